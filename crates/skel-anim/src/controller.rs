@@ -1,0 +1,197 @@
+//! The per-frame animation controller (the seed's `createAnimationController`).
+
+use std::sync::Arc;
+
+use crate::{
+    AnimError, AnimationData, PoseHook, PoseScratch, PoseSink, apply_clip, compute_bone_matrices,
+    compute_world_matrices, reset_to_rest,
+};
+
+/// Plays one clip of an asset and turns it into bone matrices every frame.
+///
+/// All scratch memory is allocated in [`AnimationController::new`]; [`tick`](Self::tick)
+/// allocates nothing and cannot fail. Keyframes are shared through the `Arc`: many controllers
+/// over one [`AnimationData`] cost only their scratch buffers.
+#[derive(Debug, Clone)]
+pub struct AnimationController {
+    data: Arc<AnimationData>,
+    scratch: PoseScratch,
+    clip: Option<usize>,
+    hook: Option<Arc<dyn PoseHook>>,
+    /// Current playback time in seconds.
+    pub time: f32,
+    /// Whether `tick` advances time.
+    pub playing: bool,
+    /// Playback speed multiplier (default 1; negative plays backwards).
+    pub speed_ratio: f32,
+    /// Whether playback wraps at the end of the clip (default true) or holds the last frame.
+    pub looping: bool,
+}
+
+impl AnimationController {
+    /// Validates `data` and allocates every scratch buffer. Starts playing with no clip chosen
+    /// (the rest pose) at time 0; pick one with [`set_clip`](Self::set_clip).
+    ///
+    /// # Errors
+    /// What [`AnimationData::validate`] finds (bad indices, cycles, wrong component counts).
+    #[doc(alias = "createAnimationController")]
+    pub fn new(data: Arc<AnimationData>) -> Result<Self, AnimError> {
+        let scratch = PoseScratch::new(&data)?;
+        Ok(Self {
+            data,
+            scratch,
+            clip: None,
+            hook: None,
+            time: 0.0,
+            playing: true,
+            speed_ratio: 1.0,
+            looping: true,
+        })
+    }
+
+    /// Chooses the clip to play (`None`: rest pose only).
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchClip`] for an index past the end.
+    pub fn set_clip(&mut self, clip: Option<usize>) -> Result<(), AnimError> {
+        self.check_clip(clip)?;
+        self.clip = clip;
+        Ok(())
+    }
+
+    fn check_clip(&self, clip: Option<usize>) -> Result<(), AnimError> {
+        match clip {
+            Some(c) if c >= self.data.clips.len() => Err(AnimError::NoSuchClip {
+                clip: c,
+                clip_count: self.data.clips.len(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// The clip being played.
+    #[must_use]
+    pub fn clip(&self) -> Option<usize> {
+        self.clip
+    }
+
+    /// Duration of the current clip in seconds (0 without one).
+    #[must_use]
+    pub fn duration(&self) -> f32 {
+        self.clip.map_or(0.0, |c| self.data.clips[c].duration())
+    }
+
+    /// The shared animation data.
+    #[must_use]
+    pub fn data(&self) -> &Arc<AnimationData> {
+        &self.data
+    }
+
+    /// Installs (or with `None` removes) the bone-control hook.
+    pub fn set_pose_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
+        self.hook = hook;
+    }
+
+    /// The installed bone-control hook.
+    #[must_use]
+    pub fn pose_hook(&self) -> Option<&Arc<dyn PoseHook>> {
+        self.hook.as_ref()
+    }
+
+    /// Advances time by `delta_ms` milliseconds × `speed_ratio` (when playing), wraps or clamps
+    /// it to the clip, and writes the pose to `sink`: rest reset, bone-control overrides,
+    /// channels, visibility, local → world, bone matrices and morph weights.
+    ///
+    /// A non-finite delta is treated as 0, so one bad frame time cannot poison the clock.
+    pub fn tick(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
+        if self.playing && delta_ms.is_finite() {
+            self.time = advance_time(
+                self.time,
+                delta_ms / 1000.0 * self.speed_ratio,
+                self.duration(),
+                self.looping,
+            );
+        }
+        self.pose(self.clip, self.time, sink);
+    }
+
+    /// Evaluates `clip` (or the rest pose) at `time` seconds and writes it to `sink`, without
+    /// touching the controller's clock or chosen clip: for tools, tests and scrubbing.
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchClip`] for an index past the end.
+    pub fn evaluate_at(
+        &mut self,
+        clip: Option<usize>,
+        time: f32,
+        sink: &mut dyn PoseSink,
+    ) -> Result<(), AnimError> {
+        self.check_clip(clip)?;
+        self.pose(clip, time, sink);
+        Ok(())
+    }
+
+    fn pose(&mut self, clip: Option<usize>, time: f32, sink: &mut dyn PoseSink) {
+        let data = &*self.data;
+        let scratch = &mut self.scratch;
+        reset_to_rest(data, scratch);
+        if let Some(hook) = &self.hook {
+            hook.before_channels(&mut scratch.trs);
+        }
+        if let Some(c) = clip {
+            apply_clip(data, c, time, scratch);
+        }
+        if let Some(hook) = &self.hook {
+            hook.after_channels(&mut scratch.trs);
+        }
+        compute_world_matrices(data, scratch);
+        compute_bone_matrices(data, scratch, sink);
+    }
+
+    /// World matrices of every node from the last pose, 16 floats each (the seed's
+    /// `_debugWorldMat`).
+    #[must_use]
+    pub fn world_matrices(&self) -> &[f32] {
+        &self.scratch.world
+    }
+
+    /// Bone matrices of skeleton binding `binding` from the last pose.
+    #[must_use]
+    pub fn bone_matrices(&self, binding: usize) -> Option<&[f32]> {
+        self.scratch.bones.get(binding).map(Vec::as_slice)
+    }
+
+    /// Morph weights of morph binding `binding` from the last pose.
+    #[must_use]
+    pub fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
+        self.scratch.morph_weights.get(binding).map(Vec::as_slice)
+    }
+
+    /// Node names in node order (the seed's `_debugNodeNames`).
+    pub fn node_names(&self) -> impl Iterator<Item = &str> {
+        self.data.nodes.iter().map(|n| n.name.as_str())
+    }
+
+    /// The scratch buffers of the last pose (TRS, world matrices, bones, weights).
+    #[must_use]
+    pub fn scratch(&self) -> &PoseScratch {
+        &self.scratch
+    }
+}
+
+/// Moves `time` by `delta` seconds within a clip of `duration`: wraps when looping (negative
+/// speeds wrap from the start to the end), clamps to `[0, duration]` otherwise.
+#[must_use]
+pub(crate) fn advance_time(time: f32, delta: f32, duration: f32, looping: bool) -> f32 {
+    let t = time + delta;
+    if duration <= 0.0 {
+        return 0.0;
+    }
+    if looping {
+        let wrapped = t.rem_euclid(duration);
+        // rem_euclid may round up to exactly `duration` for tiny negative inputs.
+        if wrapped >= duration { 0.0 } else { wrapped }
+    } else {
+        t.clamp(0.0, duration)
+    }
+}

@@ -1,0 +1,124 @@
+//! The error type of skel-anim.
+
+/// What was wrong with animation data or a request made of the controller.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AnimError {
+    /// A node names a parent index past the end of the node list.
+    #[error("node {node} has parent {parent}, but there are only {node_count} nodes")]
+    BadParent {
+        /// The node whose parent is wrong.
+        node: usize,
+        /// The parent index it names.
+        parent: usize,
+        /// How many nodes there are.
+        node_count: usize,
+    },
+    /// Following parent links from `node` leads back to `node` (including self-parenting).
+    #[error("node {node} is its own ancestor (a cycle in the node hierarchy)")]
+    Cycle {
+        /// A node on the cycle.
+        node: usize,
+    },
+    /// A sampler's keyframe times are not strictly increasing, or not finite.
+    #[error("sampler keyframe times must be finite and strictly increasing (key {key}: {time})")]
+    KeyTimesNotIncreasing {
+        /// Index of the first offending key.
+        key: usize,
+        /// Its time.
+        time: f32,
+    },
+    /// A sampler has no keys.
+    #[error("sampler has no keyframes")]
+    EmptySampler,
+    /// A sampler's output length does not match its input count and interpolation.
+    #[error(
+        "sampler output has {got} floats, expected a multiple of {keys} keys × {per_key} (interpolation {interpolation:?})"
+    )]
+    OutputCountMismatch {
+        /// Floats in the output.
+        got: usize,
+        /// Keys in the input.
+        keys: usize,
+        /// Multiplier per key (3 for CUBICSPLINE, 1 otherwise).
+        per_key: usize,
+        /// The sampler's interpolation.
+        interpolation: crate::Interpolation,
+    },
+    /// A channel names a sampler that the clip does not have.
+    #[error(
+        "clip {clip:?}: channel {channel} names sampler {sampler}, but the clip has {sampler_count}"
+    )]
+    BadSampler {
+        /// Clip name.
+        clip: String,
+        /// Channel index.
+        channel: usize,
+        /// Sampler index named.
+        sampler: usize,
+        /// How many samplers the clip has.
+        sampler_count: usize,
+    },
+    /// A channel, skeleton binding or morph binding names a node that does not exist.
+    #[error("{what} names node {node}, but there are only {node_count} nodes")]
+    BadNode {
+        /// What named it (e.g. "clip \"Walk\" channel 3").
+        what: String,
+        /// The node index named.
+        node: usize,
+        /// How many nodes there are.
+        node_count: usize,
+    },
+    /// A channel's sampler output does not hold the number of components its path needs.
+    #[error(
+        "clip {clip:?}: channel {channel} ({path:?}) needs {components} components per key, its sampler gives {got} floats for {keys} keys"
+    )]
+    ChannelComponentMismatch {
+        /// Clip name.
+        clip: String,
+        /// Channel index.
+        channel: usize,
+        /// The path animated.
+        path: crate::ChannelPath,
+        /// Components the path needs per key.
+        components: usize,
+        /// Floats in the sampler output.
+        got: usize,
+        /// Keys in the sampler input.
+        keys: usize,
+    },
+    /// A skeleton binding's inverse bind matrices do not hold 16 floats per joint.
+    #[error(
+        "skeleton binding has {joints} joints but {floats} inverse-bind floats (need 16 per joint)"
+    )]
+    InverseBindCount {
+        /// Joint count.
+        joints: usize,
+        /// Floats given.
+        floats: usize,
+    },
+    /// A clip index past the end of the clip list.
+    #[error("clip {clip} does not exist (there are {clip_count})")]
+    NoSuchClip {
+        /// The index asked for.
+        clip: usize,
+        /// How many clips there are.
+        clip_count: usize,
+    },
+    /// Data that must be finite is not.
+    #[error("{what} contains a value that is not finite")]
+    NotFinite {
+        /// What holds it.
+        what: String,
+    },
+    /// A buffer handed to a function has the wrong length.
+    #[error("{what}: expected {expected} floats, got {got}")]
+    LengthMismatch {
+        /// Which argument.
+        what: &'static str,
+        /// Length needed.
+        expected: usize,
+        /// Length given.
+        got: usize,
+    },
+}

@@ -1,0 +1,65 @@
+//! Topological order of the node hierarchy.
+
+use crate::{AnimError, NodeRest};
+
+/// Orders nodes so that every parent comes before its children, by an iterative depth-first
+/// walk from each root (no recursion: a 100 000-deep chain cannot overflow the stack).
+///
+/// # Errors
+/// [`AnimError::BadParent`] when a parent index is out of range, [`AnimError::Cycle`] when the
+/// parent links loop (a node that is its own parent included) — detected, never looped on.
+#[doc(alias = "computeTopoOrder")]
+pub fn compute_topo_order(nodes: &[NodeRest]) -> Result<Vec<usize>, AnimError> {
+    let n = nodes.len();
+    // Children lists as one flat array (counting sort by parent): no per-node Vec.
+    let mut child_count = vec![0usize; n + 1];
+    for (node, rest) in nodes.iter().enumerate() {
+        if let Some(p) = rest.parent {
+            if p >= n {
+                return Err(AnimError::BadParent {
+                    node,
+                    parent: p,
+                    node_count: n,
+                });
+            }
+            if p == node {
+                return Err(AnimError::Cycle { node });
+            }
+            child_count[p + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        child_count[i + 1] += child_count[i];
+    }
+    let starts = child_count;
+    let mut fill = starts.clone();
+    let mut children = vec![0usize; starts[n]];
+    for (node, rest) in nodes.iter().enumerate() {
+        if let Some(p) = rest.parent {
+            children[fill[p]] = node;
+            fill[p] += 1;
+        }
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut stack = Vec::new();
+    for root in (0..n).filter(|&i| nodes[i].parent.is_none()) {
+        stack.push(root);
+        while let Some(node) = stack.pop() {
+            order.push(node);
+            // Push children in reverse so that they come out in glTF order.
+            for &c in children[starts[node]..starts[node + 1]].iter().rev() {
+                stack.push(c);
+            }
+        }
+    }
+    if order.len() != n {
+        // Nodes never reached from a root sit on (or hang below) a cycle.
+        let mut reached = vec![false; n];
+        for &i in &order {
+            reached[i] = true;
+        }
+        let node = (0..n).find(|&i| !reached[i]).unwrap_or(0);
+        return Err(AnimError::Cycle { node });
+    }
+    Ok(order)
+}

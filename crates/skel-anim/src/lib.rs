@@ -1,0 +1,60 @@
+//! The CPU pose pipeline of skel: keyframe sampling, clips, node hierarchy, the per-frame
+//! [`AnimationController`] and CPU reference skinning. No GPU, no glTF.
+//!
+//! Data arrives as plain [`AnimationData`] (built by `skel-gltf` from a file, or by hand), is
+//! shared between characters behind an [`Arc`](std::sync::Arc), and every frame
+//! [`AnimationController::tick`] writes bone matrices and morph weights to a [`PoseSink`]
+//! (`skel-gpu` implements one that uploads to wgpu; a `Vec<f32>` will do in tests).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use skel_anim::*;
+//!
+//! // One root joint that moves along x from 0 to 2 over one second, skinning a mesh on node 1.
+//! let data = AnimationData {
+//!     nodes: vec![NodeRest::new("root", None), NodeRest::new("mesh", None)],
+//!     clips: vec![Clip::new(
+//!         "slide",
+//!         vec![Sampler::new(vec![0.0, 1.0], vec![0.0, 0.0, 0.0, 2.0, 0.0, 0.0], Interpolation::Linear).unwrap()],
+//!         vec![Channel { sampler: 0, node: 0, path: ChannelPath::Translation }],
+//!     )],
+//!     skeletons: vec![SkeletonBinding::new(0, 1, vec![0], vec![]).unwrap()],
+//!     morph_bindings: vec![],
+//!     handedness: Handedness::RightHanded,
+//! };
+//! let mut controller = AnimationController::new(Arc::new(data)).unwrap();
+//! controller.set_clip(Some(0)).unwrap();
+//! let mut sink = RecordingSink::default();
+//! controller.tick(500.0, &mut sink); // half a second
+//! let bone = &sink.bone_matrices[0];
+//! assert!((bone[12] - 1.0).abs() < 1e-6); // translated by 1 along x
+//! ```
+
+mod clip;
+mod controller;
+mod data;
+mod error;
+mod hierarchy;
+mod hooks;
+mod pose;
+mod sampler;
+mod sink;
+mod skinning;
+
+pub use clip::{Channel, ChannelPath, Clip};
+pub use controller::AnimationController;
+pub use data::{
+    AnimationData, Handedness, MorphBinding, NodeRest, R_OFF, S_OFF, SkeletonBinding, T_OFF,
+    TRS_STRIDE,
+};
+pub use error::AnimError;
+pub use hierarchy::compute_topo_order;
+pub use hooks::PoseHook;
+pub use pose::{
+    PoseScratch, apply_clip, compute_bone_matrices, compute_world_matrices, reset_to_rest,
+};
+pub use sampler::{
+    Interpolation, Sampler, SamplerCursor, evaluate_sampler, evaluate_sampler_cursor,
+};
+pub use sink::{NullSink, PoseSink, RecordingSink};
+pub use skinning::{MorphTargets, VertexInfluences, skin_vertices};

@@ -1,0 +1,306 @@
+//! Keyframe samplers and their evaluation (glTF 2.0 §3.11 and Appendix C).
+
+use skel_math::{normalize_quat_into, slerp_into};
+
+use crate::AnimError;
+
+/// How a sampler interpolates between keys (glTF `animation.sampler.interpolation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Interpolation {
+    /// Hold the value of the previous key.
+    Step,
+    /// Linear interpolation; rotations use spherical linear interpolation.
+    #[default]
+    Linear,
+    /// Cubic Hermite spline; each key stores in-tangent, value, out-tangent.
+    CubicSpline,
+}
+
+impl Interpolation {
+    /// Output elements stored per key: 3 for [`Interpolation::CubicSpline`], 1 otherwise.
+    #[must_use]
+    pub const fn outputs_per_key(self) -> usize {
+        match self {
+            Self::CubicSpline => 3,
+            Self::Step | Self::Linear => 1,
+        }
+    }
+}
+
+/// Keyframe times and values with one interpolation.
+///
+/// Built only through [`Sampler::new`], which checks the invariants that evaluation relies on:
+/// at least one key, finite strictly increasing times, and an output length that is a whole
+/// number of components per key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sampler {
+    input: Vec<f32>,
+    output: Vec<f32>,
+    interpolation: Interpolation,
+    components: usize,
+}
+
+impl Sampler {
+    /// Builds a sampler from key times (`input`) and values (`output`, `components` floats per
+    /// element, three elements per key for CUBICSPLINE).
+    ///
+    /// # Errors
+    /// [`AnimError::EmptySampler`] without keys, [`AnimError::KeyTimesNotIncreasing`] when times
+    /// are not finite or not strictly increasing, [`AnimError::OutputCountMismatch`] when the
+    /// output is not a whole non-zero number of floats per key, [`AnimError::NotFinite`] when a
+    /// value is NaN or infinite.
+    pub fn new(
+        input: Vec<f32>,
+        output: Vec<f32>,
+        interpolation: Interpolation,
+    ) -> Result<Self, AnimError> {
+        if input.is_empty() {
+            return Err(AnimError::EmptySampler);
+        }
+        for (key, pair) in input.windows(2).enumerate() {
+            if !(pair[1] > pair[0]) || !pair[1].is_finite() {
+                return Err(AnimError::KeyTimesNotIncreasing {
+                    key: key + 1,
+                    time: pair[1],
+                });
+            }
+        }
+        if !input[0].is_finite() {
+            return Err(AnimError::KeyTimesNotIncreasing {
+                key: 0,
+                time: input[0],
+            });
+        }
+        let per_key = interpolation.outputs_per_key();
+        let slots = input.len() * per_key;
+        if output.is_empty() || output.len() % slots != 0 {
+            return Err(AnimError::OutputCountMismatch {
+                got: output.len(),
+                keys: input.len(),
+                per_key,
+                interpolation,
+            });
+        }
+        if output.iter().any(|v| !v.is_finite()) {
+            return Err(AnimError::NotFinite {
+                what: "sampler output".into(),
+            });
+        }
+        let components = output.len() / slots;
+        Ok(Self {
+            input,
+            output,
+            interpolation,
+            components,
+        })
+    }
+
+    /// Key times in seconds.
+    #[must_use]
+    pub fn input(&self) -> &[f32] {
+        &self.input
+    }
+
+    /// Key values (for CUBICSPLINE: in-tangent, value, out-tangent per key).
+    #[must_use]
+    pub fn output(&self) -> &[f32] {
+        &self.output
+    }
+
+    /// The interpolation mode.
+    #[must_use]
+    pub fn interpolation(&self) -> Interpolation {
+        self.interpolation
+    }
+
+    /// Floats per output element (3 for translation/scale, 4 for rotation, the target count for
+    /// morph weights).
+    #[must_use]
+    pub fn components(&self) -> usize {
+        self.components
+    }
+
+    /// Time of the last key.
+    #[must_use]
+    pub fn end_time(&self) -> f32 {
+        self.input[self.input.len() - 1]
+    }
+
+    /// Time of the first key.
+    #[must_use]
+    pub fn start_time(&self) -> f32 {
+        self.input[0]
+    }
+
+    /// Normalises every rotation value (and tangent values are left as authored), as glTF
+    /// requires unit rotation keys; used by loaders on rotation channels.
+    pub fn normalize_rotation_keys(&mut self) {
+        if self.components != 4 {
+            return;
+        }
+        let per_key = self.interpolation.outputs_per_key();
+        let value_slot = if per_key == 3 { 1 } else { 0 };
+        for key in 0..self.input.len() {
+            normalize_quat_into(&mut self.output, (key * per_key + value_slot) * 4);
+        }
+    }
+}
+
+/// Remembers the key interval found last time, so that forward playback finds the next one in
+/// O(1) instead of a binary search. One per sampler per character.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SamplerCursor {
+    key: u32,
+}
+
+/// Where `t` falls: before the first key, after the last, or between `k` and `k + 1` at
+/// fraction `s`.
+enum Segment {
+    Clamp(usize),
+    Between(usize, f32),
+}
+
+#[inline]
+fn locate(input: &[f32], t: f32, hint: usize) -> Segment {
+    let last = input.len() - 1;
+    // NaN compares false everywhere: it clamps to the first key rather than reading garbage.
+    if !(t > input[0]) {
+        return Segment::Clamp(0);
+    }
+    if t >= input[last] {
+        return Segment::Clamp(last);
+    }
+    // input[0] < t < input[last]: find k with input[k] <= t < input[k + 1].
+    let k = if hint < last && input[hint] <= t && t < input[hint + 1] {
+        hint
+    } else if hint + 1 < last && input[hint + 1] <= t && t < input[hint + 2] {
+        hint + 1
+    } else {
+        input.partition_point(|&x| x <= t) - 1
+    };
+    let t0 = input[k];
+    let t1 = input[k + 1];
+    Segment::Between(k, (t - t0) / (t1 - t0))
+}
+
+/// Evaluates `sampler` at time `t` (seconds) and writes `components` floats to
+/// `out[offset..]`.
+///
+/// Times before the first key hold the first value, after the last key the last value (a track
+/// shorter than its clip holds its end). STEP holds the previous key; LINEAR interpolates, with
+/// shortest-path slerp when `is_quaternion`; CUBICSPLINE evaluates the Hermite spline with
+/// tangents scaled by the key interval (glTF 2.0, Appendix C). Rotations come out normalised.
+/// Key lookup is a binary search; see [`evaluate_sampler_cursor`] for forward playback.
+///
+/// # Panics
+/// When `components` exceeds the sampler's components or `out` is shorter than
+/// `offset + components`.
+#[doc(alias = "evaluateSampler")]
+#[inline]
+pub fn evaluate_sampler(
+    sampler: &Sampler,
+    t: f32,
+    components: usize,
+    is_quaternion: bool,
+    out: &mut [f32],
+    offset: usize,
+) {
+    let mut cursor = SamplerCursor::default();
+    evaluate_sampler_cursor(
+        sampler,
+        t,
+        components,
+        is_quaternion,
+        out,
+        offset,
+        &mut cursor,
+    );
+}
+
+/// [`evaluate_sampler`] with a cursor: the key interval found is remembered, and the next call
+/// checks it and its successor before searching, which makes forward playback O(1) per sample.
+///
+/// # Panics
+/// As [`evaluate_sampler`].
+#[inline]
+pub fn evaluate_sampler_cursor(
+    sampler: &Sampler,
+    t: f32,
+    components: usize,
+    is_quaternion: bool,
+    out: &mut [f32],
+    offset: usize,
+    cursor: &mut SamplerCursor,
+) {
+    let stride = sampler.components;
+    let input = &sampler.input;
+    let output = &sampler.output;
+    let dst = &mut out[offset..offset + components];
+    match sampler.interpolation {
+        Interpolation::Step | Interpolation::Linear => {
+            match locate(input, t, cursor.key as usize) {
+                Segment::Clamp(k) => {
+                    cursor.key = k.min(input.len().saturating_sub(2)) as u32;
+                    dst.copy_from_slice(&output[k * stride..k * stride + components]);
+                }
+                Segment::Between(k, s) => {
+                    cursor.key = k as u32;
+                    let a = &output[k * stride..k * stride + components];
+                    if sampler.interpolation == Interpolation::Step {
+                        dst.copy_from_slice(a);
+                    } else {
+                        let b = &output[(k + 1) * stride..(k + 1) * stride + components];
+                        if is_quaternion && components == 4 {
+                            slerp_into(
+                                dst,
+                                0,
+                                [a[0], a[1], a[2], a[3]],
+                                [b[0], b[1], b[2], b[3]],
+                                s,
+                            );
+                            return;
+                        }
+                        for ((d, &x), &y) in dst.iter_mut().zip(a).zip(b) {
+                            *d = x + (y - x) * s;
+                        }
+                    }
+                }
+            }
+        }
+        Interpolation::CubicSpline => {
+            // Key k occupies output[(3k + j) * stride..] for j = 0 in-tangent, 1 value,
+            // 2 out-tangent.
+            let value = |k: usize, j: usize| (3 * k + j) * stride;
+            match locate(input, t, cursor.key as usize) {
+                Segment::Clamp(k) => {
+                    cursor.key = k.min(input.len().saturating_sub(2)) as u32;
+                    let v = value(k, 1);
+                    dst.copy_from_slice(&output[v..v + components]);
+                }
+                Segment::Between(k, s) => {
+                    cursor.key = k as u32;
+                    let td = input[k + 1] - input[k];
+                    let s2 = s * s;
+                    let s3 = s2 * s;
+                    let h00 = 2.0 * s3 - 3.0 * s2 + 1.0;
+                    let h10 = (s3 - 2.0 * s2 + s) * td;
+                    let h01 = -2.0 * s3 + 3.0 * s2;
+                    let h11 = (s3 - s2) * td;
+                    let v0 = value(k, 1);
+                    let b0 = value(k, 2);
+                    let v1 = value(k + 1, 1);
+                    let a1 = value(k + 1, 0);
+                    for (c, d) in dst.iter_mut().enumerate() {
+                        *d = h00 * output[v0 + c]
+                            + h10 * output[b0 + c]
+                            + h01 * output[v1 + c]
+                            + h11 * output[a1 + c];
+                    }
+                }
+            }
+        }
+    }
+    if is_quaternion && components == 4 {
+        normalize_quat_into(out, offset);
+    }
+}

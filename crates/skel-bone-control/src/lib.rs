@@ -1,0 +1,1 @@
+//! skel-bone-control
