@@ -1,0 +1,27 @@
+//! `cargo xtask ci`: the checks CI runs, in the order that fails fastest.
+
+use std::process::Command;
+
+/// Runs fmt, clippy, doc and the test suite; stops at the first failure.
+pub(crate) fn run() -> Result<(), String> {
+    let root = crate::workspace_root();
+    let steps: [&[&str]; 4] = [
+        &["fmt", "--all", "--", "--check"],
+        &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+        &["doc", "--workspace", "--no-deps"],
+        &["test", "--workspace"],
+    ];
+    for args in steps {
+        eprintln!("xtask ci: cargo {}", args.join(" "));
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(args).current_dir(&root);
+        if args[0] == "doc" {
+            cmd.env("RUSTDOCFLAGS", "-D warnings");
+        }
+        let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
+        if !status.success() {
+            return Err(format!("cargo {} failed ({status})", args.join(" ")));
+        }
+    }
+    Ok(())
+}
