@@ -102,9 +102,11 @@ impl AnimationController {
     /// it to the clip, and writes the pose to `sink`: rest reset, bone-control overrides,
     /// channels, visibility, local → world, bone matrices and morph weights.
     ///
-    /// A non-finite delta is treated as 0, so one bad frame time cannot poison the clock.
+    /// A step that is not finite (a NaN or infinite `delta_ms`, or a NaN or infinite
+    /// `speed_ratio`) is ignored, so one bad frame time cannot poison the clock; a `time` that
+    /// is not finite restarts at 0.
     pub fn tick(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
-        if self.playing && delta_ms.is_finite() {
+        if self.playing {
             self.time = advance_time(
                 self.time,
                 delta_ms / 1000.0 * self.speed_ratio,
@@ -132,15 +134,29 @@ impl AnimationController {
     }
 
     fn pose(&mut self, clip: Option<usize>, time: f32, sink: &mut dyn PoseSink) {
+        self.pose_with(sink, |data, scratch| {
+            if let Some(c) = clip {
+                apply_clip(data, c, time, scratch);
+            }
+        });
+    }
+
+    /// The pose pipeline with the channel step supplied by the caller (one clip here, a blend
+    /// in [`WeightedBlend`](crate::WeightedBlend)): rest reset, `before_channels`, `channels`,
+    /// `after_channels`, local → world, bone matrices and morph weights to `sink`. Keeping the
+    /// order in one place is what makes visibility beat animation in every pose path.
+    pub(crate) fn pose_with(
+        &mut self,
+        sink: &mut dyn PoseSink,
+        channels: impl FnOnce(&AnimationData, &mut PoseScratch),
+    ) {
         let data = &*self.data;
         let scratch = &mut self.scratch;
         reset_to_rest(data, scratch);
         if let Some(hook) = &self.hook {
             hook.before_channels(&mut scratch.trs);
         }
-        if let Some(c) = clip {
-            apply_clip(data, c, time, scratch);
-        }
+        channels(data, scratch);
         if let Some(hook) = &self.hook {
             hook.after_channels(&mut scratch.trs);
         }
@@ -179,12 +195,18 @@ impl AnimationController {
     }
 }
 
-/// Moves `time` by `delta` seconds within a clip of `duration`: wraps when looping (negative
-/// speeds wrap from the start to the end), clamps to `[0, duration]` otherwise.
+/// Moves `time` by `delta` seconds within a clip of `duration`: wraps into `[0, duration)` when
+/// looping (negative speeds wrap from the start to the end), clamps to `[0, duration]`
+/// otherwise. A non-finite `delta` does not move the clock; a non-finite `time` becomes 0.
 #[must_use]
 pub(crate) fn advance_time(time: f32, delta: f32, duration: f32, looping: bool) -> f32 {
-    let t = time + delta;
-    if duration <= 0.0 {
+    let time = if time.is_finite() { time } else { 0.0 };
+    let t = if delta.is_finite() {
+        time + delta
+    } else {
+        time
+    };
+    if duration.is_nan() || duration <= 0.0 || !t.is_finite() {
         return 0.0;
     }
     if looping {

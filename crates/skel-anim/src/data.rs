@@ -182,13 +182,17 @@ impl AnimationData {
                             sampler: ch.sampler,
                             sampler_count: clip.samplers.len(),
                         })?;
+                // Weights need one component per morph target of every binding on the node (a
+                // node without a morph binding takes whatever the sampler gives, and ignores it).
                 let needed = match ch.path.components() {
                     Some(n) => n,
                     None => self
                         .morph_bindings
                         .iter()
-                        .find(|m| m.node == ch.node)
-                        .map_or(sampler.components(), MorphBinding::target_count),
+                        .filter(|m| m.node == ch.node)
+                        .map(MorphBinding::target_count)
+                        .find(|&count| count != sampler.components())
+                        .unwrap_or(sampler.components()),
                 };
                 if sampler.components() != needed {
                     return Err(AnimError::ChannelComponentMismatch {

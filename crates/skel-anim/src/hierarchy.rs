@@ -53,13 +53,33 @@ pub fn compute_topo_order(nodes: &[NodeRest]) -> Result<Vec<usize>, AnimError> {
         }
     }
     if order.len() != n {
-        // Nodes never reached from a root sit on (or hang below) a cycle.
-        let mut reached = vec![false; n];
-        for &i in &order {
-            reached[i] = true;
-        }
-        let node = (0..n).find(|&i| !reached[i]).unwrap_or(0);
-        return Err(AnimError::Cycle { node });
+        return Err(AnimError::Cycle {
+            node: node_on_cycle(nodes, &order),
+        });
     }
     Ok(order)
+}
+
+/// A node on a parent cycle, given the nodes that were reached from a root. Nodes never reached
+/// sit on a cycle or hang below one; following parents from one of them (at most `n` steps, all
+/// parents are in range by now) must revisit a node, and the first node revisited is on the
+/// cycle.
+fn node_on_cycle(nodes: &[NodeRest], reached_from_root: &[usize]) -> usize {
+    let n = nodes.len();
+    let mut seen = vec![false; n];
+    for &i in reached_from_root {
+        seen[i] = true;
+    }
+    let Some(mut node) = (0..n).find(|&i| !seen[i]) else {
+        return 0;
+    };
+    while !seen[node] {
+        seen[node] = true;
+        match nodes[node].parent {
+            Some(p) => node = p,
+            // Unreachable: a node that leads to a root would have been reached from it.
+            None => break,
+        }
+    }
+    node
 }

@@ -10,6 +10,9 @@ use crate::{
     T_OFF, TRS_STRIDE, evaluate_sampler_cursor,
 };
 
+/// Marks "no morph binding" in the per-node and per-binding morph lists.
+const NO_BINDING: u32 = u32::MAX;
+
 /// Every buffer one pose evaluation needs, sized once for one asset. Nothing here grows later.
 #[derive(Debug, Clone)]
 pub struct PoseScratch {
@@ -23,8 +26,11 @@ pub struct PoseScratch {
     pub morph_weights: Vec<Vec<f32>>,
     /// Parents-before-children order of the nodes.
     topo: Vec<usize>,
-    /// Morph binding of each node (`u32::MAX` when none).
+    /// First morph binding of each node (`NO_BINDING` when none).
     morph_of_node: Vec<u32>,
+    /// The next morph binding on the same node (`NO_BINDING` after the last): a node may carry
+    /// several bindings, and a weights channel drives them all.
+    morph_next: Vec<u32>,
     /// One cursor per sampler of every clip, flattened (`cursor_base[clip] + sampler`).
     cursors: Vec<SamplerCursor>,
     cursor_base: Vec<usize>,
@@ -39,9 +45,14 @@ impl PoseScratch {
         data.validate()?;
         let n = data.nodes.len();
         let topo = crate::compute_topo_order(&data.nodes)?;
-        let mut morph_of_node = vec![u32::MAX; n];
-        for (i, mb) in data.morph_bindings.iter().enumerate() {
-            morph_of_node[mb.node] = u32::try_from(i).unwrap_or(u32::MAX);
+        let mut morph_of_node = vec![NO_BINDING; n];
+        let mut morph_next = vec![NO_BINDING; data.morph_bindings.len()];
+        // Walk backwards so that each node's list comes out in binding order.
+        for (i, mb) in data.morph_bindings.iter().enumerate().rev() {
+            // More than u32::MAX - 1 bindings cannot fit in memory next to their weights.
+            let index = u32::try_from(i).unwrap_or(NO_BINDING);
+            morph_next[i] = morph_of_node[mb.node];
+            morph_of_node[mb.node] = index;
         }
         let mut cursor_base = Vec::with_capacity(data.clips.len());
         let mut total = 0;
@@ -64,6 +75,7 @@ impl PoseScratch {
                 .collect(),
             topo,
             morph_of_node,
+            morph_next,
             cursors: vec![SamplerCursor::default(); total],
             cursor_base,
         };
@@ -143,10 +155,11 @@ pub fn apply_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
                 );
             }
             ChannelPath::Weights => {
-                let mb = scratch.morph_of_node[ch.node];
-                if let Some(weights) = scratch.morph_weights.get_mut(mb as usize) {
+                let mut mb = scratch.morph_of_node[ch.node];
+                while let Some(weights) = scratch.morph_weights.get_mut(mb as usize) {
                     let n = weights.len().min(sampler.components());
                     evaluate_sampler_cursor(sampler, time, n, false, weights, 0, cursor);
+                    mb = scratch.morph_next[mb as usize];
                 }
             }
         }

@@ -54,26 +54,29 @@ impl Sampler {
         output: Vec<f32>,
         interpolation: Interpolation,
     ) -> Result<Self, AnimError> {
-        if input.is_empty() {
+        let Some(&first) = input.first() else {
             return Err(AnimError::EmptySampler);
+        };
+        // The first key is checked on its own: a NaN there would make every comparison below
+        // false and be reported against key 1.
+        if !first.is_finite() {
+            return Err(AnimError::KeyTimesNotIncreasing {
+                key: 0,
+                time: first,
+            });
         }
         for (key, pair) in input.windows(2).enumerate() {
-            if !(pair[1] > pair[0]) || !pair[1].is_finite() {
+            let increasing = pair[1] > pair[0] && pair[1].is_finite();
+            if !increasing {
                 return Err(AnimError::KeyTimesNotIncreasing {
                     key: key + 1,
                     time: pair[1],
                 });
             }
         }
-        if !input[0].is_finite() {
-            return Err(AnimError::KeyTimesNotIncreasing {
-                key: 0,
-                time: input[0],
-            });
-        }
         let per_key = interpolation.outputs_per_key();
         let slots = input.len() * per_key;
-        if output.is_empty() || output.len() % slots != 0 {
+        if output.is_empty() || !output.len().is_multiple_of(slots) {
             return Err(AnimError::OutputCountMismatch {
                 got: output.len(),
                 keys: input.len(),
@@ -163,8 +166,8 @@ enum Segment {
 #[inline]
 fn locate(input: &[f32], t: f32, hint: usize) -> Segment {
     let last = input.len() - 1;
-    // NaN compares false everywhere: it clamps to the first key rather than reading garbage.
-    if !(t > input[0]) {
+    // NaN clamps to the first key rather than reading garbage.
+    if t.is_nan() || t <= input[0] {
         return Segment::Clamp(0);
     }
     if t >= input[last] {
@@ -192,8 +195,11 @@ fn locate(input: &[f32], t: f32, hint: usize) -> Segment {
 /// tangents scaled by the key interval (glTF 2.0, Appendix C). Rotations come out normalised.
 /// Key lookup is a binary search; see [`evaluate_sampler_cursor`] for forward playback.
 ///
+/// `components` may be fewer than the sampler stores (the first `components` floats of each
+/// value are read); the rotation path (`is_quaternion` with 4 components) normalises the result.
+///
 /// # Panics
-/// When `components` exceeds the sampler's components or `out` is shorter than
+/// When `components` exceeds [`Sampler::components`] or `out` is shorter than
 /// `offset + components`.
 #[doc(alias = "evaluateSampler")]
 #[inline]
@@ -233,6 +239,10 @@ pub fn evaluate_sampler_cursor(
     cursor: &mut SamplerCursor,
 ) {
     let stride = sampler.components;
+    assert!(
+        components <= stride,
+        "evaluate_sampler: {components} components asked of a sampler that stores {stride}"
+    );
     let input = &sampler.input;
     let output = &sampler.output;
     let dst = &mut out[offset..offset + components];

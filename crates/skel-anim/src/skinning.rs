@@ -44,10 +44,6 @@ pub struct MorphTargets {
 /// # Errors
 /// [`AnimError::LengthMismatch`] when a buffer's length disagrees with the vertex count, or a
 /// joint index has no bone matrix.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "mirrors the GPU path's inputs one to one"
-)]
 pub fn skin_vertices(
     positions: &[f32],
     normals: Option<&[f32]>,
