@@ -197,6 +197,28 @@ mod tests {
         }
 
         #[test]
+        fn multiply_of_general_matrices_matches_f64_reference(
+            a in prop::array::uniform16(-10.0_f32..10.0),
+            b in prop::array::uniform16(-10.0_f32..10.0),
+        ) {
+            // Not only affine TRS products: projective rows and arbitrary entries too, read and
+            // written at offsets inside larger buffers.
+            let mut abuf = [0.0_f32; 21];
+            abuf[5..21].copy_from_slice(&a);
+            let mut bbuf = [0.0_f32; 19];
+            bbuf[3..19].copy_from_slice(&b);
+            let mut out = [f32::NAN; 40];
+            multiply_mat4_into(&mut out, 7, &abuf, 5, &bbuf, 3);
+            let reference = mul_f64(&a.map(f64::from), &b.map(f64::from));
+            for i in 0..16 {
+                prop_assert!((f64::from(out[7 + i]) - reference[i]).abs() < 1e-3,
+                    "element {i}: {} vs {}", out[7 + i], reference[i]);
+            }
+            // Nothing outside the 16 destination floats is written.
+            prop_assert!(out[..7].iter().chain(&out[23..]).all(|v| v.is_nan()));
+        }
+
+        #[test]
         fn inverse_times_matrix_is_identity((t, r, s) in trs()) {
             let mut m = [0.0_f32; 16];
             compose_mat4_into(&mut m, 0, t, r, s);

@@ -98,6 +98,38 @@ mod tests {
         a.iter().zip(b).map(|(x, y)| x * y).sum()
     }
 
+    /// Shoemake's slerp in f64 along the short arc: the reference the f32 code must match.
+    fn slerp_f64(a: [f32; 4], b: [f32; 4], t: f32) -> [f64; 4] {
+        let a = a.map(f64::from);
+        let mut b = b.map(f64::from);
+        let t = f64::from(t);
+        let mut cos: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
+        if cos < 0.0 {
+            b = b.map(|v| -v);
+            cos = -cos;
+        }
+        let theta = cos.min(1.0).acos();
+        if theta < 1e-9 {
+            return a;
+        }
+        let (wa, wb) = (
+            ((1.0 - t) * theta).sin() / theta.sin(),
+            (t * theta).sin() / theta.sin(),
+        );
+        [0, 1, 2, 3].map(|i| wa * a[i] + wb * b[i])
+    }
+
+    /// A unit quaternion within about `max_angle` radians (of quaternion angle) of `q`: the
+    /// nearly parallel inputs that take the lerp fallback.
+    fn near(q: [f32; 4], nudge: [f32; 4], max_angle: f32) -> [f32; 4] {
+        let mut p = [0.0_f32; 4];
+        for i in 0..4 {
+            p[i] = q[i] + nudge[i] * max_angle;
+        }
+        let n = dot(p, p).sqrt();
+        p.map(|v| v / n)
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -112,9 +144,58 @@ mod tests {
             let full = dot(a, b).abs().min(1.0).acos();
             let part = dot(a, out).abs().min(1.0).acos();
             prop_assert!(part <= t * full + 2e-3, "part {part} full {full} t {t}");
-            // and it stays in the hemisphere of a, after b was flipped towards a
-            let b_short = if dot(a, b) < 0.0 { b.map(|v| -v) } else { b };
-            prop_assert!(dot(out, a) >= -1e-4 || dot(out, b_short) >= -1e-4);
+            // On the short arc every point is within 90° (of quaternion angle) of a.
+            prop_assert!(dot(out, a) >= -1e-6, "out {out:?} left a's hemisphere");
+        }
+
+        #[test]
+        fn slerp_matches_f64_reference(a in unit_quat(), b in unit_quat(), t in 0.0_f32..=1.0) {
+            let mut out = [0.0_f32; 4];
+            slerp_into(&mut out, 0, a, b, t);
+            let reference = slerp_f64(a, b, t);
+            for i in 0..4 {
+                prop_assert!((f64::from(out[i]) - reference[i]).abs() < 1e-5,
+                    "component {i}: {out:?} vs {reference:?}");
+            }
+        }
+
+        #[test]
+        fn slerp_of_nearly_parallel_inputs_matches_f64_reference(
+            a in unit_quat(),
+            nudge in prop::array::uniform4(-1.0_f32..1.0),
+            flip in any::<bool>(),
+            t in 0.0_f32..=1.0,
+        ) {
+            // At most 0.02 apart (4D distance ≈ angle): cos > 0.9998 > 0.9995 takes the
+            // normalised-lerp branch.
+            let mut b = near(a, nudge, 0.01);
+            if flip {
+                b = b.map(|v| -v);
+            }
+            let mut out = [0.0_f32; 4];
+            slerp_into(&mut out, 0, a, b, t);
+            let reference = slerp_f64(a, b, t);
+            for i in 0..4 {
+                prop_assert!((f64::from(out[i]) - reference[i]).abs() < 1e-5,
+                    "component {i}: {out:?} vs {reference:?}");
+            }
+        }
+
+        #[test]
+        fn nlerp_is_unit_and_stays_near_slerp(a in unit_quat(), nudge in prop::array::uniform4(-1.0_f32..1.0), flip in any::<bool>(), t in 0.0_f32..=1.0) {
+            // Short key intervals (up to ~0.2 rad apart), where nlerp is used instead of slerp.
+            let mut b = near(a, nudge, 0.1);
+            if flip {
+                b = b.map(|v| -v);
+            }
+            let mut out = [0.0_f32; 4];
+            nlerp_into(&mut out, 0, a, b, t);
+            prop_assert!((dot(out, out).sqrt() - 1.0).abs() < 1e-5);
+            let reference = slerp_f64(a, b, t);
+            for i in 0..4 {
+                prop_assert!((f64::from(out[i]) - reference[i]).abs() < 2e-3,
+                    "component {i}: {out:?} vs {reference:?}");
+            }
         }
 
         #[test]
