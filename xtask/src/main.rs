@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bless;
 mod ci;
+mod demo;
 
 /// Development chores for the skel workspace.
 #[derive(Debug, Parser)]
@@ -21,6 +23,15 @@ struct Cli {
 enum Command {
     /// fmt --check, clippy -D warnings, doc, test: what CI runs.
     Ci,
+    /// Render the built-in character to out/ (PNG frames, anim.gif, contact sheet); installs
+    /// Mesa's software Vulkan driver first when no Vulkan driver is present.
+    Demo {
+        /// Extra arguments for `skel render` (e.g. `--size 640x480 --frames 24`).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
+    Bless,
 }
 
 /// The workspace root (the parent of this crate's directory).
@@ -33,6 +44,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Ci => ci::run(),
+        Command::Demo { args } => demo::run(&args),
+        Command::Bless => bless::run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
