@@ -1,1 +1,51 @@
-//! skel-gltf
+//! skel-gltf turns a glTF 2.0 file (`.gltf` with external or embedded buffers, or `.glb`) into
+//! the plain CPU data the rest of skel works with: the [`AnimationData`](skel_anim::AnimationData)
+//! of `skel-anim` (nodes at rest, clips, skeleton and morph bindings), skins, and the vertex
+//! streams of every mesh primitive. It creates no GPU resources.
+//!
+//! It is built on the `gltf` crate's JSON types but reads accessors itself, so that every
+//! component type glTF allows (and `KHR_mesh_quantization`'s) is decoded, sparse accessors
+//! are applied, and every malformed input becomes a [`GltfError`] naming the accessor or node
+//! at fault — never a panic, never an allocation sized by an unchecked header.
+//!
+//! ```
+//! use skel_gltf::{LoadOptions, load_slice};
+//!
+//! // A one-node file without meshes: nothing to skin, but it loads.
+//! let json = br#"{"asset":{"version":"2.0"},"nodes":[{"name":"root"}],"scenes":[{"nodes":[0]}]}"#;
+//! let asset = load_slice(json, None, &LoadOptions::default()).unwrap();
+//! assert_eq!(asset.animation.nodes[0].name, "root");
+//! assert!(asset.primitives.is_empty());
+//! ```
+//!
+//! Semantics (glTF 2.0 §3.7.3 and what reference engines do):
+//! - a skinned mesh node's own transform is ignored: its vertices are placed by its joints
+//!   (`world = Σ wᵢ · jointWorldᵢ · inverseBindᵢ · v`); `skin.skeleton` is only a hint;
+//! - skin weights are divided by their sum over *all* influence sets;
+//! - rotation keys and rest rotations are normalised;
+//! - handedness is chosen at load ([`LoadOptions::handedness`]): left-handed by default (root
+//!   nodes mirrored in x, as Babylon.js and the seed do), or glTF's right-handed space.
+
+mod accessor;
+mod animation;
+mod asset;
+mod document;
+mod error;
+mod glb;
+mod influences;
+mod material;
+mod mesh;
+mod nodes;
+mod skin;
+mod uri;
+
+pub use asset::{
+    GltfAsset, LoadOptions, load_document, load_path, load_slice, parse_animation_data,
+};
+pub use document::GltfDocument;
+pub use error::GltfError;
+pub use influences::{GPU_MAX_INFLUENCES, GpuInfluences};
+pub use material::{AlphaMode, DecodedImage, ImageSlot, MaterialInfo, TextureRef};
+pub use mesh::{MeshInfo, PrimitiveData, PrimitiveMode};
+pub use nodes::NodeInfo;
+pub use skin::{SkinData, SkinInfo, compute_bone_texture_data, extract_skin, rest_world_matrices};

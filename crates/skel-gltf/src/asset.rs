@@ -1,0 +1,258 @@
+//! Loading a whole asset: the document, its hierarchy, skins, meshes, bindings and clips.
+
+use std::path::Path;
+
+use skel_anim::{AnimationData, Handedness, MorphBinding, SkeletonBinding};
+
+use crate::animation::read_clips;
+use crate::material::{ImageSlot, decode_image};
+use crate::mesh::{Instance, MeshInfo, PrimitiveData, read_meshes, read_primitive};
+use crate::nodes::{NodeInfo, SceneNodes, read_nodes, scene_nodes};
+use crate::skin::{SkinInfo, read_skins};
+use crate::{GltfDocument, GltfError};
+
+/// How to load an asset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// The world's handedness: left-handed by default (the seed's and Babylon.js's: root nodes
+    /// are mirrored in x), or glTF's own right-handed space.
+    pub handedness: Handedness,
+    /// Decode base-colour images to RGBA8 (default true). Tools that only pose (`skel pose`,
+    /// the conformance tests) turn it off.
+    pub decode_images: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            handedness: Handedness::LeftHanded,
+            decode_images: true,
+        }
+    }
+}
+
+impl LoadOptions {
+    /// The defaults with `handedness`.
+    #[must_use]
+    pub fn with_handedness(handedness: Handedness) -> Self {
+        Self {
+            handedness,
+            ..Self::default()
+        }
+    }
+}
+
+/// Everything skel takes from a glTF file, on the CPU.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct GltfAsset {
+    /// Nodes at rest, clips, one skeleton binding per skinned mesh node of the scene, one
+    /// morph binding per mesh node with targets: the input of
+    /// [`AnimationController`](skel_anim::AnimationController).
+    pub animation: AnimationData,
+    /// Every node's links and contents.
+    pub nodes: Vec<NodeInfo>,
+    /// The scene shown (`scene`, else 0; `None` when the file has no scenes and every root
+    /// node is shown).
+    pub scene: Option<usize>,
+    /// The shown scene's root nodes.
+    pub scene_roots: Vec<usize>,
+    /// Every node of the shown scene, depth first.
+    pub scene_nodes: Vec<usize>,
+    /// Every skin.
+    pub skins: Vec<SkinInfo>,
+    /// Every mesh.
+    pub meshes: Vec<MeshInfo>,
+    /// One entry per primitive of every mesh node of the scene, ordered by node then
+    /// primitive (the order of the golden files).
+    pub primitives: Vec<PrimitiveData>,
+    /// One slot per glTF image: base-colour images decoded when asked for.
+    pub images: Vec<ImageSlot>,
+}
+
+impl GltfAsset {
+    /// The primitive with key `n<node>/p<primitive>`.
+    #[must_use]
+    pub fn primitive(&self, key: &str) -> Option<&PrimitiveData> {
+        self.primitives.iter().find(|p| p.key == key)
+    }
+
+    /// The clip named `name` (see also [`AnimationData::clip_index`]).
+    #[must_use]
+    pub fn clip_index(&self, name: &str) -> Option<usize> {
+        self.animation.clip_index(name)
+    }
+}
+
+/// Reads and loads the `.gltf` or `.glb` file at `path` (external files relative to it).
+///
+/// # Errors
+/// Any [`GltfError`]: the file is unreadable or malformed (see [`load_document`]).
+pub fn load_path(path: &Path, opts: &LoadOptions) -> Result<GltfAsset, GltfError> {
+    load_document(&GltfDocument::from_path(path)?, opts)
+}
+
+/// Loads a `.gltf` or `.glb` file held in memory; external buffers and images are read
+/// relative to `base_dir` (without one, only embedded data can be used).
+///
+/// # Errors
+/// Any [`GltfError`]: the bytes are malformed (see [`load_document`]).
+pub fn load_slice(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    opts: &LoadOptions,
+) -> Result<GltfAsset, GltfError> {
+    load_document(&GltfDocument::from_slice(bytes, base_dir)?, opts)
+}
+
+/// The structure shared by [`load_document`] and [`parse_animation_data`].
+struct Structure {
+    animation: AnimationData,
+    nodes: Vec<NodeInfo>,
+    scene: Option<usize>,
+    scene_roots: Vec<usize>,
+    scene_nodes: Vec<usize>,
+    skins: Vec<SkinInfo>,
+    meshes: Vec<MeshInfo>,
+    /// Mesh nodes of the scene in node order, with their bindings.
+    instances: Vec<Instance>,
+}
+
+fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, GltfError> {
+    let (nodes, rests) = read_nodes(doc)?;
+    let SceneNodes {
+        scene,
+        roots: scene_roots,
+        order: scene_order,
+    } = scene_nodes(doc, &nodes)?;
+    let skins = read_skins(doc, &nodes)?;
+    let meshes = read_meshes(doc)?;
+    let mut mesh_nodes: Vec<usize> = scene_order
+        .iter()
+        .copied()
+        .filter(|&n| nodes[n].mesh.is_some())
+        .collect();
+    mesh_nodes.sort_unstable();
+    let mut skeletons = Vec::new();
+    let mut morph_bindings = Vec::new();
+    let mut instances = Vec::with_capacity(mesh_nodes.len());
+    for &n in &mesh_nodes {
+        let (Some(mesh), node_json) = (nodes[n].mesh, &doc.root.nodes[n]) else {
+            continue;
+        };
+        let skin = match nodes[n].skin {
+            Some(s) => {
+                let info = &skins[s];
+                skeletons.push(SkeletonBinding::new(
+                    s,
+                    n,
+                    info.joints.clone(),
+                    info.inverse_bind_matrices.clone(),
+                )?);
+                Some((s, info.joints.len(), skeletons.len() - 1))
+            }
+            None => None,
+        };
+        let target_count = meshes[mesh].target_count;
+        let morph_binding = if target_count > 0 {
+            let default_weights = match &node_json.weights {
+                Some(w) if w.len() != target_count => {
+                    return Err(GltfError::MorphTargetCount {
+                        mesh,
+                        what: format!("nodes[{n}].weights"),
+                        expected: target_count,
+                        got: w.len(),
+                    });
+                }
+                Some(w) => w.clone(),
+                None => meshes[mesh].weights.clone(),
+            };
+            morph_bindings.push(MorphBinding {
+                node: n,
+                default_weights,
+            });
+            Some(morph_bindings.len() - 1)
+        } else {
+            None
+        };
+        instances.push(Instance {
+            node: n,
+            mesh,
+            skin,
+            morph_binding,
+        });
+    }
+    let clips = read_clips(doc, nodes.len(), &morph_bindings)?;
+    let animation = AnimationData {
+        nodes: rests,
+        clips,
+        skeletons,
+        morph_bindings,
+        handedness: opts.handedness,
+    };
+    animation.validate()?;
+    Ok(Structure {
+        animation,
+        nodes,
+        scene,
+        scene_roots,
+        scene_nodes: scene_order,
+        skins,
+        meshes,
+        instances,
+    })
+}
+
+/// The seed's `parseAnimationData`: nodes at rest (node matrices decomposed), every clip
+/// (translation, rotation, scale and weights channels; STEP, LINEAR and CUBICSPLINE; rotation
+/// keys normalised), one skeleton binding per skinned mesh node of the scene and one morph
+/// binding per mesh node with morph targets. Vertex data is not decoded.
+///
+/// # Errors
+/// Any [`GltfError`] about nodes, skins, meshes' target counts or animations.
+#[doc(alias = "parseAnimationData")]
+pub fn parse_animation_data(
+    doc: &GltfDocument,
+    opts: &LoadOptions,
+) -> Result<AnimationData, GltfError> {
+    Ok(read_structure(doc, opts)?.animation)
+}
+
+/// Loads everything from a parsed document: [`parse_animation_data`], skins, and the vertex
+/// streams of every mesh primitive in the scene; base-colour images when
+/// [`LoadOptions::decode_images`] is set (an image that cannot be decoded is reported in
+/// [`GltfAsset::images`], not as an error).
+///
+/// # Errors
+/// Any [`GltfError`]: a bad index, accessor, count, joint, key time, non-finite value or
+/// hierarchy, each naming the offending object.
+pub fn load_document(doc: &GltfDocument, opts: &LoadOptions) -> Result<GltfAsset, GltfError> {
+    let s = read_structure(doc, opts)?;
+    let mut primitives = Vec::new();
+    for inst in &s.instances {
+        for pi in 0..s.meshes[inst.mesh].primitive_count {
+            primitives.push(read_primitive(doc, inst, pi)?);
+        }
+    }
+    let mut images = vec![ImageSlot::NotLoaded; doc.root.images.len()];
+    if opts.decode_images {
+        for p in &primitives {
+            if let Some(tex) = p.material.base_color_texture
+                && images[tex.image] == ImageSlot::NotLoaded
+            {
+                images[tex.image] = decode_image(doc, tex.image);
+            }
+        }
+    }
+    Ok(GltfAsset {
+        animation: s.animation,
+        nodes: s.nodes,
+        scene: s.scene,
+        scene_roots: s.scene_roots,
+        scene_nodes: s.scene_nodes,
+        skins: s.skins,
+        meshes: s.meshes,
+        primitives,
+        images,
+    })
+}

@@ -1,0 +1,147 @@
+//! A parsed glTF file with its buffers resolved: the input of every other step.
+
+use std::path::{Path, PathBuf};
+
+use gltf::json;
+
+use crate::GltfError;
+use crate::glb::{GLB_MAGIC, parse_glb};
+use crate::uri::{UriSource, read_file, resolve_uri};
+
+/// Extensions a file may list in `extensionsRequired` and still load: mesh quantization is
+/// decoded; the material and texture-transform extensions only change shading, which this
+/// crate does not do (the base colour factor and texture are still read).
+const SUPPORTED_REQUIRED: &[&str] = &["KHR_mesh_quantization", "KHR_texture_transform"];
+
+/// A glTF 2.0 document (`.gltf` or `.glb`) with every buffer's bytes in memory.
+///
+/// Built by [`GltfDocument::from_path`] or [`GltfDocument::from_slice`]; the JSON is not
+/// validated by the `gltf` crate (which rejects `KHR_mesh_quantization`): every index and
+/// accessor is checked where this crate reads it, and a bad one becomes a [`GltfError`].
+#[derive(Debug, Clone)]
+pub struct GltfDocument {
+    pub(crate) root: json::Root,
+    pub(crate) buffers: Vec<Vec<u8>>,
+    pub(crate) base_dir: Option<PathBuf>,
+}
+
+impl GltfDocument {
+    /// Reads `path` (`.gltf` or `.glb`, told apart by content) and every external buffer it
+    /// names, relative to its directory.
+    ///
+    /// # Errors
+    /// [`GltfError::Io`] when a file cannot be read, and every error of
+    /// [`GltfDocument::from_slice`].
+    pub fn from_path(path: &Path) -> Result<Self, GltfError> {
+        let bytes = read_file(path)?;
+        let base_dir = path
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+        Self::from_slice(&bytes, Some(&base_dir))
+    }
+
+    /// Parses a `.gltf` (JSON) or `.glb` (binary) file held in memory. Buffers given as
+    /// `data:` URIs are decoded; external buffers are read relative to `base_dir`.
+    ///
+    /// # Errors
+    /// [`GltfError::Glb`] for a malformed container, [`GltfError::Parse`] for bad JSON,
+    /// [`GltfError::UnsupportedExtension`] when a required extension is not supported,
+    /// [`GltfError::MissingBuffer`], [`GltfError::BufferLength`], [`GltfError::DataUri`] and
+    /// [`GltfError::Io`] when a buffer's bytes cannot be had.
+    pub fn from_slice(bytes: &[u8], base_dir: Option<&Path>) -> Result<Self, GltfError> {
+        let (json_bytes, bin) = if bytes.starts_with(GLB_MAGIC) {
+            let glb = parse_glb(bytes)?;
+            (glb.json, glb.bin)
+        } else {
+            (bytes, None)
+        };
+        let root: json::Root =
+            serde_json::from_slice(json_bytes).map_err(|e| GltfError::Parse {
+                reason: e.to_string(),
+            })?;
+        for ext in &root.extensions_required {
+            if !SUPPORTED_REQUIRED.contains(&ext.as_str()) && !ext.starts_with("KHR_materials_") {
+                return Err(GltfError::UnsupportedExtension {
+                    extension: ext.clone(),
+                });
+            }
+        }
+        let buffers = root
+            .buffers
+            .iter()
+            .enumerate()
+            .map(|(i, buffer)| load_buffer(i, buffer, bin, base_dir))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            root,
+            buffers,
+            base_dir: base_dir.map(Path::to_path_buf),
+        })
+    }
+
+    /// The glTF JSON, as the `gltf` crate's `gltf-json` types (not validated).
+    #[must_use]
+    pub fn json(&self) -> &json::Root {
+        &self.root
+    }
+
+    /// The bytes of buffer `index` (exactly `byteLength` of them).
+    #[must_use]
+    pub fn buffer(&self, index: usize) -> Option<&[u8]> {
+        self.buffers.get(index).map(Vec::as_slice)
+    }
+
+    /// The directory external files are read from, when known.
+    #[must_use]
+    pub fn base_dir(&self) -> Option<&Path> {
+        self.base_dir.as_deref()
+    }
+}
+
+fn load_buffer(
+    index: usize,
+    buffer: &json::buffer::Buffer,
+    bin: Option<&[u8]>,
+    base_dir: Option<&Path>,
+) -> Result<Vec<u8>, GltfError> {
+    let expected = buffer.byte_length.0;
+    let used_by = || format!("buffers[{index}]");
+    let mut data = match buffer.uri.as_deref() {
+        None => match (index, bin) {
+            (0, Some(bin)) => bin.to_vec(),
+            (0, None) => {
+                return Err(GltfError::MissingBuffer {
+                    buffer: index,
+                    reason: "no uri and the file has no GLB BIN chunk".into(),
+                });
+            }
+            _ => {
+                return Err(GltfError::MissingBuffer {
+                    buffer: index,
+                    reason: "no uri (only buffer 0 of a GLB may omit it)".into(),
+                });
+            }
+        },
+        Some(uri) => match resolve_uri(uri, base_dir, &used_by)? {
+            Some(UriSource::Data(bytes)) => bytes,
+            Some(UriSource::File(path)) => read_file(&path)?,
+            None => {
+                return Err(GltfError::MissingBuffer {
+                    buffer: index,
+                    reason: format!("external file {uri:?} and no base directory to read it from"),
+                });
+            }
+        },
+    };
+    let actual = data.len() as u64;
+    if actual < expected {
+        return Err(GltfError::BufferLength {
+            buffer: index,
+            expected,
+            actual,
+        });
+    }
+    // A GLB BIN chunk may carry up to 3 bytes of padding past byteLength.
+    data.truncate(usize::try_from(expected).unwrap_or(usize::MAX));
+    Ok(data)
+}

@@ -1,0 +1,237 @@
+//! The part of a material a skinning demo draws: base colour factor and texture, alpha mode,
+//! double-sidedness; and the base-colour images, decoded to RGBA8.
+
+use gltf::json;
+use gltf::json::material::AlphaMode as JsonAlphaMode;
+
+use crate::accessor::valid;
+use crate::uri::{UriSource, read_file, resolve_uri};
+use crate::{GltfDocument, GltfError};
+
+/// How a material's alpha is used (glTF `material.alphaMode`).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum AlphaMode {
+    /// Alpha ignored.
+    #[default]
+    Opaque,
+    /// Alpha below the cutoff is discarded.
+    Mask {
+        /// `alphaCutoff` (0.5 by default).
+        cutoff: f32,
+    },
+    /// Alpha blended.
+    Blend,
+}
+
+/// A texture reference: which glTF texture and image, and which UV set samples it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureRef {
+    /// The glTF texture index.
+    pub texture: usize,
+    /// The image it shows (index into [`GltfAsset::images`](crate::GltfAsset::images)).
+    pub image: usize,
+    /// `TEXCOORD_n` set it is sampled with.
+    pub tex_coord: u32,
+}
+
+/// What the renderer needs of a primitive's material (the glTF default material when the
+/// primitive has none: white, opaque, single-sided).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct MaterialInfo {
+    /// The glTF material index, `None` for the default material.
+    pub index: Option<usize>,
+    /// `pbrMetallicRoughness.baseColorFactor`, linear RGBA.
+    pub base_color_factor: [f32; 4],
+    /// `pbrMetallicRoughness.baseColorTexture`.
+    pub base_color_texture: Option<TextureRef>,
+    /// `alphaMode` with its cutoff.
+    pub alpha_mode: AlphaMode,
+    /// `doubleSided`.
+    pub double_sided: bool,
+}
+
+impl Default for MaterialInfo {
+    fn default() -> Self {
+        Self {
+            index: None,
+            base_color_factor: [1.0; 4],
+            base_color_texture: None,
+            alpha_mode: AlphaMode::Opaque,
+            double_sided: false,
+        }
+    }
+}
+
+/// An image decoded to 8-bit RGBA (sRGB-encoded, as stored in the file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodedImage {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width × height × 4` bytes, rows top to bottom.
+    pub rgba8: Vec<u8>,
+}
+
+/// The state of one glTF image after loading. Images are optional decoration: one that cannot
+/// be read (sample models often ship without their large textures) is reported here, and the
+/// asset still loads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ImageSlot {
+    /// Not decoded: not used as a base colour texture, or decoding was turned off in
+    /// [`LoadOptions`](crate::LoadOptions).
+    NotLoaded,
+    /// Decoded to RGBA8.
+    Decoded(DecodedImage),
+    /// Could not be read or decoded; draw the base colour factor alone.
+    Failed {
+        /// Why, naming the file or the decoder's message.
+        reason: String,
+    },
+}
+
+pub(crate) fn read_material(
+    doc: &GltfDocument,
+    index: Option<usize>,
+    used_by: &str,
+) -> Result<MaterialInfo, GltfError> {
+    let Some(index) = index else {
+        return Ok(MaterialInfo::default());
+    };
+    let json = &doc.root;
+    let m = json
+        .materials
+        .get(index)
+        .ok_or_else(|| GltfError::BadReference {
+            used_by: used_by.to_owned(),
+            kind: "material",
+            index,
+            count: json.materials.len(),
+        })?;
+    let pbr = &m.pbr_metallic_roughness;
+    let base_color_texture = match &pbr.base_color_texture {
+        None => None,
+        Some(info) => {
+            let texture = info.index.value();
+            let t = json
+                .textures
+                .get(texture)
+                .ok_or_else(|| GltfError::BadReference {
+                    used_by: format!("materials[{index}].pbrMetallicRoughness.baseColorTexture"),
+                    kind: "texture",
+                    index: texture,
+                    count: json.textures.len(),
+                })?;
+            let image = t.source.value();
+            if image >= json.images.len() {
+                return Err(GltfError::BadReference {
+                    used_by: format!("textures[{texture}].source"),
+                    kind: "image",
+                    index: image,
+                    count: json.images.len(),
+                });
+            }
+            Some(TextureRef {
+                texture,
+                image,
+                tex_coord: info.tex_coord,
+            })
+        }
+    };
+    let alpha_mode = match valid(&m.alpha_mode) {
+        Some(JsonAlphaMode::Mask) => AlphaMode::Mask {
+            cutoff: m.alpha_cutoff.map_or(0.5, |c| c.0),
+        },
+        Some(JsonAlphaMode::Blend) => AlphaMode::Blend,
+        Some(JsonAlphaMode::Opaque) | None => AlphaMode::Opaque,
+    };
+    Ok(MaterialInfo {
+        index: Some(index),
+        base_color_factor: pbr.base_color_factor.0,
+        base_color_texture,
+        alpha_mode,
+        double_sided: m.double_sided,
+    })
+}
+
+/// Decodes image `index` (PNG or JPEG, from a buffer view, a data URI or a file).
+pub(crate) fn decode_image(doc: &GltfDocument, index: usize) -> ImageSlot {
+    match image_bytes(doc, index).and_then(|bytes| {
+        let img = image::load_from_memory(&bytes).map_err(|e| GltfError::Image {
+            image: index,
+            reason: e.to_string(),
+        })?;
+        let rgba = img.to_rgba8();
+        Ok(DecodedImage {
+            width: rgba.width(),
+            height: rgba.height(),
+            rgba8: rgba.into_raw(),
+        })
+    }) {
+        Ok(img) => ImageSlot::Decoded(img),
+        Err(e) => ImageSlot::Failed {
+            reason: e.to_string(),
+        },
+    }
+}
+
+fn image_bytes(doc: &GltfDocument, index: usize) -> Result<Vec<u8>, GltfError> {
+    let json = &doc.root;
+    let img: &json::Image = json
+        .images
+        .get(index)
+        .ok_or_else(|| GltfError::BadReference {
+            used_by: "image".into(),
+            kind: "image",
+            index,
+            count: json.images.len(),
+        })?;
+    let used_by = || format!("images[{index}]");
+    if let Some(view) = img.buffer_view {
+        let view = view.value();
+        let v = json
+            .buffer_views
+            .get(view)
+            .ok_or_else(|| GltfError::BadReference {
+                used_by: used_by(),
+                kind: "bufferView",
+                index: view,
+                count: json.buffer_views.len(),
+            })?;
+        let buffer = doc
+            .buffer(v.buffer.value())
+            .ok_or_else(|| GltfError::BadReference {
+                used_by: format!("bufferViews[{view}]"),
+                kind: "buffer",
+                index: v.buffer.value(),
+                count: doc.buffers.len(),
+            })?;
+        let start = v.byte_offset.map_or(0, |o| o.0);
+        let end = start.saturating_add(v.byte_length.0);
+        let range = usize::try_from(start).ok().zip(usize::try_from(end).ok());
+        return match range.and_then(|(s, e)| buffer.get(s..e)) {
+            Some(bytes) => Ok(bytes.to_vec()),
+            None => Err(GltfError::BufferViewOutOfRange {
+                view,
+                buffer: v.buffer.value(),
+                start,
+                end,
+                buffer_len: buffer.len() as u64,
+            }),
+        };
+    }
+    let uri = img.uri.as_deref().ok_or_else(|| GltfError::Image {
+        image: index,
+        reason: "neither a uri nor a bufferView".into(),
+    })?;
+    match resolve_uri(uri, doc.base_dir(), &used_by)? {
+        Some(UriSource::Data(bytes)) => Ok(bytes),
+        Some(UriSource::File(path)) => read_file(&path),
+        None => Err(GltfError::Image {
+            image: index,
+            reason: format!("external file {uri:?} and no base directory to read it from"),
+        }),
+    }
+}

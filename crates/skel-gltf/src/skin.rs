@@ -1,0 +1,227 @@
+//! Skins: joint lists and inverse bind matrices (glTF 2.0 §3.7.3), and the seed's
+//! `extractSkin` / `computeBoneTextureData`.
+
+use skel_anim::{AnimationData, PoseScratch, compute_world_matrices, reset_to_rest};
+use skel_math::{IDENTITY, load_mat4, store_mat4};
+
+use crate::accessor::{Expect, FLOAT, IntAs, accessor_count, read_f32};
+use crate::nodes::NodeInfo;
+use crate::{GltfAsset, GltfDocument, GltfError};
+
+/// One glTF skin.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct SkinInfo {
+    /// `skin.name`, empty when absent.
+    pub name: String,
+    /// Joint node indices in glTF order; a vertex's joint index `j` means `joints[j]`.
+    pub joints: Vec<usize>,
+    /// 16 floats per joint, column-major; identity matrices when the file has none (glTF 2.0
+    /// §5.28).
+    pub inverse_bind_matrices: Vec<f32>,
+    /// `skin.skeleton`: only a hint at the common root, never used to place vertices.
+    pub skeleton: Option<usize>,
+    /// Joints with no other joint of this skin among their ancestors (non-joint nodes in
+    /// between are skipped), in joint order: the roots of the skin's bone forest.
+    pub root_joints: Vec<usize>,
+}
+
+impl SkinInfo {
+    /// Number of joints.
+    #[must_use]
+    pub fn joint_count(&self) -> usize {
+        self.joints.len()
+    }
+}
+
+/// What the seed's `extractSkin` returns for one skinned mesh, at rest: everything
+/// [`compute_bone_texture_data`] needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkinData {
+    /// Joint node indices, in glTF joint order.
+    pub joint_nodes: Vec<usize>,
+    /// 16 floats per joint, column-major (identity when the file has none).
+    pub inverse_bind_matrices: Vec<f32>,
+    /// World matrix of every joint at rest, 16 floats each, in the asset's handedness.
+    pub joint_world_matrices: Vec<f32>,
+    /// World matrix of the skinned mesh's node at rest, in the asset's handedness.
+    pub mesh_world_matrix: [f32; 16],
+}
+
+pub(crate) fn read_skins(
+    doc: &GltfDocument,
+    nodes: &[NodeInfo],
+) -> Result<Vec<SkinInfo>, GltfError> {
+    let mut skins = Vec::with_capacity(doc.root.skins.len());
+    for (si, skin) in doc.root.skins.iter().enumerate() {
+        let mut joints = Vec::with_capacity(skin.joints.len());
+        for (k, j) in skin.joints.iter().enumerate() {
+            let j = j.value();
+            if j >= nodes.len() {
+                return Err(GltfError::BadReference {
+                    used_by: format!("skins[{si}].joints[{k}]"),
+                    kind: "node",
+                    index: j,
+                    count: nodes.len(),
+                });
+            }
+            joints.push(j);
+        }
+        let skeleton = skin.skeleton.map(|s| s.value());
+        if let Some(s) = skeleton.filter(|&s| s >= nodes.len()) {
+            return Err(GltfError::BadReference {
+                used_by: format!("skins[{si}].skeleton"),
+                kind: "node",
+                index: s,
+                count: nodes.len(),
+            });
+        }
+        let inverse_bind_matrices = match skin.inverse_bind_matrices {
+            None => joints.iter().flat_map(|_| IDENTITY).collect(),
+            Some(acc) => {
+                let acc = acc.value();
+                let used_as = format!("skins[{si}].inverseBindMatrices");
+                let count = accessor_count(doc, acc, &used_as)?;
+                if count < joints.len() {
+                    return Err(GltfError::AccessorCount {
+                        accessor: acc,
+                        used_as,
+                        expected: joints.len(),
+                        got: count,
+                    });
+                }
+                let expect = Expect {
+                    ty: gltf::json::accessor::Type::Mat4,
+                    components: FLOAT,
+                };
+                let mut m = read_f32(doc, acc, &used_as, expect, IntAs::Flag)?;
+                m.truncate(joints.len() * 16);
+                m
+            }
+        };
+        let root_joints = root_joints(&joints, nodes);
+        skins.push(SkinInfo {
+            name: skin.name.clone().unwrap_or_default(),
+            joints,
+            inverse_bind_matrices,
+            skeleton,
+            root_joints,
+        });
+    }
+    Ok(skins)
+}
+
+/// Joints whose ancestor chain holds no other joint of the same skin.
+fn root_joints(joints: &[usize], nodes: &[NodeInfo]) -> Vec<usize> {
+    let mut is_joint = vec![false; nodes.len()];
+    for &j in joints {
+        is_joint[j] = true;
+    }
+    joints
+        .iter()
+        .copied()
+        .filter(|&j| {
+            // The hierarchy is checked acyclic, so this walk ends; the bound is belt and braces.
+            let mut p = nodes[j].parent;
+            for _ in 0..nodes.len() {
+                match p {
+                    Some(n) if is_joint[n] => return false,
+                    Some(n) => p = nodes[n].parent,
+                    None => break,
+                }
+            }
+            true
+        })
+        .collect()
+}
+
+/// World matrices of every node at rest, 16 floats each, in `data`'s handedness.
+///
+/// # Errors
+/// What [`AnimationData::validate`] finds.
+pub fn rest_world_matrices(data: &AnimationData) -> Result<Vec<f32>, GltfError> {
+    let mut scratch = PoseScratch::new(data)?;
+    reset_to_rest(data, &mut scratch);
+    compute_world_matrices(data, &mut scratch);
+    Ok(scratch.world)
+}
+
+/// The seed's `extractSkin`: joint nodes, inverse bind matrices, and the rest-pose world
+/// matrices of the joints and of the skinned mesh's node (`mesh_node`), in the asset's
+/// handedness.
+///
+/// # Errors
+/// [`GltfError::BadReference`] when `skin` or `mesh_node` does not exist,
+/// [`GltfError::NoMesh`] when `mesh_node` holds no mesh.
+#[doc(alias = "extractSkin")]
+pub fn extract_skin(
+    asset: &GltfAsset,
+    skin: usize,
+    mesh_node: usize,
+) -> Result<SkinData, GltfError> {
+    let info = asset
+        .skins
+        .get(skin)
+        .ok_or_else(|| GltfError::BadReference {
+            used_by: "extract_skin".into(),
+            kind: "skin",
+            index: skin,
+            count: asset.skins.len(),
+        })?;
+    let node = asset
+        .nodes
+        .get(mesh_node)
+        .ok_or_else(|| GltfError::BadReference {
+            used_by: "extract_skin".into(),
+            kind: "node",
+            index: mesh_node,
+            count: asset.nodes.len(),
+        })?;
+    if node.mesh.is_none() {
+        return Err(GltfError::NoMesh { node: mesh_node });
+    }
+    let world = rest_world_matrices(&asset.animation)?;
+    let mut joint_world_matrices = vec![0.0; info.joints.len() * 16];
+    for (i, &j) in info.joints.iter().enumerate() {
+        joint_world_matrices[i * 16..i * 16 + 16].copy_from_slice(&world[j * 16..j * 16 + 16]);
+    }
+    let mut mesh_world_matrix = [0.0; 16];
+    mesh_world_matrix.copy_from_slice(&world[mesh_node * 16..mesh_node * 16 + 16]);
+    Ok(SkinData {
+        joint_nodes: info.joints.clone(),
+        inverse_bind_matrices: info.inverse_bind_matrices.clone(),
+        joint_world_matrices,
+        mesh_world_matrix,
+    })
+}
+
+/// The seed's `computeBoneTextureData`: rest-pose bone matrices, 16 floats per bone,
+/// `bone[i] = invMeshWorld · jointWorld[i] · inverseBind[i]` — the same product the
+/// controller computes every frame, so the first frame uploaded before any tick is already
+/// right. A singular mesh world matrix counts as the identity (as in the controller).
+/// Missing or short matrix arrays count as identity matrices, so this never panics.
+#[doc(alias = "computeBoneTextureData")]
+#[must_use]
+pub fn compute_bone_texture_data(skin: &SkinData) -> Vec<f32> {
+    let mesh_world = load_mat4(&skin.mesh_world_matrix, 0);
+    let det = mesh_world.determinant();
+    let inv_mesh = if det != 0.0 && det.is_finite() {
+        mesh_world.inverse()
+    } else {
+        glam::Mat4::IDENTITY
+    };
+    let mat = |v: &[f32], i: usize| {
+        if v.len() >= i * 16 + 16 {
+            load_mat4(v, i * 16)
+        } else {
+            glam::Mat4::IDENTITY
+        }
+    };
+    let mut out = vec![0.0; skin.joint_nodes.len() * 16];
+    for i in 0..skin.joint_nodes.len() {
+        let bone =
+            inv_mesh * mat(&skin.joint_world_matrices, i) * mat(&skin.inverse_bind_matrices, i);
+        store_mat4(&mut out, i * 16, &bone);
+    }
+    out
+}
