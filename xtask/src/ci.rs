@@ -2,16 +2,27 @@
 
 use std::process::Command;
 
-/// Runs fmt, clippy, doc and the test suite; stops at the first failure.
+/// Runs fmt, clippy, doc, shader validation and the test suite; stops at the first failure.
 pub(crate) fn run() -> Result<(), String> {
     let root = crate::workspace_root();
     let steps: [&[&str]; 4] = [
         &["fmt", "--all", "--", "--check"],
-        &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
         &["doc", "--workspace", "--no-deps"],
         &["test", "--workspace"],
     ];
     for args in steps {
+        if args[0] == "test" {
+            eprintln!("xtask ci: validate-shaders");
+            crate::validate_shaders::run().map_err(|e| format!("validate-shaders failed:\n{e}"))?;
+        }
         eprintln!("xtask ci: cargo {}", args.join(" "));
         let mut cmd = Command::new(env!("CARGO"));
         cmd.args(args).current_dir(&root);

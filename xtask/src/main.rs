@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod bless;
 mod ci;
 mod demo;
+mod validate_shaders;
 
 /// Development chores for the skel workspace.
 #[derive(Debug, Parser)]
@@ -23,6 +24,8 @@ struct Cli {
 enum Command {
     /// fmt --check, clippy -D warnings, doc, test: what CI runs.
     Ci,
+    /// Parse and validate every WGSL file and every generated skinning variant with naga.
+    ValidateShaders,
     /// Render the built-in character to out/ (PNG frames, anim.gif, contact sheet); installs
     /// Mesa's software Vulkan driver first when no Vulkan driver is present.
     Demo {
@@ -44,6 +47,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Ci => ci::run(),
+        Command::ValidateShaders => validate_shaders::run(),
         Command::Demo { args } => demo::run(&args),
         Command::Bless => bless::run(),
     };

@@ -1,1 +1,76 @@
-//! skel-gpu
+//! GPU skinning for skel on wgpu: bone textures, joint/weight buffers, morph targets, the
+//! per-frame upload sink, WGSL skinning fragments and a compute skinning pipeline.
+//!
+//! The pieces, in the order a frame meets them:
+//!
+//! - [`GpuContext`]: device, queue, adapter info and limits (the seed's `EngineContext`).
+//!   [`GpuContext::new_headless`] makes one without a window.
+//! - [`create_skeleton`] → [`SkeletonGpu`]: the bone texture (`rgba32float`, 4 texels per bone,
+//!   wrapping into rows past the device's width, see [`BoneTextureLayout`]) and the joints
+//!   (`Uint32x4`) / weights (`Float32x4`) vertex buffers, 4 or 8 influences, with a CPU mirror.
+//! - [`create_morph`] → [`MorphGpu`]: morph weights uniform (up to [`MAX_MORPH_TARGETS`]) and
+//!   the position/normal deltas of every target.
+//! - [`GpuPoseSink`]: what `skel_anim::AnimationController::tick` writes to; uploads bone
+//!   matrices with `write_texture` and morph weights with `write_buffer`, allocation-free.
+//! - [`ShaderFragment`]: WGSL to include in a vertex shader (`skel_skin_vertex(...)`), in
+//!   variants for 0/4/8 influences × morph on/off, with the user's group/binding/locations.
+//! - [`ComputeSkinning`]: the same skinning as a compute pass writing skinned position and
+//!   normal buffers, with compact input formats (`u8`/`u16` joints, `unorm8`/`unorm16` weights).
+//! - Device loss: [`SkeletonGpu::recreate`] / [`MorphGpu::recreate`] rebuild the GPU fields
+//!   from the CPU mirrors on a new device, leaving the `handle` association alone.
+//!
+//! ```no_run
+//! use skel_gpu::*;
+//!
+//! let ctx = GpuContext::new_headless()?;
+//! // One vertex fully bound to bone 0, which translates by +1 in x.
+//! let mut bone = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0];
+//! let mut skeleton = create_skeleton(
+//!     &ctx,
+//!     JointIndices::U8(&[0, 0, 0, 0]),
+//!     &[1.0, 0.0, 0.0, 0.0],
+//!     1,
+//!     &bone,
+//!     None,
+//!     None,
+//! )?;
+//! bone[12] = 2.0;
+//! update_skeleton_bone_matrices(&ctx, &mut skeleton, &bone)?;
+//! let fragment = ShaderFragment::for_skeleton(&skeleton, false, FragmentBindings::default());
+//! assert!(fragment.source().contains("fn skel_skin_vertex"));
+//! # Ok::<(), GpuError>(())
+//! ```
+
+mod bone_texture;
+mod buffers;
+mod compute;
+mod context;
+mod error;
+mod joints;
+mod morph;
+pub mod readback;
+pub mod shader;
+mod sink;
+mod skeleton;
+
+pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout};
+pub use buffers::{MIN_BUFFER_SIZE, padded_buffer_size};
+pub use compute::{
+    COMPUTE_FRAGMENT_GROUP, COMPUTE_WORKGROUP_SIZE, ComputeSkinning, ComputeSkinningBindings,
+    ComputeSkinningConfig, ComputeSkinningInputs, JointFormat, WeightFormat,
+};
+pub use context::{GpuContext, HeadlessOptions};
+pub use error::GpuError;
+pub use joints::JointIndices;
+pub use morph::{
+    MAX_MORPH_TARGETS, MORPH_COUNTS_OFFSET, MORPH_PARAMS_SIZE, MORPH_WEIGHTS_MIN_UPLOAD, MorphGpu,
+    create_morph, update_morph_weights,
+};
+pub use shader::{
+    FragmentBindings, Influences, ShaderFragment, SkinningVariant, bone_texture_layout_entry,
+};
+pub use sink::GpuPoseSink;
+pub use skeleton::{
+    INFLUENCE_BUFFER_USAGE, INFLUENCE_STRIDE, JOINTS_VERTEX_FORMAT, SkeletonGpu,
+    WEIGHTS_VERTEX_FORMAT, create_skeleton, update_skeleton_bone_matrices,
+};

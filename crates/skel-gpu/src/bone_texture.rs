@@ -1,0 +1,224 @@
+//! Where each bone lives in the bone texture, and how matrices get there.
+//!
+//! The bone texture is `rgba32float`, 4 texels per bone (one per matrix column, column-major
+//! like glTF and WGSL). The seed lays it out as one row `bone_count * 4` texels wide; a device
+//! caps a row at `max_texture_dimension_2d` texels (2048 bones at WebGPU's default 8192), so
+//! wider skeletons wrap into more rows:
+//!
+//! - `width  = min(bone_count * 4, max_texture_dimension_2d rounded down to a multiple of 4)`
+//! - `height = ceil(bone_count * 4 / width)`
+//! - texel of (bone, col) = `((bone*4 + col) % width, (bone*4 + col) / width)`
+//!
+//! Because `width` is a multiple of 4, a bone's 4 texels never straddle two rows. Up to
+//! `width / 4` bones this is exactly the seed's `[bone_count * 4, 1]` texture and its
+//! `textureLoad(boneTex, vec2<i32>(boneIdx * 4 + col, 0), 0)`; the WGSL reads `width` from
+//! `textureDimensions`, so shaders need no uniform for it.
+
+use crate::GpuError;
+
+/// The texture format of bone textures: four `f32` per texel, one matrix column.
+pub const BONE_TEXTURE_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba32Float;
+
+/// Bytes per texel of [`BONE_TEXTURE_FORMAT`].
+pub const BONE_TEXEL_BYTES: u32 = 16;
+
+/// The shape of a bone texture for a bone count on a device (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct BoneTextureLayout {
+    /// Bones stored.
+    pub bone_count: u32,
+    /// Texels per row, a multiple of 4.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+}
+
+impl BoneTextureLayout {
+    /// The layout for `bone_count` bones under `max_texture_dimension_2d`.
+    ///
+    /// # Errors
+    /// [`GpuError::NoBones`] for 0 bones; [`GpuError::TooManyBones`] when even
+    /// `max_texture_dimension_2d` rows cannot hold them (or the limit is below 4).
+    pub fn new(bone_count: u32, max_texture_dimension_2d: u32) -> Result<Self, GpuError> {
+        if bone_count == 0 {
+            return Err(GpuError::NoBones);
+        }
+        let max_width = max_texture_dimension_2d / 4 * 4;
+        let max_bones = u64::from(max_width / 4) * u64::from(max_texture_dimension_2d);
+        let too_many = || GpuError::TooManyBones {
+            got: bone_count,
+            max: max_bones,
+            max_texture_dimension_2d,
+        };
+        if u64::from(bone_count) > max_bones {
+            return Err(too_many());
+        }
+        let texels = u64::from(bone_count) * 4;
+        let width = texels.min(u64::from(max_width));
+        let height = texels.div_ceil(width);
+        Ok(Self {
+            bone_count,
+            width: u32::try_from(width).map_err(|_| too_many())?,
+            height: u32::try_from(height).map_err(|_| too_many())?,
+        })
+    }
+
+    /// Bones per full row.
+    #[must_use]
+    pub fn bones_per_row(&self) -> u32 {
+        self.width / 4
+    }
+
+    /// The texel holding column `col` (0..4) of `bone`: `(x, y)`.
+    #[must_use]
+    pub fn texel(&self, bone: u32, col: u32) -> (u32, u32) {
+        let index = bone * 4 + col;
+        (index % self.width, index / self.width)
+    }
+
+    /// The texture's size.
+    #[must_use]
+    pub fn extent(&self) -> wgpu::Extent3d {
+        wgpu::Extent3d {
+            width: self.width,
+            height: self.height,
+            depth_or_array_layers: 1,
+        }
+    }
+
+    /// Rows completely filled with bones (all but a partial last row).
+    fn full_rows(&self) -> u32 {
+        self.bone_count / self.bones_per_row()
+    }
+
+    /// Bones in the partial last row (0 when every row is full).
+    fn bones_in_last_row(&self) -> u32 {
+        self.bone_count % self.bones_per_row()
+    }
+}
+
+/// Creates an empty bone texture of `layout`'s size. Usage `TEXTURE_BINDING | COPY_DST` (the
+/// seed's) plus `COPY_SRC`, so that tools and tests can read back what was uploaded.
+pub(crate) fn create_bone_texture(
+    device: &wgpu::Device,
+    layout: &BoneTextureLayout,
+) -> wgpu::Texture {
+    device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("skel bone texture"),
+        size: layout.extent(),
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: BONE_TEXTURE_FORMAT,
+        usage: wgpu::TextureUsages::TEXTURE_BINDING
+            | wgpu::TextureUsages::COPY_DST
+            | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    })
+}
+
+/// Uploads `matrices` (exactly `layout.bone_count * 16` floats, checked by the caller) with at
+/// most two `write_texture` calls: the full rows, then the partial last row. Allocates nothing.
+pub(crate) fn write_bone_texture(
+    queue: &wgpu::Queue,
+    texture: &wgpu::Texture,
+    layout: &BoneTextureLayout,
+    matrices: &[f32],
+) {
+    let bytes: &[u8] = bytemuck::cast_slice(matrices);
+    let row_bytes = layout.width * BONE_TEXEL_BYTES;
+    let full_rows = layout.full_rows();
+    if full_rows > 0 {
+        let end = (full_rows * row_bytes) as usize;
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d::ZERO,
+                aspect: wgpu::TextureAspect::All,
+            },
+            &bytes[..end],
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(row_bytes),
+                rows_per_image: Some(full_rows),
+            },
+            wgpu::Extent3d {
+                width: layout.width,
+                height: full_rows,
+                depth_or_array_layers: 1,
+            },
+        );
+    }
+    let rest = layout.bones_in_last_row();
+    if rest > 0 {
+        let start = (full_rows * row_bytes) as usize;
+        queue.write_texture(
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d {
+                    x: 0,
+                    y: full_rows,
+                    z: 0,
+                },
+                aspect: wgpu::TextureAspect::All,
+            },
+            &bytes[start..],
+            wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(rest * 4 * BONE_TEXEL_BYTES),
+                rows_per_image: Some(1),
+            },
+            wgpu::Extent3d {
+                width: rest * 4,
+                height: 1,
+                depth_or_array_layers: 1,
+            },
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+    use super::*;
+
+    #[test]
+    fn small_skeletons_are_the_seed_single_row() {
+        for bones in [1, 64, 2048] {
+            let l = BoneTextureLayout::new(bones, 8192).unwrap();
+            assert_eq!((l.width, l.height), (bones * 4, 1));
+            assert_eq!(l.texel(bones - 1, 3), (bones * 4 - 1, 0));
+        }
+    }
+
+    #[test]
+    fn wide_skeletons_wrap_into_rows_of_whole_bones() {
+        let l = BoneTextureLayout::new(5000, 8192).unwrap();
+        assert_eq!((l.width, l.height), (8192, 3));
+        assert_eq!(l.texel(2047, 3), (8191, 0));
+        assert_eq!(l.texel(2048, 0), (0, 1));
+        assert_eq!(l.texel(4999, 2), ((4999 * 4 + 2) % 8192, 2));
+        assert_eq!((l.full_rows(), l.bones_in_last_row()), (2, 5000 - 4096));
+        // A limit that is not a multiple of 4 rounds the row down to whole bones.
+        let odd = BoneTextureLayout::new(10, 15).unwrap();
+        assert_eq!((odd.width, odd.height), (12, 4));
+        assert_eq!(odd.texel(3, 0), (0, 1));
+    }
+
+    #[test]
+    fn limits_are_reported_with_numbers() {
+        assert_eq!(BoneTextureLayout::new(0, 8192), Err(GpuError::NoBones));
+        assert_eq!(
+            BoneTextureLayout::new(17, 8),
+            Err(GpuError::TooManyBones {
+                got: 17,
+                max: 16,
+                max_texture_dimension_2d: 8
+            })
+        );
+        assert!(BoneTextureLayout::new(16, 8).is_ok());
+        assert!(BoneTextureLayout::new(1, 3).is_err());
+    }
+}

@@ -1,0 +1,211 @@
+//! The device and queue everything in this crate works with (the seed's `EngineContext`).
+
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::GpuError;
+
+/// Optional knobs for [`GpuContext::new_headless_with`].
+#[derive(Debug, Clone, Default)]
+pub struct HeadlessOptions {
+    /// Limits to request instead of the adapter's own. `None` (the default) requests everything
+    /// the adapter offers, so bone textures get as wide as the hardware allows. Tests use
+    /// `Some(wgpu::Limits::default())` to see the wrapping that WebGPU-default devices see.
+    pub required_limits: Option<wgpu::Limits>,
+    /// Features to enable when the adapter has them (e.g. `TIMESTAMP_QUERY` for profiling);
+    /// missing ones are left out silently. Check [`GpuContext::features`].
+    pub optional_features: wgpu::Features,
+}
+
+/// A wgpu device and queue plus what this crate needs to know about them: the adapter's
+/// description and the limits the device was created with (bone texture width, storage buffer
+/// counts and sizes are derived from them, never from constants).
+#[derive(Debug, Clone)]
+#[doc(alias = "EngineContext")]
+pub struct GpuContext {
+    /// The device.
+    pub device: wgpu::Device,
+    /// Its queue.
+    pub queue: wgpu::Queue,
+    /// The adapter it came from.
+    pub adapter_info: wgpu::AdapterInfo,
+    /// The device's limits (what was granted, not what the adapter could do).
+    pub limits: wgpu::Limits,
+    lost: Arc<AtomicBool>,
+    uncaptured: Arc<Mutex<Option<String>>>,
+}
+
+impl GpuContext {
+    /// Creates a device without a window: the instance reads `WGPU_BACKEND`,
+    /// `WGPU_POWER_PREF` and friends from the environment (`with_env`), the adapter is the
+    /// preferred one for those, and the device gets the adapter's full limits.
+    ///
+    /// Installs a device-lost callback ([`is_lost`](Self::is_lost)) and an uncaptured-error
+    /// handler that records the message ([`take_uncaptured_error`](Self::take_uncaptured_error))
+    /// instead of wgpu's default panic.
+    ///
+    /// # Errors
+    /// [`GpuError::NoAdapter`] when no adapter matches; [`GpuError::RequestDevice`] when the
+    /// adapter refuses the device.
+    pub fn new_headless() -> Result<Self, GpuError> {
+        Self::new_headless_with(&HeadlessOptions::default())
+    }
+
+    /// [`new_headless`](Self::new_headless) with explicit limits and optional features.
+    ///
+    /// # Errors
+    /// [`GpuError::NoAdapter`]; [`GpuError::MissingLimit`] naming the first requested limit
+    /// the adapter does not reach; [`GpuError::RequestDevice`].
+    pub fn new_headless_with(options: &HeadlessOptions) -> Result<Self, GpuError> {
+        let descriptor = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
+        let backends = format!("{:?}", descriptor.backends);
+        let instance = wgpu::Instance::new(descriptor);
+        let adapter_options = wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::from_env()
+                .unwrap_or(wgpu::PowerPreference::HighPerformance),
+            ..Default::default()
+        };
+        let adapter =
+            pollster::block_on(instance.request_adapter(&adapter_options)).map_err(|e| {
+                GpuError::NoAdapter {
+                    backends,
+                    reason: e.to_string(),
+                }
+            })?;
+        let adapter_limits = adapter.limits();
+        let required_limits = match &options.required_limits {
+            Some(limits) => {
+                check_limits(limits, &adapter_limits)?;
+                limits.clone()
+            }
+            None => adapter_limits,
+        };
+        let required_features = options.optional_features & adapter.features();
+        let adapter_info = adapter.get_info();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("skel-gpu headless device"),
+            required_features,
+            required_limits,
+            ..Default::default()
+        }))
+        .map_err(|e| GpuError::RequestDevice {
+            adapter: adapter_info.name.clone(),
+            reason: e.to_string(),
+        })?;
+        let context = Self::from_device(device, queue, adapter_info);
+        let lost = Arc::clone(&context.lost);
+        context
+            .device
+            .set_device_lost_callback(move |_reason, _message| {
+                lost.store(true, Ordering::Release);
+            });
+        let uncaptured = Arc::clone(&context.uncaptured);
+        context
+            .device
+            .on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+                if let Ok(mut slot) = uncaptured.lock() {
+                    *slot = Some(error.to_string());
+                }
+            }));
+        Ok(context)
+    }
+
+    /// Wraps a device the application already has. Its limits are read from the device. No
+    /// callbacks are installed: the application's own device-lost and uncaptured-error
+    /// handlers stay in place.
+    #[must_use]
+    pub fn from_device(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        adapter_info: wgpu::AdapterInfo,
+    ) -> Self {
+        let limits = device.limits();
+        Self {
+            device,
+            queue,
+            adapter_info,
+            limits,
+            lost: Arc::new(AtomicBool::new(false)),
+            uncaptured: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// The features the device was created with.
+    #[must_use]
+    pub fn features(&self) -> wgpu::Features {
+        self.device.features()
+    }
+
+    /// Whether the device was lost (or destroyed). Only tracked for contexts made by
+    /// [`new_headless`](Self::new_headless); after a loss, make a new context and call
+    /// [`SkeletonGpu::recreate`](crate::SkeletonGpu::recreate) /
+    /// [`MorphGpu::recreate`](crate::MorphGpu::recreate).
+    #[must_use]
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::Acquire)
+    }
+
+    /// The last error wgpu reported outside any error scope, if any, clearing it. Only
+    /// recorded for contexts made by [`new_headless`](Self::new_headless).
+    #[must_use]
+    pub fn take_uncaptured_error(&self) -> Option<String> {
+        self.uncaptured.lock().ok().and_then(|mut slot| slot.take())
+    }
+
+    /// Runs `f` inside validation and out-of-memory error scopes and turns what they catch
+    /// into a [`GpuError`], so that a wgpu validation failure becomes a typed error rather than
+    /// a panic in the uncaptured-error handler.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] or [`GpuError::OutOfMemory`], tagged with `context`.
+    pub fn capture<T>(&self, context: &'static str, f: impl FnOnce() -> T) -> Result<T, GpuError> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let value = f();
+        let validation_error = pollster::block_on(validation.pop());
+        let oom_error = pollster::block_on(oom.pop());
+        if let Some(error) = validation_error {
+            return Err(GpuError::Validation {
+                context,
+                message: error.to_string(),
+            });
+        }
+        if oom_error.is_some() {
+            return Err(GpuError::OutOfMemory { context });
+        }
+        Ok(value)
+    }
+
+    /// Fails with [`GpuError::MissingLimit`] unless the device's `name` limit (read by `get`)
+    /// is at least `needed`.
+    pub(crate) fn require_limit(
+        &self,
+        name: &'static str,
+        needed: u64,
+        get: impl Fn(&wgpu::Limits) -> u64,
+    ) -> Result<(), GpuError> {
+        let available = get(&self.limits);
+        if available < needed {
+            return Err(GpuError::MissingLimit {
+                name,
+                needed,
+                available,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Checks every requested limit against what the adapter offers, naming the first it misses.
+fn check_limits(requested: &wgpu::Limits, adapter: &wgpu::Limits) -> Result<(), GpuError> {
+    let mut first_failure = None;
+    requested.check_limits_with_fail_fn(adapter, false, |name, needed, available| {
+        first_failure.get_or_insert(GpuError::MissingLimit {
+            name,
+            needed,
+            available,
+        });
+    });
+    first_failure.map_or(Ok(()), Err)
+}

@@ -1,0 +1,496 @@
+//! WGSL skinning fragments (the seed's `ShaderFragment`): source text a user's vertex or compute
+//! shader includes, in one variant per influence count and morph on/off, with the bind group
+//! and vertex locations the user chooses.
+
+use std::num::NonZeroU64;
+
+use crate::{
+    GpuContext, GpuError, INFLUENCE_STRIDE, JOINTS_VERTEX_FORMAT, MAX_MORPH_TARGETS,
+    MORPH_PARAMS_SIZE, MorphGpu, SkeletonGpu, WEIGHTS_VERTEX_FORMAT,
+};
+
+/// The WGSL sources in the workspace's `shaders/` directory, by file name.
+pub mod sources {
+    /// `SkelVertex`, `skel_normalize_or_zero`, `skel_apply`.
+    pub const COMMON: &str = include_str!("../../../shaders/skel_common.wgsl");
+    /// The bone texture binding and `skel_bone_matrix`.
+    pub const BONES: &str = include_str!("../../../shaders/skel_bones.wgsl");
+    /// `skel_skin` for 4 influences.
+    pub const SKIN4: &str = include_str!("../../../shaders/skel_skin4.wgsl");
+    /// `skel_skin` for 8 influences.
+    pub const SKIN8: &str = include_str!("../../../shaders/skel_skin8.wgsl");
+    /// `skel_skin` without a skin (morph only).
+    pub const SKIN0: &str = include_str!("../../../shaders/skel_skin0.wgsl");
+    /// Morph target bindings and `skel_morph`.
+    pub const MORPH: &str = include_str!("../../../shaders/skel_morph.wgsl");
+    /// The identity `skel_morph` of variants without morph targets.
+    pub const MORPH_NONE: &str = include_str!("../../../shaders/skel_morph_none.wgsl");
+    /// The compute skinning entry point template.
+    pub const COMPUTE: &str = include_str!("../../../shaders/skel_compute_skinning.wgsl");
+
+    /// Every file, with its name: what `cargo xtask validate-shaders` checks is used.
+    pub const ALL: [(&str, &str); 8] = [
+        ("skel_common.wgsl", COMMON),
+        ("skel_bones.wgsl", BONES),
+        ("skel_skin4.wgsl", SKIN4),
+        ("skel_skin8.wgsl", SKIN8),
+        ("skel_skin0.wgsl", SKIN0),
+        ("skel_morph.wgsl", MORPH),
+        ("skel_morph_none.wgsl", MORPH_NONE),
+        ("skel_compute_skinning.wgsl", COMPUTE),
+    ];
+}
+
+/// How many joint influences each vertex has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Influences {
+    /// No skin (a mesh with morph targets only).
+    None,
+    /// `JOINTS_0`/`WEIGHTS_0`.
+    #[default]
+    Four,
+    /// `JOINTS_0`/`WEIGHTS_0` and `JOINTS_1`/`WEIGHTS_1`.
+    Eight,
+}
+
+impl Influences {
+    /// 0, 4 or 8.
+    #[must_use]
+    pub fn count(self) -> u32 {
+        match self {
+            Self::None => 0,
+            Self::Four => 4,
+            Self::Eight => 8,
+        }
+    }
+
+    /// Joint/weight attribute sets: 0, 1 or 2.
+    #[must_use]
+    pub fn sets(self) -> u32 {
+        self.count() / 4
+    }
+}
+
+/// Which shader variant: influences per vertex, and whether morph targets are applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct SkinningVariant {
+    /// Influences per vertex.
+    pub influences: Influences,
+    /// Whether morph targets are applied (before skinning).
+    pub morph: bool,
+}
+
+impl SkinningVariant {
+    /// Every variant there is: 0, 4, 8 influences × morph off/on.
+    #[must_use]
+    pub fn all() -> [Self; 6] {
+        let v = |influences, morph| Self { influences, morph };
+        [
+            v(Influences::None, false),
+            v(Influences::None, true),
+            v(Influences::Four, false),
+            v(Influences::Four, true),
+            v(Influences::Eight, false),
+            v(Influences::Eight, true),
+        ]
+    }
+}
+
+/// Where the fragment's resources go in the user's pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FragmentBindings {
+    /// The bind group index of every fragment resource.
+    pub group: u32,
+    /// The first binding; resources take consecutive bindings from here: bone texture (when
+    /// skinned), morph uniform, morph deltas (when morphed).
+    pub first_binding: u32,
+    /// The first vertex location of `SkelInfluences`: joints0, weights0, joints1, weights1 take
+    /// consecutive locations from here.
+    pub first_location: u32,
+}
+
+impl Default for FragmentBindings {
+    /// Group 1, binding 0, locations from 4 (leaving 0..4 for position, normal, uv, tangent).
+    fn default() -> Self {
+        Self {
+            group: 1,
+            first_binding: 0,
+            first_location: 4,
+        }
+    }
+}
+
+/// A skinning fragment: WGSL to put before a user's shader, plus the layout helpers that match
+/// it.
+///
+/// The source defines (everything prefixed `skel_`):
+/// - `struct SkelVertex { position: vec3<f32>, normal: vec3<f32> }`;
+/// - `fn skel_bone_matrix(bone: u32) -> mat4x4<f32>` (skinned variants), reading the bone
+///   texture with `textureLoad` (row-aware, see [`BoneTextureLayout`](crate::BoneTextureLayout));
+/// - `fn skel_skin_matrix(joints, weights) -> mat4x4<f32>` (4) or
+///   `(joints0, weights0, joints1, weights1)` (8): `Σ w_k · bone[j_k]`;
+/// - `fn skel_morph(vertex_index, position, normal) -> SkelVertex` (the identity without morph);
+/// - `fn skel_skin(vertex_index, position, normal, joints, weights[, joints1, weights1]) ->
+///   SkelVertex`: morph, then skin position and normal (renormalised);
+/// - `struct SkelInfluences` with `@location` members (skinned variants) and
+///   `fn skel_skin_vertex(vertex_index, position, normal[, influences: SkelInfluences])`.
+///
+/// To write one vertex shader for every variant, use [`compose`](Self::compose) with the
+/// placeholders `{{SKEL_INFLUENCES_PARAM}}` (an entry-point parameter, with its leading comma)
+/// and `{{SKEL_INFLUENCES_ARG}}` (the argument to pass on):
+///
+/// ```
+/// use skel_gpu::{FragmentBindings, Influences, ShaderFragment, SkinningVariant};
+///
+/// let variant = SkinningVariant { influences: Influences::Eight, morph: true };
+/// let fragment = ShaderFragment::new(variant, FragmentBindings::default());
+/// let wgsl = fragment.compose(r#"
+/// @vertex
+/// fn vs(@builtin(vertex_index) vi: u32, @location(0) p: vec3<f32>, @location(1) n: vec3<f32>
+///       {{SKEL_INFLUENCES_PARAM}}) -> @builtin(position) vec4<f32> {
+///     let v = skel_skin_vertex(vi, p, n {{SKEL_INFLUENCES_ARG}});
+///     return vec4<f32>(v.position, 1.0);
+/// }"#);
+/// assert!(wgsl.contains("fn skel_skin_vertex") && wgsl.contains("influences: SkelInfluences"));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ShaderFragment {
+    variant: SkinningVariant,
+    bindings: FragmentBindings,
+    source: String,
+    attributes: [wgpu::VertexAttribute; 4],
+}
+
+/// Replaces every `{{NAME}}` of `pairs` in `template`.
+pub(crate) fn fill(template: &str, pairs: &[(&str, String)]) -> String {
+    let mut out = template.to_owned();
+    for (name, value) in pairs {
+        out = out.replace(&format!("{{{{{name}}}}}"), value);
+    }
+    out
+}
+
+impl ShaderFragment {
+    /// Generates the WGSL of `variant` with resources at `bindings`.
+    #[must_use]
+    pub fn new(variant: SkinningVariant, bindings: FragmentBindings) -> Self {
+        let fragment = Self {
+            variant,
+            bindings,
+            source: String::new(),
+            attributes: std::array::from_fn(|i| wgpu::VertexAttribute {
+                format: if i % 2 == 0 {
+                    JOINTS_VERTEX_FORMAT
+                } else {
+                    WEIGHTS_VERTEX_FORMAT
+                },
+                offset: 0,
+                shader_location: bindings.first_location + i as u32,
+            }),
+        };
+        let mut pieces = vec![sources::COMMON];
+        if variant.influences != Influences::None {
+            pieces.push(sources::BONES);
+        }
+        pieces.push(if variant.morph {
+            sources::MORPH
+        } else {
+            sources::MORPH_NONE
+        });
+        pieces.push(match variant.influences {
+            Influences::None => sources::SKIN0,
+            Influences::Four => sources::SKIN4,
+            Influences::Eight => sources::SKIN8,
+        });
+        let loc = |i: u32| (bindings.first_location + i).to_string();
+        let pairs = [
+            ("GROUP", bindings.group.to_string()),
+            (
+                "BONE_BINDING",
+                fragment.bone_texture_binding().unwrap_or(0).to_string(),
+            ),
+            (
+                "MORPH_PARAMS_BINDING",
+                fragment.morph_params_binding().unwrap_or(0).to_string(),
+            ),
+            (
+                "MORPH_DELTAS_BINDING",
+                fragment.morph_deltas_binding().unwrap_or(0).to_string(),
+            ),
+            ("MORPH_WEIGHT_VEC4S", (MAX_MORPH_TARGETS / 4).to_string()),
+            ("JOINTS0_LOCATION", loc(0)),
+            ("WEIGHTS0_LOCATION", loc(1)),
+            ("JOINTS1_LOCATION", loc(2)),
+            ("WEIGHTS1_LOCATION", loc(3)),
+        ];
+        let source = fill(&pieces.join("\n"), &pairs);
+        Self { source, ..fragment }
+    }
+
+    /// The variant that fits `skeleton` (4 or 8 influences), with or without morph targets.
+    #[must_use]
+    pub fn for_skeleton(skeleton: &SkeletonGpu, morph: bool, bindings: FragmentBindings) -> Self {
+        let influences = if skeleton.influences_per_vertex() == 8 {
+            Influences::Eight
+        } else {
+            Influences::Four
+        };
+        Self::new(SkinningVariant { influences, morph }, bindings)
+    }
+
+    /// The variant.
+    #[must_use]
+    pub fn variant(&self) -> SkinningVariant {
+        self.variant
+    }
+
+    /// The bindings.
+    #[must_use]
+    pub fn bindings(&self) -> FragmentBindings {
+        self.bindings
+    }
+
+    /// The WGSL source (bindings, structs and functions; no entry point).
+    #[must_use]
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The fragment followed by `user_wgsl`, with `{{SKEL_INFLUENCES_PARAM}}` replaced by
+    /// `, skel_influences: SkelInfluences` and `{{SKEL_INFLUENCES_ARG}}` by `, skel_influences`
+    /// in skinned variants (by nothing in the morph-only variant).
+    #[must_use]
+    pub fn compose(&self, user_wgsl: &str) -> String {
+        let skinned = self.variant.influences != Influences::None;
+        let pick = |s: &str| if skinned { s.to_owned() } else { String::new() };
+        let user = fill(
+            user_wgsl,
+            &[
+                (
+                    "SKEL_INFLUENCES_PARAM",
+                    pick(", skel_influences: SkelInfluences"),
+                ),
+                ("SKEL_INFLUENCES_ARG", pick(", skel_influences")),
+            ],
+        );
+        format!("{}\n{user}", self.source)
+    }
+
+    /// The bone texture's binding (skinned variants).
+    #[must_use]
+    pub fn bone_texture_binding(&self) -> Option<u32> {
+        (self.variant.influences != Influences::None).then_some(self.bindings.first_binding)
+    }
+
+    /// The morph uniform's binding (morph variants).
+    #[must_use]
+    pub fn morph_params_binding(&self) -> Option<u32> {
+        let first =
+            self.bindings.first_binding + u32::from(self.variant.influences != Influences::None);
+        self.variant.morph.then_some(first)
+    }
+
+    /// The morph deltas' binding (morph variants).
+    #[must_use]
+    pub fn morph_deltas_binding(&self) -> Option<u32> {
+        self.morph_params_binding().map(|b| b + 1)
+    }
+
+    /// Storage buffers the fragment binds in the stages that use it (1 with morph targets).
+    #[must_use]
+    pub fn storage_buffer_count(&self) -> u32 {
+        u32::from(self.variant.morph)
+    }
+
+    /// Layout entries for the fragment's resources, visible to `visibility`.
+    #[must_use]
+    pub fn bind_group_layout_entries(
+        &self,
+        visibility: wgpu::ShaderStages,
+    ) -> Vec<wgpu::BindGroupLayoutEntry> {
+        let mut entries = Vec::with_capacity(3);
+        if let Some(binding) = self.bone_texture_binding() {
+            entries.push(bone_texture_layout_entry(binding, visibility));
+        }
+        if let (Some(params), Some(deltas)) =
+            (self.morph_params_binding(), self.morph_deltas_binding())
+        {
+            entries.push(wgpu::BindGroupLayoutEntry {
+                binding: params,
+                visibility,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: NonZeroU64::new(MORPH_PARAMS_SIZE),
+                },
+                count: None,
+            });
+            entries.push(wgpu::BindGroupLayoutEntry {
+                binding: deltas,
+                visibility,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: NonZeroU64::new(4),
+                },
+                count: None,
+            });
+        }
+        entries
+    }
+
+    /// A bind group layout with only the fragment's entries (for a group of its own).
+    ///
+    /// # Errors
+    /// [`GpuError::MissingLimit`] (`max_storage_buffers_per_shader_stage`);
+    /// [`GpuError::Validation`].
+    pub fn create_bind_group_layout(
+        &self,
+        ctx: &GpuContext,
+        visibility: wgpu::ShaderStages,
+    ) -> Result<wgpu::BindGroupLayout, GpuError> {
+        ctx.require_limit(
+            "max_storage_buffers_per_shader_stage",
+            u64::from(self.storage_buffer_count()),
+            |l| u64::from(l.max_storage_buffers_per_shader_stage),
+        )?;
+        let entries = self.bind_group_layout_entries(visibility);
+        ctx.capture("ShaderFragment::create_bind_group_layout", || {
+            ctx.device
+                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some("skel fragment"),
+                    entries: &entries,
+                })
+        })
+    }
+
+    /// Bind group entries for `skeleton` and `morph`, matching
+    /// [`bind_group_layout_entries`](Self::bind_group_layout_entries).
+    ///
+    /// # Errors
+    /// [`GpuError::MissingBinding`] when the variant needs a skeleton or morph targets that
+    /// were not given; [`GpuError::InfluenceMismatch`] for an 8-influence variant over a
+    /// 4-influence skeleton (a 4-influence variant may draw an 8-influence skeleton's first
+    /// set, so that is allowed).
+    pub fn bind_group_entries<'a>(
+        &self,
+        skeleton: Option<&'a SkeletonGpu>,
+        morph: Option<&'a MorphGpu>,
+    ) -> Result<Vec<wgpu::BindGroupEntry<'a>>, GpuError> {
+        let mut entries = Vec::with_capacity(3);
+        if let Some(binding) = self.bone_texture_binding() {
+            let skeleton = skeleton.ok_or(GpuError::MissingBinding {
+                what: "a skeleton (bone texture)",
+            })?;
+            let shader = self.variant.influences.count();
+            if shader > skeleton.influences_per_vertex() {
+                return Err(GpuError::InfluenceMismatch {
+                    shader,
+                    skeleton: skeleton.influences_per_vertex(),
+                });
+            }
+            entries.push(skeleton.bone_texture_entry(binding));
+        }
+        if let (Some(params), Some(deltas)) =
+            (self.morph_params_binding(), self.morph_deltas_binding())
+        {
+            let morph = morph.ok_or(GpuError::MissingBinding {
+                what: "morph targets",
+            })?;
+            entries.push(wgpu::BindGroupEntry {
+                binding: params,
+                resource: morph.params_buffer().as_entire_binding(),
+            });
+            entries.push(wgpu::BindGroupEntry {
+                binding: deltas,
+                resource: morph.deltas_buffer().as_entire_binding(),
+            });
+        }
+        Ok(entries)
+    }
+
+    /// A bind group over [`create_bind_group_layout`](Self::create_bind_group_layout)'s layout.
+    ///
+    /// # Errors
+    /// As [`bind_group_entries`](Self::bind_group_entries); [`GpuError::Validation`].
+    pub fn create_bind_group(
+        &self,
+        ctx: &GpuContext,
+        layout: &wgpu::BindGroupLayout,
+        skeleton: Option<&SkeletonGpu>,
+        morph: Option<&MorphGpu>,
+    ) -> Result<wgpu::BindGroup, GpuError> {
+        let entries = self.bind_group_entries(skeleton, morph)?;
+        ctx.capture("ShaderFragment::create_bind_group", || {
+            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("skel fragment"),
+                layout,
+                entries: &entries,
+            })
+        })
+    }
+
+    /// Vertex buffer layouts for `SkelInfluences`: joints0, weights0 (and joints1, weights1 for
+    /// 8 influences), one buffer each, matching the skeleton's buffers.
+    #[must_use]
+    pub fn influence_vertex_buffer_layouts(&self) -> Vec<wgpu::VertexBufferLayout<'_>> {
+        let sets = self.variant.influences.sets() as usize;
+        self.attributes[..sets * 2]
+            .iter()
+            .map(|attribute| wgpu::VertexBufferLayout {
+                array_stride: INFLUENCE_STRIDE,
+                step_mode: wgpu::VertexStepMode::Vertex,
+                attributes: std::slice::from_ref(attribute),
+            })
+            .collect()
+    }
+
+    /// Binds the skeleton's joints and weights buffers at vertex buffer slots `first_slot..`, in
+    /// the order of [`influence_vertex_buffer_layouts`](Self::influence_vertex_buffer_layouts).
+    ///
+    /// # Errors
+    /// [`GpuError::InfluenceMismatch`] when the variant reads more sets than the skeleton has.
+    pub fn set_influence_vertex_buffers(
+        &self,
+        pass: &mut wgpu::RenderPass<'_>,
+        first_slot: u32,
+        skeleton: &SkeletonGpu,
+    ) -> Result<(), GpuError> {
+        let mismatch = || GpuError::InfluenceMismatch {
+            shader: self.variant.influences.count(),
+            skeleton: skeleton.influences_per_vertex(),
+        };
+        if self.variant.influences.sets() >= 1 {
+            pass.set_vertex_buffer(first_slot, skeleton.joints_buffer().slice(..));
+            pass.set_vertex_buffer(first_slot + 1, skeleton.weights_buffer().slice(..));
+        }
+        if self.variant.influences.sets() == 2 {
+            let (j1, w1) = skeleton
+                .joints1_buffer()
+                .zip(skeleton.weights1_buffer())
+                .ok_or_else(mismatch)?;
+            pass.set_vertex_buffer(first_slot + 2, j1.slice(..));
+            pass.set_vertex_buffer(first_slot + 3, w1.slice(..));
+        }
+        Ok(())
+    }
+}
+
+/// The layout entry of a bone texture at `binding`: a 2D float texture, not filterable
+/// (`rgba32float` is filterable only with `FLOAT32_FILTERABLE`; it is read with `textureLoad`).
+#[must_use]
+pub fn bone_texture_layout_entry(
+    binding: u32,
+    visibility: wgpu::ShaderStages,
+) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: false },
+            view_dimension: wgpu::TextureViewDimension::D2,
+            multisampled: false,
+        },
+        count: None,
+    }
+}

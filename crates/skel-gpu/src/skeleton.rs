@@ -1,0 +1,432 @@
+//! GPU resources of one skinned mesh (the seed's `SkeletonData`): bone texture, joint and weight
+//! vertex buffers, and the CPU mirror that uploads and device-loss recovery work from.
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::bone_texture::{create_bone_texture, write_bone_texture};
+use crate::buffers::create_filled_buffer;
+use crate::{BONE_TEXTURE_FORMAT, BoneTextureLayout, GpuContext, GpuError, JointIndices, readback};
+
+/// Vertex format of the joints buffers: 4 × `u32` (joints are widened at creation).
+pub const JOINTS_VERTEX_FORMAT: wgpu::VertexFormat = wgpu::VertexFormat::Uint32x4;
+/// Vertex format of the weights buffers: 4 × `f32`.
+pub const WEIGHTS_VERTEX_FORMAT: wgpu::VertexFormat = wgpu::VertexFormat::Float32x4;
+/// Bytes per vertex in every joints and weights buffer (the array stride).
+pub const INFLUENCE_STRIDE: u64 = 16;
+
+/// Usage of the joints and weights buffers: the seed's `VERTEX | COPY_DST`, plus `STORAGE` so
+/// that [`ComputeSkinning`](crate::ComputeSkinning) can read the same buffers, and `COPY_SRC`
+/// so that tools and tests can read back what was uploaded.
+pub const INFLUENCE_BUFFER_USAGE: wgpu::BufferUsages = wgpu::BufferUsages::VERTEX
+    .union(wgpu::BufferUsages::COPY_DST)
+    .union(wgpu::BufferUsages::STORAGE)
+    .union(wgpu::BufferUsages::COPY_SRC);
+
+/// What the GPU side is rebuilt from: every input of [`create_skeleton`], widened, plus the
+/// last bone matrices uploaded.
+#[derive(Debug, Clone)]
+struct SkeletonMirror {
+    joints: Vec<u32>,
+    weights: Vec<f32>,
+    joints1: Option<Vec<u32>>,
+    weights1: Option<Vec<f32>>,
+    bone_matrices: Vec<f32>,
+}
+
+/// The wgpu objects; everything here is replaced by [`SkeletonGpu::recreate`].
+#[derive(Debug)]
+struct SkeletonResources {
+    bone_texture: wgpu::Texture,
+    bone_view: wgpu::TextureView,
+    joints: wgpu::Buffer,
+    weights: wgpu::Buffer,
+    joints1: Option<wgpu::Buffer>,
+    weights1: Option<wgpu::Buffer>,
+}
+
+/// A skeleton on the GPU (the seed's `SkeletonData`).
+///
+/// - Bone texture: `rgba32float`, 4 texels per bone, laid out as [`BoneTextureLayout`] says
+///   (one row of `bone_count * 4` texels until the device's row limit, then more rows). It is
+///   not handed out: shaders bind [`bone_texture_view`](Self::bone_texture_view), and matrices
+///   change only through [`update_skeleton_bone_matrices`], [`write_bone_matrices`](Self::write_bone_matrices)
+///   or [`GpuPoseSink`](crate::GpuPoseSink), all of which keep the CPU mirror in step.
+/// - Joints (`Uint32x4`) and weights (`Float32x4`) vertex buffers, and a second pair for
+///   8-influence meshes (present exactly when `JOINTS_1`/`WEIGHTS_1` were given).
+/// - A CPU mirror of joints, weights and the last bone matrices, from which
+///   [`recreate`](Self::recreate) rebuilds every GPU field after a device loss.
+pub struct SkeletonGpu {
+    layout: BoneTextureLayout,
+    gpu: SkeletonResources,
+    mirror: SkeletonMirror,
+    /// An association owned by a higher layer (bone control stores its `Skeleton` handle here,
+    /// the seed's `SkeletonData._skeleton`). This crate never reads or replaces it:
+    /// [`recreate`](Self::recreate) swaps only GPU fields, so the handle survives device loss.
+    /// Recover the concrete type with `Arc::downcast`.
+    pub handle: Option<Arc<dyn Any + Send + Sync>>,
+}
+
+impl fmt::Debug for SkeletonGpu {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SkeletonGpu")
+            .field("layout", &self.layout)
+            .field("vertex_count", &self.vertex_count())
+            .field("influences_per_vertex", &self.influences_per_vertex())
+            .field("gpu", &self.gpu)
+            .field("handle", &self.handle.as_ref().map(|_| "Some(..)"))
+            .finish_non_exhaustive()
+    }
+}
+
+impl AsMut<SkeletonGpu> for SkeletonGpu {
+    fn as_mut(&mut self) -> &mut SkeletonGpu {
+        self
+    }
+}
+
+/// Creates a skeleton's GPU resources (the seed's `createSkeleton`).
+///
+/// - `joints`, `weights`: `JOINTS_0`/`WEIGHTS_0`, 4 per vertex. Joints are widened to `u32`.
+/// - `bone_count`: bones (skin joints); `bone_data`: their initial matrices, 16 floats each,
+///   column-major.
+/// - `joints1`, `weights1`: `JOINTS_1`/`WEIGHTS_1` for 8-influence skinning; both or neither.
+///
+/// Buffers are created `mapped_at_creation`, at least 4 bytes, with
+/// [`INFLUENCE_BUFFER_USAGE`]; the bone texture is filled from `bone_data`.
+///
+/// # Errors
+/// - [`GpuError::NoBones`], [`GpuError::TooManyBones`] (naming the device limit);
+/// - [`GpuError::LengthMismatch`]: `bone_data` not `bone_count * 16` floats, joints not a
+///   multiple of 4, weights not as many as joints, `JOINTS_1` not as long as `JOINTS_0`, or one
+///   of `joints1`/`weights1` without the other;
+/// - [`GpuError::JointOutOfRange`]: a joint index ≥ `bone_count` (with vertex and slot);
+/// - [`GpuError::NotFinite`]: a NaN or infinite weight or matrix element;
+/// - [`GpuError::MissingLimit`] (`max_buffer_size`), [`GpuError::Validation`],
+///   [`GpuError::OutOfMemory`] from the device.
+#[doc(alias = "createSkeleton")]
+pub fn create_skeleton(
+    ctx: &GpuContext,
+    joints: JointIndices<'_>,
+    weights: &[f32],
+    bone_count: u32,
+    bone_data: &[f32],
+    joints1: Option<JointIndices<'_>>,
+    weights1: Option<&[f32]>,
+) -> Result<SkeletonGpu, GpuError> {
+    let layout = BoneTextureLayout::new(bone_count, ctx.limits.max_texture_dimension_2d)?;
+    check_len(
+        "bone_data (16 floats per bone)",
+        bone_count as usize * 16,
+        bone_data.len(),
+    )?;
+    check_finite("bone_data", bone_data)?;
+    if !joints.len().is_multiple_of(4) {
+        return Err(GpuError::LengthMismatch {
+            what: "joints (4 per vertex)",
+            expected: joints.len() / 4 * 4,
+            got: joints.len(),
+        });
+    }
+    check_len("weights (one per joint index)", joints.len(), weights.len())?;
+    check_finite("weights", weights)?;
+    let joints = joints.widen();
+    check_joints(&joints, 0, bone_count)?;
+    let (joints1, weights1) = match (joints1, weights1) {
+        (None, None) => (None, None),
+        (Some(j1), Some(w1)) => {
+            check_len("joints1 (as many as joints)", joints.len(), j1.len())?;
+            check_len("weights1 (as many as joints1)", j1.len(), w1.len())?;
+            check_finite("weights1", w1)?;
+            let j1 = j1.widen();
+            check_joints(&j1, 4, bone_count)?;
+            (Some(j1), Some(w1.to_vec()))
+        }
+        (Some(j1), None) => {
+            return Err(GpuError::LengthMismatch {
+                what: "weights1 (JOINTS_1 given without WEIGHTS_1)",
+                expected: j1.len(),
+                got: 0,
+            });
+        }
+        (None, Some(w1)) => {
+            return Err(GpuError::LengthMismatch {
+                what: "joints1 (WEIGHTS_1 given without JOINTS_1)",
+                expected: w1.len(),
+                got: 0,
+            });
+        }
+    };
+    let mirror = SkeletonMirror {
+        joints,
+        weights: weights.to_vec(),
+        joints1,
+        weights1,
+        bone_matrices: bone_data.to_vec(),
+    };
+    let gpu = build_resources(ctx, &layout, &mirror)?;
+    Ok(SkeletonGpu {
+        layout,
+        gpu,
+        mirror,
+        handle: None,
+    })
+}
+
+/// Replaces a skeleton's bone matrices (the seed's `updateSkeletonBoneMatrices`): checks the
+/// count, updates the CPU mirror and uploads the whole set.
+///
+/// # Errors
+/// [`GpuError::BoneCountMismatch`] unless `matrices` holds exactly `bone_count * 16` floats;
+/// [`GpuError::NotFinite`] for a NaN or infinite element. Nothing is changed on error.
+#[doc(alias = "updateSkeletonBoneMatrices")]
+pub fn update_skeleton_bone_matrices(
+    ctx: &GpuContext,
+    skeleton: &mut SkeletonGpu,
+    matrices: &[f32],
+) -> Result<(), GpuError> {
+    if matrices.len() != skeleton.bone_count() as usize * 16 {
+        return Err(GpuError::BoneCountMismatch {
+            expected: skeleton.bone_count(),
+            got_floats: matrices.len(),
+        });
+    }
+    check_finite("bone matrices", matrices)?;
+    skeleton.write_bone_matrices(&ctx.queue, matrices);
+    Ok(())
+}
+
+impl SkeletonGpu {
+    /// Bones in the skeleton.
+    #[must_use]
+    pub fn bone_count(&self) -> u32 {
+        self.layout.bone_count
+    }
+
+    /// Vertices described by the joints and weights.
+    #[must_use]
+    pub fn vertex_count(&self) -> usize {
+        self.mirror.joints.len() / 4
+    }
+
+    /// 4, or 8 when `JOINTS_1`/`WEIGHTS_1` were given.
+    #[must_use]
+    pub fn influences_per_vertex(&self) -> u32 {
+        if self.gpu.joints1.is_some() { 8 } else { 4 }
+    }
+
+    /// Where each bone sits in the bone texture.
+    #[must_use]
+    pub fn bone_texture_layout(&self) -> BoneTextureLayout {
+        self.layout
+    }
+
+    /// The bone texture's size (`[bone_count * 4, 1]` until it wraps).
+    #[must_use]
+    pub fn bone_texture_size(&self) -> wgpu::Extent3d {
+        self.gpu.bone_texture.size()
+    }
+
+    /// The bone texture's format, read from the texture ([`BONE_TEXTURE_FORMAT`]).
+    #[must_use]
+    pub fn bone_texture_format(&self) -> wgpu::TextureFormat {
+        self.gpu.bone_texture.format()
+    }
+
+    /// The bone texture's usage, read from the texture.
+    #[must_use]
+    pub fn bone_texture_usage(&self) -> wgpu::TextureUsages {
+        self.gpu.bone_texture.usage()
+    }
+
+    /// The view shaders bind (`texture_2d<f32>`, read with `textureLoad`).
+    #[must_use]
+    pub fn bone_texture_view(&self) -> &wgpu::TextureView {
+        &self.gpu.bone_view
+    }
+
+    /// The bind group entry for the bone texture at `binding`.
+    #[must_use]
+    pub fn bone_texture_entry(&self, binding: u32) -> wgpu::BindGroupEntry<'_> {
+        wgpu::BindGroupEntry {
+            binding,
+            resource: wgpu::BindingResource::TextureView(&self.gpu.bone_view),
+        }
+    }
+
+    /// `JOINTS_0` widened to `u32`, 16 bytes per vertex.
+    #[must_use]
+    pub fn joints_buffer(&self) -> &wgpu::Buffer {
+        &self.gpu.joints
+    }
+
+    /// `WEIGHTS_0`, 16 bytes per vertex.
+    #[must_use]
+    pub fn weights_buffer(&self) -> &wgpu::Buffer {
+        &self.gpu.weights
+    }
+
+    /// `JOINTS_1` widened to `u32`, present exactly when it was given.
+    #[must_use]
+    pub fn joints1_buffer(&self) -> Option<&wgpu::Buffer> {
+        self.gpu.joints1.as_ref()
+    }
+
+    /// `WEIGHTS_1`, present exactly when it was given.
+    #[must_use]
+    pub fn weights1_buffer(&self) -> Option<&wgpu::Buffer> {
+        self.gpu.weights1.as_ref()
+    }
+
+    /// The CPU mirror of the widened `JOINTS_0`.
+    #[must_use]
+    pub fn joints(&self) -> &[u32] {
+        &self.mirror.joints
+    }
+
+    /// The CPU mirror of `WEIGHTS_0`.
+    #[must_use]
+    pub fn weights(&self) -> &[f32] {
+        &self.mirror.weights
+    }
+
+    /// The CPU mirror of the widened `JOINTS_1`.
+    #[must_use]
+    pub fn joints1(&self) -> Option<&[u32]> {
+        self.mirror.joints1.as_deref()
+    }
+
+    /// The CPU mirror of `WEIGHTS_1`.
+    #[must_use]
+    pub fn weights1(&self) -> Option<&[f32]> {
+        self.mirror.weights1.as_deref()
+    }
+
+    /// The CPU mirror of the bone matrices last uploaded, 16 floats per bone.
+    #[must_use]
+    pub fn bone_matrices(&self) -> &[f32] {
+        &self.mirror.bone_matrices
+    }
+
+    /// Uploads `matrices` and copies them into the mirror, allocating nothing: the per-frame
+    /// path behind [`GpuPoseSink`](crate::GpuPoseSink). Returns `false` (and changes nothing)
+    /// unless `matrices` holds exactly `bone_count * 16` floats.
+    pub fn write_bone_matrices(&mut self, queue: &wgpu::Queue, matrices: &[f32]) -> bool {
+        if matrices.len() != self.mirror.bone_matrices.len() {
+            return false;
+        }
+        self.mirror.bone_matrices.copy_from_slice(matrices);
+        write_bone_texture(queue, &self.gpu.bone_texture, &self.layout, matrices);
+        true
+    }
+
+    /// Reads the bone texture back, texel by texel in row-major order (4 floats per texel,
+    /// `width * height` texels): for tests and debugging tools. Blocks until the GPU is done.
+    ///
+    /// # Errors
+    /// [`GpuError::Readback`] when mapping fails; [`GpuError::Validation`] from the device.
+    pub fn read_bone_texture(&self, ctx: &GpuContext) -> Result<Vec<f32>, GpuError> {
+        readback::read_texture_rgba32float(ctx, &self.gpu.bone_texture)
+    }
+
+    /// Rebuilds every GPU field (texture, view, joints and weights buffers) on `ctx`'s device
+    /// from the CPU mirror, for device-loss recovery (the seed's "recovery replaces GPU
+    /// fields"). The bone layout is recomputed for the new device's limits; [`handle`](Self::handle)
+    /// and the mirror are untouched. Bind groups made from the old resources must be remade.
+    ///
+    /// # Errors
+    /// [`GpuError::TooManyBones`] when the new device's texture limit is too small;
+    /// [`GpuError::MissingLimit`], [`GpuError::Validation`], [`GpuError::OutOfMemory`]. On
+    /// error the skeleton keeps its old (lost) resources.
+    #[doc(alias = "recover")]
+    pub fn recreate(&mut self, ctx: &GpuContext) -> Result<(), GpuError> {
+        let layout =
+            BoneTextureLayout::new(self.bone_count(), ctx.limits.max_texture_dimension_2d)?;
+        let gpu = build_resources(ctx, &layout, &self.mirror)?;
+        self.layout = layout;
+        self.gpu = gpu;
+        Ok(())
+    }
+}
+
+/// Creates the texture, its view and the influence buffers from a mirror, uploading the mirror's
+/// bone matrices.
+fn build_resources(
+    ctx: &GpuContext,
+    layout: &BoneTextureLayout,
+    mirror: &SkeletonMirror,
+) -> Result<SkeletonResources, GpuError> {
+    ctx.capture("create_skeleton", || {
+        let bone_texture = create_bone_texture(&ctx.device, layout);
+        let bone_view = bone_texture.create_view(&wgpu::TextureViewDescriptor {
+            label: Some("skel bone texture view"),
+            format: Some(BONE_TEXTURE_FORMAT),
+            ..Default::default()
+        });
+        write_bone_texture(&ctx.queue, &bone_texture, layout, &mirror.bone_matrices);
+        let usage = INFLUENCE_BUFFER_USAGE;
+        let joints = create_filled_buffer(
+            ctx,
+            "skel joints",
+            usage,
+            bytemuck::cast_slice(&mirror.joints),
+        )?;
+        let weights = create_filled_buffer(
+            ctx,
+            "skel weights",
+            usage,
+            bytemuck::cast_slice(&mirror.weights),
+        )?;
+        let joints1 = mirror
+            .joints1
+            .as_ref()
+            .map(|j| create_filled_buffer(ctx, "skel joints1", usage, bytemuck::cast_slice(j)))
+            .transpose()?;
+        let weights1 = mirror
+            .weights1
+            .as_ref()
+            .map(|w| create_filled_buffer(ctx, "skel weights1", usage, bytemuck::cast_slice(w)))
+            .transpose()?;
+        Ok(SkeletonResources {
+            bone_texture,
+            bone_view,
+            joints,
+            weights,
+            joints1,
+            weights1,
+        })
+    })?
+}
+
+fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), GpuError> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(GpuError::LengthMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
+fn check_finite(what: &'static str, values: &[f32]) -> Result<(), GpuError> {
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(index) => Err(GpuError::NotFinite { what, index }),
+        None => Ok(()),
+    }
+}
+
+/// Every joint index must name a bone; `first_slot` is 4 for `JOINTS_1`.
+fn check_joints(joints: &[u32], first_slot: usize, bone_count: u32) -> Result<(), GpuError> {
+    match joints.iter().position(|&j| j >= bone_count) {
+        Some(i) => Err(GpuError::JointOutOfRange {
+            vertex: i / 4,
+            slot: first_slot + i % 4,
+            joint: joints[i],
+            bone_count,
+        }),
+        None => Ok(()),
+    }
+}

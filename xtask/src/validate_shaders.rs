@@ -1,0 +1,245 @@
+//! `cargo xtask validate-shaders`: parse and validate every WGSL file in `shaders/` and every
+//! variant skel-gpu generates from them, with naga (what wgpu runs at pipeline creation).
+//!
+//! - skel-gpu's own files are templates (they hold `{{PLACEHOLDERS}}`): they are checked
+//!   through every generated variant — each [`ShaderFragment`] variant alone, each composed
+//!   under a probe vertex shader (its `SkelInfluences` locations and `skel_skin_vertex`), at two
+//!   binding configurations, and every [`ComputeSkinningConfig`] (influences × morph × normals ×
+//!   joint format × weight format). A file under `shaders/` that skel-gpu embeds but no variant
+//!   uses is an error.
+//! - Any other `.wgsl` file is validated on its own, unless its first lines hold
+//!   `// skel-validate: compose [0 0m 4 4m 8 8m]`, or it uses the `{{SKEL_INFLUENCES_…}}`
+//!   placeholders: then it is composed after the fragment of each listed variant (all six when
+//!   none are listed) with [`ShaderFragment::compose`], in the first bind group the file leaves
+//!   free, and each result validated.
+
+use std::path::Path;
+
+use skel_gpu::shader::sources;
+use skel_gpu::{ComputeSkinningConfig, FragmentBindings, ShaderFragment, SkinningVariant};
+
+/// A vertex shader using the fragment the way a renderer does.
+const PROBE_VERTEX: &str = r"
+struct ProbeOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) normal: vec3<f32>,
+}
+
+@vertex
+fn probe_vs(@builtin(vertex_index) vi: u32, @location(0) p: vec3<f32>, @location(1) n: vec3<f32>
+            {{SKEL_INFLUENCES_PARAM}}) -> ProbeOut {
+    let v = skel_skin_vertex(vi, p, n {{SKEL_INFLUENCES_ARG}});
+    return ProbeOut(vec4<f32>(v.position, 1.0), v.normal);
+}
+";
+
+/// Validates everything, printing how many modules were checked.
+pub(crate) fn run() -> Result<(), String> {
+    let root = crate::workspace_root();
+    let mut report = Report::default();
+
+    let binding_sets = [
+        FragmentBindings::default(),
+        FragmentBindings {
+            group: 3,
+            first_binding: 5,
+            first_location: 9,
+        },
+    ];
+    for variant in SkinningVariant::all() {
+        for bindings in binding_sets {
+            let fragment = ShaderFragment::new(variant, bindings);
+            let label = variant_label(variant);
+            report.check(format!("fragment {label} {bindings:?}"), fragment.source());
+            report.check(
+                format!("probe vertex shader over fragment {label} {bindings:?}"),
+                &fragment.compose(PROBE_VERTEX),
+            );
+        }
+    }
+    for config in ComputeSkinningConfig::all() {
+        report.check(format!("compute skinning {config:?}"), &config.wgsl());
+    }
+
+    let dir = root.join("shaders");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "wgsl"))
+        .collect();
+    files.sort();
+    for path in &files {
+        let name = file_name(path);
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if let Some((_, embedded)) = sources::ALL.iter().find(|(n, _)| *n == name) {
+            if *embedded != text {
+                report.failures.push(format!(
+                    "{name}: differs from the copy skel-gpu embeds (rebuild xtask: `cargo xtask` recompiles it)"
+                ));
+            }
+            continue;
+        }
+        match compose_directive(&text) {
+            None => report.check(name.clone(), &text),
+            Some(variants) => {
+                let bindings = FragmentBindings {
+                    group: first_free_group(&text),
+                    ..FragmentBindings::default()
+                };
+                for variant in variants {
+                    let fragment = ShaderFragment::new(variant, bindings);
+                    report.check(
+                        format!(
+                            "{name} over fragment {} {bindings:?}",
+                            variant_label(variant)
+                        ),
+                        &fragment.compose(&text),
+                    );
+                }
+            }
+        }
+    }
+    for (name, _) in sources::ALL {
+        if !files.iter().any(|p| file_name(p) == name) {
+            report.failures.push(format!(
+                "{name}: embedded by skel-gpu but missing from shaders/"
+            ));
+        }
+    }
+
+    eprintln!(
+        "validate-shaders: {} modules checked, {} problems",
+        report.checked,
+        report.failures.len()
+    );
+    if report.failures.is_empty() {
+        Ok(())
+    } else {
+        Err(report.failures.join("\n\n"))
+    }
+}
+
+/// Modules checked and problems found.
+#[derive(Default)]
+struct Report {
+    checked: usize,
+    failures: Vec<String>,
+}
+
+impl Report {
+    fn check(&mut self, name: String, source: &str) {
+        self.checked += 1;
+        if let Err(e) = validate(&name, source) {
+            self.failures.push(e);
+        }
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// `0`, `4m`, … as the directive spells variants.
+fn variant_label(variant: SkinningVariant) -> String {
+    format!(
+        "{}{}",
+        variant.influences.count(),
+        if variant.morph { "m" } else { "" }
+    )
+}
+
+/// The variants a file is composed over: those a `// skel-validate: compose …` line (within
+/// the first 10 lines) lists, all six for a bare directive or for a file that uses the
+/// `{{SKEL_…}}` placeholders without one; `None` for a standalone file.
+fn compose_directive(text: &str) -> Option<Vec<SkinningVariant>> {
+    let all = SkinningVariant::all();
+    let Some(line) = text
+        .lines()
+        .take(10)
+        .find_map(|l| l.trim().strip_prefix("// skel-validate: compose"))
+    else {
+        return text.contains("{{SKEL_").then(|| all.to_vec());
+    };
+    let wanted: Vec<&str> = line.split_whitespace().collect();
+    if wanted.is_empty() {
+        return Some(all.to_vec());
+    }
+    Some(
+        all.into_iter()
+            .filter(|v| wanted.contains(&variant_label(*v).as_str()))
+            .collect(),
+    )
+}
+
+/// One past the highest `@group(N)` the file declares, so the fragment's group never collides.
+fn first_free_group(text: &str) -> u32 {
+    text.split("@group(")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next()?.trim().parse::<u32>().ok())
+        .max()
+        .map_or(0, |g| g + 1)
+}
+
+/// Parses and validates one module with naga's default (WebGPU) capabilities.
+fn validate(name: &str, source: &str) -> Result<(), String> {
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| {
+        format!(
+            "{name}: parse error\n{}",
+            e.emit_to_string_with_path(source, name)
+        )
+    })?;
+    naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::default(),
+    )
+    .validate(&module)
+    .map_err(|e| {
+        format!(
+            "{name}: validation error\n{}",
+            e.emit_to_string_with_path(source, name)
+        )
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+    use super::*;
+    use skel_gpu::Influences;
+
+    #[test]
+    fn directive_selects_variants() {
+        assert_eq!(compose_directive("fn f() {}"), None);
+        assert_eq!(
+            compose_directive("fn f(a: u32 {{SKEL_INFLUENCES_PARAM}}) {}").map(|v| v.len()),
+            Some(6)
+        );
+        assert_eq!(
+            first_free_group("@group(0) @binding(1) var x: u32; @group( 2 ) var y"),
+            3
+        );
+        assert_eq!(first_free_group("fn f() {}"), 0);
+        assert_eq!(
+            compose_directive("// skel-validate: compose\n").map(|v| v.len()),
+            Some(6)
+        );
+        let picked =
+            compose_directive("// header\n// skel-validate: compose 4 8m\n").unwrap_or_default();
+        assert_eq!(picked.len(), 2);
+        assert_eq!(picked[0].influences, Influences::Four);
+        assert!(picked[1].morph);
+    }
+
+    #[test]
+    fn broken_wgsl_is_reported_with_its_name() {
+        let e = validate("broken.wgsl", "fn f() -> u32 { return 1.5; }").unwrap_err();
+        assert!(e.starts_with("broken.wgsl: validation error"), "{e}");
+        let e = validate("bad.wgsl", "fn (").unwrap_err();
+        assert!(e.contains("parse error"), "{e}");
+    }
+}
