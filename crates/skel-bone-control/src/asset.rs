@@ -4,7 +4,10 @@ use std::sync::Arc;
 
 use skel_anim::{AnimationController, AnimationData, PoseHook, PoseScratch, PoseSink};
 
-use crate::{BoneControlError, MeshSkeleton, Skeleton, state::SharedState};
+use crate::{
+    BoneControlError, MeshSkeleton, Skeleton, SkeletonAssociation, skeleton_association,
+    state::SharedState,
+};
 
 /// Bone control of one loaded asset: one [`Skeleton`] handle per skeleton binding (per skinned
 /// mesh), one override map shared by all of them, and the [`PoseHook`] every controller of the
@@ -109,6 +112,13 @@ impl BoneControlAsset {
     #[doc(alias = "bakeSkeleton")]
     pub fn bake(&self, sink: &mut dyn PoseSink) {
         self.state.bake(sink);
+    }
+
+    /// The association to stamp into `skel_gpu::SkeletonGpu::handle` for skeleton binding
+    /// `binding` (`None` when the binding does not exist). See [`crate::mesh`]'s pattern.
+    #[must_use]
+    pub fn association(&self, binding: usize) -> Option<SkeletonAssociation> {
+        self.skeleton_for_binding(binding).map(skeleton_association)
     }
 
     /// The mesh-side association of skeleton binding `binding`: `gpu` (the GPU skeleton, e.g.

@@ -56,7 +56,7 @@
 mod asset;
 mod control;
 mod error;
-mod mesh;
+pub mod mesh;
 mod overrides;
 mod skeleton;
 mod state;
@@ -65,8 +65,8 @@ mod world_pose;
 pub use asset::{BoneControlAsset, enable_bone_control};
 pub use error::BoneControlError;
 pub use mesh::{
-    HasMeshSkeleton, MeshSkeleton, MeshVisibility, collect_skeletons, get_mesh_skeleton,
-    set_mesh_visible,
+    HasMeshSkeleton, MeshSkeleton, MeshVisibility, SkeletonAssociation, collect_skeletons,
+    get_mesh_skeleton, set_mesh_visible, skeleton_association,
 };
 pub use overrides::BoneOverrideState;
 pub use skeleton::{Bone, BoneKey, Skeleton};

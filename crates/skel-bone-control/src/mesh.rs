@@ -2,38 +2,47 @@
 //!
 //! # The pattern for the facade
 //!
-//! A skinned mesh keeps a [`MeshSkeleton<G>`] where it keeps its GPU skeleton, with
-//! `G = skel_gpu::SkeletonGpu`:
+//! The association is written once, by the opt-in builder at load, into the runtime skeleton
+//! data of each skinned mesh; [`get_mesh_skeleton`] reads it back directly (no registry). Two
+//! places are supported:
+//!
+//! 1. **`skel_gpu::SkeletonGpu::handle`** (the seed's `SkeletonData._skeleton`), the
+//!    recommended one with skel-gpu: stamp it with [`skeleton_association`] (or
+//!    [`BoneControlAsset::association`](crate::BoneControlAsset::association)). skel-gpu's
+//!    `SkeletonGpu::recreate` rebuilds only GPU fields after a device loss and leaves `handle`
+//!    alone; meshes that share one `SkeletonGpu` (clones sharing runtime skeleton data) share
+//!    the handle and, through it, the override state.
+//! 2. **[`MeshSkeleton<G>`]**, for hosts with their own GPU type: the GPU skeleton `G` in a
+//!    public field beside a private handle. Recovery assigns `gpu` (or calls
+//!    [`MeshSkeleton::replace_gpu`]) and cannot reach the handle; cloning clones the `Arc`.
 //!
 //! ```
+//! # use std::any::Any;
 //! # use std::sync::Arc;
 //! # use skel_bone_control::*;
-//! # #[derive(Clone)] struct SkeletonGpu; // stands for skel_gpu::SkeletonGpu
+//! # struct SkeletonGpu { handle: Option<Arc<dyn Any + Send + Sync>> } // stands for skel_gpu's
 //! #[derive(Clone)]
 //! pub struct Mesh {
 //!     pub visible: bool,
-//!     pub skeleton: Option<MeshSkeleton<SkeletonGpu>>, // None: not skinned
+//!     pub skeleton: Option<Arc<SkeletonGpu>>, // None: not skinned; clones share it
 //!     /* … */
 //! }
 //! impl HasMeshSkeleton for Mesh {
-//!     fn mesh_skeleton(&self) -> Option<&Arc<Skeleton>> { self.skeleton.mesh_skeleton() }
+//!     fn mesh_skeleton(&self) -> Option<Arc<Skeleton>> {
+//!         self.skeleton.as_ref()?.handle.mesh_skeleton()
+//!     }
 //! }
 //! impl MeshVisibility for Mesh {
 //!     fn set_visible(&mut self, visible: bool) { self.visible = visible; /* mark draws dirty */ }
 //! }
 //! ```
 //!
-//! - The loader builds it with [`BoneControlAsset::attach`](crate::BoneControlAsset::attach)
-//!   when bone control is enabled and [`MeshSkeleton::new`] otherwise (and for skeleton data made
-//!   by hand): the association is written once, by the builder.
-//! - Cloning the mesh clones the `Arc` of the handle: the clone has the same handle and, through
-//!   it, the same override state.
-//! - Device-loss recovery rebuilds the GPU fields by assigning [`MeshSkeleton::gpu`] (or
-//!   [`MeshSkeleton::replace_gpu`]); the association is a separate private field, so recovery
-//!   cannot overwrite it.
-//! - To enumerate a scene's skeletons, walk the meshes and dedupe by handle identity:
-//!   [`collect_skeletons`].
+//! The loader stamps the association only when bone control is enabled; skins loaded without
+//! it, and skeleton data made by hand, have none, and [`get_mesh_skeleton`] gives `None`. To
+//! enumerate a scene's skeletons, walk the meshes and dedupe by handle identity:
+//! [`collect_skeletons`].
 
+use std::any::Any;
 use std::sync::Arc;
 
 use crate::Skeleton;
@@ -87,21 +96,45 @@ impl<G> MeshSkeleton<G> {
     }
 }
 
-/// A mesh that may carry a bone-control handle. The facade's mesh type implements it.
+/// A type-erased association for a slot owned by a lower layer that cannot name this crate
+/// (`skel_gpu::SkeletonGpu::handle`).
+pub type SkeletonAssociation = Arc<dyn Any + Send + Sync>;
+
+/// The association to stamp into `SkeletonGpu::handle` for `skeleton`: the same `Arc`, erased.
+#[must_use]
+pub fn skeleton_association(skeleton: &Arc<Skeleton>) -> SkeletonAssociation {
+    Arc::clone(skeleton) as SkeletonAssociation
+}
+
+/// Something that may carry a bone-control handle: a mesh (the facade's mesh type implements
+/// it), a [`MeshSkeleton`], or a [`SkeletonAssociation`] slot.
 pub trait HasMeshSkeleton {
     /// The handle, when the mesh is skinned and was loaded with bone control.
-    fn mesh_skeleton(&self) -> Option<&Arc<Skeleton>>;
+    fn mesh_skeleton(&self) -> Option<Arc<Skeleton>>;
 }
 
 impl<G> HasMeshSkeleton for MeshSkeleton<G> {
-    fn mesh_skeleton(&self) -> Option<&Arc<Skeleton>> {
-        self.handle.as_ref()
+    fn mesh_skeleton(&self) -> Option<Arc<Skeleton>> {
+        self.handle.clone()
+    }
+}
+
+impl HasMeshSkeleton for SkeletonAssociation {
+    /// The handle when the slot holds one (anything else stamped there gives `None`).
+    fn mesh_skeleton(&self) -> Option<Arc<Skeleton>> {
+        Arc::clone(self).downcast::<Skeleton>().ok()
     }
 }
 
 impl<T: HasMeshSkeleton> HasMeshSkeleton for Option<T> {
-    fn mesh_skeleton(&self) -> Option<&Arc<Skeleton>> {
+    fn mesh_skeleton(&self) -> Option<Arc<Skeleton>> {
         self.as_ref().and_then(HasMeshSkeleton::mesh_skeleton)
+    }
+}
+
+impl<T: HasMeshSkeleton + ?Sized> HasMeshSkeleton for &T {
+    fn mesh_skeleton(&self) -> Option<Arc<Skeleton>> {
+        (**self).mesh_skeleton()
     }
 }
 
@@ -110,7 +143,7 @@ impl<T: HasMeshSkeleton> HasMeshSkeleton for Option<T> {
 #[doc(alias = "getMeshSkeleton")]
 #[must_use]
 pub fn get_mesh_skeleton<M: HasMeshSkeleton + ?Sized>(mesh: &M) -> Option<Arc<Skeleton>> {
-    mesh.mesh_skeleton().cloned()
+    mesh.mesh_skeleton()
 }
 
 /// Every distinct handle among `meshes`, in first-seen order, deduplicated by identity
@@ -124,9 +157,9 @@ where
     let mut out: Vec<Arc<Skeleton>> = Vec::new();
     for mesh in meshes {
         if let Some(handle) = mesh.mesh_skeleton()
-            && !out.iter().any(|h| Arc::ptr_eq(h, handle))
+            && !out.iter().any(|h| Arc::ptr_eq(h, &handle))
         {
-            out.push(Arc::clone(handle));
+            out.push(handle);
         }
     }
     out
