@@ -121,4 +121,28 @@ pub enum AnimError {
         /// Length given.
         got: usize,
     },
+    /// A blend layer index past the end of a [`WeightedBlend`](crate::WeightedBlend)'s layers.
+    #[error("blend layer {layer} does not exist (there are {layer_count})")]
+    NoSuchLayer {
+        /// The index asked for.
+        layer: usize,
+        /// How many layers there are.
+        layer_count: usize,
+    },
+    /// A playback range that is not finite or ends before it starts.
+    #[error("playback range {from}..{to} s is not a finite range with from <= to")]
+    BadPlaybackRange {
+        /// Start of the range asked for, in seconds.
+        from: f32,
+        /// End of the range asked for, in seconds.
+        to: f32,
+    },
+    /// An item of a `CLIP=WEIGHT,…` blend specification that cannot be used.
+    #[error("blend spec item {item:?}: {reason}")]
+    BadBlendSpec {
+        /// The item as written.
+        item: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
 }

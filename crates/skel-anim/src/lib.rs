@@ -6,6 +6,12 @@
 //! [`AnimationController::tick`] writes bone matrices and morph weights to a [`PoseSink`]
 //! (`skel-gpu` implements one that uploads to wgpu; a `Vec<f32>` will do in tests).
 //!
+//! On top of the controller: [`AnimationGroup`]s play one clip each with play / pause / stop /
+//! seek / speed / loop / sub-range ([`group`] has an example), a [`WeightedBlend`] mixes any
+//! number of clips with per-property weight normalisation ([`blend`] says what you will see),
+//! [`CrossFade`] fades between clips without pops, and [`instantiate`] / [`tick_all`] (or
+//! `par_tick_all` with the `rayon` feature) drive crowds that share one asset's keyframes.
+//!
 //! ```
 //! use std::sync::Arc;
 //! use skel_anim::*;
@@ -30,26 +36,43 @@
 //! assert!((bone[12] - 1.0).abs() < 1e-6); // translated by 1 along x
 //! ```
 
+pub mod blend;
+mod blend_map;
+mod blend_spec;
 mod clip;
+mod clock;
 mod controller;
+mod crossfade;
 mod data;
 mod error;
+pub mod group;
 mod hierarchy;
 mod hooks;
+mod instances;
+#[cfg(feature = "rayon")]
+mod parallel;
 mod pose;
 mod sampler;
 mod sink;
 mod skinning;
 
+pub use blend::{BlendLayer, WeightedBlend};
+pub use blend_spec::parse_blend_spec;
 pub use clip::{Channel, ChannelPath, Clip};
+pub use clock::PlaybackClock;
 pub use controller::AnimationController;
+pub use crossfade::CrossFade;
 pub use data::{
     AnimationData, Handedness, MorphBinding, NodeRest, R_OFF, S_OFF, SkeletonBinding, T_OFF,
     TRS_STRIDE,
 };
 pub use error::AnimError;
+pub use group::{AnimationGroup, create_animation_groups, tick_animation};
 pub use hierarchy::compute_topo_order;
 pub use hooks::PoseHook;
+pub use instances::{Animate, instantiate, tick_all};
+#[cfg(feature = "rayon")]
+pub use parallel::par_tick_all;
 pub use pose::{
     PoseScratch, apply_clip, compute_bone_matrices, compute_world_matrices, reset_to_rest,
 };

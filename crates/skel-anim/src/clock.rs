@@ -1,0 +1,266 @@
+//! The playback clock of one clip: the time, range, speed and loop state that
+//! [`AnimationGroup`](crate::AnimationGroup)s and [`WeightedBlend`](crate::WeightedBlend) layers
+//! advance every tick (Babylon.js `AnimationGroup` and three.js `AnimationAction` semantics).
+
+use crate::AnimError;
+
+/// Where a clip's playhead is and how it moves.
+///
+/// Time is in seconds of clip time and always lies in `[from, to]`. Each
+/// [`advance`](Self::advance) moves it by `delta_ms / 1000 × speed_ratio`; a looping clock wraps
+/// into `[from, to)` (any number of whole loops in one step, backwards too), a clamped clock stops
+/// at the end it runs into and reports [`is_finished`](Self::is_finished). Nothing here
+/// allocates or fails: bad inputs (NaN or infinite deltas and speeds) are ignored.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlaybackClock {
+    time: f32,
+    from: f32,
+    to: f32,
+    speed_ratio: f32,
+    looping: bool,
+    playing: bool,
+    finished: bool,
+    finished_this_tick: bool,
+    loops_this_tick: u32,
+}
+
+impl PlaybackClock {
+    /// A clock over `[0, duration]` at time 0: looping, speed 1, not playing (call
+    /// [`play`](Self::play)). A negative or non-finite duration counts as 0.
+    #[must_use]
+    pub fn new(duration: f32) -> Self {
+        let to = if duration.is_finite() && duration > 0.0 {
+            duration
+        } else {
+            0.0
+        };
+        Self {
+            time: 0.0,
+            from: 0.0,
+            to,
+            speed_ratio: 1.0,
+            looping: true,
+            playing: false,
+            finished: false,
+            finished_this_tick: false,
+            loops_this_tick: 0,
+        }
+    }
+
+    /// Current time in seconds, within [`from`](Self::from)..=[`to`](Self::to).
+    #[must_use]
+    pub fn time(&self) -> f32 {
+        self.time
+    }
+
+    /// Start of the played range in seconds.
+    #[must_use]
+    pub fn from(&self) -> f32 {
+        self.from
+    }
+
+    /// End of the played range in seconds.
+    #[must_use]
+    pub fn to(&self) -> f32 {
+        self.to
+    }
+
+    /// Playback speed multiplier (1 by default; negative plays backwards, 0 holds).
+    #[must_use]
+    pub fn speed_ratio(&self) -> f32 {
+        self.speed_ratio
+    }
+
+    /// Whether the clock wraps at the ends of its range (true by default) or stops there.
+    #[must_use]
+    pub fn is_looping(&self) -> bool {
+        self.looping
+    }
+
+    /// Whether [`advance`](Self::advance) moves the time.
+    #[must_use]
+    pub fn is_playing(&self) -> bool {
+        self.playing
+    }
+
+    /// Whether a clamped clock has run into the end of its range (the end it was playing
+    /// towards: `to` forwards, `from` backwards) and stopped there. Cleared by
+    /// [`play`](Self::play), [`restart`](Self::restart), [`stop`](Self::stop) and
+    /// [`seek`](Self::seek).
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Whether the last [`advance`](Self::advance) is the one that finished the clock: true for
+    /// exactly one tick, so a caller can react once without registering a callback (Babylon's
+    /// `onAnimationGroupEndObservable`).
+    #[must_use]
+    pub fn finished_this_tick(&self) -> bool {
+        self.finished_this_tick
+    }
+
+    /// How many times the last [`advance`](Self::advance) wrapped around a looping range (0 or
+    /// 1 at normal frame rates; more after a long hitch).
+    #[must_use]
+    pub fn loops_this_tick(&self) -> u32 {
+        self.loops_this_tick
+    }
+
+    /// Sets the speed multiplier; a NaN or infinite value is ignored.
+    pub fn set_speed_ratio(&mut self, speed_ratio: f32) {
+        if speed_ratio.is_finite() {
+            self.speed_ratio = speed_ratio;
+        }
+    }
+
+    /// Chooses looping (wrap at the ends) or clamped (stop at the end) playback. Turning looping
+    /// on clears [`is_finished`](Self::is_finished).
+    pub fn set_looping(&mut self, looping: bool) {
+        self.looping = looping;
+        if looping {
+            self.finished = false;
+        }
+    }
+
+    /// Restricts playback to `[from, to]` seconds of the clip (Babylon's `from`/`to`) and moves
+    /// the time into it. Times outside the clip's keys hold its first or last key.
+    ///
+    /// # Errors
+    /// [`AnimError::BadPlaybackRange`] when either end is not finite or `from > to`.
+    pub fn set_range(&mut self, from: f32, to: f32) -> Result<(), AnimError> {
+        if !(from.is_finite() && to.is_finite() && from <= to) {
+            return Err(AnimError::BadPlaybackRange { from, to });
+        }
+        self.from = from;
+        self.to = to;
+        self.time = self.time.clamp(from, to);
+        Ok(())
+    }
+
+    /// Starts or resumes playback. A clamped clock that is finished, or that sits at the end it
+    /// would play towards, first rewinds to the start of its direction (`from` forwards, `to`
+    /// backwards), so `play` after the end plays again.
+    pub fn play(&mut self) {
+        if !self.looping {
+            let at_end = if self.speed_ratio < 0.0 {
+                self.time <= self.from
+            } else {
+                self.time >= self.to
+            };
+            if self.finished || at_end {
+                self.rewind();
+            }
+        }
+        self.finished = false;
+        self.playing = true;
+    }
+
+    /// Stops advancing, keeping the time.
+    pub fn pause(&mut self) {
+        self.playing = false;
+    }
+
+    /// Stops playback and goes back to `from` (Babylon's `stop`).
+    pub fn stop(&mut self) {
+        self.time = self.from;
+        self.playing = false;
+        self.finished = false;
+    }
+
+    /// Goes back to the start of the playing direction (`from`, or `to` at a negative speed)
+    /// and plays.
+    pub fn restart(&mut self) {
+        self.rewind();
+        self.finished = false;
+        self.playing = true;
+    }
+
+    /// Moves the playhead to `time` seconds, clamped to the range; playing or paused stays as
+    /// it was. A NaN or infinite time is ignored.
+    #[doc(alias = "goToFrame")]
+    pub fn seek(&mut self, time: f32) {
+        if time.is_finite() {
+            self.time = time.clamp(self.from, self.to);
+            self.finished = false;
+        }
+    }
+
+    /// Moves the playhead to `frame` at `fps` frames per second (Babylon's `goToFrame`; its
+    /// glTF loader uses 60 fps). Ignored when the resulting time is not finite.
+    pub fn go_to_frame(&mut self, frame: f32, fps: f32) {
+        self.seek(frame / fps);
+    }
+
+    /// Advances the time by `delta_ms` milliseconds × the speed ratio when playing: wraps a
+    /// looping clock (landing exactly on `to` wraps to `from`), clamps a clamped one and marks it
+    /// finished when it reaches the end it plays towards (landing exactly on it counts). A step
+    /// of 0 or a step that is not finite leaves the time alone. A zero-length range holds its
+    /// only frame; clamped, its first non-zero step finishes it.
+    pub fn advance(&mut self, delta_ms: f32) {
+        self.finished_this_tick = false;
+        self.loops_this_tick = 0;
+        if !self.playing {
+            return;
+        }
+        // f64 keeps the wrap exact enough after very long deltas (hours of clip time in one
+        // step still land within the range, to f32 precision).
+        let step = f64::from(delta_ms) / 1000.0 * f64::from(self.speed_ratio);
+        if step == 0.0 || !step.is_finite() {
+            return;
+        }
+        let from = f64::from(self.from);
+        let to = f64::from(self.to);
+        let t = f64::from(self.time) + step;
+        if self.looping {
+            self.time = self.wrap(t, from, to);
+        } else if step > 0.0 && t >= to {
+            self.time = self.to;
+            self.finish();
+        } else if step < 0.0 && t <= from {
+            self.time = self.from;
+            self.finish();
+        } else {
+            self.time = (t as f32).clamp(self.from, self.to);
+        }
+    }
+
+    fn wrap(&mut self, t: f64, from: f64, to: f64) -> f32 {
+        let len = to - from;
+        if len <= 0.0 {
+            return self.from;
+        }
+        let cycles = ((t - from) / len).floor();
+        let wrapped = (t - from - cycles * len).clamp(0.0, len);
+        let mut loops = cycles.abs();
+        let mut time = (from + wrapped) as f32;
+        // Rounding (in the subtraction above or the cast) may land exactly on `to`: that is the
+        // start of the next loop.
+        if time >= self.to {
+            time = self.from;
+            if cycles >= 0.0 {
+                loops += 1.0;
+            }
+        }
+        self.loops_this_tick = if loops >= f64::from(u32::MAX) {
+            u32::MAX
+        } else {
+            loops as u32
+        };
+        time.clamp(self.from, self.to)
+    }
+
+    fn finish(&mut self) {
+        self.playing = false;
+        self.finished = true;
+        self.finished_this_tick = true;
+    }
+
+    fn rewind(&mut self) {
+        self.time = if self.speed_ratio < 0.0 {
+            self.to
+        } else {
+            self.from
+        };
+    }
+}

@@ -1,0 +1,235 @@
+//! Animation groups: one playable clip with its own clock (the seed's `createAnimationGroups()`
+//! and `tickAnimation(group, deltaMs, engine)`; Babylon.js `AnimationGroup`).
+//!
+//! Every group of an asset holds the same [`Arc<AnimationData>`]: keyframes exist once however
+//! many groups (or characters) play them; a group owns only its clock and pose scratch.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use skel_anim::*;
+//!
+//! // One joint sliding along x from 0 to 2 over one second.
+//! let slide = Sampler::new(vec![0.0, 1.0], vec![0.0, 0.0, 0.0, 2.0, 0.0, 0.0], Interpolation::Linear)?;
+//! let data = Arc::new(AnimationData {
+//!     nodes: vec![NodeRest::new("root", None), NodeRest::new("mesh", None)],
+//!     clips: vec![Clip::new(
+//!         "slide",
+//!         vec![slide],
+//!         vec![Channel { sampler: 0, node: 0, path: ChannelPath::Translation }],
+//!     )],
+//!     skeletons: vec![SkeletonBinding::new(0, 1, vec![0], vec![])?],
+//!     morph_bindings: vec![],
+//!     handedness: Handedness::RightHanded,
+//! });
+//!
+//! let mut groups = create_animation_groups(data)?;
+//! let group = &mut groups[0];
+//! group.set_looping(false);
+//! group.play();
+//! let mut sink = RecordingSink::default();
+//! tick_animation(group, 750.0, &mut sink);
+//! assert!((sink.bone_matrices[0][12] - 1.5).abs() < 1e-6);
+//! tick_animation(group, 750.0, &mut sink); // runs into the end: clamped, finished
+//! assert!(group.is_finished() && group.finished_this_tick());
+//! assert_eq!(sink.bone_matrices[0][12], 2.0);
+//! # Ok::<(), AnimError>(())
+//! ```
+
+use std::sync::Arc;
+
+use crate::{
+    AnimError, AnimationController, AnimationData, PlaybackClock, PoseHook, PoseSink, apply_clip,
+};
+
+/// One clip of an asset with its own [`PlaybackClock`] (play, pause, stop, seek, speed, loop,
+/// sub-range) and its own pose scratch.
+///
+/// [`tick`](Self::tick) (or [`tick_animation`]) advances the clock and writes the clip's pose
+/// at the new time to a [`PoseSink`]; like [`AnimationController::tick`] it allocates nothing
+/// and cannot fail, and a paused or finished group still writes its (held) pose. Groups of one
+/// asset drive the same character independently of each other: to mix them, use a
+/// [`WeightedBlend`](crate::WeightedBlend).
+#[derive(Debug, Clone)]
+pub struct AnimationGroup {
+    controller: AnimationController,
+    clip: usize,
+    clock: PlaybackClock,
+}
+
+impl AnimationGroup {
+    /// A stopped group for clip `clip` of `data`, over the clip's whole duration, looping.
+    ///
+    /// # Errors
+    /// What [`AnimationData::validate`] finds, or [`AnimError::NoSuchClip`].
+    pub fn new(data: Arc<AnimationData>, clip: usize) -> Result<Self, AnimError> {
+        let controller = AnimationController::new(data)?;
+        Self::with_controller(controller, clip)
+    }
+
+    /// Wraps an existing controller (its scratch and pose hook are reused; its own clock and
+    /// clip are left alone).
+    fn with_controller(controller: AnimationController, clip: usize) -> Result<Self, AnimError> {
+        let Some(c) = controller.data().clips.get(clip) else {
+            return Err(AnimError::NoSuchClip {
+                clip,
+                clip_count: controller.data().clips.len(),
+            });
+        };
+        let clock = PlaybackClock::new(c.duration());
+        Ok(Self {
+            controller,
+            clip,
+            clock,
+        })
+    }
+
+    /// The clip this group plays.
+    #[must_use]
+    pub fn clip(&self) -> usize {
+        self.clip
+    }
+
+    /// The clip's name (glTF `animation.name`).
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.controller.data().clips[self.clip].name
+    }
+
+    /// The shared animation data.
+    #[must_use]
+    pub fn data(&self) -> &Arc<AnimationData> {
+        self.controller.data()
+    }
+
+    /// The playback clock.
+    #[must_use]
+    pub fn clock(&self) -> &PlaybackClock {
+        &self.clock
+    }
+
+    /// The playback clock, for everything the shortcuts below do not cover.
+    pub fn clock_mut(&mut self) -> &mut PlaybackClock {
+        &mut self.clock
+    }
+
+    /// Starts or resumes playback (see [`PlaybackClock::play`]).
+    pub fn play(&mut self) {
+        self.clock.play();
+    }
+
+    /// Pauses, keeping the time.
+    pub fn pause(&mut self) {
+        self.clock.pause();
+    }
+
+    /// Stops and goes back to `from`.
+    pub fn stop(&mut self) {
+        self.clock.stop();
+    }
+
+    /// Plays again from the start of the playing direction.
+    pub fn restart(&mut self) {
+        self.clock.restart();
+    }
+
+    /// Moves the playhead to `time` seconds (clamped to the range).
+    pub fn seek(&mut self, time: f32) {
+        self.clock.seek(time);
+    }
+
+    /// Moves the playhead to `frame` at `fps` frames per second.
+    #[doc(alias = "goToFrame")]
+    pub fn go_to_frame(&mut self, frame: f32, fps: f32) {
+        self.clock.go_to_frame(frame, fps);
+    }
+
+    /// Sets the speed multiplier (negative plays backwards; NaN and infinities are ignored).
+    #[doc(alias = "speedRatio")]
+    pub fn set_speed_ratio(&mut self, speed_ratio: f32) {
+        self.clock.set_speed_ratio(speed_ratio);
+    }
+
+    /// Looping (wrap) or clamped (hold the last frame and finish) playback.
+    pub fn set_looping(&mut self, looping: bool) {
+        self.clock.set_looping(looping);
+    }
+
+    /// Plays only `[from, to]` seconds of the clip.
+    ///
+    /// # Errors
+    /// [`AnimError::BadPlaybackRange`] when the range is not finite or `from > to`.
+    pub fn set_range(&mut self, from: f32, to: f32) -> Result<(), AnimError> {
+        self.clock.set_range(from, to)
+    }
+
+    /// Current clip time in seconds.
+    #[must_use]
+    pub fn time(&self) -> f32 {
+        self.clock.time()
+    }
+
+    /// Whether the group is playing.
+    #[must_use]
+    pub fn is_playing(&self) -> bool {
+        self.clock.is_playing()
+    }
+
+    /// Whether a clamped group has reached its end.
+    #[must_use]
+    pub fn is_finished(&self) -> bool {
+        self.clock.is_finished()
+    }
+
+    /// Whether the last tick is the one that finished the group (true for one tick).
+    #[must_use]
+    pub fn finished_this_tick(&self) -> bool {
+        self.clock.finished_this_tick()
+    }
+
+    /// Installs (or removes) the bone-control hook of this group's pose.
+    pub fn set_pose_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
+        self.controller.set_pose_hook(hook);
+    }
+
+    /// Advances the clock by `delta_ms` milliseconds and writes the pose at the new time to
+    /// `sink` (rest reset, bone-control overrides, channels, visibility, world, bones).
+    pub fn tick(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
+        self.clock.advance(delta_ms);
+        self.evaluate(sink);
+    }
+
+    /// Writes the pose at the current time to `sink` without moving the clock.
+    pub fn evaluate(&mut self, sink: &mut dyn PoseSink) {
+        let (clip, time) = (self.clip, self.clock.time());
+        self.controller
+            .pose_with(sink, |data, scratch| apply_clip(data, clip, time, scratch));
+    }
+
+    /// The controller holding this group's last pose (world matrices, bone matrices, morph
+    /// weights, scratch).
+    #[must_use]
+    pub fn controller(&self) -> &AnimationController {
+        &self.controller
+    }
+}
+
+/// One stopped [`AnimationGroup`] per clip of `data`, in clip order, all sharing `data` (the
+/// asset is validated once; each group gets its own copy of the pose scratch).
+///
+/// # Errors
+/// What [`AnimationData::validate`] finds.
+#[doc(alias = "createAnimationGroups")]
+pub fn create_animation_groups(data: Arc<AnimationData>) -> Result<Vec<AnimationGroup>, AnimError> {
+    let controller = AnimationController::new(data)?;
+    let clips = controller.data().clips.len();
+    (0..clips)
+        .map(|clip| AnimationGroup::with_controller(controller.clone(), clip))
+        .collect()
+}
+
+/// Advances `group` by `delta_ms` milliseconds and writes its pose to `sink`: the seed's
+/// `tickAnimation(group, deltaMs, engine)`, with the engine's GPU upload behind the sink.
+#[doc(alias = "tickAnimation")]
+pub fn tick_animation(group: &mut AnimationGroup, delta_ms: f32, sink: &mut dyn PoseSink) {
+    group.tick(delta_ms, sink);
+}
