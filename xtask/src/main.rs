@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod bless;
 mod ci;
 mod demo;
+mod fixtures;
 mod validate_shaders;
 
 /// Development chores for the skel workspace.
@@ -33,6 +34,13 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// Write the generated glTF fixtures under fixtures/ (synthetic models, the default
+    /// character, the malformed corpus); with --check, fail if the committed files differ.
+    Fixtures {
+        /// Regenerate into a temporary directory and compare instead of writing.
+        #[arg(long)]
+        check: bool,
+    },
     /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
     Bless,
 }
@@ -49,6 +57,7 @@ fn main() -> ExitCode {
         Command::Ci => ci::run(),
         Command::ValidateShaders => validate_shaders::run(),
         Command::Demo { args } => demo::run(&args),
+        Command::Fixtures { check } => fixtures::run(check),
         Command::Bless => bless::run(),
     };
     match result {

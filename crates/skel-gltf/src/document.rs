@@ -25,6 +25,13 @@ pub struct GltfDocument {
     pub(crate) base_dir: Option<PathBuf>,
 }
 
+/// Whether `bytes` start like a binary container rather than JSON text: a NUL byte in the
+/// first 12 (every GLB header has them, in its version field; JSON text never does). A GLB
+/// with a wrong magic then gets [`GltfError::Glb`] instead of a JSON syntax error.
+fn looks_binary(bytes: &[u8]) -> bool {
+    bytes.iter().take(12).any(|&b| b == 0)
+}
+
 impl GltfDocument {
     /// Reads `path` (`.gltf` or `.glb`, told apart by content) and every external buffer it
     /// names, relative to its directory.
@@ -49,7 +56,7 @@ impl GltfDocument {
     /// [`GltfError::MissingBuffer`], [`GltfError::BufferLength`], [`GltfError::DataUri`] and
     /// [`GltfError::Io`] when a buffer's bytes cannot be had.
     pub fn from_slice(bytes: &[u8], base_dir: Option<&Path>) -> Result<Self, GltfError> {
-        let (json_bytes, bin) = if bytes.starts_with(GLB_MAGIC) {
+        let (json_bytes, bin) = if bytes.starts_with(GLB_MAGIC) || looks_binary(bytes) {
             let glb = parse_glb(bytes)?;
             (glb.json, glb.bin)
         } else {

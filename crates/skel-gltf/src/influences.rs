@@ -102,7 +102,8 @@ pub(crate) fn gpu_influences(inf: &VertexInfluences) -> GpuInfluences {
 }
 
 /// Reads every influence set `(JOINTS_n, WEIGHTS_n)` accessor pair, merges them to
-/// `4 × sets` influences per vertex, checks joint indices against `joint_count`, and divides
+/// `4 × sets` influences per vertex, checks joint indices against `joint_count` and that no
+/// weight is negative, and divides
 /// each vertex's weights by their sum (a vertex whose weights sum to zero is bound fully to
 /// its first influence, as three.js's `normalizeSkinWeights` does).
 pub(crate) fn read_influences(
@@ -150,8 +151,19 @@ pub(crate) fn read_influences(
                         joint_count,
                     });
                 }
+                let weight = w[v * 4 + c];
+                // glTF 2.0 §3.7.3.3: weights are non-negative. A negative one cannot be
+                // repaired by renormalising (it would pull the vertex away from its joint).
+                if weight < 0.0 {
+                    return Err(GltfError::Invalid {
+                        path: w_use,
+                        reason: format!(
+                            "accessor {wa}: vertex {v} has the negative weight {weight}"
+                        ),
+                    });
+                }
                 joints[v * per_vertex + s * 4 + c] = joint;
-                weights[v * per_vertex + s * 4 + c] = w[v * 4 + c];
+                weights[v * per_vertex + s * 4 + c] = weight;
             }
         }
     }

@@ -48,12 +48,25 @@ pub struct SkinData {
     pub mesh_world_matrix: [f32; 16],
 }
 
+/// Every skin's joints and inverse bind matrices, checked: at least one joint, every joint an
+/// existing node listed once, all joints in one tree (glTF 2.0 §3.7.3 and the schema's
+/// `minItems`/`uniqueItems`), enough inverse bind matrices.
 pub(crate) fn read_skins(
     doc: &GltfDocument,
     nodes: &[NodeInfo],
 ) -> Result<Vec<SkinInfo>, GltfError> {
     let mut skins = Vec::with_capacity(doc.root.skins.len());
+    let tree_root = tree_roots(nodes);
+    // `joint_slot[node]` = (skin, position) of the last skin that listed `node`: finds a
+    // duplicate in O(joints) without a per-skin allocation.
+    let mut joint_slot: Vec<Option<(usize, usize)>> = vec![None; nodes.len()];
     for (si, skin) in doc.root.skins.iter().enumerate() {
+        if skin.joints.is_empty() {
+            return Err(GltfError::Invalid {
+                path: format!("skins[{si}].joints"),
+                reason: "a skin needs at least one joint".into(),
+            });
+        }
         let mut joints = Vec::with_capacity(skin.joints.len());
         for (k, j) in skin.joints.iter().enumerate() {
             let j = j.value();
@@ -63,6 +76,23 @@ pub(crate) fn read_skins(
                     kind: "node",
                     index: j,
                     count: nodes.len(),
+                });
+            }
+            if let Some((s, first)) = joint_slot[j].filter(|&(s, _)| s == si) {
+                return Err(GltfError::Invalid {
+                    path: format!("skins[{s}].joints[{k}]"),
+                    reason: format!("node {j} is already joint {first}: joints must be unique"),
+                });
+            }
+            joint_slot[j] = Some((si, k));
+            if tree_root[j] != tree_root[joints.first().copied().unwrap_or(j)] {
+                return Err(GltfError::Invalid {
+                    path: format!("skins[{si}].joints[{k}]"),
+                    reason: format!(
+                        "node {j} is in the tree rooted at node {}, joint 0 in the tree rooted at \
+                         node {}: a skin's joints must share a common root",
+                        tree_root[j], tree_root[joints[0]]
+                    ),
                 });
             }
             joints.push(j);
@@ -109,6 +139,35 @@ pub(crate) fn read_skins(
         });
     }
     Ok(skins)
+}
+
+/// The root of the tree holding each node, found once for all nodes (each walk stops at the
+/// first node whose root is known, so the total work is linear in the node count).
+fn tree_roots(nodes: &[NodeInfo]) -> Vec<usize> {
+    let mut root: Vec<Option<usize>> = vec![None; nodes.len()];
+    let mut path = Vec::new();
+    for start in 0..nodes.len() {
+        path.clear();
+        let mut at = start;
+        // The hierarchy is checked acyclic before skins are read; the bound is belt and braces.
+        let found = loop {
+            if let Some(r) = root[at] {
+                break r;
+            }
+            path.push(at);
+            match nodes[at].parent {
+                Some(p) if path.len() <= nodes.len() => at = p,
+                _ => break at,
+            }
+        };
+        for &n in &path {
+            root[n] = Some(found);
+        }
+    }
+    root.into_iter()
+        .enumerate()
+        .map(|(i, r)| r.unwrap_or(i))
+        .collect()
 }
 
 /// Joints whose ancestor chain holds no other joint of the same skin.
