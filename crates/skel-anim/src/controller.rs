@@ -104,7 +104,7 @@ impl AnimationController {
     ///
     /// A step that is not finite (a NaN or infinite `delta_ms`, or a NaN or infinite
     /// `speed_ratio`) is ignored, so one bad frame time cannot poison the clock; a `time` that
-    /// is not finite restarts at 0.
+    /// is not finite (set from outside) counts as 0.
     pub fn tick(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
         if self.playing {
             self.time = advance_time(
@@ -197,7 +197,7 @@ impl AnimationController {
 
 /// Moves `time` by `delta` seconds within a clip of `duration`: wraps into `[0, duration)` when
 /// looping (negative speeds wrap from the start to the end), clamps to `[0, duration]`
-/// otherwise. A non-finite `delta` does not move the clock; a non-finite `time` becomes 0.
+/// otherwise. A non-finite `delta` does not move the clock; a non-finite `time` counts as 0.
 #[must_use]
 pub(crate) fn advance_time(time: f32, delta: f32, duration: f32, looping: bool) -> f32 {
     let time = if time.is_finite() { time } else { 0.0 };

@@ -8,6 +8,8 @@ use crate::{AnimError, NodeRest};
 /// # Errors
 /// [`AnimError::BadParent`] when a parent index is out of range, [`AnimError::Cycle`] when the
 /// parent links loop (a node that is its own parent included) — detected, never looped on.
+/// Parent indices are checked in node order first, so the first node with an out-of-range or
+/// own-index parent is the one reported; a longer cycle reports one of its nodes.
 #[doc(alias = "computeTopoOrder")]
 pub fn compute_topo_order(nodes: &[NodeRest]) -> Result<Vec<usize>, AnimError> {
     let n = nodes.len();
