@@ -1,1 +1,3 @@
 //! One module per subcommand.
+pub mod bench;
+pub mod render;

@@ -1,0 +1,124 @@
+//! The errors of `skel render` and `skel bench`.
+
+use std::path::PathBuf;
+
+/// What the install hint says when no GPU adapter is found. It names the exact packages.
+pub const NO_ADAPTER_HINT: &str = "skel render needs a GPU adapter through wgpu, and none was found.\n\
+On a machine without a GPU, install Mesa's software Vulkan driver (lavapipe) and the Vulkan loader:\n\
+    sudo apt-get install mesa-vulkan-drivers libvulkan1      (Debian/Ubuntu)\n\
+    sudo dnf install mesa-vulkan-drivers vulkan-loader       (Fedora)\n\
+or run `cargo xtask demo` from the repository, which installs them when it can (scripts/install-vulkan.sh).\n\
+If a driver is installed but not picked, try WGPU_BACKEND=vulkan (or gl).";
+
+/// Everything `skel render` / `skel bench` can fail with. Each variant names the file, the
+/// clip or the numbers involved.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RenderError {
+    /// No wgpu adapter (no GPU, no driver).
+    #[error("{NO_ADAPTER_HINT}\n(wgpu said: {reason})")]
+    NoAdapter {
+        /// What wgpu reported.
+        reason: String,
+    },
+    /// The asset file does not exist.
+    #[error(
+        "no such file: {path} (give a .gltf or .glb file, or no ASSET for the built-in character)"
+    )]
+    MissingFile {
+        /// The path given.
+        path: PathBuf,
+    },
+    /// A bone override could not be applied (unknown bone, bad quaternion).
+    #[error("bone control: {0}")]
+    BoneControl(String),
+    /// Loading the asset failed (missing file, bad glTF, GPU resource creation).
+    #[error("cannot load {asset}: {source}")]
+    Load {
+        /// The asset as the user named it.
+        asset: String,
+        /// The facade's error.
+        #[source]
+        source: skel::SkelError,
+    },
+    /// The asset has no mesh to draw.
+    #[error("{asset} has no mesh to render (nodes: {nodes}, meshes: 0)")]
+    NoMesh {
+        /// The asset as the user named it.
+        asset: String,
+        /// How many nodes it has.
+        nodes: usize,
+    },
+    /// `--clip` names no clip of the asset.
+    #[error("{asset} has no clip {requested:?}; its clips are: {available}")]
+    UnknownClip {
+        /// The asset as the user named it.
+        asset: String,
+        /// What `--clip` said.
+        requested: String,
+        /// The clips it has, `index: name`, or "none".
+        available: String,
+    },
+    /// A size is zero or too large for the device or for GIF.
+    #[error("image size {width}×{height} is not allowed (each side must be 1..={max})")]
+    BadSize {
+        /// Requested width.
+        width: u32,
+        /// Requested height.
+        height: u32,
+        /// The largest side allowed.
+        max: u32,
+    },
+    /// A command-line value is out of range.
+    #[error("{what} must be {rule}, got {got}")]
+    BadArgument {
+        /// The flag.
+        what: &'static str,
+        /// The rule it breaks.
+        rule: &'static str,
+        /// The value given.
+        got: String,
+    },
+    /// A GPU operation failed (pipeline creation, validation, device loss).
+    #[error("GPU error while {context}: {source}")]
+    Gpu {
+        /// What the renderer was doing.
+        context: &'static str,
+        /// skel-gpu's error.
+        #[source]
+        source: skel::gpu::GpuError,
+    },
+    /// Reading a frame back from the GPU failed.
+    #[error("reading the frame back from the GPU failed: {0}")]
+    Readback(String),
+    /// The CPU pose pipeline rejected the asset (bad indices, clip out of range).
+    #[error("animation error: {0}")]
+    Anim(#[from] skel::anim::AnimError),
+    /// A file or directory could not be created or written.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The OS error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// PNG encoding or writing failed.
+    #[error("cannot write image {path}: {source}")]
+    Image {
+        /// The path.
+        path: PathBuf,
+        /// The encoder's error.
+        #[source]
+        source: image::ImageError,
+    },
+    /// GIF encoding or writing failed.
+    #[error("cannot write GIF {path}: {source}")]
+    Gif {
+        /// The path.
+        path: PathBuf,
+        /// The encoder's error.
+        #[source]
+        source: gif::EncodingError,
+    },
+}

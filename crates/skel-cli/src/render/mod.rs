@@ -1,0 +1,430 @@
+//! The offscreen renderer behind `skel render`: loads an asset with the `skel` facade, plays a
+//! clip (or a blend) with the playback API, skins in the vertex shader with skel-gpu's WGSL
+//! fragments, and writes PNG frames, an animated GIF and a contact sheet.
+
+mod bounds;
+pub mod camera;
+mod error;
+pub mod output;
+mod pipeline;
+mod player;
+mod scene;
+pub mod target;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use skel::anim::{AnimationController, Handedness, NullSink, WeightedBlend};
+use skel::gpu::GpuContext;
+use skel::{AssetContainer, LoadOptions, MeshPoseSink, Source};
+
+pub use error::RenderError;
+pub use output::Outputs;
+
+use bounds::BoundsSampler;
+use camera::Camera;
+use player::Player;
+use scene::{BACKGROUND, SceneGpu};
+use target::RenderTarget;
+
+/// The built-in character (`fixtures/default_character.glb`, made by `cargo xtask fixtures`),
+/// compiled into the binary so `skel render` works from any directory.
+pub const DEFAULT_CHARACTER: &[u8] = include_bytes!("../../../../fixtures/default_character.glb");
+/// What the built-in character is called in messages.
+pub const DEFAULT_CHARACTER_NAME: &str = "the built-in character (fixtures/default_character.glb)";
+
+/// Frames rendered by default at most (one loop of the clip, capped here).
+pub const MAX_DEFAULT_FRAMES: usize = 240;
+
+/// Which animation to play.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Animation {
+    /// The first clip, or the rest pose when there is none.
+    Default,
+    /// A clip by index or name (`--clip`).
+    Clip(String),
+    /// A weighted blend, `CLIP=WEIGHT,…` (`--blend`).
+    Blend(String),
+}
+
+/// A bone override from the command line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BoneOverride {
+    /// `--hide-bone NAME`.
+    Hide(String),
+    /// `--bone-rotation NAME=x,y,z,w`.
+    Rotate(String, [f32; 4]),
+}
+
+/// Everything `skel render` needs, resolved from the command line.
+#[derive(Debug, Clone)]
+pub struct RenderJob {
+    /// The asset file; `None` renders the built-in character.
+    pub asset: Option<PathBuf>,
+    /// What to play.
+    pub animation: Animation,
+    /// Frames to render (`None`: one loop of the clip at `fps`, at most
+    /// [`MAX_DEFAULT_FRAMES`]).
+    pub frames: Option<usize>,
+    /// Frames per second of animation time.
+    pub fps: f32,
+    /// Image width.
+    pub width: u32,
+    /// Image height.
+    pub height: u32,
+    /// Output directory.
+    pub out: PathBuf,
+    /// World handedness (the picture is the same either way).
+    pub handedness: Handedness,
+    /// Bone overrides (with bone control).
+    pub bones: Vec<BoneOverride>,
+    /// Show a progress bar (on a terminal).
+    pub progress: bool,
+}
+
+/// What a render did, for the summary line.
+#[derive(Debug, Clone)]
+pub struct RenderReport {
+    /// Written files.
+    pub outputs: Outputs,
+    /// The asset as named in messages.
+    pub asset: String,
+    /// The clip played (name or index), or "rest pose", or the blend spec.
+    pub playing: String,
+    /// The adapter's name and backend.
+    pub adapter: String,
+    /// Draw calls per frame.
+    pub draws: usize,
+    /// Primitives left out (a line or point topology the adapter cannot draw).
+    pub skipped_primitives: usize,
+    /// Samples per pixel.
+    pub samples: u32,
+    /// Seconds spent rendering and writing frames.
+    pub seconds: f64,
+}
+
+/// Renders `job` and writes its files.
+///
+/// # Errors
+/// Any [`RenderError`]: no adapter (with what to install), a missing or bad file, an asset
+/// without meshes, an unknown clip, GPU or I/O failures.
+pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
+    if !(job.fps.is_finite() && job.fps > 0.0) {
+        return Err(RenderError::BadArgument {
+            what: "--fps",
+            rule: "a positive number",
+            got: job.fps.to_string(),
+        });
+    }
+    if job.frames == Some(0) {
+        return Err(RenderError::BadArgument {
+            what: "--frames",
+            rule: "at least 1",
+            got: "0".into(),
+        });
+    }
+    let asset_name = job.asset.as_ref().map_or_else(
+        || DEFAULT_CHARACTER_NAME.to_owned(),
+        |p| p.display().to_string(),
+    );
+    if let Some(path) = &job.asset
+        && !path.is_file()
+    {
+        return Err(RenderError::MissingFile { path: path.clone() });
+    }
+
+    let ctx = GpuContext::new_headless().map_err(|e| match e {
+        skel::gpu::GpuError::NoAdapter { reason, .. } => RenderError::NoAdapter { reason },
+        other => RenderError::Gpu {
+            context: "creating the device",
+            source: other,
+        },
+    })?;
+    let adapter = format!("{} ({:?})", ctx.adapter_info.name, ctx.adapter_info.backend);
+
+    let mut options = LoadOptions::default()
+        .with_handedness(job.handedness)
+        .with_bone_control(!job.bones.is_empty());
+    options.decode_images = true;
+    let source = match &job.asset {
+        Some(path) => Source::Path(path),
+        None => Source::Bytes {
+            bytes: DEFAULT_CHARACTER,
+            base_dir: None,
+        },
+    };
+    let mut container =
+        skel::load_gltf(&ctx, source, &options).map_err(|source| RenderError::Load {
+            asset: asset_name.clone(),
+            source,
+        })?;
+    if container.meshes.is_empty() {
+        return Err(RenderError::NoMesh {
+            asset: asset_name,
+            nodes: container.nodes.len(),
+        });
+    }
+
+    let (mut player, playing) = make_player(&container, &job.animation, &asset_name)?;
+    apply_bone_overrides(&ctx, &mut container, &mut player, &job.bones)?;
+
+    let frames = job
+        .frames
+        .unwrap_or_else(|| default_frames(player.duration(), job.fps));
+    let delta_ms = 1000.0 / job.fps;
+
+    // Frame the whole clip: pose a copy through the same frame times and skin sample vertices.
+    let mut sampler = BoundsSampler::new(&container);
+    let mut points = Vec::new();
+    let mut probe = player.clone();
+    let stride = frames.div_ceil(32).max(1);
+    for i in 0..frames {
+        probe.tick(if i == 0 { 0.0 } else { delta_ms }, &mut NullSink);
+        if i % stride == 0 || i + 1 == frames {
+            sampler.collect(&container, &probe, &mut points);
+        }
+    }
+    #[expect(clippy::cast_precision_loss, reason = "image sides are far below 2^24")]
+    let aspect = job.width as f32 / job.height as f32;
+    let camera = Camera::framing(&points, aspect, job.handedness);
+
+    let target = create_target(&ctx, job.width, job.height)?;
+    let mut scene = SceneGpu::new(&ctx, &container, target.sample_count())?;
+    scene.set_camera(&ctx.queue, &camera);
+
+    let mut writer = output::FrameWriter::new(&job.out, job.width, job.height, frames, job.fps)?;
+    let bar = progress_bar(job.progress, frames, &asset_name);
+    let started = std::time::Instant::now();
+    let mut rgba = Vec::new();
+    for i in 0..frames {
+        {
+            let mut sink = MeshPoseSink::new(&ctx.queue, &mut container.meshes);
+            player.tick(if i == 0 { 0.0 } else { delta_ms }, &mut sink);
+        }
+        scene.set_world_matrices(&ctx.queue, &container, player.world_matrices());
+        let mut encoder = ctx
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("skel render frame"),
+            });
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("skel render"),
+                color_attachments: &[Some(target.color_attachment(BACKGROUND))],
+                depth_stencil_attachment: Some(target.depth_attachment()),
+                timestamp_writes: None,
+                occlusion_query_set: None,
+                multiview_mask: None,
+            });
+            scene.draw(&ctx, &container, &mut pass)?;
+        }
+        target.encode_readback(&mut encoder);
+        ctx.queue.submit([encoder.finish()]);
+        target.read_rgba(&ctx.device, &mut rgba)?;
+        if let Some(message) = ctx.take_uncaptured_error() {
+            return Err(RenderError::Readback(format!("frame {i}: {message}")));
+        }
+        writer.push(i, &rgba)?;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let outputs = writer.finish()?;
+    Ok(RenderReport {
+        outputs,
+        asset: asset_name,
+        playing,
+        adapter,
+        draws: scene.draw_count(),
+        skipped_primitives: scene.skipped(),
+        samples: target.sample_count(),
+        seconds,
+    })
+}
+
+/// One loop of a clip of `duration` seconds at `fps`, between 1 and [`MAX_DEFAULT_FRAMES`].
+#[must_use]
+pub fn default_frames(duration: f32, fps: f32) -> usize {
+    let frames = (duration * fps).round();
+    if frames.is_finite() && frames >= 1.0 {
+        // Saturating float → int conversion, then the cap.
+        (frames as usize).min(MAX_DEFAULT_FRAMES)
+    } else {
+        1
+    }
+}
+
+/// Resolves `--clip N|NAME` against the asset's clips.
+///
+/// # Errors
+/// [`RenderError::UnknownClip`] listing the clips there are.
+pub fn resolve_clip(
+    container: &AssetContainer,
+    requested: &str,
+    asset: &str,
+) -> Result<usize, RenderError> {
+    let clips = &container.animation.clips;
+    let by_index = requested.parse::<usize>().ok().filter(|&i| i < clips.len());
+    by_index
+        .or_else(|| container.clip_index(requested))
+        .ok_or_else(|| RenderError::UnknownClip {
+            asset: asset.to_owned(),
+            requested: requested.to_owned(),
+            available: clip_list(container),
+        })
+}
+
+fn clip_list(container: &AssetContainer) -> String {
+    let clips = &container.animation.clips;
+    if clips.is_empty() {
+        return "none (the asset has no animations)".into();
+    }
+    clips
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{i}: {:?}", c.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn make_player(
+    container: &AssetContainer,
+    animation: &Animation,
+    asset: &str,
+) -> Result<(Player, String), RenderError> {
+    let data = Arc::clone(&container.animation);
+    let group = |clip: usize| -> Result<(Player, String), RenderError> {
+        let mut group = container
+            .animation_groups
+            .get(clip)
+            .cloned()
+            .ok_or_else(|| RenderError::UnknownClip {
+                asset: asset.to_owned(),
+                requested: clip.to_string(),
+                available: clip_list(container),
+            })?;
+        group.set_looping(true);
+        group.play();
+        let name = group.name().to_owned();
+        Ok((
+            Player::Group(Box::new(group)),
+            format!("clip {clip} {name:?}"),
+        ))
+    };
+    match animation {
+        Animation::Default if data.clips.is_empty() => Ok((
+            Player::Rest(Box::new(AnimationController::new(data)?)),
+            "rest pose (no clips)".into(),
+        )),
+        Animation::Default => group(0),
+        Animation::Clip(requested) => group(resolve_clip(container, requested, asset)?),
+        Animation::Blend(spec) => {
+            let weights = skel::anim::parse_blend_spec(&data, spec).map_err(|e| {
+                RenderError::UnknownClip {
+                    asset: asset.to_owned(),
+                    requested: format!("--blend {spec} ({e})"),
+                    available: clip_list(container),
+                }
+            })?;
+            let blend = WeightedBlend::with_weights(data, &weights)?;
+            Ok((Player::Blend(Box::new(blend)), format!("blend {spec}")))
+        }
+    }
+}
+
+fn apply_bone_overrides(
+    ctx: &GpuContext,
+    container: &mut AssetContainer,
+    player: &mut Player,
+    bones: &[BoneOverride],
+) -> Result<(), RenderError> {
+    if bones.is_empty() {
+        return Ok(());
+    }
+    let Some(control) = container.bone_control.clone() else {
+        return Err(RenderError::BoneControl(
+            "the asset was loaded without bone control".into(),
+        ));
+    };
+    player.set_pose_hook(Some(control.pose_hook()));
+    for op in bones {
+        let name = match op {
+            BoneOverride::Hide(n) | BoneOverride::Rotate(n, _) => n,
+        };
+        let Some(skeleton) = control
+            .skeletons()
+            .iter()
+            .find(|s| s.get_bone_by_name(name).is_some())
+        else {
+            let known: Vec<&str> = control
+                .skeletons()
+                .iter()
+                .flat_map(|s| s.bones().iter().map(|b| b.name.as_str()))
+                .collect();
+            return Err(RenderError::BoneControl(format!(
+                "no bone named {name:?}; bones: {}",
+                if known.is_empty() {
+                    "none (the asset has no skin)".to_owned()
+                } else {
+                    known.join(", ")
+                }
+            )));
+        };
+        let Some(bone) = skeleton.get_bone_by_name(name) else {
+            continue;
+        };
+        let mut sink = MeshPoseSink::new(&ctx.queue, &mut container.meshes);
+        let result = match op {
+            BoneOverride::Hide(_) => skeleton.set_bone_visible(bone, false, &mut sink),
+            BoneOverride::Rotate(_, q) => {
+                skeleton.set_bone_rotation_quaternion(bone, *q, &mut sink)
+            }
+        };
+        result.map_err(|e| RenderError::BoneControl(format!("{name}: {e}")))?;
+    }
+    Ok(())
+}
+
+fn create_target(ctx: &GpuContext, width: u32, height: u32) -> Result<RenderTarget, RenderError> {
+    // 4× MSAA is what WebGPU guarantees for these formats; fall back to 1 sample on an adapter
+    // that refuses it.
+    match ctx.capture("creating the 4× MSAA target", || {
+        RenderTarget::new(&ctx.device, width, height, target::MSAA_SAMPLES)
+    }) {
+        Ok(Ok(target)) => Ok(target),
+        Ok(Err(e)) => Err(e),
+        Err(_) => RenderTarget::new(&ctx.device, width, height, 1),
+    }
+}
+
+fn progress_bar(show: bool, frames: usize, asset: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(u64::try_from(frames).unwrap_or(u64::MAX));
+    if let Ok(style) = ProgressStyle::with_template(
+        "{msg} [{bar:32.cyan/blue}] {pos}/{len} frames ({per_sec}, eta {eta})",
+    ) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let short = Path::new(asset)
+        .file_name()
+        .map_or(asset.to_owned(), |f| f.to_string_lossy().into_owned());
+    bar.set_message(format!("rendering {short}"));
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_frames;
+
+    #[test]
+    fn default_frames_cover_one_loop_with_a_cap() {
+        assert_eq!(default_frames(2.0, 30.0), 60);
+        assert_eq!(default_frames(0.0, 30.0), 1);
+        assert_eq!(default_frames(100.0, 30.0), super::MAX_DEFAULT_FRAMES);
+        assert_eq!(default_frames(f32::NAN, 30.0), 1);
+        assert_eq!(default_frames(0.02, 30.0), 1);
+    }
+}

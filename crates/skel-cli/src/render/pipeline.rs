@@ -1,0 +1,294 @@
+//! Render pipelines of the demo renderer: the demo mesh shader composed with the skinning
+//! fragment of each variant (0/4/8 influences × morph), per topology and blending.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use skel::Topology;
+use skel::gpu::{FragmentBindings, GpuContext, ShaderFragment, SkinningVariant};
+
+use super::RenderError;
+use super::target::{COLOR_FORMAT, DEPTH_FORMAT};
+
+/// The demo renderer's WGSL (groups 0 and 1, entry points `vs_main` / `fs_main`).
+pub const DEMO_MESH_WGSL: &str = include_str!("../../../../shaders/demo_mesh.wgsl");
+
+/// Where the skinning fragment goes: group 2, bindings from 0, influences from location 4
+/// (0..3 are position, normal, uv).
+pub const FRAGMENT_BINDINGS: FragmentBindings = FragmentBindings {
+    group: 2,
+    first_binding: 0,
+    first_location: 4,
+};
+
+/// Vertex buffer slots: positions, normals, uvs, then the fragment's influence buffers.
+pub const FIRST_INFLUENCE_SLOT: u32 = 3;
+
+/// Size of the `Frame` uniform (one mat4 and eight vec4).
+pub const FRAME_UNIFORM_SIZE: u64 = 64 + 8 * 16;
+/// Size of the `Draw` uniform (one mat4 and two vec4).
+pub const DRAW_UNIFORM_SIZE: u64 = 64 + 2 * 16;
+
+/// What distinguishes one pipeline from another.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct PipelineKey {
+    /// Skinning fragment variant.
+    pub variant: SkinningVariant,
+    /// Primitive topology.
+    pub topology: Topology,
+    /// Alpha blending (glTF `BLEND`): no depth writes, drawn after opaque primitives.
+    pub blend: bool,
+}
+
+/// The bind group layouts shared by every pipeline and the pipelines made so far.
+#[derive(Debug)]
+pub struct Pipelines {
+    sample_count: u32,
+    /// Group 0: the `Frame` uniform.
+    pub frame_layout: wgpu::BindGroupLayout,
+    /// Group 1: the `Draw` uniform, base colour texture and sampler.
+    pub draw_layout: wgpu::BindGroupLayout,
+    fragment_layouts: HashMap<SkinningVariant, (ShaderFragment, wgpu::BindGroupLayout)>,
+    modules: HashMap<SkinningVariant, wgpu::ShaderModule>,
+    pipelines: HashMap<PipelineKey, wgpu::RenderPipeline>,
+}
+
+fn uniform_entry(binding: u32, size: u64) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(size),
+        },
+        count: None,
+    }
+}
+
+impl Pipelines {
+    /// Creates the shared layouts for targets with `sample_count` samples.
+    #[must_use]
+    pub fn new(ctx: &GpuContext, sample_count: u32) -> Self {
+        let device = &ctx.device;
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("skel render frame"),
+            entries: &[uniform_entry(0, FRAME_UNIFORM_SIZE)],
+        });
+        let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("skel render draw"),
+            entries: &[
+                uniform_entry(0, DRAW_UNIFORM_SIZE),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        Self {
+            sample_count,
+            frame_layout,
+            draw_layout,
+            fragment_layouts: HashMap::new(),
+            modules: HashMap::new(),
+            pipelines: HashMap::new(),
+        }
+    }
+
+    /// The skinning fragment of `variant` and its bind group layout (group 2), made once.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when the device cannot hold the fragment's bindings.
+    pub fn fragment(
+        &mut self,
+        ctx: &GpuContext,
+        variant: SkinningVariant,
+    ) -> Result<&(ShaderFragment, wgpu::BindGroupLayout), RenderError> {
+        if let Entry::Vacant(slot) = self.fragment_layouts.entry(variant) {
+            let fragment = ShaderFragment::new(variant, FRAGMENT_BINDINGS);
+            let layout = fragment
+                .create_bind_group_layout(ctx, wgpu::ShaderStages::VERTEX)
+                .map_err(|source| RenderError::Gpu {
+                    context: "creating the skinning bind group layout",
+                    source,
+                })?;
+            slot.insert((fragment, layout));
+        }
+        Ok(&self.fragment_layouts[&variant])
+    }
+
+    /// The pipeline for `key`, made on first use.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when the composed shader or the pipeline does not validate.
+    pub fn get(
+        &mut self,
+        ctx: &GpuContext,
+        key: PipelineKey,
+    ) -> Result<&wgpu::RenderPipeline, RenderError> {
+        if !self.pipelines.contains_key(&key) {
+            let pipeline = self.create(ctx, key)?;
+            self.pipelines.insert(key, pipeline);
+        }
+        Ok(&self.pipelines[&key])
+    }
+
+    fn create(
+        &mut self,
+        ctx: &GpuContext,
+        key: PipelineKey,
+    ) -> Result<wgpu::RenderPipeline, RenderError> {
+        let gpu_err = |source| RenderError::Gpu {
+            context: "creating the render pipeline",
+            source,
+        };
+        let (fragment, fragment_layout) = {
+            let (f, l) = self.fragment(ctx, key.variant)?;
+            (f.clone(), l.clone())
+        };
+        if let Entry::Vacant(slot) = self.modules.entry(key.variant) {
+            let source = fragment.compose(DEMO_MESH_WGSL);
+            let module = ctx
+                .capture("compiling the demo mesh shader", || {
+                    ctx.device
+                        .create_shader_module(wgpu::ShaderModuleDescriptor {
+                            label: Some("skel demo mesh"),
+                            source: wgpu::ShaderSource::Wgsl(source.into()),
+                        })
+                })
+                .map_err(gpu_err)?;
+            slot.insert(module);
+        }
+        let module = &self.modules[&key.variant];
+        let layout = ctx
+            .device
+            .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                label: Some("skel render"),
+                bind_group_layouts: &[
+                    Some(&self.frame_layout),
+                    Some(&self.draw_layout),
+                    Some(&fragment_layout),
+                ],
+                immediate_size: 0,
+            });
+        let float3 = |location| {
+            [wgpu::VertexAttribute {
+                format: wgpu::VertexFormat::Float32x3,
+                offset: 0,
+                shader_location: location,
+            }]
+        };
+        let position = float3(0);
+        let normal = float3(1);
+        let uv = [wgpu::VertexAttribute {
+            format: wgpu::VertexFormat::Float32x2,
+            offset: 0,
+            shader_location: 2,
+        }];
+        let stream = |stride, attributes| wgpu::VertexBufferLayout {
+            array_stride: stride,
+            step_mode: wgpu::VertexStepMode::Vertex,
+            attributes,
+        };
+        let mut buffers = vec![
+            Some(stream(12, &position[..])),
+            Some(stream(12, &normal[..])),
+            Some(stream(8, &uv[..])),
+        ];
+        buffers.extend(
+            fragment
+                .influence_vertex_buffer_layouts()
+                .into_iter()
+                .map(Some),
+        );
+        let blend = if key.blend {
+            Some(wgpu::BlendState::ALPHA_BLENDING)
+        } else {
+            None
+        };
+        ctx.capture("creating the render pipeline", || {
+            ctx.device
+                .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                    label: Some("skel render"),
+                    layout: Some(&layout),
+                    vertex: wgpu::VertexState {
+                        module,
+                        entry_point: Some("vs_main"),
+                        compilation_options: wgpu::PipelineCompilationOptions::default(),
+                        buffers: &buffers,
+                    },
+                    primitive: wgpu::PrimitiveState {
+                        topology: key.topology.to_wgpu(),
+                        front_face: wgpu::FrontFace::Ccw,
+                        // No culling: glTF's double-sided materials, the left-handed mode's
+                        // mirrored world (RH_TO_LH flips every triangle's winding) and negative
+                        // node scales all draw correctly; the fragment shader lights whichever
+                        // side faces the camera.
+                        cull_mode: None,
+                        ..wgpu::PrimitiveState::default()
+                    },
+                    depth_stencil: Some(wgpu::DepthStencilState {
+                        format: DEPTH_FORMAT,
+                        depth_write_enabled: Some(!key.blend),
+                        depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                        stencil: wgpu::StencilState::default(),
+                        bias: wgpu::DepthBiasState::default(),
+                    }),
+                    multisample: wgpu::MultisampleState {
+                        count: self.sample_count,
+                        ..wgpu::MultisampleState::default()
+                    },
+                    fragment: Some(wgpu::FragmentState {
+                        module,
+                        entry_point: Some("fs_main"),
+                        compilation_options: wgpu::PipelineCompilationOptions::default(),
+                        targets: &[Some(wgpu::ColorTargetState {
+                            format: COLOR_FORMAT,
+                            blend,
+                            write_mask: wgpu::ColorWrites::ALL,
+                        })],
+                    }),
+                    multiview_mask: None,
+                    cache: None,
+                })
+        })
+        .map_err(gpu_err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use skel::gpu::{Influences, ShaderFragment, SkinningVariant};
+
+    use super::{DEMO_MESH_WGSL, FRAGMENT_BINDINGS};
+
+    /// Every variant of the composed shader parses and validates (naga, no GPU needed).
+    #[test]
+    fn demo_shader_validates_for_every_variant() {
+        for variant in SkinningVariant::all() {
+            let source = ShaderFragment::new(variant, FRAGMENT_BINDINGS).compose(DEMO_MESH_WGSL);
+            let module = naga::front::wgsl::parse_str(&source)
+                .unwrap_or_else(|e| panic!("{variant:?}: {}", e.emit_to_string(&source)));
+            naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::default(),
+            )
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{variant:?}: {e:?}"));
+            let skinned = variant.influences != Influences::None;
+            assert_eq!(source.contains("skel_influences: SkelInfluences"), skinned);
+        }
+    }
+}

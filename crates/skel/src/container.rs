@@ -1,0 +1,371 @@
+//! [`load_gltf`]: a glTF file to an [`AssetContainer`] of GPU-ready meshes, skeletons, morph
+//! targets and animation groups (the seed's `loadGltf` with its skeleton integration).
+
+use std::sync::Arc;
+
+use skel_anim::{AnimationData, AnimationGroup, NullSink, PoseScratch, PoseSink};
+use skel_gltf::{GltfAsset, ImageSlot, NodeInfo, PrimitiveData, SkinInfo};
+use skel_gpu::{GpuContext, JointIndices, MorphGpu, SkeletonGpu};
+use wgpu::util::DeviceExt as _;
+
+use crate::mesh::{MeshStreams, concatenate};
+use crate::{LoadOptions, Mesh, MeshMorph, MeshSkeleton, SkelError, Source};
+
+/// A loaded asset: what a renderer draws and what the animation API drives.
+///
+/// - [`meshes`](Self::meshes): one per mesh node of the scene, with vertex buffers, its GPU
+///   skeleton (skinned meshes) and morph targets;
+/// - [`animation`](Self::animation): the shared keyframes and hierarchy (an `Arc`: more
+///   characters from the same file cost no keyframe copies);
+/// - [`animation_groups`](Self::animation_groups): one stopped group per clip;
+/// - [`skeletons`](Self::skeletons) (feature `bone-control`, when enabled at load): one handle
+///   per skinned mesh, as `container.skeletons` in the seed.
+///
+/// The CPU streams stay available ([`primitives`](Self::primitives)) for bounds, picking and
+/// CPU reference skinning.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct AssetContainer {
+    /// Nodes at rest, clips, skeleton and morph bindings.
+    pub animation: Arc<AnimationData>,
+    /// GPU meshes, one per mesh node of the scene, in node order.
+    pub meshes: Vec<Mesh>,
+    /// One group per clip, in clip order, stopped at time 0.
+    pub animation_groups: Vec<AnimationGroup>,
+    /// The CPU vertex streams of every primitive, in the order of the golden files.
+    pub primitives: Vec<PrimitiveData>,
+    /// Every node's links and contents.
+    pub nodes: Vec<NodeInfo>,
+    /// Every skin.
+    pub skins: Vec<SkinInfo>,
+    /// Decoded base-colour images, one slot per glTF image.
+    pub images: Vec<ImageSlot>,
+    /// Bone control of the asset (when enabled in [`LoadOptions`]).
+    #[cfg(feature = "bone-control")]
+    pub bone_control: Option<skel_bone_control::BoneControlAsset>,
+    /// One handle per skinned mesh (skeleton binding order); empty without bone control.
+    #[cfg(feature = "bone-control")]
+    pub skeletons: Vec<Arc<skel_bone_control::Skeleton>>,
+}
+
+/// Loads a glTF asset and creates its GPU resources on `ctx`: per mesh node, vertex and index
+/// buffers; per skinned mesh, a [`SkeletonGpu`] (bone texture filled with the rest pose,
+/// joint/weight buffers for 4 or 8 influences); per mesh with morph targets, a [`MorphGpu`];
+/// one [`AnimationGroup`] per clip; and, with bone control on, the skeleton handles with the
+/// override hook installed on every group.
+///
+/// # Errors
+/// [`SkelError::Gltf`] for an unreadable or malformed file, [`SkelError::Gpu`] when a GPU
+/// resource cannot be created (naming the node), [`SkelError::InconsistentMesh`] when a
+/// mesh's primitives cannot share buffers, [`SkelError::Anim`] when the animation data does not
+/// validate.
+#[doc(alias = "loadGltf")]
+pub fn load_gltf<'a>(
+    ctx: &GpuContext,
+    source: impl Into<Source<'a>>,
+    options: &LoadOptions,
+) -> Result<AssetContainer, SkelError> {
+    let gltf_options = options.gltf();
+    let asset = match source.into() {
+        Source::Path(path) => skel_gltf::load_path(path, &gltf_options)?,
+        Source::Bytes { bytes, base_dir } => skel_gltf::load_slice(bytes, base_dir, &gltf_options)?,
+    };
+    from_asset(ctx, asset, options)
+}
+
+/// [`load_gltf`] for an asset already loaded on the CPU by `skel_gltf`.
+///
+/// # Errors
+/// As [`load_gltf`], less the file errors.
+pub fn from_asset(
+    ctx: &GpuContext,
+    asset: GltfAsset,
+    options: &LoadOptions,
+) -> Result<AssetContainer, SkelError> {
+    let GltfAsset {
+        animation,
+        nodes,
+        skins,
+        meshes: mesh_infos,
+        primitives,
+        images,
+        ..
+    } = asset;
+    let animation = Arc::new(animation);
+    #[cfg(not(feature = "bone-control"))]
+    let _ = options;
+
+    // Rest-pose bone matrices: what the bone textures hold before the first tick.
+    let mut rest = PoseScratch::new(&animation)?;
+    skel_anim::reset_to_rest(&animation, &mut rest);
+    skel_anim::compute_world_matrices(&animation, &mut rest);
+    skel_anim::compute_bone_matrices(&animation, &mut rest, &mut NullSink);
+
+    #[cfg(feature = "bone-control")]
+    let bone_control = if options.bone_control {
+        Some(skel_bone_control::enable_bone_control(&animation)?)
+    } else {
+        None
+    };
+
+    // Primitives grouped by node, in node order (they arrive ordered by node).
+    let mut groups: Vec<(usize, Vec<usize>)> = Vec::new();
+    for (i, p) in primitives.iter().enumerate() {
+        match groups.last_mut() {
+            Some((node, list)) if *node == p.node => list.push(i),
+            _ => groups.push((p.node, vec![i])),
+        }
+    }
+
+    let mut meshes = Vec::with_capacity(groups.len());
+    for (node, sources) in &groups {
+        let streams = concatenate(*node, &primitives, sources)?;
+        if streams.vertex_count() == 0 {
+            continue;
+        }
+        let first = &primitives[sources[0]];
+        let skeleton = match first.skeleton_binding {
+            Some(binding) => {
+                #[allow(unused_mut, reason = "stamped only with the bone-control feature")]
+                let mut gpu =
+                    create_mesh_skeleton(ctx, *node, &animation, binding, &rest, &streams)?;
+                // The opt-in builder's one association write per binding.
+                #[cfg(feature = "bone-control")]
+                if let Some(bc) = &bone_control {
+                    gpu.handle = bc.association(binding);
+                }
+                Some(MeshSkeleton { gpu, binding })
+            }
+            None => None,
+        };
+        let morph = match first.morph_binding {
+            Some(binding) if streams.target_count > 0 => {
+                let weights = rest.morph_weights.get(binding).cloned().unwrap_or_default();
+                Some(MeshMorph {
+                    gpu: create_mesh_morph(ctx, *node, &streams, &weights)?,
+                    binding,
+                })
+            }
+            _ => None,
+        };
+        let (positions, normals, uvs, indices) = create_vertex_buffers(ctx, *node, &streams)?;
+        meshes.push(Mesh {
+            name: mesh_infos
+                .get(first.mesh)
+                .map(|m| m.name.clone())
+                .unwrap_or_default(),
+            node: *node,
+            mesh: first.mesh,
+            visible: true,
+            vertex_count: u32::try_from(streams.vertex_count()).unwrap_or(u32::MAX),
+            primitives: streams.primitives,
+            positions,
+            normals,
+            uvs,
+            indices,
+            skeleton,
+            morph,
+        });
+    }
+
+    #[allow(unused_mut, reason = "mutated only with the bone-control feature")]
+    let mut animation_groups = skel_anim::create_animation_groups(Arc::clone(&animation))?;
+    #[cfg(feature = "bone-control")]
+    if let Some(bc) = &bone_control {
+        for group in &mut animation_groups {
+            group.set_pose_hook(Some(bc.pose_hook()));
+        }
+    }
+    Ok(AssetContainer {
+        #[cfg(feature = "bone-control")]
+        skeletons: bone_control
+            .as_ref()
+            .map(|bc| bc.skeletons().to_vec())
+            .unwrap_or_default(),
+        #[cfg(feature = "bone-control")]
+        bone_control,
+        animation,
+        meshes,
+        animation_groups,
+        primitives,
+        nodes,
+        skins,
+        images,
+    })
+}
+
+fn create_mesh_skeleton(
+    ctx: &GpuContext,
+    node: usize,
+    animation: &AnimationData,
+    binding: usize,
+    rest: &PoseScratch,
+    streams: &MeshStreams,
+) -> Result<SkeletonGpu, SkelError> {
+    let bone_count = animation
+        .skeletons
+        .get(binding)
+        .map_or(0, skel_anim::SkeletonBinding::bone_count);
+    let bone_count = u32::try_from(bone_count).map_err(|_| SkelError::InconsistentMesh {
+        node,
+        reason: format!("{bone_count} bones"),
+    })?;
+    let bone_data = rest.bones.get(binding).map_or(&[][..], Vec::as_slice);
+    skel_gpu::create_skeleton(
+        ctx,
+        JointIndices::U32(&streams.joints0),
+        &streams.weights0,
+        bone_count,
+        bone_data,
+        streams.joints1.as_deref().map(JointIndices::U32),
+        streams.weights1.as_deref(),
+    )
+    .map_err(SkelError::gpu(format!("skeleton of mesh node {node}")))
+}
+
+fn create_mesh_morph(
+    ctx: &GpuContext,
+    node: usize,
+    streams: &MeshStreams,
+    weights: &[f32],
+) -> Result<MorphGpu, SkelError> {
+    let targets = skel_anim::MorphTargets {
+        target_count: streams.target_count,
+        positions: streams.morph_positions.clone(),
+        normals: streams.morph_normals.clone(),
+    };
+    skel_gpu::create_morph(ctx, &targets, streams.vertex_count(), weights)
+        .map_err(SkelError::gpu(format!("morph targets of mesh node {node}")))
+}
+
+type VertexBuffers = (
+    wgpu::Buffer,
+    wgpu::Buffer,
+    wgpu::Buffer,
+    Option<wgpu::Buffer>,
+);
+
+fn create_vertex_buffers(
+    ctx: &GpuContext,
+    node: usize,
+    streams: &MeshStreams,
+) -> Result<VertexBuffers, SkelError> {
+    let what = || format!("vertex buffers of mesh node {node}");
+    let vertex = |label: &str, contents: &[u8]| {
+        ctx.device
+            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+            })
+    };
+    ctx.capture("skel::load_gltf vertex buffers", || {
+        let positions = vertex("skel positions", bytemuck::cast_slice(&streams.positions));
+        let normals = vertex("skel normals", bytemuck::cast_slice(&streams.normals));
+        let uvs = vertex("skel uvs", bytemuck::cast_slice(&streams.uvs));
+        let indices = (!streams.indices.is_empty()).then(|| {
+            ctx.device
+                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                    label: Some("skel indices"),
+                    contents: bytemuck::cast_slice(&streams.indices),
+                    usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
+                })
+        });
+        (positions, normals, uvs, indices)
+    })
+    .map_err(SkelError::gpu(what()))
+}
+
+impl AssetContainer {
+    /// The mesh drawn at node `node`.
+    #[must_use]
+    pub fn mesh_for_node(&self, node: usize) -> Option<&Mesh> {
+        self.meshes.iter().find(|m| m.node == node)
+    }
+
+    /// The index of the clip named `name`.
+    #[must_use]
+    pub fn clip_index(&self, name: &str) -> Option<usize> {
+        self.animation.clip_index(name)
+    }
+
+    /// Advances animation group `group` by `delta_ms` and uploads its pose to this container's
+    /// meshes (the seed's `tickAnimation(group, deltaMs, engine)`). Returns `false` when there
+    /// is no such group.
+    pub fn tick_animation(&mut self, group: usize, delta_ms: f32, queue: &wgpu::Queue) -> bool {
+        let Some(g) = self.animation_groups.get_mut(group) else {
+            return false;
+        };
+        let mut sink = MeshPoseSink::new(queue, &mut self.meshes);
+        skel_anim::tick_animation(g, delta_ms, &mut sink);
+        true
+    }
+
+    /// A sink that uploads poses to this container's meshes.
+    pub fn pose_sink<'a>(&'a mut self, queue: &'a wgpu::Queue) -> MeshPoseSink<'a> {
+        MeshPoseSink::new(queue, &mut self.meshes)
+    }
+}
+
+/// Uploads a pose to the meshes that draw it: bone matrices of skeleton binding `i` to the
+/// mesh whose skeleton has binding `i`, morph weights of morph binding `j` to the mesh whose
+/// morph targets have binding `j`. Allocates nothing; build one per frame.
+///
+/// Bindings without a mesh (none in a loaded container) and size mismatches are counted in
+/// [`skipped`](Self::skipped).
+#[derive(Debug)]
+pub struct MeshPoseSink<'a> {
+    queue: &'a wgpu::Queue,
+    meshes: &'a mut [Mesh],
+    skipped: u32,
+}
+
+impl<'a> MeshPoseSink<'a> {
+    /// A sink over `meshes` (usually `&mut container.meshes`).
+    #[must_use]
+    pub fn new(queue: &'a wgpu::Queue, meshes: &'a mut [Mesh]) -> Self {
+        Self {
+            queue,
+            meshes,
+            skipped: 0,
+        }
+    }
+
+    /// Uploads skipped since the sink was made.
+    #[must_use]
+    pub fn skipped(&self) -> u32 {
+        self.skipped
+    }
+}
+
+impl PoseSink for MeshPoseSink<'_> {
+    fn bone_matrices(&mut self, binding: usize, matrices: &[f32]) {
+        let mut written = false;
+        for mesh in self.meshes.iter_mut() {
+            if let Some(skeleton) = &mut mesh.skeleton
+                && skeleton.binding == binding
+            {
+                written |= skeleton.gpu.write_bone_matrices(self.queue, matrices);
+            }
+        }
+        if !written {
+            self.skipped += 1;
+        }
+    }
+
+    fn morph_weights(&mut self, binding: usize, weights: &[f32]) {
+        let mut written = false;
+        for mesh in self.meshes.iter_mut() {
+            if let Some(morph) = &mut mesh.morph
+                && morph.binding == binding
+                && morph.gpu.target_count() == weights.len()
+            {
+                morph.gpu.write_weights(self.queue, weights);
+                written = true;
+            }
+        }
+        if !written {
+            self.skipped += 1;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! The one error type of the facade.
+
+/// What [`load_gltf`](crate::load_gltf) and the container's helpers can fail with: the layer
+/// that failed, with its own error (which names the accessor, node, joint or limit).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SkelError {
+    /// Reading or decoding the glTF file failed.
+    #[error(transparent)]
+    Gltf(#[from] skel_gltf::GltfError),
+    /// Creating or uploading GPU resources failed.
+    #[error("GPU resources for {what}: {source}")]
+    Gpu {
+        /// What was being created: `"skeleton of node 3"`, `"vertex buffers of node 0"`, ….
+        what: String,
+        /// skel-gpu's error.
+        #[source]
+        source: skel_gpu::GpuError,
+    },
+    /// The animation data did not validate, or a clip index is out of range.
+    #[error(transparent)]
+    Anim(#[from] skel_anim::AnimError),
+    /// The primitives of one mesh node disagree in a way one set of GPU buffers cannot hold.
+    #[error("mesh node {node}: {reason}")]
+    InconsistentMesh {
+        /// The node.
+        node: usize,
+        /// What disagrees, with the numbers.
+        reason: String,
+    },
+    /// Bone control could not be enabled.
+    #[cfg(feature = "bone-control")]
+    #[error(transparent)]
+    BoneControl(#[from] skel_bone_control::BoneControlError),
+}
+
+impl SkelError {
+    pub(crate) fn gpu(what: impl Into<String>) -> impl FnOnce(skel_gpu::GpuError) -> Self {
+        let what = what.into();
+        move |source| Self::Gpu { what, source }
+    }
+}

@@ -1,0 +1,68 @@
+//! How [`load_gltf`](crate::load_gltf) loads.
+
+use skel_anim::Handedness;
+
+/// Load options. Build from [`LoadOptions::default`] and the `with_*` methods.
+///
+/// ```
+/// use skel::{LoadOptions, anim::Handedness};
+///
+/// let options = LoadOptions::default().with_handedness(Handedness::RightHanded);
+/// assert!(options.decode_images);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LoadOptions {
+    /// Left-handed by default (root nodes mirrored in x, as the seed and Babylon.js do), or
+    /// glTF's own right-handed space.
+    pub handedness: Handedness,
+    /// Decode base-colour textures (default true).
+    pub decode_images: bool,
+    /// Create bone-control [`Skeleton`](skel_bone_control::Skeleton) handles and install the
+    /// override hook on every animation group (the seed's `enableBoneControl()` before load).
+    /// Off by default: without it no handle or override map exists.
+    #[cfg(feature = "bone-control")]
+    pub bone_control: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            handedness: Handedness::LeftHanded,
+            decode_images: true,
+            #[cfg(feature = "bone-control")]
+            bone_control: false,
+        }
+    }
+}
+
+impl LoadOptions {
+    /// These options with `handedness`.
+    #[must_use]
+    pub fn with_handedness(mut self, handedness: Handedness) -> Self {
+        self.handedness = handedness;
+        self
+    }
+
+    /// These options with image decoding on or off.
+    #[must_use]
+    pub fn with_decode_images(mut self, decode_images: bool) -> Self {
+        self.decode_images = decode_images;
+        self
+    }
+
+    /// These options with bone control on or off.
+    #[cfg(feature = "bone-control")]
+    #[doc(alias = "enableBoneControl")]
+    #[must_use]
+    pub fn with_bone_control(mut self, bone_control: bool) -> Self {
+        self.bone_control = bone_control;
+        self
+    }
+
+    pub(crate) fn gltf(&self) -> skel_gltf::LoadOptions {
+        let mut options = skel_gltf::LoadOptions::with_handedness(self.handedness);
+        options.decode_images = self.decode_images;
+        options
+    }
+}
