@@ -2,7 +2,10 @@
 
 use std::sync::Arc;
 
-use skel_anim::{AnimationController, AnimationData, PoseHook, PoseScratch, PoseSink};
+use skel_anim::{
+    AnimationController, AnimationData, AnimationGroup, CrossFade, PoseHook, PoseScratch, PoseSink,
+    WeightedBlend,
+};
 
 use crate::{
     BoneControlError, MeshSkeleton, Skeleton, SkeletonAssociation, skeleton_association,
@@ -90,20 +93,26 @@ impl BoneControlAsset {
         Arc::clone(&self.hook) as Arc<dyn PoseHook>
     }
 
-    /// Installs [`pose_hook`](Self::pose_hook) on `controller`.
+    /// Installs [`pose_hook`](Self::pose_hook) on a pose path of this asset: an
+    /// [`AnimationController`], an [`AnimationGroup`], a [`WeightedBlend`] or a [`CrossFade`].
+    /// Every one of them runs the hook's `before_channels` after the rest reset and its
+    /// `after_channels` after the channels (after blending, for a blend).
     ///
     /// # Errors
-    /// [`BoneControlError::ForeignController`] when the controller plays other animation data
-    /// (not the same `Arc` and not an identical node hierarchy): node indices would not match.
-    pub fn install(&self, controller: &mut AnimationController) -> Result<(), BoneControlError> {
-        let theirs = controller.data();
+    /// [`BoneControlError::ForeignController`] when it plays other animation data (not the
+    /// same `Arc` and not an identical node hierarchy): node indices would not match.
+    pub fn install(
+        &self,
+        target: &mut (impl PoseHookHost + ?Sized),
+    ) -> Result<(), BoneControlError> {
+        let theirs = target.animation_data();
         if !Arc::ptr_eq(theirs, &self.state.data) && theirs.nodes != self.state.data.nodes {
             return Err(BoneControlError::ForeignController {
                 asset_nodes: self.state.data.nodes.len(),
                 controller_nodes: theirs.nodes.len(),
             });
         }
-        controller.set_pose_hook(Some(self.pose_hook()));
+        target.set_bone_control_hook(Some(self.pose_hook()));
         Ok(())
     }
 
@@ -150,5 +159,50 @@ impl PoseHook for BoneControlHook {
 
     fn after_channels(&self, trs: &mut [f32]) {
         self.state.read().apply_visibility(trs);
+    }
+}
+
+/// A pose path of skel-anim that carries a bone-control hook, so that
+/// [`BoneControlAsset::install`] can check its data and install the hook on any of them.
+pub trait PoseHookHost {
+    /// The animation data it poses.
+    fn animation_data(&self) -> &Arc<AnimationData>;
+    /// Installs (or with `None` removes) the hook.
+    fn set_bone_control_hook(&mut self, hook: Option<Arc<dyn PoseHook>>);
+}
+
+impl PoseHookHost for AnimationController {
+    fn animation_data(&self) -> &Arc<AnimationData> {
+        self.data()
+    }
+    fn set_bone_control_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
+        self.set_pose_hook(hook);
+    }
+}
+
+impl PoseHookHost for AnimationGroup {
+    fn animation_data(&self) -> &Arc<AnimationData> {
+        self.data()
+    }
+    fn set_bone_control_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
+        self.set_pose_hook(hook);
+    }
+}
+
+impl PoseHookHost for WeightedBlend {
+    fn animation_data(&self) -> &Arc<AnimationData> {
+        self.data()
+    }
+    fn set_bone_control_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
+        self.set_pose_hook(hook);
+    }
+}
+
+impl PoseHookHost for CrossFade {
+    fn animation_data(&self) -> &Arc<AnimationData> {
+        self.blend().data()
+    }
+    fn set_bone_control_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
+        self.blend_mut().set_pose_hook(hook);
     }
 }

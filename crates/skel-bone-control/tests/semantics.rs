@@ -483,3 +483,85 @@ fn a_world_pose_under_a_collapsed_parent_is_refused_without_writing() {
     sk.set_bone_world_pose_deferred(bone::HEAD, [0.0; 3], [0.0, 0.0, 0.0, 1.0])
         .unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------
+// The other pose paths: weighted blend, cross-fade, animation group
+
+fn assert_hidden_subtree(sink: &CountingSink, what: &str) {
+    for binding in 0..2 {
+        for b in [bone::SPINE, bone::HEAD, bone::ARM] {
+            let m = mat(&sink.bones[binding], b);
+            assert!(
+                (0..3).all(|c| column_len(&m, c) == 0.0),
+                "{what}: binding {binding} bone {b} is visible"
+            );
+        }
+        assert!(column_len(&mat(&sink.bones[binding], bone::HIPS), 0) > 0.4);
+    }
+}
+
+#[test]
+fn a_weighted_blend_applies_overrides_before_and_visibility_after_blending() {
+    let data = rig_arc();
+    let asset = enable_bone_control(&data).unwrap();
+    let sk = &asset.skeletons()[0];
+    let mut sink = CountingSink::default();
+    let arm_rot = common::quat_axis_angle([0.0, 0.0, 1.0], 0.8);
+    sk.set_bone_rotation_quaternion(bone::ARM, arm_rot, &mut sink)
+        .unwrap();
+    sk.set_bone_visible(bone::SPINE, false, &mut sink).unwrap();
+
+    // Two layers of the clip (scale tracks on every bone) at different times.
+    let mut blend =
+        skel_anim::WeightedBlend::with_weights(Arc::clone(&data), &[(0, 0.6), (0, 0.4)]).unwrap();
+    asset.install(&mut blend).unwrap();
+    blend.layers_mut()[1].clock_mut().seek(0.5);
+    for step in 0..4 {
+        blend.tick(130.0, &mut sink);
+        assert_hidden_subtree(&sink, &format!("blend step {step}"));
+    }
+
+    // The arm's rotation override (no clip animates it) is the "rest" the blend keeps: the same
+    // blend without bone control over data whose rest pose *is* the override gives the same
+    // matrices once the spine is shown.
+    sk.set_bone_visible(bone::SPINE, true, &mut sink).unwrap();
+    blend.evaluate(&mut sink);
+    let mut moved = (*data).clone();
+    moved.nodes[node::ARM].rotation = arm_rot;
+    let mut reference =
+        skel_anim::WeightedBlend::with_weights(Arc::new(moved), &[(0, 0.6), (0, 0.4)]).unwrap();
+    for (mine, theirs) in blend.layers().iter().zip(reference.layers_mut()) {
+        theirs.clock_mut().seek(mine.clock().time());
+    }
+    let mut want = RecordingSink::default();
+    reference.evaluate(&mut want);
+    assert_bones(&sink.bones, &want.bone_matrices);
+}
+
+#[test]
+fn a_cross_fade_and_an_animation_group_keep_hidden_bones_hidden() {
+    let data = rig_arc();
+    let asset = enable_bone_control(&data).unwrap();
+    let mut sink = CountingSink::default();
+    asset.skeletons()[1]
+        .set_bone_visible(bone::SPINE, false, &mut sink)
+        .unwrap();
+
+    let mut fade = skel_anim::CrossFade::new(Arc::clone(&data)).unwrap();
+    asset.install(&mut fade).unwrap();
+    fade.play(0).unwrap();
+    fade.tick(100.0, &mut sink);
+    fade.fade_to(0, 1.0).unwrap();
+    for step in 0..3 {
+        fade.tick(200.0, &mut sink);
+        assert_hidden_subtree(&sink, &format!("cross-fade step {step}"));
+    }
+
+    let mut group = skel_anim::AnimationGroup::new(Arc::clone(&data), 0).unwrap();
+    asset.install(&mut group).unwrap();
+    group.play();
+    for step in 0..3 {
+        group.tick(300.0, &mut sink);
+        assert_hidden_subtree(&sink, &format!("group step {step}"));
+    }
+}

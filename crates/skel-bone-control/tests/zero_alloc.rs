@@ -93,6 +93,20 @@ fn ticks_with_overrides_and_the_eager_bake_allocate_nothing() {
     });
     assert_eq!(ticks, 0, "allocations in 100 ticks with the hook installed");
 
+    let mut blend =
+        skel_anim::WeightedBlend::with_weights(Arc::clone(&data), &[(0, 0.7), (0, 0.3)]).unwrap();
+    asset.install(&mut blend).unwrap();
+    blend.tick(16.0, &mut sink);
+    let blend_ticks = count(|| {
+        for _ in 0..100 {
+            blend.tick(16.0, &mut sink);
+        }
+    });
+    assert_eq!(
+        blend_ticks, 0,
+        "allocations in 100 blend ticks with the hook installed"
+    );
+
     let setters = count(|| {
         for _ in 0..20 {
             sk.set_bone_pose_deferred(bone::ARM, [0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0])

@@ -260,3 +260,45 @@ impl MeshVisibility for TestMesh {
         self.visible = visible;
     }
 }
+
+/// Loads `../shared/assets/<rel>` (pose data only, no images). `None`, after a loud SKIP line,
+/// when the shared folder is missing, unless `SKEL_REQUIRE_ASSETS=1`.
+pub fn load_asset(rel: &str, handedness: skel_anim::Handedness) -> Option<skel_gltf::GltfAsset> {
+    let root = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/assets"
+    ));
+    let path = root.join(rel);
+    if !path.exists() {
+        assert!(
+            std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
+            "SKEL_REQUIRE_ASSETS=1 but {} is missing",
+            path.display()
+        );
+        eprintln!(
+            "SKIP: {} not found (set SKEL_REQUIRE_ASSETS=1 to fail)",
+            path.display()
+        );
+        return None;
+    }
+    let opts = skel_gltf::LoadOptions {
+        handedness,
+        decode_images: false,
+    };
+    Some(skel_gltf::load_path(&path, &opts).unwrap())
+}
+
+/// Bones in an order where every parent comes before its children.
+pub fn parents_first(bones: &[skel_bone_control::Bone]) -> Vec<usize> {
+    let depth = |mut b: usize| {
+        let mut d = 0;
+        while let Some(p) = bones[b].parent {
+            b = p;
+            d += 1;
+        }
+        d
+    };
+    let mut order: Vec<usize> = (0..bones.len()).collect();
+    order.sort_by_key(|&b| depth(b));
+    order
+}
