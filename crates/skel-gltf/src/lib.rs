@@ -36,6 +36,7 @@ mod influences;
 mod material;
 mod mesh;
 mod nodes;
+mod pose;
 mod skin;
 mod uri;
 
@@ -48,4 +49,5 @@ pub use influences::{GPU_MAX_INFLUENCES, GpuInfluences};
 pub use material::{AlphaMode, DecodedImage, ImageSlot, MaterialInfo, TextureRef};
 pub use mesh::{MeshInfo, PrimitiveData, PrimitiveMode};
 pub use nodes::NodeInfo;
+pub use pose::CpuPoser;
 pub use skin::{SkinData, SkinInfo, compute_bone_texture_data, extract_skin, rest_world_matrices};

@@ -1,4 +1,8 @@
-//! Where the shared assets and golden files are, and the SKEL_REQUIRE_ASSETS rule.
+//! Shared by the integration tests: where the shared assets and golden files are (and the
+//! SKEL_REQUIRE_ASSETS rule), and a small glTF writer.
+#![allow(dead_code, reason = "each test file uses a different part")]
+
+pub mod builder;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,140 @@
+//! The CPU reference pose of a whole asset: node world matrices, per-skin joint and skin
+//! matrices, and the world-space position of every vertex after morph targets and skinning.
+//! `skel pose` prints it and the conformance tests compare it with an independent engine.
+
+use std::sync::Arc;
+
+use skel_anim::{AnimationController, NullSink, skin_vertices};
+use skel_math::{load_mat4, store_mat4};
+
+use crate::{GltfAsset, GltfError};
+
+/// Poses an asset on the CPU with [`AnimationController::evaluate_at`] and
+/// [`skin_vertices`], and keeps the results of the last pose.
+///
+/// Skinned vertices are placed by `Σ wᵢ · jointWorldᵢ · inverseBindᵢ · v` (the mesh node's own
+/// transform is ignored, glTF 2.0 §3.7.3); rigid ones by their node's world matrix. Everything
+/// is in the asset's handedness. Buffers are allocated once in [`CpuPoser::new`].
+#[derive(Debug, Clone)]
+pub struct CpuPoser {
+    controller: AnimationController,
+    /// `jointWorld · inverseBind` per skin, 16 floats per joint.
+    skin_matrices: Vec<Vec<f32>>,
+    /// World position of every vertex, per primitive.
+    positions: Vec<Vec<f32>>,
+    /// Mesh-space morphed positions (scratch for rigid primitives).
+    morphed: Vec<f32>,
+}
+
+impl CpuPoser {
+    /// Prepares a poser for `asset` (shares its animation data).
+    ///
+    /// # Errors
+    /// [`GltfError::Anim`] when the animation data fails validation.
+    pub fn new(asset: &GltfAsset) -> Result<Self, GltfError> {
+        let controller = AnimationController::new(Arc::new(asset.animation.clone()))?;
+        let largest = asset
+            .primitives
+            .iter()
+            .map(|p| p.positions.len())
+            .max()
+            .unwrap_or(0);
+        Ok(Self {
+            controller,
+            skin_matrices: asset
+                .skins
+                .iter()
+                .map(|s| vec![0.0; s.joints.len() * 16])
+                .collect(),
+            positions: asset
+                .primitives
+                .iter()
+                .map(|p| vec![0.0; p.positions.len()])
+                .collect(),
+            morphed: vec![0.0; largest],
+        })
+    }
+
+    /// Evaluates `clip` (or the rest pose for `None`) at `time` seconds and skins every
+    /// primitive of `asset` (the asset this poser was made for).
+    ///
+    /// # Errors
+    /// [`GltfError::Anim`] for a clip index out of range, or when `asset` is not the asset
+    /// this poser was made for (a stream's length disagrees).
+    pub fn pose(
+        &mut self,
+        asset: &GltfAsset,
+        clip: Option<usize>,
+        time: f32,
+    ) -> Result<(), GltfError> {
+        self.controller.evaluate_at(clip, time, &mut NullSink)?;
+        let world = self.controller.world_matrices();
+        for (skin, out) in asset.skins.iter().zip(&mut self.skin_matrices) {
+            for (i, &j) in skin.joints.iter().enumerate() {
+                let m = load_mat4(world, j * 16) * load_mat4(&skin.inverse_bind_matrices, i * 16);
+                store_mat4(out, i * 16, &m);
+            }
+        }
+        for (pi, prim) in asset.primitives.iter().enumerate() {
+            let morph = match (&prim.morph_targets, prim.morph_binding) {
+                (Some(targets), Some(b)) => self.controller.morph_weights(b).map(|w| (targets, w)),
+                _ => None,
+            };
+            let out = &mut self.positions[pi];
+            match (&prim.influences, prim.skin) {
+                (Some(influences), Some(skin)) => {
+                    skin_vertices(
+                        &prim.positions,
+                        None,
+                        Some(influences),
+                        &self.skin_matrices[skin],
+                        morph,
+                        out,
+                        None,
+                    )?;
+                }
+                _ => {
+                    let morphed = &mut self.morphed[..prim.positions.len()];
+                    skin_vertices(&prim.positions, None, None, &[], morph, morphed, None)?;
+                    let node_world = load_mat4(world, prim.node * 16);
+                    for (src, dst) in morphed.chunks_exact(3).zip(out.chunks_exact_mut(3)) {
+                        let p = node_world.transform_point3(glam::Vec3::from_slice(src));
+                        dst.copy_from_slice(&p.to_array());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// World matrices of every node from the last pose, 16 floats each.
+    #[must_use]
+    pub fn node_world_matrices(&self) -> &[f32] {
+        self.controller.world_matrices()
+    }
+
+    /// `jointWorld · inverseBind` of every joint of skin `skin` from the last pose.
+    #[must_use]
+    pub fn skin_matrices(&self, skin: usize) -> Option<&[f32]> {
+        self.skin_matrices.get(skin).map(Vec::as_slice)
+    }
+
+    /// World positions (x, y, z per vertex) of primitive `primitive` (index into
+    /// [`GltfAsset::primitives`]) from the last pose.
+    #[must_use]
+    pub fn positions(&self, primitive: usize) -> Option<&[f32]> {
+        self.positions.get(primitive).map(Vec::as_slice)
+    }
+
+    /// Morph weights of morph binding `binding` from the last pose.
+    #[must_use]
+    pub fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
+        self.controller.morph_weights(binding)
+    }
+
+    /// The controller doing the posing.
+    #[must_use]
+    pub fn controller(&self) -> &AnimationController {
+        &self.controller
+    }
+}
