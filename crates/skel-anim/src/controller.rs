@@ -217,3 +217,36 @@ pub(crate) fn advance_time(time: f32, delta: f32, duration: f32, looping: bool) 
         t.clamp(0.0, duration)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::advance_time;
+
+    #[test]
+    fn wraps_into_the_half_open_loop() {
+        assert_eq!(advance_time(1.5, 0.5, 2.0, true), 0.0);
+        assert_eq!(advance_time(0.25, -0.5, 2.0, true), 1.75);
+        assert_eq!(advance_time(0.0, 9.0, 2.0, true), 1.0);
+        assert_eq!(advance_time(0.0, -9.0, 2.0, true), 1.0);
+        // −1e-9 rem_euclid 2 rounds to exactly 2.0 in f32: that is the start of the loop.
+        assert_eq!((-1e-9_f32).rem_euclid(2.0), 2.0);
+        assert_eq!(advance_time(0.0, -1e-9, 2.0, true), 0.0);
+    }
+
+    #[test]
+    fn clamps_when_not_looping() {
+        assert_eq!(advance_time(1.5, 1.0, 2.0, false), 2.0);
+        assert_eq!(advance_time(0.5, -1.0, 2.0, false), 0.0);
+        assert_eq!(advance_time(0.5, 1.0, 2.0, false), 1.5);
+    }
+
+    #[test]
+    fn bad_inputs_cannot_poison_the_clock() {
+        assert_eq!(advance_time(0.5, f32::NAN, 2.0, true), 0.5);
+        assert_eq!(advance_time(0.5, f32::INFINITY, 2.0, false), 0.5);
+        assert_eq!(advance_time(f32::NAN, 0.25, 2.0, true), 0.25);
+        assert_eq!(advance_time(f32::MAX, f32::MAX, 2.0, true), 0.0);
+        // A clip without length (no clip, or a single key at 0) holds time 0.
+        assert_eq!(advance_time(0.7, 1.0, 0.0, true), 0.0);
+    }
+}
