@@ -4,6 +4,12 @@
 
 use crate::AnimError;
 
+/// How close (in seconds) to an end of the range counts as reaching it. Frame times summed in
+/// floating point land a hair before or after the exact end (0.4 s + 0.6 s backwards from 1 s
+/// leaves 2·10⁻⁸ s); a microsecond is far below a frame, and without it a clamped clip could
+/// stop one invisible step short of finishing.
+const END_SNAP_S: f64 = 1e-6;
+
 /// Where a clip's playhead is and how it moves.
 ///
 /// Time is in seconds of clip time and always lies in `[from, to]`. Each
@@ -13,7 +19,8 @@ use crate::AnimError;
 /// allocates or fails: bad inputs (NaN or infinite deltas and speeds) are ignored.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PlaybackClock {
-    time: f32,
+    /// f64, so that hours of summed frame times keep sub-microsecond precision.
+    time: f64,
     from: f32,
     to: f32,
     speed_ratio: f32,
@@ -50,7 +57,7 @@ impl PlaybackClock {
     /// Current time in seconds, within [`from`](Self::from)..=[`to`](Self::to).
     #[must_use]
     pub fn time(&self) -> f32 {
-        self.time
+        self.time as f32
     }
 
     /// Start of the played range in seconds.
@@ -134,7 +141,7 @@ impl PlaybackClock {
         }
         self.from = from;
         self.to = to;
-        self.time = self.time.clamp(from, to);
+        self.time = self.time.clamp(f64::from(from), f64::from(to));
         Ok(())
     }
 
@@ -144,9 +151,9 @@ impl PlaybackClock {
     pub fn play(&mut self) {
         if !self.looping {
             let at_end = if self.speed_ratio < 0.0 {
-                self.time <= self.from
+                self.time <= f64::from(self.from)
             } else {
-                self.time >= self.to
+                self.time >= f64::from(self.to)
             };
             if self.finished || at_end {
                 self.rewind();
@@ -163,7 +170,7 @@ impl PlaybackClock {
 
     /// Stops playback and goes back to `from` (Babylon's `stop`).
     pub fn stop(&mut self) {
-        self.time = self.from;
+        self.time = f64::from(self.from);
         self.playing = false;
         self.finished = false;
     }
@@ -181,7 +188,7 @@ impl PlaybackClock {
     #[doc(alias = "goToFrame")]
     pub fn seek(&mut self, time: f32) {
         if time.is_finite() {
-            self.time = time.clamp(self.from, self.to);
+            self.time = f64::from(time.clamp(self.from, self.to));
             self.finished = false;
         }
     }
@@ -194,7 +201,8 @@ impl PlaybackClock {
 
     /// Advances the time by `delta_ms` milliseconds × the speed ratio when playing: wraps a
     /// looping clock (landing exactly on `to` wraps to `from`), clamps a clamped one and marks it
-    /// finished when it reaches the end it plays towards (landing exactly on it counts). A step
+    /// finished when it reaches the end it plays towards (landing exactly on it counts). "Exactly"
+    /// is within a microsecond, so that rounding in summed frame times cannot miss an end. A step
     /// of 0 or a step that is not finite leaves the time alone. A zero-length range holds its
     /// only frame; clamped, its first non-zero step finishes it.
     pub fn advance(&mut self, delta_ms: f32) {
@@ -211,43 +219,46 @@ impl PlaybackClock {
         }
         let from = f64::from(self.from);
         let to = f64::from(self.to);
-        let t = f64::from(self.time) + step;
+        let t = self.time + step;
         if self.looping {
             self.time = self.wrap(t, from, to);
-        } else if step > 0.0 && t >= to {
-            self.time = self.to;
+        } else if step > 0.0 && t >= to - END_SNAP_S {
+            self.time = to;
             self.finish();
-        } else if step < 0.0 && t <= from {
-            self.time = self.from;
+        } else if step < 0.0 && t <= from + END_SNAP_S {
+            self.time = from;
             self.finish();
         } else {
-            self.time = (t as f32).clamp(self.from, self.to);
+            self.time = t.clamp(from, to);
         }
     }
 
-    fn wrap(&mut self, t: f64, from: f64, to: f64) -> f32 {
+    fn wrap(&mut self, t: f64, from: f64, to: f64) -> f64 {
         let len = to - from;
-        if len <= 0.0 {
-            return self.from;
+        if len <= END_SNAP_S {
+            return from;
         }
         let cycles = ((t - from) / len).floor();
-        let wrapped = (t - from - cycles * len).clamp(0.0, len);
+        let mut wrapped = (t - from - cycles * len).clamp(0.0, len);
         let mut loops = cycles.abs();
-        let mut time = (from + wrapped) as f32;
-        // Rounding (in the subtraction above or the cast) may land exactly on `to`: that is the
-        // start of the next loop.
-        if time >= self.to {
-            time = self.from;
-            if cycles >= 0.0 {
-                loops += 1.0;
-            }
+        if wrapped >= len - END_SNAP_S {
+            // At the end, give or take rounding: the start of the next loop forwards; backwards,
+            // still the start of this one.
+            wrapped = 0.0;
+            loops = if cycles >= 0.0 {
+                loops + 1.0
+            } else {
+                loops - 1.0
+            };
+        } else if wrapped < END_SNAP_S {
+            wrapped = 0.0;
         }
         self.loops_this_tick = if loops >= f64::from(u32::MAX) {
             u32::MAX
         } else {
             loops as u32
         };
-        time.clamp(self.from, self.to)
+        (from + wrapped).clamp(from, to)
     }
 
     fn finish(&mut self) {
@@ -257,10 +268,10 @@ impl PlaybackClock {
     }
 
     fn rewind(&mut self) {
-        self.time = if self.speed_ratio < 0.0 {
+        self.time = f64::from(if self.speed_ratio < 0.0 {
             self.to
         } else {
             self.from
-        };
+        });
     }
 }
