@@ -2,7 +2,8 @@
 
 use std::process::Command;
 
-/// Runs fmt, clippy, doc, shader validation and the test suite; stops at the first failure.
+/// Runs fmt, clippy, doc, shader validation, the generated-fixtures check and the test suite;
+/// stops at the first failure.
 pub(crate) fn run() -> Result<(), String> {
     let root = crate::workspace_root();
     let steps: [&[&str]; 4] = [
@@ -22,6 +23,8 @@ pub(crate) fn run() -> Result<(), String> {
         if args[0] == "test" {
             eprintln!("xtask ci: validate-shaders");
             crate::validate_shaders::run().map_err(|e| format!("validate-shaders failed:\n{e}"))?;
+            eprintln!("xtask ci: fixtures --check");
+            crate::fixtures::run(true)?;
         }
         eprintln!("xtask ci: cargo {}", args.join(" "));
         let mut cmd = Command::new(env!("CARGO"));
