@@ -19,6 +19,12 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Show what an asset holds: skins (joints, root), meshes (vertices, influences, morph
+    /// targets), clips (duration, channels, interpolations).
+    Info(commands::info::InfoArgs),
+    /// Print the CPU reference pose of a clip (or the rest pose) at given times; --json gives
+    /// the golden-file shape (node world matrices, skin matrices, world positions, weights).
+    Pose(commands::pose::PoseArgs),
     /// Render an animated, GPU-skinned glTF asset (default: the built-in character) to PNG
     /// frames, an animated GIF and a contact sheet.
     Render(commands::render::RenderArgs),
@@ -30,6 +36,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
+        Command::Info(args) => commands::info::run(&args),
+        Command::Pose(args) => commands::pose::run(&args),
         Command::Render(args) => commands::render::run(args),
         Command::Bench(args) => commands::bench::run(&args),
     };

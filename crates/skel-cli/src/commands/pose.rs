@@ -1,0 +1,296 @@
+//! `skel pose <asset> [--clip <index|name>] --times t1,t2,… [--handedness lh|rh] --json`: the
+//! CPU reference pose at each time, in the shape of the golden files of `../shared/golden`
+//! (format `peer-ref-golden/1`) so that the two can be compared file to file.
+
+use std::io::Write as _;
+
+use clap::Args;
+use serde::Serialize;
+use serde::ser::SerializeMap as _;
+use skel::anim::{Handedness, Interpolation};
+use skel::gltf::{CpuPoser, GltfAsset};
+
+use super::asset_args::{AssetArgs, parse_times, resolve_clip};
+
+/// Arguments of `skel pose`.
+#[derive(Debug, Clone, Args)]
+pub struct PoseArgs {
+    #[command(flatten)]
+    asset: AssetArgs,
+    /// Clip to pose, by index or name; the rest pose when absent.
+    #[arg(long)]
+    clip: Option<String>,
+    /// Comma-separated times in seconds (parsed as f32, so a key time printed from an f32
+    /// hits the key exactly).
+    #[arg(long, default_value = "0")]
+    times: String,
+    /// Print the full pose as JSON (golden-file shape); without it, a summary per time.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Poses the asset at every time and prints the result.
+///
+/// # Errors
+/// When the asset cannot be loaded, a time or the clip is bad, or stdout fails.
+pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let asset = args.asset.load()?;
+    let clip = args
+        .clip
+        .as_deref()
+        .map(|c| resolve_clip(&asset, c))
+        .transpose()?;
+    let times = parse_times(&args.times)?;
+    let name = args.asset.asset.display().to_string();
+    let report = pose_report(&asset, &name, clip, &times)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.json {
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        write_summary(&mut out, &report)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Serialises `(index, value)` pairs as a JSON object keyed by the index, in index order
+/// (the golden files' `nodes` and `skins`).
+#[derive(Debug)]
+struct IndexMap<T>(Vec<(usize, T)>);
+
+impl<T: Serialize> Serialize for IndexMap<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(&k.to_string(), v)?;
+        }
+        map.end()
+    }
+}
+
+/// The whole output of `skel pose --json`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PoseReport {
+    format: &'static str,
+    engine: &'static str,
+    engine_version: &'static str,
+    asset: String,
+    handedness: &'static str,
+    clip: Option<ClipSummary>,
+    clip_count: usize,
+    times: Vec<f32>,
+    meshes: Vec<MeshHeader>,
+    frames: Vec<Frame>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ClipSummary {
+    index: usize,
+    name: String,
+    duration: f32,
+    channels: usize,
+    interpolations: Vec<&'static str>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MeshHeader {
+    key: String,
+    node: usize,
+    mesh: usize,
+    primitive: usize,
+    name: String,
+    skinned: bool,
+    vertex_count: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skin: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    joints: Option<Vec<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    influence_sets: Option<usize>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SkinPose {
+    joints: Vec<usize>,
+    joint_world: Vec<f32>,
+    skin_matrices: Vec<f32>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MeshPose {
+    key: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    morph_weights: Option<Vec<f32>>,
+    positions: Vec<f32>,
+}
+
+#[derive(Debug, Serialize)]
+struct Frame {
+    t: f32,
+    nodes: IndexMap<Vec<f32>>,
+    skins: IndexMap<SkinPose>,
+    meshes: Vec<MeshPose>,
+}
+
+fn interpolation_name(i: Interpolation) -> &'static str {
+    match i {
+        Interpolation::Step => "STEP",
+        Interpolation::Linear => "LINEAR",
+        Interpolation::CubicSpline => "CUBICSPLINE",
+    }
+}
+
+/// Poses `clip` (or the rest pose) of `asset` at every time with the CPU reference path
+/// ([`CpuPoser`]: `AnimationController::evaluate_at` + `skin_vertices`).
+///
+/// # Errors
+/// When the animation data is invalid or the clip index is out of range.
+pub fn pose_report(
+    asset: &GltfAsset,
+    name: &str,
+    clip: Option<usize>,
+    times: &[f32],
+) -> Result<PoseReport, Box<dyn std::error::Error>> {
+    let clips = &asset.animation.clips;
+    let clip_summary = clip
+        .and_then(|c| clips.get(c).map(|data| (c, data)))
+        .map(|(c, data)| {
+            let mut interpolations: Vec<_> = data
+                .samplers
+                .iter()
+                .map(|s| interpolation_name(s.interpolation()))
+                .collect();
+            interpolations.sort_unstable();
+            interpolations.dedup();
+            ClipSummary {
+                index: c,
+                name: data.name.clone(),
+                duration: data.duration(),
+                channels: data.channels.len(),
+                interpolations,
+            }
+        });
+    let meshes = asset
+        .primitives
+        .iter()
+        .map(|p| MeshHeader {
+            key: p.key.clone(),
+            node: p.node,
+            mesh: p.mesh,
+            primitive: p.primitive,
+            name: asset
+                .meshes
+                .get(p.mesh)
+                .map(|m| m.name.clone())
+                .unwrap_or_default(),
+            skinned: p.is_skinned(),
+            vertex_count: p.vertex_count(),
+            skin: p.skin.filter(|_| p.is_skinned()),
+            joints: p
+                .skin
+                .filter(|_| p.is_skinned())
+                .and_then(|s| asset.skins.get(s))
+                .map(|s| s.joints.clone()),
+            influence_sets: p.is_skinned().then_some(p.influence_sets),
+        })
+        .collect();
+    let mut poser = CpuPoser::new(asset)?;
+    let mut frames = Vec::with_capacity(times.len());
+    for &t in times {
+        poser.pose(asset, clip, t)?;
+        let world = poser.node_world_matrices();
+        let nodes = IndexMap(
+            (0..asset.nodes.len())
+                .map(|n| (n, world[n * 16..n * 16 + 16].to_vec()))
+                .collect(),
+        );
+        let skins = IndexMap(
+            asset
+                .skins
+                .iter()
+                .enumerate()
+                .map(|(s, skin)| {
+                    let joint_world = skin
+                        .joints
+                        .iter()
+                        .flat_map(|&j| world[j * 16..j * 16 + 16].iter().copied())
+                        .collect();
+                    let pose = SkinPose {
+                        joints: skin.joints.clone(),
+                        joint_world,
+                        skin_matrices: poser.skin_matrices(s).unwrap_or_default().to_vec(),
+                    };
+                    (s, pose)
+                })
+                .collect(),
+        );
+        let meshes = asset
+            .primitives
+            .iter()
+            .enumerate()
+            .map(|(i, p)| MeshPose {
+                key: p.key.clone(),
+                morph_weights: p
+                    .morph_binding
+                    .and_then(|b| poser.morph_weights(b))
+                    .map(<[f32]>::to_vec),
+                positions: poser.positions(i).unwrap_or_default().to_vec(),
+            })
+            .collect();
+        frames.push(Frame {
+            t,
+            nodes,
+            skins,
+            meshes,
+        });
+    }
+    Ok(PoseReport {
+        format: "peer-ref-golden/1",
+        engine: "skel",
+        engine_version: env!("CARGO_PKG_VERSION"),
+        asset: name.to_owned(),
+        handedness: match asset.animation.handedness {
+            Handedness::LeftHanded => "left-handed: root nodes mirrored in x (diag(-1,1,1,1))",
+            Handedness::RightHanded => "right-handed: glTF native, no conversion",
+        },
+        clip: clip_summary,
+        clip_count: clips.len(),
+        times: times.to_vec(),
+        meshes,
+        frames,
+    })
+}
+
+/// Without `--json`: the world-space bounds of every primitive at every time.
+fn write_summary(out: &mut impl std::io::Write, report: &PoseReport) -> std::io::Result<()> {
+    match &report.clip {
+        Some(c) => writeln!(out, "clip {} {:?} ({} s)", c.index, c.name, c.duration)?,
+        None => writeln!(out, "rest pose")?,
+    }
+    for frame in &report.frames {
+        writeln!(out, "t = {}", frame.t)?;
+        for m in &frame.meshes {
+            let mut lo = [f32::INFINITY; 3];
+            let mut hi = [f32::NEG_INFINITY; 3];
+            for v in m.positions.chunks_exact(3) {
+                for c in 0..3 {
+                    lo[c] = lo[c].min(v[c]);
+                    hi[c] = hi[c].max(v[c]);
+                }
+            }
+            write!(out, "  {}: bounds {lo:?} .. {hi:?}", m.key)?;
+            if let Some(w) = &m.morph_weights {
+                write!(out, ", morph weights {w:?}")?;
+            }
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}

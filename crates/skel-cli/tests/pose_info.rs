@@ -1,0 +1,235 @@
+//! `skel pose --json` and `skel info`, run as the real binary. The pose output is compared
+//! with a golden file of `../shared/golden` (same shape, same numbers within the conformance
+//! tolerance); left-handed output must be the right-handed one mirrored in x.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use serde_json::Value;
+
+fn shared_dir(test: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"));
+    if dir.join("assets").is_dir() && dir.join("golden").is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
+        "{test}: {} is missing and SKEL_REQUIRE_ASSETS=1",
+        dir.display()
+    );
+    eprintln!("SKIP {test}: {} not found", dir.display());
+    None
+}
+
+fn skel(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_skel"))
+        .args(args)
+        .output()
+        .expect("run skel");
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn nums(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+fn max_diff(a: &[f64], b: &[f64]) -> f64 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Runs `skel pose` on `model` like the golden file `golden` and compares everything.
+fn compare_with_golden(shared: &std::path::Path, golden_file: &str) {
+    let golden: Value =
+        serde_json::from_slice(&std::fs::read(shared.join("golden").join(golden_file)).unwrap())
+            .unwrap();
+    let asset = shared.join(
+        golden["asset"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("shared/"),
+    );
+    // Times as the golden file prints them (f64 text of f32 values): parsed as f32 they hit
+    // the keys exactly.
+    let times: Vec<String> = golden["times"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let clip = golden["clip"]["index"].as_u64().unwrap().to_string();
+    let asset = asset.to_str().unwrap();
+    let (ok, stdout, stderr) = skel(&[
+        "pose",
+        asset,
+        "--clip",
+        &clip,
+        "--times",
+        &times.join(","),
+        "--handedness",
+        "rh",
+        "--json",
+    ]);
+    assert!(ok, "skel pose failed: {stderr}");
+    let ours: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(ours["format"], "peer-ref-golden/1");
+    assert_eq!(nums(&ours["times"]).len(), times.len());
+    let keys = |v: &Value| -> Vec<String> {
+        v["meshes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["key"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(keys(&ours), keys(&golden));
+    for field in [
+        "node",
+        "mesh",
+        "primitive",
+        "skinned",
+        "vertexCount",
+        "skin",
+        "joints",
+    ] {
+        for (a, b) in ours["meshes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(golden["meshes"].as_array().unwrap())
+        {
+            assert_eq!(a.get(field), b.get(field), "meshes[].{field}");
+        }
+    }
+    let frames = ours["frames"].as_array().unwrap();
+    let golden_frames = golden["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), golden_frames.len());
+    let mut worst = 0.0f64;
+    for (f, g) in frames.iter().zip(golden_frames) {
+        assert_eq!(
+            f["t"].as_f64().unwrap() as f32,
+            g["t"].as_f64().unwrap() as f32
+        );
+        for (node, m) in g["nodes"].as_object().unwrap() {
+            worst = worst.max(max_diff(&nums(&f["nodes"][node]), &nums(m)));
+        }
+        for (skin, s) in g["skins"].as_object().unwrap() {
+            for field in ["joints", "jointWorld", "skinMatrices"] {
+                worst = worst.max(max_diff(&nums(&f["skins"][skin][field]), &nums(&s[field])));
+            }
+        }
+        for (m, gm) in f["meshes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(g["meshes"].as_array().unwrap())
+        {
+            assert_eq!(m["key"], gm["key"]);
+            worst = worst.max(max_diff(&nums(&m["positions"]), &nums(&gm["positions"])));
+            assert_eq!(
+                m.get("morphWeights").is_some(),
+                gm.get("morphWeights").is_some()
+            );
+        }
+    }
+    // SimpleSkin is about 3 units across: 1e-4 of its diagonal is 3e-4.
+    assert!(worst < 3e-4, "{golden_file}: worst difference {worst}");
+}
+
+#[test]
+fn pose_json_matches_a_golden_file() {
+    let Some(shared) = shared_dir("pose_json_matches_a_golden_file") else {
+        return;
+    };
+    compare_with_golden(&shared, "SimpleSkin/0.unitquat.json");
+}
+
+#[test]
+fn left_handed_pose_is_the_right_handed_one_mirrored() {
+    let Some(shared) = shared_dir("left_handed_pose_is_the_right_handed_one_mirrored") else {
+        return;
+    };
+    let asset = shared.join("assets/CesiumMan/CesiumMan.glb");
+    let asset = asset.to_str().unwrap();
+    let run = |h: &str| -> Value {
+        let (ok, stdout, stderr) = skel(&[
+            "pose",
+            asset,
+            "--clip",
+            "0",
+            "--times",
+            "0.5",
+            "--handedness",
+            h,
+            "--json",
+        ]);
+        assert!(ok, "{stderr}");
+        serde_json::from_str(&stdout).unwrap()
+    };
+    let rh = run("rh");
+    let lh = run("lh");
+    let p_rh = nums(&rh["frames"][0]["meshes"][0]["positions"]);
+    let p_lh = nums(&lh["frames"][0]["meshes"][0]["positions"]);
+    assert!(
+        p_rh.iter().any(|&x| x.abs() > 0.1),
+        "x must matter for this test"
+    );
+    for (a, b) in p_rh.chunks(3).zip(p_lh.chunks(3)) {
+        assert!(
+            (a[0] + b[0]).abs() < 1e-5 && (a[1] - b[1]).abs() < 1e-5 && (a[2] - b[2]).abs() < 1e-5
+        );
+    }
+}
+
+#[test]
+fn info_lists_skins_meshes_and_clips() {
+    let Some(shared) = shared_dir("info_lists_skins_meshes_and_clips") else {
+        return;
+    };
+    let asset = shared.join("assets/quad_skin/quad_skin.glb");
+    let (ok, stdout, stderr) = skel(&["info", asset.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("skin 0"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "12 influences per vertex (3 set(s)), GPU path 8 (the 8 largest, renormalised)"
+        ),
+        "{stdout}"
+    );
+    let asset = shared.join("assets/Fox/Fox.glb");
+    let (ok, stdout, _) = skel(&["info", asset.to_str().unwrap()]);
+    assert!(ok);
+    assert!(stdout.contains("24 joints"), "{stdout}");
+    assert_eq!(stdout.matches("  clip ").count(), 3, "{stdout}");
+    assert!(stdout.contains("\"Survey\""), "{stdout}");
+}
+
+#[test]
+fn bad_arguments_fail_with_a_message() {
+    let Some(shared) = shared_dir("bad_arguments_fail_with_a_message") else {
+        return;
+    };
+    let asset = shared.join("assets/Fox/Fox.glb");
+    let asset = asset.to_str().unwrap();
+    let (ok, _, stderr) = skel(&["pose", asset, "--clip", "Dance", "--times", "0", "--json"]);
+    assert!(!ok);
+    assert!(stderr.contains("--clip \"Dance\""), "{stderr}");
+    let (ok, _, stderr) = skel(&["pose", asset, "--times", "0,abc"]);
+    assert!(!ok);
+    assert!(stderr.contains("\"abc\""), "{stderr}");
+    let (ok, _, stderr) = skel(&["info", "/nonexistent.glb"]);
+    assert!(!ok);
+    assert!(stderr.contains("/nonexistent.glb"), "{stderr}");
+}
