@@ -130,7 +130,8 @@ pub struct AnimationData {
     pub clips: Vec<Clip>,
     /// One binding per skinned mesh node.
     pub skeletons: Vec<SkeletonBinding>,
-    /// One binding per mesh node with morph targets.
+    /// Morph bindings, one per morphed mesh node (a node may carry several, e.g. one per
+    /// primitive: a weights channel on the node drives them all).
     pub morph_bindings: Vec<MorphBinding>,
     /// The world's handedness, chosen at load.
     pub handedness: Handedness,

@@ -14,6 +14,10 @@ use crate::{
 const NO_BINDING: u32 = u32::MAX;
 
 /// Every buffer one pose evaluation needs, sized once for one asset. Nothing here grows later.
+///
+/// A scratch belongs to the [`AnimationData`] it was built from: the step functions index it by
+/// that data's nodes, clips and bindings, and panic when handed a scratch built for another
+/// asset.
 #[derive(Debug, Clone)]
 pub struct PoseScratch {
     /// TRS per node, [`TRS_STRIDE`] floats each.

@@ -135,8 +135,10 @@ impl Sampler {
         self.input[0]
     }
 
-    /// Normalises every rotation value (and tangent values are left as authored), as glTF
-    /// requires unit rotation keys; used by loaders on rotation channels.
+    /// Normalises every key value (tangents are left as authored), as glTF requires unit
+    /// rotation keys; loaders call it on the samplers of rotation channels. It acts on any
+    /// 4-component sampler, so call it on rotation samplers only (a weights sampler of four
+    /// targets would be changed too); other component counts are left alone.
     pub fn normalize_rotation_keys(&mut self) {
         if self.components != 4 {
             return;
@@ -312,5 +314,68 @@ pub fn evaluate_sampler_cursor(
     }
     if is_quaternion && components == 4 {
         normalize_quat_into(out, offset);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use super::*;
+
+    fn ramp() -> Sampler {
+        // value = 10 · key index, keys at 0, 1, 2, 3, 4
+        Sampler::new(
+            vec![0.0, 1.0, 2.0, 3.0, 4.0],
+            vec![0.0, 10.0, 20.0, 30.0, 40.0],
+            Interpolation::Linear,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn the_cursor_follows_forward_playback() {
+        let s = ramp();
+        let mut cursor = SamplerCursor::default();
+        let mut out = [0.0_f32];
+        for (t, key, value) in [
+            (0.5, 0, 5.0),
+            (1.0, 1, 10.0),
+            (1.5, 1, 15.0),
+            (2.25, 2, 22.5),
+            (3.9, 3, 39.0),
+        ] {
+            evaluate_sampler_cursor(&s, t, 1, false, &mut out, 0, &mut cursor);
+            assert_eq!((cursor.key, out[0]), (key, value), "t = {t}");
+        }
+        // Past the end the cursor parks on the last interval; a jump back searches again.
+        evaluate_sampler_cursor(&s, 9.0, 1, false, &mut out, 0, &mut cursor);
+        assert_eq!((cursor.key, out[0]), (3, 40.0));
+        evaluate_sampler_cursor(&s, 0.25, 1, false, &mut out, 0, &mut cursor);
+        assert_eq!((cursor.key, out[0]), (0, 2.5));
+    }
+
+    #[test]
+    fn a_stale_cursor_from_a_longer_sampler_is_harmless() {
+        let s = ramp();
+        let mut cursor = SamplerCursor { key: 1000 };
+        let mut out = [0.0_f32];
+        evaluate_sampler_cursor(&s, 2.5, 1, false, &mut out, 0, &mut cursor);
+        assert_eq!((cursor.key, out[0]), (2, 25.0));
+    }
+
+    #[test]
+    fn normalize_rotation_keys_touches_values_not_tangents() {
+        let mut s = Sampler::new(
+            vec![0.0],
+            vec![3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 5.0, 0.0, 0.0],
+            Interpolation::CubicSpline,
+        )
+        .unwrap();
+        s.normalize_rotation_keys();
+        assert_eq!(
+            s.output(),
+            &[3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 5.0, 0.0, 0.0]
+        );
     }
 }
