@@ -5,6 +5,7 @@ use std::path::Path;
 use skel_anim::{AnimationData, Handedness, MorphBinding, SkeletonBinding};
 
 use crate::animation::read_clips;
+use crate::budget::Budget;
 use crate::material::{ImageSlot, decode_image};
 use crate::mesh::{Instance, MeshInfo, PrimitiveData, read_meshes, read_primitive};
 use crate::nodes::{NodeInfo, SceneNodes, read_nodes, scene_nodes};
@@ -116,6 +117,8 @@ struct Structure {
     meshes: Vec<MeshInfo>,
     /// Mesh nodes of the scene in node order, with their bindings.
     instances: Vec<Instance>,
+    /// What the bindings took of the memory budget.
+    budget: Budget,
 }
 
 fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, GltfError> {
@@ -136,6 +139,7 @@ fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, G
     let mut skeletons = Vec::new();
     let mut morph_bindings = Vec::new();
     let mut instances = Vec::with_capacity(mesh_nodes.len());
+    let mut budget = Budget::new();
     for &n in &mesh_nodes {
         let (Some(mesh), node_json) = (nodes[n].mesh, &doc.root.nodes[n]) else {
             continue;
@@ -143,6 +147,9 @@ fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, G
         let skin = match nodes[n].skin {
             Some(s) => {
                 let info = &skins[s];
+                // Joint indices, inverse bind matrices, and the bone scratch of the pose.
+                let floats = info.joints.len() as u64 * 33;
+                budget.take(&|| format!("nodes[{n}].skin"), floats)?;
                 skeletons.push(SkeletonBinding::new(
                     s,
                     n,
@@ -200,6 +207,7 @@ fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, G
         skins,
         meshes,
         instances,
+        budget,
     })
 }
 
@@ -227,11 +235,11 @@ pub fn parse_animation_data(
 /// Any [`GltfError`]: a bad index, accessor, count, joint, key time, non-finite value or
 /// hierarchy, each naming the offending object.
 pub fn load_document(doc: &GltfDocument, opts: &LoadOptions) -> Result<GltfAsset, GltfError> {
-    let s = read_structure(doc, opts)?;
+    let mut s = read_structure(doc, opts)?;
     let mut primitives = Vec::new();
     for inst in &s.instances {
         for pi in 0..s.meshes[inst.mesh].primitive_count {
-            primitives.push(read_primitive(doc, inst, pi)?);
+            primitives.push(read_primitive(doc, inst, pi, &mut s.budget)?);
         }
     }
     let mut images = vec![ImageSlot::NotLoaded; doc.root.images.len()];

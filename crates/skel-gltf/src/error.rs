@@ -295,6 +295,20 @@ pub enum GltfError {
         /// The primitive.
         primitive: usize,
     },
+    /// Decoding the asset would need more memory than one asset may take (a small file can ask
+    /// for a lot by reusing one accessor in many morph targets or influence sets, or one mesh
+    /// or skin on many nodes).
+    #[error(
+        "{what} would need {floats} more floats, past the limit of {limit} floats for one asset"
+    )]
+    TooLarge {
+        /// What was being decoded (a JSON path).
+        what: String,
+        /// Floats it needs.
+        floats: u64,
+        /// The limit for the whole asset.
+        limit: u64,
+    },
     /// A base-colour image could not be decoded.
     #[error("image {image}: {reason}")]
     Image {

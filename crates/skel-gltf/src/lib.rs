@@ -29,6 +29,7 @@
 mod accessor;
 mod animation;
 mod asset;
+mod budget;
 mod document;
 mod error;
 mod glb;

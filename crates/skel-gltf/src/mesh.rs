@@ -9,6 +9,7 @@ use skel_anim::{MorphTargets, VertexInfluences};
 use crate::accessor::{
     Expect, IntAs, QUANTIZED, SIGNED_NORM, VERTEX_INDEX, accessor_count, read_f32, read_u32, valid,
 };
+use crate::budget::Budget;
 use crate::influences::{GpuInfluences, gpu_influences, read_influences};
 use crate::material::{MaterialInfo, read_material};
 use crate::{GltfDocument, GltfError};
@@ -193,6 +194,7 @@ pub(crate) fn read_primitive(
     doc: &GltfDocument,
     inst: &Instance,
     pi: usize,
+    budget: &mut Budget,
 ) -> Result<PrimitiveData, GltfError> {
     let mesh = inst.mesh;
     let prim = doc
@@ -255,6 +257,10 @@ pub(crate) fn read_primitive(
         components,
     };
     let positions = read_f32(doc, position, &pos_use, vec3(QUANTIZED), IntAs::Flag)?;
+    // Positions, normals, UVs and indices are backed by bytes of their own; what can grow
+    // beyond the file (reuse across nodes, targets, sets) is counted against the budget.
+    let vc = vertex_count as u64;
+    budget.take(&|| pos_use.clone(), vc * 8)?;
     let normals = match normal {
         None => None,
         Some(acc) => {
@@ -307,6 +313,7 @@ pub(crate) fn read_primitive(
     let (influences, skin, skeleton_binding) = match (inst.skin, sets.is_empty()) {
         (Some((skin, joint_count, binding)), false) => {
             let used = format!("{at}.attributes");
+            budget.take(&|| used.clone(), vc * sets.len() as u64 * 8)?;
             let inf = read_influences(doc, &sets, vertex_count, joint_count, &used)?;
             (Some(inf), Some(skin), Some(binding))
         }
@@ -314,7 +321,7 @@ pub(crate) fn read_primitive(
         // a skinned node's primitive without JOINTS_0 has nothing to skin it with.
         _ => (None, None, None),
     };
-    let morph_targets = read_targets(doc, prim, &at, vertex_count)?;
+    let morph_targets = read_targets(doc, prim, &at, vertex_count, budget)?;
     let material = read_material(
         doc,
         prim.material.map(|m| m.value()),
@@ -376,13 +383,19 @@ fn read_targets(
     prim: &gltf::json::mesh::Primitive,
     at: &str,
     vertex_count: usize,
+    budget: &mut Budget,
 ) -> Result<Option<MorphTargets>, GltfError> {
     let Some(targets) = prim.targets.as_ref().filter(|t| !t.is_empty()) else {
         return Ok(None);
     };
     let n = vertex_count * 3;
-    let mut positions = vec![0.0; targets.len() * n];
     let has_normals = targets.iter().any(|t| t.normals.is_some());
+    let per_target = n as u64 * if has_normals { 2 } else { 1 };
+    budget.take(
+        &|| format!("{at}.targets"),
+        targets.len() as u64 * per_target,
+    )?;
+    let mut positions = vec![0.0; targets.len() * n];
     let mut normals = if has_normals {
         vec![0.0; targets.len() * n]
     } else {

@@ -342,3 +342,21 @@ fn mutated_files_never_panic() {
     // Most mutations hit the JSON or the header and are rejected; some only change vertex data.
     assert!(rejected > 100, "{rejected}");
 }
+
+/// One delta accessor named by 5 000 morph targets of a 10 000-vertex mesh would decode to
+/// 150 million floats from a file of a few hundred kilobytes: refused before allocating.
+#[test]
+fn reuse_amplification_hits_the_asset_budget() {
+    let mut b = Builder::default();
+    let pos = b.floats(&vec![0.0; 30_000], "VEC3");
+    let delta = b.floats(&vec![0.0; 30_000], "VEC3");
+    let targets: Vec<Value> = (0..5000).map(|_| json!({"POSITION": delta})).collect();
+    let doc = json!({
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": pos}, "targets": targets}]}]
+    });
+    let err = load(&b.gltf(doc)).unwrap_err();
+    assert!(matches!(err, GltfError::TooLarge { .. }), "{err}");
+    assert!(err.to_string().contains("targets"), "{err}");
+}
