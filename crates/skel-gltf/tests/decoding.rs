@@ -451,3 +451,19 @@ fn joints_out_of_hierarchy_order_with_a_non_joint_between() {
     assert_eq!(asset.nodes[2].parent, Some(3));
     assert_eq!(asset.animation.nodes[3].parent, Some(1));
 }
+
+#[test]
+fn normalized_integer_rotation_keys_decode() {
+    let (mut b, mut doc) = two_bone_strip();
+    // Rotation keys as normalized SHORT: (0, 0, 0, 32767) = identity, (0, 0, 32767, 0) = 180°
+    // about z.
+    let rot: Vec<u8> = [0i16, 0, 0, 32767, 0, 0, 32767, 0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let rot = b.accessor(&rot, SHORT, "VEC4", 2, true);
+    doc["animations"][0]["samplers"][0]["output"] = json!(rot);
+    let asset = load(&b.gltf(doc));
+    let sampler = &asset.animation.clips[0].samplers[0];
+    assert_eq!(sampler.output(), &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
+}
