@@ -378,17 +378,17 @@ fn bench_upload(
     for c in controllers.iter() {
         gpu.push(character_gpu(ctx, &data, c)?);
     }
-    let bytes_per_frame: u64 = controllers.len() as u64
-        * (data
-            .skeletons
-            .iter()
-            .map(|s| s.joints.len() as u64 * 64)
-            .sum::<u64>()
-            + data
-                .morph_bindings
+    // What one frame hands to the queue: every bone texture and morph weight upload.
+    let bytes_per_frame: u64 = gpu
+        .iter()
+        .map(|(skeletons, morphs)| {
+            skeletons
                 .iter()
-                .map(|m| (m.target_count().max(4) as u64) * 4)
-                .sum::<u64>());
+                .map(|s| u64::from(s.bone_count()) * 64)
+                .sum::<u64>()
+                + morphs.iter().map(MorphGpu::weight_upload_len).sum::<u64>()
+        })
+        .sum();
     let delta_ms = 1000.0 / FPS;
     let upload = |controllers: &mut [AnimationController],
                   gpu: &mut [(Vec<SkeletonGpu>, Vec<MorphGpu>)]| {

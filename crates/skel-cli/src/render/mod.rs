@@ -167,7 +167,6 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     }
 
     let (mut player, playing) = make_player(&container, &job.animation, &asset_name)?;
-    apply_bone_overrides(&ctx, &mut container, &mut player, &job.bones)?;
 
     let frames = job
         .frames
@@ -185,6 +184,9 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
             sampler.collect(&container, &probe, &mut points);
         }
     }
+    // Bone overrides come after framing: the camera is the one the plain animation gets, so
+    // pictures with and without `--hide-bone` / `--bone-rotation` compare pixel for pixel.
+    apply_bone_overrides(&ctx, &mut container, &mut player, &job.bones)?;
     #[expect(clippy::cast_precision_loss, reason = "image sides are far below 2^24")]
     let aspect = job.width as f32 / job.height as f32;
     let camera = Camera::framing(&points, aspect, job.handedness);

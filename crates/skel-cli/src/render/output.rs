@@ -234,7 +234,8 @@ pub fn contact_sheet(tiles: &[RgbaImage]) -> RgbaImage {
     let count = u32::try_from(tiles.len()).unwrap_or(u32::MAX);
     let columns = count.min(SHEET_COLUMNS);
     let rows = count.div_ceil(SHEET_COLUMNS);
-    let mut sheet = RgbaImage::new(tw * columns, th * rows);
+    // Empty cells (fewer than 8 frames) take the first frame's corner colour: the background.
+    let mut sheet = RgbaImage::from_pixel(tw * columns, th * rows, *first.get_pixel(0, 0));
     for (i, tile) in (0_u32..).zip(tiles) {
         let (x, y) = ((i % SHEET_COLUMNS) * tw, (i / SHEET_COLUMNS) * th);
         imageops::replace(&mut sheet, tile, i64::from(x), i64::from(y));
