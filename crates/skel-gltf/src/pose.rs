@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use skel_anim::{AnimationController, NullSink, skin_vertices};
+use skel_anim::{AnimationController, NullSink, WeightedBlend, skin_vertices};
 use skel_math::{load_mat4, store_mat4};
 
 use crate::{GltfAsset, GltfError};
@@ -24,6 +24,10 @@ pub struct CpuPoser {
     positions: Vec<Vec<f32>>,
     /// Mesh-space morphed positions (scratch for rigid primitives).
     morphed: Vec<f32>,
+    /// The weighted blend of [`CpuPoser::pose_blend`], made on first use.
+    blend: Option<WeightedBlend>,
+    /// Whether the last pose came from `blend` rather than `controller`.
+    blended: bool,
 }
 
 impl CpuPoser {
@@ -52,6 +56,8 @@ impl CpuPoser {
                 .map(|p| vec![0.0; p.positions.len()])
                 .collect(),
             morphed: vec![0.0; largest],
+            blend: None,
+            blended: false,
         })
     }
 
@@ -68,49 +74,72 @@ impl CpuPoser {
         time: f32,
     ) -> Result<(), GltfError> {
         self.controller.evaluate_at(clip, time, &mut NullSink)?;
-        let world = self.controller.world_matrices();
-        for (skin, out) in asset.skins.iter().zip(&mut self.skin_matrices) {
-            for (i, &j) in skin.joints.iter().enumerate() {
-                let m = load_mat4(world, j * 16) * load_mat4(&skin.inverse_bind_matrices, i * 16);
-                store_mat4(out, i * 16, &m);
-            }
+        self.blended = false;
+        let scratch = self.controller.scratch();
+        skin_all(
+            asset,
+            &scratch.world,
+            &scratch.morph_weights,
+            &mut self.skin_matrices,
+            &mut self.positions,
+            &mut self.morphed,
+        )
+    }
+
+    /// Poses a weighted blend of clips (`(clip, weight)` pairs, as
+    /// [`WeightedBlend::with_weights`] takes them) with every clip at `time` seconds (held at
+    /// its last key past its end, as [`pose`](Self::pose) does), and skins every primitive.
+    /// The accessors then return the blended pose.
+    ///
+    /// # Errors
+    /// [`GltfError::Anim`] for a clip index out of range, or when `asset` is not the asset
+    /// this poser was made for.
+    pub fn pose_blend(
+        &mut self,
+        asset: &GltfAsset,
+        weights: &[(usize, f32)],
+        time: f32,
+    ) -> Result<(), GltfError> {
+        let same_layers = self.blend.as_ref().is_some_and(|b| {
+            b.layers().len() == weights.len()
+                && b.layers()
+                    .iter()
+                    .zip(weights)
+                    .all(|(l, &(c, _))| l.clip() == c)
+        });
+        let blend = match &mut self.blend {
+            Some(blend) if same_layers => blend,
+            _ => self.blend.insert(WeightedBlend::with_weights(
+                self.controller.data().clone(),
+                weights,
+            )?),
+        };
+        for (layer, &(_, weight)) in blend.layers_mut().iter_mut().zip(weights) {
+            layer.set_weight(weight);
+            let end = layer.clock().to();
+            // Past the end: seek clamps to the last key, exactly like `evaluate_at`.
+            layer.clock_mut().seek(time.min(end));
         }
-        for (pi, prim) in asset.primitives.iter().enumerate() {
-            let morph = match (&prim.morph_targets, prim.morph_binding) {
-                (Some(targets), Some(b)) => self.controller.morph_weights(b).map(|w| (targets, w)),
-                _ => None,
-            };
-            let out = &mut self.positions[pi];
-            match (&prim.influences, prim.skin) {
-                (Some(influences), Some(skin)) => {
-                    skin_vertices(
-                        &prim.positions,
-                        None,
-                        Some(influences),
-                        &self.skin_matrices[skin],
-                        morph,
-                        out,
-                        None,
-                    )?;
-                }
-                _ => {
-                    let morphed = &mut self.morphed[..prim.positions.len()];
-                    skin_vertices(&prim.positions, None, None, &[], morph, morphed, None)?;
-                    let node_world = load_mat4(world, prim.node * 16);
-                    for (src, dst) in morphed.chunks_exact(3).zip(out.chunks_exact_mut(3)) {
-                        let p = node_world.transform_point3(glam::Vec3::from_slice(src));
-                        dst.copy_from_slice(&p.to_array());
-                    }
-                }
-            }
-        }
-        Ok(())
+        blend.evaluate(&mut NullSink);
+        self.blended = true;
+        let scratch = blend.scratch();
+        skin_all(
+            asset,
+            &scratch.world,
+            &scratch.morph_weights,
+            &mut self.skin_matrices,
+            &mut self.positions,
+            &mut self.morphed,
+        )
     }
 
     /// World matrices of every node from the last pose, 16 floats each.
     #[must_use]
     pub fn node_world_matrices(&self) -> &[f32] {
-        self.controller.world_matrices()
+        match &self.blend {
+            Some(blend) if self.blended => blend.world_matrices(),
+            _ => self.controller.world_matrices(),
+        }
     }
 
     /// `jointWorld · inverseBind` of every joint of skin `skin` from the last pose.
@@ -129,7 +158,10 @@ impl CpuPoser {
     /// Morph weights of morph binding `binding` from the last pose.
     #[must_use]
     pub fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
-        self.controller.morph_weights(binding)
+        match &self.blend {
+            Some(blend) if self.blended => blend.morph_weights(binding),
+            _ => self.controller.morph_weights(binding),
+        }
     }
 
     /// The controller doing the posing.
@@ -137,4 +169,52 @@ impl CpuPoser {
     pub fn controller(&self) -> &AnimationController {
         &self.controller
     }
+}
+
+/// Skin matrices and world positions of every primitive of `asset` from a pose's node world
+/// matrices and morph weights.
+fn skin_all(
+    asset: &GltfAsset,
+    world: &[f32],
+    morph_weights: &[Vec<f32>],
+    skin_matrices: &mut [Vec<f32>],
+    positions: &mut [Vec<f32>],
+    morphed: &mut [f32],
+) -> Result<(), GltfError> {
+    for (skin, out) in asset.skins.iter().zip(skin_matrices.iter_mut()) {
+        for (i, &j) in skin.joints.iter().enumerate() {
+            let m = load_mat4(world, j * 16) * load_mat4(&skin.inverse_bind_matrices, i * 16);
+            store_mat4(out, i * 16, &m);
+        }
+    }
+    for (pi, prim) in asset.primitives.iter().enumerate() {
+        let morph = match (&prim.morph_targets, prim.morph_binding) {
+            (Some(targets), Some(b)) => morph_weights.get(b).map(|w| (targets, w.as_slice())),
+            _ => None,
+        };
+        let out = &mut positions[pi];
+        match (&prim.influences, prim.skin) {
+            (Some(influences), Some(skin)) => {
+                skin_vertices(
+                    &prim.positions,
+                    None,
+                    Some(influences),
+                    &skin_matrices[skin],
+                    morph,
+                    out,
+                    None,
+                )?;
+            }
+            _ => {
+                let morphed = &mut morphed[..prim.positions.len()];
+                skin_vertices(&prim.positions, None, None, &[], morph, morphed, None)?;
+                let node_world = load_mat4(world, prim.node * 16);
+                for (src, dst) in morphed.chunks_exact(3).zip(out.chunks_exact_mut(3)) {
+                    let p = node_world.transform_point3(glam::Vec3::from_slice(src));
+                    dst.copy_from_slice(&p.to_array());
+                }
+            }
+        }
+    }
+    Ok(())
 }

@@ -1,5 +1,5 @@
-//! `skel pose <asset> [--clip <index|name>] --times t1,t2,… [--handedness lh|rh] --json`: the
-//! CPU reference pose at each time, in the shape of the golden files of `../shared/golden`
+//! `skel pose <asset> [--clip <index|name> | --blend CLIP=WEIGHT,…] --times t1,t2,…
+//! [--handedness lh|rh] --json`: the CPU reference pose at each time, in the shape of the golden files of `../shared/golden`
 //! (format `peer-ref-golden/1`) so that the two can be compared file to file.
 
 use std::io::Write as _;
@@ -18,8 +18,13 @@ pub struct PoseArgs {
     #[command(flatten)]
     asset: AssetArgs,
     /// Clip to pose, by index or name; the rest pose when absent.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "blend")]
     clip: Option<String>,
+    /// Pose a weighted blend instead: `CLIP=WEIGHT,CLIP=WEIGHT` (index or name), every clip at
+    /// the same time (`skel_anim::WeightedBlend` rules: weights normalised per animated
+    /// property, the rest pose filling in below a total of 1).
+    #[arg(long)]
+    blend: Option<String>,
     /// Comma-separated times in seconds (parsed as f32, so a key time printed from an f32
     /// hits the key exactly).
     #[arg(long, default_value = "0")]
@@ -40,9 +45,14 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
         .as_deref()
         .map(|c| resolve_clip(&asset, c))
         .transpose()?;
+    let blend = args
+        .blend
+        .as_deref()
+        .map(|spec| skel::anim::parse_blend_spec(&asset.animation, spec))
+        .transpose()?;
     let times = parse_times(&args.times)?;
     let name = args.asset.asset.display().to_string();
-    let report = pose_report(&asset, &name, clip, &times)?;
+    let report = pose_report(&asset, &name, clip, blend.as_deref(), &times)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {
@@ -80,6 +90,9 @@ pub struct PoseReport {
     asset: String,
     handedness: &'static str,
     clip: Option<ClipSummary>,
+    /// The blended clips and weights, with `--blend` (absent otherwise, as in the golden files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blend: Option<Vec<BlendItem>>,
     clip_count: usize,
     times: Vec<f32>,
     meshes: Vec<MeshHeader>,
@@ -94,6 +107,13 @@ struct ClipSummary {
     duration: f32,
     channels: usize,
     interpolations: Vec<&'static str>,
+}
+
+#[derive(Debug, Serialize)]
+struct BlendItem {
+    index: usize,
+    name: String,
+    weight: f32,
 }
 
 #[derive(Debug, Serialize)]
@@ -147,15 +167,17 @@ fn interpolation_name(i: Interpolation) -> &'static str {
     }
 }
 
-/// Poses `clip` (or the rest pose) of `asset` at every time with the CPU reference path
-/// ([`CpuPoser`]: `AnimationController::evaluate_at` + `skin_vertices`).
+/// Poses `clip` (or the rest pose, or with `blend` the weighted blend of `(clip, weight)`
+/// pairs) of `asset` at every time with the CPU reference path ([`CpuPoser`]:
+/// `AnimationController::evaluate_at` or `WeightedBlend`, then `skin_vertices`).
 ///
 /// # Errors
-/// When the animation data is invalid or the clip index is out of range.
+/// When the animation data is invalid or a clip index is out of range.
 pub fn pose_report(
     asset: &GltfAsset,
     name: &str,
     clip: Option<usize>,
+    blend: Option<&[(usize, f32)]>,
     times: &[f32],
 ) -> Result<PoseReport, Box<dyn std::error::Error>> {
     let clips = &asset.animation.clips;
@@ -204,7 +226,10 @@ pub fn pose_report(
     let mut poser = CpuPoser::new(asset)?;
     let mut frames = Vec::with_capacity(times.len());
     for &t in times {
-        poser.pose(asset, clip, t)?;
+        match blend {
+            Some(weights) => poser.pose_blend(asset, weights, t)?,
+            None => poser.pose(asset, clip, t)?,
+        }
         let world = poser.node_world_matrices();
         let nodes = IndexMap(
             (0..asset.nodes.len())
@@ -261,6 +286,16 @@ pub fn pose_report(
             Handedness::RightHanded => "right-handed: glTF native, no conversion",
         },
         clip: clip_summary,
+        blend: blend.map(|weights| {
+            weights
+                .iter()
+                .map(|&(index, weight)| BlendItem {
+                    index,
+                    name: clips.get(index).map(|c| c.name.clone()).unwrap_or_default(),
+                    weight,
+                })
+                .collect()
+        }),
         clip_count: clips.len(),
         times: times.to_vec(),
         meshes,
@@ -270,9 +305,16 @@ pub fn pose_report(
 
 /// Without `--json`: the world-space bounds of every primitive at every time.
 fn write_summary(out: &mut impl std::io::Write, report: &PoseReport) -> std::io::Result<()> {
-    match &report.clip {
-        Some(c) => writeln!(out, "clip {} {:?} ({} s)", c.index, c.name, c.duration)?,
-        None => writeln!(out, "rest pose")?,
+    match (&report.clip, &report.blend) {
+        (_, Some(items)) => {
+            write!(out, "blend")?;
+            for b in items {
+                write!(out, " {} {:?}={}", b.index, b.name, b.weight)?;
+            }
+            writeln!(out)?;
+        }
+        (Some(c), None) => writeln!(out, "clip {} {:?} ({} s)", c.index, c.name, c.duration)?,
+        (None, None) => writeln!(out, "rest pose")?,
     }
     for frame in &report.frames {
         writeln!(out, "t = {}", frame.t)?;
