@@ -238,6 +238,13 @@ fn create_mesh_morph(
         .map_err(SkelError::gpu(format!("morph targets of mesh node {node}")))
 }
 
+/// Usage of the meshes' vertex buffers: drawn as vertex buffers, readable by compute skinning
+/// (`STORAGE`) and by readback (`COPY_SRC`).
+pub const VERTEX_BUFFER_USAGE: wgpu::BufferUsages = wgpu::BufferUsages::VERTEX
+    .union(wgpu::BufferUsages::COPY_DST)
+    .union(wgpu::BufferUsages::STORAGE)
+    .union(wgpu::BufferUsages::COPY_SRC);
+
 type VertexBuffers = (
     wgpu::Buffer,
     wgpu::Buffer,
@@ -256,7 +263,9 @@ fn create_vertex_buffers(
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(label),
                 contents,
-                usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+                // STORAGE: `skel::gpu::ComputeSkinning` can read them as they are; COPY_SRC:
+                // tools and tests can read them back.
+                usage: VERTEX_BUFFER_USAGE,
             })
     };
     ctx.capture("skel::load_gltf vertex buffers", || {

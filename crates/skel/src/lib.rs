@@ -62,7 +62,7 @@ mod options;
 mod source;
 mod topology;
 
-pub use container::{AssetContainer, MeshPoseSink, from_asset, load_gltf};
+pub use container::{AssetContainer, MeshPoseSink, VERTEX_BUFFER_USAGE, from_asset, load_gltf};
 pub use error::SkelError;
 pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;

@@ -48,8 +48,10 @@ pub struct MeshMorph {
 /// One mesh node of the scene, ready to draw.
 ///
 /// Vertex buffers: `positions` and `normals` are `Float32x3`, `uvs` `Float32x2`, `indices`
-/// `Uint32`; the skeleton's joints/weights buffers run in step with them (same vertex
-/// numbering). Primitives without normals or UVs have zeros in those streams.
+/// `Uint32`; the skeleton's joints/weights buffers and the morph deltas run in step with them
+/// (same vertex numbering). Primitives without normals or UVs have zeros in those streams.
+/// Every vertex buffer has [`VERTEX_BUFFER_USAGE`](crate::VERTEX_BUFFER_USAGE), so
+/// `skel::gpu::ComputeSkinning` can skin a whole mesh in one dispatch.
 #[derive(Debug)]
 pub struct Mesh {
     /// The glTF mesh's name.
