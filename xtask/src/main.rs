@@ -11,6 +11,7 @@ mod bless;
 mod ci;
 mod demo;
 mod fixtures;
+mod fuzz;
 mod validate_shaders;
 
 /// Development chores for the skel workspace.
@@ -43,6 +44,16 @@ enum Command {
     },
     /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
     Bless,
+    /// Replay the fuzz regressions, then build the cargo-fuzz targets (fuzz/) and run each for
+    /// N seconds, one after the other; prints executions, corpus size and outcome.
+    Fuzz {
+        /// Seconds to run each target.
+        #[arg(long)]
+        seconds: u64,
+        /// Run only this target (load_gltf or controller_api).
+        #[arg(long)]
+        target: Option<String>,
+    },
 }
 
 /// The workspace root (the parent of this crate's directory).
@@ -59,6 +70,7 @@ fn main() -> ExitCode {
         Command::Demo { args } => demo::run(&args),
         Command::Fixtures { check } => fixtures::run(check),
         Command::Bless => bless::run(),
+        Command::Fuzz { seconds, target } => fuzz::run(seconds, target.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

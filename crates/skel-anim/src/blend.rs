@@ -88,13 +88,14 @@ impl BlendLayer {
         self.clip
     }
 
-    /// The layer's weight (≥ 0).
+    /// The layer's weight (in `0..=`[`MAX_WEIGHT`]).
     #[must_use]
     pub fn weight(&self) -> f32 {
         self.weight
     }
 
-    /// Sets the weight. Negative, NaN and infinite weights count as 0 (the layer is skipped).
+    /// Sets the weight. Negative, NaN and infinite weights count as 0 (the layer is skipped);
+    /// weights above [`MAX_WEIGHT`] count as `MAX_WEIGHT`.
     pub fn set_weight(&mut self, weight: f32) {
         self.weight = sanitize_weight(weight);
     }
@@ -111,9 +112,17 @@ impl BlendLayer {
     }
 }
 
+/// The largest weight a layer or snapshot takes; larger finite weights count as this.
+///
+/// Blending is relative, and past a ratio of about 1e7 the lighter contributor is lost in f32
+/// rounding anyway; capping keeps every weighted sum finite (two layers at `f32::MAX / 2`
+/// would otherwise sum to infinity and blend into NaN bone matrices: found by the
+/// `controller_api` fuzz target).
+pub const MAX_WEIGHT: f32 = 1e12;
+
 fn sanitize_weight(weight: f32) -> f32 {
     if weight.is_finite() && weight > 0.0 {
-        weight
+        weight.min(MAX_WEIGHT)
     } else {
         0.0
     }
@@ -310,7 +319,8 @@ impl WeightedBlend {
         }
     }
 
-    /// Sets the weight of layer `layer` (negative, NaN and infinite weights count as 0).
+    /// Sets the weight of layer `layer` (negative, NaN and infinite weights count as 0, weights
+    /// above [`MAX_WEIGHT`] as `MAX_WEIGHT`).
     ///
     /// # Errors
     /// [`AnimError::NoSuchLayer`] for an index past the end.
@@ -378,7 +388,8 @@ impl WeightedBlend {
         self.snapshot.weight
     }
 
-    /// Sets the snapshot's weight (negative, NaN and infinite weights count as 0).
+    /// Sets the snapshot's weight (negative, NaN and infinite weights count as 0, weights above
+    /// [`MAX_WEIGHT`] as `MAX_WEIGHT`).
     pub fn set_snapshot_weight(&mut self, weight: f32) {
         self.snapshot.weight = sanitize_weight(weight);
     }

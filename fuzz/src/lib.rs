@@ -1,0 +1,16 @@
+//! The fuzz harness of skel, shared by the cargo-fuzz targets in `fuzz_targets/`:
+//!
+//! - `load_gltf`: arbitrary `.glb`/`.gltf` bytes through the whole CPU pipeline
+//!   ([`exercise_asset`]);
+//! - `controller_api`: arbitrary sequences of playback and bone-control calls with invariants
+//!   checked after each ([`api::run_bytes`]).
+//!
+//! Kept out of the workspace (it needs libFuzzer's nightly flags); run it with
+//! `cargo xtask fuzz --seconds N [--target T]` (see `docs/fuzzing.md`).
+
+pub mod api;
+mod asset;
+pub mod num;
+pub mod rig;
+
+pub use asset::exercise_asset;
