@@ -36,6 +36,8 @@
 //! assert!((bone[12] - 1.0).abs() < 1e-6); // translated by 1 along x
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod blend;
 mod blend_map;
 mod blend_spec;

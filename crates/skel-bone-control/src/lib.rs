@@ -53,6 +53,8 @@
 //!
 //! [`AnimationController`]: skel_anim::AnimationController
 
+#![forbid(unsafe_code)]
+
 mod asset;
 mod control;
 mod error;

@@ -26,6 +26,8 @@
 //! - handedness is chosen at load ([`LoadOptions::handedness`]): left-handed by default (root
 //!   nodes mirrored in x, as Babylon.js and the seed do), or glTF's right-handed space.
 
+#![forbid(unsafe_code)]
+
 mod accessor;
 mod animation;
 mod asset;

@@ -41,6 +41,8 @@
 //! # Ok::<(), GpuError>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod bone_texture;
 mod buffers;
 mod compute;

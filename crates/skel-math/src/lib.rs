@@ -21,6 +21,8 @@
 //!
 //! Quaternions are `[x, y, z, w]`, as glTF stores them.
 
+#![forbid(unsafe_code)]
+
 mod mat4;
 mod quat;
 

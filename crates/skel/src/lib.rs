@@ -47,6 +47,8 @@
 //! holds one `skel::bone_control::Skeleton` handle per skinned mesh (`container.skeletons`), and
 //! every animation group applies the overrides set through it.
 
+#![forbid(unsafe_code)]
+
 pub use skel_anim as anim;
 #[cfg(feature = "bone-control")]
 pub use skel_bone_control as bone_control;
