@@ -459,7 +459,7 @@ impl ComputeSkinning {
             u64::from(workgroups.1),
             |l| u64::from(l.max_compute_workgroups_per_dimension),
         )?;
-        let fragment_entries = self.fragment.bind_group_entries(skeleton, morph)?;
+        let fragment_entries = self.fragment.entries(skeleton, morph, false)?;
         let params_bytes: [u32; 4] = [inputs.vertex_count, 0, 0, 0];
         ctx.capture("ComputeSkinning::bind", || {
             let params = crate::buffers::create_filled_buffer(

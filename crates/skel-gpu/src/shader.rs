@@ -377,13 +377,24 @@ impl ShaderFragment {
         skeleton: Option<&'a SkeletonGpu>,
         morph: Option<&'a MorphGpu>,
     ) -> Result<Vec<wgpu::BindGroupEntry<'a>>, GpuError> {
+        self.entries(skeleton, morph, true)
+    }
+
+    /// [`bind_group_entries`](Self::bind_group_entries); `check_influences` is off for compute
+    /// skinning, whose influences come from its own input buffers rather than the skeleton's.
+    pub(crate) fn entries<'a>(
+        &self,
+        skeleton: Option<&'a SkeletonGpu>,
+        morph: Option<&'a MorphGpu>,
+        check_influences: bool,
+    ) -> Result<Vec<wgpu::BindGroupEntry<'a>>, GpuError> {
         let mut entries = Vec::with_capacity(3);
         if let Some(binding) = self.bone_texture_binding() {
             let skeleton = skeleton.ok_or(GpuError::MissingBinding {
                 what: "a skeleton (bone texture)",
             })?;
             let shader = self.variant.influences.count();
-            if shader > skeleton.influences_per_vertex() {
+            if check_influences && shader > skeleton.influences_per_vertex() {
                 return Err(GpuError::InfluenceMismatch {
                     shader,
                     skeleton: skeleton.influences_per_vertex(),

@@ -1,0 +1,161 @@
+//! The shared device, deterministic test data and readback helpers.
+
+use std::sync::OnceLock;
+
+use skel_gpu::{GpuContext, HeadlessOptions};
+
+/// Whether the run must have a GPU (`SKEL_REQUIRE_GPU=1`).
+fn gpu_required() -> bool {
+    std::env::var("SKEL_REQUIRE_GPU").is_ok_and(|v| v == "1")
+}
+
+fn make(options: &HeadlessOptions) -> Option<GpuContext> {
+    match GpuContext::new_headless_with(options) {
+        Ok(ctx) => {
+            eprintln!(
+                "skel-gpu tests: adapter {:?} ({:?}, {:?}), max_texture_dimension_2d {}",
+                ctx.adapter_info.name,
+                ctx.adapter_info.device_type,
+                ctx.adapter_info.backend,
+                ctx.limits.max_texture_dimension_2d
+            );
+            Some(ctx)
+        }
+        Err(e) if gpu_required() => panic!("SKEL_REQUIRE_GPU=1 but no GPU device: {e}"),
+        Err(e) => {
+            eprintln!(
+                "\n*** SKIP: no wgpu adapter ({e}); set SKEL_REQUIRE_GPU=1 to fail instead ***\n"
+            );
+            None
+        }
+    }
+}
+
+/// The device every test shares (the adapter's full limits), or `None` after a loud SKIP.
+pub fn ctx() -> Option<&'static GpuContext> {
+    static CTX: OnceLock<Option<GpuContext>> = OnceLock::new();
+    CTX.get_or_init(|| {
+        make(&HeadlessOptions {
+            optional_features: wgpu::Features::TIMESTAMP_QUERY,
+            ..HeadlessOptions::default()
+        })
+    })
+    .as_ref()
+}
+
+/// A second shared device with WebGPU's default limits (`max_texture_dimension_2d` 8192, so
+/// 2048 bones per bone texture row): what a browser-class device sees.
+pub fn default_limits_ctx() -> Option<&'static GpuContext> {
+    static CTX: OnceLock<Option<GpuContext>> = OnceLock::new();
+    CTX.get_or_init(|| {
+        make(&HeadlessOptions {
+            required_limits: Some(wgpu::Limits::default()),
+            ..HeadlessOptions::default()
+        })
+    })
+    .as_ref()
+}
+
+/// A fresh device of its own, for tests that destroy it.
+pub fn own_ctx() -> Option<GpuContext> {
+    make(&HeadlessOptions::default())
+}
+
+/// Deterministic pseudo-random numbers in [-1, 1) (xorshift), so failures reproduce.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next_f32(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        ((self.0 >> 40) as f32 / (1u64 << 24) as f32) * 2.0 - 1.0
+    }
+
+    pub fn below(&mut self, n: u32) -> u32 {
+        (((self.next_f32() + 1.0) * 0.5 * n as f32) as u32).min(n - 1)
+    }
+}
+
+/// `count` distinct bone matrices whose every element differs (element e of bone b encodes b
+/// and e), so a wrong texel shows up as a wrong value.
+pub fn tagged_bone_matrices(count: u32) -> Vec<f32> {
+    (0..count)
+        .flat_map(|b| (0..16).map(move |e| b as f32 + e as f32 / 16.0))
+        .collect()
+}
+
+/// `count` random affine bone matrices (rotation-ish 3×3 with scale near 1, translation).
+pub fn random_affine_bones(count: u32, rng: &mut Rng) -> Vec<f32> {
+    let mut out = Vec::with_capacity(count as usize * 16);
+    for _ in 0..count {
+        let axis =
+            glam::Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32() + 1.5).normalize();
+        let m = glam::Mat4::from_scale_rotation_translation(
+            glam::Vec3::splat(1.0 + 0.2 * rng.next_f32()),
+            glam::Quat::from_axis_angle(axis, 3.0 * rng.next_f32()),
+            glam::Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0,
+        );
+        out.extend_from_slice(&m.to_cols_array());
+    }
+    out
+}
+
+/// Reads a buffer back as `f32`/`u32`.
+pub fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer, bytes: u64) -> Vec<f32> {
+    bytemuck::cast_slice(&skel_gpu::readback::read_buffer(ctx, buffer, 0, bytes).unwrap()).to_vec()
+}
+
+/// Reads a buffer back as `u32`.
+pub fn read_u32(ctx: &GpuContext, buffer: &wgpu::Buffer, bytes: u64) -> Vec<u32> {
+    bytemuck::cast_slice(&skel_gpu::readback::read_buffer(ctx, buffer, 0, bytes).unwrap()).to_vec()
+}
+
+/// A `STORAGE | VERTEX | COPY_SRC | COPY_DST` buffer holding `data`.
+pub fn storage_buffer(ctx: &GpuContext, data: &[u8]) -> wgpu::Buffer {
+    let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("test data"),
+        size: skel_gpu::padded_buffer_size(data.len() as u64),
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::VERTEX
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    ctx.queue.write_buffer(&buffer, 0, data);
+    buffer
+}
+
+/// An empty output buffer of `bytes`.
+pub fn output_buffer(ctx: &GpuContext, bytes: u64) -> wgpu::Buffer {
+    ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("test output"),
+        size: bytes.max(4),
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    })
+}
+
+/// The workspace's `../shared/assets` directory, or `None` after a loud SKIP (failing when
+/// `SKEL_REQUIRE_ASSETS=1`).
+pub fn assets_dir() -> Option<std::path::PathBuf> {
+    let dir = std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/assets"
+    ));
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("SKEL_REQUIRE_ASSETS").is_ok_and(|v| v == "1") {
+        panic!("SKEL_REQUIRE_ASSETS=1 but {} is missing", dir.display());
+    }
+    eprintln!(
+        "\n*** SKIP: {} is missing; set SKEL_REQUIRE_ASSETS=1 to fail instead ***\n",
+        dir.display()
+    );
+    None
+}

@@ -1,0 +1,365 @@
+//! Compute skinning beyond the asset tests: every variant on synthetic data (both paths, skin
+//! and morph together), compact input formats, normals off, and the 2D dispatch.
+
+use skel_anim::{MorphTargets, VertexInfluences, skin_vertices};
+use skel_gpu::{
+    ComputeSkinning, ComputeSkinningConfig, ComputeSkinningInputs, GpuContext, HeadlessOptions,
+    Influences, JointFormat, JointIndices, SkeletonGpu, SkinningVariant, WeightFormat,
+    create_morph, create_skeleton,
+};
+
+use crate::common::{Rng, ctx, output_buffer, random_affine_bones, read_f32, storage_buffer};
+use crate::probe::{bbox_diagonal, max_abs_diff, skin_compute_path, skin_vertex_path};
+
+/// Random mesh data: positions, unit normals, `sets` influence sets with weights summing to 1
+/// (some zero), over `bones` bones.
+struct Mesh {
+    positions: Vec<f32>,
+    normals: Vec<f32>,
+    joints: Vec<u32>,
+    weights: Vec<f32>,
+    per_vertex: usize,
+}
+
+fn mesh(n: usize, per_vertex: usize, bones: u32, rng: &mut Rng) -> Mesh {
+    let mut m = Mesh {
+        positions: vec![],
+        normals: vec![],
+        joints: vec![],
+        weights: vec![],
+        per_vertex,
+    };
+    for _ in 0..n {
+        m.positions.extend([
+            rng.next_f32() * 3.0,
+            rng.next_f32() * 3.0,
+            rng.next_f32() * 3.0,
+        ]);
+        let nv = glam::Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32() + 2.0).normalize();
+        m.normals.extend(nv.to_array());
+        let raw: Vec<f32> = (0..per_vertex)
+            .map(|k| {
+                if k > 1 && rng.next_f32() < -0.3 {
+                    0.0
+                } else {
+                    rng.next_f32() + 1.1
+                }
+            })
+            .collect();
+        let sum: f32 = raw.iter().sum();
+        m.weights.extend(raw.iter().map(|w| w / sum));
+        m.joints.extend((0..per_vertex).map(|_| rng.below(bones)));
+    }
+    m
+}
+
+impl Mesh {
+    fn set(&self, values: &[u32], set: usize) -> Vec<u32> {
+        values
+            .chunks(self.per_vertex)
+            .flat_map(|c| c[set * 4..set * 4 + 4].to_vec())
+            .collect()
+    }
+    fn wset(&self, set: usize) -> Vec<f32> {
+        self.weights
+            .chunks(self.per_vertex)
+            .flat_map(|c| c[set * 4..set * 4 + 4].to_vec())
+            .collect()
+    }
+    fn skeleton(&self, ctx: &GpuContext, bones: &[f32]) -> SkeletonGpu {
+        let j0 = self.set(&self.joints, 0);
+        let w0 = self.wset(0);
+        let (j1, w1) = if self.per_vertex == 8 {
+            (Some(self.set(&self.joints, 1)), Some(self.wset(1)))
+        } else {
+            (None, None)
+        };
+        create_skeleton(
+            ctx,
+            JointIndices::U32(&j0),
+            &w0,
+            (bones.len() / 16) as u32,
+            bones,
+            j1.as_deref().map(JointIndices::U32),
+            w1.as_deref(),
+        )
+        .unwrap()
+    }
+    fn cpu(
+        &self,
+        bones: &[f32],
+        morph: Option<(&MorphTargets, &[f32])>,
+        skinned: bool,
+    ) -> (Vec<f32>, Vec<f32>) {
+        let inf = VertexInfluences {
+            per_vertex: self.per_vertex,
+            joints: self.joints.clone(),
+            weights: self.weights.clone(),
+        };
+        let mut p = vec![0.0; self.positions.len()];
+        let mut n = vec![0.0; self.positions.len()];
+        skin_vertices(
+            &self.positions,
+            Some(&self.normals),
+            skinned.then_some(&inf),
+            bones,
+            morph,
+            &mut p,
+            Some(&mut n),
+        )
+        .unwrap();
+        (p, n)
+    }
+}
+
+fn random_targets(count: usize, n: usize, rng: &mut Rng) -> MorphTargets {
+    MorphTargets {
+        target_count: count,
+        positions: (0..count * n * 3).map(|_| rng.next_f32() * 0.5).collect(),
+        normals: (0..count * n * 3).map(|_| rng.next_f32() * 0.2).collect(),
+    }
+}
+
+#[test]
+fn every_variant_matches_the_cpu_on_both_paths() {
+    let Some(ctx) = ctx() else { return };
+    let mut rng = Rng::new(7);
+    let n = 2000;
+    let bones = random_affine_bones(70, &mut rng);
+    for variant in SkinningVariant::all() {
+        let per_vertex = if variant.influences == Influences::Eight {
+            8
+        } else {
+            4
+        };
+        let m = mesh(n, per_vertex, 70, &mut rng);
+        let skinned = variant.influences != Influences::None;
+        let skeleton = skinned.then(|| m.skeleton(ctx, &bones));
+        // 6 targets: more than the seed's 4, with one zero weight.
+        let targets = random_targets(6, n, &mut rng);
+        let weights = [0.3, -0.2, 0.0, 0.7, 0.1, 0.45];
+        let morph = variant
+            .morph
+            .then(|| create_morph(ctx, &targets, n, &weights).unwrap());
+        let (cpu_p, cpu_n) = m.cpu(
+            &bones,
+            variant.morph.then_some((&targets, &weights[..])),
+            skinned,
+        );
+        let diagonal = bbox_diagonal(&cpu_p);
+        for (path, gpu) in [
+            (
+                "vertex",
+                skin_vertex_path(
+                    ctx,
+                    variant,
+                    &m.positions,
+                    &m.normals,
+                    skeleton.as_ref(),
+                    morph.as_ref(),
+                ),
+            ),
+            (
+                "compute",
+                skin_compute_path(
+                    ctx,
+                    variant,
+                    &m.positions,
+                    &m.normals,
+                    skeleton.as_ref(),
+                    morph.as_ref(),
+                ),
+            ),
+        ] {
+            let pe = max_abs_diff(&gpu.positions, &cpu_p) / diagonal;
+            let ne = max_abs_diff(&gpu.normals, &cpu_n);
+            eprintln!(
+                "{variant:?} {path}: position error {pe:.2e} of diagonal, normal error {ne:.2e}"
+            );
+            assert!(
+                pe <= 1e-5 && ne <= 1e-5,
+                "{variant:?} {path}: {pe:e} {ne:e}"
+            );
+        }
+    }
+}
+
+/// Packs joints into the compact layout (4 × u8 or u16 per vertex, little-endian).
+fn pack_joints(joints: &[u32], format: JointFormat) -> Vec<u8> {
+    match format {
+        JointFormat::U8 => joints.iter().map(|&j| j as u8).collect(),
+        JointFormat::U16 => joints
+            .iter()
+            .flat_map(|&j| (j as u16).to_le_bytes())
+            .collect(),
+        JointFormat::U32 => joints.iter().flat_map(|&j| j.to_le_bytes()).collect(),
+    }
+}
+
+/// Quantizes weights; returns the bytes and the weights as the GPU will see them.
+fn pack_weights(weights: &[f32], format: WeightFormat) -> (Vec<u8>, Vec<f32>) {
+    match format {
+        WeightFormat::Unorm8 => {
+            let q: Vec<u8> = weights.iter().map(|w| (w * 255.0).round() as u8).collect();
+            let seen = q.iter().map(|&v| f32::from(v) / 255.0).collect();
+            (q, seen)
+        }
+        WeightFormat::Unorm16 => {
+            let q: Vec<u16> = weights
+                .iter()
+                .map(|w| (w * 65535.0).round() as u16)
+                .collect();
+            let seen = q.iter().map(|&v| f32::from(v) / 65535.0).collect();
+            (q.iter().flat_map(|v| v.to_le_bytes()).collect(), seen)
+        }
+        WeightFormat::F32 => (bytemuck::cast_slice(weights).to_vec(), weights.to_vec()),
+    }
+}
+
+fn run_compact(ctx: &GpuContext, config: ComputeSkinningConfig, n: usize, rng: &mut Rng) {
+    let per_vertex = config.variant.influences.count() as usize;
+    let bones = random_affine_bones(200, rng);
+    let mut m = mesh(n, per_vertex, 200, rng);
+    let skeleton = m.skeleton(ctx, &bones);
+    let mut sets = Vec::new();
+    let mut seen = vec![0.0; m.weights.len()];
+    for set in 0..per_vertex / 4 {
+        let (wbytes, wseen) = pack_weights(&m.wset(set), config.weight_format);
+        for (v, chunk) in wseen.chunks(4).enumerate() {
+            seen[v * per_vertex + set * 4..][..4].copy_from_slice(chunk);
+        }
+        sets.push((
+            storage_buffer(
+                ctx,
+                &pack_joints(&m.set(&m.joints, set), config.joint_format),
+            ),
+            storage_buffer(ctx, &wbytes),
+        ));
+    }
+    m.weights = seen;
+    let bytes = n as u64 * 12;
+    let rest_p = storage_buffer(ctx, bytemuck::cast_slice(&m.positions));
+    let rest_n = storage_buffer(ctx, bytemuck::cast_slice(&m.normals));
+    let (out_p, out_n) = (output_buffer(ctx, bytes), output_buffer(ctx, bytes));
+    let pipeline = ComputeSkinning::new(ctx, config).unwrap();
+    let inputs = ComputeSkinningInputs {
+        vertex_count: n as u32,
+        rest_positions: &rest_p,
+        rest_normals: config.normals.then_some(&rest_n),
+        joints: [sets.first().map(|s| &s.0), sets.get(1).map(|s| &s.0)],
+        weights: [sets.first().map(|s| &s.1), sets.get(1).map(|s| &s.1)],
+        out_positions: &out_p,
+        out_normals: config.normals.then_some(&out_n),
+    };
+    let bindings = pipeline.bind(ctx, &inputs, Some(&skeleton), None).unwrap();
+    ctx.capture("compact compute", || {
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        pipeline.encode(&mut encoder, &bindings, None);
+        ctx.queue.submit([encoder.finish()]);
+    })
+    .unwrap();
+    let (cpu_p, cpu_n) = m.cpu(&bones, None, true);
+    let pe = max_abs_diff(&read_f32(ctx, &out_p, bytes), &cpu_p) / bbox_diagonal(&cpu_p);
+    eprintln!(
+        "{config:?} workgroups {:?}: position error {pe:.2e}",
+        bindings.workgroups()
+    );
+    assert!(pe <= 1e-5, "{config:?}: {pe:e}");
+    if config.normals {
+        let ne = max_abs_diff(&read_f32(ctx, &out_n, bytes), &cpu_n);
+        assert!(ne <= 1e-5, "{config:?}: normal error {ne:e}");
+    }
+}
+
+#[test]
+fn compact_joint_and_weight_formats_match_the_cpu() {
+    let Some(ctx) = ctx() else { return };
+    let mut rng = Rng::new(11);
+    for influences in [Influences::Four, Influences::Eight] {
+        for joint_format in [JointFormat::U8, JointFormat::U16, JointFormat::U32] {
+            for weight_format in [
+                WeightFormat::Unorm8,
+                WeightFormat::Unorm16,
+                WeightFormat::F32,
+            ] {
+                for normals in [false, true] {
+                    let config = ComputeSkinningConfig {
+                        variant: SkinningVariant {
+                            influences,
+                            morph: false,
+                        },
+                        normals,
+                        joint_format,
+                        weight_format,
+                    };
+                    run_compact(ctx, config, 777, &mut rng);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn large_meshes_dispatch_in_two_dimensions() {
+    // A device whose compute grid is only 16 workgroups wide: 10 000 vertices need 157
+    // workgroups, so the dispatch is 16 × 10 and the shader must rebuild the vertex index.
+    let Some(shared) = ctx() else { return };
+    let limits = wgpu::Limits {
+        max_compute_workgroups_per_dimension: 16,
+        ..shared.limits.clone()
+    };
+    let ctx = GpuContext::new_headless_with(&HeadlessOptions {
+        required_limits: Some(limits),
+        ..Default::default()
+    })
+    .unwrap();
+    let pipeline = ComputeSkinning::new(&ctx, ComputeSkinningConfig::default()).unwrap();
+    assert_eq!(pipeline.workgroups_for(10_000), (16, 10));
+    assert_eq!(pipeline.workgroups_for(64 * 16), (16, 1));
+    assert_eq!(pipeline.workgroups_for(0), (0, 0));
+    run_compact(
+        &ctx,
+        ComputeSkinningConfig::default(),
+        10_000,
+        &mut Rng::new(3),
+    );
+    // One more vertex than 16 × 16 workgroups hold does not fit this device.
+    let err = pipeline
+        .bind(
+            &ctx,
+            &ComputeSkinningInputs {
+                vertex_count: 64 * 16 * 16 + 1,
+                ..dummy_inputs(&ctx, 64 * 16 * 16 + 1)
+            },
+            None,
+            None,
+        )
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            skel_gpu::GpuError::MissingLimit {
+                name: "max_compute_workgroups_per_dimension",
+                needed: 17,
+                available: 16
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+/// Inputs of the right sizes for `n` vertices, 4 influences, with normals (contents unused).
+fn dummy_inputs(ctx: &GpuContext, n: u32) -> ComputeSkinningInputs<'static> {
+    let leak =
+        |bytes: u64| -> &'static wgpu::Buffer { Box::leak(Box::new(output_buffer(ctx, bytes))) };
+    let n = u64::from(n);
+    ComputeSkinningInputs {
+        vertex_count: n as u32,
+        rest_positions: leak(n * 12),
+        rest_normals: Some(leak(n * 12)),
+        joints: [Some(leak(n * 16)), None],
+        weights: [Some(leak(n * 16)), None],
+        out_positions: leak(n * 12),
+        out_normals: Some(leak(n * 12)),
+    }
+}

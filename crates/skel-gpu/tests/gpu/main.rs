@@ -1,0 +1,18 @@
+//! skel-gpu on a real wgpu adapter (lavapipe in CI): one test binary, one shared device.
+//!
+//! Without an adapter every test prints a loud SKIP and passes, unless `SKEL_REQUIRE_GPU=1`
+//! (CI sets it), in which case it fails. Run with
+//! `WGPU_BACKEND=vulkan XDG_RUNTIME_DIR=$(mktemp -d) cargo test -p skel-gpu`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+mod bone_counts;
+mod common;
+mod compute;
+mod end_to_end;
+mod errors;
+mod morph;
+mod probe;
+mod recovery;
+mod sink;
+mod skeleton;

@@ -1,0 +1,144 @@
+//! `AnimationController::tick` → `GpuPoseSink` → the device: bone matrices land in the bone
+//! texture (and the mirror), morph weights in the morph uniform.
+
+use std::f32::consts::FRAC_1_SQRT_2;
+use std::sync::Arc;
+
+use skel_anim::{
+    AnimationController, AnimationData, Channel, ChannelPath, Clip, Handedness, Interpolation,
+    MorphBinding, MorphTargets, NodeRest, PoseSink, Sampler, SkeletonBinding,
+};
+use skel_gpu::{GpuPoseSink, JointIndices, SkeletonGpu, create_morph, create_skeleton};
+
+use crate::common::{ctx, read_f32, tagged_bone_matrices};
+
+/// Two joints (root slides in x, child rotates), a skinned mesh node and a morphed node whose
+/// 3 weights animate.
+fn data() -> AnimationData {
+    let mut child = NodeRest::new("child", Some(0));
+    child.translation = [0.0, 1.0, 0.0];
+    AnimationData {
+        nodes: vec![
+            NodeRest::new("root", None),
+            child,
+            NodeRest::new("mesh", None),
+            NodeRest::new("face", None),
+        ],
+        clips: vec![Clip::new(
+            "move",
+            vec![
+                Sampler::new(
+                    vec![0.0, 1.0],
+                    vec![0.0, 0.0, 0.0, 2.0, 0.0, 0.0],
+                    Interpolation::Linear,
+                )
+                .unwrap(),
+                Sampler::new(
+                    vec![0.0, 1.0],
+                    vec![0.0, 0.0, 0.0, 1.0, 0.0, 0.0, FRAC_1_SQRT_2, FRAC_1_SQRT_2],
+                    Interpolation::Linear,
+                )
+                .unwrap(),
+                Sampler::new(
+                    vec![0.0, 1.0],
+                    vec![0.0, 0.0, 0.0, 1.0, 0.5, 0.25],
+                    Interpolation::Linear,
+                )
+                .unwrap(),
+            ],
+            vec![
+                Channel {
+                    sampler: 0,
+                    node: 0,
+                    path: ChannelPath::Translation,
+                },
+                Channel {
+                    sampler: 1,
+                    node: 1,
+                    path: ChannelPath::Rotation,
+                },
+                Channel {
+                    sampler: 2,
+                    node: 3,
+                    path: ChannelPath::Weights,
+                },
+            ],
+        )],
+        skeletons: vec![SkeletonBinding::new(0, 2, vec![0, 1], vec![]).unwrap()],
+        morph_bindings: vec![MorphBinding {
+            node: 3,
+            default_weights: vec![0.0; 3],
+        }],
+        handedness: Handedness::LeftHanded,
+    }
+}
+
+#[test]
+fn tick_uploads_bone_matrices_and_morph_weights() {
+    let Some(ctx) = ctx() else { return };
+    let mut controller = AnimationController::new(Arc::new(data())).unwrap();
+    controller.set_clip(Some(0)).unwrap();
+    let mut skeletons = vec![
+        create_skeleton(
+            ctx,
+            JointIndices::U8(&[0, 1, 0, 0]),
+            &[0.5, 0.5, 0.0, 0.0],
+            2,
+            &tagged_bone_matrices(2),
+            None,
+            None,
+        )
+        .unwrap(),
+    ];
+    let targets = MorphTargets {
+        target_count: 3,
+        positions: vec![0.1; 9],
+        normals: Vec::new(),
+    };
+    let mut morphs = vec![create_morph(ctx, &targets, 1, &[0.0; 3]).unwrap()];
+
+    let mut sink = GpuPoseSink::new(&ctx.queue, &mut skeletons, &mut morphs);
+    controller.tick(500.0, &mut sink);
+    assert_eq!(sink.skipped(), 0);
+
+    let expected_bones = controller.bone_matrices(0).unwrap().to_vec();
+    // Half way: the root slid to x = 1 (the mesh node is a mirrored root too, so the
+    // handedness flip cancels in invMeshWorld · world).
+    assert!(
+        (expected_bones[12] - 1.0).abs() < 1e-6,
+        "{expected_bones:?}"
+    );
+    assert_eq!(skeletons[0].bone_matrices(), expected_bones.as_slice());
+    assert_eq!(skeletons[0].read_bone_texture(ctx).unwrap(), expected_bones);
+
+    let expected_weights = controller.morph_weights(0).unwrap().to_vec();
+    assert_eq!(expected_weights, [0.5, 0.25, 0.125]);
+    let params = read_f32(ctx, morphs[0].params_buffer(), 16);
+    assert_eq!(params, [0.5, 0.25, 0.125, 0.0]);
+}
+
+#[test]
+fn sink_skips_missing_slots_and_wrong_lengths_and_accepts_references() {
+    let Some(ctx) = ctx() else { return };
+    let bones = tagged_bone_matrices(2);
+    let mut a = create_skeleton(
+        ctx,
+        JointIndices::U8(&[0, 1, 0, 0]),
+        &[1.0, 0.0, 0.0, 0.0],
+        2,
+        &bones,
+        None,
+        None,
+    )
+    .unwrap();
+    let mut refs: Vec<&mut SkeletonGpu> = vec![&mut a];
+    let mut sink = GpuPoseSink::skeletons(&ctx.queue, &mut refs);
+    sink.bone_matrices(0, &bones[..16]); // wrong length
+    sink.bone_matrices(1, &bones); // no such slot
+    sink.morph_weights(0, &[1.0]); // no morph slots
+    assert_eq!(sink.skipped(), 3);
+    let moved: Vec<f32> = bones.iter().map(|v| v + 100.0).collect();
+    sink.bone_matrices(0, &moved);
+    assert_eq!(sink.skipped(), 3);
+    assert_eq!(a.read_bone_texture(ctx).unwrap(), moved);
+}
