@@ -745,6 +745,24 @@ fn bone_op<K: BoneKey + Copy + std::fmt::Debug>(
         }
     };
     let Err(e) = result else {
+        // Whatever finite values were accepted, the stored override must be finite: a
+        // non-finite translation or rotation would turn every later pose into NaN.
+        if let Ok(state) = skeleton.bone_override(bone) {
+            let values = state
+                .translation
+                .iter()
+                .flatten()
+                .chain(state.rotation.iter().flatten())
+                .chain(state.scaling.iter().flatten());
+            if let Some(v) = values.into_iter().find(|v| !v.is_finite()) {
+                fail(
+                    rig.name,
+                    i,
+                    whole,
+                    format!("an accepted call stored a non-finite override ({v}): {state:?}"),
+                );
+            }
+        }
         if expect_bad_bone && !matches!(op, BoneOp::Bake) {
             fail(
                 rig.name,

@@ -108,3 +108,36 @@ fn out_of_range_calls_are_checked_for_their_error_kind() {
     ];
     World::new().run(&steps);
 }
+
+/// A finite world position far out, under a parent scaled down, must not be stored as an
+/// infinite local translation.
+#[test]
+fn a_far_world_pose_under_a_shrunk_parent_stays_finite() {
+    use skel_fuzz::api::BoneOp;
+    let steps = [
+        Step {
+            rig: 0,
+            op: Op::Bone(
+                Index(0),
+                Index(0),
+                BoneOp::Scaling([Num(0.25), Num(0.25), Num(0.25)]),
+            ),
+        },
+        Step {
+            rig: 0,
+            op: Op::Bone(
+                Index(0),
+                Index(1),
+                BoneOp::WorldPoseDeferred(
+                    [Num(3.0e38), Num(0.0), Num(0.0)],
+                    [Num(0.0), Num(0.0), Num(0.0), Num(1.0)],
+                ),
+            ),
+        },
+        Step {
+            rig: 0,
+            op: Op::Bone(Index(0), Index(1), BoneOp::Read),
+        },
+    ];
+    World::new().run(&steps);
+}

@@ -188,8 +188,10 @@ impl Skeleton {
     /// rotation is stored).
     ///
     /// # Errors
-    /// A bad bone, a non-finite component, a zero quaternion, or a singular parent world matrix
-    /// ([`BoneControlError::SingularParent`]); nothing is written then.
+    /// A bad bone, a non-finite component, a zero quaternion, a singular parent world matrix
+    /// ([`BoneControlError::SingularParent`]), or a pose whose local translation or rotation
+    /// would not be finite ([`BoneControlError::NotFinite`], e.g. a far position under a parent
+    /// scaled down); nothing is written then.
     #[doc(alias = "setBoneWorldPoseDeferred")]
     pub fn set_bone_world_pose_deferred(
         &self,
@@ -210,6 +212,10 @@ impl Skeleton {
                 node,
                 parent,
             })?;
+        // A finite world pose can still be out of f32 range locally (far away under a shrunk
+        // parent): store nothing rather than an infinite translation and a NaN rotation.
+        check_finite("local translation from world position", b, &t)?;
+        check_finite("local rotation from world rotation", b, &r)?;
         table.update(node, |o| {
             o.mask |= MASK_TRANSLATION | MASK_ROTATION;
             o.translation = t;
