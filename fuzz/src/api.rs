@@ -731,7 +731,15 @@ fn bone_op<K: BoneKey + Copy + std::fmt::Debug>(
         BoneOp::Read => {
             let state = skeleton.bone_override(bone);
             let visible = skeleton.is_bone_visible(bone);
-            let _ = skeleton.bone_world_pose(bone);
+            if let (true, Ok(pose)) = (rig.sane, skeleton.bone_world_pose(bone))
+                && pose
+                    .position
+                    .iter()
+                    .chain(&pose.rotation)
+                    .any(|v| !v.is_finite())
+            {
+                fail(rig.name, i, whole, format!("world pose {pose:?}"));
+            }
             let world = skeleton.baked_world_matrix(bone);
             if let (true, Ok(m)) = (rig.sane, &world)
                 && m.iter().any(|v| !v.is_finite())
