@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use skel_anim::{AnimationController, NullSink, WeightedBlend, skin_vertices};
+use skel_anim::{AnimationController, NullSink, PoseHook, WeightedBlend, skin_vertices};
 use skel_math::{load_mat4, store_mat4};
 
 use crate::{GltfAsset, GltfError};
@@ -28,6 +28,8 @@ pub struct CpuPoser {
     blend: Option<WeightedBlend>,
     /// Whether the last pose came from `blend` rather than `controller`.
     blended: bool,
+    /// The bone-control hook given to the controller and to the blend.
+    hook: Option<Arc<dyn PoseHook>>,
 }
 
 impl CpuPoser {
@@ -58,6 +60,7 @@ impl CpuPoser {
             morphed: vec![0.0; largest],
             blend: None,
             blended: false,
+            hook: None,
         })
     }
 
@@ -109,10 +112,12 @@ impl CpuPoser {
         });
         let blend = match &mut self.blend {
             Some(blend) if same_layers => blend,
-            _ => self.blend.insert(WeightedBlend::with_weights(
-                self.controller.data().clone(),
-                weights,
-            )?),
+            _ => {
+                let mut blend =
+                    WeightedBlend::with_weights(self.controller.data().clone(), weights)?;
+                blend.set_pose_hook(self.hook.clone());
+                self.blend.insert(blend)
+            }
         };
         for (layer, &(_, weight)) in blend.layers_mut().iter_mut().zip(weights) {
             layer.set_weight(weight);
@@ -162,6 +167,16 @@ impl CpuPoser {
             Some(blend) if self.blended => blend.morph_weights(binding),
             _ => self.controller.morph_weights(binding),
         }
+    }
+
+    /// Installs (or with `None` removes) a pose hook (bone control's overrides) on every pose
+    /// this poser makes, single clip or blend.
+    pub fn set_pose_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
+        self.controller.set_pose_hook(hook.clone());
+        if let Some(blend) = &mut self.blend {
+            blend.set_pose_hook(hook.clone());
+        }
+        self.hook = hook;
     }
 
     /// The controller doing the posing.

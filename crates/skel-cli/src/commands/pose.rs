@@ -1,16 +1,18 @@
 //! `skel pose <asset> [--clip <index|name> | --blend CLIP=WEIGHT,…] --times t1,t2,…
-//! [--handedness lh|rh] --json`: the CPU reference pose at each time, in the shape of the golden files of `../shared/golden`
-//! (format `peer-ref-golden/1`) so that the two can be compared file to file.
+//! [--handedness lh|rh] [--hide-bone NAME]… [--bone-rotation NAME=x,y,z,w]… --json`: the CPU
+//! reference pose at each time, in the shape of the golden files of `../shared/golden` (format
+//! `peer-ref-golden/1`) so that the two can be compared file to file.
 
 use std::io::Write as _;
 
 use clap::Args;
 use serde::Serialize;
 use serde::ser::SerializeMap as _;
-use skel::anim::{Handedness, Interpolation};
+use skel::anim::{Handedness, Interpolation, NullSink};
 use skel::gltf::{CpuPoser, GltfAsset};
 
 use super::asset_args::{AssetArgs, parse_times, resolve_clip};
+use crate::render::BoneOverride;
 
 /// Arguments of `skel pose`.
 #[derive(Debug, Clone, Args)]
@@ -32,6 +34,14 @@ pub struct PoseArgs {
     /// Print the full pose as JSON (golden-file shape); without it, a summary per time.
     #[arg(long)]
     json: bool,
+    /// Hide a bone and the sub-tree it drives (bone control: scale 0 after the channels, so it
+    /// stays hidden under any clip). Repeatable.
+    #[arg(long = "hide-bone", value_name = "NAME")]
+    hide_bone: Vec<String>,
+    /// Override a bone's local rotation (bone control: written before the channels, so a clip
+    /// that rotates the bone wins). Repeatable.
+    #[arg(long = "bone-rotation", value_name = "NAME=X,Y,Z,W", value_parser = super::render::parse_bone_rotation)]
+    bone_rotation: Vec<(String, [f32; 4])>,
 }
 
 /// Poses the asset at every time and prints the result.
@@ -52,7 +62,18 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
         .transpose()?;
     let times = parse_times(&args.times)?;
     let name = args.asset.asset.display().to_string();
-    let report = pose_report(&asset, &name, clip, blend.as_deref(), &times)?;
+    let mut bones: Vec<BoneOverride> = args
+        .hide_bone
+        .iter()
+        .cloned()
+        .map(BoneOverride::Hide)
+        .collect();
+    bones.extend(
+        args.bone_rotation
+            .iter()
+            .map(|(name, q)| BoneOverride::Rotate(name.clone(), *q)),
+    );
+    let report = pose_report(&asset, &name, clip, blend.as_deref(), &times, &bones)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {
@@ -159,6 +180,36 @@ struct Frame {
     meshes: Vec<MeshPose>,
 }
 
+/// Enables bone control on the poser's animation data, applies `bones` and installs the hook,
+/// so every pose (single clip or blend) follows the seed's rules.
+fn apply_bone_overrides(
+    poser: &mut CpuPoser,
+    bones: &[BoneOverride],
+) -> Result<(), Box<dyn std::error::Error>> {
+    if bones.is_empty() {
+        return Ok(());
+    }
+    let control = skel::bone_control::enable_bone_control(poser.controller().data())?;
+    for op in bones {
+        let (BoneOverride::Hide(name) | BoneOverride::Rotate(name, _)) = op;
+        let Some((skeleton, bone)) = control
+            .skeletons()
+            .iter()
+            .find_map(|s| s.bone_index_by_name(name).map(|b| (s, b)))
+        else {
+            return Err(format!("no bone named {name:?} in any skin of the asset").into());
+        };
+        match op {
+            BoneOverride::Hide(_) => skeleton.set_bone_visible(bone, false, &mut NullSink)?,
+            BoneOverride::Rotate(_, q) => {
+                skeleton.set_bone_rotation_quaternion(bone, *q, &mut NullSink)?;
+            }
+        }
+    }
+    poser.set_pose_hook(Some(control.pose_hook()));
+    Ok(())
+}
+
 fn interpolation_name(i: Interpolation) -> &'static str {
     match i {
         Interpolation::Step => "STEP",
@@ -171,14 +222,17 @@ fn interpolation_name(i: Interpolation) -> &'static str {
 /// pairs) of `asset` at every time with the CPU reference path ([`CpuPoser`]:
 /// `AnimationController::evaluate_at` or `WeightedBlend`, then `skin_vertices`).
 ///
+/// `bones` are bone-control overrides (`--hide-bone`, `--bone-rotation`) applied to every pose.
+///
 /// # Errors
-/// When the animation data is invalid or a clip index is out of range.
+/// When the animation data is invalid, a clip index is out of range, or a bone is unknown.
 pub fn pose_report(
     asset: &GltfAsset,
     name: &str,
     clip: Option<usize>,
     blend: Option<&[(usize, f32)]>,
     times: &[f32],
+    bones: &[BoneOverride],
 ) -> Result<PoseReport, Box<dyn std::error::Error>> {
     let clips = &asset.animation.clips;
     let clip_summary = clip
@@ -224,6 +278,7 @@ pub fn pose_report(
         })
         .collect();
     let mut poser = CpuPoser::new(asset)?;
+    apply_bone_overrides(&mut poser, bones)?;
     let mut frames = Vec::with_capacity(times.len());
     for &t in times {
         match blend {

@@ -69,8 +69,8 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
     Ok((side(w)?, side(h)?))
 }
 
-/// Parses `NAME=x,y,z,w`.
-fn parse_bone_rotation(s: &str) -> Result<(String, [f32; 4]), String> {
+/// Parses `NAME=x,y,z,w` (also used by `skel pose`).
+pub(crate) fn parse_bone_rotation(s: &str) -> Result<(String, [f32; 4]), String> {
     let (name, q) = s
         .rsplit_once('=')
         .ok_or_else(|| format!("expected NAME=x,y,z,w, got {s:?}"))?;
