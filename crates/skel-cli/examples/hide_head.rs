@@ -13,8 +13,8 @@
 //! `target/hide_head`).
 //!
 //! The pictures are drawn by the renderer of `skel render` (its module, included below) on a
-//! real wgpu adapter: the override goes through `skel::bone_control` to the bone texture. Each
-//! side is framed on what it shows, so the headless side sits a little larger in its frame.
+//! real wgpu adapter: the override goes through `skel::bone_control` to the bone texture. The
+//! renderer frames the character without bone overrides, so both sides share one camera.
 
 use std::error::Error;
 use std::path::PathBuf;
