@@ -2,6 +2,7 @@
 //! can be compared with. The JSON it prints is documented in `docs/bench-json.md`; keep it
 //! stable (add fields, never rename or remove).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -111,19 +112,31 @@ pub struct UploadReport {
 /// A missing or malformed asset, an unknown clip, or a zero count.
 pub fn run(args: &BenchArgs) -> Result<(), Box<dyn std::error::Error>> {
     let report = bench(args)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    let mut out = std::io::stdout().lock();
+    let written = if args.json {
+        serde_json::to_writer_pretty(&mut out, &report)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
     } else {
-        print_text(&report);
+        print_text(&mut out, &report)
+    };
+    match written {
+        // `skel bench | head` closes the pipe early: not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
     }
-    Ok(())
 }
 
-fn print_text(r: &BenchReport) {
-    println!(
+fn print_text(out: &mut impl Write, r: &BenchReport) -> std::io::Result<()> {
+    writeln!(
+        out,
         "skel bench: {} — {} — {} characters × {} joints ({} nodes, {} channels), {} frames at {} fps ({} build)",
         r.asset,
-        r.clip.as_deref().unwrap_or("rest pose"),
+        match (&r.clip, r.clip_index) {
+            (Some(name), Some(i)) if name.is_empty() => format!("clip {i} (unnamed)"),
+            (Some(name), _) => format!("clip {name:?}"),
+            _ => "rest pose".to_owned(),
+        },
         r.characters,
         r.joints_per_character,
         r.nodes_per_character,
@@ -131,8 +144,9 @@ fn print_text(r: &BenchReport) {
         r.frames,
         r.fps,
         r.build
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  CPU pose pipeline: {:.2} ns/joint/frame, {:.3} µs/character/frame, {:.3} ms/frame (p10 {:.3}, p90 {:.3}), {} allocations/frame",
         r.ns_per_joint_frame,
         r.us_per_character_frame,
@@ -140,9 +154,10 @@ fn print_text(r: &BenchReport) {
         r.ms_per_frame_p10,
         r.ms_per_frame_p90,
         r.allocations_per_frame
-    );
+    )?;
     match (&r.upload, &r.upload_skipped) {
-        (Some(u), _) => println!(
+        (Some(u), _) => writeln!(
+            out,
             "  GPU upload ({}): {:.2} ns/joint/frame, {:.3} µs/character/frame, {:.3} ms/frame, {} bytes/frame, {} allocations/frame",
             u.adapter,
             u.ns_per_joint_frame,
@@ -150,15 +165,17 @@ fn print_text(r: &BenchReport) {
             u.ms_per_frame,
             u.bytes_per_frame,
             u.allocations_per_frame
-        ),
-        (None, Some(why)) => println!("  GPU upload: not measured ({why})"),
+        )?,
+        (None, Some(why)) => writeln!(out, "  GPU upload: not measured ({why})")?,
         (None, None) => {}
     }
     if r.build == "debug" {
-        println!(
+        writeln!(
+            out,
             "  (debug build: use `cargo run --release -p skel-cli -- bench` for real numbers)"
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// The value at fraction `q` (0..=1) of sorted `values` (nearest rank).

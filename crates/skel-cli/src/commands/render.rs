@@ -140,8 +140,8 @@ pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
         report.samples,
     );
     println!(
-        "wrote {}/frame_0000.png … {}, {}, {}",
-        job.out.display(),
+        "wrote {} … {}, {}, {}",
+        job.out.join(render::output::frame_file_name(0)).display(),
         o.frames
             .last()
             .and_then(|p| p.file_name())
