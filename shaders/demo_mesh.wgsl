@@ -4,7 +4,8 @@
 //
 // Lighting: a hemisphere ambient, a warm key and a cool fill directional light (both placed
 // relative to the camera, so every model is lit from the same side of the picture), a soft
-// Blinn-Phong highlight and a rim term. Colours are linear; the sRGB target encodes them.
+// Blinn-Phong highlight and a rim term, then a filmic tone curve. Colours are linear; the sRGB
+// target encodes them.
 
 struct Frame {
     view_proj: mat4x4<f32>,
@@ -76,6 +77,12 @@ fn vs_main(
     return out;
 }
 
+// Narkowicz's fitted ACES filmic curve: keeps light materials under a strong key light from
+// clipping to flat white (their lit and unlit sides stay apart) and leaves mid-tones close.
+fn tone_map(x: vec3<f32>) -> vec3<f32> {
+    return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), vec3<f32>(0.0), vec3<f32>(1.0));
+}
+
 @fragment
 fn fs_main(input: VertexOut) -> @location(0) vec4<f32> {
     // Derivatives and texture sampling stay in uniform control flow.
@@ -111,5 +118,5 @@ fn fs_main(input: VertexOut) -> @location(0) vec4<f32> {
     let specular = pow(max(dot(n, h), 0.0), 48.0) * 0.12 * select(0.0, 1.0, key > 0.0) * frame.key_color.rgb;
     let rim = pow(1.0 - max(dot(n, v), 0.0), 4.0) * 0.18;
     let color = base.rgb * diffuse + specular + vec3<f32>(rim) * frame.sky_color.rgb;
-    return vec4<f32>(color, 1.0);
+    return vec4<f32>(tone_map(color), 1.0);
 }

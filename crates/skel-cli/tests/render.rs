@@ -403,6 +403,93 @@ fn hiding_a_bone_removes_its_subtree_from_the_picture() {
 }
 
 #[test]
+fn bone_rotation_shows_unless_the_clip_animates_that_rotation() {
+    if !gpu_available("bone_rotation") {
+        return;
+    }
+    let args = ["--clip", "Walk", "--frames", "1", "--size", "160x160"];
+    let plain = frame(&render("rot-plain", &args), 0);
+    // Walk does not animate the Spine's rotation: bending it 45° forward shows.
+    let bent = frame(
+        &render(
+            "rot-spine",
+            &[
+                &args[..],
+                &["--bone-rotation", "Spine=0.3826834,0,0,0.9238795"],
+            ]
+            .concat(),
+        ),
+        0,
+    );
+    let change = silhouette_change(&plain, &bent);
+    assert!(
+        change > 0.01,
+        "bending the spine changed {change} of the frame"
+    );
+    // Walk animates the Head's rotation: the clip wins, the override does not show.
+    let head = frame(
+        &render(
+            "rot-head",
+            &[
+                &args[..],
+                &["--bone-rotation", "Head=0,0.7071068,0,0.7071068"],
+            ]
+            .concat(),
+        ),
+        0,
+    );
+    let (mean, p99) = compare(&plain, &head);
+    assert!(
+        mean < 0.01 && p99 == 0,
+        "the clip should win on Head: mean {mean}, p99 {p99}"
+    );
+}
+
+#[test]
+fn a_blend_renders_and_a_full_weight_blend_is_the_clip() {
+    if !gpu_available("blend") {
+        return;
+    }
+    let base = ["--frames", "4", "--fps", "5", "--size", "128x128"];
+    let walk = frame(
+        &render("blend-walk", &[&base[..], &["--clip", "Walk"]].concat()),
+        3,
+    );
+    let wave = frame(
+        &render("blend-wave", &[&base[..], &["--clip", "Wave"]].concat()),
+        3,
+    );
+    let only_walk = frame(
+        &render(
+            "blend-1-0",
+            &[&base[..], &["--blend", "Walk=1,Wave=0"]].concat(),
+        ),
+        3,
+    );
+    let half = frame(
+        &render(
+            "blend-half",
+            &[&base[..], &["--blend", "Walk=0.5,1=0.5"]].concat(),
+        ),
+        3,
+    );
+    let (mean, _) = compare(&walk, &only_walk);
+    assert!(
+        mean < 0.05,
+        "Walk=1,Wave=0 differs from --clip Walk by {mean}"
+    );
+    assert!(compare(&half, &walk).0 > 1.0 && compare(&half, &wave).0 > 1.0);
+    let run = skel(&[
+        "render",
+        "--blend",
+        "Walk=0.5,Dance=0.5",
+        "--out",
+        "/tmp/skel-unused",
+    ]);
+    assert!(!run.ok && run.stderr.contains("Dance"), "{}", run.stderr);
+}
+
+#[test]
 fn clear_errors_for_bad_input() {
     // Missing file: no GPU needed to say so.
     let run = skel(&[

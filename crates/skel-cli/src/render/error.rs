@@ -3,12 +3,14 @@
 use std::path::PathBuf;
 
 /// What the install hint says when no GPU adapter is found. It names the exact packages.
-pub const NO_ADAPTER_HINT: &str = "skel render needs a GPU adapter through wgpu, and none was found.\n\
-On a machine without a GPU, install Mesa's software Vulkan driver (lavapipe) and the Vulkan loader:\n\
-    sudo apt-get install mesa-vulkan-drivers libvulkan1      (Debian/Ubuntu)\n\
-    sudo dnf install mesa-vulkan-drivers vulkan-loader       (Fedora)\n\
-or run `cargo xtask demo` from the repository, which installs them when it can (scripts/install-vulkan.sh).\n\
-If a driver is installed but not picked, try WGPU_BACKEND=vulkan (or gl).";
+pub const NO_ADAPTER_HINT: &str = concat!(
+    "skel render needs a GPU adapter through wgpu, and none was found.\n",
+    "On a machine without a GPU, install Mesa's software Vulkan driver (lavapipe) and the Vulkan loader:\n",
+    "    sudo apt-get install mesa-vulkan-drivers libvulkan1      (Debian, Ubuntu)\n",
+    "    sudo dnf install mesa-vulkan-drivers vulkan-loader       (Fedora)\n",
+    "or run `cargo xtask demo` from the repository, which installs them when it can (scripts/install-vulkan.sh).\n",
+    "If a driver is installed but not picked, try WGPU_BACKEND=vulkan (or gl).",
+);
 
 /// Everything `skel render` / `skel bench` can fail with. Each variant names the file, the
 /// clip or the numbers involved.
@@ -57,6 +59,18 @@ pub enum RenderError {
         /// What `--clip` said.
         requested: String,
         /// The clips it has, `index: name`, or "none".
+        available: String,
+    },
+    /// `--blend` is malformed or names a clip the asset does not have.
+    #[error("{asset}: bad --blend {spec:?}: {reason}; its clips are: {available}")]
+    BadBlend {
+        /// The asset as the user named it.
+        asset: String,
+        /// What `--blend` said.
+        spec: String,
+        /// skel-anim's reason, naming the item.
+        reason: String,
+        /// The clips it has.
         available: String,
     },
     /// A size is zero or too large for the device or for GIF.

@@ -322,13 +322,13 @@ fn make_player(
         Animation::Default => group(0),
         Animation::Clip(requested) => group(resolve_clip(container, requested, asset)?),
         Animation::Blend(spec) => {
-            let weights = skel::anim::parse_blend_spec(&data, spec).map_err(|e| {
-                RenderError::UnknownClip {
+            let weights =
+                skel::anim::parse_blend_spec(&data, spec).map_err(|e| RenderError::BadBlend {
                     asset: asset.to_owned(),
-                    requested: format!("--blend {spec} ({e})"),
+                    spec: spec.clone(),
+                    reason: e.to_string(),
                     available: clip_list(container),
-                }
-            })?;
+                })?;
             let blend = WeightedBlend::with_weights(data, &weights)?;
             Ok((Player::Blend(Box::new(blend)), format!("blend {spec}")))
         }
