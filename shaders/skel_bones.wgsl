@@ -25,12 +25,13 @@ fn skel_bone_matrix(bone: u32) -> mat4x4<f32> {
     return skel_bone_matrix_in(bone, textureDimensions(skel_bone_texture).x);
 }
 
-// m + weight * bone[joint]; zero weights fetch nothing.
+// m + weight * bone[joint]; zero weights fetch nothing. `skel_fetch_bone` is
+// skel_bone_fetch_texture.wgsl's plain texture read, or compute skinning's workgroup cache.
 fn skel_add_influence(m: mat4x4<f32>, width: u32, joint: u32, weight: f32) -> mat4x4<f32> {
     if (weight == 0.0) {
         return m;
     }
-    return m + weight * skel_bone_matrix_in(joint, width);
+    return m + weight * skel_fetch_bone(joint, width);
 }
 
 // Σ weights[k] · bone[joints[k]] over one JOINTS_n/WEIGHTS_n set, added to `m`.

@@ -10,8 +10,11 @@
 //! WGPU_BACKEND=vulkan cargo run --release -p skel-gpu --example compute_throughput -- \
 //!     --vertices 16777216 --bones 64 --iterations 30
 //! ```
-//! Options: `--vertices N` (default 1 048 576), `--bones B` (64), `--iterations I` (20),
-//! `--warmup W` (3), `--quick` (only the u32/f32 and u8/unorm16 formats).
+//! Options: `--vertices N` (default 1 048 576), `--bones B` (64), `--iterations I` timed
+//! dispatches per round (20), `--warmup-ms W` of untimed dispatches before each round (300:
+//! GPUs idle at low clocks between configurations), `--rounds R` sweeps over every
+//! configuration (2; the spread between rounds says how far to trust a difference), `--quick`
+//! (only the u32/f32 and u8/unorm16 formats).
 
 #![allow(
     clippy::unwrap_used,
@@ -32,7 +35,8 @@ struct Options {
     vertices: u32,
     bones: u32,
     iterations: u32,
-    warmup: u32,
+    warmup_ms: u32,
+    rounds: u32,
     quick: bool,
 }
 
@@ -41,7 +45,8 @@ fn options() -> Options {
         vertices: 1 << 20,
         bones: 64,
         iterations: 20,
-        warmup: 3,
+        warmup_ms: 300,
+        rounds: 2,
         quick: false,
     };
     let mut args = std::env::args().skip(1);
@@ -55,7 +60,8 @@ fn options() -> Options {
             "--vertices" => o.vertices = value(),
             "--bones" => o.bones = value(),
             "--iterations" => o.iterations = value().max(1),
-            "--warmup" => o.warmup = value(),
+            "--warmup-ms" => o.warmup_ms = value(),
+            "--rounds" => o.rounds = value().max(1),
             "--quick" => o.quick = true,
             other => panic!("unknown option {other}"),
         }
@@ -172,14 +178,21 @@ fn time_dispatches(
     bindings: &skel_gpu::ComputeSkinningBindings,
     o: &Options,
 ) -> (f64, f64) {
-    for _ in 0..o.warmup {
+    // Warm up by time, not by count: a GPU that idled while the CPU prepared the next
+    // configuration needs a while at full load before its clocks are back.
+    let start = Instant::now();
+    let mut warm = 0;
+    while warm < 3 || start.elapsed().as_millis() < u128::from(o.warmup_ms) {
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        pipeline.encode(&mut encoder, bindings, None);
+        for _ in 0..4 {
+            pipeline.encode(&mut encoder, bindings, None);
+        }
         ctx.queue.submit([encoder.finish()]);
+        ctx.device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .unwrap();
+        warm += 4;
     }
-    ctx.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .unwrap();
     if ctx.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
         let count = o.iterations * 2;
         let queries = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
@@ -361,28 +374,26 @@ fn main() {
     } else {
         "wall_clock"
     };
-    let mut results = Vec::new();
+    // Buffers per format, made once; every round sweeps all configurations in the same order.
+    let mut configs = Vec::new();
     for influences in [Influences::Four, Influences::Eight] {
-        let per_vertex = influences.count() as usize;
         for &(joint_format, weight_format) in formats {
-            let sets: Vec<(wgpu::Buffer, wgpu::Buffer)> = (0..per_vertex / 4)
-                .map(|s| {
-                    (
-                        buffer(
-                            &ctx,
-                            &joint_bytes(&set(&d.joints, s), joint_format),
-                            storage,
-                        ),
-                        buffer(
-                            &ctx,
-                            &weight_bytes(&set(&d.weights, s), weight_format),
-                            storage,
-                        ),
-                    )
-                })
-                .collect();
+            // A u8 joint names at most 256 bones, a u16 one 65 536.
+            let max_bones = match joint_format {
+                JointFormat::U8 => 256,
+                JointFormat::U16 => 65_536,
+                JointFormat::U32 => u32::MAX,
+            };
+            if o.bones > max_bones {
+                eprintln!(
+                    "skipping {} joints: {} bones do not fit",
+                    label(joint_format),
+                    o.bones
+                );
+                continue;
+            }
             for normals in [false, true] {
-                let config = ComputeSkinningConfig {
+                configs.push(ComputeSkinningConfig {
                     variant: SkinningVariant {
                         influences,
                         morph: false,
@@ -390,44 +401,110 @@ fn main() {
                     normals,
                     joint_format,
                     weight_format,
-                };
-                let pipeline = ComputeSkinning::new(&ctx, config).unwrap();
-                let inputs = ComputeSkinningInputs {
-                    vertex_count: o.vertices,
-                    rest_positions: &rest_p,
-                    rest_normals: normals.then_some(&rest_n),
-                    joints: [sets.first().map(|s| &s.0), sets.get(1).map(|s| &s.0)],
-                    weights: [sets.first().map(|s| &s.1), sets.get(1).map(|s| &s.1)],
-                    out_positions: &out_p,
-                    out_normals: normals.then_some(&out_n),
-                };
-                let bindings = pipeline.bind(&ctx, &inputs, Some(&skeleton), None).unwrap();
-                let (median, best) = time_dispatches(&ctx, &pipeline, &bindings, &o);
-                let error = check(&ctx, &d, &bones, per_vertex, &out_p, n);
-                let bytes = config.bytes_per_vertex() as f64 * f64::from(o.vertices);
-                eprintln!(
-                    "{per_vertex} infl, {}/{}, normals {normals}: {:.3} ms median, {:.1} M vertices/s, error {error:.1e}",
-                    label(joint_format),
-                    wlabel(weight_format),
-                    median * 1e3,
-                    f64::from(o.vertices) / median / 1e6
-                );
-                results.push(json!({
-                    "influences": per_vertex,
-                    "normals": normals,
-                    "joint_format": label(joint_format),
-                    "weight_format": wlabel(weight_format),
-                    "bytes_per_vertex": config.bytes_per_vertex(),
-                    "workgroups": [bindings.workgroups().0, bindings.workgroups().1],
-                    "median_ms": median * 1e3,
-                    "best_ms": best * 1e3,
-                    "vertices_per_second": f64::from(o.vertices) / median,
-                    "best_vertices_per_second": f64::from(o.vertices) / best,
-                    "effective_gb_per_second": bytes / median / 1e9,
-                    "max_error_of_diagonal": error,
-                }));
+                });
             }
         }
+    }
+    let sets_for = |config: &ComputeSkinningConfig| -> Vec<(wgpu::Buffer, wgpu::Buffer)> {
+        (0..config.variant.influences.sets() as usize)
+            .map(|s| {
+                (
+                    buffer(
+                        &ctx,
+                        &joint_bytes(&set(&d.joints, s), config.joint_format),
+                        storage,
+                    ),
+                    buffer(
+                        &ctx,
+                        &weight_bytes(&set(&d.weights, s), config.weight_format),
+                        storage,
+                    ),
+                )
+            })
+            .collect()
+    };
+    let mut medians: Vec<Vec<f64>> = vec![Vec::new(); configs.len()];
+    let mut bests = vec![f64::MAX; configs.len()];
+    let mut errors = vec![0.0f32; configs.len()];
+    let mut workgroups = vec![(0, 0); configs.len()];
+    for round in 0..o.rounds {
+        for (i, config) in configs.iter().enumerate() {
+            let sets = sets_for(config);
+            let pipeline = ComputeSkinning::new(&ctx, *config).unwrap();
+            let inputs = ComputeSkinningInputs {
+                vertex_count: o.vertices,
+                rest_positions: &rest_p,
+                rest_normals: config.normals.then_some(&rest_n),
+                joints: [sets.first().map(|s| &s.0), sets.get(1).map(|s| &s.0)],
+                weights: [sets.first().map(|s| &s.1), sets.get(1).map(|s| &s.1)],
+                out_positions: &out_p,
+                out_normals: config.normals.then_some(&out_n),
+            };
+            let bindings = pipeline.bind(&ctx, &inputs, Some(&skeleton), None).unwrap();
+            let (median, best) = time_dispatches(&ctx, &pipeline, &bindings, &o);
+            medians[i].push(median);
+            bests[i] = bests[i].min(best);
+            workgroups[i] = bindings.workgroups();
+            if round == 0 {
+                errors[i] = check(
+                    &ctx,
+                    &d,
+                    &bones,
+                    config.variant.influences.count() as usize,
+                    &out_p,
+                    n,
+                );
+            }
+            eprintln!(
+                "round {round}: {} infl, {}/{}, normals {}: {:.3} ms median, {:.1} M vertices/s",
+                config.variant.influences.count(),
+                label(config.joint_format),
+                wlabel(config.weight_format),
+                config.normals,
+                median * 1e3,
+                f64::from(o.vertices) / median / 1e6
+            );
+        }
+    }
+    let mut results = Vec::new();
+    eprintln!(
+        "\ninfl formats        normals  median ms  (rounds)            G vert/s  GB/s   error"
+    );
+    for (i, config) in configs.iter().enumerate() {
+        let mut sorted = medians[i].clone();
+        sorted.sort_by(f64::total_cmp);
+        let median = sorted[sorted.len() / 2];
+        let bytes = config.bytes_per_vertex() as f64 * f64::from(o.vertices);
+        eprintln!(
+            "{}    {:>3}/{:<8} {:<7}  {:>8.3}  {:<20} {:>7.2}  {:>5.0}  {:.1e}",
+            config.variant.influences.count(),
+            label(config.joint_format),
+            wlabel(config.weight_format),
+            config.normals,
+            median * 1e3,
+            format!(
+                "{:.3?}",
+                medians[i].iter().map(|m| m * 1e3).collect::<Vec<_>>()
+            ),
+            f64::from(o.vertices) / median / 1e9,
+            bytes / median / 1e9,
+            errors[i]
+        );
+        results.push(json!({
+            "influences": config.variant.influences.count(),
+            "normals": config.normals,
+            "joint_format": label(config.joint_format),
+            "weight_format": wlabel(config.weight_format),
+            "bytes_per_vertex": config.bytes_per_vertex(),
+            "workgroups": [workgroups[i].0, workgroups[i].1],
+            "median_ms": median * 1e3,
+            "round_medians_ms": medians[i].iter().map(|m| m * 1e3).collect::<Vec<_>>(),
+            "best_ms": bests[i] * 1e3,
+            "vertices_per_second": f64::from(o.vertices) / median,
+            "best_vertices_per_second": f64::from(o.vertices) / bests[i],
+            "effective_gb_per_second": bytes / median / 1e9,
+            "max_error_of_diagonal": errors[i],
+        }));
     }
     let info = &ctx.adapter_info;
     let report = json!({
@@ -442,7 +519,8 @@ fn main() {
         "vertices": o.vertices,
         "bones": o.bones,
         "iterations": o.iterations,
-        "warmup": o.warmup,
+        "warmup_ms": o.warmup_ms,
+        "rounds": o.rounds,
         "timing": timing,
         "results": results,
     });

@@ -5,11 +5,17 @@ use std::num::NonZeroU64;
 
 use crate::shader::{fill, sources};
 use crate::{
-    FragmentBindings, GpuContext, GpuError, MorphGpu, ShaderFragment, SkeletonGpu, SkinningVariant,
+    FragmentBindings, GpuContext, GpuError, Influences, MorphGpu, ShaderFragment, SkeletonGpu,
+    SkinningVariant,
 };
 
-/// Invocations per workgroup (one vertex each).
-pub const COMPUTE_WORKGROUP_SIZE: u32 = 64;
+/// Invocations per workgroup (one vertex each): WebGPU's default
+/// `max_compute_invocations_per_workgroup`, so the bone cache is filled by many hands.
+pub const COMPUTE_WORKGROUP_SIZE: u32 = 256;
+
+/// Bones kept in workgroup memory by skinned compute variants: 256 × 64 bytes = 16 KiB,
+/// WebGPU's default `max_compute_workgroup_storage_size` (fewer on a device with less).
+pub const COMPUTE_BONE_CACHE_SIZE: u32 = 256;
 
 /// The bind group of the fragment's resources (bone texture, morph) in the compute pipeline;
 /// group 0 holds the vertex buffers.
@@ -146,17 +152,38 @@ impl ComputeSkinningConfig {
             + sets * (self.joint_format.bytes_per_vertex() + self.weight_format.bytes_per_vertex())
     }
 
-    /// The full WGSL of the pipeline: the fragment (group 1) followed by the compute template.
+    /// The full WGSL of the pipeline: the fragment (group 1) followed by the compute template,
+    /// with a [`COMPUTE_BONE_CACHE_SIZE`]-bone workgroup cache.
     #[must_use]
     pub fn wgsl(&self) -> String {
-        let fragment = ShaderFragment::new(
+        self.wgsl_with_cache(COMPUTE_BONE_CACHE_SIZE)
+    }
+
+    /// [`wgsl`](Self::wgsl) with a bone cache of `cache_size` bones (at least 1).
+    #[must_use]
+    pub fn wgsl_with_cache(&self, cache_size: u32) -> String {
+        let skinned = self.variant.influences != Influences::None;
+        let fragment = ShaderFragment::generate(
             self.variant,
             FragmentBindings {
                 group: COMPUTE_FRAGMENT_GROUP,
                 first_binding: 0,
                 first_location: 0,
             },
+            !skinned,
         );
+        let cache_size = cache_size.max(1).to_string();
+        let (bone_cache, bone_cache_load) = if skinned {
+            (
+                fill(
+                    sources::BONE_CACHE,
+                    &[("BONE_CACHE_SIZE", cache_size.clone())],
+                ),
+                "skel_fill_bone_cache(lane);".to_owned(),
+            )
+        } else {
+            (String::new(), String::new())
+        };
         let normal_bindings = if self.normals {
             "@group(0) @binding(3) var<storage, read> skel_rest_normals: array<f32>;\n\
              @group(0) @binding(4) var<storage, read_write> skel_out_normals: array<f32>;\n\
@@ -198,6 +225,10 @@ impl ComputeSkinningConfig {
                 ("NORMAL_BINDINGS", normal_bindings),
                 ("INFLUENCE_BINDINGS", influence_bindings),
                 ("INFLUENCE_ARGS", args),
+                ("WORKGROUP_SIZE", COMPUTE_WORKGROUP_SIZE.to_string()),
+                ("BONE_CACHE_SIZE", cache_size),
+                ("BONE_CACHE", bone_cache),
+                ("BONE_CACHE_LOAD", bone_cache_load),
             ],
         );
         format!("{}\n{compute}", fragment.source())
@@ -311,13 +342,31 @@ pub struct ComputeSkinning {
 }
 
 impl ComputeSkinning {
-    /// Compiles the pipeline.
+    /// Compiles the pipeline. The bone cache holds as many of [`COMPUTE_BONE_CACHE_SIZE`] bones
+    /// as the device's `max_compute_workgroup_storage_size` allows.
     ///
     /// # Errors
     /// [`GpuError::MissingLimit`] (`max_storage_buffers_per_shader_stage`: up to 9 for 8
-    /// influences with normals and morph targets, where WebGPU's default is 8);
+    /// influences with normals and morph targets, where WebGPU's default is 8;
+    /// `max_compute_invocations_per_workgroup` and `max_compute_workgroup_size_x`: 256;
+    /// `max_compute_workgroup_storage_size`: 64 bytes, one bone);
     /// [`GpuError::Validation`] from shader or pipeline creation.
     pub fn new(ctx: &GpuContext, config: ComputeSkinningConfig) -> Result<Self, GpuError> {
+        let size = u64::from(COMPUTE_WORKGROUP_SIZE);
+        ctx.require_limit("max_compute_invocations_per_workgroup", size, |l| {
+            u64::from(l.max_compute_invocations_per_workgroup)
+        })?;
+        ctx.require_limit("max_compute_workgroup_size_x", size, |l| {
+            u64::from(l.max_compute_workgroup_size_x)
+        })?;
+        let skinned = config.variant.influences != Influences::None;
+        if skinned {
+            ctx.require_limit("max_compute_workgroup_storage_size", 64, |l| {
+                u64::from(l.max_compute_workgroup_storage_size)
+            })?;
+        }
+        let cache_size =
+            COMPUTE_BONE_CACHE_SIZE.min(ctx.limits.max_compute_workgroup_storage_size / 64);
         ctx.require_limit(
             "max_storage_buffers_per_shader_stage",
             u64::from(config.storage_buffer_count()),
@@ -334,7 +383,7 @@ impl ComputeSkinning {
         let fragment_layout =
             fragment.create_bind_group_layout(ctx, wgpu::ShaderStages::COMPUTE)?;
         let entries = buffer_layout_entries(&config);
-        let wgsl = config.wgsl();
+        let wgsl = config.wgsl_with_cache(cache_size);
         let (buffers_layout, pipeline) = ctx.capture("ComputeSkinning::new", || {
             let buffers_layout =
                 ctx.device
@@ -460,7 +509,8 @@ impl ComputeSkinning {
             |l| u64::from(l.max_compute_workgroups_per_dimension),
         )?;
         let fragment_entries = self.fragment.entries(skeleton, morph, false)?;
-        let params_bytes: [u32; 4] = [inputs.vertex_count, 0, 0, 0];
+        let bone_count = skeleton.map_or(0, SkeletonGpu::bone_count);
+        let params_bytes: [u32; 4] = [inputs.vertex_count, bone_count, 0, 0];
         ctx.capture("ComputeSkinning::bind", || {
             let params = crate::buffers::create_filled_buffer(
                 ctx,

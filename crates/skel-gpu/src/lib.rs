@@ -58,8 +58,9 @@ mod skeleton;
 pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout};
 pub use buffers::{MIN_BUFFER_SIZE, padded_buffer_size};
 pub use compute::{
-    COMPUTE_FRAGMENT_GROUP, COMPUTE_WORKGROUP_SIZE, ComputeSkinning, ComputeSkinningBindings,
-    ComputeSkinningConfig, ComputeSkinningInputs, JointFormat, WeightFormat,
+    COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP, COMPUTE_WORKGROUP_SIZE, ComputeSkinning,
+    ComputeSkinningBindings, ComputeSkinningConfig, ComputeSkinningInputs, JointFormat,
+    WeightFormat,
 };
 pub use context::{GpuContext, HeadlessOptions};
 pub use error::GpuError;

@@ -25,11 +25,16 @@ pub mod sources {
     pub const MORPH: &str = include_str!("../../../shaders/skel_morph.wgsl");
     /// The identity `skel_morph` of variants without morph targets.
     pub const MORPH_NONE: &str = include_str!("../../../shaders/skel_morph_none.wgsl");
+    /// `skel_fetch_bone` reading the bone texture (the vertex-shader fragment's).
+    pub const BONE_FETCH_TEXTURE: &str =
+        include_str!("../../../shaders/skel_bone_fetch_texture.wgsl");
+    /// Compute skinning's workgroup bone cache and its `skel_fetch_bone`.
+    pub const BONE_CACHE: &str = include_str!("../../../shaders/skel_bone_cache.wgsl");
     /// The compute skinning entry point template.
     pub const COMPUTE: &str = include_str!("../../../shaders/skel_compute_skinning.wgsl");
 
     /// Every file, with its name: what `cargo xtask validate-shaders` checks is used.
-    pub const ALL: [(&str, &str); 8] = [
+    pub const ALL: [(&str, &str); 10] = [
         ("skel_common.wgsl", COMMON),
         ("skel_bones.wgsl", BONES),
         ("skel_skin4.wgsl", SKIN4),
@@ -37,6 +42,8 @@ pub mod sources {
         ("skel_skin0.wgsl", SKIN0),
         ("skel_morph.wgsl", MORPH),
         ("skel_morph_none.wgsl", MORPH_NONE),
+        ("skel_bone_fetch_texture.wgsl", BONE_FETCH_TEXTURE),
+        ("skel_bone_cache.wgsl", BONE_CACHE),
         ("skel_compute_skinning.wgsl", COMPUTE),
     ];
 }
@@ -174,6 +181,16 @@ impl ShaderFragment {
     /// Generates the WGSL of `variant` with resources at `bindings`.
     #[must_use]
     pub fn new(variant: SkinningVariant, bindings: FragmentBindings) -> Self {
+        Self::generate(variant, bindings, true)
+    }
+
+    /// `texture_fetch: false` leaves `skel_fetch_bone` to the including shader (compute
+    /// skinning's workgroup cache).
+    pub(crate) fn generate(
+        variant: SkinningVariant,
+        bindings: FragmentBindings,
+        texture_fetch: bool,
+    ) -> Self {
         let fragment = Self {
             variant,
             bindings,
@@ -191,6 +208,9 @@ impl ShaderFragment {
         let mut pieces = vec![sources::COMMON];
         if variant.influences != Influences::None {
             pieces.push(sources::BONES);
+            if texture_fetch {
+                pieces.push(sources::BONE_FETCH_TEXTURE);
+            }
         }
         pieces.push(if variant.morph {
             sources::MORPH
@@ -467,21 +487,21 @@ impl ShaderFragment {
         first_slot: u32,
         skeleton: &SkeletonGpu,
     ) -> Result<(), GpuError> {
-        let mismatch = || GpuError::InfluenceMismatch {
-            shader: self.variant.influences.count(),
-            skeleton: skeleton.influences_per_vertex(),
-        };
-        if self.variant.influences.sets() >= 1 {
+        let sets = self.variant.influences.sets();
+        let second = skeleton.joints1_buffer().zip(skeleton.weights1_buffer());
+        if sets == 2 && second.is_none() {
+            return Err(GpuError::InfluenceMismatch {
+                shader: self.variant.influences.count(),
+                skeleton: skeleton.influences_per_vertex(),
+            });
+        }
+        if sets >= 1 {
             pass.set_vertex_buffer(first_slot, skeleton.joints_buffer().slice(..));
             pass.set_vertex_buffer(first_slot + 1, skeleton.weights_buffer().slice(..));
         }
-        if self.variant.influences.sets() == 2 {
-            let (j1, w1) = skeleton
-                .joints1_buffer()
-                .zip(skeleton.weights1_buffer())
-                .ok_or_else(mismatch)?;
-            pass.set_vertex_buffer(first_slot + 2, j1.slice(..));
-            pass.set_vertex_buffer(first_slot + 3, w1.slice(..));
+        if let (2, Some((joints1, weights1))) = (sets, second) {
+            pass.set_vertex_buffer(first_slot + 2, joints1.slice(..));
+            pass.set_vertex_buffer(first_slot + 3, weights1.slice(..));
         }
         Ok(())
     }

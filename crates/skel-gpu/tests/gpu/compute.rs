@@ -216,10 +216,16 @@ fn pack_weights(weights: &[f32], format: WeightFormat) -> (Vec<u8>, Vec<f32>) {
     }
 }
 
-fn run_compact(ctx: &GpuContext, config: ComputeSkinningConfig, n: usize, rng: &mut Rng) {
+fn run_compact(
+    ctx: &GpuContext,
+    config: ComputeSkinningConfig,
+    n: usize,
+    bone_count: u32,
+    rng: &mut Rng,
+) {
     let per_vertex = config.variant.influences.count() as usize;
-    let bones = random_affine_bones(200, rng);
-    let mut m = mesh(n, per_vertex, 200, rng);
+    let bones = random_affine_bones(bone_count, rng);
+    let mut m = mesh(n, per_vertex, bone_count, rng);
     let skeleton = m.skeleton(ctx, &bones);
     let mut sets = Vec::new();
     let mut seen = vec![0.0; m.weights.len()];
@@ -292,7 +298,7 @@ fn compact_joint_and_weight_formats_match_the_cpu() {
                         joint_format,
                         weight_format,
                     };
-                    run_compact(ctx, config, 777, &mut rng);
+                    run_compact(ctx, config, 777, 200, &mut rng);
                 }
             }
         }
@@ -300,12 +306,32 @@ fn compact_joint_and_weight_formats_match_the_cpu() {
 }
 
 #[test]
+fn bones_past_the_workgroup_cache_come_from_the_texture() {
+    // 5000 bones: the first COMPUTE_BONE_CACHE_SIZE from workgroup memory, the rest (wrapped
+    // into a second texture row on lavapipe) from the texture.
+    let Some(ctx) = ctx() else { return };
+    let mut rng = Rng::new(5000);
+    for influences in [Influences::Four, Influences::Eight] {
+        let config = ComputeSkinningConfig {
+            variant: SkinningVariant {
+                influences,
+                morph: false,
+            },
+            ..Default::default()
+        };
+        run_compact(ctx, config, 20_000, 5000, &mut rng);
+    }
+}
+
+#[test]
 fn large_meshes_dispatch_in_two_dimensions() {
-    // A device whose compute grid is only 16 workgroups wide: 10 000 vertices need 157
-    // workgroups, so the dispatch is 16 × 10 and the shader must rebuild the vertex index.
+    // A device whose compute grid is only 16 workgroups wide: 10 000 vertices need 40
+    // workgroups of 256, so the dispatch is 16 × 3 and the shader must rebuild the vertex index.
     let Some(shared) = ctx() else { return };
+    // Its workgroup memory holds only 16 bones, so most of the 200 bones come from the texture.
     let limits = wgpu::Limits {
         max_compute_workgroups_per_dimension: 16,
+        max_compute_workgroup_storage_size: 16 * 64,
         ..shared.limits.clone()
     };
     let ctx = GpuContext::new_headless_with(&HeadlessOptions {
@@ -314,52 +340,36 @@ fn large_meshes_dispatch_in_two_dimensions() {
     })
     .unwrap();
     let pipeline = ComputeSkinning::new(&ctx, ComputeSkinningConfig::default()).unwrap();
-    assert_eq!(pipeline.workgroups_for(10_000), (16, 10));
-    assert_eq!(pipeline.workgroups_for(64 * 16), (16, 1));
+    assert_eq!(pipeline.workgroups_for(10_000), (16, 3));
+    assert_eq!(pipeline.workgroups_for(256 * 16), (16, 1));
     assert_eq!(pipeline.workgroups_for(0), (0, 0));
     run_compact(
         &ctx,
         ComputeSkinningConfig::default(),
         10_000,
+        200,
         &mut Rng::new(3),
     );
     // One more vertex than 16 × 16 workgroups hold does not fit this device.
-    let err = pipeline
-        .bind(
-            &ctx,
-            &ComputeSkinningInputs {
-                vertex_count: 64 * 16 * 16 + 1,
-                ..dummy_inputs(&ctx, 64 * 16 * 16 + 1)
-            },
-            None,
-            None,
-        )
-        .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            skel_gpu::GpuError::MissingLimit {
-                name: "max_compute_workgroups_per_dimension",
-                needed: 17,
-                available: 16
-            }
-        ),
-        "{err:?}"
+    let n = 256 * 16 * 16 + 1;
+    let big = |per_vertex: u64| output_buffer(&ctx, u64::from(n) * per_vertex);
+    let (p, nr, j, w, op, on) = (big(12), big(12), big(16), big(16), big(12), big(12));
+    let inputs = ComputeSkinningInputs {
+        vertex_count: n,
+        rest_positions: &p,
+        rest_normals: Some(&nr),
+        joints: [Some(&j), None],
+        weights: [Some(&w), None],
+        out_positions: &op,
+        out_normals: Some(&on),
+    };
+    let err = pipeline.bind(&ctx, &inputs, None, None).unwrap_err();
+    assert_eq!(
+        err,
+        skel_gpu::GpuError::MissingLimit {
+            name: "max_compute_workgroups_per_dimension",
+            needed: 17,
+            available: 16
+        }
     );
-}
-
-/// Inputs of the right sizes for `n` vertices, 4 influences, with normals (contents unused).
-fn dummy_inputs(ctx: &GpuContext, n: u32) -> ComputeSkinningInputs<'static> {
-    let leak =
-        |bytes: u64| -> &'static wgpu::Buffer { Box::leak(Box::new(output_buffer(ctx, bytes))) };
-    let n = u64::from(n);
-    ComputeSkinningInputs {
-        vertex_count: n as u32,
-        rest_positions: leak(n * 12),
-        rest_normals: Some(leak(n * 12)),
-        joints: [Some(leak(n * 16)), None],
-        weights: [Some(leak(n * 16)), None],
-        out_positions: leak(n * 12),
-        out_normals: Some(leak(n * 12)),
-    }
 }
