@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
+mod alloc_count;
 mod bone_counts;
 mod common;
 mod compute;
