@@ -102,6 +102,14 @@ pub enum RenderError {
         #[source]
         source: skel::gpu::GpuError,
     },
+    /// wgpu reported an error while a frame was drawn (outside any error scope).
+    #[error("GPU error while drawing frame {frame}: {message}")]
+    Frame {
+        /// The frame index.
+        frame: usize,
+        /// wgpu's message.
+        message: String,
+    },
     /// Reading a frame back from the GPU failed.
     #[error("reading the frame back from the GPU failed: {0}")]
     Readback(String),

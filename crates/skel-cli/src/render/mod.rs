@@ -225,7 +225,7 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
         ctx.queue.submit([encoder.finish()]);
         target.read_rgba(&ctx.device, &mut rgba)?;
         if let Some(message) = ctx.take_uncaptured_error() {
-            return Err(RenderError::Readback(format!("frame {i}: {message}")));
+            return Err(RenderError::Frame { frame: i, message });
         }
         writer.push(i, &rgba)?;
         bar.inc(1);
