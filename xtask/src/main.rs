@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod bless;
 mod ci;
 mod demo;
@@ -42,6 +43,22 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Run the CPU pose-pipeline benches (and the GPU upload bench), print one table
+    /// (ns/joint/frame, µs/character, allocations/frame, targets) and write
+    /// target/bench/summary.json.
+    Bench {
+        /// Shorter warm-up and measurement: about a minute in all, noisier.
+        #[arg(long)]
+        quick: bool,
+        /// Only summarise the results the last run left in target/.
+        #[arg(long)]
+        summary_only: bool,
+        /// Skip the GPU upload bench.
+        #[arg(long)]
+        no_gpu: bool,
+        /// Only benchmarks whose ID contains this (criterion's filter).
+        filter: Option<String>,
+    },
     /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
     Bless,
     /// Replay the fuzz regressions, then build the cargo-fuzz targets (fuzz/) and run each for
@@ -69,6 +86,17 @@ fn main() -> ExitCode {
         Command::ValidateShaders => validate_shaders::run(),
         Command::Demo { args } => demo::run(&args),
         Command::Fixtures { check } => fixtures::run(check),
+        Command::Bench {
+            quick,
+            summary_only,
+            no_gpu,
+            filter,
+        } => bench::run(&bench::BenchOptions {
+            quick,
+            summary_only,
+            no_gpu,
+            filter,
+        }),
         Command::Bless => bless::run(),
         Command::Fuzz { seconds, target } => fuzz::run(seconds, target.as_deref()),
     };

@@ -78,7 +78,7 @@ impl AnimationController {
     /// Duration of the current clip in seconds (0 without one).
     #[must_use]
     pub fn duration(&self) -> f32 {
-        self.clip.map_or(0.0, |c| self.data.clips[c].duration())
+        self.clip.map_or(0.0, |c| self.scratch.clip_duration(c))
     }
 
     /// The shared animation data.
@@ -210,6 +210,10 @@ pub(crate) fn advance_time(time: f32, delta: f32, duration: f32, looping: bool) 
         return 0.0;
     }
     if looping {
+        // Most frames stay inside the loop: skip the (slow) float remainder.
+        if (0.0..duration).contains(&t) {
+            return t;
+        }
         let wrapped = t.rem_euclid(duration);
         // rem_euclid may round up to exactly `duration` for tiny negative inputs.
         if wrapped >= duration { 0.0 } else { wrapped }

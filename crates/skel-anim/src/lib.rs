@@ -51,12 +51,15 @@ pub mod group;
 mod hierarchy;
 mod hooks;
 mod instances;
+mod interpolate;
 #[cfg(feature = "rayon")]
 mod parallel;
+mod plan;
 mod pose;
 mod sampler;
 mod sink;
 mod skinning;
+mod timeline;
 
 pub use blend::{BlendLayer, WeightedBlend};
 pub use blend_spec::parse_blend_spec;

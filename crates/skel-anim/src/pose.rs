@@ -2,16 +2,17 @@
 //! evaluation, local → world, bone matrices. The controller, the blender and the bone-control
 //! bake all run these same steps.
 
-use glam::{Mat4, Quat, Vec3};
-use skel_math::{RH_TO_LH, load_mat4, store_mat4};
+use std::sync::Arc;
 
+use glam::{Mat4, Vec4};
+
+use crate::interpolate::{self, Cols};
+use crate::plan::{NONE, PosePlan};
+use crate::timeline::{Segment, TimeCursor};
 use crate::{
-    AnimError, AnimationData, ChannelPath, Handedness, PoseSink, R_OFF, S_OFF, SamplerCursor,
-    T_OFF, TRS_STRIDE, evaluate_sampler_cursor,
+    AnimError, AnimationData, ChannelPath, Handedness, PoseSink, SamplerCursor, TRS_STRIDE,
+    evaluate_sampler_cursor,
 };
-
-/// Marks "no morph binding" in the per-node and per-binding morph lists.
-const NO_BINDING: u32 = u32::MAX;
 
 /// Every buffer one pose evaluation needs, sized once for one asset. Nothing here grows later.
 ///
@@ -28,36 +29,28 @@ pub struct PoseScratch {
     pub bones: Vec<Vec<f32>>,
     /// Morph weights per morph binding.
     pub morph_weights: Vec<Vec<f32>>,
-    /// Parents-before-children order of the nodes.
-    topo: Vec<usize>,
-    /// First morph binding of each node (`NO_BINDING` when none).
-    morph_of_node: Vec<u32>,
-    /// The next morph binding on the same node (`NO_BINDING` after the last): a node may carry
-    /// several bindings, and a weights channel drives them all.
-    morph_next: Vec<u32>,
-    /// One cursor per sampler of every clip, flattened (`cursor_base[clip] + sampler`).
+    /// What never changes between frames (shared by clones of this scratch).
+    plan: Arc<PosePlan>,
+    /// One cursor per sampler of every clip, flattened (`cursor_base[clip] + sampler`), for
+    /// the channels evaluated one by one (CUBICSPLINE, weights).
     cursors: Vec<SamplerCursor>,
     cursor_base: Vec<usize>,
+    /// One cursor per distinct key-time array of every clip (`ClipPlan::cursor_base`).
+    time_cursors: Vec<TimeCursor>,
+    /// This frame's key interval of each timeline of the clip being applied.
+    segments: Vec<Segment>,
 }
 
 impl PoseScratch {
     /// Validates `data` and allocates every buffer its pose needs.
     ///
     /// # Errors
-    /// What [`AnimationData::validate`] finds.
+    /// What [`AnimationData::validate`] finds, and [`AnimError::LengthMismatch`] for an asset
+    /// with more than 4 294 967 294 nodes, samplers or keys in one sampler.
     pub fn new(data: &AnimationData) -> Result<Self, AnimError> {
         data.validate()?;
         let n = data.nodes.len();
-        let topo = crate::compute_topo_order(&data.nodes)?;
-        let mut morph_of_node = vec![NO_BINDING; n];
-        let mut morph_next = vec![NO_BINDING; data.morph_bindings.len()];
-        // Walk backwards so that each node's list comes out in binding order.
-        for (i, mb) in data.morph_bindings.iter().enumerate().rev() {
-            // More than u32::MAX - 1 bindings cannot fit in memory next to their weights.
-            let index = u32::try_from(i).unwrap_or(NO_BINDING);
-            morph_next[i] = morph_of_node[mb.node];
-            morph_of_node[mb.node] = index;
-        }
+        let plan = PosePlan::new(data)?;
         let mut cursor_base = Vec::with_capacity(data.clips.len());
         let mut total = 0;
         for clip in &data.clips {
@@ -77,11 +70,11 @@ impl PoseScratch {
                 .iter()
                 .map(|m| m.default_weights.clone())
                 .collect(),
-            topo,
-            morph_of_node,
-            morph_next,
             cursors: vec![SamplerCursor::default(); total],
             cursor_base,
+            time_cursors: vec![TimeCursor::default(); plan.timeline_total],
+            segments: vec![Segment::default(); plan.max_timelines],
+            plan: Arc::new(plan),
         };
         reset_to_rest(data, &mut scratch);
         Ok(scratch)
@@ -90,7 +83,14 @@ impl PoseScratch {
     /// Nodes in parents-before-children order.
     #[must_use]
     pub fn topo_order(&self) -> &[usize] {
-        &self.topo
+        &self.plan.topo
+    }
+
+    /// Duration of clip `clip` of the scratch's asset (0 for an index past the end), without
+    /// walking its samplers.
+    #[must_use]
+    pub(crate) fn clip_duration(&self, clip: usize) -> f32 {
+        self.plan.clips.get(clip).map_or(0.0, |c| c.duration)
     }
 }
 
@@ -98,15 +98,7 @@ impl PoseScratch {
 /// defaults.
 #[inline]
 pub fn reset_to_rest(data: &AnimationData, scratch: &mut PoseScratch) {
-    for (rest, rec) in data
-        .nodes
-        .iter()
-        .zip(scratch.trs.chunks_exact_mut(TRS_STRIDE))
-    {
-        rec[T_OFF..T_OFF + 3].copy_from_slice(&rest.translation);
-        rec[R_OFF..R_OFF + 4].copy_from_slice(&rest.rotation);
-        rec[S_OFF..S_OFF + 3].copy_from_slice(&rest.scale);
-    }
+    scratch.trs.copy_from_slice(&scratch.plan.rest_trs);
     for (mb, w) in data.morph_bindings.iter().zip(&mut scratch.morph_weights) {
         w.copy_from_slice(&mb.default_weights);
     }
@@ -114,56 +106,109 @@ pub fn reset_to_rest(data: &AnimationData, scratch: &mut PoseScratch) {
 
 /// Step 2: evaluates every channel of clip `clip` at `time` seconds into the scratch.
 ///
+/// Channels that share key times share one key search (a cursor per key-time array, which
+/// forward playback moves in O(1)); LINEAR rotations use a polynomial slerp within 2e-7 of
+/// the exact weights (see `interpolate::slerp_weights`). When two channels animate one
+/// property, the later one wins.
+///
 /// # Panics
 /// When `clip` is out of range (callers check it when the clip is chosen).
 #[inline]
 pub fn apply_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut PoseScratch) {
     let clip_data = &data.clips[clip];
-    let base = scratch.cursor_base[clip];
-    for ch in &clip_data.channels {
+    let PoseScratch {
+        trs,
+        morph_weights,
+        plan,
+        cursors,
+        cursor_base,
+        time_cursors,
+        segments,
+        ..
+    } = scratch;
+    let cp = &plan.clips[clip];
+    let timelines = cp.timelines.representative.len();
+    let segments = &mut segments[..timelines];
+    let cursors_of_clip = &mut time_cursors[cp.cursor_base..cp.cursor_base + timelines];
+    for ((seg, cursor), &rep) in segments
+        .iter_mut()
+        .zip(cursors_of_clip)
+        .zip(&cp.timelines.representative)
+    {
+        *seg = cursor.locate(clip_data.samplers[rep as usize].input(), time);
+    }
+    let segments = &*segments;
+    for tr in &cp.vec3 {
+        let seg = segments[tr.timeline as usize];
+        let out = clip_data.samplers[tr.sampler as usize].padded_output();
+        let a = Vec4::from_slice(&out[seg.a as usize * 3..seg.a as usize * 3 + 4]);
+        let v = if tr.step {
+            a
+        } else {
+            let b = Vec4::from_slice(&out[seg.b as usize * 3..seg.b as usize * 3 + 4]);
+            a + (b - a) * seg.s
+        };
+        let d = tr.dst as usize;
+        trs[d..d + 3].copy_from_slice(&v.to_array()[..3]);
+    }
+    // Rotations four at a time (structure of arrays), the rest one by one; both give the
+    // bits `evaluate_sampler` gives.
+    let mut quads = cp.quat.chunks_exact(4);
+    for quad in &mut quads {
+        let mut a = [Vec4::ZERO; 4];
+        let mut b = [Vec4::ZERO; 4];
+        let mut s = [0.0_f32; 4];
+        let mut copy = [false; 4];
+        for (lane, tr) in quad.iter().enumerate() {
+            let seg = segments[tr.timeline as usize];
+            let out = clip_data.samplers[tr.sampler as usize].output();
+            a[lane] = Vec4::from_slice(&out[seg.a as usize * 4..seg.a as usize * 4 + 4]);
+            b[lane] = Vec4::from_slice(&out[seg.b as usize * 4..seg.b as usize * 4 + 4]);
+            s[lane] = seg.s;
+            copy[lane] = tr.step || seg.a == seg.b;
+        }
+        let q = interpolate::slerp4(a, b, Vec4::from_array(s), glam::BVec4A::from_array(copy));
+        for (tr, q) in quad.iter().zip(q) {
+            let d = tr.dst as usize;
+            q.write_to_slice(&mut trs[d..d + 4]);
+        }
+    }
+    for tr in quads.remainder() {
+        let seg = segments[tr.timeline as usize];
+        let out = clip_data.samplers[tr.sampler as usize].output();
+        let a = Vec4::from_slice(&out[seg.a as usize * 4..seg.a as usize * 4 + 4]);
+        // A clamped time (a == b) is a copy, as in `evaluate_sampler`: bit for bit the same.
+        let q = if tr.step || seg.a == seg.b {
+            interpolate::normalize_quat(a)
+        } else {
+            let b = Vec4::from_slice(&out[seg.b as usize * 4..seg.b as usize * 4 + 4]);
+            interpolate::slerp(a, b, seg.s)
+        };
+        let d = tr.dst as usize;
+        q.write_to_slice(&mut trs[d..d + 4]);
+    }
+    let base = cursor_base[clip];
+    for &ci in &cp.generic {
+        let ch = &clip_data.channels[ci as usize];
         let sampler = &clip_data.samplers[ch.sampler];
-        let cursor = &mut scratch.cursors[base + ch.sampler];
+        let cursor = &mut cursors[base + ch.sampler];
         let rec = ch.node * TRS_STRIDE;
         match ch.path {
             ChannelPath::Translation => {
-                evaluate_sampler_cursor(
-                    sampler,
-                    time,
-                    3,
-                    false,
-                    &mut scratch.trs,
-                    rec + T_OFF,
-                    cursor,
-                );
+                evaluate_sampler_cursor(sampler, time, 3, false, trs, rec + crate::T_OFF, cursor);
             }
             ChannelPath::Rotation => {
-                evaluate_sampler_cursor(
-                    sampler,
-                    time,
-                    4,
-                    true,
-                    &mut scratch.trs,
-                    rec + R_OFF,
-                    cursor,
-                );
+                evaluate_sampler_cursor(sampler, time, 4, true, trs, rec + crate::R_OFF, cursor);
             }
             ChannelPath::Scale => {
-                evaluate_sampler_cursor(
-                    sampler,
-                    time,
-                    3,
-                    false,
-                    &mut scratch.trs,
-                    rec + S_OFF,
-                    cursor,
-                );
+                evaluate_sampler_cursor(sampler, time, 3, false, trs, rec + crate::S_OFF, cursor);
             }
             ChannelPath::Weights => {
-                let mut mb = scratch.morph_of_node[ch.node];
-                while let Some(weights) = scratch.morph_weights.get_mut(mb as usize) {
+                let mut mb = plan.morph_of_node[ch.node];
+                while let Some(weights) = morph_weights.get_mut(mb as usize) {
                     let n = weights.len().min(sampler.components());
                     evaluate_sampler_cursor(sampler, time, n, false, weights, 0, cursor);
-                    mb = scratch.morph_next[mb as usize];
+                    mb = plan.morph_next[mb as usize];
                 }
             }
         }
@@ -171,25 +216,33 @@ pub fn apply_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
 }
 
 /// Step 3: composes each node's local matrix from its TRS and multiplies it onto its parent's
-/// world matrix, parents first. Roots get [`RH_TO_LH`] pre-multiplied in left-handed mode.
+/// world matrix, parents first. Roots get [`RH_TO_LH`](skel_math::RH_TO_LH) pre-multiplied in
+/// left-handed mode. Node matrices are affine, so the products skip the last row.
 #[inline]
 pub fn compute_world_matrices(data: &AnimationData, scratch: &mut PoseScratch) {
-    let root = match data.handedness {
-        Handedness::LeftHanded => load_mat4(&RH_TO_LH, 0),
-        Handedness::RightHanded => Mat4::IDENTITY,
+    // diag(-1, 1, 1, 1) · m negates the x row of every column.
+    let mirror = match data.handedness {
+        Handedness::LeftHanded => Vec4::new(-1.0, 1.0, 1.0, 1.0),
+        Handedness::RightHanded => Vec4::ONE,
     };
-    for &node in &scratch.topo {
-        let rec = &scratch.trs[node * TRS_STRIDE..node * TRS_STRIDE + TRS_STRIDE];
-        let local = Mat4::from_scale_rotation_translation(
-            Vec3::new(rec[S_OFF], rec[S_OFF + 1], rec[S_OFF + 2]),
-            Quat::from_xyzw(rec[R_OFF], rec[R_OFF + 1], rec[R_OFF + 2], rec[R_OFF + 3]),
-            Vec3::new(rec[T_OFF], rec[T_OFF + 1], rec[T_OFF + 2]),
+    let PoseScratch {
+        trs, world, plan, ..
+    } = scratch;
+    for step in &plan.steps {
+        let node = step.node as usize;
+        let rec = &trs[node * TRS_STRIDE..node * TRS_STRIDE + TRS_STRIDE];
+        // Lane by lane: the translation and scale were written as three floats each.
+        let local = interpolate::compose(
+            Vec4::new(rec[0], rec[1], rec[2], 0.0),
+            Vec4::from_slice(&rec[3..7]),
+            Vec4::new(rec[7], rec[8], rec[9], 0.0),
         );
-        let parent = match data.nodes[node].parent {
-            Some(p) => load_mat4(&scratch.world, p * 16),
-            None => root,
+        let m = if step.parent == NONE {
+            local.map(|c| c * mirror)
+        } else {
+            interpolate::mul_affine(&interpolate::load(world, step.parent as usize * 16), &local)
         };
-        store_mat4(&mut scratch.world, node * 16, &(parent * local));
+        interpolate::store(world, node * 16, &m);
     }
 }
 
@@ -197,30 +250,83 @@ pub fn compute_world_matrices(data: &AnimationData, scratch: &mut PoseScratch) {
 /// binding, handed to `sink` together with every morph binding's weights.
 ///
 /// A mesh node whose world matrix is singular (scaled to zero) uses the identity as its inverse.
+/// An identity inverse is skipped and a diagonal one (a mirror or a scale) costs a column scale;
+/// affine inverse-bind matrices (all but exotic files) use affine products.
 #[inline]
 pub fn compute_bone_matrices(
     data: &AnimationData,
     scratch: &mut PoseScratch,
     sink: &mut dyn PoseSink,
 ) {
-    for (bi, binding) in data.skeletons.iter().enumerate() {
-        let mesh_world = load_mat4(&scratch.world, binding.mesh_node * 16);
-        let det = mesh_world.determinant();
-        let inv_mesh = if det != 0.0 && det.is_finite() {
-            mesh_world.inverse()
-        } else {
-            Mat4::IDENTITY
-        };
-        let bones = &mut scratch.bones[bi];
-        for (i, &joint) in binding.joints.iter().enumerate() {
-            let m = inv_mesh
-                * load_mat4(&scratch.world, joint * 16)
-                * load_mat4(&binding.inverse_bind_matrices, i * 16);
-            store_mat4(bones, i * 16, &m);
+    let PoseScratch {
+        world,
+        bones,
+        plan,
+        morph_weights,
+        ..
+    } = scratch;
+    for (bi, ((binding, bones), bp)) in data
+        .skeletons
+        .iter()
+        .zip(bones.iter_mut())
+        .zip(&plan.bindings)
+        .enumerate()
+    {
+        let mesh_world = interpolate::load(world, binding.mesh_node * 16);
+        let inv = MeshInverse::of(&mesh_world);
+        for ((&joint, ibm), out) in binding
+            .joints
+            .iter()
+            .zip(binding.inverse_bind_matrices.chunks_exact(16))
+            .zip(bones.chunks_exact_mut(16))
+        {
+            let w = interpolate::load(world, joint * 16);
+            let ibm = interpolate::load(ibm, 0);
+            let m = if bp.ibm_affine {
+                interpolate::mul_affine(&w, &ibm)
+            } else {
+                interpolate::mul_full(&w, &ibm)
+            };
+            let m = match &inv {
+                MeshInverse::Identity => m,
+                MeshInverse::Diagonal(d) => m.map(|c| c * *d),
+                MeshInverse::General(inv) if bp.ibm_affine => interpolate::mul_affine(inv, &m),
+                MeshInverse::General(inv) => interpolate::mul_full(inv, &m),
+            };
+            interpolate::store(out, 0, &m);
         }
         sink.bone_matrices(bi, bones);
     }
-    for (mi, weights) in scratch.morph_weights.iter().enumerate() {
+    for (mi, weights) in morph_weights.iter().enumerate() {
         sink.morph_weights(mi, weights);
+    }
+}
+
+/// The inverse of a mesh node's world matrix, by how cheaply it applies.
+enum MeshInverse {
+    Identity,
+    /// `diag(d)`: a mirror and/or scale, applied row by row.
+    Diagonal(Vec4),
+    General(Cols),
+}
+
+impl MeshInverse {
+    fn of(m: &Cols) -> Self {
+        let diag = Vec4::new(m[0].x, m[1].y, m[2].z, m[3].w);
+        let off_diagonal_zero = (0..4).all(|c| (0..4).all(|r| r == c || m[c][r] == 0.0));
+        if off_diagonal_zero && diag == Vec4::ONE {
+            return Self::Identity;
+        }
+        if off_diagonal_zero && diag.w == 1.0 && diag.cmpne(Vec4::ZERO).all() && diag.is_finite() {
+            return Self::Diagonal(diag.recip());
+        }
+        let mat = Mat4::from_cols(m[0], m[1], m[2], m[3]);
+        let det = mat.determinant();
+        if det != 0.0 && det.is_finite() {
+            let inv = mat.inverse();
+            Self::General([inv.x_axis, inv.y_axis, inv.z_axis, inv.w_axis])
+        } else {
+            Self::Identity
+        }
     }
 }

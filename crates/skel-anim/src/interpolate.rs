@@ -1,0 +1,343 @@
+//! The arithmetic of the pose hot path on SIMD registers: key interpolation (a polynomial
+//! slerp), TRS → matrix composition and affine matrix products.
+//!
+//! Matrices here are four `Vec4` columns, column-major like everything else in skel. Products of
+//! two matrices whose last row is `(0, 0, 0, 1)` (every node transform built from TRS, and almost
+//! every inverse-bind matrix) skip that row: 12 multiply-adds of columns instead of 16.
+
+use glam::{BVec4A, Mat4, Vec4};
+
+/// Four columns of a column-major 4×4 matrix.
+pub(crate) type Cols = [Vec4; 4];
+
+/// `cos θ` from which [`slerp_weights`] uses the polynomial (θ ≤ 25.8°, i.e. key rotations up to
+/// 51.7° apart); below it the weights come from `acos` and `sin`.
+pub(crate) const POLY_SLERP_MIN_COS: f32 = 0.9;
+
+/// Coefficients `u_i = 1 / (i (2i + 1))` and `v_i = i / (2i + 1)`, i = 1..4, of Eberly's series
+/// for `sin(tθ) / sin θ` in powers of `cos θ − 1` ("A Fast and Accurate Algorithm for Computing
+/// SLERP", Journal of Graphics, GPU, and Game Tools 15(3), 2011).
+const U: [f32; 4] = [1.0 / 3.0, 1.0 / 10.0, 1.0 / 21.0, 1.0 / 36.0];
+const V: [f32; 4] = [1.0 / 3.0, 2.0 / 5.0, 3.0 / 7.0, 4.0 / 9.0];
+
+/// `sin(tθ) / sin θ` for `x = cos θ ≥ 0.9` by four terms of Eberly's series (truncation error
+/// below 5e-8 there; see the tests).
+#[inline]
+#[must_use]
+fn sin_ratio(x_minus_1: f32, t: f32) -> f32 {
+    let t2 = t * t;
+    let mut r = 1.0;
+    r = 1.0 + r * (U[3] * t2 - V[3]) * x_minus_1;
+    r = 1.0 + r * (U[2] * t2 - V[2]) * x_minus_1;
+    r = 1.0 + r * (U[1] * t2 - V[1]) * x_minus_1;
+    r = 1.0 + r * (U[0] * t2 - V[0]) * x_minus_1;
+    t * r
+}
+
+/// The slerp weights `(sin((1−t)θ) / sin θ, sin(tθ) / sin θ)` for `cos = cos θ ∈ [0, 1]`: by
+/// the polynomial from [`POLY_SLERP_MIN_COS`] up, by `acos`/`sin` below, and `(1 − t, t)` (lerp)
+/// when θ is too small for `sin θ` to divide by.
+#[inline]
+#[must_use]
+pub(crate) fn slerp_weights(cos: f32, t: f32) -> (f32, f32) {
+    if cos >= POLY_SLERP_MIN_COS {
+        let xm1 = cos - 1.0;
+        (sin_ratio(xm1, 1.0 - t), sin_ratio(xm1, t))
+    } else {
+        let theta = cos.max(-1.0).acos();
+        let sin = theta.sin();
+        (((1.0 - t) * theta).sin() / sin, (t * theta).sin() / sin)
+    }
+}
+
+/// Shortest-path slerp of unit quaternions `a` → `b` by `t`, normalised (a zero or non-finite
+/// result becomes the identity, as [`skel_math::normalize_quat_into`] does).
+#[inline]
+#[must_use]
+pub(crate) fn slerp(a: Vec4, b: Vec4, t: f32) -> Vec4 {
+    let cos = a.dot(b);
+    let (b, cos) = if cos < 0.0 { (-b, -cos) } else { (b, cos) };
+    let (wa, wb) = slerp_weights(cos, t);
+    normalize_quat(a * wa + b * wb)
+}
+
+/// [`slerp`] of four key pairs at once, lanes in registers (structure of arrays): lane `i` of
+/// the result is bit for bit `slerp(a[i], b[i], s[i])`, or `normalize_quat(a[i])` where
+/// `copy[i]` (STEP keys, or a time clamped to an end key), because every lane runs the scalar
+/// version's operations in the scalar version's order.
+#[inline]
+#[must_use]
+pub(crate) fn slerp4(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [Vec4; 4] {
+    let at = Mat4::from_cols(a[0], a[1], a[2], a[3]).transpose();
+    let bt = Mat4::from_cols(b[0], b[1], b[2], b[3]).transpose();
+    let (ax, ay, az, aw) = (at.x_axis, at.y_axis, at.z_axis, at.w_axis);
+    let (bx, by, bz, bw) = (bt.x_axis, bt.y_axis, bt.z_axis, bt.w_axis);
+    // glam's Vec4::dot adds (x + z) + (y + w).
+    let cos = (ax * bx + az * bz) + (ay * by + aw * bw);
+    let flip = cos.cmplt(Vec4::ZERO);
+    let cos = Vec4::select(flip, -cos, cos);
+    let sign = Vec4::select(flip, Vec4::NEG_ONE, Vec4::ONE);
+    let xm1 = cos - Vec4::ONE;
+    let ratio = |t: Vec4| {
+        let t2 = t * t;
+        let mut r = Vec4::ONE;
+        r = Vec4::ONE + r * (Vec4::splat(U[3]) * t2 - Vec4::splat(V[3])) * xm1;
+        r = Vec4::ONE + r * (Vec4::splat(U[2]) * t2 - Vec4::splat(V[2])) * xm1;
+        r = Vec4::ONE + r * (Vec4::splat(U[1]) * t2 - Vec4::splat(V[1])) * xm1;
+        r = Vec4::ONE + r * (Vec4::splat(U[0]) * t2 - Vec4::splat(V[0])) * xm1;
+        t * r
+    };
+    let mut wa = ratio(Vec4::ONE - s);
+    let mut wb = ratio(s);
+    let far = cos.cmplt(Vec4::splat(POLY_SLERP_MIN_COS));
+    if far.any() {
+        let (mut wa_l, mut wb_l) = (wa.to_array(), wb.to_array());
+        let (c, t) = (cos.to_array(), s.to_array());
+        for lane in 0..4 {
+            if far.test(lane) {
+                (wa_l[lane], wb_l[lane]) = slerp_weights(c[lane], t[lane]);
+            }
+        }
+        (wa, wb) = (Vec4::from_array(wa_l), Vec4::from_array(wb_l));
+    }
+    let wa = Vec4::select(copy, Vec4::ONE, wa);
+    // Negating b (the short way round) is the same as negating its weight.
+    let wb = Vec4::select(copy, Vec4::ZERO, wb * sign);
+    let (rx, ry, rz, rw) = (
+        ax * wa + bx * wb,
+        ay * wa + by * wb,
+        az * wa + bz * wb,
+        aw * wa + bw * wb,
+    );
+    let len_sq = (rx * rx + rz * rz) + (ry * ry + rw * rw);
+    let ok = len_sq.cmpgt(Vec4::ZERO) & len_sq.cmplt(Vec4::INFINITY);
+    let len = len_sq.map(f32::sqrt);
+    let out = Mat4::from_cols(
+        Vec4::select(ok, rx / len, Vec4::ZERO),
+        Vec4::select(ok, ry / len, Vec4::ZERO),
+        Vec4::select(ok, rz / len, Vec4::ZERO),
+        Vec4::select(ok, rw / len, Vec4::ONE),
+    )
+    .transpose();
+    [out.x_axis, out.y_axis, out.z_axis, out.w_axis]
+}
+
+/// `q / |q|`, or the identity for a zero or non-finite `q`.
+#[inline]
+#[must_use]
+pub(crate) fn normalize_quat(q: Vec4) -> Vec4 {
+    let len_sq = q.length_squared();
+    if len_sq > 0.0 && len_sq.is_finite() {
+        q / len_sq.sqrt()
+    } else {
+        Vec4::W
+    }
+}
+
+/// `T · R · S` from a translation (`xyz` of `t`), a unit quaternion `[x, y, z, w]` and a scale
+/// (`xyz` of `s`), with the last row exactly `(0, 0, 0, 1)`.
+#[inline]
+#[must_use]
+pub(crate) fn compose(t: Vec4, q: Vec4, s: Vec4) -> Cols {
+    let (x, y, z, w) = (q.x, q.y, q.z, q.w);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    [
+        Vec4::new(1.0 - (yy + zz), xy + wz, xz - wy, 0.0) * s.x,
+        Vec4::new(xy - wz, 1.0 - (xx + zz), yz + wx, 0.0) * s.y,
+        Vec4::new(xz + wy, yz - wx, 1.0 - (xx + yy), 0.0) * s.z,
+        Vec4::new(t.x, t.y, t.z, 1.0),
+    ]
+}
+
+/// `a · b` for matrices whose last row is `(0, 0, 0, 1)` (the result's is too).
+#[inline]
+#[must_use]
+pub(crate) fn mul_affine(a: &Cols, b: &Cols) -> Cols {
+    let col = |v: Vec4| a[0] * v.x + a[1] * v.y + a[2] * v.z;
+    [col(b[0]), col(b[1]), col(b[2]), col(b[3]) + a[3]]
+}
+
+/// `a · b` for any matrices.
+#[inline]
+#[must_use]
+pub(crate) fn mul_full(a: &Cols, b: &Cols) -> Cols {
+    let m = Mat4::from_cols(a[0], a[1], a[2], a[3]) * Mat4::from_cols(b[0], b[1], b[2], b[3]);
+    [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
+}
+
+/// The 16 floats at `src[at..at + 16]` as columns.
+///
+/// # Panics
+/// When `src` is shorter than `at + 16`.
+#[inline]
+#[must_use]
+pub(crate) fn load(src: &[f32], at: usize) -> Cols {
+    let m = &src[at..at + 16];
+    [
+        Vec4::from_slice(&m[0..4]),
+        Vec4::from_slice(&m[4..8]),
+        Vec4::from_slice(&m[8..12]),
+        Vec4::from_slice(&m[12..16]),
+    ]
+}
+
+/// Writes `m` to `dst[at..at + 16]`.
+///
+/// # Panics
+/// When `dst` is shorter than `at + 16`.
+#[inline]
+pub(crate) fn store(dst: &mut [f32], at: usize, m: &Cols) {
+    let d = &mut dst[at..at + 16];
+    m[0].write_to_slice(&mut d[0..4]);
+    m[1].write_to_slice(&mut d[4..8]);
+    m[2].write_to_slice(&mut d[8..12]);
+    m[3].write_to_slice(&mut d[12..16]);
+}
+
+/// Whether the last row of `m` is exactly `(0, 0, 0, 1)`.
+#[inline]
+#[must_use]
+pub(crate) fn is_affine(m: &Cols) -> bool {
+    m[0].w == 0.0 && m[1].w == 0.0 && m[2].w == 0.0 && m[3].w == 1.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::{Quat, Vec3};
+
+    /// `sin(tθ) / sin θ` in f64.
+    fn exact(cos: f64, t: f64) -> f64 {
+        let theta = cos.acos();
+        if theta < 1e-12 {
+            return t;
+        }
+        (t * theta).sin() / theta.sin()
+    }
+
+    #[test]
+    fn polynomial_weights_match_slerp_over_their_whole_range() {
+        // cos from 0.9 to 1 and t from 0 to 1 on a fine grid: the worst error of either weight
+        // is within 2e-7 (the series' own truncation is below 5e-8; the rest is f32 rounding).
+        let mut worst = 0.0_f64;
+        for i in 0..=400 {
+            let cos = 0.9 + 0.1 * f64::from(i) / 400.0;
+            for j in 0..=200 {
+                let t = f64::from(j) / 200.0;
+                #[expect(clippy::cast_possible_truncation, reason = "test grid in f32 range")]
+                let (wa, wb) = slerp_weights(cos as f32, t as f32);
+                let ea = exact(f64::from(cos as f32), 1.0 - t);
+                let eb = exact(f64::from(cos as f32), t);
+                worst = worst
+                    .max((f64::from(wa) - ea).abs())
+                    .max((f64::from(wb) - eb).abs());
+            }
+        }
+        assert!(worst < 2e-7, "worst weight error {worst:e}");
+    }
+
+    #[test]
+    fn polynomial_slerp_matches_glam_slerp_on_key_pairs() {
+        let mut worst = 0.0_f32;
+        for i in 0..2000 {
+            let f = i as f32;
+            let axis = Vec3::new(f.sin(), (f * 0.7).cos(), 0.4).normalize();
+            let a = Quat::from_axis_angle(axis, f * 0.013);
+            // Up to 0.9 rad (of rotation) between keys: both sides of the polynomial's range.
+            let b = a * Quat::from_axis_angle(
+                Vec3::new(axis.z, axis.x, axis.y),
+                0.9 * (f * 0.37).sin(),
+            );
+            let t = (f * 0.618).fract();
+            let ours = slerp(Vec4::from(a), Vec4::from(b), t);
+            let reference = Vec4::from(a.slerp(b, t));
+            worst = worst.max((ours - reference).abs().max_element());
+        }
+        assert!(worst < 1e-6, "worst component error {worst:e}");
+    }
+
+    #[test]
+    fn four_lane_slerp_gives_the_scalar_bits() {
+        let mut lanes_checked = 0;
+        for i in 0..500 {
+            let f = i as f32;
+            let quat = |k: f32| {
+                let axis = Vec3::new((f + k).sin(), (f * 0.3 + k).cos(), 0.2).normalize();
+                Vec4::from(Quat::from_axis_angle(axis, (f * 0.77 + k) % 6.0))
+            };
+            let a = [quat(0.0), quat(1.0), quat(2.0), quat(3.0)];
+            // Near and far pairs, some on opposite hemispheres (negated).
+            let b = [
+                quat(0.05),
+                -quat(1.3),
+                quat(2.0 + 0.01 * (f % 7.0)),
+                -quat(3.9),
+            ];
+            let s = Vec4::new((f * 0.618).fract(), (f * 0.31).fract(), 0.0, 1.0);
+            let copy = BVec4A::new(i % 5 == 0, false, i % 3 == 0, false);
+            let four = slerp4(a, b, s, copy);
+            for lane in 0..4 {
+                let scalar = if copy.test(lane) {
+                    normalize_quat(a[lane])
+                } else {
+                    slerp(a[lane], b[lane], s[lane])
+                };
+                assert_eq!(
+                    four[lane].to_array().map(f32::to_bits),
+                    scalar.to_array().map(f32::to_bits),
+                    "pair {i} lane {lane}"
+                );
+                lanes_checked += 1;
+            }
+        }
+        assert_eq!(lanes_checked, 2000);
+    }
+
+    #[test]
+    fn slerp_takes_the_short_way_and_repairs_degenerate_input() {
+        let a = Vec4::from(Quat::from_rotation_y(0.2));
+        let b = -Vec4::from(Quat::from_rotation_y(0.4));
+        let mid = slerp(a, b, 0.5);
+        let expected = Vec4::from(Quat::from_rotation_y(0.3));
+        assert!(
+            (mid - expected).abs().max_element() < 1e-6,
+            "{mid} vs {expected}"
+        );
+        assert_eq!(normalize_quat(Vec4::ZERO), Vec4::W);
+        assert_eq!(normalize_quat(Vec4::splat(f32::NAN)), Vec4::W);
+    }
+
+    #[test]
+    fn compose_and_affine_products_match_glam() {
+        let t = Vec3::new(1.0, -2.0, 0.5);
+        let q = Quat::from_euler(glam::EulerRot::XYZ, 0.3, -1.1, 2.0);
+        let s = Vec3::new(1.5, 0.5, 2.0);
+        let ours = compose(t.extend(0.0), Vec4::from(q), s.extend(0.0));
+        let glam_m = Mat4::from_scale_rotation_translation(s, q, t);
+        let cols = [glam_m.x_axis, glam_m.y_axis, glam_m.z_axis, glam_m.w_axis];
+        for (a, b) in ours.iter().zip(&cols) {
+            assert!((*a - *b).abs().max_element() < 1e-6);
+        }
+        assert!(is_affine(&ours));
+        let other = compose(
+            Vec4::new(0.1, 0.2, 0.3, 0.0),
+            Vec4::from(q.inverse()),
+            Vec4::ONE,
+        );
+        let affine = mul_affine(&ours, &other);
+        let full = mul_full(&ours, &other);
+        for (a, b) in affine.iter().zip(&full) {
+            assert!((*a - *b).abs().max_element() < 1e-6);
+        }
+        assert!(is_affine(&affine));
+        let mut buf = [0.0_f32; 20];
+        store(&mut buf, 3, &affine);
+        assert_eq!(load(&buf, 3), affine);
+        let mut projective = full;
+        projective[0].w = 0.5;
+        assert!(!is_affine(&projective));
+    }
+}
