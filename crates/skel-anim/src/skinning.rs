@@ -74,8 +74,8 @@ pub fn skin_vertices(
         check("out_normals", n * 3, on.len())?;
     }
     if let Some(inf) = influences {
-        check("influence joints", n * inf.per_vertex, inf.joints.len())?;
-        check("influence weights", n * inf.per_vertex, inf.weights.len())?;
+        check("influence joints", n.saturating_mul(inf.per_vertex), inf.joints.len())?;
+        check("influence weights", n.saturating_mul(inf.per_vertex), inf.weights.len())?;
         let bones = bone_matrices.len() / 16;
         if let Some(&bad) = inf.joints.iter().find(|&&j| j as usize >= bones) {
             return Err(AnimError::LengthMismatch {
@@ -89,13 +89,13 @@ pub fn skin_vertices(
         check("morph weights", targets.target_count, weights.len())?;
         check(
             "morph position deltas",
-            targets.target_count * n * 3,
+            targets.target_count.saturating_mul(n).saturating_mul(3),
             targets.positions.len(),
         )?;
         if !targets.normals.is_empty() {
             check(
                 "morph normal deltas",
-                targets.target_count * n * 3,
+                targets.target_count.saturating_mul(n).saturating_mul(3),
                 targets.normals.len(),
             )?;
         }

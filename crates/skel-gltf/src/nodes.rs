@@ -169,6 +169,8 @@ pub(crate) fn scene_nodes(doc: &GltfDocument, nodes: &[NodeInfo]) -> Result<Scen
                 .get(s)
                 .ok_or_else(|| bad_ref("scene".into(), "scene", s, json.scenes.len()))?;
             let mut roots = Vec::with_capacity(sc.nodes.len());
+            // One flag per node keeps de-duplication linear (a file may list 100 000 roots).
+            let mut listed = vec![false; nodes.len()];
             for (k, n) in sc.nodes.iter().enumerate() {
                 let n = n.value();
                 if n >= nodes.len() {
@@ -179,7 +181,8 @@ pub(crate) fn scene_nodes(doc: &GltfDocument, nodes: &[NodeInfo]) -> Result<Scen
                         nodes.len(),
                     ));
                 }
-                if !roots.contains(&n) {
+                if !listed[n] {
+                    listed[n] = true;
                     roots.push(n);
                 }
             }
