@@ -74,8 +74,16 @@ pub fn skin_vertices(
         check("out_normals", n * 3, on.len())?;
     }
     if let Some(inf) = influences {
-        check("influence joints", n.saturating_mul(inf.per_vertex), inf.joints.len())?;
-        check("influence weights", n.saturating_mul(inf.per_vertex), inf.weights.len())?;
+        check(
+            "influence joints",
+            n.saturating_mul(inf.per_vertex),
+            inf.joints.len(),
+        )?;
+        check(
+            "influence weights",
+            n.saturating_mul(inf.per_vertex),
+            inf.weights.len(),
+        )?;
         let bones = bone_matrices.len() / 16;
         if let Some(&bad) = inf.joints.iter().find(|&&j| j as usize >= bones) {
             return Err(AnimError::LengthMismatch {
