@@ -134,6 +134,15 @@ impl AnimationController {
     }
 
     fn pose(&mut self, clip: Option<usize>, time: f32, sink: &mut dyn PoseSink) {
+        // Without a hook nothing needs the pose between its steps: sample straight into the
+        // hierarchy pass.
+        if let (None, Some(c)) = (&self.hook, clip) {
+            let data = &*self.data;
+            if crate::pose::pose_clip_fused(data, c, time, &mut self.scratch) {
+                compute_bone_matrices(data, &mut self.scratch, sink);
+                return;
+            }
+        }
         self.pose_with(sink, |data, scratch| {
             if let Some(c) = clip {
                 apply_clip(data, c, time, scratch);

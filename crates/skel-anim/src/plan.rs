@@ -30,6 +30,18 @@ pub(crate) struct Track {
     pub(crate) step: bool,
 }
 
+/// One node of a clip's fused pass (sampling straight into the hierarchy): where its
+/// translation, rotation and scale come from this frame. `t` and `s` index the clip's `vec3`
+/// tracks, `r` its `quat` tracks; [`NONE`] means the rest value.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NodeSources {
+    pub(crate) node: u32,
+    pub(crate) parent: u32,
+    pub(crate) t: u32,
+    pub(crate) r: u32,
+    pub(crate) s: u32,
+}
+
 /// One clip, sorted for evaluation.
 #[derive(Debug, Clone)]
 pub(crate) struct ClipPlan {
@@ -45,6 +57,9 @@ pub(crate) struct ClipPlan {
     /// Channels evaluated by [`evaluate_sampler_cursor`](crate::evaluate_sampler_cursor) in
     /// channel order: CUBICSPLINE translation/rotation/scale and every weights channel.
     pub(crate) generic: Vec<u32>,
+    /// Every node in topological order with its sources, for the fused pass; empty when a
+    /// translation, rotation or scale channel of the clip needs the generic path (CUBICSPLINE).
+    pub(crate) nodes: Vec<NodeSources>,
 }
 
 /// What the bone pass needs to know about a skeleton binding beyond its data.
@@ -59,6 +74,13 @@ pub(crate) struct BindingPlan {
 pub(crate) struct PosePlan {
     /// Rest TRS of every node, [`TRS_STRIDE`] floats each (padding zero): the reset is one copy.
     pub(crate) rest_trs: Vec<f32>,
+    /// The same rest values as vectors (`w` zero for translation and scale).
+    pub(crate) rest_t: Vec<glam::Vec4>,
+    pub(crate) rest_r: Vec<glam::Vec4>,
+    pub(crate) rest_s: Vec<glam::Vec4>,
+    /// The most vec3 and quat tracks of any clip (the fused pass's sample buffers).
+    pub(crate) max_vec3: usize,
+    pub(crate) max_quat: usize,
     /// Node indices in topological order.
     pub(crate) topo: Vec<usize>,
     /// The same order with parent links.
@@ -114,12 +136,17 @@ impl PosePlan {
         let mut clips = Vec::with_capacity(data.clips.len());
         let mut timeline_total = 0;
         let mut max_timelines = 0;
+        let (mut max_vec3, mut max_quat) = (0, 0);
         for clip in &data.clips {
-            let plan = ClipPlan::new(clip, timeline_total)?;
+            let mut plan = ClipPlan::new(clip, timeline_total)?;
+            plan.nodes = plan.fused_nodes(clip, &steps);
             timeline_total += plan.timelines.len();
             max_timelines = max_timelines.max(plan.timelines.len());
+            max_vec3 = max_vec3.max(plan.vec3.len());
+            max_quat = max_quat.max(plan.quat.len());
             clips.push(plan);
         }
+        let v4 = |v: [f32; 3]| glam::Vec4::new(v[0], v[1], v[2], 0.0);
         let bindings = data
             .skeletons
             .iter()
@@ -138,6 +165,15 @@ impl PosePlan {
             morph_of_node[mb.node] = to_u32(i, "morph bindings (at most 4 294 967 294)")?;
         }
         Ok(Self {
+            rest_t: data.nodes.iter().map(|n| v4(n.translation)).collect(),
+            rest_r: data
+                .nodes
+                .iter()
+                .map(|n| glam::Vec4::from_array(n.rotation))
+                .collect(),
+            rest_s: data.nodes.iter().map(|n| v4(n.scale)).collect(),
+            max_vec3,
+            max_quat,
             rest_trs,
             topo,
             steps,
@@ -156,6 +192,10 @@ impl ClipPlan {
         for s in &clip.samplers {
             to_u32(s.input().len(), "keys of a sampler (at most 4 294 967 294)")?;
         }
+        to_u32(
+            clip.channels.len(),
+            "channels of a clip (at most 4 294 967 294)",
+        )?;
         to_u32(
             clip.samplers.len(),
             "samplers of a clip (at most 4 294 967 294)",
@@ -181,6 +221,7 @@ impl ClipPlan {
             vec3: Vec::new(),
             quat: Vec::new(),
             generic: Vec::new(),
+            nodes: Vec::new(),
         };
         for (ci, ch) in clip.channels.iter().enumerate() {
             let (off, path) = match ch.path {
@@ -215,5 +256,56 @@ impl ClipPlan {
             }
         }
         Ok(plan)
+    }
+}
+
+impl ClipPlan {
+    /// The fused pass's node list (see [`ClipPlan::nodes`]), or nothing when a transform
+    /// channel of the clip is evaluated generically.
+    fn fused_nodes(&self, clip: &crate::Clip, steps: &[NodeStep]) -> Vec<NodeSources> {
+        let generic_transform = self
+            .generic
+            .iter()
+            .any(|&ci| clip.channels[ci as usize].path != ChannelPath::Weights);
+        if generic_transform {
+            return Vec::new();
+        }
+        let n = steps.len();
+        let (mut t, mut r, mut s) = (vec![NONE; n], vec![NONE; n], vec![NONE; n]);
+        for (i, tr) in self.vec3.iter().enumerate() {
+            let node = tr.dst as usize / TRS_STRIDE;
+            let slot = if tr.dst as usize % TRS_STRIDE == T_OFF {
+                &mut t
+            } else {
+                &mut s
+            };
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "track counts fit u32 (channel counts were checked)"
+            )]
+            let index = i as u32;
+            slot[node] = index;
+        }
+        for (i, tr) in self.quat.iter().enumerate() {
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "track counts fit u32 (channel counts were checked)"
+            )]
+            let index = i as u32;
+            r[tr.dst as usize / TRS_STRIDE] = index;
+        }
+        steps
+            .iter()
+            .map(|st| {
+                let node = st.node as usize;
+                NodeSources {
+                    node: st.node,
+                    parent: st.parent,
+                    t: t[node],
+                    r: r[node],
+                    s: s[node],
+                }
+            })
+            .collect()
     }
 }

@@ -30,7 +30,7 @@ pub struct PoseScratch {
     /// Morph weights per morph binding.
     pub morph_weights: Vec<Vec<f32>>,
     /// What never changes between frames (shared by clones of this scratch).
-    plan: Arc<PosePlan>,
+    pub(crate) plan: Arc<PosePlan>,
     /// One cursor per sampler of every clip, flattened (`cursor_base[clip] + sampler`), for
     /// the channels evaluated one by one (CUBICSPLINE, weights).
     cursors: Vec<SamplerCursor>,
@@ -39,6 +39,9 @@ pub struct PoseScratch {
     time_cursors: Vec<TimeCursor>,
     /// This frame's key interval of each timeline of the clip being applied.
     segments: Vec<Segment>,
+    /// This frame's value of each translation/scale track (`xyz`) and rotation track.
+    pub(crate) vec3_samples: Vec<Vec4>,
+    pub(crate) quat_samples: Vec<Vec4>,
 }
 
 impl PoseScratch {
@@ -74,6 +77,8 @@ impl PoseScratch {
             cursor_base,
             time_cursors: vec![TimeCursor::default(); plan.timeline_total],
             segments: vec![Segment::default(); plan.max_timelines],
+            vec3_samples: vec![Vec4::ZERO; plan.max_vec3],
+            quat_samples: vec![Vec4::ZERO; plan.max_quat],
             plan: Arc::new(plan),
         };
         reset_to_rest(data, &mut scratch);
@@ -115,6 +120,30 @@ pub fn reset_to_rest(data: &AnimationData, scratch: &mut PoseScratch) {
 /// When `clip` is out of range (callers check it when the clip is chosen).
 #[inline]
 pub fn apply_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut PoseScratch) {
+    sample_clip(data, clip, time, scratch);
+    let PoseScratch {
+        trs,
+        plan,
+        vec3_samples,
+        quat_samples,
+        ..
+    } = scratch;
+    let cp = &plan.clips[clip];
+    for (tr, v) in cp.vec3.iter().zip(vec3_samples.iter()) {
+        let d = tr.dst as usize;
+        trs[d..d + 3].copy_from_slice(&v.to_array()[..3]);
+    }
+    for (tr, q) in cp.quat.iter().zip(quat_samples.iter()) {
+        let d = tr.dst as usize;
+        q.write_to_slice(&mut trs[d..d + 4]);
+    }
+}
+
+/// Evaluates clip `clip` at `time`: translation/scale tracks into `vec3_samples`, rotation
+/// tracks into `quat_samples` (both in the clip plan's track order), the generic channels
+/// (CUBICSPLINE transforms into `trs`, weights into `morph_weights`) in channel order.
+#[inline]
+pub(crate) fn sample_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut PoseScratch) {
     let clip_data = &data.clips[clip];
     let PoseScratch {
         trs,
@@ -124,6 +153,8 @@ pub fn apply_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
         cursor_base,
         time_cursors,
         segments,
+        vec3_samples,
+        quat_samples,
         ..
     } = scratch;
     let cp = &plan.clips[clip];
@@ -138,23 +169,22 @@ pub fn apply_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
         *seg = cursor.locate(clip_data.samplers[rep as usize].input(), time);
     }
     let segments = &*segments;
-    for tr in &cp.vec3 {
+    for (tr, v) in cp.vec3.iter().zip(vec3_samples.iter_mut()) {
         let seg = segments[tr.timeline as usize];
         let out = clip_data.samplers[tr.sampler as usize].padded_output();
         let a = Vec4::from_slice(&out[seg.a as usize * 3..seg.a as usize * 3 + 4]);
-        let v = if tr.step {
+        *v = if tr.step {
             a
         } else {
             let b = Vec4::from_slice(&out[seg.b as usize * 3..seg.b as usize * 3 + 4]);
             a + (b - a) * seg.s
         };
-        let d = tr.dst as usize;
-        trs[d..d + 3].copy_from_slice(&v.to_array()[..3]);
     }
     // Rotations four at a time (structure of arrays), the rest one by one; both give the
     // bits `evaluate_sampler` gives.
     let mut quads = cp.quat.chunks_exact(4);
-    for quad in &mut quads {
+    let mut outs = quat_samples.chunks_exact_mut(4);
+    for (quad, dst) in (&mut quads).zip(&mut outs) {
         let mut a = [Vec4::ZERO; 4];
         let mut b = [Vec4::ZERO; 4];
         let mut s = [0.0_f32; 4];
@@ -168,24 +198,21 @@ pub fn apply_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
             copy[lane] = tr.step || seg.a == seg.b;
         }
         let q = interpolate::slerp4(a, b, Vec4::from_array(s), glam::BVec4A::from_array(copy));
-        for (tr, q) in quad.iter().zip(q) {
-            let d = tr.dst as usize;
-            q.write_to_slice(&mut trs[d..d + 4]);
-        }
+        dst.copy_from_slice(&q);
     }
-    for tr in quads.remainder() {
+    let rest = quads.remainder();
+    let done = cp.quat.len() - rest.len();
+    for (tr, dst) in rest.iter().zip(quat_samples[done..].iter_mut()) {
         let seg = segments[tr.timeline as usize];
         let out = clip_data.samplers[tr.sampler as usize].output();
         let a = Vec4::from_slice(&out[seg.a as usize * 4..seg.a as usize * 4 + 4]);
         // A clamped time (a == b) is a copy, as in `evaluate_sampler`: bit for bit the same.
-        let q = if tr.step || seg.a == seg.b {
+        *dst = if tr.step || seg.a == seg.b {
             interpolate::normalize_quat(a)
         } else {
             let b = Vec4::from_slice(&out[seg.b as usize * 4..seg.b as usize * 4 + 4]);
             interpolate::slerp(a, b, seg.s)
         };
-        let d = tr.dst as usize;
-        q.write_to_slice(&mut trs[d..d + 4]);
     }
     let base = cursor_base[clip];
     for &ci in &cp.generic {
@@ -213,6 +240,63 @@ pub fn apply_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
             }
         }
     }
+}
+
+/// Steps 1–3 in one pass for a clip without hooks: morph weights reset, the clip sampled into
+/// its track buffers, then for each node (parents first) its transform taken from its tracks or
+/// its rest pose, written to `trs`, composed and multiplied onto its parent's world matrix.
+/// Same values as `reset_to_rest` + `apply_clip` + `compute_world_matrices`, without the round
+/// trip through `trs` and without the rest copy. Returns `false` (having done nothing) for a
+/// clip whose transforms need the generic path (CUBICSPLINE).
+pub(crate) fn pose_clip_fused(
+    data: &AnimationData,
+    clip: usize,
+    time: f32,
+    scratch: &mut PoseScratch,
+) -> bool {
+    if scratch.plan.clips[clip].nodes.is_empty() && !data.nodes.is_empty() {
+        return false;
+    }
+    for (mb, w) in data.morph_bindings.iter().zip(&mut scratch.morph_weights) {
+        w.copy_from_slice(&mb.default_weights);
+    }
+    sample_clip(data, clip, time, scratch);
+    let mirror = match data.handedness {
+        Handedness::LeftHanded => Vec4::new(-1.0, 1.0, 1.0, 1.0),
+        Handedness::RightHanded => Vec4::ONE,
+    };
+    let PoseScratch {
+        trs,
+        world,
+        plan,
+        vec3_samples,
+        quat_samples,
+        ..
+    } = scratch;
+    let pick = |samples: &[Vec4], index: u32, rest: &[Vec4], node: usize| match samples
+        .get(index as usize)
+    {
+        Some(&v) => v,
+        None => rest[node],
+    };
+    for src in &plan.clips[clip].nodes {
+        let node = src.node as usize;
+        let t = pick(vec3_samples, src.t, &plan.rest_t, node);
+        let r = pick(quat_samples, src.r, &plan.rest_r, node);
+        let s = pick(vec3_samples, src.s, &plan.rest_s, node);
+        let rec = &mut trs[node * TRS_STRIDE..node * TRS_STRIDE + TRS_STRIDE];
+        rec[0..3].copy_from_slice(&t.to_array()[..3]);
+        r.write_to_slice(&mut rec[3..7]);
+        rec[7..10].copy_from_slice(&s.to_array()[..3]);
+        let local = interpolate::compose(t, r, s);
+        let m = if src.parent == NONE {
+            local.map(|c| c * mirror)
+        } else {
+            interpolate::mul_affine(&interpolate::load(world, src.parent as usize * 16), &local)
+        };
+        interpolate::store(world, node * 16, &m);
+    }
+    true
 }
 
 /// Step 3: composes each node's local matrix from its TRS and multiplies it onto its parent's
