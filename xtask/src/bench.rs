@@ -79,12 +79,21 @@ fn run_bench(
         args.push(f.clone());
     }
     eprintln!("xtask bench: cargo {}", args.join(" "));
-    let status = Command::new(env!("CARGO"))
-        .args(&args)
-        .current_dir(root)
-        .env("SKEL_BENCH_DIR", out)
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.args(&args).current_dir(root).env("SKEL_BENCH_DIR", out);
+    if package == GPU_BENCH.0 {
+        // Mesa's Vulkan drivers complain on every instance without a runtime directory, and a
+        // test means Vulkan (lavapipe here, see ../shared/notes/GPU.md) unless told otherwise.
+        if std::env::var_os("XDG_RUNTIME_DIR").is_none() {
+            let dir = std::env::temp_dir().join("skel-xdg-runtime");
+            std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            cmd.env("XDG_RUNTIME_DIR", dir);
+        }
+        if std::env::var_os("WGPU_BACKEND").is_none() {
+            cmd.env("WGPU_BACKEND", "vulkan");
+        }
+    }
+    let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
     if status.success() {
         Ok(())
     } else {

@@ -67,6 +67,8 @@ use std::sync::Arc;
 use glam::Vec4;
 
 use crate::blend_map::{ChannelMaps, MorphEntry, MorphSlot, TrsSlot};
+use crate::blend_tracks::{NO_SLOT, TrackSlots};
+use crate::timeline::{Segment, TimeCursor};
 use crate::{
     AnimError, AnimationController, AnimationData, PlaybackClock, PoseHook, PoseScratch, PoseSink,
     SamplerCursor, evaluate_sampler_cursor,
@@ -79,6 +81,8 @@ pub struct BlendLayer {
     weight: f32,
     clock: PlaybackClock,
     cursors: Vec<SamplerCursor>,
+    /// One cursor per key-time array of the clip (its tracks share them).
+    time_cursors: Vec<TimeCursor>,
 }
 
 impl BlendLayer {
@@ -203,6 +207,10 @@ struct Mix {
     morph_acc: Vec<f32>,
     /// One contributor's sample.
     morph_sample: Vec<f32>,
+    /// One layer's key intervals and track samples (see `tracks::sample_tracks`).
+    segments: Vec<Segment>,
+    vec3: Vec<Vec4>,
+    quat: Vec<Vec4>,
 }
 
 /// A frozen pose used as one more contributor (how a cross-fade interrupted mid-way starts
@@ -222,6 +230,7 @@ struct Snapshot {
 pub struct WeightedBlend {
     controller: AnimationController,
     maps: Arc<ChannelMaps>,
+    tracks: Arc<TrackSlots>,
     layers: Vec<BlendLayer>,
     mix: Mix,
     snapshot: Snapshot,
@@ -238,7 +247,11 @@ impl WeightedBlend {
         let maps = ChannelMaps::new(controller.data());
         let (trs, morph) = (maps.trs_slots.len(), maps.morph_slots.len());
         let values = maps.morph_value_len;
+        let plan = &controller.scratch().plan;
+        let tracks = TrackSlots::new(controller.data(), plan, &maps);
+        let (timelines, vec3, quat) = (plan.max_timelines, plan.max_vec3, plan.max_quat);
         Ok(Self {
+            tracks: Arc::new(tracks),
             controller,
             mix: Mix {
                 trs: vec![Acc::default(); trs],
@@ -247,6 +260,9 @@ impl WeightedBlend {
                 morph_count: vec![0; morph],
                 morph_acc: vec![0.0; values],
                 morph_sample: vec![0.0; maps.max_morph_components],
+                segments: vec![Segment::default(); timelines],
+                vec3: vec![Vec4::ZERO; vec3],
+                quat: vec![Vec4::ZERO; quat],
             },
             snapshot: Snapshot {
                 weight: 0.0,
@@ -290,11 +306,13 @@ impl WeightedBlend {
         };
         let mut clock = PlaybackClock::new(c.duration());
         clock.play();
+        let timelines = self.controller.scratch().plan.clips[clip].timelines.len();
         self.layers.push(BlendLayer {
             clip,
             weight: sanitize_weight(weight),
             clock,
             cursors: vec![SamplerCursor::default(); c.samplers.len()],
+            time_cursors: vec![TimeCursor::default(); timelines],
         });
         Ok(self.layers.len() - 1)
     }
@@ -417,12 +435,13 @@ impl WeightedBlend {
         let Self {
             controller,
             maps,
+            tracks,
             layers,
             mix,
             snapshot,
         } = self;
         controller.pose_with(sink, |data, scratch| {
-            blend_channels(data, scratch, maps, layers, mix, snapshot);
+            blend_channels(data, scratch, maps, tracks, layers, mix, snapshot);
         });
     }
 
@@ -457,6 +476,7 @@ fn blend_channels(
     data: &AnimationData,
     scratch: &mut PoseScratch,
     maps: &ChannelMaps,
+    tracks: &TrackSlots,
     layers: &mut [BlendLayer],
     mix: &mut Mix,
     snapshot: &Snapshot,
@@ -485,9 +505,35 @@ fn blend_channels(
         }
         let clip = &data.clips[layer.clip];
         let t = layer.clock.time();
-        // Sample every channel first, then sum: reading a value back right after the sampler's
-        // scalar stores stalls on store-to-load forwarding, which cost more than the sampling.
-        let entries = maps.trs_entries(layer.clip);
+        // LINEAR and STEP transforms: every track of the clip at once (one key search per
+        // key-time array), then summed into their slots.
+        let cp = &scratch.plan.clips[layer.clip];
+        let slots = &tracks.clips[layer.clip];
+        crate::tracks::sample_tracks(
+            clip,
+            cp,
+            t,
+            &mut layer.time_cursors,
+            &mut mix.segments,
+            &mut mix.vec3,
+            &mut mix.quat,
+        );
+        for (&slot, value) in slots.vec3.iter().zip(&mix.vec3) {
+            if slot != NO_SLOT {
+                let mut value = *value;
+                value.w = 0.0;
+                mix.trs[slot].add(value, w, false);
+            }
+        }
+        for (&slot, &value) in slots.quat.iter().zip(&mix.quat) {
+            if slot != NO_SLOT {
+                mix.trs[slot].add(value, w, true);
+            }
+        }
+        // CUBICSPLINE transforms one by one. Sample every channel first, then sum: reading a
+        // value back right after the sampler's scalar stores stalls on store-to-load
+        // forwarding, which cost more than the sampling.
+        let entries = &slots.generic;
         for (i, e) in entries.iter().enumerate() {
             evaluate_sampler_cursor(
                 &clip.samplers[e.sampler],

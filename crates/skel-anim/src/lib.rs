@@ -41,6 +41,7 @@
 pub mod blend;
 mod blend_map;
 mod blend_spec;
+mod blend_tracks;
 mod clip;
 mod clock;
 mod controller;
@@ -60,6 +61,7 @@ mod sampler;
 mod sink;
 mod skinning;
 mod timeline;
+mod tracks;
 
 pub use blend::{BlendLayer, WeightedBlend};
 pub use blend_spec::parse_blend_spec;

@@ -158,62 +158,16 @@ pub(crate) fn sample_clip(data: &AnimationData, clip: usize, time: f32, scratch:
         ..
     } = scratch;
     let cp = &plan.clips[clip];
-    let timelines = cp.timelines.representative.len();
-    let segments = &mut segments[..timelines];
-    let cursors_of_clip = &mut time_cursors[cp.cursor_base..cp.cursor_base + timelines];
-    for ((seg, cursor), &rep) in segments
-        .iter_mut()
-        .zip(cursors_of_clip)
-        .zip(&cp.timelines.representative)
-    {
-        *seg = cursor.locate(clip_data.samplers[rep as usize].input(), time);
-    }
-    let segments = &*segments;
-    for (tr, v) in cp.vec3.iter().zip(vec3_samples.iter_mut()) {
-        let seg = segments[tr.timeline as usize];
-        let out = clip_data.samplers[tr.sampler as usize].padded_output();
-        let a = Vec4::from_slice(&out[seg.a as usize * 3..seg.a as usize * 3 + 4]);
-        *v = if tr.step {
-            a
-        } else {
-            let b = Vec4::from_slice(&out[seg.b as usize * 3..seg.b as usize * 3 + 4]);
-            a + (b - a) * seg.s
-        };
-    }
-    // Rotations four at a time (structure of arrays), the rest one by one; both give the
-    // bits `evaluate_sampler` gives.
-    let mut quads = cp.quat.chunks_exact(4);
-    let mut outs = quat_samples.chunks_exact_mut(4);
-    for (quad, dst) in (&mut quads).zip(&mut outs) {
-        let mut a = [Vec4::ZERO; 4];
-        let mut b = [Vec4::ZERO; 4];
-        let mut s = [0.0_f32; 4];
-        let mut copy = [false; 4];
-        for (lane, tr) in quad.iter().enumerate() {
-            let seg = segments[tr.timeline as usize];
-            let out = clip_data.samplers[tr.sampler as usize].output();
-            a[lane] = Vec4::from_slice(&out[seg.a as usize * 4..seg.a as usize * 4 + 4]);
-            b[lane] = Vec4::from_slice(&out[seg.b as usize * 4..seg.b as usize * 4 + 4]);
-            s[lane] = seg.s;
-            copy[lane] = tr.step || seg.a == seg.b;
-        }
-        let q = interpolate::slerp4(a, b, Vec4::from_array(s), glam::BVec4A::from_array(copy));
-        dst.copy_from_slice(&q);
-    }
-    let rest = quads.remainder();
-    let done = cp.quat.len() - rest.len();
-    for (tr, dst) in rest.iter().zip(quat_samples[done..].iter_mut()) {
-        let seg = segments[tr.timeline as usize];
-        let out = clip_data.samplers[tr.sampler as usize].output();
-        let a = Vec4::from_slice(&out[seg.a as usize * 4..seg.a as usize * 4 + 4]);
-        // A clamped time (a == b) is a copy, as in `evaluate_sampler`: bit for bit the same.
-        *dst = if tr.step || seg.a == seg.b {
-            interpolate::normalize_quat(a)
-        } else {
-            let b = Vec4::from_slice(&out[seg.b as usize * 4..seg.b as usize * 4 + 4]);
-            interpolate::slerp(a, b, seg.s)
-        };
-    }
+    let timelines = cp.timelines.len();
+    crate::tracks::sample_tracks(
+        clip_data,
+        cp,
+        time,
+        &mut time_cursors[cp.cursor_base..cp.cursor_base + timelines],
+        segments,
+        vec3_samples,
+        quat_samples,
+    );
     let base = cursor_base[clip];
     for &ci in &cp.generic {
         let ch = &clip_data.channels[ci as usize];
