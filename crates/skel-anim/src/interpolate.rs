@@ -152,6 +152,37 @@ pub(crate) fn compose(t: Vec4, q: Vec4, s: Vec4) -> Cols {
     ]
 }
 
+/// [`compose`] of four nodes at once: the rotation part is computed lane by lane (one node per
+/// lane) and transposed back into columns; bit for bit the scalar version's results.
+#[inline]
+#[must_use]
+pub(crate) fn compose4(t: &[Vec4; 4], q: &[Vec4; 4], s: &[Vec4; 4]) -> [Cols; 4] {
+    let qt = Mat4::from_cols(q[0], q[1], q[2], q[3]).transpose();
+    let (x, y, z, w) = (qt.x_axis, qt.y_axis, qt.z_axis, qt.w_axis);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    let one = Vec4::ONE;
+    let c0 = Mat4::from_cols(one - (yy + zz), xy + wz, xz - wy, Vec4::ZERO).transpose();
+    let c1 = Mat4::from_cols(xy - wz, one - (xx + zz), yz + wx, Vec4::ZERO).transpose();
+    let c2 = Mat4::from_cols(xz + wy, yz - wx, one - (xx + yy), Vec4::ZERO).transpose();
+    let node = |i: usize, c0: Vec4, c1: Vec4, c2: Vec4| {
+        [
+            c0 * s[i].x,
+            c1 * s[i].y,
+            c2 * s[i].z,
+            Vec4::new(t[i].x, t[i].y, t[i].z, 1.0),
+        ]
+    };
+    [
+        node(0, c0.x_axis, c1.x_axis, c2.x_axis),
+        node(1, c0.y_axis, c1.y_axis, c2.y_axis),
+        node(2, c0.z_axis, c1.z_axis, c2.z_axis),
+        node(3, c0.w_axis, c1.w_axis, c2.w_axis),
+    ]
+}
+
 /// `a · b` for matrices whose last row is `(0, 0, 0, 1)` (the result's is too).
 #[inline]
 #[must_use]
@@ -294,6 +325,36 @@ mod tests {
             }
         }
         assert_eq!(lanes_checked, 2000);
+    }
+
+    #[test]
+    fn four_node_compose_gives_the_scalar_bits() {
+        for i in 0..200 {
+            let f = i as f32;
+            let lane = |k: f32| {
+                let q = Quat::from_euler(glam::EulerRot::XYZ, f * 0.1 + k, f * 0.2 - k, 0.3 * k);
+                (
+                    Vec4::new(f + k, -k, 0.5 * f, 7.0),
+                    Vec4::from(q),
+                    Vec4::new(1.0 + 0.1 * k, 0.5 + 0.01 * f, 2.0, 9.0),
+                )
+            };
+            let lanes = [lane(0.0), lane(1.0), lane(2.0), lane(3.0)];
+            let four = compose4(
+                &lanes.map(|l| l.0),
+                &lanes.map(|l| l.1),
+                &lanes.map(|l| l.2),
+            );
+            for (m, (t, q, s)) in four.iter().zip(lanes) {
+                let scalar = compose(t, q, s);
+                for (a, b) in m.iter().zip(&scalar) {
+                    assert_eq!(
+                        a.to_array().map(f32::to_bits),
+                        b.to_array().map(f32::to_bits)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

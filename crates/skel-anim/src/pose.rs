@@ -42,6 +42,11 @@ pub struct PoseScratch {
     /// This frame's value of each translation/scale track (`xyz`) and rotation track.
     pub(crate) vec3_samples: Vec<Vec4>,
     pub(crate) quat_samples: Vec<Vec4>,
+    /// Per skeleton binding: the mesh world matrix of the last frame and its inverse (a mesh
+    /// node that does not move, the usual case, is inverted once).
+    mesh_inverses: Vec<(Cols, MeshInverse)>,
+    /// Local matrices of the fused pass, in the clip plan's node order.
+    locals: Vec<Cols>,
 }
 
 impl PoseScratch {
@@ -79,6 +84,9 @@ impl PoseScratch {
             segments: vec![Segment::default(); plan.max_timelines],
             vec3_samples: vec![Vec4::ZERO; plan.max_vec3],
             quat_samples: vec![Vec4::ZERO; plan.max_quat],
+            // NaN never equals a world matrix: the first frame inverts.
+            mesh_inverses: vec![([Vec4::NAN; 4], MeshInverse::Identity); data.skeletons.len()],
+            locals: vec![[Vec4::ZERO; 4]; n],
             plan: Arc::new(plan),
         };
         reset_to_rest(data, &mut scratch);
@@ -225,6 +233,7 @@ pub(crate) fn pose_clip_fused(
         plan,
         vec3_samples,
         quat_samples,
+        locals,
         ..
     } = scratch;
     let pick = |samples: &[Vec4], index: u32, rest: &[Vec4], node: usize| match samples
@@ -233,22 +242,40 @@ pub(crate) fn pose_clip_fused(
         Some(&v) => v,
         None => rest[node],
     };
-    for src in &plan.clips[clip].nodes {
+    let nodes = &plan.clips[clip].nodes;
+    // Local matrices four nodes at a time (the rotation part lane by lane), the rest one by
+    // one; each node's transform is also written to `trs`.
+    let mut quads = nodes.chunks_exact(4);
+    let mut local_quads = locals.chunks_exact_mut(4);
+    for (quad, out) in (&mut quads).zip(&mut local_quads) {
+        let mut t = [Vec4::ZERO; 4];
+        let mut r = [Vec4::ZERO; 4];
+        let mut s = [Vec4::ZERO; 4];
+        for (lane, src) in quad.iter().enumerate() {
+            let node = src.node as usize;
+            t[lane] = pick(vec3_samples, src.t, &plan.rest_t, node);
+            r[lane] = pick(quat_samples, src.r, &plan.rest_r, node);
+            s[lane] = pick(vec3_samples, src.s, &plan.rest_s, node);
+            write_trs(trs, node, t[lane], r[lane], s[lane]);
+        }
+        out.copy_from_slice(&interpolate::compose4(&t, &r, &s));
+    }
+    let done = nodes.len() - quads.remainder().len();
+    for (src, out) in quads.remainder().iter().zip(&mut locals[done..]) {
         let node = src.node as usize;
         let t = pick(vec3_samples, src.t, &plan.rest_t, node);
         let r = pick(quat_samples, src.r, &plan.rest_r, node);
         let s = pick(vec3_samples, src.s, &plan.rest_s, node);
-        let rec = &mut trs[node * TRS_STRIDE..node * TRS_STRIDE + TRS_STRIDE];
-        rec[0..3].copy_from_slice(&t.to_array()[..3]);
-        r.write_to_slice(&mut rec[3..7]);
-        rec[7..10].copy_from_slice(&s.to_array()[..3]);
-        let local = interpolate::compose(t, r, s);
+        write_trs(trs, node, t, r, s);
+        *out = interpolate::compose(t, r, s);
+    }
+    for (src, local) in nodes.iter().zip(locals.iter()) {
         let m = if src.parent == NONE {
             local.map(|c| c * mirror)
         } else {
-            interpolate::mul_affine(&interpolate::load(world, src.parent as usize * 16), &local)
+            interpolate::mul_affine(&interpolate::load(world, src.parent as usize * 16), local)
         };
-        interpolate::store(world, node * 16, &m);
+        interpolate::store(world, src.node as usize * 16, &m);
     }
     true
 }
@@ -284,6 +311,15 @@ pub fn compute_world_matrices(data: &AnimationData, scratch: &mut PoseScratch) {
     }
 }
 
+/// Writes one node's transform to its TRS record (padding untouched).
+#[inline]
+fn write_trs(trs: &mut [f32], node: usize, t: Vec4, r: Vec4, s: Vec4) {
+    let rec = &mut trs[node * TRS_STRIDE..node * TRS_STRIDE + TRS_STRIDE];
+    rec[0..3].copy_from_slice(&t.to_array()[..3]);
+    r.write_to_slice(&mut rec[3..7]);
+    rec[7..10].copy_from_slice(&s.to_array()[..3]);
+}
+
 /// Step 4: `bone[i] = invMeshWorld · world[joint[i]] · inverseBind[i]` for every skeleton
 /// binding, handed to `sink` together with every morph binding's weights.
 ///
@@ -301,17 +337,22 @@ pub fn compute_bone_matrices(
         bones,
         plan,
         morph_weights,
+        mesh_inverses,
         ..
     } = scratch;
-    for (bi, ((binding, bones), bp)) in data
+    for (bi, (((binding, bones), bp), cached)) in data
         .skeletons
         .iter()
         .zip(bones.iter_mut())
         .zip(&plan.bindings)
+        .zip(mesh_inverses.iter_mut())
         .enumerate()
     {
         let mesh_world = interpolate::load(world, binding.mesh_node * 16);
-        let inv = MeshInverse::of(&mesh_world);
+        if cached.0 != mesh_world {
+            *cached = (mesh_world, MeshInverse::of(&mesh_world));
+        }
+        let inv = &cached.1;
         for ((&joint, ibm), out) in binding
             .joints
             .iter()
@@ -325,7 +366,7 @@ pub fn compute_bone_matrices(
             } else {
                 interpolate::mul_full(&w, &ibm)
             };
-            let m = match &inv {
+            let m = match inv {
                 MeshInverse::Identity => m,
                 MeshInverse::Diagonal(d) => m.map(|c| c * *d),
                 MeshInverse::General(inv) if bp.ibm_affine => interpolate::mul_affine(inv, &m),
@@ -341,6 +382,7 @@ pub fn compute_bone_matrices(
 }
 
 /// The inverse of a mesh node's world matrix, by how cheaply it applies.
+#[derive(Debug, Clone, Copy)]
 enum MeshInverse {
     Identity,
     /// `diag(d)`: a mirror and/or scale, applied row by row.
