@@ -5,7 +5,8 @@
 //!   through every generated variant — each [`ShaderFragment`] variant alone, each composed
 //!   under a probe vertex shader (its `SkelInfluences` locations and `skel_skin_vertex`), at two
 //!   binding configurations, and every [`ComputeSkinningConfig`] (influences × morph × normals ×
-//!   joint format × weight format). A file under `shaders/` that skel-gpu embeds but no variant
+//!   joint format × weight format), and each [`ComputeTuning::variants`] code shape over every
+//!   skinning variant. A file under `shaders/` that skel-gpu embeds but no variant
 //!   uses is an error.
 //! - Any other `.wgsl` file is validated on its own, unless its first lines hold
 //!   `// skel-validate: compose [0 0m 4 4m 8 8m]`, or it uses the `{{SKEL_INFLUENCES_…}}`
@@ -16,7 +17,10 @@
 use std::path::Path;
 
 use skel_gpu::shader::sources;
-use skel_gpu::{ComputeSkinningConfig, FragmentBindings, ShaderFragment, SkinningVariant};
+use skel_gpu::{
+    COMPUTE_BONE_CACHE_SIZE, ComputeSkinningConfig, ComputeTuning, FragmentBindings,
+    ShaderFragment, SkinningVariant,
+};
 
 /// A vertex shader using the fragment the way a renderer does.
 const PROBE_VERTEX: &str = r"
@@ -59,6 +63,18 @@ pub(crate) fn run() -> Result<(), String> {
     }
     for config in ComputeSkinningConfig::all() {
         report.check(format!("compute skinning {config:?}"), &config.wgsl());
+    }
+    for tuning in ComputeTuning::variants() {
+        for variant in SkinningVariant::all() {
+            let config = ComputeSkinningConfig {
+                variant,
+                ..ComputeSkinningConfig::default()
+            };
+            report.check(
+                format!("compute skinning {config:?} {tuning:?}"),
+                &config.wgsl_tuned(&tuning, COMPUTE_BONE_CACHE_SIZE),
+            );
+        }
     }
 
     let dir = root.join("shaders");

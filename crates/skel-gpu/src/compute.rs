@@ -9,13 +9,131 @@ use crate::{
     SkinningVariant,
 };
 
-/// Invocations per workgroup (one vertex each): WebGPU's default
+/// Invocations per workgroup, and vertices per tile (one per invocation): WebGPU's default
 /// `max_compute_invocations_per_workgroup`, so the bone cache is filled by many hands.
 pub const COMPUTE_WORKGROUP_SIZE: u32 = 256;
 
-/// Bones kept in workgroup memory by skinned compute variants: 256 × 64 bytes = 16 KiB,
-/// WebGPU's default `max_compute_workgroup_storage_size` (fewer on a device with less).
+/// Bones kept in workgroup memory by skinned compute variants: 256 × 48 bytes = 12 KiB in the
+/// default affine-row layout (256 × 64 = 16 KiB, WebGPU's default
+/// `max_compute_workgroup_storage_size`, in the column layout); fewer on a device with less.
 pub const COMPUTE_BONE_CACHE_SIZE: u32 = 256;
+
+/// With [`ComputeTuning::tiles_per_workgroup`] left automatic, tiles per workgroup are chosen
+/// so that a dispatch has about this many workgroups (never fewer tiles than 1, never more
+/// than [`COMPUTE_MAX_AUTO_TILES`]): enough to keep a large GPU busy through the last wave,
+/// few enough that each workgroup's bone-cache fill is shared by several tiles.
+pub const COMPUTE_AUTO_WORKGROUPS: u32 = 4096;
+
+/// The most tiles per workgroup the automatic choice takes.
+pub const COMPUTE_MAX_AUTO_TILES: u32 = 64;
+
+/// How the workgroup bone cache stores a bone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum BoneCacheLayout {
+    /// The 3 rows of the matrix's affine part, 48 bytes (`skel_bone_cache.wgsl`): 3 reads and
+    /// 12 multiply-adds per influence, and bones spread over all workgroup-memory banks.
+    #[default]
+    AffineRows,
+    /// The full 4×4 matrix as uploaded, 64 bytes (`skel_bone_cache_columns.wgsl`): the layout
+    /// skel used first, kept so benchmarks can show what the affine rows gain.
+    Columns,
+}
+
+impl BoneCacheLayout {
+    /// Bytes of workgroup memory per cached bone.
+    #[must_use]
+    pub fn bytes_per_bone(self) -> u32 {
+        match self {
+            Self::AffineRows => 48,
+            Self::Columns => 64,
+        }
+    }
+}
+
+/// How the compute pipeline spreads work; every choice computes the same result (the
+/// throughput example sweeps them). [`Default`] is what measured fastest on an NVIDIA H200
+/// (docs/benchmarks.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ComputeTuning {
+    /// The bone cache's layout.
+    pub bone_cache: BoneCacheLayout,
+    /// Tiles of [`COMPUTE_WORKGROUP_SIZE`] vertices each workgroup skins after filling its
+    /// bone cache once; `None` chooses from the vertex count (see
+    /// [`COMPUTE_AUTO_WORKGROUPS`]). Rounded up to a multiple of
+    /// [`vertices_per_iteration`](Self::vertices_per_iteration).
+    pub tiles_per_workgroup: Option<u32>,
+    /// Vertices each invocation loads before skinning any of them, one per tile (1 to 4;
+    /// values outside are clamped): more loads in flight per invocation, more registers.
+    pub vertices_per_iteration: u32,
+    /// Whether a zero weight skips its bone read (a branch per influence, as the CPU
+    /// reference does) or is accumulated like any other (same result for finite bones).
+    pub skip_zero_weights: bool,
+}
+
+impl Default for ComputeTuning {
+    fn default() -> Self {
+        Self {
+            bone_cache: BoneCacheLayout::AffineRows,
+            tiles_per_workgroup: None,
+            vertices_per_iteration: 2,
+            skip_zero_weights: true,
+        }
+    }
+}
+
+impl ComputeTuning {
+    /// The tuning of skel's first compute pipeline: 4×4 columns, one tile per workgroup, one
+    /// vertex per invocation, zero weights skipped (a baseline for benchmarks).
+    #[must_use]
+    pub fn baseline() -> Self {
+        Self {
+            bone_cache: BoneCacheLayout::Columns,
+            tiles_per_workgroup: Some(1),
+            vertices_per_iteration: 1,
+            skip_zero_weights: true,
+        }
+    }
+
+    /// One tuning per distinct shader shape (layout × zero-weight skipping × vertices per
+    /// iteration; tiles only change a uniform), for `cargo xtask validate-shaders` and tests.
+    #[must_use]
+    pub fn variants() -> Vec<Self> {
+        let mut all = Vec::new();
+        for bone_cache in [BoneCacheLayout::AffineRows, BoneCacheLayout::Columns] {
+            for skip_zero_weights in [false, true] {
+                for vertices_per_iteration in 1..=4 {
+                    all.push(Self {
+                        bone_cache,
+                        tiles_per_workgroup: None,
+                        vertices_per_iteration,
+                        skip_zero_weights,
+                    });
+                }
+            }
+        }
+        all
+    }
+
+    /// [`vertices_per_iteration`](Self::vertices_per_iteration) clamped to 1..=4.
+    #[must_use]
+    pub fn vertices_per_iteration(&self) -> u32 {
+        self.vertices_per_iteration.clamp(1, 4)
+    }
+
+    /// Tiles per workgroup for `vertex_count` vertices: the fixed choice, or the automatic
+    /// one; a multiple of [`vertices_per_iteration`](Self::vertices_per_iteration).
+    #[must_use]
+    pub fn tiles_for(&self, vertex_count: u32) -> u32 {
+        let tiles = self.tiles_per_workgroup.unwrap_or_else(|| {
+            vertex_count
+                .div_ceil(COMPUTE_WORKGROUP_SIZE)
+                .div_ceil(COMPUTE_AUTO_WORKGROUPS)
+                .clamp(1, COMPUTE_MAX_AUTO_TILES)
+        });
+        let k = self.vertices_per_iteration();
+        tiles.clamp(1, u32::MAX / 2).div_ceil(k) * k
+    }
+}
 
 /// The bind group of the fragment's resources (bone texture, morph) in the compute pipeline;
 /// group 0 holds the vertex buffers.
@@ -153,7 +271,8 @@ impl ComputeSkinningConfig {
     }
 
     /// The full WGSL of the pipeline: the fragment (group 1) followed by the compute template,
-    /// with a [`COMPUTE_BONE_CACHE_SIZE`]-bone workgroup cache.
+    /// with a [`COMPUTE_BONE_CACHE_SIZE`]-bone workgroup cache and the default
+    /// [`ComputeTuning`].
     #[must_use]
     pub fn wgsl(&self) -> String {
         self.wgsl_with_cache(COMPUTE_BONE_CACHE_SIZE)
@@ -162,6 +281,12 @@ impl ComputeSkinningConfig {
     /// [`wgsl`](Self::wgsl) with a bone cache of `cache_size` bones (at least 1).
     #[must_use]
     pub fn wgsl_with_cache(&self, cache_size: u32) -> String {
+        self.wgsl_tuned(&ComputeTuning::default(), cache_size)
+    }
+
+    /// The WGSL for `tuning`, with a bone cache of `cache_size` bones (at least 1).
+    #[must_use]
+    pub fn wgsl_tuned(&self, tuning: &ComputeTuning, cache_size: u32) -> String {
         let skinned = self.variant.influences != Influences::None;
         let fragment = ShaderFragment::generate(
             self.variant,
@@ -174,10 +299,23 @@ impl ComputeSkinningConfig {
         );
         let cache_size = cache_size.max(1).to_string();
         let (bone_cache, bone_cache_load) = if skinned {
+            let cache = match tuning.bone_cache {
+                BoneCacheLayout::AffineRows => sources::BONE_CACHE,
+                BoneCacheLayout::Columns => sources::BONE_CACHE_COLUMNS,
+            };
+            let skip = if tuning.skip_zero_weights {
+                "if (weight == 0.0) {\n        return m;\n    }"
+            } else {
+                ""
+            };
             (
-                fill(
-                    sources::BONE_CACHE,
-                    &[("BONE_CACHE_SIZE", cache_size.clone())],
+                format!(
+                    "{}\n{}",
+                    fill(cache, &[("BONE_CACHE_SIZE", cache_size.clone())]),
+                    fill(
+                        sources::COMPUTE_AFFINE,
+                        &[("SKIP_ZERO_WEIGHT", skip.to_owned())]
+                    )
                 ),
                 "skel_fill_bone_cache(lane);".to_owned(),
             )
@@ -198,7 +336,9 @@ impl ComputeSkinningConfig {
                 .to_owned()
         };
         let mut influence_bindings = String::new();
-        let mut args = String::new();
+        let mut input_fields = String::new();
+        let mut input_loads = String::new();
+        let mut skin_sets = String::new();
         for set in 0..self.variant.influences.sets() {
             let (jb, wb) = (5 + 2 * set, 6 + 2 * set);
             let (jt, wt) = (
@@ -214,8 +354,49 @@ impl ComputeSkinningConfig {
                 self.joint_format.wgsl_unpack(&jn),
                 self.weight_format.wgsl_unpack(&wn),
             ));
-            args.push_str(&format!(
+            input_fields.push_str(&format!(
+                "    joints{set}: vec4<u32>,\n    weights{set}: vec4<f32>,\n"
+            ));
+            input_loads.push_str(&format!(
                 ", skel_load_joints{set}(v), skel_load_weights{set}(v)"
+            ));
+            skin_sets.push_str(&format!(
+                "    m = skel_add_affine_set(m, input.joints{set}, input.weights{set});\n"
+            ));
+        }
+        let skin_input = if skinned {
+            format!(
+                "fn skel_skin_input(v: u32, input: SkelComputeInput) -> SkelVertex {{\n    \
+                 var m = SKEL_ZERO_AFFINE;\n{skin_sets}    \
+                 return skel_apply_affine(m, skel_morph(v, input.position, input.normal));\n}}"
+            )
+        } else {
+            "fn skel_skin_input(v: u32, input: SkelComputeInput) -> SkelVertex {\n    \
+             return skel_skin(v, input.position, input.normal);\n}"
+                .to_owned()
+        };
+        let per_iteration = tuning.vertices_per_iteration();
+        let mut iteration = String::new();
+        for k in 1..per_iteration {
+            iteration.push_str(&format!(
+                "        let v{k} = v0 + {k}u * SKEL_WORKGROUP_SIZE;\n        \
+                 let at{k} = min(v{k}, last);\n"
+            ));
+        }
+        iteration.push_str("        let input0 = skel_load_input(v0);\n");
+        for k in 1..per_iteration {
+            iteration.push_str(&format!("        let input{k} = skel_load_input(at{k});\n"));
+        }
+        iteration.push_str("        let skinned0 = skel_skin_input(v0, input0);\n");
+        for k in 1..per_iteration {
+            iteration.push_str(&format!(
+                "        let skinned{k} = skel_skin_input(at{k}, input{k});\n"
+            ));
+        }
+        iteration.push_str("        skel_store(v0, skinned0);\n");
+        for k in 1..per_iteration {
+            iteration.push_str(&format!(
+                "        if (v{k} < count) {{\n            skel_store(v{k}, skinned{k});\n        }}\n"
             ));
         }
         let compute = fill(
@@ -224,9 +405,12 @@ impl ComputeSkinningConfig {
                 ("FRAGMENT_GROUP", COMPUTE_FRAGMENT_GROUP.to_string()),
                 ("NORMAL_BINDINGS", normal_bindings),
                 ("INFLUENCE_BINDINGS", influence_bindings),
-                ("INFLUENCE_ARGS", args),
+                ("INPUT_FIELDS", input_fields),
+                ("INPUT_LOADS", input_loads),
+                ("SKIN_INPUT", skin_input),
+                ("ITERATION", iteration),
                 ("WORKGROUP_SIZE", COMPUTE_WORKGROUP_SIZE.to_string()),
-                ("BONE_CACHE_SIZE", cache_size),
+                ("VERTICES_PER_ITERATION", per_iteration.to_string()),
                 ("BONE_CACHE", bone_cache),
                 ("BONE_CACHE_LOAD", bone_cache_load),
             ],
@@ -312,6 +496,7 @@ pub struct ComputeSkinningBindings {
     fragment: wgpu::BindGroup,
     vertex_count: u32,
     workgroups: (u32, u32),
+    tiles_per_workgroup: u32,
     // Kept alive with the bind group that references it.
     _params: wgpu::Buffer,
 }
@@ -328,12 +513,19 @@ impl ComputeSkinningBindings {
     pub fn workgroups(&self) -> (u32, u32) {
         self.workgroups
     }
+
+    /// Tiles of [`COMPUTE_WORKGROUP_SIZE`] vertices each workgroup skins.
+    #[must_use]
+    pub fn tiles_per_workgroup(&self) -> u32 {
+        self.tiles_per_workgroup
+    }
 }
 
 /// A compute pipeline for one [`ComputeSkinningConfig`].
 #[derive(Debug)]
 pub struct ComputeSkinning {
     config: ComputeSkinningConfig,
+    tuning: ComputeTuning,
     fragment: ShaderFragment,
     buffers_layout: wgpu::BindGroupLayout,
     fragment_layout: wgpu::BindGroupLayout,
@@ -342,16 +534,29 @@ pub struct ComputeSkinning {
 }
 
 impl ComputeSkinning {
-    /// Compiles the pipeline. The bone cache holds as many of [`COMPUTE_BONE_CACHE_SIZE`] bones
-    /// as the device's `max_compute_workgroup_storage_size` allows.
+    /// Compiles the pipeline with the default [`ComputeTuning`]. The bone cache holds as many
+    /// of [`COMPUTE_BONE_CACHE_SIZE`] bones as the device's
+    /// `max_compute_workgroup_storage_size` allows.
     ///
     /// # Errors
     /// [`GpuError::MissingLimit`] (`max_storage_buffers_per_shader_stage`: up to 9 for 8
     /// influences with normals and morph targets, where WebGPU's default is 8;
     /// `max_compute_invocations_per_workgroup` and `max_compute_workgroup_size_x`: 256;
-    /// `max_compute_workgroup_storage_size`: 64 bytes, one bone);
+    /// `max_compute_workgroup_storage_size`: one bone, 48 bytes);
     /// [`GpuError::Validation`] from shader or pipeline creation.
     pub fn new(ctx: &GpuContext, config: ComputeSkinningConfig) -> Result<Self, GpuError> {
+        Self::with_tuning(ctx, config, ComputeTuning::default())
+    }
+
+    /// [`new`](Self::new) with an explicit [`ComputeTuning`] (benchmarks compare them).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new); the column layout needs 64 bytes of workgroup storage.
+    pub fn with_tuning(
+        ctx: &GpuContext,
+        config: ComputeSkinningConfig,
+        tuning: ComputeTuning,
+    ) -> Result<Self, GpuError> {
         let size = u64::from(COMPUTE_WORKGROUP_SIZE);
         ctx.require_limit("max_compute_invocations_per_workgroup", size, |l| {
             u64::from(l.max_compute_invocations_per_workgroup)
@@ -360,13 +565,16 @@ impl ComputeSkinning {
             u64::from(l.max_compute_workgroup_size_x)
         })?;
         let skinned = config.variant.influences != Influences::None;
+        let bone_bytes = tuning.bone_cache.bytes_per_bone();
         if skinned {
-            ctx.require_limit("max_compute_workgroup_storage_size", 64, |l| {
-                u64::from(l.max_compute_workgroup_storage_size)
-            })?;
+            ctx.require_limit(
+                "max_compute_workgroup_storage_size",
+                u64::from(bone_bytes),
+                |l| u64::from(l.max_compute_workgroup_storage_size),
+            )?;
         }
         let cache_size =
-            COMPUTE_BONE_CACHE_SIZE.min(ctx.limits.max_compute_workgroup_storage_size / 64);
+            COMPUTE_BONE_CACHE_SIZE.min(ctx.limits.max_compute_workgroup_storage_size / bone_bytes);
         ctx.require_limit(
             "max_storage_buffers_per_shader_stage",
             u64::from(config.storage_buffer_count()),
@@ -383,7 +591,7 @@ impl ComputeSkinning {
         let fragment_layout =
             fragment.create_bind_group_layout(ctx, wgpu::ShaderStages::COMPUTE)?;
         let entries = buffer_layout_entries(&config);
-        let wgsl = config.wgsl_with_cache(cache_size);
+        let wgsl = config.wgsl_tuned(&tuning, cache_size);
         let (buffers_layout, pipeline) = ctx.capture("ComputeSkinning::new", || {
             let buffers_layout =
                 ctx.device
@@ -418,6 +626,7 @@ impl ComputeSkinning {
         })?;
         Ok(Self {
             config,
+            tuning,
             fragment,
             buffers_layout,
             fragment_layout,
@@ -432,11 +641,20 @@ impl ComputeSkinning {
         self.config
     }
 
-    /// Workgroups in x and y for `vertex_count` vertices: 1D up to
-    /// `max_compute_workgroups_per_dimension` groups, then 2D (x full, y rows).
+    /// The tuning.
+    #[must_use]
+    pub fn tuning(&self) -> ComputeTuning {
+        self.tuning
+    }
+
+    /// Workgroups in x and y for `vertex_count` vertices, each skinning
+    /// [`ComputeTuning::tiles_for`] tiles: 1D up to `max_compute_workgroups_per_dimension`
+    /// groups, then 2D (x full, y rows).
     #[must_use]
     pub fn workgroups_for(&self, vertex_count: u32) -> (u32, u32) {
-        let groups = vertex_count.div_ceil(COMPUTE_WORKGROUP_SIZE);
+        let per_group =
+            u64::from(COMPUTE_WORKGROUP_SIZE) * u64::from(self.tuning.tiles_for(vertex_count));
+        let groups = u32::try_from(u64::from(vertex_count).div_ceil(per_group)).unwrap_or(u32::MAX);
         let x = groups.min(self.max_workgroups_per_dimension.max(1));
         if x == 0 {
             return (0, 0);
@@ -510,7 +728,8 @@ impl ComputeSkinning {
         )?;
         let fragment_entries = self.fragment.entries(skeleton, morph, false)?;
         let bone_count = skeleton.map_or(0, SkeletonGpu::bone_count);
-        let params_bytes: [u32; 4] = [inputs.vertex_count, bone_count, 0, 0];
+        let tiles = self.tuning.tiles_for(inputs.vertex_count);
+        let params_bytes: [u32; 4] = [inputs.vertex_count, bone_count, tiles, 0];
         ctx.capture("ComputeSkinning::bind", || {
             let params = crate::buffers::create_filled_buffer(
                 ctx,
@@ -547,6 +766,7 @@ impl ComputeSkinning {
                 fragment,
                 vertex_count: inputs.vertex_count,
                 workgroups,
+                tiles_per_workgroup: tiles,
                 _params: params,
             })
         })?
@@ -626,4 +846,60 @@ fn buffer_layout_entries(config: &ComputeSkinningConfig) -> Vec<wgpu::BindGroupL
         entries.extend([entry(5 + 2 * set, read), entry(6 + 2 * set, read)]);
     }
     entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn automatic_tiles_aim_at_a_fixed_workgroup_count() {
+        let auto = ComputeTuning {
+            vertices_per_iteration: 1,
+            ..ComputeTuning::default()
+        };
+        let tile = COMPUTE_WORKGROUP_SIZE;
+        // Up to COMPUTE_AUTO_WORKGROUPS tiles: one tile per workgroup.
+        assert_eq!(auto.tiles_for(0), 1);
+        assert_eq!(auto.tiles_for(1), 1);
+        assert_eq!(auto.tiles_for(COMPUTE_AUTO_WORKGROUPS * tile), 1);
+        // One vertex more: two tiles per workgroup.
+        assert_eq!(auto.tiles_for(COMPUTE_AUTO_WORKGROUPS * tile + 1), 2);
+        // 16.7M vertices = 65 536 tiles: 16 per workgroup.
+        assert_eq!(
+            auto.tiles_for(1 << 24),
+            (1 << 24) / tile / COMPUTE_AUTO_WORKGROUPS
+        );
+        // Capped for the largest meshes.
+        assert_eq!(auto.tiles_for(u32::MAX), COMPUTE_MAX_AUTO_TILES);
+        // The default loads 2 vertices per iteration, so tiles come in pairs.
+        assert_eq!(ComputeTuning::default().tiles_for(1), 2);
+    }
+
+    #[test]
+    fn tiles_are_a_multiple_of_the_vertices_per_iteration() {
+        let t = |tiles, k| ComputeTuning {
+            tiles_per_workgroup: Some(tiles),
+            vertices_per_iteration: k,
+            ..ComputeTuning::default()
+        };
+        assert_eq!(t(3, 1).tiles_for(1000), 3);
+        assert_eq!(t(3, 2).tiles_for(1000), 4);
+        assert_eq!(t(5, 4).tiles_for(1000), 8);
+        assert_eq!(t(0, 1).tiles_for(1000), 1);
+        // Out-of-range vertices per iteration are clamped to 1..=4.
+        assert_eq!(t(1, 9).vertices_per_iteration(), 4);
+        assert_eq!(t(1, 0).vertices_per_iteration(), 1);
+    }
+
+    #[test]
+    fn every_tuning_shape_generates_its_own_shader() {
+        let config = ComputeSkinningConfig::default();
+        let sources: std::collections::HashSet<String> = ComputeTuning::variants()
+            .iter()
+            .map(|t| config.wgsl_tuned(t, COMPUTE_BONE_CACHE_SIZE))
+            .collect();
+        assert_eq!(sources.len(), ComputeTuning::variants().len());
+        assert!(config.wgsl().contains("array<mat3x4<f32>, 256>"));
+    }
 }

@@ -15,7 +15,9 @@
 //! - [`ShaderFragment`]: WGSL to include in a vertex shader (`skel_skin_vertex(...)`), in
 //!   variants for 0/4/8 influences × morph on/off, with the user's group/binding/locations.
 //! - [`ComputeSkinning`]: the same skinning as a compute pass writing skinned position and
-//!   normal buffers, with compact input formats (`u8`/`u16` joints, `unorm8`/`unorm16` weights).
+//!   normal buffers, with compact input formats (`u8`/`u16` joints, `unorm8`/`unorm16` weights)
+//!   and a [`ComputeTuning`] (bone cache layout, tiles per workgroup, vertices per iteration)
+//!   whose default is what measured fastest on an NVIDIA H200 (`docs/benchmarks.md`).
 //! - Device loss: [`SkeletonGpu::recreate`] / [`MorphGpu::recreate`] rebuild the GPU fields
 //!   from the CPU mirrors on a new device, leaving the `handle` association alone.
 //!
@@ -58,9 +60,9 @@ mod skeleton;
 pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout};
 pub use buffers::{MIN_BUFFER_SIZE, padded_buffer_size};
 pub use compute::{
-    COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP, COMPUTE_WORKGROUP_SIZE, ComputeSkinning,
-    ComputeSkinningBindings, ComputeSkinningConfig, ComputeSkinningInputs, JointFormat,
-    WeightFormat,
+    BoneCacheLayout, COMPUTE_AUTO_WORKGROUPS, COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP,
+    COMPUTE_MAX_AUTO_TILES, COMPUTE_WORKGROUP_SIZE, ComputeSkinning, ComputeSkinningBindings,
+    ComputeSkinningConfig, ComputeSkinningInputs, ComputeTuning, JointFormat, WeightFormat,
 };
 pub use context::{GpuContext, HeadlessOptions};
 pub use error::GpuError;

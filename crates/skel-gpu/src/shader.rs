@@ -28,13 +28,18 @@ pub mod sources {
     /// `skel_fetch_bone` reading the bone texture (the vertex-shader fragment's).
     pub const BONE_FETCH_TEXTURE: &str =
         include_str!("../../../shaders/skel_bone_fetch_texture.wgsl");
-    /// Compute skinning's workgroup bone cache and its `skel_fetch_bone`.
+    /// Compute skinning's workgroup bone cache (affine rows, the default layout).
     pub const BONE_CACHE: &str = include_str!("../../../shaders/skel_bone_cache.wgsl");
+    /// Compute skinning's workgroup bone cache holding full 4×4 columns (for comparison).
+    pub const BONE_CACHE_COLUMNS: &str =
+        include_str!("../../../shaders/skel_bone_cache_columns.wgsl");
+    /// Compute skinning's affine skin matrix and its application.
+    pub const COMPUTE_AFFINE: &str = include_str!("../../../shaders/skel_compute_affine.wgsl");
     /// The compute skinning entry point template.
     pub const COMPUTE: &str = include_str!("../../../shaders/skel_compute_skinning.wgsl");
 
     /// Every file, with its name: what `cargo xtask validate-shaders` checks is used.
-    pub const ALL: [(&str, &str); 10] = [
+    pub const ALL: [(&str, &str); 12] = [
         ("skel_common.wgsl", COMMON),
         ("skel_bones.wgsl", BONES),
         ("skel_skin4.wgsl", SKIN4),
@@ -44,6 +49,8 @@ pub mod sources {
         ("skel_morph_none.wgsl", MORPH_NONE),
         ("skel_bone_fetch_texture.wgsl", BONE_FETCH_TEXTURE),
         ("skel_bone_cache.wgsl", BONE_CACHE),
+        ("skel_bone_cache_columns.wgsl", BONE_CACHE_COLUMNS),
+        ("skel_compute_affine.wgsl", COMPUTE_AFFINE),
         ("skel_compute_skinning.wgsl", COMPUTE),
     ];
 }

@@ -3,9 +3,9 @@
 
 use skel_anim::{MorphTargets, VertexInfluences, skin_vertices};
 use skel_gpu::{
-    ComputeSkinning, ComputeSkinningConfig, ComputeSkinningInputs, GpuContext, HeadlessOptions,
-    Influences, JointFormat, JointIndices, SkeletonGpu, SkinningVariant, WeightFormat,
-    create_morph, create_skeleton,
+    ComputeSkinning, ComputeSkinningConfig, ComputeSkinningInputs, ComputeTuning, GpuContext,
+    HeadlessOptions, Influences, JointFormat, JointIndices, SkeletonGpu, SkinningVariant,
+    WeightFormat, create_morph, create_skeleton,
 };
 
 use crate::common::{Rng, ctx, output_buffer, random_affine_bones, read_f32, storage_buffer};
@@ -223,6 +223,20 @@ fn run_compact(
     bone_count: u32,
     rng: &mut Rng,
 ) {
+    run_tuned(ctx, config, ComputeTuning::default(), n, bone_count, rng);
+}
+
+/// Skins `n` random vertices over `bone_count` bones with `config` and `tuning` (compact
+/// formats quantised as the GPU sees them, morph targets when the variant has them) and
+/// compares with the CPU reference.
+fn run_tuned(
+    ctx: &GpuContext,
+    config: ComputeSkinningConfig,
+    tuning: ComputeTuning,
+    n: usize,
+    bone_count: u32,
+    rng: &mut Rng,
+) {
     let per_vertex = config.variant.influences.count() as usize;
     let bones = random_affine_bones(bone_count, rng);
     let mut m = mesh(n, per_vertex, bone_count, rng);
@@ -247,7 +261,13 @@ fn run_compact(
     let rest_p = storage_buffer(ctx, bytemuck::cast_slice(&m.positions));
     let rest_n = storage_buffer(ctx, bytemuck::cast_slice(&m.normals));
     let (out_p, out_n) = (output_buffer(ctx, bytes), output_buffer(ctx, bytes));
-    let pipeline = ComputeSkinning::new(ctx, config).unwrap();
+    let targets = random_targets(3, n, rng);
+    let morph_weights = [0.4, 0.0, -0.6];
+    let morph = config
+        .variant
+        .morph
+        .then(|| create_morph(ctx, &targets, n, &morph_weights).unwrap());
+    let pipeline = ComputeSkinning::with_tuning(ctx, config, tuning).unwrap();
     let inputs = ComputeSkinningInputs {
         vertex_count: n as u32,
         rest_positions: &rest_p,
@@ -257,23 +277,33 @@ fn run_compact(
         out_positions: &out_p,
         out_normals: config.normals.then_some(&out_n),
     };
-    let bindings = pipeline.bind(ctx, &inputs, Some(&skeleton), None).unwrap();
+    let bindings = pipeline
+        .bind(ctx, &inputs, Some(&skeleton), morph.as_ref())
+        .unwrap();
     ctx.capture("compact compute", || {
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         pipeline.encode(&mut encoder, &bindings, None);
         ctx.queue.submit([encoder.finish()]);
     })
     .unwrap();
-    let (cpu_p, cpu_n) = m.cpu(&bones, None, true);
+    let (cpu_p, cpu_n) = m.cpu(
+        &bones,
+        config
+            .variant
+            .morph
+            .then_some((&targets, &morph_weights[..])),
+        true,
+    );
     let pe = max_abs_diff(&read_f32(ctx, &out_p, bytes), &cpu_p) / bbox_diagonal(&cpu_p);
     eprintln!(
-        "{config:?} workgroups {:?}: position error {pe:.2e}",
-        bindings.workgroups()
+        "{config:?} {tuning:?} workgroups {:?} × {} tiles: position error {pe:.2e}",
+        bindings.workgroups(),
+        bindings.tiles_per_workgroup()
     );
-    assert!(pe <= 1e-5, "{config:?}: {pe:e}");
+    assert!(pe <= 1e-5, "{config:?} {tuning:?}: {pe:e}");
     if config.normals {
         let ne = max_abs_diff(&read_f32(ctx, &out_n, bytes), &cpu_n);
-        assert!(ne <= 1e-5, "{config:?}: normal error {ne:e}");
+        assert!(ne <= 1e-5, "{config:?} {tuning:?}: normal error {ne:e}");
     }
 }
 
@@ -306,6 +336,31 @@ fn compact_joint_and_weight_formats_match_the_cpu() {
 }
 
 #[test]
+fn every_tuning_matches_the_cpu() {
+    // Each code shape (cache layout × zero-weight skipping × 1-4 vertices per iteration) with
+    // 3 tiles per workgroup over 2000 vertices: the last workgroup holds a partial iteration,
+    // so clamped loads and skipped stores are exercised. 300 bones: 256 from the cache, the
+    // rest from the texture.
+    let Some(ctx) = ctx() else { return };
+    let mut rng = Rng::new(300);
+    for tuning in ComputeTuning::variants() {
+        let tuning = ComputeTuning {
+            tiles_per_workgroup: Some(3),
+            ..tuning
+        };
+        for (influences, morph) in [(Influences::Four, false), (Influences::Eight, true)] {
+            let config = ComputeSkinningConfig {
+                variant: SkinningVariant { influences, morph },
+                normals: true,
+                joint_format: JointFormat::U16,
+                weight_format: WeightFormat::Unorm16,
+            };
+            run_tuned(ctx, config, tuning, 2000, 300, &mut rng);
+        }
+    }
+}
+
+#[test]
 fn bones_past_the_workgroup_cache_come_from_the_texture() {
     // 5000 bones: the first COMPUTE_BONE_CACHE_SIZE from workgroup memory, the rest (wrapped
     // into a second texture row on lavapipe) from the texture.
@@ -325,13 +380,15 @@ fn bones_past_the_workgroup_cache_come_from_the_texture() {
 
 #[test]
 fn large_meshes_dispatch_in_two_dimensions() {
-    // A device whose compute grid is only 16 workgroups wide: 10 000 vertices need 40
-    // workgroups of 256, so the dispatch is 16 × 3 and the shader must rebuild the vertex index.
+    // A device whose compute grid is only 16 workgroups wide: with one tile of 256 vertices per
+    // workgroup, 10 000 vertices need 40 workgroups, so the dispatch is 16 × 3 and the shader
+    // must rebuild the vertex index.
     let Some(shared) = ctx() else { return };
-    // Its workgroup memory holds only 16 bones, so most of the 200 bones come from the texture.
+    // Its workgroup memory holds only 16 affine bones, so most of the 200 bones come from the
+    // texture.
     let limits = wgpu::Limits {
         max_compute_workgroups_per_dimension: 16,
-        max_compute_workgroup_storage_size: 16 * 64,
+        max_compute_workgroup_storage_size: 16 * 48,
         ..shared.limits.clone()
     };
     let ctx = GpuContext::new_headless_with(&HeadlessOptions {
@@ -339,16 +396,33 @@ fn large_meshes_dispatch_in_two_dimensions() {
         ..Default::default()
     })
     .unwrap();
-    let pipeline = ComputeSkinning::new(&ctx, ComputeSkinningConfig::default()).unwrap();
+    let one_tile = ComputeTuning {
+        tiles_per_workgroup: Some(1),
+        vertices_per_iteration: 1,
+        ..ComputeTuning::default()
+    };
+    let pipeline =
+        ComputeSkinning::with_tuning(&ctx, ComputeSkinningConfig::default(), one_tile).unwrap();
     assert_eq!(pipeline.workgroups_for(10_000), (16, 3));
     assert_eq!(pipeline.workgroups_for(256 * 16), (16, 1));
     assert_eq!(pipeline.workgroups_for(0), (0, 0));
+    run_tuned(
+        &ctx,
+        ComputeSkinningConfig::default(),
+        one_tile,
+        10_000,
+        200,
+        &mut Rng::new(3),
+    );
+    // The default tuning (2 tiles per workgroup here) rebuilds it too: 20 workgroups, 16 × 2.
+    let default = ComputeSkinning::new(&ctx, ComputeSkinningConfig::default()).unwrap();
+    assert_eq!(default.workgroups_for(10_000), (16, 2));
     run_compact(
         &ctx,
         ComputeSkinningConfig::default(),
         10_000,
         200,
-        &mut Rng::new(3),
+        &mut Rng::new(4),
     );
     // One more vertex than 16 × 16 workgroups hold does not fit this device.
     let n = 256 * 16 * 16 + 1;
