@@ -6,21 +6,32 @@ use std::process::Command;
 /// stops at the first failure.
 pub(crate) fn run() -> Result<(), String> {
     let root = crate::workspace_root();
-    let steps: [&[&str]; 4] = [
+    let steps: [&[&str]; 5] = [
         &["fmt", "--all", "--", "--check"],
         &[
             "clippy",
             "--workspace",
             "--all-targets",
+            "--all-features",
             "--",
             "-D",
             "warnings",
         ],
         &["doc", "--workspace", "--no-deps"],
         &["test", "--workspace"],
+        // The optional parallel path must give bit-identical results to the serial one.
+        &[
+            "test",
+            "-p",
+            "skel-anim",
+            "--features",
+            "rayon",
+            "--test",
+            "instances",
+        ],
     ];
     for args in steps {
-        if args[0] == "test" {
+        if args == ["test", "--workspace"] {
             eprintln!("xtask ci: validate-shaders");
             crate::validate_shaders::run().map_err(|e| format!("validate-shaders failed:\n{e}"))?;
             eprintln!("xtask ci: fixtures --check");
