@@ -176,12 +176,7 @@ fn check_targets(rows: &[Value]) -> Vec<Value> {
     }
     let scaling: Vec<(f64, f64)> = rows
         .iter()
-        .filter(|r| {
-            r["kind"] == "forward"
-                && r["id"]
-                    .as_str()
-                    .is_some_and(|id| id.starts_with("scaling/"))
-        })
+        .filter(|r| r["kind"] == "scaling")
         .filter_map(|r| Some((r["characters"].as_f64()?, r["ns_per_joint_frame"].as_f64()?)))
         .collect();
     if let Some(&(_, reference)) = scaling.iter().find(|(n, _)| (*n - 100.0).abs() < 0.5) {

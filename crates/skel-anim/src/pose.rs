@@ -45,8 +45,6 @@ pub struct PoseScratch {
     /// Per skeleton binding: the mesh world matrix of the last frame and its inverse (a mesh
     /// node that does not move, the usual case, is inverted once).
     mesh_inverses: Vec<(Cols, MeshInverse)>,
-    /// Local matrices of the fused pass, in the clip plan's node order.
-    locals: Vec<Cols>,
 }
 
 impl PoseScratch {
@@ -86,7 +84,6 @@ impl PoseScratch {
             quat_samples: vec![Vec4::ZERO; plan.max_quat],
             // NaN never equals a world matrix: the first frame inverts.
             mesh_inverses: vec![([Vec4::NAN; 4], MeshInverse::Identity); data.skeletons.len()],
-            locals: vec![[Vec4::ZERO; 4]; n],
             plan: Arc::new(plan),
         };
         reset_to_rest(data, &mut scratch);
@@ -233,7 +230,6 @@ pub(crate) fn pose_clip_fused(
         plan,
         vec3_samples,
         quat_samples,
-        locals,
         ..
     } = scratch;
     let pick = |samples: &[Vec4], index: u32, rest: &[Vec4], node: usize| match samples
@@ -246,8 +242,7 @@ pub(crate) fn pose_clip_fused(
     // Local matrices four nodes at a time (the rotation part lane by lane), the rest one by
     // one; each node's transform is also written to `trs`.
     let mut quads = nodes.chunks_exact(4);
-    let mut local_quads = locals.chunks_exact_mut(4);
-    for (quad, out) in (&mut quads).zip(&mut local_quads) {
+    for quad in &mut quads {
         let mut t = [Vec4::ZERO; 4];
         let mut r = [Vec4::ZERO; 4];
         let mut s = [Vec4::ZERO; 4];
@@ -258,24 +253,19 @@ pub(crate) fn pose_clip_fused(
             s[lane] = pick(vec3_samples, src.s, &plan.rest_s, node);
             write_trs(trs, node, t[lane], r[lane], s[lane]);
         }
-        out.copy_from_slice(&interpolate::compose4(&t, &r, &s));
+        let locals = interpolate::compose4(&t, &r, &s);
+        // Parents come first in the plan's order, also within a quad.
+        for (src, local) in quad.iter().zip(&locals) {
+            place(world, src, local, mirror);
+        }
     }
-    let done = nodes.len() - quads.remainder().len();
-    for (src, out) in quads.remainder().iter().zip(&mut locals[done..]) {
+    for src in quads.remainder() {
         let node = src.node as usize;
         let t = pick(vec3_samples, src.t, &plan.rest_t, node);
         let r = pick(quat_samples, src.r, &plan.rest_r, node);
         let s = pick(vec3_samples, src.s, &plan.rest_s, node);
         write_trs(trs, node, t, r, s);
-        *out = interpolate::compose(t, r, s);
-    }
-    for (src, local) in nodes.iter().zip(locals.iter()) {
-        let m = if src.parent == NONE {
-            local.map(|c| c * mirror)
-        } else {
-            interpolate::mul_affine(&interpolate::load(world, src.parent as usize * 16), local)
-        };
-        interpolate::store(world, src.node as usize * 16, &m);
+        place(world, src, &interpolate::compose(t, r, s), mirror);
     }
     true
 }
@@ -309,6 +299,17 @@ pub fn compute_world_matrices(data: &AnimationData, scratch: &mut PoseScratch) {
         };
         interpolate::store(world, node * 16, &m);
     }
+}
+
+/// `world[node] = world[parent] · local` (the handedness mirror · local for a root).
+#[inline]
+fn place(world: &mut [f32], src: &crate::plan::NodeSources, local: &Cols, mirror: Vec4) {
+    let m = if src.parent == NONE {
+        local.map(|c| c * mirror)
+    } else {
+        interpolate::mul_affine(&interpolate::load(world, src.parent as usize * 16), local)
+    };
+    interpolate::store(world, src.node as usize * 16, &m);
 }
 
 /// Writes one node's transform to its TRS record (padding untouched).
