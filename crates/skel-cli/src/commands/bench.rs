@@ -265,13 +265,11 @@ fn bench(args: &BenchArgs) -> Result<BenchReport, Box<dyn std::error::Error>> {
         j => j,
     };
 
-    // N independent controllers over one Arc, staggered through the clip.
-    let mut controllers = Vec::with_capacity(args.characters);
-    for i in 0..args.characters {
-        let mut c = AnimationController::new(Arc::clone(&data))?;
-        c.set_clip(clip_index)?;
+    // N independent controllers over one Arc, staggered through the clip: clones of one
+    // (`instantiate`), so that they also share its evaluation plan, as a crowd should.
+    let mut controllers = skel::anim::instantiate(Arc::clone(&data), clip_index, args.characters)?;
+    for (i, c) in controllers.iter_mut().enumerate() {
         c.time = c.duration() * i as f32 / args.characters as f32;
-        controllers.push(c);
     }
     let delta_ms = 1000.0 / FPS;
     let mut sink = NullSink;
