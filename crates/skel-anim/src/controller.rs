@@ -32,6 +32,10 @@ impl AnimationController {
     /// Validates `data` and allocates every scratch buffer. Starts playing with no clip chosen
     /// (the rest pose) at time 0; pick one with [`set_clip`](Self::set_clip).
     ///
+    /// Each call also builds the asset's evaluation plan (a few KB: rest pose, tracks, node
+    /// order); clones share it. For crowds, clone one controller or use
+    /// [`instantiate`](crate::instantiate), so that every character reads one plan.
+    ///
     /// # Errors
     /// What [`AnimationData::validate`] finds (bad indices, cycles, wrong component counts).
     #[doc(alias = "createAnimationController")]
