@@ -32,15 +32,16 @@ impl AnimationController {
     /// Validates `data` and allocates every scratch buffer. Starts playing with no clip chosen
     /// (the rest pose) at time 0; pick one with [`set_clip`](Self::set_clip).
     ///
-    /// Each call also builds the asset's evaluation plan (a few KB: rest pose, tracks, node
-    /// order); clones share it. For crowds, clone one controller or use
-    /// [`instantiate`](crate::instantiate), so that every character reads one plan.
+    /// Controllers over the same `Arc` (made here or cloned) share one evaluation plan: node
+    /// order, tracks and an interleaved copy of the clips' keys, built by the first of them and
+    /// dropped with the last.
     ///
     /// # Errors
     /// What [`AnimationData::validate`] finds (bad indices, cycles, wrong component counts).
     #[doc(alias = "createAnimationController")]
     pub fn new(data: Arc<AnimationData>) -> Result<Self, AnimError> {
-        let scratch = PoseScratch::new(&data)?;
+        let plan = crate::plan::PosePlan::shared(&data)?;
+        let scratch = PoseScratch::with_plan(&data, plan);
         Ok(Self {
             data,
             scratch,

@@ -3,11 +3,27 @@
 //! topological order, and per clip the channels sorted into tracks that the hot loop walks
 //! without matching on paths, searching keys per channel or resolving "last channel wins" again.
 
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+
 use crate::timeline::Timelines;
 use crate::{
     AnimError, AnimationData, ChannelPath, Interpolation, R_OFF, S_OFF, T_OFF, TRS_STRIDE,
     interpolate,
 };
+
+/// Plans in use, by the `Arc<AnimationData>` they were made for (see [`PosePlan::shared`]).
+/// An entry lives as long as its plan: the plan's `Drop` removes it, so that no `Weak` to the
+/// data outlives the last controller (a `Weak` would make `Arc::get_mut` on the data fail).
+type SharedPlans = Vec<(Weak<AnimationData>, Weak<PosePlan>)>;
+static SHARED: Mutex<SharedPlans> = Mutex::new(Vec::new());
+
+impl Drop for PosePlan {
+    fn drop(&mut self) {
+        // This plan's strong count is 0 now: its entry (and any other dead one) goes.
+        let mut cache = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+        cache.retain(|(_, p)| p.strong_count() > 0);
+    }
+}
 
 /// "No parent" / "no binding" in the plan's `u32` links.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -42,6 +58,32 @@ pub(crate) struct NodeSources {
     pub(crate) s: u32,
 }
 
+/// The keys of every track keyed on one timeline, copied once per asset and interleaved the
+/// way a frame reads them: key `k` holds the values of the block's translation/scale tracks
+/// (`xyz`, `w` zero), then of its rotation tracks, one `Vec4` each. A frame then reads two
+/// contiguous runs (keys `a` and `b`) instead of chasing every track's own arrays. Lossless: the
+/// values are the sampler's, bit for bit.
+#[derive(Debug, Clone)]
+pub(crate) struct KeyBlock {
+    pub(crate) timeline: u32,
+    /// The block's tracks in the clip's `vec3` and `quat` lists (tracks are sorted by
+    /// timeline, so these are ranges).
+    pub(crate) vec3: std::ops::Range<usize>,
+    pub(crate) quat: std::ops::Range<usize>,
+    /// `keys × (vec3.len() + quat.len())` values.
+    pub(crate) keys: Vec<glam::Vec4>,
+    /// Whether any of the block's tracks is STEP (then each track checks its flag).
+    pub(crate) has_step: bool,
+}
+
+impl KeyBlock {
+    /// Values per key.
+    #[inline]
+    pub(crate) fn width(&self) -> usize {
+        self.vec3.len() + self.quat.len()
+    }
+}
+
 /// One clip, sorted for evaluation.
 #[derive(Debug, Clone)]
 pub(crate) struct ClipPlan {
@@ -54,6 +96,8 @@ pub(crate) struct ClipPlan {
     pub(crate) vec3: Vec<Track>,
     /// Rotation tracks (4 floats, normalised, shortest-path slerp).
     pub(crate) quat: Vec<Track>,
+    /// The tracks' keys, one block per timeline that has tracks.
+    pub(crate) blocks: Vec<KeyBlock>,
     /// Channels evaluated by [`evaluate_sampler_cursor`](crate::evaluate_sampler_cursor) in
     /// channel order: CUBICSPLINE translation/rotation/scale and every weights channel.
     pub(crate) generic: Vec<u32>,
@@ -70,7 +114,7 @@ pub(crate) struct BindingPlan {
 }
 
 /// Everything about an asset that the per-frame steps would otherwise recompute.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub(crate) struct PosePlan {
     /// Rest TRS of every node, [`TRS_STRIDE`] floats each (padding zero): the reset is one copy.
     pub(crate) rest_trs: Vec<f32>,
@@ -109,12 +153,34 @@ fn to_u32(value: usize, what: &'static str) -> Result<u32, AnimError> {
 }
 
 impl PosePlan {
-    /// The plan of validated `data`.
+    /// The plan of `data`, shared with every live controller already made over the same
+    /// `Arc` (controllers made one by one with `AnimationController::new` then share one plan,
+    /// and one copy of the interleaved keys, as clones do).
     ///
     /// # Errors
-    /// [`AnimError::LengthMismatch`] when a node, sampler, key or morph-binding count does not
-    /// fit the plan's 32-bit indices (more than 4 294 967 294).
+    /// As [`PosePlan::new`].
+    pub(crate) fn shared(data: &Arc<AnimationData>) -> Result<Arc<Self>, AnimError> {
+        let mut cache = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(plan) = cache
+            .iter()
+            .find(|(d, _)| d.strong_count() > 0 && std::ptr::eq(d.as_ptr(), Arc::as_ptr(data)))
+            .and_then(|(_, p)| p.upgrade())
+        {
+            return Ok(plan);
+        }
+        let plan = Arc::new(Self::new(data)?);
+        cache.push((Arc::downgrade(data), Arc::downgrade(&plan)));
+        Ok(plan)
+    }
+
+    /// The plan of `data`, after validating it.
+    ///
+    /// # Errors
+    /// What [`AnimationData::validate`] finds; [`AnimError::LengthMismatch`] when a node,
+    /// sampler, key or morph-binding count does not fit the plan's 32-bit indices (more than
+    /// 4 294 967 294).
     pub(crate) fn new(data: &AnimationData) -> Result<Self, AnimError> {
+        data.validate()?;
         let n = data.nodes.len();
         let topo = crate::compute_topo_order(&data.nodes)?;
         let mut rest_trs = vec![0.0; n * TRS_STRIDE];
@@ -222,6 +288,7 @@ impl ClipPlan {
             quat: Vec::new(),
             generic: Vec::new(),
             nodes: Vec::new(),
+            blocks: Vec::new(),
         };
         for (ci, ch) in clip.channels.iter().enumerate() {
             let (off, path) = match ch.path {
@@ -254,6 +321,49 @@ impl ClipPlan {
             } else {
                 plan.vec3.push(track);
             }
+        }
+        // Group tracks by timeline (stable: channel order within a timeline) and copy their
+        // keys into one interleaved block per timeline.
+        plan.vec3.sort_by_key(|t| t.timeline);
+        plan.quat.sort_by_key(|t| t.timeline);
+        let (mut v, mut q) = (0, 0);
+        for (tl, &rep) in plan.timelines.representative.iter().enumerate() {
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "timeline counts fit u32 (sampler counts were checked)"
+            )]
+            let timeline = tl as u32;
+            let v_end = v + plan.vec3[v..]
+                .iter()
+                .take_while(|t| t.timeline == timeline)
+                .count();
+            let q_end = q + plan.quat[q..]
+                .iter()
+                .take_while(|t| t.timeline == timeline)
+                .count();
+            if v_end > v || q_end > q {
+                let keys = clip.samplers[rep as usize].input().len();
+                let tracks = plan.vec3[v..v_end].iter().chain(&plan.quat[q..q_end]);
+                let mut values = Vec::with_capacity(keys * (v_end - v + q_end - q));
+                for k in 0..keys {
+                    for (i, tr) in tracks.clone().enumerate() {
+                        let out = clip.samplers[tr.sampler as usize].output();
+                        values.push(if i < v_end - v {
+                            glam::Vec4::new(out[k * 3], out[k * 3 + 1], out[k * 3 + 2], 0.0)
+                        } else {
+                            glam::Vec4::from_slice(&out[k * 4..k * 4 + 4])
+                        });
+                    }
+                }
+                plan.blocks.push(KeyBlock {
+                    timeline,
+                    vec3: v..v_end,
+                    quat: q..q_end,
+                    keys: values,
+                    has_step: tracks.clone().any(|t| t.step),
+                });
+            }
+            (v, q) = (v_end, q_end);
         }
         Ok(plan)
     }
@@ -307,5 +417,76 @@ impl ClipPlan {
                 }
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
+    use std::sync::Arc;
+
+    use crate::{
+        AnimationController, AnimationData, Channel, ChannelPath, Clip, Handedness, Interpolation,
+        NodeRest, Sampler,
+    };
+
+    fn data() -> AnimationData {
+        let s = |v: f32| {
+            Sampler::new(
+                vec![0.0, 1.0],
+                vec![0.0, 0.0, 0.0, v, 0.0, 0.0],
+                Interpolation::Linear,
+            )
+            .unwrap()
+        };
+        AnimationData {
+            nodes: vec![NodeRest::new("a", None), NodeRest::new("b", Some(0))],
+            clips: vec![Clip::new(
+                "c",
+                vec![s(1.0), s(2.0)],
+                vec![
+                    Channel {
+                        sampler: 0,
+                        node: 0,
+                        path: ChannelPath::Translation,
+                    },
+                    Channel {
+                        sampler: 1,
+                        node: 1,
+                        path: ChannelPath::Translation,
+                    },
+                ],
+            )],
+            skeletons: vec![],
+            morph_bindings: vec![],
+            handedness: Handedness::RightHanded,
+        }
+    }
+
+    #[test]
+    fn controllers_over_one_arc_share_a_plan_and_release_the_data() {
+        let mut data = Arc::new(data());
+        let a = AnimationController::new(Arc::clone(&data)).unwrap();
+        let b = AnimationController::new(Arc::clone(&data)).unwrap();
+        assert!(Arc::ptr_eq(&a.scratch().plan, &b.scratch().plan));
+        // Another asset with equal contents is another plan.
+        let other = AnimationController::new(Arc::new(self::data())).unwrap();
+        assert!(!Arc::ptr_eq(&a.scratch().plan, &other.scratch().plan));
+        drop((a, b, other));
+        // No Weak is left behind: the data can be edited in place again.
+        assert!(Arc::get_mut(&mut data).is_some());
+        let c = AnimationController::new(Arc::clone(&data)).unwrap();
+        assert_eq!(c.scratch().plan.clips.len(), 1);
+    }
+
+    #[test]
+    fn key_blocks_interleave_the_tracks_of_a_timeline() {
+        let plan = super::PosePlan::new(&data()).unwrap();
+        let block = &plan.clips[0].blocks[0];
+        assert_eq!((block.vec3.clone(), block.quat.clone()), (0..2, 0..0));
+        // key 0 of both tracks, then key 1 of both.
+        let xs: Vec<f32> = block.keys.iter().map(|v| v.x).collect();
+        assert_eq!(xs, vec![0.0, 0.0, 1.0, 2.0]);
     }
 }

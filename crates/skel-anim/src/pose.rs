@@ -54,9 +54,13 @@ impl PoseScratch {
     /// What [`AnimationData::validate`] finds, and [`AnimError::LengthMismatch`] for an asset
     /// with more than 4 294 967 294 nodes, samplers or keys in one sampler.
     pub fn new(data: &AnimationData) -> Result<Self, AnimError> {
-        data.validate()?;
+        Ok(Self::with_plan(data, Arc::new(PosePlan::new(data)?)))
+    }
+
+    /// A scratch for `data` using `plan`, which must have been made for `data` (and so
+    /// validated it).
+    pub(crate) fn with_plan(data: &AnimationData, plan: Arc<PosePlan>) -> Self {
         let n = data.nodes.len();
-        let plan = PosePlan::new(data)?;
         let mut cursor_base = Vec::with_capacity(data.clips.len());
         let mut total = 0;
         for clip in &data.clips {
@@ -84,10 +88,10 @@ impl PoseScratch {
             quat_samples: vec![Vec4::ZERO; plan.max_quat],
             // NaN never equals a world matrix: the first frame inverts.
             mesh_inverses: vec![([Vec4::NAN; 4], MeshInverse::Identity); data.skeletons.len()],
-            plan: Arc::new(plan),
+            plan,
         };
         reset_to_rest(data, &mut scratch);
-        Ok(scratch)
+        scratch
     }
 
     /// Nodes in parents-before-children order.

@@ -36,11 +36,7 @@ impl Interpolation {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sampler {
     input: Vec<f32>,
-    /// The key values followed by one padding zero, so that the hot path can load any
-    /// 3-float value as a 4-float vector without reading past the end.
     output: Vec<f32>,
-    /// Length of the key values (without the padding).
-    values: usize,
     interpolation: Interpolation,
     components: usize,
 }
@@ -95,13 +91,9 @@ impl Sampler {
             });
         }
         let components = output.len() / slots;
-        let values = output.len();
-        let mut output = output;
-        output.push(0.0);
         Ok(Self {
             input,
             output,
-            values,
             interpolation,
             components,
         })
@@ -116,12 +108,6 @@ impl Sampler {
     /// Key values (for CUBICSPLINE: in-tangent, value, out-tangent per key).
     #[must_use]
     pub fn output(&self) -> &[f32] {
-        &self.output[..self.values]
-    }
-
-    /// The key values and one padding float after them (see [`Sampler::output`]).
-    #[inline]
-    pub(crate) fn padded_output(&self) -> &[f32] {
         &self.output
     }
 
@@ -161,10 +147,7 @@ impl Sampler {
         let per_key = self.interpolation.outputs_per_key();
         let value_slot = if per_key == 3 { 1 } else { 0 };
         for key in 0..self.input.len() {
-            normalize_quat_into(
-                &mut self.output[..self.values],
-                (key * per_key + value_slot) * 4,
-            );
+            normalize_quat_into(&mut self.output, (key * per_key + value_slot) * 4);
         }
     }
 }
@@ -212,8 +195,9 @@ fn locate(input: &[f32], t: f32, hint: usize) -> Segment {
 /// Times before the first key hold the first value, after the last key the last value (a track
 /// shorter than its clip holds its end). STEP holds the previous key; LINEAR interpolates, with
 /// shortest-path slerp when `is_quaternion` (a polynomial slerp within 2e-7 of the exact
-/// weights, Eberly 2011, for keys up to 51.7° apart; `acos`/`sin` beyond); CUBICSPLINE evaluates the Hermite spline with
-/// tangents scaled by the key interval (glTF 2.0, Appendix C). Rotations come out normalised.
+/// weights, Eberly 2011, for keys up to 51.7° apart; `acos`/`sin` beyond); CUBICSPLINE
+/// evaluates the Hermite spline with tangents scaled by the key interval (glTF 2.0,
+/// Appendix C). Rotations come out normalised.
 /// Key lookup is a binary search; see [`evaluate_sampler_cursor`] for forward playback.
 ///
 /// `components` may be fewer than the sampler stores (the first `components` floats of each

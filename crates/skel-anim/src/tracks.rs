@@ -43,49 +43,59 @@ pub(crate) fn sample_tracks(
         *seg = cursor.locate(clip.samplers[rep as usize].input(), time);
     }
     let segments = &*segments;
-    for (tr, v) in cp.vec3.iter().zip(vec3_out.iter_mut()) {
-        let seg = segments[tr.timeline as usize];
-        let out = clip.samplers[tr.sampler as usize].padded_output();
-        let a = Vec4::from_slice(&out[seg.a as usize * 3..seg.a as usize * 3 + 4]);
-        *v = if tr.step {
-            a
+    for block in &cp.blocks {
+        let seg = segments[block.timeline as usize];
+        let w = block.width();
+        let (a, b) = (seg.a as usize * w, seg.b as usize * w);
+        let (va, qa) = block.keys[a..a + w].split_at(block.vec3.len());
+        let (vb, qb) = block.keys[b..b + w].split_at(block.vec3.len());
+        let vout = &mut vec3_out[block.vec3.clone()];
+        let vtracks = &cp.vec3[block.vec3.clone()];
+        if block.has_step {
+            for (((o, &a), &b), tr) in vout.iter_mut().zip(va).zip(vb).zip(vtracks) {
+                *o = if tr.step { a } else { a + (b - a) * seg.s };
+            }
         } else {
-            let b = Vec4::from_slice(&out[seg.b as usize * 3..seg.b as usize * 3 + 4]);
-            a + (b - a) * seg.s
-        };
-    }
-    // Rotations four at a time (structure of arrays), the rest one by one; both give the
-    // bits `evaluate_sampler` gives.
-    let mut quads = cp.quat.chunks_exact(4);
-    let mut outs = quat_out.chunks_exact_mut(4);
-    for (quad, dst) in (&mut quads).zip(&mut outs) {
-        let mut a = [Vec4::ZERO; 4];
-        let mut b = [Vec4::ZERO; 4];
-        let mut s = [0.0_f32; 4];
-        let mut copy = [false; 4];
-        for (lane, tr) in quad.iter().enumerate() {
-            let seg = segments[tr.timeline as usize];
-            let out = clip.samplers[tr.sampler as usize].output();
-            a[lane] = Vec4::from_slice(&out[seg.a as usize * 4..seg.a as usize * 4 + 4]);
-            b[lane] = Vec4::from_slice(&out[seg.b as usize * 4..seg.b as usize * 4 + 4]);
-            s[lane] = seg.s;
-            copy[lane] = tr.step || seg.a == seg.b;
+            for ((o, &a), &b) in vout.iter_mut().zip(va).zip(vb) {
+                *o = a + (b - a) * seg.s;
+            }
         }
-        let q = interpolate::slerp4(a, b, Vec4::from_array(s), glam::BVec4A::from_array(copy));
-        dst.copy_from_slice(&q);
-    }
-    let rest = quads.remainder();
-    let done = cp.quat.len() - rest.len();
-    for (tr, dst) in rest.iter().zip(quat_out[done..].iter_mut()) {
-        let seg = segments[tr.timeline as usize];
-        let out = clip.samplers[tr.sampler as usize].output();
-        let a = Vec4::from_slice(&out[seg.a as usize * 4..seg.a as usize * 4 + 4]);
-        // A clamped time (a == b) is a copy, as in `evaluate_sampler`: bit for bit the same.
-        *dst = if tr.step || seg.a == seg.b {
-            interpolate::normalize_quat(a)
-        } else {
-            let b = Vec4::from_slice(&out[seg.b as usize * 4..seg.b as usize * 4 + 4]);
-            interpolate::slerp(a, b, seg.s)
-        };
+        // Rotations four at a time (structure of arrays), the rest one by one; both give the
+        // bits `evaluate_sampler` gives. A clamped time (a == b) or a STEP track copies key a.
+        let clamped = seg.a == seg.b;
+        let qout = &mut quat_out[block.quat.clone()];
+        let qtracks = &cp.quat[block.quat.clone()];
+        let mut quads = qout.chunks_exact_mut(4);
+        let mut qa4 = qa.chunks_exact(4);
+        let mut qb4 = qb.chunks_exact(4);
+        let mut t4 = qtracks.chunks_exact(4);
+        for (((o, a), b), tr) in (&mut quads).zip(&mut qa4).zip(&mut qb4).zip(&mut t4) {
+            let copy = glam::BVec4A::new(
+                clamped || tr[0].step,
+                clamped || tr[1].step,
+                clamped || tr[2].step,
+                clamped || tr[3].step,
+            );
+            let q = interpolate::slerp4(
+                [a[0], a[1], a[2], a[3]],
+                [b[0], b[1], b[2], b[3]],
+                Vec4::splat(seg.s),
+                copy,
+            );
+            o.copy_from_slice(&q);
+        }
+        for (((o, &a), &b), tr) in quads
+            .into_remainder()
+            .iter_mut()
+            .zip(qa4.remainder())
+            .zip(qb4.remainder())
+            .zip(t4.remainder())
+        {
+            *o = if clamped || tr.step {
+                interpolate::normalize_quat(a)
+            } else {
+                interpolate::slerp(a, b, seg.s)
+            };
+        }
     }
 }
