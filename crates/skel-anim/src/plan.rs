@@ -47,8 +47,9 @@ pub(crate) struct Track {
 }
 
 /// One node of a clip's fused pass (sampling straight into the hierarchy): where its
-/// translation, rotation and scale come from this frame. `t` and `s` index the clip's `vec3`
-/// tracks, `r` its `quat` tracks; [`NONE`] means the rest value.
+/// translation, rotation and scale come from this frame, as indices into the frame's sample
+/// buffer: the clip's `vec3` track samples, then its `quat` track samples, then its
+/// `fused_rest` values (rest values of the properties no track animates).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct NodeSources {
     pub(crate) node: u32,
@@ -104,6 +105,9 @@ pub(crate) struct ClipPlan {
     /// Every node in topological order with its sources, for the fused pass; empty when a
     /// translation, rotation or scale channel of the clip needs the generic path (CUBICSPLINE).
     pub(crate) nodes: Vec<NodeSources>,
+    /// Rest values the fused pass reads for properties without a track (copied after the
+    /// track samples each frame, so that every node reads its sources the same way).
+    pub(crate) fused_rest: Vec<glam::Vec4>,
 }
 
 /// What the bone pass needs to know about a skeleton binding beyond its data.
@@ -118,13 +122,11 @@ pub(crate) struct BindingPlan {
 pub(crate) struct PosePlan {
     /// Rest TRS of every node, [`TRS_STRIDE`] floats each (padding zero): the reset is one copy.
     pub(crate) rest_trs: Vec<f32>,
-    /// The same rest values as vectors (`w` zero for translation and scale).
-    pub(crate) rest_t: Vec<glam::Vec4>,
-    pub(crate) rest_r: Vec<glam::Vec4>,
-    pub(crate) rest_s: Vec<glam::Vec4>,
-    /// The most vec3 and quat tracks of any clip (the fused pass's sample buffers).
+    /// The most vec3 and quat tracks of any clip.
     pub(crate) max_vec3: usize,
     pub(crate) max_quat: usize,
+    /// The longest sample buffer of any clip: tracks plus fused rest values.
+    pub(crate) max_samples: usize,
     /// Node indices in topological order.
     pub(crate) topo: Vec<usize>,
     /// The same order with parent links.
@@ -202,17 +204,18 @@ impl PosePlan {
         let mut clips = Vec::with_capacity(data.clips.len());
         let mut timeline_total = 0;
         let mut max_timelines = 0;
-        let (mut max_vec3, mut max_quat) = (0, 0);
+        let (mut max_vec3, mut max_quat, mut max_samples) = (0, 0, 0);
         for clip in &data.clips {
             let mut plan = ClipPlan::new(clip, timeline_total)?;
-            plan.nodes = plan.fused_nodes(clip, &steps);
+            (plan.nodes, plan.fused_rest) = plan.fused_nodes(clip, &steps, &data.nodes);
             timeline_total += plan.timelines.len();
             max_timelines = max_timelines.max(plan.timelines.len());
             max_vec3 = max_vec3.max(plan.vec3.len());
             max_quat = max_quat.max(plan.quat.len());
+            max_samples =
+                max_samples.max(plan.vec3.len() + plan.quat.len() + plan.fused_rest.len());
             clips.push(plan);
         }
-        let v4 = |v: [f32; 3]| glam::Vec4::new(v[0], v[1], v[2], 0.0);
         let bindings = data
             .skeletons
             .iter()
@@ -231,15 +234,9 @@ impl PosePlan {
             morph_of_node[mb.node] = to_u32(i, "morph bindings (at most 4 294 967 294)")?;
         }
         Ok(Self {
-            rest_t: data.nodes.iter().map(|n| v4(n.translation)).collect(),
-            rest_r: data
-                .nodes
-                .iter()
-                .map(|n| glam::Vec4::from_array(n.rotation))
-                .collect(),
-            rest_s: data.nodes.iter().map(|n| v4(n.scale)).collect(),
             max_vec3,
             max_quat,
+            max_samples,
             rest_trs,
             topo,
             steps,
@@ -288,6 +285,7 @@ impl ClipPlan {
             quat: Vec::new(),
             generic: Vec::new(),
             nodes: Vec::new(),
+            fused_rest: Vec::new(),
             blocks: Vec::new(),
         };
         for (ci, ch) in clip.channels.iter().enumerate() {
@@ -372,13 +370,18 @@ impl ClipPlan {
 impl ClipPlan {
     /// The fused pass's node list (see [`ClipPlan::nodes`]), or nothing when a transform
     /// channel of the clip is evaluated generically.
-    fn fused_nodes(&self, clip: &crate::Clip, steps: &[NodeStep]) -> Vec<NodeSources> {
+    fn fused_nodes(
+        &self,
+        clip: &crate::Clip,
+        steps: &[NodeStep],
+        rest: &[crate::NodeRest],
+    ) -> (Vec<NodeSources>, Vec<glam::Vec4>) {
         let generic_transform = self
             .generic
             .iter()
             .any(|&ci| clip.channels[ci as usize].path != ChannelPath::Weights);
         if generic_transform {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         let n = steps.len();
         let (mut t, mut r, mut s) = (vec![NONE; n], vec![NONE; n], vec![NONE; n]);
@@ -401,22 +404,39 @@ impl ClipPlan {
                 clippy::cast_possible_truncation,
                 reason = "track counts fit u32 (channel counts were checked)"
             )]
-            let index = i as u32;
+            let index = (self.vec3.len() + i) as u32;
             r[tr.dst as usize / TRS_STRIDE] = index;
         }
-        steps
+        let mut fused_rest = Vec::new();
+        let first_rest = self.vec3.len() + self.quat.len();
+        let mut source = |index: u32, value: glam::Vec4| {
+            if index != NONE {
+                return index;
+            }
+            fused_rest.push(value);
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "at most 3 per node, and node counts fit u32"
+            )]
+            let index = (first_rest + fused_rest.len() - 1) as u32;
+            index
+        };
+        let v3 = |v: [f32; 3]| glam::Vec4::new(v[0], v[1], v[2], 0.0);
+        let nodes = steps
             .iter()
             .map(|st| {
                 let node = st.node as usize;
+                let n = &rest[node];
                 NodeSources {
                     node: st.node,
                     parent: st.parent,
-                    t: t[node],
-                    r: r[node],
-                    s: s[node],
+                    t: source(t[node], v3(n.translation)),
+                    r: source(r[node], glam::Vec4::from_array(n.rotation)),
+                    s: source(s[node], v3(n.scale)),
                 }
             })
-            .collect()
+            .collect();
+        (nodes, fused_rest)
     }
 }
 

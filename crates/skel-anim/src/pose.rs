@@ -39,9 +39,9 @@ pub struct PoseScratch {
     time_cursors: Vec<TimeCursor>,
     /// This frame's key interval of each timeline of the clip being applied.
     segments: Vec<Segment>,
-    /// This frame's value of each translation/scale track (`xyz`) and rotation track.
-    pub(crate) vec3_samples: Vec<Vec4>,
-    pub(crate) quat_samples: Vec<Vec4>,
+    /// This frame's value of each translation/scale track (`xyz`), then of each rotation
+    /// track, then (fused pass) the clip's rest values for untracked properties.
+    samples: Vec<Vec4>,
     /// Per skeleton binding: the mesh world matrix of the last frame and its inverse (a mesh
     /// node that does not move, the usual case, is inverted once).
     mesh_inverses: Vec<(Cols, MeshInverse)>,
@@ -84,8 +84,7 @@ impl PoseScratch {
             cursor_base,
             time_cursors: vec![TimeCursor::default(); plan.timeline_total],
             segments: vec![Segment::default(); plan.max_timelines],
-            vec3_samples: vec![Vec4::ZERO; plan.max_vec3],
-            quat_samples: vec![Vec4::ZERO; plan.max_quat],
+            samples: vec![Vec4::ZERO; plan.max_samples],
             // NaN never equals a world matrix: the first frame inverts.
             mesh_inverses: vec![([Vec4::NAN; 4], MeshInverse::Identity); data.skeletons.len()],
             plan,
@@ -131,13 +130,10 @@ pub fn reset_to_rest(data: &AnimationData, scratch: &mut PoseScratch) {
 pub fn apply_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut PoseScratch) {
     sample_clip(data, clip, time, scratch);
     let PoseScratch {
-        trs,
-        plan,
-        vec3_samples,
-        quat_samples,
-        ..
+        trs, plan, samples, ..
     } = scratch;
     let cp = &plan.clips[clip];
+    let (vec3_samples, quat_samples) = samples.split_at(cp.vec3.len());
     for (tr, v) in cp.vec3.iter().zip(vec3_samples.iter()) {
         let d = tr.dst as usize;
         trs[d..d + 3].copy_from_slice(&v.to_array()[..3]);
@@ -162,12 +158,12 @@ pub(crate) fn sample_clip(data: &AnimationData, clip: usize, time: f32, scratch:
         cursor_base,
         time_cursors,
         segments,
-        vec3_samples,
-        quat_samples,
+        samples,
         ..
     } = scratch;
     let cp = &plan.clips[clip];
     let timelines = cp.timelines.len();
+    let (vec3_samples, quat_samples) = samples.split_at_mut(cp.vec3.len());
     crate::tracks::sample_tracks(
         clip_data,
         cp,
@@ -232,17 +228,14 @@ pub(crate) fn pose_clip_fused(
         trs,
         world,
         plan,
-        vec3_samples,
-        quat_samples,
+        samples,
         ..
     } = scratch;
-    let pick = |samples: &[Vec4], index: u32, rest: &[Vec4], node: usize| match samples
-        .get(index as usize)
-    {
-        Some(&v) => v,
-        None => rest[node],
-    };
-    let nodes = &plan.clips[clip].nodes;
+    let cp = &plan.clips[clip];
+    let tracks = cp.vec3.len() + cp.quat.len();
+    samples[tracks..tracks + cp.fused_rest.len()].copy_from_slice(&cp.fused_rest);
+    let samples = &*samples;
+    let nodes = &cp.nodes;
     // Local matrices four nodes at a time (the rotation part lane by lane), the rest one by
     // one; each node's transform is also written to `trs`.
     let mut quads = nodes.chunks_exact(4);
@@ -251,11 +244,10 @@ pub(crate) fn pose_clip_fused(
         let mut r = [Vec4::ZERO; 4];
         let mut s = [Vec4::ZERO; 4];
         for (lane, src) in quad.iter().enumerate() {
-            let node = src.node as usize;
-            t[lane] = pick(vec3_samples, src.t, &plan.rest_t, node);
-            r[lane] = pick(quat_samples, src.r, &plan.rest_r, node);
-            s[lane] = pick(vec3_samples, src.s, &plan.rest_s, node);
-            write_trs(trs, node, t[lane], r[lane], s[lane]);
+            t[lane] = samples[src.t as usize];
+            r[lane] = samples[src.r as usize];
+            s[lane] = samples[src.s as usize];
+            write_trs(trs, src.node as usize, t[lane], r[lane], s[lane]);
         }
         let locals = interpolate::compose4(&t, &r, &s);
         // Parents come first in the plan's order, also within a quad.
@@ -264,11 +256,12 @@ pub(crate) fn pose_clip_fused(
         }
     }
     for src in quads.remainder() {
-        let node = src.node as usize;
-        let t = pick(vec3_samples, src.t, &plan.rest_t, node);
-        let r = pick(quat_samples, src.r, &plan.rest_r, node);
-        let s = pick(vec3_samples, src.s, &plan.rest_s, node);
-        write_trs(trs, node, t, r, s);
+        let (t, r, s) = (
+            samples[src.t as usize],
+            samples[src.r as usize],
+            samples[src.s as usize],
+        );
+        write_trs(trs, src.node as usize, t, r, s);
         place(world, src, &interpolate::compose(t, r, s), mirror);
     }
     true
@@ -287,33 +280,57 @@ pub fn compute_world_matrices(data: &AnimationData, scratch: &mut PoseScratch) {
     let PoseScratch {
         trs, world, plan, ..
     } = scratch;
-    for step in &plan.steps {
-        let node = step.node as usize;
+    // Lane by lane: the translation and scale were written as three floats each.
+    let read = |node: usize| {
         let rec = &trs[node * TRS_STRIDE..node * TRS_STRIDE + TRS_STRIDE];
-        // Lane by lane: the translation and scale were written as three floats each.
-        let local = interpolate::compose(
+        (
             Vec4::new(rec[0], rec[1], rec[2], 0.0),
             Vec4::from_slice(&rec[3..7]),
             Vec4::new(rec[7], rec[8], rec[9], 0.0),
+        )
+    };
+    // Four nodes composed at a time, then multiplied onto their parents in order (parents
+    // come first, also within a quad).
+    let mut quads = plan.steps.chunks_exact(4);
+    for quad in &mut quads {
+        let mut t = [Vec4::ZERO; 4];
+        let mut r = [Vec4::ZERO; 4];
+        let mut s = [Vec4::ZERO; 4];
+        for (lane, step) in quad.iter().enumerate() {
+            (t[lane], r[lane], s[lane]) = read(step.node as usize);
+        }
+        for (step, local) in quad.iter().zip(&interpolate::compose4(&t, &r, &s)) {
+            place_step(world, step.node, step.parent, local, mirror);
+        }
+    }
+    for step in quads.remainder() {
+        let (t, r, s) = read(step.node as usize);
+        place_step(
+            world,
+            step.node,
+            step.parent,
+            &interpolate::compose(t, r, s),
+            mirror,
         );
-        let m = if step.parent == NONE {
-            local.map(|c| c * mirror)
-        } else {
-            interpolate::mul_affine(&interpolate::load(world, step.parent as usize * 16), &local)
-        };
-        interpolate::store(world, node * 16, &m);
     }
 }
 
-/// `world[node] = world[parent] · local` (the handedness mirror · local for a root).
+/// `world[node] = world[parent] · local` (the handedness mirror · local for a root,
+/// `parent == NONE`).
 #[inline]
-fn place(world: &mut [f32], src: &crate::plan::NodeSources, local: &Cols, mirror: Vec4) {
-    let m = if src.parent == NONE {
+fn place_step(world: &mut [f32], node: u32, parent: u32, local: &Cols, mirror: Vec4) {
+    let m = if parent == NONE {
         local.map(|c| c * mirror)
     } else {
-        interpolate::mul_affine(&interpolate::load(world, src.parent as usize * 16), local)
+        interpolate::mul_affine(&interpolate::load(world, parent as usize * 16), local)
     };
-    interpolate::store(world, src.node as usize * 16, &m);
+    interpolate::store(world, node as usize * 16, &m);
+}
+
+/// [`place_step`] for a node of a clip's fused pass.
+#[inline]
+fn place(world: &mut [f32], src: &crate::plan::NodeSources, local: &Cols, mirror: Vec4) {
+    place_step(world, src.node, src.parent, local, mirror);
 }
 
 /// Writes one node's transform to its TRS record (padding untouched).
