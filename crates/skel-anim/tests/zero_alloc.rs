@@ -1,5 +1,5 @@
 //! The seed's test 9: `tick` allocates nothing. A counting global allocator (this test binary
-//! only) counts every allocation, reallocation and deallocation made on the measuring thread
+//! only, from the `allocation-counter` crate) counts every allocation made on the measuring thread
 //! while the controller ticks a generated 64-joint rig whose clip animates translation, rotation
 //! and scale of every joint (STEP, LINEAR and CUBICSPLINE) plus morph weights, over thousands of
 //! frames with loop wrap-around, backwards play, clamped play and a bone-control hook installed.
@@ -8,72 +8,16 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::sync::Arc;
 
 use skel_anim::{
     AnimationController, NullSink, PoseHook, PoseSink, R_OFF, RecordingSink, S_OFF, TRS_STRIDE,
 };
 
-/// Forwards to the system allocator and counts, per thread, the calls made while that thread
-/// is measuring. Per thread, because the test harness runs tests side by side: a global count
-/// would pick up another test's allocations.
-struct CountingAllocator;
-
-thread_local! {
-    // Const-initialised and without destructors: touching them never allocates.
-    static MEASURING: Cell<bool> = const { Cell::new(false) };
-    static CALLS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count() {
-    if MEASURING.with(Cell::get) {
-        CALLS.with(|c| c.set(c.get() + 1));
-    }
-}
-
-// `GlobalAlloc` is an unsafe trait: implementing it is the only way to see every allocation.
-// Each method forwards its arguments unchanged to `System`, whose contract is the same.
-#[expect(
-    unsafe_code,
-    reason = "a counting global allocator implements GlobalAlloc"
-)]
-// SAFETY: every method forwards to `System` with the caller's arguments, so `System`'s
-// guarantees (valid, aligned, non-overlapping blocks) are ours.
-unsafe impl GlobalAlloc for CountingAllocator {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: the caller upholds `alloc`'s contract (non-zero size), which `System` needs.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: `ptr` was allocated by this allocator, i.e. by `System`, with `layout`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        count();
-        // SAFETY: `ptr` was allocated by this allocator, i.e. by `System`, with `layout`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: CountingAllocator = CountingAllocator;
-
-/// Allocator calls made by this thread while `f` runs.
-fn allocations_during(f: impl FnOnce()) -> usize {
-    let before = CALLS.with(Cell::get);
-    MEASURING.with(|m| m.set(true));
-    f();
-    MEASURING.with(|m| m.set(false));
-    CALLS.with(Cell::get) - before
+/// Heap allocations made by this thread while `f` runs (`allocation-counter` counts per
+/// thread, so tests running side by side do not disturb each other).
+fn allocations_during(f: impl FnOnce()) -> u64 {
+    allocation_counter::measure(f).count_total
 }
 
 /// A hook that edits the pose in place, as bone control does: moves one joint and hides
@@ -110,7 +54,7 @@ fn the_counter_sees_allocations() {
         let v = std::hint::black_box(vec![1.0_f32; 64]);
         drop(v);
     });
-    assert_eq!(n, 2, "one allocation and one deallocation");
+    assert_eq!(n, 1, "one allocation");
 }
 
 #[test]
