@@ -3,44 +3,13 @@
 //! between its clips, and a bad spec or `--clip` together with `--blend` is refused.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
+use common::{max_diff, pose, skel};
 use serde_json::Value;
 
 fn fox(test: &str) -> Option<String> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/assets/Fox/Fox.glb"
-    ));
-    if path.exists() {
-        return Some(path.display().to_string());
-    }
-    assert!(
-        std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-        "{test}: {} is missing and SKEL_REQUIRE_ASSETS=1",
-        path.display()
-    );
-    eprintln!("SKIP {test}: {} not found", path.display());
-    None
-}
-
-fn skel(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skel"))
-        .args(args)
-        .output()
-        .expect("run skel");
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
-fn pose(args: &[&str]) -> Value {
-    let (ok, stdout, stderr) = skel(args);
-    assert!(ok, "skel {args:?} failed: {stderr}");
-    serde_json::from_str(&stdout).unwrap()
+    common::shared_asset(test, "Fox/Fox.glb").map(|p| p.display().to_string())
 }
 
 /// Every number of every frame's node world matrices, in order.
@@ -58,14 +27,6 @@ fn node_numbers(report: &Value) -> Vec<f64> {
                 .collect::<Vec<_>>()
         })
         .collect()
-}
-
-fn max_diff(a: &[f64], b: &[f64]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
 }
 
 const TIMES: &str = "0,0.5,1.25,9";

@@ -4,39 +4,13 @@
 //! a rotation override shows on the rest pose and loses to the clip, which rotates the bone.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
+use common::{pose, skel};
 use serde_json::Value;
 
 fn cesium_man(test: &str) -> Option<String> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/assets/CesiumMan/CesiumMan.glb"
-    ));
-    if path.exists() {
-        return Some(path.display().to_string());
-    }
-    assert!(
-        std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-        "{test}: {} is missing and SKEL_REQUIRE_ASSETS=1",
-        path.display()
-    );
-    eprintln!("SKIP {test}: {} not found", path.display());
-    None
-}
-
-fn pose(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_skel"))
-        .args(args)
-        .output()
-        .expect("run skel");
-    assert!(
-        out.status.success(),
-        "skel {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    common::shared_asset(test, "CesiumMan/CesiumMan.glb").map(|p| p.display().to_string())
 }
 
 /// Length of the x column of joint `j`'s world matrix in skin 0, frame `f`.
@@ -149,10 +123,7 @@ fn an_unknown_bone_is_an_error() {
     let Some(asset) = cesium_man("unknown_bone") else {
         return;
     };
-    let out = Command::new(env!("CARGO_BIN_EXE_skel"))
-        .args(["pose", &asset, "--hide-bone", "NoSuchBone"])
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("NoSuchBone"));
+    let (ok, _, stderr) = skel(&["pose", &asset, "--hide-bone", "NoSuchBone"]);
+    assert!(!ok);
+    assert!(stderr.contains("NoSuchBone"));
 }

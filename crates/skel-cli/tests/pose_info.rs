@@ -3,13 +3,15 @@
 //! tolerance); left-handed output must be the right-handed one mirrored in x.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
+use std::path::PathBuf;
+
+use common::{max_diff, skel};
 use serde_json::Value;
 
 fn shared_dir(test: &str) -> Option<PathBuf> {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"));
+    let dir = common::shared_root();
     if dir.join("assets").is_dir() && dir.join("golden").is_dir() {
         return Some(dir);
     }
@@ -22,32 +24,12 @@ fn shared_dir(test: &str) -> Option<PathBuf> {
     None
 }
 
-fn skel(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skel"))
-        .args(args)
-        .output()
-        .expect("run skel");
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
 fn nums(v: &Value) -> Vec<f64> {
     v.as_array()
         .unwrap()
         .iter()
         .map(|x| x.as_f64().unwrap())
         .collect()
-}
-
-fn max_diff(a: &[f64], b: &[f64]) -> f64 {
-    assert_eq!(a.len(), b.len());
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
 }
 
 /// Runs `skel pose` on `model` like the golden file `golden` and compares everything.

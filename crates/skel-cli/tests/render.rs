@@ -7,6 +7,9 @@
 //! The reference image is regenerated on purpose with `cargo xtask bless` (or `SKEL_BLESS=1`).
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
+mod common;
+
+use common::shared_asset;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -43,20 +46,6 @@ fn gpu_available(test: &str) -> bool {
             false
         }
     }
-}
-
-fn shared_asset(test: &str, rel: &str) -> Option<PathBuf> {
-    let path = workspace().join("../shared/assets").join(rel);
-    if path.is_file() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-        "{test}: {} is missing and SKEL_REQUIRE_ASSETS=1",
-        path.display()
-    );
-    eprintln!("SKIP {test}: {} not found", path.display());
-    None
 }
 
 struct Run {
