@@ -68,10 +68,25 @@ pub(crate) fn slerp(a: Vec4, b: Vec4, t: f32) -> Vec4 {
 #[inline]
 #[must_use]
 pub(crate) fn slerp4(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [Vec4; 4] {
-    let at = Mat4::from_cols(a[0], a[1], a[2], a[3]).transpose();
-    let bt = Mat4::from_cols(b[0], b[1], b[2], b[3]).transpose();
-    let (ax, ay, az, aw) = (at.x_axis, at.y_axis, at.z_axis, at.w_axis);
-    let (bx, by, bz, bw) = (bt.x_axis, bt.y_axis, bt.z_axis, bt.w_axis);
+    transpose(slerp_soa(transpose(a), transpose(b), s, copy))
+}
+
+/// The 4×4 transpose of four `Vec4`s: quaternions (or columns) per lane ↔ components per lane.
+#[inline]
+#[must_use]
+pub(crate) fn transpose(v: [Vec4; 4]) -> [Vec4; 4] {
+    let t = Mat4::from_cols(v[0], v[1], v[2], v[3]).transpose();
+    [t.x_axis, t.y_axis, t.z_axis, t.w_axis]
+}
+
+/// [`slerp4`] on quaternions already split into components (`a = [x, y, z, w]`, one lane per
+/// key pair) and returning them so: what the structure-of-arrays pose pass feeds straight into
+/// [`compose_soa`], with no transposes.
+#[inline]
+#[must_use]
+pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [Vec4; 4] {
+    let [ax, ay, az, aw] = a;
+    let [bx, by, bz, bw] = b;
     // glam's Vec4::dot adds (x + z) + (y + w).
     let cos = (ax * bx + az * bz) + (ay * by + aw * bw);
     let flip = cos.cmplt(Vec4::ZERO);
@@ -112,14 +127,12 @@ pub(crate) fn slerp4(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [Vec4
     let len_sq = (rx * rx + rz * rz) + (ry * ry + rw * rw);
     let ok = len_sq.cmpgt(Vec4::ZERO) & len_sq.cmplt(Vec4::INFINITY);
     let len = len_sq.map(f32::sqrt);
-    let out = Mat4::from_cols(
+    [
         Vec4::select(ok, rx / len, Vec4::ZERO),
         Vec4::select(ok, ry / len, Vec4::ZERO),
         Vec4::select(ok, rz / len, Vec4::ZERO),
         Vec4::select(ok, rw / len, Vec4::ONE),
-    )
-    .transpose();
-    [out.x_axis, out.y_axis, out.z_axis, out.w_axis]
+    ]
 }
 
 /// `q / |q|`, or the identity for a zero or non-finite `q`.
@@ -157,29 +170,48 @@ pub(crate) fn compose(t: Vec4, q: Vec4, s: Vec4) -> Cols {
 #[inline]
 #[must_use]
 pub(crate) fn compose4(t: &[Vec4; 4], q: &[Vec4; 4], s: &[Vec4; 4]) -> [Cols; 4] {
-    let qt = Mat4::from_cols(q[0], q[1], q[2], q[3]).transpose();
-    let (x, y, z, w) = (qt.x_axis, qt.y_axis, qt.z_axis, qt.w_axis);
+    let [tx, ty, tz, _] = transpose(*t);
+    let [sx, sy, sz, _] = transpose(*s);
+    compose_soa([tx, ty, tz], transpose(*q), [sx, sy, sz])
+}
+
+/// [`compose`] of four nodes given as components (`t = [x, y, z]`, `q = [x, y, z, w]`,
+/// `s = [x, y, z]`, one node per lane); the result is per node, in columns. Bit for bit the
+/// scalar version's results: every element sees the same operations in the same order.
+#[inline]
+#[must_use]
+pub(crate) fn compose_soa(t: [Vec4; 3], q: [Vec4; 4], s: [Vec4; 3]) -> [Cols; 4] {
+    let [x, y, z, w] = q;
     let (x2, y2, z2) = (x + x, y + y, z + z);
     let (xx, xy, xz) = (x * x2, x * y2, x * z2);
     let (yy, yz, zz) = (y * y2, y * z2, z * z2);
     let (wx, wy, wz) = (w * x2, w * y2, w * z2);
     let one = Vec4::ONE;
-    let c0 = Mat4::from_cols(one - (yy + zz), xy + wz, xz - wy, Vec4::ZERO).transpose();
-    let c1 = Mat4::from_cols(xy - wz, one - (xx + zz), yz + wx, Vec4::ZERO).transpose();
-    let c2 = Mat4::from_cols(xz + wy, yz - wx, one - (xx + yy), Vec4::ZERO).transpose();
-    let node = |i: usize, c0: Vec4, c1: Vec4, c2: Vec4| {
-        [
-            c0 * s[i].x,
-            c1 * s[i].y,
-            c2 * s[i].z,
-            Vec4::new(t[i].x, t[i].y, t[i].z, 1.0),
-        ]
-    };
+    let [sx, sy, sz] = s;
+    let c0 = transpose([
+        (one - (yy + zz)) * sx,
+        (xy + wz) * sx,
+        (xz - wy) * sx,
+        Vec4::ZERO * sx,
+    ]);
+    let c1 = transpose([
+        (xy - wz) * sy,
+        (one - (xx + zz)) * sy,
+        (yz + wx) * sy,
+        Vec4::ZERO * sy,
+    ]);
+    let c2 = transpose([
+        (xz + wy) * sz,
+        (yz - wx) * sz,
+        (one - (xx + yy)) * sz,
+        Vec4::ZERO * sz,
+    ]);
+    let c3 = transpose([t[0], t[1], t[2], one]);
     [
-        node(0, c0.x_axis, c1.x_axis, c2.x_axis),
-        node(1, c0.y_axis, c1.y_axis, c2.y_axis),
-        node(2, c0.z_axis, c1.z_axis, c2.z_axis),
-        node(3, c0.w_axis, c1.w_axis, c2.w_axis),
+        [c0[0], c1[0], c2[0], c3[0]],
+        [c0[1], c1[1], c2[1], c3[1]],
+        [c0[2], c1[2], c2[2], c3[2]],
+        [c0[3], c1[3], c2[3], c3[3]],
     ]
 }
 

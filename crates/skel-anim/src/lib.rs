@@ -57,6 +57,7 @@ mod interpolate;
 mod parallel;
 mod plan;
 mod pose;
+mod quads;
 mod sampler;
 mod sink;
 mod skinning;

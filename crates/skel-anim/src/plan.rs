@@ -5,6 +5,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
+use crate::quads::QuadPlan;
 use crate::timeline::Timelines;
 use crate::{
     AnimError, AnimationData, ChannelPath, Interpolation, R_OFF, S_OFF, T_OFF, TRS_STRIDE,
@@ -108,6 +109,9 @@ pub(crate) struct ClipPlan {
     /// Rest values the fused pass reads for properties without a track (copied after the
     /// track samples each frame, so that every node reads its sources the same way).
     pub(crate) fused_rest: Vec<glam::Vec4>,
+    /// The clip's keys four nodes at a time, for the structure-of-arrays pass (`None`: the
+    /// fused pass above, see [`QuadPlan::new`]).
+    pub(crate) quads: Option<QuadPlan>,
 }
 
 /// What the bone pass needs to know about a skeleton binding beyond its data.
@@ -208,6 +212,7 @@ impl PosePlan {
         for clip in &data.clips {
             let mut plan = ClipPlan::new(clip, timeline_total)?;
             (plan.nodes, plan.fused_rest) = plan.fused_nodes(clip, &steps, &data.nodes);
+            plan.quads = QuadPlan::new(clip, &plan, &data.nodes);
             timeline_total += plan.timelines.len();
             max_timelines = max_timelines.max(plan.timelines.len());
             max_vec3 = max_vec3.max(plan.vec3.len());
@@ -287,6 +292,7 @@ impl ClipPlan {
             nodes: Vec::new(),
             fused_rest: Vec::new(),
             blocks: Vec::new(),
+            quads: None,
         };
         for (ci, ch) in clip.channels.iter().enumerate() {
             let (off, path) = match ch.path {

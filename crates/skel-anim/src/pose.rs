@@ -151,11 +151,7 @@ pub fn apply_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
 pub(crate) fn sample_clip(data: &AnimationData, clip: usize, time: f32, scratch: &mut PoseScratch) {
     let clip_data = &data.clips[clip];
     let PoseScratch {
-        trs,
-        morph_weights,
         plan,
-        cursors,
-        cursor_base,
         time_cursors,
         segments,
         samples,
@@ -173,6 +169,23 @@ pub(crate) fn sample_clip(data: &AnimationData, clip: usize, time: f32, scratch:
         vec3_samples,
         quat_samples,
     );
+    sample_generic(data, clip, time, scratch);
+}
+
+/// Evaluates the channels of clip `clip` that have no track (CUBICSPLINE transforms into
+/// `trs`, weights into `morph_weights`) at `time`, in channel order.
+#[inline]
+fn sample_generic(data: &AnimationData, clip: usize, time: f32, scratch: &mut PoseScratch) {
+    let clip_data = &data.clips[clip];
+    let PoseScratch {
+        trs,
+        morph_weights,
+        plan,
+        cursors,
+        cursor_base,
+        ..
+    } = scratch;
+    let cp = &plan.clips[clip];
     let base = cursor_base[clip];
     for &ci in &cp.generic {
         let ch = &clip_data.channels[ci as usize];
@@ -219,11 +232,36 @@ pub(crate) fn pose_clip_fused(
     for (mb, w) in data.morph_bindings.iter().zip(&mut scratch.morph_weights) {
         w.copy_from_slice(&mb.default_weights);
     }
-    sample_clip(data, clip, time, scratch);
     let mirror = match data.handedness {
         Handedness::LeftHanded => Vec4::new(-1.0, 1.0, 1.0, 1.0),
         Handedness::RightHanded => Vec4::ONE,
     };
+    if scratch.plan.clips[clip].quads.is_some() {
+        // Keys regrouped four nodes at a time: no sample buffer in between.
+        sample_generic(data, clip, time, scratch);
+        let PoseScratch {
+            trs,
+            world,
+            plan,
+            time_cursors,
+            segments,
+            ..
+        } = scratch;
+        let cp = &plan.clips[clip];
+        let timelines = cp.timelines.len();
+        crate::tracks::locate_segments(
+            &data.clips[clip],
+            cp,
+            time,
+            &mut time_cursors[cp.cursor_base..cp.cursor_base + timelines],
+            segments,
+        );
+        if let Some(quads) = &cp.quads {
+            quads.pose(&segments[..timelines], trs, world, mirror);
+        }
+        return true;
+    }
+    sample_clip(data, clip, time, scratch);
     let PoseScratch {
         trs,
         world,
@@ -318,7 +356,7 @@ pub fn compute_world_matrices(data: &AnimationData, scratch: &mut PoseScratch) {
 /// `world[node] = world[parent] · local` (the handedness mirror · local for a root,
 /// `parent == NONE`).
 #[inline]
-fn place_step(world: &mut [f32], node: u32, parent: u32, local: &Cols, mirror: Vec4) {
+pub(crate) fn place_step(world: &mut [f32], node: u32, parent: u32, local: &Cols, mirror: Vec4) {
     let m = if parent == NONE {
         local.map(|c| c * mirror)
     } else {

@@ -8,6 +8,25 @@ use crate::interpolate;
 use crate::plan::ClipPlan;
 use crate::timeline::{Segment, TimeCursor};
 
+/// The key interval of `time` on every timeline of `cp` (the plan of `clip`), into
+/// `segments[..timelines]`, moving each timeline's cursor.
+#[inline]
+pub(crate) fn locate_segments(
+    clip: &Clip,
+    cp: &ClipPlan,
+    time: f32,
+    cursors: &mut [TimeCursor],
+    segments: &mut [Segment],
+) {
+    for ((seg, cursor), &rep) in segments[..cp.timelines.len()]
+        .iter_mut()
+        .zip(cursors)
+        .zip(&cp.timelines.representative)
+    {
+        *seg = cursor.locate(clip.samplers[rep as usize].input(), time);
+    }
+}
+
 /// Evaluates every track of `cp` (the plan of `clip`) at `time`: translation/scale tracks
 /// into `vec3_out` (`xyz`; `w` is not meaningful), rotation tracks into `quat_out`, in the
 /// plan's track order. One key search per distinct key-time array (`cursors`, one per
@@ -34,15 +53,8 @@ pub(crate) fn sample_tracks(
             && quat_out.len() >= cp.quat.len(),
         "track buffers sized from another plan"
     );
-    let segments = &mut segments[..cp.timelines.len()];
-    for ((seg, cursor), &rep) in segments
-        .iter_mut()
-        .zip(cursors)
-        .zip(&cp.timelines.representative)
-    {
-        *seg = cursor.locate(clip.samplers[rep as usize].input(), time);
-    }
-    let segments = &*segments;
+    locate_segments(clip, cp, time, cursors, segments);
+    let segments = &segments[..cp.timelines.len()];
     for block in &cp.blocks {
         let seg = segments[block.timeline as usize];
         let w = block.width();
