@@ -254,14 +254,10 @@ impl QuadPlan {
             let r: [Vec4; 4] = std::array::from_fn(|c| Vec4::select(q.r_rest, ra[c], slerped[c]));
             write_trs(trs, q, t, r, sc);
             let locals = interpolate::compose_soa(t, r, sc);
-            for lane in 0..q.lanes {
-                crate::pose::place_step(
-                    world,
-                    q.nodes[lane],
-                    q.parents[lane],
-                    &locals[lane],
-                    mirror,
-                );
+            for ((&node, &parent), local) in
+                q.nodes.iter().zip(&q.parents).zip(&locals).take(q.lanes)
+            {
+                crate::pose::place_step(world, node, parent, local, mirror);
             }
         }
     }
