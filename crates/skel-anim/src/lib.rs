@@ -40,6 +40,7 @@
 
 pub mod blend;
 mod blend_map;
+mod blend_quads;
 mod blend_spec;
 mod blend_tracks;
 mod clip;
