@@ -95,7 +95,7 @@ fn main() {
         .map(|b| skeleton(&ctx, JOINTS, b))
         .collect();
     let mut batch = vec![0.0_f32; CHARACTERS * JOINTS * 16];
-    let mut crowd = skeleton(&ctx, CHARACTERS * JOINTS, &batch);
+    let crowd = skeleton(&ctx, CHARACTERS * JOINTS, &batch);
 
     let mut separate_frame = || {
         for (gpu, bones) in separate.iter_mut().zip(&per_character) {

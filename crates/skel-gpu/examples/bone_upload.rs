@@ -179,7 +179,7 @@ fn main() {
     let skeleton = |bones: u32, data: &[f32]| {
         create_skeleton(&ctx, JointIndices::U8(&[]), &[], bones, data, None, None).unwrap()
     };
-    let mut atlas_skeleton = skeleton(total, &matrices);
+    let atlas_skeleton = skeleton(total, &matrices);
     let mut separate: Vec<SkeletonGpu> = (0..n)
         .map(|c| {
             let at = (c * j) as usize * 16;

@@ -3,7 +3,7 @@
 
 use std::any::Any;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use skel_anim::MorphTargets;
 
@@ -41,12 +41,17 @@ pub const MORPH_WEIGHTS_MIN_UPLOAD: usize = 4;
 ///
 /// Weight uploads write `max(4, target_count rounded up to 4)` floats at offset 0: exactly the
 /// seed's 16 bytes for up to 4 targets.
+///
+/// Like [`SkeletonGpu`](crate::SkeletonGpu), uploads take `&self`, so one `MorphGpu` can be
+/// shared as `Arc<MorphGpu>` by every mesh that draws it; [`recreate`](Self::recreate) needs
+/// an unshared one.
 pub struct MorphGpu {
     target_count: usize,
     vertex_count: usize,
     targets: MorphTargets,
-    /// Weights as uploaded, padded with zeros to the upload length.
-    weights: Vec<f32>,
+    /// Weights as uploaded, padded with zeros to the upload length; locked while an upload
+    /// writes it and the buffer.
+    weights: Mutex<Vec<f32>>,
     params: wgpu::Buffer,
     deltas: wgpu::Buffer,
     /// An association owned by a higher layer; never read or replaced here (see
@@ -65,6 +70,12 @@ impl fmt::Debug for MorphGpu {
             .finish_non_exhaustive()
     }
 }
+
+// Shared as `Arc<MorphGpu>` by cloned meshes, possibly across threads.
+const _: () = {
+    const fn shareable<T: Send + Sync>() {}
+    shareable::<MorphGpu>();
+};
 
 impl AsMut<MorphGpu> for MorphGpu {
     fn as_mut(&mut self) -> &mut MorphGpu {
@@ -141,7 +152,7 @@ pub fn create_morph(
         )?,
         deltas: build_deltas(ctx, targets)?,
         targets: targets.clone(),
-        weights: padded,
+        weights: Mutex::new(padded),
         handle: None,
     })
 }
@@ -196,16 +207,18 @@ impl MorphGpu {
         !self.targets.normals.is_empty()
     }
 
-    /// The weights last uploaded, padded with zeros to [`weight_upload_len`](Self::weight_upload_len).
+    /// A copy of the weights last uploaded, padded with zeros to
+    /// [`weight_upload_len`](Self::weight_upload_len) (a copy because uploads through a shared
+    /// `MorphGpu` may change them at any time; for tools and tests, not the per-frame path).
     #[must_use]
-    pub fn weights(&self) -> &[f32] {
-        &self.weights
+    pub fn weights(&self) -> Vec<f32> {
+        self.lock_weights().clone()
     }
 
     /// Bytes each weight upload writes at offset 0 (16 for up to 4 targets).
     #[must_use]
     pub fn weight_upload_len(&self) -> u64 {
-        self.weights.len() as u64 * 4
+        upload_len(self.target_count) as u64 * 4
     }
 
     /// The uniform buffer (weights at offset 0, then counts).
@@ -224,11 +237,21 @@ impl MorphGpu {
     /// mirror and uploads [`weight_upload_len`](Self::weight_upload_len) bytes at offset 0 with
     /// one `write_buffer`. Allocates nothing: the per-frame path behind
     /// [`GpuPoseSink`](crate::GpuPoseSink).
-    pub fn write_weights(&mut self, queue: &wgpu::Queue, weights: &[f32]) {
+    ///
+    /// Takes `&self` (see the type's docs on sharing); concurrent uploads are applied one at a
+    /// time, mirror and buffer in the same order.
+    pub fn write_weights(&self, queue: &wgpu::Queue, weights: &[f32]) {
+        let mut mirror = self.lock_weights();
         let n = weights.len().min(self.target_count);
-        self.weights[..n].copy_from_slice(&weights[..n]);
-        self.weights[n..].fill(0.0);
-        queue.write_buffer(&self.params, 0, bytemuck::cast_slice(&self.weights));
+        mirror[..n].copy_from_slice(&weights[..n]);
+        mirror[n..].fill(0.0);
+        queue.write_buffer(&self.params, 0, bytemuck::cast_slice(&mirror));
+    }
+
+    /// The weights mirror, locked (a poisoned lock is used as is: plain floats, rewritten by
+    /// the next upload).
+    fn lock_weights(&self) -> MutexGuard<'_, Vec<f32>> {
+        self.weights.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Rebuilds both buffers on `ctx`'s device from the CPU copy (deltas and last weights), for
@@ -237,12 +260,17 @@ impl MorphGpu {
     /// # Errors
     /// As [`create_morph`]'s device errors. On error the old buffers are kept.
     pub fn recreate(&mut self, ctx: &GpuContext) -> Result<(), GpuError> {
+        let has_normals = self.has_normals();
+        let weights = self
+            .weights
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
         let params = build_params(
             ctx,
             self.target_count,
             self.vertex_count,
-            self.has_normals(),
-            &self.weights,
+            has_normals,
+            weights,
         )?;
         let deltas = build_deltas(ctx, &self.targets)?;
         self.params = params;

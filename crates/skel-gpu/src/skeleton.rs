@@ -3,7 +3,7 @@
 
 use std::any::Any;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::bone_texture::{create_bone_texture, write_bone_texture};
 use crate::buffers::create_filled_buffer;
@@ -24,15 +24,15 @@ pub const INFLUENCE_BUFFER_USAGE: wgpu::BufferUsages = wgpu::BufferUsages::VERTE
     .union(wgpu::BufferUsages::STORAGE)
     .union(wgpu::BufferUsages::COPY_SRC);
 
-/// What the GPU side is rebuilt from: every input of [`create_skeleton`], widened, plus the
-/// last bone matrices uploaded.
-#[derive(Debug, Clone)]
+/// What the GPU side is rebuilt from: every input of [`create_skeleton`], widened (immutable
+/// after creation). The last bone matrices uploaded sit beside it, behind a lock, because
+/// uploads take `&self` (see [`SkeletonGpu::write_bone_matrices`]).
+#[derive(Debug)]
 struct SkeletonMirror {
     joints: Vec<u32>,
     weights: Vec<f32>,
     joints1: Option<Vec<u32>>,
     weights1: Option<Vec<f32>>,
-    bone_matrices: Vec<f32>,
 }
 
 /// The wgpu objects; everything here is replaced by [`SkeletonGpu::recreate`].
@@ -57,10 +57,21 @@ struct SkeletonResources {
 ///   8-influence meshes (present exactly when `JOINTS_1`/`WEIGHTS_1` were given).
 /// - A CPU mirror of joints, weights and the last bone matrices, from which
 ///   [`recreate`](Self::recreate) rebuilds every GPU field after a device loss.
+///
+/// # Sharing
+///
+/// Uploads take `&self` (the bone-matrix mirror sits behind an uncontended lock), so one
+/// skeleton can be shared as `Arc<SkeletonGpu>` by every mesh that draws it, as the facade's
+/// cloned meshes do: one upload through any of them is what all of them draw. It is `Send` and
+/// `Sync`. [`recreate`](Self::recreate) needs `&mut self`, i.e. an unshared skeleton
+/// (`Arc::get_mut`).
 pub struct SkeletonGpu {
     layout: BoneTextureLayout,
     gpu: SkeletonResources,
     mirror: SkeletonMirror,
+    /// The bone matrices last uploaded (`bone_count * 16` floats); locked while an upload
+    /// writes it and the texture, so that the mirror and the texture see uploads in one order.
+    bone_matrices: Mutex<Vec<f32>>,
     /// An association owned by a higher layer (bone control stores its `Skeleton` handle here,
     /// the seed's `SkeletonData._skeleton`). This crate never reads or replaces it:
     /// [`recreate`](Self::recreate) swaps only GPU fields, so the handle survives device loss.
@@ -79,6 +90,12 @@ impl fmt::Debug for SkeletonGpu {
             .finish_non_exhaustive()
     }
 }
+
+// Sharing as `Arc<SkeletonGpu>` across threads (the facade's cloned meshes) needs both.
+const _: () = {
+    const fn shareable<T: Send + Sync>() {}
+    shareable::<SkeletonGpu>();
+};
 
 impl AsMut<SkeletonGpu> for SkeletonGpu {
     fn as_mut(&mut self) -> &mut SkeletonGpu {
@@ -163,13 +180,13 @@ pub fn create_skeleton(
         weights: weights.to_vec(),
         joints1,
         weights1,
-        bone_matrices: bone_data.to_vec(),
     };
-    let gpu = build_resources(ctx, &layout, &mirror)?;
+    let gpu = build_resources(ctx, &layout, &mirror, bone_data)?;
     Ok(SkeletonGpu {
         layout,
         gpu,
         mirror,
+        bone_matrices: Mutex::new(bone_data.to_vec()),
         handle: None,
     })
 }
@@ -303,22 +320,37 @@ impl SkeletonGpu {
         self.mirror.weights1.as_deref()
     }
 
-    /// The CPU mirror of the bone matrices last uploaded, 16 floats per bone.
+    /// A copy of the CPU mirror of the bone matrices last uploaded, 16 floats per bone (a
+    /// copy because uploads through a shared skeleton may change it at any time; for tools and
+    /// tests, not the per-frame path).
     #[must_use]
-    pub fn bone_matrices(&self) -> &[f32] {
-        &self.mirror.bone_matrices
+    pub fn bone_matrices(&self) -> Vec<f32> {
+        self.lock_bone_matrices().clone()
     }
 
     /// Uploads `matrices` and copies them into the mirror, allocating nothing: the per-frame
     /// path behind [`GpuPoseSink`](crate::GpuPoseSink). Returns `false` (and changes nothing)
     /// unless `matrices` holds exactly `bone_count * 16` floats.
-    pub fn write_bone_matrices(&mut self, queue: &wgpu::Queue, matrices: &[f32]) -> bool {
-        if matrices.len() != self.mirror.bone_matrices.len() {
+    ///
+    /// Takes `&self`, so a skeleton shared as `Arc<SkeletonGpu>` is posed through any of its
+    /// owners; concurrent uploads are applied one at a time, mirror and texture in the same
+    /// order.
+    pub fn write_bone_matrices(&self, queue: &wgpu::Queue, matrices: &[f32]) -> bool {
+        let mut mirror = self.lock_bone_matrices();
+        if matrices.len() != mirror.len() {
             return false;
         }
-        self.mirror.bone_matrices.copy_from_slice(matrices);
+        mirror.copy_from_slice(matrices);
         write_bone_texture(queue, &self.gpu.bone_texture, &self.layout, matrices);
         true
+    }
+
+    /// The mirror, locked. A panic while it was held cannot leave it half-valid for our use (it
+    /// is plain floats, rewritten whole by the next upload), so a poisoned lock is used as is.
+    fn lock_bone_matrices(&self) -> MutexGuard<'_, Vec<f32>> {
+        self.bone_matrices
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Reads the bone texture back, texel by texel in row-major order (4 floats per texel,
@@ -343,19 +375,24 @@ impl SkeletonGpu {
     pub fn recreate(&mut self, ctx: &GpuContext) -> Result<(), GpuError> {
         let layout =
             BoneTextureLayout::new(self.bone_count(), ctx.limits.max_texture_dimension_2d)?;
-        let gpu = build_resources(ctx, &layout, &self.mirror)?;
+        let bone_matrices = self
+            .bone_matrices
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        let gpu = build_resources(ctx, &layout, &self.mirror, bone_matrices)?;
         self.layout = layout;
         self.gpu = gpu;
         Ok(())
     }
 }
 
-/// Creates the texture, its view and the influence buffers from a mirror, uploading the mirror's
-/// bone matrices.
+/// Creates the texture, its view and the influence buffers from a mirror, uploading
+/// `bone_matrices`.
 fn build_resources(
     ctx: &GpuContext,
     layout: &BoneTextureLayout,
     mirror: &SkeletonMirror,
+    bone_matrices: &[f32],
 ) -> Result<SkeletonResources, GpuError> {
     ctx.capture("create_skeleton", || {
         let bone_texture = create_bone_texture(&ctx.device, layout);
@@ -364,7 +401,7 @@ fn build_resources(
             format: Some(BONE_TEXTURE_FORMAT),
             ..Default::default()
         });
-        write_bone_texture(&ctx.queue, &bone_texture, layout, &mirror.bone_matrices);
+        write_bone_texture(&ctx.queue, &bone_texture, layout, bone_matrices);
         let usage = INFLUENCE_BUFFER_USAGE;
         let joints = create_filled_buffer(
             ctx,

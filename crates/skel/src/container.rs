@@ -134,7 +134,10 @@ pub fn from_asset(
                 if let Some(bc) = &bone_control {
                     gpu.handle = bc.association(binding);
                 }
-                Some(MeshSkeleton { gpu, binding })
+                Some(MeshSkeleton {
+                    gpu: Arc::new(gpu),
+                    binding,
+                })
             }
             None => None,
         };
@@ -142,7 +145,7 @@ pub fn from_asset(
             Some(binding) if streams.target_count > 0 => {
                 let weights = rest.morph_weights.get(binding).cloned().unwrap_or_default();
                 Some(MeshMorph {
-                    gpu: create_mesh_morph(ctx, *node, &streams, &weights)?,
+                    gpu: Arc::new(create_mesh_morph(ctx, *node, &streams, &weights)?),
                     binding,
                 })
             }
@@ -320,6 +323,9 @@ impl AssetContainer {
 /// mesh whose skeleton has binding `i`, morph weights of morph binding `j` to the mesh whose
 /// morph targets have binding `j`. Allocates nothing; build one per frame.
 ///
+/// Clones of a mesh (see [`Mesh`]) share one skeleton and one morph buffer: the sink uploads
+/// each shared one once per pose, however many of the meshes hold it.
+///
 /// Bindings without a mesh (none in a loaded container) and size mismatches are counted in
 /// [`skipped`](Self::skipped).
 #[derive(Debug)]
@@ -349,12 +355,19 @@ impl<'a> MeshPoseSink<'a> {
 
 impl PoseSink for MeshPoseSink<'_> {
     fn bone_matrices(&mut self, binding: usize, matrices: &[f32]) {
+        let skeleton_of = |mesh| skeleton_for(mesh, binding);
         let mut written = false;
-        for mesh in self.meshes.iter_mut() {
-            if let Some(skeleton) = &mut mesh.skeleton
-                && skeleton.binding == binding
-            {
-                written |= skeleton.gpu.write_bone_matrices(self.queue, matrices);
+        for (i, mesh) in self.meshes.iter().enumerate() {
+            let Some(gpu) = skeleton_of(mesh) else {
+                continue;
+            };
+            // A clone of an earlier mesh: that upload already posed this one.
+            let shared = self.meshes[..i]
+                .iter()
+                .filter_map(skeleton_of)
+                .any(|earlier| Arc::ptr_eq(earlier, gpu));
+            if !shared {
+                written |= gpu.write_bone_matrices(self.queue, matrices);
             }
         }
         if !written {
@@ -363,18 +376,39 @@ impl PoseSink for MeshPoseSink<'_> {
     }
 
     fn morph_weights(&mut self, binding: usize, weights: &[f32]) {
+        let morph_of = |mesh| morph_for(mesh, binding, weights.len());
         let mut written = false;
-        for mesh in self.meshes.iter_mut() {
-            if let Some(morph) = &mut mesh.morph
-                && morph.binding == binding
-                && morph.gpu.target_count() == weights.len()
-            {
-                morph.gpu.write_weights(self.queue, weights);
-                written = true;
+        for (i, mesh) in self.meshes.iter().enumerate() {
+            let Some(gpu) = morph_of(mesh) else {
+                continue;
+            };
+            let shared = self.meshes[..i]
+                .iter()
+                .filter_map(morph_of)
+                .any(|earlier| Arc::ptr_eq(earlier, gpu));
+            if !shared {
+                gpu.write_weights(self.queue, weights);
             }
+            written = true;
         }
         if !written {
             self.skipped += 1;
         }
     }
+}
+
+/// `mesh`'s skeleton when it receives skeleton binding `binding`.
+fn skeleton_for(mesh: &Mesh, binding: usize) -> Option<&Arc<SkeletonGpu>> {
+    mesh.skeleton
+        .as_ref()
+        .filter(|s| s.binding == binding)
+        .map(|s| &s.gpu)
+}
+
+/// `mesh`'s morph targets when they receive morph binding `binding` with `weights` weights.
+fn morph_for(mesh: &Mesh, binding: usize, weights: usize) -> Option<&Arc<MorphGpu>> {
+    mesh.morph
+        .as_ref()
+        .filter(|m| m.binding == binding && m.gpu.target_count() == weights)
+        .map(|m| &m.gpu)
 }

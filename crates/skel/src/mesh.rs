@@ -3,6 +3,7 @@
 //! primitive of the node (the seed keeps one bone texture per skinned mesh).
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use skel_gltf::{MaterialInfo, PrimitiveData};
 use skel_gpu::MorphGpu;
@@ -37,10 +38,12 @@ pub struct Primitive {
 }
 
 /// A mesh's morph targets on the GPU and the morph binding whose weights drive them.
-#[derive(Debug)]
+///
+/// Cloning shares the `Arc<MorphGpu>`, as [`MeshSkeleton`] shares its skeleton.
+#[derive(Debug, Clone)]
 pub struct MeshMorph {
-    /// Deltas and weights (see [`skel_gpu::create_morph`]).
-    pub gpu: MorphGpu,
+    /// Deltas and weights (see [`skel_gpu::create_morph`]), shared by every clone of the mesh.
+    pub gpu: Arc<MorphGpu>,
     /// Index in `AnimationData::morph_bindings`.
     pub binding: usize,
 }
@@ -52,7 +55,17 @@ pub struct MeshMorph {
 /// (same vertex numbering). Primitives without normals or UVs have zeros in those streams.
 /// Every vertex buffer has [`VERTEX_BUFFER_USAGE`](crate::VERTEX_BUFFER_USAGE), so
 /// `skel::gpu::ComputeSkinning` can skin a whole mesh in one dispatch.
-#[derive(Debug)]
+///
+/// # Clones share the GPU data
+///
+/// `clone` copies no GPU memory: vertex buffers are reference-counted `wgpu` handles, and the
+/// skeleton and morph targets sit behind `Arc`s. Every clone draws from the same bone texture
+/// and morph weights, so one upload (a tick through either clone, or through
+/// [`MeshPoseSink`](crate::MeshPoseSink), which writes a shared skeleton once per pose) poses
+/// them all. Only `visible` and the other plain fields are per clone. A mesh that must move
+/// independently needs its own skeleton (load the asset again, or
+/// `skel::gpu::create_skeleton` from the same streams).
+#[derive(Debug, Clone)]
 pub struct Mesh {
     /// The glTF mesh's name.
     pub name: String,

@@ -17,6 +17,9 @@ use skel::gpu::{
 };
 use skel::{AssetContainer, LoadOptions, Source, load_gltf};
 
+#[path = "load/clones.rs"]
+mod clones;
+
 const DEFAULT_CHARACTER: &[u8] = include_bytes!("../../../fixtures/default_character.glb");
 
 fn gpu(test: &str) -> Option<GpuContext> {
@@ -114,8 +117,8 @@ fn gpu_matches_cpu(
             .bind(
                 ctx,
                 &inputs,
-                mesh.skeleton.as_ref().map(|s| &s.gpu),
-                mesh.morph.as_ref().map(|m| &m.gpu),
+                mesh.skeleton.as_ref().map(|s| &*s.gpu),
+                mesh.morph.as_ref().map(|m| &*m.gpu),
             )
             .unwrap();
         let mut encoder = ctx

@@ -134,8 +134,8 @@ impl SceneGpu {
                 .create_bind_group(
                     ctx,
                     layout,
-                    mesh.skeleton.as_ref().map(|s| &s.gpu),
-                    mesh.morph.as_ref().map(|m| &m.gpu),
+                    mesh.skeleton.as_ref().map(|s| &*s.gpu),
+                    mesh.morph.as_ref().map(|m| &*m.gpu),
                 )
                 .map_err(|source| RenderError::Gpu {
                     context: "binding a mesh's skeleton and morph targets",
