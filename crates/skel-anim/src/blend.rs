@@ -67,12 +67,11 @@ use std::sync::Arc;
 use glam::Vec4;
 
 use crate::blend_map::{ChannelMaps, MorphEntry, MorphSlot, TrsSlot};
-use crate::blend_quads::{COUNT_R, COUNT_S, COUNT_T, OUT_ROWS};
 use crate::blend_tracks::{NO_SLOT, TrackSlots};
 use crate::timeline::{Segment, TimeCursor};
 use crate::{
     AnimError, AnimationController, AnimationData, PlaybackClock, PoseHook, PoseScratch, PoseSink,
-    SamplerCursor, T_OFF, TRS_STRIDE, evaluate_sampler_cursor,
+    SamplerCursor, evaluate_sampler_cursor,
 };
 
 /// One clip playing inside a [`WeightedBlend`], with its weight and clock.
@@ -84,8 +83,6 @@ pub struct BlendLayer {
     cursors: Vec<SamplerCursor>,
     /// One cursor per key-time array of the clip (its tracks share them).
     time_cursors: Vec<TimeCursor>,
-    /// This frame's key interval on each key-time array (the four-node pass).
-    segments: Vec<Segment>,
 }
 
 impl BlendLayer {
@@ -214,13 +211,6 @@ struct Mix {
     segments: Vec<Segment>,
     vec3: Vec<Vec4>,
     quat: Vec<Vec4>,
-    /// Whether the last evaluation took the four-node pass (its results are in `quad_out`, not
-    /// in `trs`).
-    last_quads: bool,
-    /// The four-node pass's results per quad (`blend_quads::OUT_ROWS`).
-    quad_out: Vec<[Vec4; OUT_ROWS]>,
-    /// Per TRS slot: its node's position in the topological order (quad × 4 + lane).
-    slot_pos: Vec<usize>,
 }
 
 /// A frozen pose used as one more contributor (how a cross-fade interrupted mid-way starts
@@ -260,8 +250,6 @@ impl WeightedBlend {
         let plan = &controller.scratch().plan;
         let tracks = TrackSlots::new(controller.data(), plan, &maps);
         let (timelines, vec3, quat) = (plan.max_timelines, plan.max_vec3, plan.max_quat);
-        let quads = plan.steps.len().div_ceil(4);
-        let slot_pos = slot_positions(plan, &maps);
         Ok(Self {
             tracks: Arc::new(tracks),
             controller,
@@ -275,9 +263,6 @@ impl WeightedBlend {
                 segments: vec![Segment::default(); timelines],
                 vec3: vec![Vec4::ZERO; vec3],
                 quat: vec![Vec4::ZERO; quat],
-                last_quads: false,
-                quad_out: vec![[Vec4::ZERO; OUT_ROWS]; quads],
-                slot_pos,
             },
             snapshot: Snapshot {
                 weight: 0.0,
@@ -328,7 +313,6 @@ impl WeightedBlend {
             clock,
             cursors: vec![SamplerCursor::default(); c.samplers.len()],
             time_cursors: vec![TimeCursor::default(); timelines],
-            segments: vec![Segment::default(); timelines],
         });
         Ok(self.layers.len() - 1)
     }
@@ -400,36 +384,10 @@ impl WeightedBlend {
     pub fn capture_snapshot(&mut self) {
         let snapshot = &mut self.snapshot;
         snapshot.trs_slots.clear();
-        if self.mix.last_quads {
-            for (i, (slot, &pos)) in self
-                .maps
-                .trs_slots
-                .iter()
-                .zip(&self.mix.slot_pos)
-                .enumerate()
-            {
-                let rows = &self.mix.quad_out[pos / 4];
-                let lane = |row: usize| rows[row].to_array()[pos % 4];
-                let (first, len, count) = match (slot.at % TRS_STRIDE, slot.rotation) {
-                    (_, true) => (6, 4, COUNT_R),
-                    (T_OFF, false) => (0, 3, COUNT_T),
-                    _ => (3, 3, COUNT_S),
-                };
-                if lane(count) > 0.0 {
-                    let mut v = [0.0; 4];
-                    for (c, x) in v.iter_mut().enumerate().take(len) {
-                        *x = lane(first + c);
-                    }
-                    snapshot.trs[i] = Vec4::from_array(v);
-                    snapshot.trs_slots.push(i);
-                }
-            }
-        } else {
-            for (i, acc) in self.mix.trs.iter().enumerate() {
-                if acc.count > 0 {
-                    snapshot.trs[i] = acc.sum;
-                    snapshot.trs_slots.push(i);
-                }
+        for (i, acc) in self.mix.trs.iter().enumerate() {
+            if acc.count > 0 {
+                snapshot.trs[i] = acc.sum;
+                snapshot.trs_slots.push(i);
             }
         }
         snapshot.morph_slots.clear();
@@ -482,22 +440,9 @@ impl WeightedBlend {
             mix,
             snapshot,
         } = self;
-        let quads = controller.pose_hook().is_none()
-            && snapshot.weight <= 0.0
-            && layers.iter().any(|l| l.weight > 0.0)
-            && layers.iter().all(|l| {
-                l.weight <= 0.0 || controller.scratch().plan.clips[l.clip].quads.is_some()
-            });
-        mix.last_quads = quads;
-        if quads {
-            controller.pose_direct(sink, |data, scratch| {
-                blend_by_quads(data, scratch, maps, layers, mix);
-            });
-        } else {
-            controller.pose_with(sink, |data, scratch| {
-                blend_channels(data, scratch, maps, tracks, layers, mix, snapshot);
-            });
-        }
+        controller.pose_with(sink, |data, scratch| {
+            blend_channels(data, scratch, maps, tracks, layers, mix, snapshot);
+        });
     }
 
     /// World matrices of every node from the last pose, 16 floats each.
@@ -607,32 +552,6 @@ fn blend_channels(
             }
             mix.trs[e.slot].add(value, w, e.rotation);
         }
-    }
-    for (acc, slot) in mix.trs.iter_mut().zip(&maps.trs_slots) {
-        if acc.count > 0 {
-            write_trs(acc, slot, &mut scratch.trs);
-        }
-    }
-    blend_morphs(data, maps, layers, mix, scratch);
-}
-
-/// Adds every weighted layer's morph weights channels to the morph sums (after any snapshot
-/// contribution already there), then writes each touched morph binding's blended weights into
-/// `scratch` (whose weights are the mesh defaults).
-fn blend_morphs(
-    data: &AnimationData,
-    maps: &ChannelMaps,
-    layers: &mut [BlendLayer],
-    mix: &mut Mix,
-    scratch: &mut PoseScratch,
-) {
-    for layer in layers.iter_mut() {
-        let w = layer.weight;
-        if w <= 0.0 {
-            continue;
-        }
-        let clip = &data.clips[layer.clip];
-        let t = layer.clock.time();
         for e in maps.morph_entries(layer.clip) {
             let MorphEntry {
                 sampler,
@@ -652,73 +571,16 @@ fn blend_morphs(
             mix.add_morph(slot, values, components, w);
         }
     }
+    for (acc, slot) in mix.trs.iter_mut().zip(&maps.trs_slots) {
+        if acc.count > 0 {
+            write_trs(acc, slot, &mut scratch.trs);
+        }
+    }
     for (s, slot) in maps.morph_slots.iter().enumerate() {
         if mix.morph_count[s] > 0 {
             mix.finish_morph(s, slot, scratch);
         }
     }
-}
-
-/// The four-node pass of a blend without hook or snapshot whose weighted layers all have quads:
-/// morph weights as in [`blend_channels`], then per quad every layer sampled and summed in lanes
-/// (`blend_quads`), composed and placed. Writes every node's TRS and world matrix.
-fn blend_by_quads(
-    data: &AnimationData,
-    scratch: &mut PoseScratch,
-    maps: &ChannelMaps,
-    layers: &mut [BlendLayer],
-    mix: &mut Mix,
-) {
-    for (mb, w) in data.morph_bindings.iter().zip(&mut scratch.morph_weights) {
-        w.copy_from_slice(&mb.default_weights);
-    }
-    mix.morph_weight.fill(0.0);
-    mix.morph_count.fill(0);
-    blend_morphs(data, maps, layers, mix, scratch);
-    for layer in layers.iter_mut().filter(|l| l.weight > 0.0) {
-        let cp = &scratch.plan.clips[layer.clip];
-        crate::tracks::locate_segments(
-            &data.clips[layer.clip],
-            cp,
-            layer.clock.time(),
-            &mut layer.time_cursors,
-            &mut layer.segments,
-        );
-    }
-    let mirror = crate::pose::mirror(data.handedness);
-    let PoseScratch {
-        trs, world, plan, ..
-    } = scratch;
-    let clips = &plan.clips;
-    let Some(first) = layers
-        .iter()
-        .find(|l| l.weight > 0.0)
-        .and_then(|l| clips[l.clip].quads.as_ref())
-    else {
-        return;
-    };
-    for ((index, q), out) in first.quads().iter().enumerate().zip(&mut mix.quad_out) {
-        let weighted = layers.iter().filter(|l| l.weight > 0.0).filter_map(|l| {
-            clips[l.clip]
-                .quads
-                .as_ref()
-                .map(|quads| (quads, l.segments.as_slice(), l.weight))
-        });
-        let lanes = crate::blend_quads::blend_quad(q, index, weighted, out);
-        crate::quads::place_quad(q, &lanes, trs, world, mirror);
-    }
-}
-
-/// Each TRS slot's node position in the topological order of `plan`.
-fn slot_positions(plan: &crate::plan::PosePlan, maps: &ChannelMaps) -> Vec<usize> {
-    let mut pos_of_node = vec![0; plan.steps.len()];
-    for (pos, step) in plan.steps.iter().enumerate() {
-        pos_of_node[step.node as usize] = pos;
-    }
-    maps.trs_slots
-        .iter()
-        .map(|slot| pos_of_node[slot.at / TRS_STRIDE])
-        .collect()
 }
 
 /// Finishes one TRS property and writes it over its rest value.

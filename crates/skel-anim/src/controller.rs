@@ -178,20 +178,6 @@ impl AnimationController {
         compute_bone_matrices(data, scratch, sink);
     }
 
-    /// The pose pipeline with the whole local pose and hierarchy pass supplied by the caller
-    /// (which must write every node's TRS and world matrix and the morph weights), then bone
-    /// matrices and morph weights to `sink`. For callers that need no hook between the steps
-    /// (a blend without bone control).
-    pub(crate) fn pose_direct(
-        &mut self,
-        sink: &mut dyn PoseSink,
-        pose: impl FnOnce(&AnimationData, &mut PoseScratch),
-    ) {
-        let data = &*self.data;
-        pose(data, &mut self.scratch);
-        compute_bone_matrices(data, &mut self.scratch, sink);
-    }
-
     /// World matrices of every node from the last pose, 16 floats each (the seed's
     /// `_debugWorldMat`).
     #[must_use]

@@ -40,7 +40,6 @@
 
 pub mod blend;
 mod blend_map;
-mod blend_quads;
 mod blend_spec;
 mod blend_tracks;
 mod clip;

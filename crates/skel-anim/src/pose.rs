@@ -305,16 +305,6 @@ pub(crate) fn pose_clip_fused(
     true
 }
 
-/// `diag(-1, 1, 1, 1)` (as a column scale) in left-handed mode, the identity otherwise: what
-/// roots are pre-multiplied by.
-#[inline]
-pub(crate) fn mirror(handedness: Handedness) -> Vec4 {
-    match handedness {
-        Handedness::LeftHanded => Vec4::new(-1.0, 1.0, 1.0, 1.0),
-        Handedness::RightHanded => Vec4::ONE,
-    }
-}
-
 /// Step 3: composes each node's local matrix from its TRS and multiplies it onto its parent's
 /// world matrix, parents first. Roots get [`RH_TO_LH`](skel_math::RH_TO_LH) pre-multiplied in
 /// left-handed mode. Node matrices are affine, so the products skip the last row.

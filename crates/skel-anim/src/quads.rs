@@ -18,7 +18,7 @@ use crate::{Clip, NodeRest, TRS_STRIDE};
 
 /// Rows per key of a quad: translation `x, y, z`, scale `x, y, z`, rotation `x, y, z, w`, each
 /// a `Vec4` with one node per lane.
-pub(crate) const ROWS: usize = 10;
+const ROWS: usize = 10;
 const T_ROWS: usize = 0;
 const S_ROWS: usize = 3;
 const R_ROWS: usize = 6;
@@ -47,20 +47,7 @@ pub(crate) struct Quad {
     /// Lanes whose rotation is STEP (key `a`, normalised, as the scalar path does).
     r_step: BVec4A,
     /// Lanes whose rotation is not keyed: the rest value, not normalised (as the scalar path).
-    pub(crate) r_rest: BVec4A,
-    /// Lanes whose translation / scale is keyed by the clip (what a blend layer contributes).
-    pub(crate) t_keyed: BVec4A,
-    pub(crate) s_keyed: BVec4A,
-    /// The nodes' rest values, in the key rows' layout.
-    pub(crate) rest: [Vec4; ROWS],
-}
-
-/// One quad's sampled transforms, one node per lane.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Lanes {
-    pub(crate) t: [Vec4; 3],
-    pub(crate) r: [Vec4; 4],
-    pub(crate) s: [Vec4; 3],
+    r_rest: BVec4A,
 }
 
 /// A clip's keys in quads, for the structure-of-arrays pass.
@@ -184,9 +171,6 @@ impl QuadPlan {
                 s_hold: BVec4A::splat(true),
                 r_step: BVec4A::splat(false),
                 r_rest: BVec4A::splat(true),
-                t_keyed: BVec4A::splat(false),
-                s_keyed: BVec4A::splat(false),
-                rest: [Vec4::ZERO; ROWS],
             };
             let mut held = [[true; 4]; 3];
             for (lane, (n, [t, r, s])) in group.iter().zip(&sources).enumerate() {
@@ -196,8 +180,6 @@ impl QuadPlan {
                 held[1][lane] = s.held();
                 held[2][lane] = matches!(r, Source::Keys { step: true, .. });
                 quad.r_rest.set(lane, matches!(r, Source::Rest(_)));
-                quad.t_keyed.set(lane, !matches!(t, Source::Rest(_)));
-                quad.s_keyed.set(lane, !matches!(s, Source::Rest(_)));
             }
             quad.t_hold = BVec4A::from(held[0]);
             quad.s_hold = BVec4A::from(held[1]);
@@ -207,37 +189,6 @@ impl QuadPlan {
                 Source::Rest(Vec4::ZERO),
                 Source::Rest(Vec4::W),
                 Source::Rest(Vec4::new(1.0, 1.0, 1.0, 0.0)),
-            ];
-            let rest_of = |l: usize, prop: usize| match group.get(l) {
-                Some(n) => {
-                    let node = &rest[n.node as usize];
-                    match prop {
-                        0 => Vec4::new(
-                            node.translation[0],
-                            node.translation[1],
-                            node.translation[2],
-                            0.0,
-                        ),
-                        1 => Vec4::from_array(node.rotation),
-                        _ => Vec4::new(node.scale[0], node.scale[1], node.scale[2], 0.0),
-                    }
-                }
-                None => identity[prop].value(0),
-            };
-            let rest_row = |prop: usize, c: usize| {
-                Vec4::from_array(std::array::from_fn(|l| rest_of(l, prop)[c]))
-            };
-            quad.rest = [
-                rest_row(0, 0),
-                rest_row(0, 1),
-                rest_row(0, 2),
-                rest_row(2, 0),
-                rest_row(2, 1),
-                rest_row(2, 2),
-                rest_row(1, 0),
-                rest_row(1, 1),
-                rest_row(1, 2),
-                rest_row(1, 3),
             ];
             for k in 0..count {
                 let lane = |l: usize| sources.get(l).unwrap_or(&identity);
@@ -262,12 +213,6 @@ impl QuadPlan {
         Some(Self { quads, keys })
     }
 
-    /// The quads, in the topological order of their nodes (the same for every clip of an
-    /// asset: quad `i` of any clip covers the same nodes).
-    pub(crate) fn quads(&self) -> &[Quad] {
-        &self.quads
-    }
-
     /// Samples, composes and places every node of the clip at the key intervals `segments`
     /// (one per timeline of the clip): writes each node's TRS record and world matrix, parents
     /// first, roots pre-multiplied by `mirror` (as a column scale).
@@ -280,53 +225,41 @@ impl QuadPlan {
         mirror: Vec4,
     ) {
         for q in &self.quads {
-            place_quad(q, &self.sample(q, segments), trs, world, mirror);
+            let seg = if q.timeline == NONE {
+                Segment::default()
+            } else {
+                segments[q.timeline as usize]
+            };
+            let ka = &self.keys[q.first + seg.a as usize * ROWS..][..ROWS];
+            let kb = &self.keys[q.first + seg.b as usize * ROWS..][..ROWS];
+            let s = Vec4::splat(seg.s);
+            let lerp = |row: usize, hold: BVec4A| {
+                let (a, b) = (ka[row], kb[row]);
+                Vec4::select(hold, a, a + (b - a) * s)
+            };
+            let t = [
+                lerp(T_ROWS, q.t_hold),
+                lerp(T_ROWS + 1, q.t_hold),
+                lerp(T_ROWS + 2, q.t_hold),
+            ];
+            let sc = [
+                lerp(S_ROWS, q.s_hold),
+                lerp(S_ROWS + 1, q.s_hold),
+                lerp(S_ROWS + 2, q.s_hold),
+            ];
+            let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
+            let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
+            let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
+            let slerped = interpolate::slerp_soa(ra, rb, s, copy);
+            let r: [Vec4; 4] = std::array::from_fn(|c| Vec4::select(q.r_rest, ra[c], slerped[c]));
+            write_trs(trs, q, t, r, sc);
+            let locals = interpolate::compose_soa(t, r, sc);
+            for ((&node, &parent), local) in
+                q.nodes.iter().zip(&q.parents).zip(&locals).take(q.lanes)
+            {
+                crate::pose::place_step(world, node, parent, local, mirror);
+            }
         }
-    }
-
-    /// The transforms of quad `q` (one of [`quads`](Self::quads)) at the key intervals
-    /// `segments`: keyed properties interpolated, the others at rest.
-    #[inline]
-    pub(crate) fn sample(&self, q: &Quad, segments: &[Segment]) -> Lanes {
-        let seg = if q.timeline == NONE {
-            Segment::default()
-        } else {
-            segments[q.timeline as usize]
-        };
-        let ka = &self.keys[q.first + seg.a as usize * ROWS..][..ROWS];
-        let kb = &self.keys[q.first + seg.b as usize * ROWS..][..ROWS];
-        let s = Vec4::splat(seg.s);
-        let lerp = |row: usize, hold: BVec4A| {
-            let (a, b) = (ka[row], kb[row]);
-            Vec4::select(hold, a, a + (b - a) * s)
-        };
-        let t = [
-            lerp(T_ROWS, q.t_hold),
-            lerp(T_ROWS + 1, q.t_hold),
-            lerp(T_ROWS + 2, q.t_hold),
-        ];
-        let sc = [
-            lerp(S_ROWS, q.s_hold),
-            lerp(S_ROWS + 1, q.s_hold),
-            lerp(S_ROWS + 2, q.s_hold),
-        ];
-        let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
-        let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
-        let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
-        let slerped = interpolate::slerp_soa(ra, rb, s, copy);
-        let r = std::array::from_fn(|c| Vec4::select(q.r_rest, ra[c], slerped[c]));
-        Lanes { t, r, s: sc }
-    }
-}
-
-/// Writes the transforms `v` of quad `q` to its nodes' TRS records, composes them and places
-/// each node on its parent (parents first, roots pre-multiplied by `mirror`).
-#[inline]
-pub(crate) fn place_quad(q: &Quad, v: &Lanes, trs: &mut [f32], world: &mut [f32], mirror: Vec4) {
-    write_trs(trs, q, v.t, v.r, v.s);
-    let locals = interpolate::compose_soa(v.t, v.r, v.s);
-    for ((&node, &parent), local) in q.nodes.iter().zip(&q.parents).zip(&locals).take(q.lanes) {
-        crate::pose::place_step(world, node, parent, local, mirror);
     }
 }
 
@@ -347,7 +280,7 @@ fn write_trs(trs: &mut [f32], q: &Quad, t: [Vec4; 3], r: [Vec4; 4], s: [Vec4; 3]
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
 
     use std::sync::Arc;
@@ -364,22 +297,19 @@ pub(crate) mod tests {
     /// subset of properties, LINEAR or STEP) share key times `times` (or use `other` for the
     /// tracks flagged in `second_timeline`).
     #[derive(Debug, Clone)]
-    pub(crate) struct Rig {
+    struct Rig {
         parents: Vec<Option<usize>>,
         rest: Vec<[f32; 10]>,
-        tracks: Vec<Track>,
+        tracks: Vec<(usize, u8, bool, bool, Vec<f32>)>,
         times: Vec<f32>,
     }
-
-    /// Node, path (0 T, 1 R, 2 S), STEP, on the second key-time array, key values.
-    type Track = (usize, u8, bool, bool, Vec<f32>);
 
     fn quat(v: [f32; 4]) -> [f32; 4] {
         let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-3);
         v.map(|x| x / n)
     }
 
-    pub(crate) fn rig() -> impl Strategy<Value = Rig> {
+    fn rig() -> impl Strategy<Value = Rig> {
         (1usize..14, 2usize..7).prop_flat_map(|(nodes, keys)| {
             let parents = (0..nodes)
                 .map(|i| {
@@ -416,13 +346,6 @@ pub(crate) mod tests {
     }
 
     fn data(rig: &Rig) -> AnimationData {
-        data_with_clips(rig, 1)
-    }
-
-    /// `rig` with `clips` clips: clip `k` takes the tracks `i` with `(i + k)` even (so clips 0
-    /// and 2 share properties and clip 1 animates the others), its times stretched by
-    /// `1 + 0.3 k`.
-    pub(crate) fn data_with_clips(rig: &Rig, clips: usize) -> AnimationData {
         let nodes = rig
             .parents
             .iter()
@@ -435,33 +358,10 @@ pub(crate) mod tests {
                 ..NodeRest::new(format!("n{i}"), parent)
             })
             .collect();
-        let clips = (0..clips)
-            .map(|k| {
-                let tracks = rig
-                    .tracks
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| clips == 1 || (i + k) % 2 == 0);
-                #[expect(clippy::cast_precision_loss, reason = "a handful of clips")]
-                let stretch = 1.0 + 0.3 * k as f32;
-                clip(rig, tracks.map(|(_, t)| t), stretch)
-            })
-            .collect();
-        AnimationData {
-            nodes,
-            clips,
-            skeletons: vec![],
-            morph_bindings: vec![],
-            handedness: Handedness::LeftHanded,
-        }
-    }
-
-    fn clip<'a>(rig: &Rig, tracks: impl Iterator<Item = &'a Track>, stretch: f32) -> Clip {
-        let times: Vec<f32> = rig.times.iter().map(|t| t * stretch).collect();
-        let other: Vec<f32> = times.iter().map(|t| t * 1.5).collect();
+        let other: Vec<f32> = rig.times.iter().map(|t| t * 1.5).collect();
         let mut samplers = Vec::new();
         let mut channels = Vec::new();
-        for (node, path, step, second, values) in tracks {
+        for (node, path, step, second, values) in &rig.tracks {
             let (path, width) = match path {
                 0 => (ChannelPath::Translation, 3),
                 1 => (ChannelPath::Rotation, 4),
@@ -477,7 +377,7 @@ pub(crate) mod tests {
             let times = if *second {
                 other.clone()
             } else {
-                times.clone()
+                rig.times.clone()
             };
             let interp = if *step {
                 Interpolation::Step
@@ -491,7 +391,13 @@ pub(crate) mod tests {
             });
             samplers.push(Sampler::new(times, output, interp).unwrap());
         }
-        Clip::new("c", samplers, channels)
+        AnimationData {
+            nodes,
+            clips: vec![Clip::new("c", samplers, channels)],
+            skeletons: vec![],
+            morph_bindings: vec![],
+            handedness: Handedness::LeftHanded,
+        }
     }
 
     proptest! {
