@@ -179,6 +179,80 @@ pub(crate) fn write_bone_texture(
     }
 }
 
+/// Bytes per full row of bone texels in a staging buffer: `copy_buffer_to_texture` needs rows
+/// that start 256 bytes apart (`COPY_BYTES_PER_ROW_ALIGNMENT`), `write_texture` did not.
+fn staged_row_bytes(layout: &BoneTextureLayout) -> u64 {
+    u64::from(layout.width * BONE_TEXEL_BYTES)
+        .next_multiple_of(u64::from(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT))
+}
+
+/// Bytes [`stage_bone_matrices`] writes: the full rows at their padded stride, then the
+/// partial last row.
+pub(crate) fn staged_bone_bytes(layout: &BoneTextureLayout) -> u64 {
+    staged_row_bytes(layout) * u64::from(layout.full_rows())
+        + u64::from(layout.bones_in_last_row() * 4 * BONE_TEXEL_BYTES)
+}
+
+/// Writes `matrices` (exactly `layout.bone_count * 16` floats, checked by the caller) into a
+/// mapped staging range of [`staged_bone_bytes`], one texture row per padded stride.
+pub(crate) fn stage_bone_matrices(
+    layout: &BoneTextureLayout,
+    matrices: &[f32],
+    mut out: wgpu::WriteOnly<'_, [u8]>,
+) {
+    let bytes: &[u8] = bytemuck::cast_slice(matrices);
+    let row = (layout.width * BONE_TEXEL_BYTES) as usize;
+    let stride = usize::try_from(staged_row_bytes(layout)).unwrap_or(usize::MAX);
+    for (r, chunk) in bytes.chunks(row).enumerate() {
+        out.slice(r * stride..r * stride + chunk.len())
+            .copy_from_slice(chunk);
+    }
+}
+
+/// Records the copies of a range staged by [`stage_bone_matrices`] at `offset` of `staging`
+/// into `texture`: the full rows, then the partial last row.
+pub(crate) fn copy_staged_bone_matrices(
+    encoder: &mut wgpu::CommandEncoder,
+    staging: &wgpu::Buffer,
+    offset: u64,
+    texture: &wgpu::Texture,
+    layout: &BoneTextureLayout,
+) {
+    let stride = u32::try_from(staged_row_bytes(layout)).unwrap_or(u32::MAX);
+    let full_rows = layout.full_rows();
+    let copy = |encoder: &mut wgpu::CommandEncoder, offset: u64, y: u32, width: u32, rows: u32| {
+        encoder.copy_buffer_to_texture(
+            wgpu::TexelCopyBufferInfo {
+                buffer: staging,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset,
+                    bytes_per_row: Some(stride),
+                    rows_per_image: Some(rows),
+                },
+            },
+            wgpu::TexelCopyTextureInfo {
+                texture,
+                mip_level: 0,
+                origin: wgpu::Origin3d { x: 0, y, z: 0 },
+                aspect: wgpu::TextureAspect::All,
+            },
+            wgpu::Extent3d {
+                width,
+                height: rows,
+                depth_or_array_layers: 1,
+            },
+        );
+    };
+    if full_rows > 0 {
+        copy(encoder, offset, 0, layout.width, full_rows);
+    }
+    let rest = layout.bones_in_last_row();
+    if rest > 0 {
+        let start = offset + u64::from(stride) * u64::from(full_rows);
+        copy(encoder, start, full_rows, rest * 4, 1);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
@@ -205,6 +279,17 @@ mod tests {
         let odd = BoneTextureLayout::new(10, 15).unwrap();
         assert_eq!((odd.width, odd.height), (12, 4));
         assert_eq!(odd.texel(3, 0), (0, 1));
+    }
+
+    #[test]
+    fn staged_rows_start_256_bytes_apart() {
+        // 64 bones: one row of 256 texels, 4096 bytes, already aligned.
+        let one_row = BoneTextureLayout::new(64, 8192).unwrap();
+        assert_eq!(staged_bone_bytes(&one_row), 64 * 64);
+        // Rows of 12 texels (192 bytes) pad to 256; 10 bones = 3 full rows + 1 bone.
+        let odd = BoneTextureLayout::new(10, 15).unwrap();
+        assert_eq!(staged_row_bytes(&odd), 256);
+        assert_eq!(staged_bone_bytes(&odd), 3 * 256 + 64);
     }
 
     #[test]

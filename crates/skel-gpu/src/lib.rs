@@ -18,6 +18,9 @@
 //!   normal buffers, with compact input formats (`u8`/`u16` joints, `unorm8`/`unorm16` weights)
 //!   and a [`ComputeTuning`] (bone cache layout, tiles per workgroup, vertices per iteration)
 //!   whose default is what measured fastest on an NVIDIA H200 (`docs/benchmarks.md`).
+//! - [`create_buffers_init`]: several buffers filled from one staging buffer, as the two
+//!   create functions above fill theirs (one temporary allocation per call keeps later
+//!   per-frame uploads fast when many meshes are loaded; see `src/staging.rs`).
 //! - Device loss: [`SkeletonGpu::recreate`] / [`MorphGpu::recreate`] rebuild the GPU fields
 //!   from the CPU mirrors on a new device, leaving the `handle` association alone.
 //!
@@ -56,9 +59,10 @@ pub mod readback;
 pub mod shader;
 mod sink;
 mod skeleton;
+mod staging;
 
 pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout};
-pub use buffers::{MIN_BUFFER_SIZE, padded_buffer_size};
+pub use buffers::{BufferInit, MIN_BUFFER_SIZE, create_buffers_init, padded_buffer_size};
 pub use compute::{
     BoneCacheLayout, COMPUTE_AUTO_WORKGROUPS, COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP,
     COMPUTE_MAX_AUTO_TILES, COMPUTE_WORKGROUP_SIZE, ComputeSkinning, ComputeSkinningBindings,

@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use skel_anim::MorphTargets;
 
-use crate::buffers::create_filled_buffer;
+use crate::buffers::create_buffer_for;
+use crate::staging::{Contents, InitialUpload};
 use crate::{GpuContext, GpuError};
 
 /// The most morph targets one mesh may have: 256.
@@ -140,17 +141,12 @@ pub fn create_morph(
     }
     let mut padded = vec![0.0; upload_len(count)];
     padded[..count].copy_from_slice(weights);
+    let (params, deltas) = build_buffers(ctx, targets, vertex_count, &padded)?;
     Ok(MorphGpu {
         target_count: count,
         vertex_count,
-        params: build_params(
-            ctx,
-            count,
-            vertex_count,
-            !targets.normals.is_empty(),
-            &padded,
-        )?,
-        deltas: build_deltas(ctx, targets)?,
+        params,
+        deltas,
         targets: targets.clone(),
         weights: Mutex::new(padded),
         handle: None,
@@ -260,78 +256,80 @@ impl MorphGpu {
     /// # Errors
     /// As [`create_morph`]'s device errors. On error the old buffers are kept.
     pub fn recreate(&mut self, ctx: &GpuContext) -> Result<(), GpuError> {
-        let has_normals = self.has_normals();
         let weights = self
             .weights
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
-        let params = build_params(
-            ctx,
-            self.target_count,
-            self.vertex_count,
-            has_normals,
-            weights,
-        )?;
-        let deltas = build_deltas(ctx, &self.targets)?;
+        let (params, deltas) = build_buffers(ctx, &self.targets, self.vertex_count, weights)?;
         self.params = params;
         self.deltas = deltas;
         Ok(())
     }
 }
 
-/// The uniform: weights (zero-padded), then counts.
-fn build_params(
+/// Stages the uniform (weights zero-padded, then counts) and the deltas (positions, then
+/// normals) in one buffer, then creates both buffers and fills them from it (see the `staging`
+/// module).
+fn build_buffers(
     ctx: &GpuContext,
-    target_count: usize,
+    targets: &MorphTargets,
     vertex_count: usize,
-    has_normals: bool,
     weights: &[f32],
-) -> Result<wgpu::Buffer, GpuError> {
+) -> Result<(wgpu::Buffer, wgpu::Buffer), GpuError> {
+    let target_count = targets.target_count;
     let too_big = |_| GpuError::MissingLimit {
         name: "max_storage_buffer_binding_size",
         needed: (target_count * vertex_count * 24) as u64,
         available: ctx.limits.max_storage_buffer_binding_size,
     };
     let vc = u32::try_from(vertex_count).map_err(too_big)?;
-    let normal_offset = if has_normals {
-        u32::try_from(target_count * vertex_count * 3).map_err(too_big)?
-    } else {
+    let normal_offset = if targets.normals.is_empty() {
         0
+    } else {
+        u32::try_from(target_count * vertex_count * 3).map_err(too_big)?
     };
-    let mut bytes = vec![0u8; MORPH_PARAMS_SIZE as usize];
+    let mut params_bytes = vec![0u8; MORPH_PARAMS_SIZE as usize];
     let weight_bytes: &[u8] = bytemuck::cast_slice(weights);
-    bytes[..weight_bytes.len()].copy_from_slice(weight_bytes);
+    params_bytes[..weight_bytes.len()].copy_from_slice(weight_bytes);
     let counts = [target_count as u32, vc, normal_offset, 0];
-    bytes[MORPH_COUNTS_OFFSET as usize..].copy_from_slice(bytemuck::cast_slice(&counts));
-    ctx.capture("create_morph params", || {
-        create_filled_buffer(
+    params_bytes[MORPH_COUNTS_OFFSET as usize..].copy_from_slice(bytemuck::cast_slice(&counts));
+
+    let deltas_len = targets.positions.len() + targets.normals.len();
+    ctx.require_limit(
+        "max_storage_buffer_binding_size",
+        deltas_len as u64 * 4,
+        |l| l.max_storage_buffer_binding_size,
+    )?;
+    let mut deltas_floats = Vec::with_capacity(deltas_len);
+    deltas_floats.extend_from_slice(&targets.positions);
+    deltas_floats.extend_from_slice(&targets.normals);
+    let deltas_bytes: &[u8] = bytemuck::cast_slice(&deltas_floats);
+
+    ctx.capture("create_morph", || {
+        let contents = [
+            Contents::Bytes(&params_bytes),
+            Contents::Bytes(deltas_bytes),
+        ];
+        let mut upload = InitialUpload::new("skel morph staging", &contents);
+        let params = create_buffer_for(
             ctx,
             "skel morph params",
             wgpu::BufferUsages::UNIFORM
                 | wgpu::BufferUsages::COPY_DST
                 | wgpu::BufferUsages::COPY_SRC,
-            &bytes,
-        )
-    })?
-}
-
-/// The deltas storage buffer: positions, then normals.
-fn build_deltas(ctx: &GpuContext, targets: &MorphTargets) -> Result<wgpu::Buffer, GpuError> {
-    let bytes = (targets.positions.len() + targets.normals.len()) as u64 * 4;
-    ctx.require_limit("max_storage_buffer_binding_size", bytes, |l| {
-        l.max_storage_buffer_binding_size
-    })?;
-    let mut all = Vec::with_capacity(targets.positions.len() + targets.normals.len());
-    all.extend_from_slice(&targets.positions);
-    all.extend_from_slice(&targets.normals);
-    ctx.capture("create_morph deltas", || {
-        create_filled_buffer(
+            params_bytes.len(),
+        )?;
+        let deltas = create_buffer_for(
             ctx,
             "skel morph deltas",
             wgpu::BufferUsages::STORAGE
                 | wgpu::BufferUsages::COPY_DST
                 | wgpu::BufferUsages::COPY_SRC,
-            bytemuck::cast_slice(&all),
-        )
+            deltas_bytes.len(),
+        )?;
+        upload.copy_to_buffer(0, &params);
+        upload.copy_to_buffer(1, &deltas);
+        upload.submit(ctx)?;
+        Ok((params, deltas))
     })?
 }

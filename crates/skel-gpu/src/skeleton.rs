@@ -6,7 +6,8 @@ use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use crate::bone_texture::{create_bone_texture, write_bone_texture};
-use crate::buffers::create_filled_buffer;
+use crate::buffers::create_buffer_for;
+use crate::staging::{Contents, InitialUpload};
 use crate::{BONE_TEXTURE_FORMAT, BoneTextureLayout, GpuContext, GpuError, JointIndices, readback};
 
 /// Vertex format of the joints buffers: 4 × `u32` (joints are widened at creation).
@@ -110,8 +111,10 @@ impl AsMut<SkeletonGpu> for SkeletonGpu {
 ///   column-major.
 /// - `joints1`, `weights1`: `JOINTS_1`/`WEIGHTS_1` for 8-influence skinning; both or neither.
 ///
-/// Buffers are created `mapped_at_creation`, at least 4 bytes, with
-/// [`INFLUENCE_BUFFER_USAGE`]; the bone texture is filled from `bone_data`.
+/// Buffers are at least 4 bytes, with [`INFLUENCE_BUFFER_USAGE`]; the bone texture is filled
+/// from `bone_data`. The initial contents of the texture and every buffer are copied from one
+/// staging buffer mapped at creation (the seed's `mappedAtCreation`, once per call rather than
+/// once per buffer; see `staging.rs` for why), submitted before this returns.
 ///
 /// # Errors
 /// - [`GpuError::NoBones`], [`GpuError::TooManyBones`] (naming the device limit);
@@ -386,45 +389,55 @@ impl SkeletonGpu {
     }
 }
 
-/// Creates the texture, its view and the influence buffers from a mirror, uploading
-/// `bone_matrices`.
+/// Stages the bone matrices and the mirror's influences in one buffer, then creates the
+/// texture, its view and the influence buffers and fills them from it (see the `staging`
+/// module).
 fn build_resources(
     ctx: &GpuContext,
     layout: &BoneTextureLayout,
     mirror: &SkeletonMirror,
     bone_matrices: &[f32],
 ) -> Result<SkeletonResources, GpuError> {
+    const TEXTURE: usize = 0;
+    const JOINTS: usize = 1;
+    const WEIGHTS: usize = 2;
+    const JOINTS1: usize = 3;
+    const WEIGHTS1: usize = 4;
+    let contents = [
+        Contents::BoneMatrices(*layout, bone_matrices),
+        Contents::Bytes(bytemuck::cast_slice(&mirror.joints)),
+        Contents::Bytes(bytemuck::cast_slice(&mirror.weights)),
+        Contents::Bytes(bytemuck::cast_slice(
+            mirror.joints1.as_deref().unwrap_or(&[]),
+        )),
+        Contents::Bytes(bytemuck::cast_slice(
+            mirror.weights1.as_deref().unwrap_or(&[]),
+        )),
+    ];
     ctx.capture("create_skeleton", || {
+        let mut upload = InitialUpload::new("skel skeleton staging", &contents);
         let bone_texture = create_bone_texture(&ctx.device, layout);
         let bone_view = bone_texture.create_view(&wgpu::TextureViewDescriptor {
             label: Some("skel bone texture view"),
             format: Some(BONE_TEXTURE_FORMAT),
             ..Default::default()
         });
-        write_bone_texture(&ctx.queue, &bone_texture, layout, bone_matrices);
+        upload.copy_to_bone_texture(TEXTURE, &bone_texture);
         let usage = INFLUENCE_BUFFER_USAGE;
-        let joints = create_filled_buffer(
-            ctx,
-            "skel joints",
-            usage,
-            bytemuck::cast_slice(&mirror.joints),
-        )?;
-        let weights = create_filled_buffer(
-            ctx,
-            "skel weights",
-            usage,
-            bytemuck::cast_slice(&mirror.weights),
-        )?;
-        let joints1 = mirror
-            .joints1
-            .as_ref()
-            .map(|j| create_filled_buffer(ctx, "skel joints1", usage, bytemuck::cast_slice(j)))
+        let mut buffer = |label, region: usize, floats: usize| {
+            let buffer = create_buffer_for(ctx, label, usage, floats * 4)?;
+            upload.copy_to_buffer(region, &buffer);
+            Ok::<_, GpuError>(buffer)
+        };
+        let joints = buffer("skel joints", JOINTS, mirror.joints.len())?;
+        let weights = buffer("skel weights", WEIGHTS, mirror.weights.len())?;
+        let joints1 = (mirror.joints1.as_ref())
+            .map(|j| buffer("skel joints1", JOINTS1, j.len()))
             .transpose()?;
-        let weights1 = mirror
-            .weights1
-            .as_ref()
-            .map(|w| create_filled_buffer(ctx, "skel weights1", usage, bytemuck::cast_slice(w)))
+        let weights1 = (mirror.weights1.as_ref())
+            .map(|w| buffer("skel weights1", WEIGHTS1, w.len()))
             .transpose()?;
+        upload.submit(ctx)?;
         Ok(SkeletonResources {
             bone_texture,
             bone_view,

@@ -5,8 +5,7 @@ use std::sync::Arc;
 
 use skel_anim::{AnimationData, AnimationGroup, NullSink, PoseScratch, PoseSink};
 use skel_gltf::{GltfAsset, ImageSlot, NodeInfo, PrimitiveData, SkinInfo};
-use skel_gpu::{GpuContext, JointIndices, MorphGpu, SkeletonGpu};
-use wgpu::util::DeviceExt as _;
+use skel_gpu::{BufferInit, GpuContext, JointIndices, MorphGpu, SkeletonGpu};
 
 use crate::mesh::{MeshStreams, concatenate};
 use crate::{LoadOptions, Mesh, MeshMorph, MeshSkeleton, SkelError, Source};
@@ -255,37 +254,48 @@ type VertexBuffers = (
     Option<wgpu::Buffer>,
 );
 
+/// The mesh's vertex and index buffers, filled from one staging buffer
+/// ([`skel_gpu::create_buffers_init`]: one temporary allocation per mesh, not one per buffer,
+/// which keeps later per-frame uploads fast when many meshes are loaded).
 fn create_vertex_buffers(
     ctx: &GpuContext,
     node: usize,
     streams: &MeshStreams,
 ) -> Result<VertexBuffers, SkelError> {
-    let what = || format!("vertex buffers of mesh node {node}");
-    let vertex = |label: &str, contents: &[u8]| {
-        ctx.device
-            .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents,
-                // STORAGE: `skel::gpu::ComputeSkinning` can read them as they are; COPY_SRC:
-                // tools and tests can read them back.
-                usage: VERTEX_BUFFER_USAGE,
-            })
+    // STORAGE: `skel::gpu::ComputeSkinning` can read them as they are; COPY_SRC: tools and
+    // tests can read them back.
+    let vertex = |label, contents| BufferInit {
+        label,
+        usage: VERTEX_BUFFER_USAGE,
+        contents,
     };
-    ctx.capture("skel::load_gltf vertex buffers", || {
-        let positions = vertex("skel positions", bytemuck::cast_slice(&streams.positions));
-        let normals = vertex("skel normals", bytemuck::cast_slice(&streams.normals));
-        let uvs = vertex("skel uvs", bytemuck::cast_slice(&streams.uvs));
-        let indices = (!streams.indices.is_empty()).then(|| {
-            ctx.device
-                .create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("skel indices"),
-                    contents: bytemuck::cast_slice(&streams.indices),
-                    usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
-                })
+    let mut inits = vec![
+        vertex("skel positions", bytemuck::cast_slice(&streams.positions)),
+        vertex("skel normals", bytemuck::cast_slice(&streams.normals)),
+        vertex("skel uvs", bytemuck::cast_slice(&streams.uvs)),
+    ];
+    let indexed = !streams.indices.is_empty();
+    if indexed {
+        inits.push(BufferInit {
+            label: "skel indices",
+            usage: wgpu::BufferUsages::INDEX | wgpu::BufferUsages::COPY_DST,
+            contents: bytemuck::cast_slice(&streams.indices),
         });
-        (positions, normals, uvs, indices)
-    })
-    .map_err(SkelError::gpu(what()))
+    }
+    let mut buffers = skel_gpu::create_buffers_init(ctx, "skel::load_gltf vertex buffers", &inits)
+        .map_err(SkelError::gpu(format!(
+            "vertex buffers of mesh node {node}"
+        )))?
+        .into_iter();
+    let mut next = || {
+        buffers.next().ok_or_else(|| SkelError::InconsistentMesh {
+            node,
+            reason: "fewer vertex buffers than requested".into(),
+        })
+    };
+    let (positions, normals, uvs) = (next()?, next()?, next()?);
+    let indices = if indexed { Some(next()?) } else { None };
+    Ok((positions, normals, uvs, indices))
 }
 
 impl AssetContainer {

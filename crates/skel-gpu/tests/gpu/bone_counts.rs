@@ -1,6 +1,8 @@
 //! Bone counts 1, 64, 2048 and 5000, on the shared device (the adapter's full texture width:
 //! 4096 bones per row on lavapipe) and on a device with WebGPU's default limits (2048 bones per
-//! row, so 5000 bones wrap into three rows, the last one partial). The texture is read back
+//! row, so 5000 bones wrap into three rows, the last one partial), and on a device whose rows
+//! are 1000 texels (16 000 bytes, not a multiple of 256: the initial copy's staging rows are
+//! padded, see `staging.rs`). The texture is read back
 //! texel by texel against the documented addressing, and every bone matrix is fetched through
 //! the WGSL fragment's `skel_bone_matrix` in a real compute shader.
 
@@ -9,7 +11,9 @@ use skel_gpu::{
     SkeletonGpu, SkinningVariant, create_skeleton,
 };
 
-use crate::common::{ctx, default_limits_ctx, output_buffer, read_f32, tagged_bone_matrices};
+use crate::common::{
+    ctx, default_limits_ctx, narrow_rows_ctx, output_buffer, read_f32, tagged_bone_matrices,
+};
 
 const BONE_COUNTS: [u32; 4] = [1, 64, 2048, 5000];
 
@@ -212,4 +216,18 @@ fn bone_counts_on_webgpu_default_limits_wrap_into_rows() {
     }
     let layout = BoneTextureLayout::new(5000, 8192).unwrap();
     assert_eq!((layout.width, layout.height), (8192, 3));
+}
+
+#[test]
+fn bone_counts_on_rows_that_are_not_a_multiple_of_256_bytes() {
+    // The initial contents are copied from a staging buffer, whose rows must start 256 bytes
+    // apart: 16 000-byte rows are staged 16 128 bytes apart. 251 bones wrap into a second,
+    // one-bone row; 1000 bones fill four rows.
+    let Some(ctx) = narrow_rows_ctx() else {
+        return;
+    };
+    assert_eq!(ctx.limits.max_texture_dimension_2d, 1000);
+    for count in [1, 64, 250, 251, 1000] {
+        check_bone_count(ctx, count);
+    }
 }

@@ -56,6 +56,23 @@ pub fn default_limits_ctx() -> Option<&'static GpuContext> {
     .as_ref()
 }
 
+/// A third shared device whose `max_texture_dimension_2d` is 1000: bone texture rows of 1000
+/// texels, 16 000 bytes, not a multiple of the 256-byte row alignment of buffer-to-texture
+/// copies.
+pub fn narrow_rows_ctx() -> Option<&'static GpuContext> {
+    static CTX: OnceLock<Option<GpuContext>> = OnceLock::new();
+    CTX.get_or_init(|| {
+        make(&HeadlessOptions {
+            required_limits: Some(wgpu::Limits {
+                max_texture_dimension_2d: 1000,
+                ..wgpu::Limits::default()
+            }),
+            ..HeadlessOptions::default()
+        })
+    })
+    .as_ref()
+}
+
 /// A fresh device of its own, for tests that destroy it.
 pub fn own_ctx() -> Option<GpuContext> {
     make(&HeadlessOptions::default())

@@ -8,6 +8,7 @@
 
 mod alloc_count;
 mod bone_counts;
+mod buffers;
 mod common;
 mod compute;
 mod end_to_end;

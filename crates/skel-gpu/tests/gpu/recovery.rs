@@ -42,6 +42,9 @@ fn recreate_rebuilds_gpu_fields_from_the_mirror_and_keeps_the_handle() {
     morph.handle = Some(Arc::clone(&handle));
     update_morph_weights(&lost, &mut morph, &[0.3, 0.6]).unwrap();
 
+    // WebGPU's destroy() reports the loss once the queue is empty, and creation submits its
+    // initial copies: let them finish first, so that the loss is reported at the next poll.
+    let _ = lost.device.poll(wgpu::PollType::wait_indefinitely());
     lost.device.destroy();
     let _ = lost.device.poll(wgpu::PollType::Poll);
     assert!(lost.is_lost(), "destroying the device reports it lost");
