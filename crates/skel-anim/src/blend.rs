@@ -445,10 +445,15 @@ impl WeightedBlend {
         });
     }
 
-    /// World matrices of every node from the last pose, 16 floats each.
-    #[must_use]
-    pub fn world_matrices(&self) -> &[f32] {
+    /// World matrices of every node from the last pose, 16 floats each (computed on the first
+    /// call after each pose, see [`AnimationController::world_matrices`]).
+    pub fn world_matrices(&mut self) -> &[f32] {
         self.controller.world_matrices()
+    }
+
+    /// Brings `scratch().world` up to date with the last pose.
+    pub fn resolve_world_matrices(&mut self) {
+        self.controller.resolve_world_matrices();
     }
 
     /// Bone matrices of skeleton binding `binding` from the last pose.

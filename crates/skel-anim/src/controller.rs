@@ -2,10 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::{
-    AnimError, AnimationData, PoseHook, PoseScratch, PoseSink, apply_clip, compute_bone_matrices,
-    compute_world_matrices, reset_to_rest,
-};
+use crate::{AnimError, AnimationData, PoseHook, PoseScratch, PoseSink, apply_clip, reset_to_rest};
 
 /// Plays one clip of an asset and turns it into bone matrices every frame.
 ///
@@ -138,13 +135,15 @@ impl AnimationController {
         Ok(())
     }
 
-    fn pose(&mut self, clip: Option<usize>, time: f32, sink: &mut dyn PoseSink) {
+    /// Poses `clip` (valid, or `None`) at `time`: the fused pass without a hook, the step by
+    /// step pipeline with one.
+    pub(crate) fn pose(&mut self, clip: Option<usize>, time: f32, sink: &mut dyn PoseSink) {
         // Without a hook nothing needs the pose between its steps: sample straight into the
         // hierarchy pass.
         if let (None, Some(c)) = (&self.hook, clip) {
             let data = &*self.data;
             if crate::pose::pose_clip_fused(data, c, time, &mut self.scratch) {
-                compute_bone_matrices(data, &mut self.scratch, sink);
+                crate::pose::compute_frame_bone_matrices(data, &mut self.scratch, sink);
                 return;
             }
         }
@@ -174,15 +173,26 @@ impl AnimationController {
         if let Some(hook) = &self.hook {
             hook.after_channels(&mut scratch.trs);
         }
-        compute_world_matrices(data, scratch);
-        compute_bone_matrices(data, scratch, sink);
+        crate::pose::compute_frame_matrices(scratch);
+        crate::pose::compute_frame_bone_matrices(data, scratch, sink);
     }
 
     /// World matrices of every node from the last pose, 16 floats each (the seed's
     /// `_debugWorldMat`).
-    #[must_use]
-    pub fn world_matrices(&self) -> &[f32] {
+    ///
+    /// The controller poses in a frame where the first skinned mesh sits at its rest place
+    /// (bone matrices then cost one product each, not two); world matrices are one product per
+    /// node away and are computed here, on the first call after each pose.
+    pub fn world_matrices(&mut self) -> &[f32] {
+        self.resolve_world_matrices();
         &self.scratch.world
+    }
+
+    /// Brings `scratch().world` up to date with the last pose (what
+    /// [`world_matrices`](Self::world_matrices) does before returning them), for callers that
+    /// read them together with other scratch buffers.
+    pub fn resolve_world_matrices(&mut self) {
+        crate::pose::resolve_world(&mut self.scratch);
     }
 
     /// Bone matrices of skeleton binding `binding` from the last pose.
@@ -202,7 +212,8 @@ impl AnimationController {
         self.data.nodes.iter().map(|n| n.name.as_str())
     }
 
-    /// The scratch buffers of the last pose (TRS, world matrices, bones, weights).
+    /// The scratch buffers of the last pose (TRS, bones, weights; `world` as of the last
+    /// [`world_matrices`](Self::world_matrices) call).
     #[must_use]
     pub fn scratch(&self) -> &PoseScratch {
         &self.scratch

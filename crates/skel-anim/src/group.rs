@@ -37,9 +37,7 @@
 
 use std::sync::Arc;
 
-use crate::{
-    AnimError, AnimationController, AnimationData, PlaybackClock, PoseHook, PoseSink, apply_clip,
-};
+use crate::{AnimError, AnimationController, AnimationData, PlaybackClock, PoseHook, PoseSink};
 
 /// One clip of an asset with its own [`PlaybackClock`] (play, pause, stop, seek, speed, loop,
 /// sub-range) and its own pose scratch.
@@ -201,15 +199,24 @@ impl AnimationGroup {
     /// Writes the pose at the current time to `sink` without moving the clock.
     pub fn evaluate(&mut self, sink: &mut dyn PoseSink) {
         let (clip, time) = (self.clip, self.clock.time());
-        self.controller
-            .pose_with(sink, |data, scratch| apply_clip(data, clip, time, scratch));
+        self.controller.pose(Some(clip), time, sink);
     }
 
-    /// The controller holding this group's last pose (world matrices, bone matrices, morph
-    /// weights, scratch).
+    /// The controller holding this group's last pose (bone matrices, morph weights, scratch).
     #[must_use]
     pub fn controller(&self) -> &AnimationController {
         &self.controller
+    }
+
+    /// World matrices of every node from the last pose, 16 floats each (see
+    /// [`AnimationController::world_matrices`]).
+    pub fn world_matrices(&mut self) -> &[f32] {
+        self.controller.world_matrices()
+    }
+
+    /// Brings `controller().scratch().world` up to date with the last pose.
+    pub fn resolve_world_matrices(&mut self) {
+        self.controller.resolve_world_matrices();
     }
 }
 

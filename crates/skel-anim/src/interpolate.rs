@@ -126,12 +126,14 @@ pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [V
     );
     let len_sq = (rx * rx + rz * rz) + (ry * ry + rw * rw);
     let ok = len_sq.cmpgt(Vec4::ZERO) & len_sq.cmplt(Vec4::INFINITY);
-    let len = len_sq.map(f32::sqrt);
+    // One division and four products, not four divisions (the division was this function's
+    // hottest instruction); `normalize_quat` does the same, so the lanes keep its bits.
+    let inv = Vec4::ONE / len_sq.map(f32::sqrt);
     [
-        Vec4::select(ok, rx / len, Vec4::ZERO),
-        Vec4::select(ok, ry / len, Vec4::ZERO),
-        Vec4::select(ok, rz / len, Vec4::ZERO),
-        Vec4::select(ok, rw / len, Vec4::ONE),
+        Vec4::select(ok, rx * inv, Vec4::ZERO),
+        Vec4::select(ok, ry * inv, Vec4::ZERO),
+        Vec4::select(ok, rz * inv, Vec4::ZERO),
+        Vec4::select(ok, rw * inv, Vec4::ONE),
     ]
 }
 
@@ -141,7 +143,7 @@ pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [V
 pub(crate) fn normalize_quat(q: Vec4) -> Vec4 {
     let len_sq = q.length_squared();
     if len_sq > 0.0 && len_sq.is_finite() {
-        q / len_sq.sqrt()
+        q * (1.0 / len_sq.sqrt())
     } else {
         Vec4::W
     }

@@ -5,6 +5,7 @@
 
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
+use crate::pose::Transform;
 use crate::quads::QuadPlan;
 use crate::timeline::Timelines;
 use crate::{
@@ -121,6 +122,65 @@ pub(crate) struct BindingPlan {
     pub(crate) ibm_affine: bool,
 }
 
+/// The frame a controller poses in: world space moved so that the first skinned mesh sits at
+/// the origin in its rest place, `frame = inverse(B) · world` with `B` that mesh node's rest
+/// world matrix. Bone matrices `inverse(meshWorld) · jointWorld · inverseBind` are the same in
+/// any frame, and in this one the mesh's matrix is the identity whenever the mesh is where it
+/// was at rest, so a bone costs one product (`jointFrame · inverseBind`) instead of two. World
+/// matrices are one product away (`B · frame`), computed when asked for.
+#[derive(Debug, Clone)]
+pub(crate) struct Frame {
+    /// What roots are pre-multiplied by: `inverse(B) · RH_TO_LH` (or the mirror alone).
+    pub(crate) root: Transform,
+    /// `B`, or `None` when the frame is world space itself.
+    pub(crate) to_world: Option<Transform>,
+}
+
+impl Frame {
+    /// World space itself: roots get the handedness mirror.
+    fn world(handedness: crate::Handedness) -> Self {
+        Self {
+            root: Transform::Diagonal(crate::pose::mirror(handedness)),
+            to_world: None,
+        }
+    }
+
+    /// The frame of the first skeleton binding's mesh node at rest (world space when there is
+    /// no binding, or its rest matrix is the identity, not affine or not invertible).
+    fn new(data: &AnimationData, rest_trs: &[f32], steps: &[NodeStep]) -> Self {
+        let world_frame = Self::world(data.handedness);
+        let Some(binding) = data.skeletons.first() else {
+            return world_frame;
+        };
+        let mut rest_world = vec![0.0; data.nodes.len() * 16];
+        crate::pose::hierarchy_pass(rest_trs, steps, &mut rest_world, &world_frame.root);
+        let b = interpolate::load(&rest_world, binding.mesh_node * 16);
+        let identity = [glam::Vec4::X, glam::Vec4::Y, glam::Vec4::Z, glam::Vec4::W];
+        if b == identity || !interpolate::is_affine(&b) || !b.iter().all(|c| c.is_finite()) {
+            return world_frame;
+        }
+        let affine = glam::Affine3A::from_mat4(glam::Mat4::from_cols(b[0], b[1], b[2], b[3]));
+        if affine.matrix3.determinant() == 0.0 {
+            return world_frame;
+        }
+        let inv = glam::Mat4::from(affine.inverse());
+        let mirror = crate::pose::mirror(data.handedness);
+        let root = [
+            inv.x_axis * mirror.x,
+            inv.y_axis * mirror.y,
+            inv.z_axis * mirror.z,
+            inv.w_axis * mirror.w,
+        ];
+        if !root.iter().all(|c| c.is_finite()) {
+            return world_frame;
+        }
+        Self {
+            root: Transform::of(&root),
+            to_world: Some(Transform::of(&b)),
+        }
+    }
+}
+
 /// Everything about an asset that the per-frame steps would otherwise recompute.
 #[derive(Debug)]
 pub(crate) struct PosePlan {
@@ -145,6 +205,8 @@ pub(crate) struct PosePlan {
     pub(crate) morph_of_node: Vec<u32>,
     /// The next morph binding on the same node ([`NONE`] after the last).
     pub(crate) morph_next: Vec<u32>,
+    /// The frame controllers pose in.
+    pub(crate) frame: Frame,
 }
 
 fn to_u32(value: usize, what: &'static str) -> Result<u32, AnimError> {
@@ -238,7 +300,9 @@ impl PosePlan {
             morph_next[i] = morph_of_node[mb.node];
             morph_of_node[mb.node] = to_u32(i, "morph bindings (at most 4 294 967 294)")?;
         }
+        let frame = Frame::new(data, &rest_trs, &steps);
         Ok(Self {
+            frame,
             max_vec3,
             max_quat,
             max_samples,

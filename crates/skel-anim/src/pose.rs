@@ -7,7 +7,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec4};
 
 use crate::interpolate::{self, Cols};
-use crate::plan::{NONE, PosePlan};
+use crate::plan::{NONE, NodeStep, PosePlan};
 use crate::timeline::{Segment, TimeCursor};
 use crate::{
     AnimError, AnimationData, ChannelPath, Handedness, PoseSink, SamplerCursor, TRS_STRIDE,
@@ -23,7 +23,9 @@ use crate::{
 pub struct PoseScratch {
     /// TRS per node, [`TRS_STRIDE`] floats each.
     pub trs: Vec<f32>,
-    /// World matrix per node, 16 floats each.
+    /// World matrix per node, 16 floats each, as [`compute_world_matrices`] writes them. A
+    /// controller poses in its own frame (see `PoseScratch::frame_world`) and fills this only
+    /// when asked ([`AnimationController::world_matrices`](crate::AnimationController::world_matrices)).
     pub world: Vec<f32>,
     /// Bone matrices per skeleton binding, 16 floats per bone.
     pub bones: Vec<Vec<f32>>,
@@ -31,6 +33,12 @@ pub struct PoseScratch {
     pub morph_weights: Vec<Vec<f32>>,
     /// What never changes between frames (shared by clones of this scratch).
     pub(crate) plan: Arc<PosePlan>,
+    /// The controller's pose: every node's world matrix relative to the plan's frame
+    /// ([`Frame`](crate::plan::Frame): the first skinned mesh's rest world), 16 floats each.
+    /// Bone matrices come out the same in any frame, with one product less per bone in this one.
+    pub(crate) frame_world: Vec<f32>,
+    /// Whether `world` is older than `frame_world`.
+    pub(crate) world_stale: bool,
     /// One cursor per sampler of every clip, flattened (`cursor_base[clip] + sampler`), for
     /// the channels evaluated one by one (CUBICSPLINE, weights).
     cursors: Vec<SamplerCursor>,
@@ -70,6 +78,8 @@ impl PoseScratch {
         let mut scratch = Self {
             trs: vec![0.0; n * TRS_STRIDE],
             world: vec![0.0; n * 16],
+            frame_world: vec![0.0; n * 16],
+            world_stale: false,
             bones: data
                 .skeletons
                 .iter()
@@ -232,16 +242,13 @@ pub(crate) fn pose_clip_fused(
     for (mb, w) in data.morph_bindings.iter().zip(&mut scratch.morph_weights) {
         w.copy_from_slice(&mb.default_weights);
     }
-    let mirror = match data.handedness {
-        Handedness::LeftHanded => Vec4::new(-1.0, 1.0, 1.0, 1.0),
-        Handedness::RightHanded => Vec4::ONE,
-    };
+    scratch.world_stale = true;
     if scratch.plan.clips[clip].quads.is_some() {
         // Keys regrouped four nodes at a time: no sample buffer in between.
         sample_generic(data, clip, time, scratch);
         let PoseScratch {
             trs,
-            world,
+            frame_world: world,
             plan,
             time_cursors,
             segments,
@@ -257,18 +264,19 @@ pub(crate) fn pose_clip_fused(
             segments,
         );
         if let Some(quads) = &cp.quads {
-            quads.pose(&segments[..timelines], trs, world, mirror);
+            quads.pose(&segments[..timelines], trs, world, &plan.frame.root);
         }
         return true;
     }
     sample_clip(data, clip, time, scratch);
     let PoseScratch {
         trs,
-        world,
+        frame_world: world,
         plan,
         samples,
         ..
     } = scratch;
+    let root = &plan.frame.root;
     let cp = &plan.clips[clip];
     let tracks = cp.vec3.len() + cp.quat.len();
     samples[tracks..tracks + cp.fused_rest.len()].copy_from_slice(&cp.fused_rest);
@@ -290,7 +298,7 @@ pub(crate) fn pose_clip_fused(
         let locals = interpolate::compose4(&t, &r, &s);
         // Parents come first in the plan's order, also within a quad.
         for (src, local) in quad.iter().zip(&locals) {
-            place(world, src, local, mirror);
+            place_step(world, src.node, src.parent, local, root);
         }
     }
     for src in quads.remainder() {
@@ -300,7 +308,13 @@ pub(crate) fn pose_clip_fused(
             samples[src.s as usize],
         );
         write_trs(trs, src.node as usize, t, r, s);
-        place(world, src, &interpolate::compose(t, r, s), mirror);
+        place_step(
+            world,
+            src.node,
+            src.parent,
+            &interpolate::compose(t, r, s),
+            root,
+        );
     }
     true
 }
@@ -310,14 +324,65 @@ pub(crate) fn pose_clip_fused(
 /// left-handed mode. Node matrices are affine, so the products skip the last row.
 #[inline]
 pub fn compute_world_matrices(data: &AnimationData, scratch: &mut PoseScratch) {
-    // diag(-1, 1, 1, 1) · m negates the x row of every column.
-    let mirror = match data.handedness {
-        Handedness::LeftHanded => Vec4::new(-1.0, 1.0, 1.0, 1.0),
-        Handedness::RightHanded => Vec4::ONE,
-    };
+    let root = Transform::Diagonal(mirror(data.handedness));
     let PoseScratch {
         trs, world, plan, ..
     } = scratch;
+    hierarchy_pass(trs, &plan.steps, world, &root);
+}
+
+/// [`compute_world_matrices`] into the controller's frame (`frame_world`): roots get the
+/// plan's frame transform instead of the mirror alone.
+#[inline]
+pub(crate) fn compute_frame_matrices(scratch: &mut PoseScratch) {
+    let PoseScratch {
+        trs,
+        frame_world,
+        plan,
+        world_stale,
+        ..
+    } = scratch;
+    hierarchy_pass(trs, &plan.steps, frame_world, &plan.frame.root);
+    *world_stale = true;
+}
+
+/// Fills `scratch.world` from the controller's frame matrices when they are newer.
+pub(crate) fn resolve_world(scratch: &mut PoseScratch) {
+    if !scratch.world_stale {
+        return;
+    }
+    let PoseScratch {
+        world,
+        frame_world,
+        plan,
+        world_stale,
+        ..
+    } = scratch;
+    match &plan.frame.to_world {
+        None => world.copy_from_slice(frame_world),
+        Some(to_world) => {
+            for (out, m) in world.chunks_exact_mut(16).zip(frame_world.chunks_exact(16)) {
+                interpolate::store(out, 0, &to_world.apply(&interpolate::load(m, 0)));
+            }
+        }
+    }
+    *world_stale = false;
+}
+
+/// `diag(-1, 1, 1, 1)` (as a column scale) in left-handed mode, the identity otherwise: what
+/// roots are pre-multiplied by in world space.
+#[inline]
+pub(crate) fn mirror(handedness: Handedness) -> Vec4 {
+    match handedness {
+        Handedness::LeftHanded => Vec4::new(-1.0, 1.0, 1.0, 1.0),
+        Handedness::RightHanded => Vec4::ONE,
+    }
+}
+
+/// Composes every node's TRS (in `steps` order) and places it on its parent in `out`, roots
+/// pre-multiplied by `root`.
+#[inline]
+pub(crate) fn hierarchy_pass(trs: &[f32], steps: &[NodeStep], out: &mut [f32], root: &Transform) {
     // Lane by lane: the translation and scale were written as three floats each.
     let read = |node: usize| {
         let rec = &trs[node * TRS_STRIDE..node * TRS_STRIDE + TRS_STRIDE];
@@ -329,7 +394,7 @@ pub fn compute_world_matrices(data: &AnimationData, scratch: &mut PoseScratch) {
     };
     // Four nodes composed at a time, then multiplied onto their parents in order (parents
     // come first, also within a quad).
-    let mut quads = plan.steps.chunks_exact(4);
+    let mut quads = steps.chunks_exact(4);
     for quad in &mut quads {
         let mut t = [Vec4::ZERO; 4];
         let mut r = [Vec4::ZERO; 4];
@@ -338,37 +403,36 @@ pub fn compute_world_matrices(data: &AnimationData, scratch: &mut PoseScratch) {
             (t[lane], r[lane], s[lane]) = read(step.node as usize);
         }
         for (step, local) in quad.iter().zip(&interpolate::compose4(&t, &r, &s)) {
-            place_step(world, step.node, step.parent, local, mirror);
+            place_step(out, step.node, step.parent, local, root);
         }
     }
     for step in quads.remainder() {
         let (t, r, s) = read(step.node as usize);
         place_step(
-            world,
+            out,
             step.node,
             step.parent,
             &interpolate::compose(t, r, s),
-            mirror,
+            root,
         );
     }
 }
 
-/// `world[node] = world[parent] · local` (the handedness mirror · local for a root,
-/// `parent == NONE`).
+/// `world[node] = world[parent] · local` (`root · local` for a root, `parent == NONE`).
 #[inline]
-pub(crate) fn place_step(world: &mut [f32], node: u32, parent: u32, local: &Cols, mirror: Vec4) {
+pub(crate) fn place_step(
+    world: &mut [f32],
+    node: u32,
+    parent: u32,
+    local: &Cols,
+    root: &Transform,
+) {
     let m = if parent == NONE {
-        local.map(|c| c * mirror)
+        root.apply(local)
     } else {
         interpolate::mul_affine(&interpolate::load(world, parent as usize * 16), local)
     };
     interpolate::store(world, node as usize * 16, &m);
-}
-
-/// [`place_step`] for a node of a clip's fused pass.
-#[inline]
-fn place(world: &mut [f32], src: &crate::plan::NodeSources, local: &Cols, mirror: Vec4) {
-    place_step(world, src.node, src.parent, local, mirror);
 }
 
 /// Writes one node's transform to its TRS record (padding untouched).
@@ -392,14 +456,38 @@ pub fn compute_bone_matrices(
     scratch: &mut PoseScratch,
     sink: &mut dyn PoseSink,
 ) {
+    bone_pass(data, scratch, false, sink);
+}
+
+/// [`compute_bone_matrices`] from the controller's frame matrices (`frame_world`): the frame
+/// cancels in `inverse(meshWorld) · jointWorld`, and the first skinned mesh's own matrix is
+/// (within rounding) the identity there, so its bones cost one product.
+#[inline]
+pub(crate) fn compute_frame_bone_matrices(
+    data: &AnimationData,
+    scratch: &mut PoseScratch,
+    sink: &mut dyn PoseSink,
+) {
+    bone_pass(data, scratch, true, sink);
+}
+
+#[inline]
+fn bone_pass(
+    data: &AnimationData,
+    scratch: &mut PoseScratch,
+    frame: bool,
+    sink: &mut dyn PoseSink,
+) {
     let PoseScratch {
         world,
+        frame_world,
         bones,
         plan,
         morph_weights,
         mesh_inverses,
         ..
     } = scratch;
+    let world: &[f32] = if frame { frame_world } else { world };
     for (bi, (((binding, bones), bp), cached)) in data
         .skeletons
         .iter()
@@ -441,6 +529,41 @@ pub fn compute_bone_matrices(
     }
 }
 
+/// How far (per element) from the identity a mesh node's matrix may be and still count as it:
+/// a few rounding steps of f32 products of unit-scale matrices.
+const NEAR_IDENTITY: f32 = 1e-6;
+
+/// An affine transform by how cheaply it applies on the left of a matrix.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Transform {
+    /// `diag(d)`: a mirror and/or scale, applied row by row (a column scale).
+    Diagonal(Vec4),
+    /// Any affine matrix.
+    Affine(Cols),
+}
+
+impl Transform {
+    /// `self · m` for an affine `m`.
+    #[inline]
+    pub(crate) fn apply(&self, m: &Cols) -> Cols {
+        match self {
+            Self::Diagonal(d) => m.map(|c| c * *d),
+            Self::Affine(a) => interpolate::mul_affine(a, m),
+        }
+    }
+
+    /// `m` by how it applies: a diagonal matrix (zero off the diagonal, last row
+    /// `(0, 0, 0, 1)`) as a column scale.
+    pub(crate) fn of(m: &Cols) -> Self {
+        let diagonal = (0..4).all(|c| (0..4).all(|r| r == c || m[c][r] == 0.0)) && m[3].w == 1.0;
+        if diagonal {
+            Self::Diagonal(Vec4::new(m[0].x, m[1].y, m[2].z, 1.0))
+        } else {
+            Self::Affine(*m)
+        }
+    }
+}
+
 /// The inverse of a mesh node's world matrix, by how cheaply it applies.
 #[derive(Debug, Clone, Copy)]
 enum MeshInverse {
@@ -457,6 +580,17 @@ impl MeshInverse {
         if off_diagonal_zero && diag == Vec4::ONE {
             return Self::Identity;
         }
+        // A mesh at its rest place in the controller's frame is the identity up to the rounding
+        // of the products that got it there: multiplying by the inverse of that rounding would
+        // add error, not remove it.
+        let identity = [Vec4::X, Vec4::Y, Vec4::Z, Vec4::W];
+        let near = m
+            .iter()
+            .zip(&identity)
+            .all(|(c, i)| (*c - *i).abs().max_element() <= NEAR_IDENTITY);
+        if near {
+            return Self::Identity;
+        }
         if off_diagonal_zero && diag.w == 1.0 && diag.cmpne(Vec4::ZERO).all() && diag.is_finite() {
             return Self::Diagonal(diag.recip());
         }
@@ -468,5 +602,28 @@ impl MeshInverse {
         } else {
             Self::Identity
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec4;
+
+    use super::MeshInverse;
+
+    #[test]
+    fn only_rounding_away_from_the_identity_counts_as_it() {
+        let identity = [Vec4::X, Vec4::Y, Vec4::Z, Vec4::W];
+        assert!(matches!(MeshInverse::of(&identity), MeshInverse::Identity));
+        let mut rounded = identity;
+        rounded[0].x = 1.0 + 4.0 * f32::EPSILON;
+        rounded[3].y = -3e-7;
+        assert!(matches!(MeshInverse::of(&rounded), MeshInverse::Identity));
+        let mut moved = identity;
+        moved[3].y = 1e-4;
+        assert!(matches!(MeshInverse::of(&moved), MeshInverse::General(_)));
+        let mut scaled = identity;
+        scaled[1].y = 1.001;
+        assert!(matches!(MeshInverse::of(&scaled), MeshInverse::Diagonal(_)));
     }
 }

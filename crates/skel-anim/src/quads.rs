@@ -13,6 +13,7 @@ use glam::{BVec4A, Vec4};
 
 use crate::interpolate;
 use crate::plan::{ClipPlan, NONE, NodeSources};
+use crate::pose::Transform;
 use crate::timeline::Segment;
 use crate::{Clip, NodeRest, TRS_STRIDE};
 
@@ -215,14 +216,14 @@ impl QuadPlan {
 
     /// Samples, composes and places every node of the clip at the key intervals `segments`
     /// (one per timeline of the clip): writes each node's TRS record and world matrix, parents
-    /// first, roots pre-multiplied by `mirror` (as a column scale).
+    /// first, roots pre-multiplied by `root`.
     #[inline]
     pub(crate) fn pose(
         &self,
         segments: &[Segment],
         trs: &mut [f32],
         world: &mut [f32],
-        mirror: Vec4,
+        root: &Transform,
     ) {
         for q in &self.quads {
             let seg = if q.timeline == NONE {
@@ -257,7 +258,7 @@ impl QuadPlan {
             for ((&node, &parent), local) in
                 q.nodes.iter().zip(&q.parents).zip(&locals).take(q.lanes)
             {
-                crate::pose::place_step(world, node, parent, local, mirror);
+                crate::pose::place_step(world, node, parent, local, root);
             }
         }
     }

@@ -78,6 +78,7 @@ impl CpuPoser {
     ) -> Result<(), GltfError> {
         self.controller.evaluate_at(clip, time, &mut NullSink)?;
         self.blended = false;
+        self.controller.resolve_world_matrices();
         let scratch = self.controller.scratch();
         skin_all(
             asset,
@@ -127,6 +128,7 @@ impl CpuPoser {
         }
         blend.evaluate(&mut NullSink);
         self.blended = true;
+        blend.resolve_world_matrices();
         let scratch = blend.scratch();
         skin_all(
             asset,
@@ -141,9 +143,10 @@ impl CpuPoser {
     /// World matrices of every node from the last pose, 16 floats each.
     #[must_use]
     pub fn node_world_matrices(&self) -> &[f32] {
+        // `pose` and `pose_blend` resolve the world matrices for skinning.
         match &self.blend {
-            Some(blend) if self.blended => blend.world_matrices(),
-            _ => self.controller.world_matrices(),
+            Some(blend) if self.blended => &blend.scratch().world,
+            _ => &self.controller.scratch().world,
         }
     }
 

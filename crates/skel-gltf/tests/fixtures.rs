@@ -38,7 +38,7 @@ fn posed(asset: &GltfAsset, clip: Option<usize>, time: f32) -> AnimationControll
 }
 
 /// World-space translation of node `node` in the controller's last pose.
-fn node_position(c: &AnimationController, node: usize) -> [f32; 3] {
+fn node_position(c: &mut AnimationController, node: usize) -> [f32; 3] {
     let w = &c.world_matrices()[node * 16..node * 16 + 16];
     [w[12], w[13], w[14]]
 }
@@ -97,15 +97,15 @@ fn chain_bone_parents_skip_the_non_joint_node() {
     // mid's nearest joint ancestor is root, through the spacer: the skin has one root joint.
     assert_eq!(asset.skins[0].root_joints, [0]);
     // The spacer's transform (1 up, 90° about z) reaches the joints.
-    let rest = posed(&asset, None, 0.0);
+    let mut rest = posed(&asset, None, 0.0);
     assert_close(
-        &node_position(&rest, 2),
+        &node_position(&mut rest, 2),
         &[-1.0, 1.0, 0.0],
         1e-6,
         "mid at rest",
     );
     assert_close(
-        &node_position(&rest, 3),
+        &node_position(&mut rest, 3),
         &[-2.0, 1.0, 0.0],
         1e-6,
         "tip at rest",
@@ -115,15 +115,20 @@ fn chain_bone_parents_skip_the_non_joint_node() {
     // Animating the non-joint spacer (clip SpacerTurn, +45° at t = 1) moves the joints
     // below it: mid = (0,1,0) + R(135°)·(0,1,0).
     let clip = asset.clip_index("SpacerTurn").unwrap();
-    let turned = posed(&asset, Some(clip), 1.0);
+    let mut turned = posed(&asset, Some(clip), 1.0);
     let (s, c) = (135f32.to_radians().sin(), 135f32.to_radians().cos());
     assert_close(
-        &node_position(&turned, 2),
+        &node_position(&mut turned, 2),
         &[-s, 1.0 + c, 0.0],
         1e-5,
         "mid turned",
     );
-    assert_close(&node_position(&turned, 0), &[0.0; 3], 1e-6, "root stays");
+    assert_close(
+        &node_position(&mut turned, 0),
+        &[0.0; 3],
+        1e-6,
+        "root stays",
+    );
 }
 
 #[test]
@@ -142,9 +147,9 @@ fn out_of_order_joints_map_vertices_to_the_right_nodes() {
     assert_identity_bones(&posed(&asset, None, 0.0), 0, "out of order");
     // Bend: middle turns 90° about z, carrying the end joint from (0, 2) to (-1, 1); the
     // vertices on bone 0 must follow node 2, those on bone 1 stay with node 0.
-    let bent = posed(&asset, Some(0), 1.0);
+    let mut bent = posed(&asset, Some(0), 1.0);
     assert_close(
-        &node_position(&bent, 2),
+        &node_position(&mut bent, 2),
         &[-1.0, 1.0, 0.0],
         1e-5,
         "end joint",
@@ -336,10 +341,10 @@ fn node_animation_without_skins() {
     let before = posed(&asset, Some(clip), 0.99);
     let r = &before.scratch().trs[R_OFF..R_OFF + 4];
     assert_close(r, &[0.0, 0.0, 0.0, 1.0], 0.0, "STEP before its key");
-    let c = posed(&asset, Some(clip), 1.5);
-    assert_close(&node_position(&c, 0), &[1.0, 0.5, 0.0], 1e-6, "mover");
+    let mut c = posed(&asset, Some(clip), 1.5);
+    assert_close(&node_position(&mut c, 0), &[1.0, 0.5, 0.0], 1e-6, "mover");
     // The rider (1 above the mover, rotated with it) follows its parent.
-    assert_close(&node_position(&c, 1), &[1.0, 1.5, 0.0], 1e-5, "rider");
+    assert_close(&node_position(&mut c, 1), &[1.0, 1.5, 0.0], 1e-5, "rider");
 }
 
 #[test]
@@ -452,17 +457,17 @@ fn default_character_is_rigged_morphed_and_walks() {
     let walk = asset.clip_index("Walk").unwrap();
     assert!((asset.animation.clips[walk].duration() - 1.0).abs() < 1e-6);
     let (left, right) = (node("LeftFoot"), node("RightFoot"));
-    let a = posed(&asset, Some(walk), 0.25);
-    let b = posed(&asset, Some(walk), 0.75);
-    let dz_left = node_position(&b, left)[2] - node_position(&a, left)[2];
-    let dz_right = node_position(&b, right)[2] - node_position(&a, right)[2];
+    let mut a = posed(&asset, Some(walk), 0.25);
+    let mut b = posed(&asset, Some(walk), 0.75);
+    let dz_left = node_position(&mut b, left)[2] - node_position(&mut a, left)[2];
+    let dz_right = node_position(&mut b, right)[2] - node_position(&mut a, right)[2];
     assert!(dz_left.abs() > 0.2, "left foot moved {dz_left} m");
     assert!(dz_left * dz_right < 0.0, "feet move in opposite directions");
     let binding = asset.primitives[0].morph_binding.unwrap();
     assert_ne!(a.morph_weights(binding), b.morph_weights(binding));
     // The loop closes: the first and last keys give the same pose.
-    let end = posed(&asset, Some(walk), 1.0);
-    let start = posed(&asset, Some(walk), 0.0);
+    let mut end = posed(&asset, Some(walk), 1.0);
+    let mut start = posed(&asset, Some(walk), 0.0);
     assert_close(
         end.world_matrices(),
         start.world_matrices(),
@@ -472,9 +477,9 @@ fn default_character_is_rigged_morphed_and_walks() {
 
     // Wave: mid-clip the right hand is above the head.
     let wave = asset.clip_index("Wave").unwrap();
-    let w = posed(&asset, Some(wave), 1.0);
-    let hand = node_position(&w, node("RightHand"))[1];
-    let head = node_position(&w, node("Head"))[1];
+    let mut w = posed(&asset, Some(wave), 1.0);
+    let hand = node_position(&mut w, node("RightHand"))[1];
+    let head = node_position(&mut w, node("Head"))[1];
     assert!(hand > head, "right hand at {hand} m, head at {head} m");
 
     // Rest pose: bind pose, feet on the ground, about 1.75 m tall, every weight sums to 1.

@@ -276,6 +276,16 @@ pub fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
         .fold(0.0, f32::max)
 }
 
+/// Largest difference between two equally long float slices, each relative to
+/// `max(1, |b|)`: rounding of f32 values of magnitude 8–16 is already 1e-6 in absolute terms.
+pub fn max_rel_diff(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs() / y.abs().max(1.0))
+        .fold(0.0, f32::max)
+}
+
 /// Largest absolute difference between an f32 slice and an f64 reference.
 pub fn max_abs_diff_f64(a: &[f32], b: &[f64]) -> f64 {
     assert_eq!(a.len(), b.len());

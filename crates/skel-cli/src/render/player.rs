@@ -18,11 +18,22 @@ pub enum Player {
 
 impl Player {
     /// Advances by `delta_ms` and writes the pose to `sink`.
+    /// The renderer places meshes by their nodes' world matrices, so they are brought up to
+    /// date here too.
     pub fn tick(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
         match self {
-            Self::Group(g) => skel::anim::tick_animation(g, delta_ms, sink),
-            Self::Blend(b) => b.tick(delta_ms, sink),
-            Self::Rest(c) => c.tick(delta_ms, sink),
+            Self::Group(g) => {
+                skel::anim::tick_animation(g, delta_ms, sink);
+                g.resolve_world_matrices();
+            }
+            Self::Blend(b) => {
+                b.tick(delta_ms, sink);
+                b.resolve_world_matrices();
+            }
+            Self::Rest(c) => {
+                c.tick(delta_ms, sink);
+                c.resolve_world_matrices();
+            }
         }
     }
 
@@ -30,9 +41,9 @@ impl Player {
     #[must_use]
     pub fn world_matrices(&self) -> &[f32] {
         match self {
-            Self::Group(g) => g.controller().world_matrices(),
-            Self::Blend(b) => b.world_matrices(),
-            Self::Rest(c) => c.world_matrices(),
+            Self::Group(g) => &g.controller().scratch().world,
+            Self::Blend(b) => &b.scratch().world,
+            Self::Rest(c) => &c.scratch().world,
         }
     }
 
