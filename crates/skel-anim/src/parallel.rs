@@ -9,7 +9,12 @@ use rayon::prelude::*;
 use crate::instances::check_sinks;
 use crate::{AnimError, Animate, PoseSink};
 
-/// [`tick_all`](crate::tick_all) spread over rayon's global thread pool.
+/// [`tick_all`](crate::tick_all) spread over rayon's thread pool (the global one, or the pool
+/// whose thread calls it).
+///
+/// Call it from a thread of the pool (run the frame loop inside `ThreadPool::install`) and a
+/// frame allocates nothing; called from any other thread, rayon hands the work over through
+/// its injector queue, which allocates one block per 63 calls.
 ///
 /// # Errors
 /// [`AnimError::LengthMismatch`] when there is not one sink per instance (nothing is ticked).
