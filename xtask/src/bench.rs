@@ -141,9 +141,16 @@ fn summarise(criterion: &Path, out: &Path) -> Result<Value, String> {
         );
     }
     let targets = check_targets(&rows);
+    // The core's clock as the pose bench measured it before and after its cases (absent for
+    // results older than the probe).
+    let core_clock = std::fs::read_to_string(out.join("clock.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .unwrap_or(Value::Null);
     Ok(json!({
         "schema": "skel-bench-summary/1",
         "clock": "pose benches: the benchmarking thread's CPU time; serial/rayon and upload: wall clock",
+        "core_clock_ghz": core_clock,
         "rows": rows,
         "targets": targets,
     }))
@@ -256,6 +263,14 @@ fn render_table(summary: &Value) -> String {
             r["us_per_character"].as_f64().unwrap_or(f64::NAN),
             r["allocations_per_frame"].as_f64().unwrap_or(f64::NAN),
             target
+        );
+    }
+    let probe = &summary["core_clock_ghz"];
+    if let (Some(before), Some(after)) = (probe["ghz_before"].as_f64(), probe["ghz_after"].as_f64())
+    {
+        let _ = writeln!(
+            s,
+            "\ncore clock (dependent imul chain): {before:.2} GHz before the pose benches, {after:.2} GHz after"
         );
     }
     let _ = writeln!(s, "\ntargets:");

@@ -264,6 +264,7 @@ fn main() {
         .measurement_time(Duration::from_millis(2000))
         .sample_size(30)
         .configure_from_args();
+    let ghz_before = support::clock_probe::ghz();
     let mut records = Vec::new();
     let assets: Vec<Loaded> = support::ASSETS
         .iter()
@@ -291,6 +292,7 @@ fn main() {
         blend(&mut c, "blend3", fox, &clips, 100, &mut records);
     }
     support::write_records("pose_pipeline", &records);
+    support::write_clock(ghz_before, support::clock_probe::ghz());
     c.final_summary();
     wall.final_summary();
 }

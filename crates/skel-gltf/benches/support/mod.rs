@@ -8,6 +8,7 @@
 )]
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benches")]
 
+pub mod clock_probe;
 pub mod cpu_clock;
 pub mod rigs;
 
@@ -221,6 +222,15 @@ pub fn allocations_per_frame(frames: usize, mut frame: impl FnMut()) -> f64 {
     #[expect(clippy::cast_precision_loss, reason = "small counts")]
     let per = info.count_total as f64 / frames as f64;
     per
+}
+
+/// Writes the clock probe's readings (GHz, before and after the benches) to `clock.json` in
+/// the bench output directory, for `cargo xtask bench` to print beside the table.
+pub fn write_clock(before: f64, after: f64) {
+    let dir = out_dir();
+    std::fs::create_dir_all(&dir).expect("bench output directory");
+    let json = serde_json::json!({ "ghz_before": before, "ghz_after": after, "method": "dependent 64-bit imul chain, 3 cycles each" });
+    std::fs::write(dir.join("clock.json"), json.to_string()).expect("write clock probe");
 }
 
 /// Writes `records` to `<out_dir>/<name>.json`.
