@@ -264,7 +264,13 @@ fn main() {
         .measurement_time(Duration::from_millis(2000))
         .sample_size(30)
         .configure_from_args();
-    let ghz_before = support::clock_probe::ghz();
+    let probe = || {
+        (
+            support::clock_probe::ghz(),
+            support::clock_probe::throughput_ghz(),
+        )
+    };
+    let clock_before = probe();
     let mut records = Vec::new();
     let assets: Vec<Loaded> = support::ASSETS
         .iter()
@@ -292,7 +298,7 @@ fn main() {
         blend(&mut c, "blend3", fox, &clips, 100, &mut records);
     }
     support::write_records("pose_pipeline", &records);
-    support::write_clock(ghz_before, support::clock_probe::ghz());
+    support::write_clock(clock_before, probe());
     c.final_summary();
     wall.final_summary();
 }
