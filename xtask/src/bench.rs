@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 /// Options of `cargo xtask bench`.
 #[derive(Debug, Clone, Default)]
@@ -19,6 +19,8 @@ pub(crate) struct BenchOptions {
     pub(crate) summary_only: bool,
     /// Skip the GPU upload bench.
     pub(crate) no_gpu: bool,
+    /// How many times to run the benches; each case reports its median over the rounds.
+    pub(crate) rounds: usize,
     /// Only benchmarks whose criterion ID contains this (criterion's own filter).
     pub(crate) filter: Option<String>,
 }
@@ -33,17 +35,40 @@ pub(crate) fn run(opts: &BenchOptions) -> Result<(), String> {
     let target =
         std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let out = target.join("bench");
+    let criterion = target.join("criterion");
+    let rounds_path = out.join("rounds.json");
     if !opts.summary_only {
         std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
         let mut benches: Vec<(&str, &str)> = CPU_BENCHES.to_vec();
         if !opts.no_gpu {
             benches.push(GPU_BENCH);
         }
-        for (package, bench) in benches {
-            run_bench(&root, &out, package, bench, opts)?;
+        let mut rounds: Map<String, Value> = Map::new();
+        for round in 0..opts.rounds.max(1) {
+            if opts.rounds > 1 {
+                eprintln!("xtask bench: round {} of {}", round + 1, opts.rounds);
+            }
+            for &(package, bench) in &benches {
+                run_bench(&root, &out, package, bench, opts)?;
+            }
+            for name in ["pose_pipeline", "hot_paths", "upload"] {
+                for r in read_records(&out, name) {
+                    let id = r["id"].as_str().unwrap_or_default().to_owned();
+                    if let (Some(m), Some(list)) = (
+                        median_ns(&criterion, &id),
+                        rounds.entry(id).or_insert_with(|| json!([])).as_array_mut(),
+                    ) {
+                        list.push(json!(m));
+                    }
+                }
+            }
         }
+        let text =
+            serde_json::to_string_pretty(&Value::Object(rounds)).map_err(|e| e.to_string())?;
+        std::fs::write(&rounds_path, text)
+            .map_err(|e| format!("{}: {e}", rounds_path.display()))?;
     }
-    let summary = summarise(&target.join("criterion"), &out)?;
+    let summary = summarise(&criterion, &out)?;
     print!("{}", render_table(&summary));
     let path = out.join("summary.json");
     let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
@@ -117,19 +142,43 @@ fn read_records(out: &Path, name: &str) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-/// One row per benchmark case with its time, plus the targets checked against them.
+/// The median of `values` (the mean of the middle two for an even count); `None` when empty.
+fn median_of(values: &[f64]) -> Option<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
+/// One row per benchmark case with its time (the median over the last run's rounds, from
+/// `rounds.json`), plus the targets checked against them.
 fn summarise(criterion: &Path, out: &Path) -> Result<Value, String> {
+    let rounds: Value = std::fs::read_to_string(out.join("rounds.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Value::Null);
     let mut rows = Vec::new();
     for name in ["pose_pipeline", "hot_paths", "upload"] {
         for r in read_records(out, name) {
             let id = r["id"].as_str().unwrap_or_default().to_owned();
-            let Some(median) = median_ns(criterion, &id) else {
+            let per_round: Vec<f64> = rounds[&id]
+                .as_array()
+                .map(|v| v.iter().filter_map(Value::as_f64).collect())
+                .unwrap_or_default();
+            let Some(median) = median_of(&per_round).or_else(|| median_ns(criterion, &id)) else {
                 continue;
             };
             let characters = r["characters"].as_f64().unwrap_or(1.0).max(1.0);
             let joints = r["joints"].as_f64().unwrap_or(1.0).max(1.0);
             let mut row = r.clone();
             row["median_ns"] = json!(median);
+            if per_round.len() > 1 {
+                row["round_medians_ns"] = json!(per_round);
+            }
             row["ns_per_joint_frame"] = json!(median / (characters * joints));
             row["us_per_character"] = json!(median / characters / 1000.0);
             rows.push(row);

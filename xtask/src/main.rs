@@ -56,6 +56,10 @@ enum Command {
         /// Skip the GPU upload bench.
         #[arg(long)]
         no_gpu: bool,
+        /// Run every bench this many times and report each case's median over the rounds
+        /// (criterion's median within a round): shared machines drift between runs.
+        #[arg(long, default_value_t = 1)]
+        rounds: usize,
         /// Only benchmarks whose ID contains this (criterion's filter).
         filter: Option<String>,
     },
@@ -90,11 +94,13 @@ fn main() -> ExitCode {
             quick,
             summary_only,
             no_gpu,
+            rounds,
             filter,
         } => bench::run(&bench::BenchOptions {
             quick,
             summary_only,
             no_gpu,
+            rounds,
             filter,
         }),
         Command::Bless => bless::run(),
