@@ -23,6 +23,11 @@ pub struct AnimationController {
     pub speed_ratio: f32,
     /// Whether playback wraps at the end of the clip (default true) or holds the last frame.
     pub looping: bool,
+    /// Whether [`tick`](Self::tick) poses (default true). A character the renderer has culled
+    /// can be marked not visible: its clock keeps moving, but sampling, the hierarchy and the
+    /// bone matrices are skipped and the sink hears nothing, so it costs a few nanoseconds a
+    /// frame; its first visible tick poses it at its current time.
+    pub visible: bool,
 }
 
 impl AnimationController {
@@ -48,6 +53,7 @@ impl AnimationController {
             playing: true,
             speed_ratio: 1.0,
             looping: true,
+            visible: true,
         })
     }
 
@@ -101,8 +107,9 @@ impl AnimationController {
     }
 
     /// Advances time by `delta_ms` milliseconds × `speed_ratio` (when playing), wraps or clamps
-    /// it to the clip, and writes the pose to `sink`: rest reset, bone-control overrides,
-    /// channels, visibility, local → world, bone matrices and morph weights.
+    /// it to the clip, and (when [`visible`](Self::visible)) writes the pose to `sink`: rest
+    /// reset, bone-control overrides, channels, visibility, local → world, bone matrices and
+    /// morph weights.
     ///
     /// A step that is not finite (a NaN or infinite `delta_ms`, or a NaN or infinite
     /// `speed_ratio`) is ignored, so one bad frame time cannot poison the clock; a `time` that
@@ -116,7 +123,9 @@ impl AnimationController {
                 self.looping,
             );
         }
-        self.pose(self.clip, self.time, sink);
+        if self.visible {
+            self.pose(self.clip, self.time, sink);
+        }
     }
 
     /// Evaluates `clip` (or the rest pose) at `time` seconds and writes it to `sink`, without

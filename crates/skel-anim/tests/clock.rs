@@ -227,3 +227,26 @@ fn debug_accessors_reflect_the_last_pose() {
     assert!(c.bone_matrices(1).is_none());
     assert!(c.morph_weights(0).is_none());
 }
+
+#[test]
+fn a_culled_controller_keeps_time_but_poses_nothing_until_visible() {
+    let mut c = slider();
+    tick(&mut c, 250.0);
+    c.visible = false;
+    let mut sink = RecordingSink::default();
+    for _ in 0..3 {
+        c.tick(250.0, &mut sink);
+    }
+    assert!(close(c.time, 1.0), "the clock moved on: {}", c.time);
+    assert!(sink.bone_matrices.is_empty(), "no pose while not visible");
+    assert!(
+        close(c.bone_matrices(0).unwrap()[12], 0.25),
+        "the last pose stays the one before culling"
+    );
+    c.visible = true;
+    let (time, x, _) = tick(&mut c, 250.0);
+    assert!(
+        close(time, 1.25) && close(x, 1.25),
+        "posed at its current time: {time}, {x}"
+    );
+}

@@ -8,7 +8,9 @@
 //! - `serial` / `rayon`: 1 000 characters with `tick_all` and `par_tick_all` (checked
 //!   bit-identical before timing);
 //! - `blend1` / `blend3`: a [`WeightedBlend`] of one clip and of three clips (Fox: Survey, Walk,
-//!   Run) against `forward` on the same asset.
+//!   Run) against `forward` on the same asset;
+//! - `culled`: `forward`'s 1 000 CesiumMan with three in four marked not visible (a renderer's
+//!   culling), the cost per character of the whole crowd.
 //!
 //! Before timing, every case's heap allocations per frame are counted and written with its
 //! characters and joints to `target/bench/pose_pipeline.json`; `cargo xtask bench` joins them
@@ -46,6 +48,28 @@ fn seek_times(duration: f32) -> Vec<f32> {
             unit * duration
         })
         .collect()
+}
+
+/// Forward playback of `n` characters of which only every fourth is visible.
+fn culled(c: &mut Criterion<ThreadCpu>, asset: &Loaded, n: usize, records: &mut Vec<CaseRecord>) {
+    let mut crowd = support::crowd(asset, n);
+    for (i, character) in crowd.iter_mut().enumerate() {
+        character.visible = i % 4 == 0;
+    }
+    let mut sinks = vec![NullSink; n];
+    tick_all(&mut crowd, FRAME_MS, &mut sinks).unwrap();
+    let allocations = support::allocations_per_frame(ALLOC_FRAMES, || {
+        tick_all(&mut crowd, FRAME_MS, &mut sinks).unwrap();
+    });
+    let mut r = record("culled", "culled", asset, n, allocations);
+    r.target_ns = None;
+    records.push(r);
+    let mut g = c.benchmark_group("culled");
+    g.throughput(Throughput::Elements((n * asset.joints) as u64));
+    g.bench_function(BenchmarkId::new(asset.spec.name, n), |b| {
+        b.iter(|| tick_all(black_box(&mut crowd), FRAME_MS, &mut sinks).unwrap());
+    });
+    g.finish();
 }
 
 /// Forward playback of `n` characters: one iteration is one frame.
@@ -287,6 +311,7 @@ fn main() {
             forward(&mut c, "scaling", cesium, n, &mut records);
         }
         parallel(&mut wall, cesium, 1000, &mut records);
+        culled(&mut c, cesium, 1000, &mut records);
     }
     if let Some(fox) = assets.iter().find(|a| a.spec.name == "Fox-Survey") {
         let names = ["Survey", "Walk", "Run"];
