@@ -419,13 +419,28 @@ impl WeightedBlend {
         self.snapshot.morph_slots.clear();
     }
 
-    /// Advances every layer's clock by `delta_ms` milliseconds, then blends and writes the pose
-    /// to `sink` (see [`evaluate`](Self::evaluate)).
+    /// Advances every layer's clock by `delta_ms` milliseconds, then (when
+    /// [`visible`](Self::visible)) blends and writes the pose to `sink` (see
+    /// [`evaluate`](Self::evaluate)).
     pub fn tick(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
         for layer in &mut self.layers {
             layer.clock.advance(delta_ms);
         }
-        self.evaluate(sink);
+        if self.controller.visible {
+            self.evaluate(sink);
+        }
+    }
+
+    /// Marks the blend visible or not (see [`AnimationController::visible`]): while not
+    /// visible, [`tick`](Self::tick) moves the layers' clocks and skips the pose.
+    pub fn set_visible(&mut self, visible: bool) {
+        self.controller.visible = visible;
+    }
+
+    /// Whether [`tick`](Self::tick) poses.
+    #[must_use]
+    pub fn visible(&self) -> bool {
+        self.controller.visible
     }
 
     /// Blends the layers at their current times and writes the pose to `sink`: rest reset,

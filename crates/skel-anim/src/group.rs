@@ -189,11 +189,26 @@ impl AnimationGroup {
         self.controller.set_pose_hook(hook);
     }
 
-    /// Advances the clock by `delta_ms` milliseconds and writes the pose at the new time to
-    /// `sink` (rest reset, bone-control overrides, channels, visibility, world, bones).
+    /// Advances the clock by `delta_ms` milliseconds and (when [`visible`](Self::visible))
+    /// writes the pose at the new time to `sink` (rest reset, bone-control overrides, channels,
+    /// visibility, world, bones).
     pub fn tick(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
         self.clock.advance(delta_ms);
-        self.evaluate(sink);
+        if self.controller.visible {
+            self.evaluate(sink);
+        }
+    }
+
+    /// Marks the group visible or not (see [`AnimationController::visible`]): while not
+    /// visible, [`tick`](Self::tick) moves the clock and skips the pose.
+    pub fn set_visible(&mut self, visible: bool) {
+        self.controller.visible = visible;
+    }
+
+    /// Whether [`tick`](Self::tick) poses.
+    #[must_use]
+    pub fn visible(&self) -> bool {
+        self.controller.visible
     }
 
     /// Writes the pose at the current time to `sink` without moving the clock.

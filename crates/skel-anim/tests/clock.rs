@@ -250,3 +250,29 @@ fn a_culled_controller_keeps_time_but_poses_nothing_until_visible() {
         "posed at its current time: {time}, {x}"
     );
 }
+
+#[test]
+fn culled_groups_and_blends_keep_time_but_pose_nothing() {
+    let data = slider().data().clone();
+    let mut group = skel_anim::create_animation_groups(Arc::clone(&data))
+        .unwrap()
+        .remove(0);
+    group.clock_mut().play();
+    group.set_visible(false);
+    let mut sink = RecordingSink::default();
+    group.tick(500.0, &mut sink);
+    assert!(!group.visible() && sink.bone_matrices.is_empty());
+    assert!(close(group.clock().time(), 0.5));
+    group.set_visible(true);
+    group.tick(500.0, &mut sink);
+    assert!(close(sink.bone_matrices[0][12], 1.0));
+
+    let mut blend = skel_anim::WeightedBlend::with_weights(data, &[(0, 1.0)]).unwrap();
+    blend.set_visible(false);
+    let mut sink = RecordingSink::default();
+    blend.tick(500.0, &mut sink);
+    assert!(!blend.visible() && sink.bone_matrices.is_empty());
+    blend.set_visible(true);
+    blend.tick(500.0, &mut sink);
+    assert!(close(sink.bone_matrices[0][12], 1.0));
+}
