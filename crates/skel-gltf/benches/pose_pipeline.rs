@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use skel_anim::{AnimationController, NullSink, WeightedBlend, par_tick_all, tick_all};
+use skel_anim::{Animate, AnimationController, NullSink, WeightedBlend, par_tick_all, tick_all};
 use support::cpu_clock::ThreadCpu;
 use support::{CaseRecord, FRAME_MS, Loaded};
 
@@ -56,20 +56,7 @@ fn culled(c: &mut Criterion<ThreadCpu>, asset: &Loaded, n: usize, records: &mut 
     for (i, character) in crowd.iter_mut().enumerate() {
         character.visible = i % 4 == 0;
     }
-    let mut sinks = vec![NullSink; n];
-    tick_all(&mut crowd, FRAME_MS, &mut sinks).unwrap();
-    let allocations = support::allocations_per_frame(ALLOC_FRAMES, || {
-        tick_all(&mut crowd, FRAME_MS, &mut sinks).unwrap();
-    });
-    let mut r = record("culled", "culled", asset, n, allocations);
-    r.target_ns = None;
-    records.push(r);
-    let mut g = c.benchmark_group("culled");
-    g.throughput(Throughput::Elements((n * asset.joints) as u64));
-    g.bench_function(BenchmarkId::new(asset.spec.name, n), |b| {
-        b.iter(|| tick_all(black_box(&mut crowd), FRAME_MS, &mut sinks).unwrap());
-    });
-    g.finish();
+    time_crowd(c, "culled", "culled", asset, crowd, false, records);
 }
 
 /// Forward playback of `n` characters: one iteration is one frame.
@@ -80,24 +67,34 @@ fn forward(
     n: usize,
     records: &mut Vec<CaseRecord>,
 ) {
-    let mut crowd = support::crowd(asset, n);
+    let crowd = support::crowd(asset, n);
+    let (kind, targeted) = if group == "forward" {
+        ("forward", true)
+    } else {
+        ("scaling", false)
+    };
+    time_crowd(c, group, kind, asset, crowd, targeted, records);
+}
+
+/// Counts the allocations of a frame of `crowd` (after one untimed frame), records the case
+/// (with the asset's target when `targeted`) and times `tick_all` over it as `group/asset/N`.
+fn time_crowd<A: Animate>(
+    c: &mut Criterion<ThreadCpu>,
+    group: &str,
+    kind: &'static str,
+    asset: &Loaded,
+    mut crowd: Vec<A>,
+    targeted: bool,
+    records: &mut Vec<CaseRecord>,
+) {
+    let n = crowd.len();
     let mut sinks = vec![NullSink; n];
     tick_all(&mut crowd, FRAME_MS, &mut sinks).unwrap();
     let allocations = support::allocations_per_frame(ALLOC_FRAMES, || {
         tick_all(&mut crowd, FRAME_MS, &mut sinks).unwrap();
     });
-    let mut r = record(
-        group,
-        if group == "forward" {
-            "forward"
-        } else {
-            "scaling"
-        },
-        asset,
-        n,
-        allocations,
-    );
-    if group != "forward" {
+    let mut r = record(group, kind, asset, n, allocations);
+    if !targeted {
         r.target_ns = None;
     }
     records.push(r);
@@ -247,7 +244,7 @@ fn blend(
         .map(|&c| (c, 1.0 / clips.len() as f32))
         .collect();
     let first = WeightedBlend::with_weights(Arc::clone(&asset.data), &weights).unwrap();
-    let mut crowd: Vec<WeightedBlend> = (0..n)
+    let crowd: Vec<WeightedBlend> = (0..n)
         .map(|i| {
             let mut b = first.clone();
             for layer in b.layers_mut() {
@@ -258,20 +255,7 @@ fn blend(
             b
         })
         .collect();
-    let mut sinks = vec![NullSink; n];
-    tick_all(&mut crowd, FRAME_MS, &mut sinks).unwrap();
-    let allocations = support::allocations_per_frame(ALLOC_FRAMES, || {
-        tick_all(&mut crowd, FRAME_MS, &mut sinks).unwrap();
-    });
-    let mut r = record(group, "blend", asset, n, allocations);
-    r.target_ns = None;
-    records.push(r);
-    let mut g = c.benchmark_group(group);
-    g.throughput(Throughput::Elements((n * asset.joints) as u64));
-    g.bench_function(BenchmarkId::new(asset.spec.name, n), |b| {
-        b.iter(|| tick_all(black_box(&mut crowd), FRAME_MS, &mut sinks).unwrap());
-    });
-    g.finish();
+    time_crowd(c, group, "blend", asset, crowd, false, records);
 }
 
 fn main() {
