@@ -431,6 +431,26 @@ mod tests {
     }
 
     #[test]
+    fn a_copy_past_its_budget_keeps_the_vector_pass() {
+        // One translation of 20 000 keys among four nodes: the quad repeats 9 rest rows in
+        // every key, 10× the track's own bytes, past MAX_GROWTH (8×) plus the slack. With 2 000
+        // keys the slack covers it.
+        let rig = |keys: usize| Rig {
+            parents: vec![None, Some(0), Some(1), Some(2)],
+            rest: vec![[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0]; 4],
+            tracks: vec![(2, 0, false, false, vec![0.5; keys * 4])],
+            #[expect(clippy::cast_precision_loss, reason = "test key times")]
+            times: (0..keys).map(|k| k as f32).collect(),
+        };
+        let quads = |keys| {
+            let c = AnimationController::new(Arc::new(data(&rig(keys)))).unwrap();
+            c.scratch().plan.clips[0].quads.is_some()
+        };
+        assert!(quads(2_000));
+        assert!(!quads(20_000));
+    }
+
+    #[test]
     fn a_quad_that_mixes_key_time_arrays_keeps_the_vector_pass() {
         let rig = Rig {
             parents: vec![None, Some(0)],
