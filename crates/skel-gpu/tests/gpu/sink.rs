@@ -73,29 +73,34 @@ fn data() -> AnimationData {
     }
 }
 
-#[test]
-fn tick_uploads_bone_matrices_and_morph_weights() {
-    let Some(ctx) = ctx() else { return };
-    let mut controller = AnimationController::new(Arc::new(data())).unwrap();
-    controller.set_clip(Some(0)).unwrap();
-    let mut skeletons = vec![
-        create_skeleton(
-            ctx,
-            JointIndices::U8(&[0, 1, 0, 0]),
-            &[0.5, 0.5, 0.0, 0.0],
-            2,
-            &tagged_bone_matrices(2),
-            None,
-            None,
-        )
-        .unwrap(),
-    ];
+/// The GPU side of [`data`]'s bindings: one two-bone skeleton (tagged matrices) over a
+/// one-vertex mesh and one three-target morph.
+fn skeleton_and_morph(ctx: &skel_gpu::GpuContext) -> (Vec<SkeletonGpu>, Vec<skel_gpu::MorphGpu>) {
+    let skeleton = create_skeleton(
+        ctx,
+        JointIndices::U8(&[0, 1, 0, 0]),
+        &[0.5, 0.5, 0.0, 0.0],
+        2,
+        &tagged_bone_matrices(2),
+        None,
+        None,
+    )
+    .unwrap();
     let targets = MorphTargets {
         target_count: 3,
         positions: vec![0.1; 9],
         normals: Vec::new(),
     };
-    let mut morphs = vec![create_morph(ctx, &targets, 1, &[0.0; 3]).unwrap()];
+    let morph = create_morph(ctx, &targets, 1, &[0.0; 3]).unwrap();
+    (vec![skeleton], vec![morph])
+}
+
+#[test]
+fn tick_uploads_bone_matrices_and_morph_weights() {
+    let Some(ctx) = ctx() else { return };
+    let mut controller = AnimationController::new(Arc::new(data())).unwrap();
+    controller.set_clip(Some(0)).unwrap();
+    let (mut skeletons, mut morphs) = skeleton_and_morph(ctx);
 
     let mut sink = GpuPoseSink::new(&ctx.queue, &mut skeletons, &mut morphs);
     controller.tick(500.0, &mut sink);
@@ -148,24 +153,7 @@ fn per_frame_upload_allocations() {
     let Some(ctx) = ctx() else { return };
     let mut controller = AnimationController::new(Arc::new(data())).unwrap();
     controller.set_clip(Some(0)).unwrap();
-    let mut skeletons = vec![
-        create_skeleton(
-            ctx,
-            JointIndices::U8(&[0, 1, 0, 0]),
-            &[0.5, 0.5, 0.0, 0.0],
-            2,
-            &tagged_bone_matrices(2),
-            None,
-            None,
-        )
-        .unwrap(),
-    ];
-    let targets = MorphTargets {
-        target_count: 3,
-        positions: vec![0.1; 9],
-        normals: Vec::new(),
-    };
-    let mut morphs = vec![create_morph(ctx, &targets, 1, &[0.0; 3]).unwrap()];
+    let (mut skeletons, mut morphs) = skeleton_and_morph(ctx);
     let tick = |skeletons: &mut [SkeletonGpu],
                 morphs: &mut [skel_gpu::MorphGpu],
                 controller: &mut AnimationController| {
