@@ -27,6 +27,8 @@
     reason = "a benchmark program: fail loudly"
 )]
 
+mod support;
+
 use std::time::Instant;
 
 use serde_json::json;
@@ -275,13 +277,7 @@ fn main() {
 
     let report = json!({
         "benchmark": "skel-gpu bone_upload",
-        "adapter": {
-            "name": info.name,
-            "backend": format!("{:?}", info.backend),
-            "device_type": format!("{:?}", info.device_type),
-            "driver": info.driver,
-            "driver_info": info.driver_info,
-        },
+        "adapter": support::adapter_json(&info),
         "characters": n,
         "bones_per_character": j,
         "bytes_per_frame": u64::from(total) * 64,

@@ -35,6 +35,8 @@
     reason = "a benchmark program: fail loudly"
 )]
 
+mod support;
+
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -977,13 +979,7 @@ fn main() {
 
     let report = json!({
         "benchmark": "skel-gpu compute_throughput",
-        "adapter": {
-            "name": info.name,
-            "backend": format!("{:?}", info.backend),
-            "device_type": format!("{:?}", info.device_type),
-            "driver": info.driver,
-            "driver_info": info.driver_info,
-        },
+        "adapter": support::adapter_json(&info),
         "bones": bench.o.bones,
         "iterations": bench.o.iterations,
         "warmup_ms": bench.o.warmup_ms,

@@ -26,6 +26,8 @@
     reason = "a benchmark program: fail loudly"
 )]
 
+mod support;
+
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -581,13 +583,7 @@ fn main() {
     );
     let report = json!({
         "benchmark": "skel-gpu crowd_throughput",
-        "adapter": {
-            "name": info.name,
-            "backend": format!("{:?}", info.backend),
-            "device_type": format!("{:?}", info.device_type),
-            "driver": info.driver,
-            "driver_info": info.driver_info,
-        },
+        "adapter": support::adapter_json(&info),
         "asset": o.asset.file_name().map(|f| f.to_string_lossy().into_owned()),
         "characters": n,
         "vertices_per_character": vertex_count,
