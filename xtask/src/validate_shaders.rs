@@ -1,4 +1,4 @@
-//! `cargo xtask validate-shaders`: parse and validate every WGSL file in `shaders/` and every
+//! `cargo xtask validate-shaders`: parse and validate every WGSL file in `crates/*/shaders/` and every
 //! variant skel-gpu generates from them, with naga (what wgpu runs at pipeline creation).
 //!
 //! - skel-gpu's own files are templates (they hold `{{PLACEHOLDERS}}`): they are checked
@@ -77,13 +77,23 @@ pub(crate) fn run() -> Result<(), String> {
         }
     }
 
-    let dir = root.join("shaders");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "wgsl"))
-        .collect();
+    // Shaders live in the crate that embeds them: `crates/<crate>/shaders/*.wgsl`.
+    let crates = root.join("crates");
+    let mut files = Vec::new();
+    let crate_dirs = std::fs::read_dir(&crates)
+        .map_err(|e| format!("cannot read {}: {e}", crates.display()))?;
+    for crate_dir in crate_dirs.filter_map(Result::ok) {
+        let dir = crate_dir.path().join("shaders");
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        files.extend(
+            entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .filter(|p| p.extension().is_some_and(|e| e == "wgsl")),
+        );
+    }
     files.sort();
     for path in &files {
         let name = file_name(path);
@@ -117,10 +127,11 @@ pub(crate) fn run() -> Result<(), String> {
             }
         }
     }
+    check_top_level_copies(&root, &files, &mut report.failures);
     for (name, _) in sources::ALL {
         if !files.iter().any(|p| file_name(p) == name) {
             report.failures.push(format!(
-                "{name}: embedded by skel-gpu but missing from shaders/"
+                "{name}: embedded by skel-gpu but missing from crates/skel-gpu/shaders/"
             ));
         }
     }
@@ -262,5 +273,42 @@ mod tests {
         assert!(e.starts_with("broken.wgsl: validation error"), "{e}");
         let e = validate("bad.wgsl", "fn (").unwrap_err();
         assert!(e.contains("parse error"), "{e}");
+    }
+}
+
+/// The top-level `shaders/` folder mirrors every crate's `shaders/*.wgsl` byte for byte (the crates
+/// embed their own copies so that they can be packaged; the top level is where people read them).
+fn check_top_level_copies(
+    root: &std::path::Path,
+    crate_files: &[std::path::PathBuf],
+    failures: &mut Vec<String>,
+) {
+    let top = root.join("shaders");
+    let mut top_names = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(&top) {
+        for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+            if path.extension().is_some_and(|e| e == "wgsl") {
+                top_names.push(file_name(&path));
+            }
+        }
+    }
+    for path in crate_files {
+        let name = file_name(path);
+        let copy = top.join(&name);
+        match (std::fs::read(path), std::fs::read(&copy)) {
+            (Ok(a), Ok(b)) if a == b => {}
+            (Ok(_), Ok(_)) => failures.push(format!(
+                "shaders/{name} differs from {} (cp crates/*/shaders/*.wgsl shaders/)",
+                path.display()
+            )),
+            _ => failures.push(format!("shaders/{name} is missing: copy {}", path.display())),
+        }
+    }
+    for name in top_names {
+        if !crate_files.iter().any(|p| file_name(p) == name) {
+            failures.push(format!(
+                "shaders/{name} belongs to no crate: move it into crates/<crate>/shaders/"
+            ));
+        }
     }
 }

@@ -12,31 +12,31 @@ use crate::{
 /// The WGSL sources in the workspace's `shaders/` directory, by file name.
 pub mod sources {
     /// `SkelVertex`, `skel_normalize_or_zero`, `skel_apply`.
-    pub const COMMON: &str = include_str!("../../../shaders/skel_common.wgsl");
+    pub const COMMON: &str = include_str!("../shaders/skel_common.wgsl");
     /// The bone texture binding and `skel_bone_matrix`.
-    pub const BONES: &str = include_str!("../../../shaders/skel_bones.wgsl");
+    pub const BONES: &str = include_str!("../shaders/skel_bones.wgsl");
     /// `skel_skin` for 4 influences.
-    pub const SKIN4: &str = include_str!("../../../shaders/skel_skin4.wgsl");
+    pub const SKIN4: &str = include_str!("../shaders/skel_skin4.wgsl");
     /// `skel_skin` for 8 influences.
-    pub const SKIN8: &str = include_str!("../../../shaders/skel_skin8.wgsl");
+    pub const SKIN8: &str = include_str!("../shaders/skel_skin8.wgsl");
     /// `skel_skin` without a skin (morph only).
-    pub const SKIN0: &str = include_str!("../../../shaders/skel_skin0.wgsl");
+    pub const SKIN0: &str = include_str!("../shaders/skel_skin0.wgsl");
     /// Morph target bindings and `skel_morph`.
-    pub const MORPH: &str = include_str!("../../../shaders/skel_morph.wgsl");
+    pub const MORPH: &str = include_str!("../shaders/skel_morph.wgsl");
     /// The identity `skel_morph` of variants without morph targets.
-    pub const MORPH_NONE: &str = include_str!("../../../shaders/skel_morph_none.wgsl");
+    pub const MORPH_NONE: &str = include_str!("../shaders/skel_morph_none.wgsl");
     /// `skel_fetch_bone` reading the bone texture (the vertex-shader fragment's).
     pub const BONE_FETCH_TEXTURE: &str =
-        include_str!("../../../shaders/skel_bone_fetch_texture.wgsl");
+        include_str!("../shaders/skel_bone_fetch_texture.wgsl");
     /// Compute skinning's workgroup bone cache (affine rows, the default layout).
-    pub const BONE_CACHE: &str = include_str!("../../../shaders/skel_bone_cache.wgsl");
+    pub const BONE_CACHE: &str = include_str!("../shaders/skel_bone_cache.wgsl");
     /// Compute skinning's workgroup bone cache holding full 4×4 columns (for comparison).
     pub const BONE_CACHE_COLUMNS: &str =
-        include_str!("../../../shaders/skel_bone_cache_columns.wgsl");
+        include_str!("../shaders/skel_bone_cache_columns.wgsl");
     /// Compute skinning's affine skin matrix and its application.
-    pub const COMPUTE_AFFINE: &str = include_str!("../../../shaders/skel_compute_affine.wgsl");
+    pub const COMPUTE_AFFINE: &str = include_str!("../shaders/skel_compute_affine.wgsl");
     /// The compute skinning entry point template.
-    pub const COMPUTE: &str = include_str!("../../../shaders/skel_compute_skinning.wgsl");
+    pub const COMPUTE: &str = include_str!("../shaders/skel_compute_skinning.wgsl");
 
     /// Every file, with its name: what `cargo xtask validate-shaders` checks is used.
     pub const ALL: [(&str, &str); 12] = [

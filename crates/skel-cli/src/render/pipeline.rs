@@ -11,7 +11,7 @@ use super::RenderError;
 use super::target::{COLOR_FORMAT, DEPTH_FORMAT};
 
 /// The demo renderer's WGSL (groups 0 and 1, entry points `vs_main` / `fs_main`).
-pub const DEMO_MESH_WGSL: &str = include_str!("../../../../shaders/demo_mesh.wgsl");
+pub const DEMO_MESH_WGSL: &str = include_str!("../../shaders/demo_mesh.wgsl");
 
 /// Where the skinning fragment goes: group 2, bindings from 0, influences from location 4
 /// (0..3 are position, normal, uv).

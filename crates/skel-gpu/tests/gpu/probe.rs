@@ -8,7 +8,7 @@ use skel_gpu::{
 
 use crate::common::{output_buffer, read_f32, storage_buffer};
 
-const PROBE_WGSL: &str = include_str!("../../../../shaders/skel_probe_points.wgsl");
+const PROBE_WGSL: &str = include_str!("../../shaders/skel_probe_points.wgsl");
 /// Pixels per row of the probe targets.
 const PROBE_WIDTH: u32 = 1024;
 
