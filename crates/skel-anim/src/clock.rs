@@ -10,6 +10,20 @@ use crate::AnimError;
 /// stop one invisible step short of finishing.
 const END_SNAP_S: f64 = 1e-6;
 
+/// What a clock does at the ends of its range (three.js `LoopRepeat` / `LoopOnce` /
+/// `LoopPingPong`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum LoopMode {
+    /// Wrap around: past `to` the playhead continues from `from` (and backwards, from `to`).
+    #[default]
+    Repeat,
+    /// Stop at the end the clock plays towards and report it finished.
+    Once,
+    /// Bounce: past `to` the playhead runs back towards `from`, then forwards again. One period
+    /// is twice the range.
+    PingPong,
+}
+
 /// Where a clip's playhead is and how it moves.
 ///
 /// Time is in seconds of clip time and always lies in `[from, to]`. Each
@@ -24,7 +38,10 @@ pub struct PlaybackClock {
     from: f32,
     to: f32,
     speed_ratio: f32,
-    looping: bool,
+    loop_mode: LoopMode,
+    /// Ping-pong only: the playhead runs from `to` back towards `from` (against the speed's
+    /// sign).
+    reversed: bool,
     playing: bool,
     finished: bool,
     finished_this_tick: bool,
@@ -46,7 +63,8 @@ impl PlaybackClock {
             from: 0.0,
             to,
             speed_ratio: 1.0,
-            looping: true,
+            loop_mode: LoopMode::Repeat,
+            reversed: false,
             playing: false,
             finished: false,
             finished_this_tick: false,
@@ -78,10 +96,33 @@ impl PlaybackClock {
         self.speed_ratio
     }
 
-    /// Whether the clock wraps at the ends of its range (true by default) or stops there.
+    /// Whether the clock goes on at the ends of its range (wrapping or bouncing, true by
+    /// default) or stops there.
     #[must_use]
     pub fn is_looping(&self) -> bool {
-        self.looping
+        self.loop_mode != LoopMode::Once
+    }
+
+    /// What the clock does at the ends of its range.
+    #[must_use]
+    pub fn loop_mode(&self) -> LoopMode {
+        self.loop_mode
+    }
+
+    /// Whether a ping-pong clock is on its way back (its playhead moves against the speed).
+    #[must_use]
+    pub fn is_reversed(&self) -> bool {
+        self.reversed
+    }
+
+    /// Sets what the clock does at the ends of its range. Leaving [`LoopMode::Once`] clears
+    /// [`is_finished`](Self::is_finished); entering ping-pong starts on the forward leg.
+    pub fn set_loop_mode(&mut self, mode: LoopMode) {
+        self.loop_mode = mode;
+        self.reversed = false;
+        if mode != LoopMode::Once {
+            self.finished = false;
+        }
     }
 
     /// Whether [`advance`](Self::advance) moves the time.
@@ -124,10 +165,11 @@ impl PlaybackClock {
     /// Chooses looping (wrap at the ends) or clamped (stop at the end) playback. Turning looping
     /// on clears [`is_finished`](Self::is_finished).
     pub fn set_looping(&mut self, looping: bool) {
-        self.looping = looping;
-        if looping {
-            self.finished = false;
-        }
+        self.set_loop_mode(if looping {
+            LoopMode::Repeat
+        } else {
+            LoopMode::Once
+        });
     }
 
     /// Restricts playback to `[from, to]` seconds of the clip (Babylon's `from`/`to`) and moves
@@ -149,7 +191,7 @@ impl PlaybackClock {
     /// would play towards, first rewinds to the start of its direction (`from` forwards, `to`
     /// backwards), so `play` after the end plays again.
     pub fn play(&mut self) {
-        if !self.looping {
+        if self.loop_mode == LoopMode::Once {
             let at_end = if self.speed_ratio < 0.0 {
                 self.time <= f64::from(self.from)
             } else {
@@ -206,6 +248,11 @@ impl PlaybackClock {
     /// of 0 or a step that is not finite leaves the time alone. A zero-length range holds its
     /// only frame; clamped, its first non-zero step finishes it.
     pub fn advance(&mut self, delta_ms: f32) {
+        self.advance_seconds(f64::from(delta_ms) / 1000.0);
+    }
+
+    /// [`advance`](Self::advance) by `delta_s` seconds (times the speed ratio).
+    pub fn advance_seconds(&mut self, delta_s: f64) {
         self.finished_this_tick = false;
         self.loops_this_tick = 0;
         if !self.playing {
@@ -213,14 +260,16 @@ impl PlaybackClock {
         }
         // f64 keeps the wrap exact enough after very long deltas (hours of clip time in one
         // step still land within the range, to f32 precision).
-        let step = f64::from(delta_ms) / 1000.0 * f64::from(self.speed_ratio);
+        let step = delta_s * f64::from(self.speed_ratio);
         if step == 0.0 || !step.is_finite() {
             return;
         }
         let from = f64::from(self.from);
         let to = f64::from(self.to);
         let t = self.time + step;
-        if self.looping {
+        if self.loop_mode == LoopMode::PingPong {
+            self.bounce(step, from, to);
+        } else if self.loop_mode == LoopMode::Repeat {
             self.time = self.wrap(t, from, to);
         } else if step > 0.0 && t >= to - END_SNAP_S {
             self.time = to;
@@ -259,6 +308,65 @@ impl PlaybackClock {
             loops as u32
         };
         (from + wrapped).clamp(from, to)
+    }
+
+    /// Sets time, speed, loop mode and playing state as they are, without `play`'s rewind or
+    /// `seek`'s clamping to a range (the controller adapter keeps these in public fields and
+    /// hands them over every tick).
+    pub(crate) fn set_state(
+        &mut self,
+        time: f32,
+        speed_ratio: f32,
+        loop_mode: LoopMode,
+        playing: bool,
+    ) {
+        self.time = f64::from(time);
+        if speed_ratio.is_finite() {
+            self.speed_ratio = speed_ratio;
+        }
+        if self.loop_mode != loop_mode {
+            self.loop_mode = loop_mode;
+            self.reversed = false;
+        }
+        self.playing = playing;
+        self.finished = false;
+    }
+
+    /// Ping-pong: the phase runs over `[0, 2·len)`; its first half is the forward leg.
+    fn bounce(&mut self, step: f64, from: f64, to: f64) {
+        let len = to - from;
+        if len <= END_SNAP_S {
+            self.time = from;
+            return;
+        }
+        let offset = self.time - from;
+        let phase = if self.reversed {
+            2.0 * len - offset
+        } else {
+            offset
+        };
+        let period = 2.0 * len;
+        let t = phase + step;
+        let cycles = (t / period).floor();
+        let mut wrapped = (t - cycles * period).clamp(0.0, period);
+        if wrapped >= period - END_SNAP_S || wrapped < END_SNAP_S {
+            wrapped = 0.0;
+        }
+        let loops = cycles.abs();
+        self.loops_this_tick = if loops >= f64::from(u32::MAX) {
+            u32::MAX
+        } else {
+            loops as u32
+        };
+        // Exactly at the turn (`len`) the leg counts as the return one, so that the next
+        // forward step moves back down.
+        self.reversed = wrapped >= len;
+        let offset = if self.reversed {
+            period - wrapped
+        } else {
+            wrapped
+        };
+        self.time = (from + offset).clamp(from, to);
     }
 
     fn finish(&mut self) {

@@ -145,4 +145,19 @@ pub enum AnimError {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// A layer's mask that leaves no node with a non-zero weight: the layer could never
+    /// contribute (say so instead of playing nothing).
+    #[error("the mask of a layer playing clip {clip} selects no node")]
+    MaskSelectsNothing {
+        /// The clip of the layer.
+        clip: usize,
+    },
+    /// A weight, time or duration that is NaN or infinite.
+    #[error("{what} is {value}, not a finite number")]
+    NotFiniteValue {
+        /// What the value is (`"layer weight"`, `"reference time"`, …).
+        what: &'static str,
+        /// The value given.
+        value: f32,
+    },
 }

@@ -37,21 +37,20 @@
 
 use std::sync::Arc;
 
-use crate::{AnimError, AnimationController, AnimationData, PlaybackClock, PoseHook, PoseSink};
+use crate::{AnimError, AnimationData, LayerDesc, PlaybackClock, Player, PoseHook, PoseSink, Rig};
 
 /// One clip of an asset with its own [`PlaybackClock`] (play, pause, stop, seek, speed, loop,
-/// sub-range) and its own pose scratch.
+/// sub-range) and its own pose scratch: a thin adapter over a [`Player`] holding one layer.
 ///
 /// [`tick`](Self::tick) (or [`tick_animation`]) advances the clock and writes the clip's pose
-/// at the new time to a [`PoseSink`]; like [`AnimationController::tick`] it allocates nothing
-/// and cannot fail, and a paused or finished group still writes its (held) pose. Groups of one
-/// asset drive the same character independently of each other: to mix them, use a
-/// [`WeightedBlend`](crate::WeightedBlend).
+/// at the new time to a [`PoseSink`]; like [`AnimationController::tick`](crate::AnimationController::tick)
+/// it allocates nothing and cannot fail, and a paused or finished group still writes its (held)
+/// pose. Groups of one asset drive the same character independently of each other: to mix
+/// clips, give one [`Player`] several layers.
 #[derive(Debug, Clone)]
 pub struct AnimationGroup {
-    controller: AnimationController,
+    player: Player,
     clip: usize,
-    clock: PlaybackClock,
 }
 
 impl AnimationGroup {
@@ -60,25 +59,18 @@ impl AnimationGroup {
     /// # Errors
     /// What [`AnimationData::validate`] finds, or [`AnimError::NoSuchClip`].
     pub fn new(data: Arc<AnimationData>, clip: usize) -> Result<Self, AnimError> {
-        let controller = AnimationController::new(data)?;
-        Self::with_controller(controller, clip)
+        Self::from_rig(&Rig::new(data)?, clip)
     }
 
-    /// Wraps an existing controller (its scratch and pose hook are reused; its own clock and
-    /// clip are left alone).
-    fn with_controller(controller: AnimationController, clip: usize) -> Result<Self, AnimError> {
-        let Some(c) = controller.data().clips.get(clip) else {
-            return Err(AnimError::NoSuchClip {
-                clip,
-                clip_count: controller.data().clips.len(),
-            });
-        };
-        let clock = PlaybackClock::new(c.duration());
-        Ok(Self {
-            controller,
-            clip,
-            clock,
-        })
+    /// A stopped group for clip `clip` of an already compiled rig.
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchClip`].
+    pub fn from_rig(rig: &Arc<Rig>, clip: usize) -> Result<Self, AnimError> {
+        let mut player = Player::new(rig);
+        let layer = player.add_layer(LayerDesc::new(clip))?;
+        player.layer_mut(layer)?.clock_mut().stop();
+        Ok(Self { player, clip })
     }
 
     /// The clip this group plays.
@@ -90,66 +82,66 @@ impl AnimationGroup {
     /// The clip's name (glTF `animation.name`).
     #[must_use]
     pub fn name(&self) -> &str {
-        &self.controller.data().clips[self.clip].name
+        &self.player.data().clips[self.clip].name
     }
 
     /// The shared animation data.
     #[must_use]
     pub fn data(&self) -> &Arc<AnimationData> {
-        self.controller.data()
+        self.player.data()
     }
 
     /// The playback clock.
     #[must_use]
     pub fn clock(&self) -> &PlaybackClock {
-        &self.clock
+        self.player.layers()[0].clock()
     }
 
     /// The playback clock, for everything the shortcuts below do not cover.
     pub fn clock_mut(&mut self) -> &mut PlaybackClock {
-        &mut self.clock
+        self.player.layers_mut()[0].clock_mut()
     }
 
     /// Starts or resumes playback (see [`PlaybackClock::play`]).
     pub fn play(&mut self) {
-        self.clock.play();
+        self.clock_mut().play();
     }
 
     /// Pauses, keeping the time.
     pub fn pause(&mut self) {
-        self.clock.pause();
+        self.clock_mut().pause();
     }
 
     /// Stops and goes back to `from`.
     pub fn stop(&mut self) {
-        self.clock.stop();
+        self.clock_mut().stop();
     }
 
     /// Plays again from the start of the playing direction.
     pub fn restart(&mut self) {
-        self.clock.restart();
+        self.clock_mut().restart();
     }
 
     /// Moves the playhead to `time` seconds (clamped to the range).
     pub fn seek(&mut self, time: f32) {
-        self.clock.seek(time);
+        self.clock_mut().seek(time);
     }
 
     /// Moves the playhead to `frame` at `fps` frames per second.
     #[doc(alias = "goToFrame")]
     pub fn go_to_frame(&mut self, frame: f32, fps: f32) {
-        self.clock.go_to_frame(frame, fps);
+        self.clock_mut().go_to_frame(frame, fps);
     }
 
     /// Sets the speed multiplier (negative plays backwards; NaN and infinities are ignored).
     #[doc(alias = "speedRatio")]
     pub fn set_speed_ratio(&mut self, speed_ratio: f32) {
-        self.clock.set_speed_ratio(speed_ratio);
+        self.clock_mut().set_speed_ratio(speed_ratio);
     }
 
     /// Looping (wrap) or clamped (hold the last frame and finish) playback.
     pub fn set_looping(&mut self, looping: bool) {
-        self.clock.set_looping(looping);
+        self.clock_mut().set_looping(looping);
     }
 
     /// Plays only `[from, to]` seconds of the clip.
@@ -157,81 +149,78 @@ impl AnimationGroup {
     /// # Errors
     /// [`AnimError::BadPlaybackRange`] when the range is not finite or `from > to`.
     pub fn set_range(&mut self, from: f32, to: f32) -> Result<(), AnimError> {
-        self.clock.set_range(from, to)
+        self.clock_mut().set_range(from, to)
     }
 
     /// Current clip time in seconds.
     #[must_use]
     pub fn time(&self) -> f32 {
-        self.clock.time()
+        self.clock().time()
     }
 
     /// Whether the group is playing.
     #[must_use]
     pub fn is_playing(&self) -> bool {
-        self.clock.is_playing()
+        self.clock().is_playing()
     }
 
     /// Whether a clamped group has reached its end.
     #[must_use]
     pub fn is_finished(&self) -> bool {
-        self.clock.is_finished()
+        self.clock().is_finished()
     }
 
     /// Whether the last tick is the one that finished the group (true for one tick).
     #[must_use]
     pub fn finished_this_tick(&self) -> bool {
-        self.clock.finished_this_tick()
+        self.clock().finished_this_tick()
     }
 
     /// Installs (or removes) the bone-control hook of this group's pose.
     pub fn set_pose_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
-        self.controller.set_pose_hook(hook);
+        self.player.set_pose_hook(hook);
     }
 
     /// Advances the clock by `delta_ms` milliseconds and (when [`visible`](Self::visible))
     /// writes the pose at the new time to `sink` (rest reset, bone-control overrides, channels,
     /// visibility, world, bones).
     pub fn tick(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
-        self.clock.advance(delta_ms);
-        if self.controller.visible {
-            self.evaluate(sink);
-        }
+        self.player.tick_seconds(f64::from(delta_ms) / 1000.0, sink);
     }
 
-    /// Marks the group visible or not (see [`AnimationController::visible`]): while not
+    /// Marks the group visible or not (see [`Player::set_visible`]): while not
     /// visible, [`tick`](Self::tick) moves the clock and skips the pose.
     pub fn set_visible(&mut self, visible: bool) {
-        self.controller.visible = visible;
+        self.player.set_visible(visible);
     }
 
     /// Whether [`tick`](Self::tick) poses.
     #[must_use]
     pub fn visible(&self) -> bool {
-        self.controller.visible
+        self.player.visible()
     }
 
     /// Writes the pose at the current time to `sink` without moving the clock.
     pub fn evaluate(&mut self, sink: &mut dyn PoseSink) {
-        let (clip, time) = (self.clip, self.clock.time());
-        self.controller.pose(Some(clip), time, sink);
+        self.player.evaluate(sink);
     }
 
-    /// The controller holding this group's last pose (bone matrices, morph weights, scratch).
+    /// The player holding this group's layer and last pose (bone matrices, morph weights,
+    /// scratch).
     #[must_use]
-    pub fn controller(&self) -> &AnimationController {
-        &self.controller
+    pub fn player(&self) -> &Player {
+        &self.player
     }
 
     /// World matrices of every node from the last pose, 16 floats each (see
-    /// [`AnimationController::world_matrices`]).
+    /// [`Player::world_matrices`]).
     pub fn world_matrices(&mut self) -> &[f32] {
-        self.controller.world_matrices()
+        self.player.world_matrices()
     }
 
-    /// Brings `controller().scratch().world` up to date with the last pose.
+    /// Brings `player().scratch().world` up to date with the last pose.
     pub fn resolve_world_matrices(&mut self) {
-        self.controller.resolve_world_matrices();
+        self.player.resolve_world_matrices();
     }
 }
 
@@ -242,10 +231,16 @@ impl AnimationGroup {
 /// What [`AnimationData::validate`] finds.
 #[doc(alias = "createAnimationGroups")]
 pub fn create_animation_groups(data: Arc<AnimationData>) -> Result<Vec<AnimationGroup>, AnimError> {
-    let controller = AnimationController::new(data)?;
-    let clips = controller.data().clips.len();
-    (0..clips)
-        .map(|clip| AnimationGroup::with_controller(controller.clone(), clip))
+    create_animation_groups_for(&Rig::new(data)?)
+}
+
+/// [`create_animation_groups`] over an already compiled rig (every group shares it).
+///
+/// # Errors
+/// None in practice (every clip index exists); typed for symmetry with the other constructors.
+pub fn create_animation_groups_for(rig: &Arc<Rig>) -> Result<Vec<AnimationGroup>, AnimError> {
+    (0..rig.clip_count())
+        .map(|clip| AnimationGroup::from_rig(rig, clip))
         .collect()
 }
 

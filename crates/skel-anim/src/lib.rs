@@ -56,8 +56,11 @@ mod interpolate;
 #[cfg(feature = "rayon")]
 mod parallel;
 mod plan;
+mod player;
 mod pose;
+mod poser;
 mod quads;
+mod rig;
 mod sampler;
 mod sink;
 mod skinning;
@@ -67,7 +70,7 @@ mod tracks;
 pub use blend::{BlendLayer, WeightedBlend};
 pub use blend_spec::parse_blend_spec;
 pub use clip::{Channel, ChannelPath, Clip};
-pub use clock::PlaybackClock;
+pub use clock::{LoopMode, PlaybackClock};
 pub use controller::AnimationController;
 pub use crossfade::CrossFade;
 pub use data::{
@@ -75,15 +78,19 @@ pub use data::{
     TRS_STRIDE,
 };
 pub use error::AnimError;
-pub use group::{AnimationGroup, create_animation_groups, tick_animation};
+pub use group::{
+    AnimationGroup, create_animation_groups, create_animation_groups_for, tick_animation,
+};
 pub use hierarchy::compute_topo_order;
 pub use hooks::PoseHook;
 pub use instances::{Animate, instantiate, tick_all};
 #[cfg(feature = "rayon")]
 pub use parallel::par_tick_all;
+pub use player::{FadeSync, Layer, LayerDesc, LayerMode, MAX_WEIGHT, Mask, Player, Reference};
 pub use pose::{
     PoseScratch, apply_clip, compute_bone_matrices, compute_world_matrices, reset_to_rest,
 };
+pub use rig::Rig;
 pub use sampler::{
     Interpolation, Sampler, SamplerCursor, evaluate_sampler, evaluate_sampler_cursor,
 };

@@ -1,9 +1,8 @@
-//! The evaluation plan of one asset, built once when a [`PoseScratch`](crate::PoseScratch) is
-//! made and shared (behind an `Arc`) by every clone of it: flat rest pose, parent links in
+//! The evaluation plan of one asset, built once by [`Rig::new`](crate::Rig::new) (or a
+//! [`PoseScratch`](crate::PoseScratch) made on its own) and shared behind an `Arc` by every
+//! player of that rig: flat rest pose, parent links in
 //! topological order, and per clip the channels sorted into tracks that the hot loop walks
 //! without matching on paths, searching keys per channel or resolving "last channel wins" again.
-
-use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use crate::pose::Transform;
 use crate::quads::QuadPlan;
@@ -12,20 +11,6 @@ use crate::{
     AnimError, AnimationData, ChannelPath, Interpolation, R_OFF, S_OFF, T_OFF, TRS_STRIDE,
     interpolate,
 };
-
-/// Plans in use, by the `Arc<AnimationData>` they were made for (see [`PosePlan::shared`]).
-/// An entry lives as long as its plan: the plan's `Drop` removes it, so that no `Weak` to the
-/// data outlives the last controller (a `Weak` would make `Arc::get_mut` on the data fail).
-type SharedPlans = Vec<(Weak<AnimationData>, Weak<PosePlan>)>;
-static SHARED: Mutex<SharedPlans> = Mutex::new(Vec::new());
-
-impl Drop for PosePlan {
-    fn drop(&mut self) {
-        // This plan's strong count is 0 now: its entry (and any other dead one) goes.
-        let mut cache = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-        cache.retain(|(_, p)| p.strong_count() > 0);
-    }
-}
 
 /// "No parent" / "no binding" in the plan's `u32` links.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -221,26 +206,6 @@ fn to_u32(value: usize, what: &'static str) -> Result<u32, AnimError> {
 }
 
 impl PosePlan {
-    /// The plan of `data`, shared with every live controller already made over the same
-    /// `Arc` (controllers made one by one with `AnimationController::new` then share one plan,
-    /// and one copy of the interleaved keys, as clones do).
-    ///
-    /// # Errors
-    /// As [`PosePlan::new`].
-    pub(crate) fn shared(data: &Arc<AnimationData>) -> Result<Arc<Self>, AnimError> {
-        let mut cache = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(plan) = cache
-            .iter()
-            .find(|(d, _)| d.strong_count() > 0 && std::ptr::eq(d.as_ptr(), Arc::as_ptr(data)))
-            .and_then(|(_, p)| p.upgrade())
-        {
-            return Ok(plan);
-        }
-        let plan = Arc::new(Self::new(data)?);
-        cache.push((Arc::downgrade(data), Arc::downgrade(&plan)));
-        Ok(plan)
-    }
-
     /// The plan of `data`, after validating it.
     ///
     /// # Errors
@@ -555,19 +520,18 @@ mod tests {
     }
 
     #[test]
-    fn controllers_over_one_arc_share_a_plan_and_release_the_data() {
+    fn players_of_one_rig_share_its_plan_and_release_the_data() {
         let mut data = Arc::new(data());
-        let a = AnimationController::new(Arc::clone(&data)).unwrap();
-        let b = AnimationController::new(Arc::clone(&data)).unwrap();
+        let rig = crate::Rig::new(Arc::clone(&data)).unwrap();
+        let a = AnimationController::from_rig(&rig);
+        let b = AnimationController::from_rig(&rig);
         assert!(Arc::ptr_eq(&a.scratch().plan, &b.scratch().plan));
-        // Another asset with equal contents is another plan.
+        // Another rig is another plan, even over equal contents.
         let other = AnimationController::new(Arc::new(self::data())).unwrap();
         assert!(!Arc::ptr_eq(&a.scratch().plan, &other.scratch().plan));
-        drop((a, b, other));
-        // No Weak is left behind: the data can be edited in place again.
+        drop((a, b, other, rig));
+        // Nothing holds the data any more: it can be edited in place again.
         assert!(Arc::get_mut(&mut data).is_some());
-        let c = AnimationController::new(Arc::clone(&data)).unwrap();
-        assert_eq!(c.scratch().plan.clips.len(), 1);
     }
 
     #[test]

@@ -65,6 +65,13 @@ impl PoseScratch {
         Ok(Self::with_plan(data, Arc::new(PosePlan::new(data)?)))
     }
 
+    /// A scratch for `rig`'s asset, sharing its compiled plan (no validation or planning
+    /// again).
+    #[must_use]
+    pub fn for_rig(rig: &crate::Rig) -> Self {
+        Self::with_plan(rig.data(), Arc::clone(&rig.plan))
+    }
+
     /// A scratch for `data` using `plan`, which must have been made for `data` (and so
     /// validated it).
     pub(crate) fn with_plan(data: &AnimationData, plan: Arc<PosePlan>) -> Self {
@@ -107,13 +114,6 @@ impl PoseScratch {
     #[must_use]
     pub fn topo_order(&self) -> &[usize] {
         &self.plan.topo
-    }
-
-    /// Duration of clip `clip` of the scratch's asset (0 for an index past the end), without
-    /// walking its samplers.
-    #[must_use]
-    pub(crate) fn clip_duration(&self, clip: usize) -> f32 {
-        self.plan.clips.get(clip).map_or(0.0, |c| c.duration)
     }
 }
 

@@ -305,7 +305,7 @@ fn a_zero_length_clip_holds_its_only_key() {
         group.tick(delta, &mut sink);
         assert_eq!(group.time(), 0.0);
         assert!(!group.is_finished(), "looping: never finishes");
-        assert_eq!(group.controller().scratch().trs[T_OFF + 2], 3.0);
+        assert_eq!(group.player().scratch().trs[T_OFF + 2], 3.0);
     }
     group.set_looping(false);
     group.play();

@@ -47,8 +47,10 @@ fn instances_share_the_keyframes_not_copies() {
         ));
         assert_eq!(c.clip(), Some(RUN));
     }
-    // One Arc count per instance, plus ours.
-    assert_eq!(Arc::strong_count(&data), 4);
+    // One compiled rig for the whole crowd: it holds the data once, the instances hold it.
+    assert_eq!(Arc::strong_count(&data), 2);
+    assert!(crowd.iter().all(|c| Arc::ptr_eq(c.rig(), crowd[0].rig())));
+    assert_eq!(Arc::strong_count(crowd[0].rig()), 3);
     // Each has its own scratch.
     assert!(!std::ptr::eq(
         crowd[0].scratch().trs.as_ptr(),

@@ -40,7 +40,15 @@ pub struct BoneControlAsset {
 pub fn enable_bone_control(
     data: &Arc<AnimationData>,
 ) -> Result<BoneControlAsset, BoneControlError> {
-    let scratch = PoseScratch::new(data)?;
+    Ok(enable_bone_control_for_rig(&skel_anim::Rig::new(Arc::clone(data))?))
+}
+
+/// [`enable_bone_control`] over an already compiled rig (the loader compiles each asset once
+/// and hands the same rig to its players and to bone control).
+#[must_use]
+pub fn enable_bone_control_for_rig(rig: &Arc<skel_anim::Rig>) -> BoneControlAsset {
+    let data = rig.data();
+    let scratch = PoseScratch::for_rig(rig);
     let state = Arc::new(SharedState::new(Arc::clone(data), scratch));
     let skeletons = data
         .skeletons
@@ -51,11 +59,11 @@ pub fn enable_bone_control(
     let hook = Arc::new(BoneControlHook {
         state: Arc::clone(&state),
     });
-    Ok(BoneControlAsset {
+    BoneControlAsset {
         state,
         skeletons,
         hook,
-    })
+    }
 }
 
 impl BoneControlAsset {
@@ -181,6 +189,15 @@ impl PoseHookHost for AnimationController {
 }
 
 impl PoseHookHost for AnimationGroup {
+    fn animation_data(&self) -> &Arc<AnimationData> {
+        self.data()
+    }
+    fn set_bone_control_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
+        self.set_pose_hook(hook);
+    }
+}
+
+impl PoseHookHost for skel_anim::Player {
     fn animation_data(&self) -> &Arc<AnimationData> {
         self.data()
     }

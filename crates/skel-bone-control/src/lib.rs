@@ -64,7 +64,7 @@ mod skeleton;
 mod state;
 mod world_pose;
 
-pub use asset::{BoneControlAsset, PoseHookHost, enable_bone_control};
+pub use asset::{BoneControlAsset, PoseHookHost, enable_bone_control, enable_bone_control_for_rig};
 pub use error::BoneControlError;
 pub use mesh::{
     HasMeshSkeleton, MeshSkeleton, MeshVisibility, SkeletonAssociation, collect_skeletons,

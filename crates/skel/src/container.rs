@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use skel_anim::{AnimationData, AnimationGroup, NullSink, PoseScratch, PoseSink};
+use skel_anim::{AnimationData, AnimationGroup, NullSink, PoseScratch, PoseSink, Rig};
 use skel_gltf::{GltfAsset, ImageSlot, NodeInfo, PrimitiveData, SkinInfo};
 use skel_gpu::{BufferInit, GpuContext, JointIndices, MorphGpu, SkeletonGpu};
 
@@ -27,6 +27,9 @@ use crate::{LoadOptions, Mesh, MeshMorph, MeshSkeleton, SkelError, Source};
 pub struct AssetContainer {
     /// Nodes at rest, clips, skeleton and morph bindings.
     pub animation: Arc<AnimationData>,
+    /// The asset compiled for playback, once: make more players with
+    /// [`Player::new`](skel_anim::Player::new)`(&container.rig)`.
+    pub rig: Arc<Rig>,
     /// GPU meshes, one per mesh node of the scene, in node order.
     pub meshes: Vec<Mesh>,
     /// One group per clip, in clip order, stopped at time 0.
@@ -91,18 +94,20 @@ pub fn from_asset(
         ..
     } = asset;
     let animation = Arc::new(animation);
+    // Compiled once: every player, group and bone control of the asset shares it.
+    let rig = Rig::new(Arc::clone(&animation))?;
     #[cfg(not(feature = "bone-control"))]
     let _ = options;
 
     // Rest-pose bone matrices: what the bone textures hold before the first tick.
-    let mut rest = PoseScratch::new(&animation)?;
+    let mut rest = PoseScratch::for_rig(&rig);
     skel_anim::reset_to_rest(&animation, &mut rest);
     skel_anim::compute_world_matrices(&animation, &mut rest);
     skel_anim::compute_bone_matrices(&animation, &mut rest, &mut NullSink);
 
     #[cfg(feature = "bone-control")]
     let bone_control = if options.bone_control {
-        Some(skel_bone_control::enable_bone_control(&animation)?)
+        Some(skel_bone_control::enable_bone_control_for_rig(&rig))
     } else {
         None
     };
@@ -171,7 +176,7 @@ pub fn from_asset(
     }
 
     #[allow(unused_mut, reason = "mutated only with the bone-control feature")]
-    let mut animation_groups = skel_anim::create_animation_groups(Arc::clone(&animation))?;
+    let mut animation_groups = skel_anim::create_animation_groups_for(&rig)?;
     #[cfg(feature = "bone-control")]
     if let Some(bc) = &bone_control {
         for group in &mut animation_groups {
@@ -187,6 +192,7 @@ pub fn from_asset(
         #[cfg(feature = "bone-control")]
         bone_control,
         animation,
+        rig,
         meshes,
         animation_groups,
         primitives,

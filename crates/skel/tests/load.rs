@@ -77,7 +77,7 @@ fn gpu_matches_cpu(
         container.animation_groups[clip].tick(0.0, &mut sink);
         assert_eq!(sink.skipped(), 0, "every binding has a mesh");
     }
-    let controller = container.animation_groups[clip].controller();
+    let controller = container.animation_groups[clip].player();
 
     let mut compared = 0;
     for mesh in &container.meshes {
@@ -265,7 +265,7 @@ fn the_rest_pose_is_in_the_bone_texture_and_a_tick_uploads_the_pose() {
         !container.tick_animation(9, 10.0, &ctx.queue),
         "no such group"
     );
-    let controller = container.animation_groups[1].controller();
+    let controller = container.animation_groups[1].player();
     let bones = controller.bone_matrices(0).unwrap();
     assert!(
         bones

@@ -1,0 +1,122 @@
+//! Cross-fades: weight ramps the player owns (three.js `crossFadeTo`, Babylon's
+//! `enableBlending`), so that groups, blends and fades are all one thing.
+
+use super::Player;
+use super::layer::{Fade, LayerDesc, LayerMode};
+use crate::AnimError;
+
+/// How [`Player::crossfade_to`] starts the incoming clip.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FadeSync {
+    /// From the start of the clip (the start of its range in its playing direction).
+    #[default]
+    Restart,
+    /// At the same fraction of its duration as the strongest outgoing blend layer (a walk
+    /// fading into a run keeps its footfalls in step).
+    Phase,
+}
+
+impl Player {
+    /// Fades every blend layer out and a new blend layer playing `clip` in, linearly over
+    /// `duration` seconds of real time (not clip time), and returns the new layer's index.
+    /// Additive layers are left alone. Faded-out layers are removed when their ramp ends (later
+    /// layers move down). Interrupting a fade starts each ramp from the weight it has reached, so
+    /// nothing jumps; weights that summed to 1 keep summing to 1 throughout.
+    ///
+    /// `duration` 0 (or less) switches at once. Allocates the new layer's cursors.
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchClip`] for a clip past the end, [`AnimError::NotFiniteValue`] for a
+    /// NaN or infinite duration. Nothing changes on error.
+    pub fn crossfade_to(
+        &mut self,
+        clip: usize,
+        duration: f32,
+        sync: FadeSync,
+    ) -> Result<usize, AnimError> {
+        if !duration.is_finite() {
+            return Err(AnimError::NotFiniteValue {
+                what: "cross-fade duration",
+                value: duration,
+            });
+        }
+        let mut incoming = super::layer::Layer::new(self.rig(), &LayerDesc::new(clip))?;
+        if sync == FadeSync::Phase {
+            let strongest = self
+                .layers
+                .iter()
+                .filter(|l| l.mode == LayerMode::Blend)
+                .max_by(|a, b| a.effective_weight().total_cmp(&b.effective_weight()));
+            if let Some(from) = strongest {
+                let c = &from.clock;
+                let len = c.to() - c.from();
+                let phase = if len > 0.0 {
+                    (c.time() - c.from()) / len
+                } else {
+                    0.0
+                };
+                let to = &mut incoming.clock;
+                to.seek(to.from() + phase * (to.to() - to.from()));
+            }
+        }
+        let duration = duration.max(0.0);
+        for layer in &mut self.layers {
+            if layer.mode == LayerMode::Blend {
+                layer.fade = Some(Fade {
+                    from: layer.fade_factor,
+                    to: 0.0,
+                    elapsed: 0.0,
+                    duration,
+                });
+            }
+        }
+        incoming.fade = Some(Fade {
+            from: 0.0,
+            to: 1.0,
+            elapsed: 0.0,
+            duration,
+        });
+        incoming.fade_factor = if duration > 0.0 { 0.0 } else { 1.0 };
+        self.layers.push(incoming);
+        let index = self.layers.len() - 1;
+        Ok(index - self.finish_fades_before(index))
+    }
+
+    /// Whether any layer's weight is ramping.
+    #[must_use]
+    pub fn is_fading(&self) -> bool {
+        self.layers.iter().any(|l| l.fade.is_some())
+    }
+
+    /// Ends finished ramps: layers faded out to 0 are removed, faded-in ones keep factor 1.
+    pub(super) fn finish_fades(&mut self) {
+        self.finish_fades_before(self.layers.len());
+    }
+
+    /// [`finish_fades`](Self::finish_fades), returning how many of the layers below `index`
+    /// were removed.
+    fn finish_fades_before(&mut self, index: usize) -> usize {
+        let mut removed_below = 0;
+        let mut i = 0;
+        while i < self.layers.len() {
+            let layer = &mut self.layers[i];
+            match layer.fade {
+                Some(f) if f.done() => {
+                    layer.fade = None;
+                    layer.fade_factor = f.to;
+                    if f.to == 0.0 {
+                        if i < index {
+                            removed_below += 1;
+                        }
+                        self.layers.remove(i);
+                        continue;
+                    }
+                }
+                Some(f) => layer.fade_factor = f.factor(),
+                None => {}
+            }
+            i += 1;
+        }
+        removed_below
+    }
+}

@@ -1,0 +1,319 @@
+//! One layer of a [`Player`](crate::Player): a clip with its own clock, a weight, a mode
+//! (blend or additive) and an optional per-node mask; and the descriptor that creates it.
+
+use glam::Vec4;
+
+use crate::player::mask::Mask;
+use crate::timeline::TimeCursor;
+use crate::{AnimError, LoopMode, PlaybackClock, PoseScratch, Rig, SamplerCursor};
+
+/// The largest weight a layer or snapshot takes; larger finite weights count as this.
+///
+/// Blending is relative, and past a ratio of about 1e7 the lighter contributor is lost in f32
+/// rounding anyway; capping keeps every weighted sum finite (two layers at `f32::MAX / 2`
+/// would otherwise sum to infinity and blend into NaN bone matrices: found by the
+/// `controller_api` fuzz target).
+pub const MAX_WEIGHT: f32 = 1e12;
+
+/// How a layer combines with the layers below it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum LayerMode {
+    /// Part of the normalised weighted average of every blend layer animating a property
+    /// (three.js `NormalAnimationBlendMode`).
+    #[default]
+    Blend,
+    /// Added on top of the blend, in layer order, as the difference between the clip and a
+    /// reference pose (three.js `AdditiveAnimationBlendMode` over `makeClipAdditive`).
+    Additive(Reference),
+}
+
+/// The pose an additive layer's clip is made relative to: `clip` sampled at `time` seconds
+/// (clamped to that clip), the rest value for properties `clip` does not animate.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Reference {
+    /// The reference clip; `None`: the layer's own clip (three.js's default, at time 0).
+    pub clip: Option<usize>,
+    /// Time in the reference clip, in seconds.
+    pub time: f32,
+}
+
+/// Everything a new layer needs (wgpu-style descriptor). [`LayerDesc::new`] gives a blend
+/// layer of weight 1, playing and looping from time 0 at speed 1, over every node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayerDesc {
+    /// The clip to play.
+    pub clip: usize,
+    /// The layer's weight (see [`Layer::set_weight`] for the accepted range).
+    pub weight: f32,
+    /// Blend or additive.
+    pub mode: LayerMode,
+    /// Which nodes the layer affects; `None`: all of them.
+    pub mask: Option<Mask>,
+    /// Playback speed (negative plays backwards).
+    pub speed: f32,
+    /// What the clock does at the ends of the clip.
+    pub loop_mode: LoopMode,
+    /// Start time in seconds (clamped to the clip).
+    pub start: f32,
+}
+
+impl LayerDesc {
+    /// A blend layer of weight 1 playing `clip`.
+    #[must_use]
+    pub fn new(clip: usize) -> Self {
+        Self {
+            clip,
+            weight: 1.0,
+            mode: LayerMode::Blend,
+            mask: None,
+            speed: 1.0,
+            loop_mode: LoopMode::Repeat,
+            start: 0.0,
+        }
+    }
+
+    /// With weight `weight`.
+    #[must_use]
+    pub fn weight(mut self, weight: f32) -> Self {
+        self.weight = weight;
+        self
+    }
+
+    /// As an additive layer relative to `reference`.
+    #[must_use]
+    pub fn additive(mut self, reference: Reference) -> Self {
+        self.mode = LayerMode::Additive(reference);
+        self
+    }
+
+    /// Restricted to `mask`.
+    #[must_use]
+    pub fn mask(mut self, mask: Mask) -> Self {
+        self.mask = Some(mask);
+        self
+    }
+
+    /// At playback speed `speed`.
+    #[must_use]
+    pub fn speed(mut self, speed: f32) -> Self {
+        self.speed = speed;
+        self
+    }
+
+    /// With loop mode `mode`.
+    #[must_use]
+    pub fn loop_mode(mut self, mode: LoopMode) -> Self {
+        self.loop_mode = mode;
+        self
+    }
+
+    /// Starting at `start` seconds.
+    #[must_use]
+    pub fn start(mut self, start: f32) -> Self {
+        self.start = start;
+        self
+    }
+}
+
+/// A weight ramp owned by the player (a cross-fade in or out).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Fade {
+    pub(crate) from: f32,
+    pub(crate) to: f32,
+    pub(crate) elapsed: f32,
+    pub(crate) duration: f32,
+}
+
+impl Fade {
+    pub(crate) fn factor(&self) -> f32 {
+        if self.duration <= 0.0 || self.elapsed >= self.duration {
+            self.to
+        } else {
+            self.from + (self.to - self.from) * (self.elapsed / self.duration)
+        }
+    }
+
+    pub(crate) fn done(&self) -> bool {
+        self.duration <= 0.0 || self.elapsed >= self.duration
+    }
+}
+
+/// An additive layer's reference values, one per blend slot of the rig (rest values where the
+/// reference clip does not animate the property).
+#[derive(Debug, Clone)]
+pub(crate) struct ReferencePose {
+    pub(crate) trs: Vec<Vec4>,
+    pub(crate) morph: Vec<f32>,
+}
+
+/// One clip playing inside a [`Player`](crate::Player): its clock, weight, mode and mask.
+#[derive(Debug, Clone)]
+pub struct Layer {
+    pub(crate) clip: usize,
+    pub(crate) weight: f32,
+    pub(crate) mode: LayerMode,
+    pub(crate) clock: PlaybackClock,
+    /// Per-node weights in `0..=1` (`None`: 1 everywhere).
+    pub(crate) mask: Option<Box<[f32]>>,
+    pub(crate) reference: Option<ReferencePose>,
+    pub(crate) fade: Option<Fade>,
+    /// The fade's current factor (1 without a fade).
+    pub(crate) fade_factor: f32,
+    pub(crate) cursors: Vec<SamplerCursor>,
+    /// One cursor per key-time array of the clip (its tracks share them).
+    pub(crate) time_cursors: Vec<TimeCursor>,
+}
+
+impl Layer {
+    /// Builds the layer `desc` describes over `rig`: resolves the mask, samples the additive
+    /// reference. Allocates (the layer's cursors, mask and reference values).
+    pub(crate) fn new(rig: &Rig, desc: &LayerDesc) -> Result<Self, AnimError> {
+        rig.check_clip(desc.clip)?;
+        let finite = |what: &'static str, value: f32| {
+            if value.is_finite() {
+                Ok(value)
+            } else {
+                Err(AnimError::NotFiniteValue { what, value })
+            }
+        };
+        finite("layer weight", desc.weight)?;
+        finite("layer speed", desc.speed)?;
+        finite("layer start time", desc.start)?;
+        let mask = match &desc.mask {
+            Some(m) => Some(m.resolve(rig, desc.clip)?),
+            None => None,
+        };
+        let reference = match desc.mode {
+            LayerMode::Blend => None,
+            LayerMode::Additive(r) => Some(reference_pose(rig, r.clip.unwrap_or(desc.clip), {
+                finite("reference time", r.time)?
+            })?),
+        };
+        let clip = &rig.data().clips[desc.clip];
+        let duration = rig.clip_duration(desc.clip).unwrap_or(0.0);
+        let mut clock = PlaybackClock::new(duration);
+        clock.set_speed_ratio(desc.speed);
+        clock.set_loop_mode(desc.loop_mode);
+        clock.seek(desc.start);
+        clock.play();
+        let mut layer = Self {
+            clip: desc.clip,
+            weight: 0.0,
+            mode: desc.mode,
+            clock,
+            mask,
+            reference,
+            fade: None,
+            fade_factor: 1.0,
+            cursors: vec![SamplerCursor::default(); clip.samplers.len()],
+            time_cursors: vec![TimeCursor::default(); rig.plan.clips[desc.clip].timelines.len()],
+        };
+        layer.set_weight(desc.weight);
+        Ok(layer)
+    }
+
+    /// The clip this layer plays.
+    #[must_use]
+    pub fn clip(&self) -> usize {
+        self.clip
+    }
+
+    /// The layer's weight, as set (fades not included).
+    #[must_use]
+    pub fn weight(&self) -> f32 {
+        self.weight
+    }
+
+    /// The weight the layer contributes with now: its weight times its cross-fade factor.
+    #[must_use]
+    pub fn effective_weight(&self) -> f32 {
+        self.weight * self.fade_factor
+    }
+
+    /// Sets the weight. NaN counts as 0 and magnitudes above [`MAX_WEIGHT`] as `MAX_WEIGHT`.
+    /// Blend layers take weights from 0 up (negative counts as 0: a negative share of an
+    /// average means nothing); additive layers take negative weights too (weight −1 subtracts
+    /// what +1 adds).
+    pub fn set_weight(&mut self, weight: f32) {
+        let w = if weight.is_nan() {
+            0.0
+        } else {
+            weight.clamp(-MAX_WEIGHT, MAX_WEIGHT)
+        };
+        self.weight = match self.mode {
+            LayerMode::Blend => w.max(0.0),
+            LayerMode::Additive(_) => w,
+        };
+    }
+
+    /// Blend or additive.
+    #[must_use]
+    pub fn mode(&self) -> LayerMode {
+        self.mode
+    }
+
+    /// The mask's weight of `node` (1 without a mask or past the end of the nodes).
+    #[must_use]
+    pub fn mask_weight(&self, node: usize) -> f32 {
+        self.mask
+            .as_ref()
+            .and_then(|m| m.get(node).copied())
+            .unwrap_or(1.0)
+    }
+
+    /// Whether a cross-fade is ramping this layer's weight.
+    #[must_use]
+    pub fn is_fading(&self) -> bool {
+        self.fade.is_some()
+    }
+
+    /// The layer's playback clock.
+    #[must_use]
+    pub fn clock(&self) -> &PlaybackClock {
+        &self.clock
+    }
+
+    /// The layer's playback clock (play, pause, seek, speed, loop mode, range).
+    pub fn clock_mut(&mut self) -> &mut PlaybackClock {
+        &mut self.clock
+    }
+
+    /// Advances the clock by `dt` seconds and the fade by `dt` seconds of real time.
+    pub(crate) fn advance(&mut self, dt: f64) {
+        self.clock.advance_seconds(dt);
+        if let Some(fade) = &mut self.fade {
+            if dt.is_finite() && dt > 0.0 {
+                #[expect(clippy::cast_possible_truncation, reason = "seconds of a frame")]
+                let step = dt as f32;
+                fade.elapsed += step;
+            }
+            self.fade_factor = fade.factor();
+        }
+    }
+}
+
+/// The reference pose of an additive layer: `clip` at `time` (clamped to it) over the rest pose.
+fn reference_pose(rig: &Rig, clip: usize, time: f32) -> Result<ReferencePose, AnimError> {
+    rig.check_clip(clip)?;
+    let data = rig.data();
+    let duration = rig.clip_duration(clip).unwrap_or(0.0);
+    let mut scratch = PoseScratch::with_plan(data, std::sync::Arc::clone(&rig.plan));
+    crate::reset_to_rest(data, &mut scratch);
+    crate::apply_clip(data, clip, time.clamp(0.0, duration), &mut scratch);
+    let trs = rig
+        .maps
+        .trs_slots
+        .iter()
+        .map(|slot| {
+            let v = &scratch.trs[slot.at..slot.at + 4];
+            Vec4::new(v[0], v[1], v[2], if slot.rotation { v[3] } else { 0.0 })
+        })
+        .collect();
+    let mut morph = vec![0.0; rig.maps.morph_value_len];
+    for slot in &rig.maps.morph_slots {
+        let n = slot.components;
+        morph[slot.values..slot.values + n]
+            .copy_from_slice(&scratch.morph_weights[slot.binding][..n]);
+    }
+    Ok(ReferencePose { trs, morph })
+}

@@ -1,0 +1,363 @@
+//! One player per character: an ordered list of layers over a compiled [`Rig`], turned into
+//! bone matrices and morph weights every tick (bevy's `AnimationPlayer`, three.js's
+//! `AnimationMixer`).
+//!
+//! # What you see
+//!
+//! Each [`Layer`] plays one clip on its own [`PlaybackClock`](crate::PlaybackClock) with a
+//! weight, a [`LayerMode`] and an optional [`Mask`]. Every tick, property by property (a node's
+//! translation, rotation or scale, a mesh's morph weights):
+//!
+//! 1. **Blend layers** that animate the property with a non-zero effective weight
+//!    (`weight × fade × mask(node)`) are averaged: normalised by their total when it is 1 or
+//!    more; below 1 the rest value (with any bone-control overrides) fills the remainder, so a
+//!    layer fading in starts from where the bone was. Rotations are weighted quaternion sums,
+//!    each contributor flipped into the first one's hemisphere, normalised at the end (not
+//!    three.js's running slerp; the two agree within the golden tolerance, and exactly for one
+//!    contributor). A single contributor at weight ≥ 1 is copied as sampled.
+//! 2. **Additive layers** are then applied in layer order, each as its difference from a
+//!    reference pose ([`Reference`]: by default its own clip at time 0; the rest value where
+//!    the reference clip does not animate a property): rotation `q ← q · (conj(ref) · v)^w`,
+//!    translation, scale and morph weights `x ← x + w · (v − ref)`. Negative weights subtract.
+//!    A property only additive layers animate starts from its rest value.
+//! 3. A property no layer animates keeps its rest value.
+//!
+//! One blend layer at effective weight ≥ 1 with no mask (plain playback) takes the fused
+//! single-clip pass: it costs what a single clip always cost.
+//!
+//! Cross-fades are weight ramps owned by the player: [`Player::crossfade_to`] ramps every blend
+//! layer down to 0 and the new clip's layer up to 1 over the same time, so weights that summed to
+//! 1 keep summing to 1 and an interrupted fade continues from the weights on screen.
+//!
+//! Building layers allocates (their cursors, masks, reference poses); ticking never does.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use skel_anim::*;
+//!
+//! // One joint moving along x: "left" to -1, "right" to +1 over one second.
+//! let clip = |name: &str, x: f32| -> Result<Clip, AnimError> {
+//!     let s = Sampler::new(vec![0.0, 1.0], vec![0.0, 0.0, 0.0, x, 0.0, 0.0], Interpolation::Linear)?;
+//!     Ok(Clip::new(name, vec![s], vec![Channel { sampler: 0, node: 0, path: ChannelPath::Translation }]))
+//! };
+//! let rig = Rig::new(Arc::new(AnimationData {
+//!     nodes: vec![NodeRest::new("root", None), NodeRest::new("mesh", None)],
+//!     clips: vec![clip("left", -1.0)?, clip("right", 1.0)?],
+//!     skeletons: vec![SkeletonBinding::new(0, 1, vec![0], vec![])?],
+//!     morph_bindings: vec![],
+//!     handedness: Handedness::RightHanded,
+//! }))?;
+//! let mut player = Player::new(&rig);
+//! player.add_layer(LayerDesc::new(0).weight(0.25))?;
+//! player.add_layer(LayerDesc::new(1).weight(0.75))?;
+//! let mut sink = RecordingSink::default();
+//! player.tick(1.0, &mut sink); // one second: both clips at their last key
+//! // 0.25 · -1 + 0.75 · 1 = 0.5 … but a second wraps a looping clip back to 0:
+//! assert!(sink.bone_matrices[0][12].abs() < 1e-6);
+//! player.tick(0.5, &mut sink);
+//! assert!((sink.bone_matrices[0][12] - 0.25).abs() < 1e-6);
+//!
+//! // "right" added on top of itself at half weight: +0.5 · (0.5 − 0).
+//! player.add_layer(LayerDesc::new(1).weight(0.5).additive(Reference::default()))?;
+//! player.layer_mut(2)?.clock_mut().seek(0.5);
+//! player.evaluate(&mut sink);
+//! assert!((sink.bone_matrices[0][12] - 0.5).abs() < 1e-6);
+//! # Ok::<(), AnimError>(())
+//! ```
+
+mod fade;
+mod layer;
+mod mask;
+pub(crate) mod mix;
+
+use std::sync::Arc;
+
+pub use fade::FadeSync;
+pub use layer::{Layer, LayerDesc, LayerMode, MAX_WEIGHT, Reference};
+pub use mask::Mask;
+
+use crate::{AnimError, AnimationData, PoseHook, PoseScratch, PoseSink, Rig};
+use mix::{Mix, Snapshot};
+
+/// The layers of one character and everything their evaluation needs. See the
+/// [module docs](self).
+#[derive(Debug, Clone)]
+pub struct Player {
+    poser: crate::poser::Poser,
+    layers: Vec<Layer>,
+    mix: Mix,
+    snapshot: Snapshot,
+    visible: bool,
+}
+
+impl Player {
+    /// A player over `rig` with no layers (the rest pose). Allocates its scratch buffers.
+    #[must_use]
+    pub fn new(rig: &Arc<Rig>) -> Self {
+        Self {
+            poser: crate::poser::Poser::new(rig),
+            layers: Vec::new(),
+            mix: Mix::new(rig),
+            snapshot: Snapshot::new(rig),
+            visible: true,
+        }
+    }
+
+    /// The compiled rig.
+    #[must_use]
+    pub fn rig(&self) -> &Arc<Rig> {
+        &self.poser.rig
+    }
+
+    /// The asset's data.
+    #[must_use]
+    pub fn data(&self) -> &Arc<AnimationData> {
+        self.poser.rig.data()
+    }
+
+    /// Adds a layer on top of the others and returns its index. Allocates: do it at setup.
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchClip`] for a clip (or reference clip) past the end,
+    /// [`AnimError::NotFiniteValue`] for a NaN or infinite weight, speed, start or reference
+    /// time, and what [`Mask`] resolution finds (unknown node, mask selecting nothing). Nothing
+    /// is added on error.
+    pub fn add_layer(&mut self, desc: LayerDesc) -> Result<usize, AnimError> {
+        let layer = Layer::new(&self.poser.rig, &desc)?;
+        self.layers.push(layer);
+        Ok(self.layers.len() - 1)
+    }
+
+    /// Removes layer `layer` (later layers move down by one) and returns it.
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchLayer`] for an index past the end.
+    pub fn remove_layer(&mut self, layer: usize) -> Result<Layer, AnimError> {
+        self.check_layer(layer)?;
+        Ok(self.layers.remove(layer))
+    }
+
+    /// Removes every layer (the rest pose).
+    pub fn clear_layers(&mut self) {
+        self.layers.clear();
+    }
+
+    fn check_layer(&self, layer: usize) -> Result<(), AnimError> {
+        if layer < self.layers.len() {
+            Ok(())
+        } else {
+            Err(AnimError::NoSuchLayer {
+                layer,
+                layer_count: self.layers.len(),
+            })
+        }
+    }
+
+    /// The layers, bottom first.
+    #[must_use]
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// The layers, to change weights and clocks.
+    pub fn layers_mut(&mut self) -> &mut [Layer] {
+        &mut self.layers
+    }
+
+    /// Layer `layer`.
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchLayer`] for an index past the end.
+    pub fn layer_mut(&mut self, layer: usize) -> Result<&mut Layer, AnimError> {
+        self.check_layer(layer)?;
+        Ok(&mut self.layers[layer])
+    }
+
+    /// Sets the weight of layer `layer` (see [`Layer::set_weight`]).
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchLayer`] for an index past the end.
+    pub fn set_weight(&mut self, layer: usize, weight: f32) -> Result<(), AnimError> {
+        self.layer_mut(layer)?.set_weight(weight);
+        Ok(())
+    }
+
+    /// Installs (or removes) the bone-control hook: `before_channels` runs after the rest
+    /// reset (so overrides are the "rest" that fills in below weight 1), `after_channels`
+    /// (visibility) after every layer.
+    pub fn set_pose_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
+        self.poser.hook = hook;
+    }
+
+    /// The installed bone-control hook.
+    #[must_use]
+    pub fn pose_hook(&self) -> Option<&Arc<dyn PoseHook>> {
+        self.poser.hook.as_ref()
+    }
+
+    /// Marks the character visible or not: while not visible, [`tick`](Self::tick) moves the
+    /// clocks and fades and skips the pose (a culled character costs a few nanoseconds); its
+    /// first visible tick poses it at its current times.
+    pub fn set_visible(&mut self, visible: bool) {
+        self.visible = visible;
+    }
+
+    /// Whether [`tick`](Self::tick) poses.
+    #[must_use]
+    pub fn visible(&self) -> bool {
+        self.visible
+    }
+
+    /// Advances every layer's clock and fade by `dt` seconds, drops layers whose fade-out has
+    /// ended, then (when [`visible`](Self::visible)) evaluates and writes the pose to `sink`.
+    /// A NaN or infinite `dt` moves nothing.
+    pub fn tick(&mut self, dt: f32, sink: &mut dyn PoseSink) {
+        self.tick_seconds(f64::from(dt), sink);
+    }
+
+    /// [`tick`](Self::tick) with the step in f64 seconds (the millisecond adapters convert in
+    /// f64, so their clocks move exactly as they always did).
+    pub(crate) fn tick_seconds(&mut self, dt: f64, sink: &mut dyn PoseSink) {
+        self.advance_seconds(dt);
+        if self.visible {
+            self.evaluate(sink);
+        }
+    }
+
+    /// The clock-and-fade half of [`tick`](Self::tick), without posing.
+    pub fn advance(&mut self, dt: f32) {
+        self.advance_seconds(f64::from(dt));
+    }
+
+    fn advance_seconds(&mut self, dt: f64) {
+        for layer in &mut self.layers {
+            layer.advance(dt);
+        }
+        self.finish_fades();
+    }
+
+    /// Evaluates the layers at their current times and writes the pose to `sink`: rest reset,
+    /// bone-control overrides, blend layers, additive layers, visibility, local → world, bone
+    /// matrices and morph weights.
+    pub fn evaluate(&mut self, sink: &mut dyn PoseSink) {
+        if let Some(single) = self.single_clip() {
+            self.poser.pose(single.0, single.1, sink);
+            return;
+        }
+        let Self {
+            poser,
+            layers,
+            mix,
+            snapshot,
+            ..
+        } = self;
+        poser.pose_with(sink, |rig, scratch| {
+            mix::mix_layers(rig, scratch, layers, mix, snapshot);
+        });
+    }
+
+    /// `Some((clip, time))` when the stack is plain playback of one clip (or of nothing): one
+    /// contributing layer, blend mode, effective weight ≥ 1, no mask, no snapshot.
+    fn single_clip(&self) -> Option<(Option<usize>, f32)> {
+        if self.snapshot.weight > 0.0 {
+            return None;
+        }
+        let mut found = None;
+        for layer in &self.layers {
+            let w = layer.effective_weight();
+            if w == 0.0 {
+                continue;
+            }
+            if found.is_some() || layer.mode != LayerMode::Blend || layer.mask.is_some() || w < 1.0
+            {
+                return None;
+            }
+            found = Some(layer);
+        }
+        Some(found.map_or((None, 0.0), |l| (Some(l.clip), l.clock.time())))
+    }
+
+    /// Poses `clip` (or the rest pose) at `time` seconds into `sink` without touching any
+    /// layer: for tools, tests and scrubbing.
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchClip`] for an index past the end.
+    pub fn evaluate_clip_at(
+        &mut self,
+        clip: Option<usize>,
+        time: f32,
+        sink: &mut dyn PoseSink,
+    ) -> Result<(), AnimError> {
+        if let Some(c) = clip {
+            self.poser.rig.check_clip(c)?;
+        }
+        self.poser.pose(clip, time, sink);
+        Ok(())
+    }
+
+    /// Freezes the blended values of the last evaluation as an extra blend contributor that
+    /// mixes in with [`set_snapshot_weight`](Self::set_snapshot_weight) (0 until set). Before
+    /// any layered evaluation the snapshot is empty. Allocates nothing.
+    pub fn capture_snapshot(&mut self) {
+        self.snapshot.capture(&self.poser.rig, &self.mix);
+    }
+
+    /// Weight of the captured snapshot (0: ignored).
+    #[must_use]
+    pub fn snapshot_weight(&self) -> f32 {
+        self.snapshot.weight
+    }
+
+    /// Sets the snapshot's weight (negative, NaN and infinite weights count as 0, weights above
+    /// [`MAX_WEIGHT`] as `MAX_WEIGHT`).
+    pub fn set_snapshot_weight(&mut self, weight: f32) {
+        self.snapshot.weight = if weight.is_finite() && weight > 0.0 {
+            weight.min(MAX_WEIGHT)
+        } else {
+            0.0
+        };
+    }
+
+    /// Drops the snapshot (weight 0, nothing captured).
+    pub fn clear_snapshot(&mut self) {
+        self.snapshot.weight = 0.0;
+        self.snapshot.trs_slots.clear();
+        self.snapshot.morph_slots.clear();
+    }
+
+    /// World matrices of every node from the last pose, 16 floats each (computed on the first
+    /// call after each pose: the player poses in the first skinned mesh's rest frame, where a
+    /// bone costs one product).
+    pub fn world_matrices(&mut self) -> &[f32] {
+        self.resolve_world_matrices();
+        &self.poser.scratch.world
+    }
+
+    /// Brings `scratch().world` up to date with the last pose.
+    pub fn resolve_world_matrices(&mut self) {
+        crate::pose::resolve_world(&mut self.poser.scratch);
+    }
+
+    /// Bone matrices of skeleton binding `binding` from the last pose.
+    #[must_use]
+    pub fn bone_matrices(&self, binding: usize) -> Option<&[f32]> {
+        self.poser.scratch.bones.get(binding).map(Vec::as_slice)
+    }
+
+    /// Morph weights of morph binding `binding` from the last pose.
+    #[must_use]
+    pub fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
+        self.poser
+            .scratch
+            .morph_weights
+            .get(binding)
+            .map(Vec::as_slice)
+    }
+
+    /// The scratch buffers of the last pose (local TRS, bones, weights; `world` as of the last
+    /// [`world_matrices`](Self::world_matrices) call).
+    #[must_use]
+    pub fn scratch(&self) -> &PoseScratch {
+        &self.poser.scratch
+    }
+}

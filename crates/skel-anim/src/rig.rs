@@ -1,0 +1,134 @@
+//! The compiled rig: everything about one asset that playback reads and never changes, built
+//! once, explicitly, and shared by every player of that asset behind an [`Arc`].
+
+use std::sync::Arc;
+
+use crate::blend_map::ChannelMaps;
+use crate::blend_tracks::TrackSlots;
+use crate::plan::PosePlan;
+use crate::{AnimError, AnimationData, TRS_STRIDE};
+
+/// One asset compiled for playback (ozz-animation's runtime skeleton and animations, bevy's
+/// animation graph asset): the validated [`AnimationData`], its evaluation plan (node order,
+/// tracks, structure-of-arrays key blocks) and the blend maps (which property of which node
+/// each channel of each clip drives).
+///
+/// Build it once per asset with [`Rig::new`] and hand the `Arc` to every
+/// [`Player`](crate::Player) (or [`AnimationController`](crate::AnimationController)) of that
+/// asset: they share the plan and the key copies and own only their clocks and scratch buffers.
+/// Nothing is cached behind the caller's back: two rigs over the same data are two plans.
+///
+/// ```
+/// use std::sync::Arc;
+/// use skel_anim::{AnimationData, NodeRest, Player, Rig};
+///
+/// let data = AnimationData { nodes: vec![NodeRest::new("root", None)], ..Default::default() };
+/// let rig = Rig::new(Arc::new(data))?;
+/// let a = Player::new(&rig);
+/// let b = Player::new(&rig);
+/// assert!(Arc::ptr_eq(a.rig(), b.rig()));
+/// # Ok::<(), skel_anim::AnimError>(())
+/// ```
+#[derive(Debug)]
+pub struct Rig {
+    data: Arc<AnimationData>,
+    pub(crate) plan: Arc<PosePlan>,
+    pub(crate) maps: ChannelMaps,
+    pub(crate) tracks: TrackSlots,
+    /// The node of each blend slot of `maps.trs_slots` (what a layer mask is looked up by).
+    pub(crate) slot_nodes: Vec<u32>,
+    /// The node of each morph slot of `maps.morph_slots`.
+    pub(crate) morph_slot_nodes: Vec<u32>,
+}
+
+impl Rig {
+    /// Validates `data` and compiles it.
+    ///
+    /// # Errors
+    /// What [`AnimationData::validate`] finds, and [`AnimError::LengthMismatch`] for an asset
+    /// with more than 4 294 967 294 nodes, samplers or keys in one sampler.
+    pub fn new(data: Arc<AnimationData>) -> Result<Arc<Self>, AnimError> {
+        let plan = Arc::new(PosePlan::new(&data)?);
+        let maps = ChannelMaps::new(&data);
+        let tracks = TrackSlots::new(&data, &plan, &maps);
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "node indices fit u32: the plan checked the node count"
+        )]
+        let slot_nodes = maps
+            .trs_slots
+            .iter()
+            .map(|s| (s.at / TRS_STRIDE) as u32)
+            .collect();
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "node indices fit u32: the plan checked the node count"
+        )]
+        let morph_slot_nodes = maps
+            .morph_slots
+            .iter()
+            .map(|s| data.morph_bindings[s.binding].node as u32)
+            .collect();
+        Ok(Arc::new(Self {
+            data,
+            plan,
+            maps,
+            tracks,
+            slot_nodes,
+            morph_slot_nodes,
+        }))
+    }
+
+    /// The asset's data.
+    #[must_use]
+    pub fn data(&self) -> &Arc<AnimationData> {
+        &self.data
+    }
+
+    /// Number of clips.
+    #[must_use]
+    pub fn clip_count(&self) -> usize {
+        self.data.clips.len()
+    }
+
+    /// Number of nodes.
+    #[must_use]
+    pub fn node_count(&self) -> usize {
+        self.data.nodes.len()
+    }
+
+    /// Index of the clip named `name` (the first, when names repeat).
+    #[must_use]
+    pub fn clip_index(&self, name: &str) -> Option<usize> {
+        self.data.clip_index(name)
+    }
+
+    /// Index of the node named `name` (the first, when names repeat).
+    #[must_use]
+    pub fn node_index(&self, name: &str) -> Option<usize> {
+        self.data.nodes.iter().position(|n| n.name == name)
+    }
+
+    /// Duration of clip `clip` in seconds, `None` past the end.
+    #[must_use]
+    pub fn clip_duration(&self, clip: usize) -> Option<f32> {
+        self.plan.clips.get(clip).map(|c| c.duration)
+    }
+
+    /// Nodes in parents-before-children order.
+    #[must_use]
+    pub fn topo_order(&self) -> &[usize] {
+        &self.plan.topo
+    }
+
+    pub(crate) fn check_clip(&self, clip: usize) -> Result<(), AnimError> {
+        if clip < self.data.clips.len() {
+            Ok(())
+        } else {
+            Err(AnimError::NoSuchClip {
+                clip,
+                clip_count: self.data.clips.len(),
+            })
+        }
+    }
+}
