@@ -40,7 +40,9 @@ pub struct BoneControlAsset {
 pub fn enable_bone_control(
     data: &Arc<AnimationData>,
 ) -> Result<BoneControlAsset, BoneControlError> {
-    Ok(enable_bone_control_for_rig(&skel_anim::Rig::new(Arc::clone(data))?))
+    Ok(enable_bone_control_for_rig(&skel_anim::Rig::new(
+        Arc::clone(data),
+    )?))
 }
 
 /// [`enable_bone_control`] over an already compiled rig (the loader compiles each asset once

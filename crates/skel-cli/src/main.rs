@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod layer_file;
 mod render;
 
 /// GPU skeletal animation from glTF 2.0.

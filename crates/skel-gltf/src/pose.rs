@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use skel_anim::{AnimationController, NullSink, PoseHook, WeightedBlend, skin_vertices};
+use skel_anim::{AnimationController, LayerDesc, NullSink, Player, PoseHook, skin_vertices};
 use skel_math::{load_mat4, store_mat4};
 
 use crate::{GltfAsset, GltfError};
@@ -24,9 +24,10 @@ pub struct CpuPoser {
     positions: Vec<Vec<f32>>,
     /// Mesh-space morphed positions (scratch for rigid primitives).
     morphed: Vec<f32>,
-    /// The weighted blend of [`CpuPoser::pose_blend`], made on first use.
-    blend: Option<WeightedBlend>,
-    /// Whether the last pose came from `blend` rather than `controller`.
+    /// The layer player of [`CpuPoser::pose_layers`] and the stack it was built for, made on
+    /// first use and rebuilt when the stack changes.
+    player: Option<(Vec<LayerDesc>, Player)>,
+    /// Whether the last pose came from `player` rather than `controller`.
     blended: bool,
     /// The bone-control hook given to the controller and to the blend.
     hook: Option<Arc<dyn PoseHook>>,
@@ -58,7 +59,7 @@ impl CpuPoser {
                 .map(|p| vec![0.0; p.positions.len()])
                 .collect(),
             morphed: vec![0.0; largest],
-            blend: None,
+            player: None,
             blended: false,
             hook: None,
         })
@@ -91,7 +92,7 @@ impl CpuPoser {
     }
 
     /// Poses a weighted blend of clips (`(clip, weight)` pairs, as
-    /// [`WeightedBlend::with_weights`] takes them) with every clip at `time` seconds (held at
+    /// [`WeightedBlend::with_weights`](skel_anim::WeightedBlend::with_weights) takes them) with every clip at `time` seconds (held at
     /// its last key past its end, as [`pose`](Self::pose) does), and skins every primitive.
     /// The accessors then return the blended pose.
     ///
@@ -104,32 +105,47 @@ impl CpuPoser {
         weights: &[(usize, f32)],
         time: f32,
     ) -> Result<(), GltfError> {
-        let same_layers = self.blend.as_ref().is_some_and(|b| {
-            b.layers().len() == weights.len()
-                && b.layers()
-                    .iter()
-                    .zip(weights)
-                    .all(|(l, &(c, _))| l.clip() == c)
-        });
-        let blend = match &mut self.blend {
-            Some(blend) if same_layers => blend,
+        let layers: Vec<LayerDesc> = weights
+            .iter()
+            .map(|&(clip, weight)| LayerDesc::new(clip).weight(weight))
+            .collect();
+        self.pose_layers(asset, &layers, time)
+    }
+
+    /// Poses a layer stack (blend and additive layers, masks; see [`Player`]) with every
+    /// layer's clip at `time` seconds (held at its last key past its end, as
+    /// [`pose`](Self::pose) does), and skins every primitive. The accessors then return the
+    /// layered pose.
+    ///
+    /// # Errors
+    /// What [`Player::add_layer`] finds, or when `asset` is not the asset this poser was made
+    /// for.
+    pub fn pose_layers(
+        &mut self,
+        asset: &GltfAsset,
+        layers: &[LayerDesc],
+        time: f32,
+    ) -> Result<(), GltfError> {
+        let player = match &mut self.player {
+            Some((built, player)) if built.as_slice() == layers => player,
             _ => {
-                let mut blend =
-                    WeightedBlend::with_weights(self.controller.data().clone(), weights)?;
-                blend.set_pose_hook(self.hook.clone());
-                self.blend.insert(blend)
+                let mut player = Player::new(self.controller.rig());
+                for desc in layers {
+                    player.add_layer(desc.clone())?;
+                }
+                player.set_pose_hook(self.hook.clone());
+                &mut self.player.insert((layers.to_vec(), player)).1
             }
         };
-        for (layer, &(_, weight)) in blend.layers_mut().iter_mut().zip(weights) {
-            layer.set_weight(weight);
+        for layer in player.layers_mut() {
             let end = layer.clock().to();
             // Past the end: seek clamps to the last key, exactly like `evaluate_at`.
             layer.clock_mut().seek(time.min(end));
         }
-        blend.evaluate(&mut NullSink);
+        player.evaluate(&mut NullSink);
         self.blended = true;
-        blend.resolve_world_matrices();
-        let scratch = blend.scratch();
+        player.resolve_world_matrices();
+        let scratch = player.scratch();
         skin_all(
             asset,
             &scratch.world,
@@ -144,8 +160,8 @@ impl CpuPoser {
     #[must_use]
     pub fn node_world_matrices(&self) -> &[f32] {
         // `pose` and `pose_blend` resolve the world matrices for skinning.
-        match &self.blend {
-            Some(blend) if self.blended => &blend.scratch().world,
+        match &self.player {
+            Some((_, player)) if self.blended => &player.scratch().world,
             _ => &self.controller.scratch().world,
         }
     }
@@ -166,8 +182,8 @@ impl CpuPoser {
     /// Morph weights of morph binding `binding` from the last pose.
     #[must_use]
     pub fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
-        match &self.blend {
-            Some(blend) if self.blended => blend.morph_weights(binding),
+        match &self.player {
+            Some((_, player)) if self.blended => player.morph_weights(binding),
             _ => self.controller.morph_weights(binding),
         }
     }
@@ -176,8 +192,8 @@ impl CpuPoser {
     /// this poser makes, single clip or blend.
     pub fn set_pose_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
         self.controller.set_pose_hook(hook.clone());
-        if let Some(blend) = &mut self.blend {
-            blend.set_pose_hook(hook.clone());
+        if let Some((_, player)) = &mut self.player {
+            player.set_pose_hook(hook.clone());
         }
         self.hook = hook;
     }

@@ -25,8 +25,12 @@ pub struct PoseArgs {
     /// Pose a weighted blend instead: `CLIP=WEIGHT,CLIP=WEIGHT` (index or name), every clip at
     /// the same time (`skel_anim::WeightedBlend` rules: weights normalised per animated
     /// property, the rest pose filling in below a total of 1).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "layers")]
     blend: Option<String>,
+    /// Pose a layer stack from a JSON file (blend and additive layers, masks; see
+    /// `skel_anim::Player`), every layer's clip at each time (clamped to that clip).
+    #[arg(long, value_name = "FILE", conflicts_with = "clip")]
+    layers: Option<std::path::PathBuf>,
     /// Comma-separated times in seconds (parsed as f32, so a key time printed from an f32
     /// hits the key exactly).
     #[arg(long, default_value = "0")]
@@ -60,6 +64,18 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
         .as_deref()
         .map(|spec| skel::anim::parse_blend_spec(&asset.animation, spec))
         .transpose()?;
+    let mut stack = match &args.layers {
+        Some(path) => Some(crate::layer_file::load(path, &asset.animation)?.layers),
+        None => None,
+    };
+    if let Some(weights) = &blend {
+        stack = Some(
+            weights
+                .iter()
+                .map(|&(c, w)| skel::anim::LayerDesc::new(c).weight(w))
+                .collect(),
+        );
+    }
     let times = parse_times(&args.times)?;
     let name = args.asset.asset.display().to_string();
     let mut bones: Vec<BoneOverride> = args
@@ -73,7 +89,18 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
             .iter()
             .map(|(name, q)| BoneOverride::Rotate(name.clone(), *q)),
     );
-    let report = pose_report(&asset, &name, clip, blend.as_deref(), &times, &bones)?;
+    let mut report = pose_report(&asset, &name, clip, stack.as_deref(), &times, &bones)?;
+    report.blend = blend.map(|weights| {
+        weights
+            .iter()
+            .map(|&(index, weight)| BlendItem {
+                index,
+                name: asset.animation.clips[index].name.clone(),
+                weight,
+            })
+            .collect()
+    });
+    report.layers_file = args.layers.as_ref().map(|p| p.display().to_string());
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     if args.json {
@@ -114,6 +141,9 @@ pub struct PoseReport {
     /// The blended clips and weights, with `--blend` (absent otherwise, as in the golden files).
     #[serde(skip_serializing_if = "Option::is_none")]
     blend: Option<Vec<BlendItem>>,
+    /// The layer-stack file, with `--layers`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layers_file: Option<String>,
     clip_count: usize,
     times: Vec<f32>,
     meshes: Vec<MeshHeader>,
@@ -218,9 +248,9 @@ fn interpolation_name(i: Interpolation) -> &'static str {
     }
 }
 
-/// Poses `clip` (or the rest pose, or with `blend` the weighted blend of `(clip, weight)`
-/// pairs) of `asset` at every time with the CPU reference path ([`CpuPoser`]:
-/// `AnimationController::evaluate_at` or `WeightedBlend`, then `skin_vertices`).
+/// Poses `clip` (or the rest pose, or with `layers` a layer stack) of `asset` at every time
+/// with the CPU reference path ([`CpuPoser`]: `AnimationController::evaluate_at` or a
+/// `Player`, then `skin_vertices`).
 ///
 /// `bones` are bone-control overrides (`--hide-bone`, `--bone-rotation`) applied to every pose.
 ///
@@ -230,7 +260,7 @@ pub fn pose_report(
     asset: &GltfAsset,
     name: &str,
     clip: Option<usize>,
-    blend: Option<&[(usize, f32)]>,
+    layers: Option<&[skel::anim::LayerDesc]>,
     times: &[f32],
     bones: &[BoneOverride],
 ) -> Result<PoseReport, Box<dyn std::error::Error>> {
@@ -281,8 +311,8 @@ pub fn pose_report(
     apply_bone_overrides(&mut poser, bones)?;
     let mut frames = Vec::with_capacity(times.len());
     for &t in times {
-        match blend {
-            Some(weights) => poser.pose_blend(asset, weights, t)?,
+        match layers {
+            Some(layers) => poser.pose_layers(asset, layers, t)?,
             None => poser.pose(asset, clip, t)?,
         }
         let world = poser.node_world_matrices();
@@ -341,16 +371,8 @@ pub fn pose_report(
             Handedness::RightHanded => "right-handed: glTF native, no conversion",
         },
         clip: clip_summary,
-        blend: blend.map(|weights| {
-            weights
-                .iter()
-                .map(|&(index, weight)| BlendItem {
-                    index,
-                    name: clips.get(index).map(|c| c.name.clone()).unwrap_or_default(),
-                    weight,
-                })
-                .collect()
-        }),
+        blend: None,
+        layers_file: None,
         clip_count: clips.len(),
         times: times.to_vec(),
         meshes,
@@ -361,6 +383,13 @@ pub fn pose_report(
 /// Without `--json`: the world-space bounds of every primitive at every time.
 fn write_summary(out: &mut impl std::io::Write, report: &PoseReport) -> std::io::Result<()> {
     match (&report.clip, &report.blend) {
+        _ if report.layers_file.is_some() => {
+            writeln!(
+                out,
+                "layers {}",
+                report.layers_file.as_deref().unwrap_or_default()
+            )?;
+        }
         (_, Some(items)) => {
             write!(out, "blend")?;
             for b in items {

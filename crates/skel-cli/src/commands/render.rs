@@ -21,6 +21,10 @@ pub struct RenderArgs {
     /// Play a weighted blend of clips instead: `CLIP=WEIGHT,CLIP=WEIGHT` (index or name).
     #[arg(long, value_name = "SPEC")]
     pub blend: Option<String>,
+    /// Play a layer stack from a JSON file (blend and additive layers, masks, playback
+    /// settings; the format of `skel pose --layers`).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["clip", "blend"])]
+    pub layers: Option<std::path::PathBuf>,
     /// Number of frames (default: one loop of the clip at --fps, at most 240; 1 without a clip).
     #[arg(long)]
     pub frames: Option<usize>,
@@ -93,10 +97,11 @@ pub(crate) fn parse_bone_rotation(s: &str) -> Result<(String, [f32; 4]), String>
 /// # Errors
 /// What [`render::run`] reports.
 pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let animation = match (args.clip, args.blend) {
-        (_, Some(spec)) => Animation::Blend(spec),
-        (Some(clip), None) => Animation::Clip(clip),
-        (None, None) => Animation::Default,
+    let animation = match (args.clip, args.blend, args.layers) {
+        (_, _, Some(path)) => Animation::Layers(path),
+        (_, Some(spec), None) => Animation::Blend(spec),
+        (Some(clip), None, None) => Animation::Clip(clip),
+        (None, None, None) => Animation::Default,
     };
     let mut bones: Vec<BoneOverride> = args.hide_bone.into_iter().map(BoneOverride::Hide).collect();
     bones.extend(

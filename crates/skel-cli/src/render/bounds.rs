@@ -6,7 +6,7 @@ use glam::{Mat4, Vec3};
 use skel::AssetContainer;
 use skel::anim::{MorphTargets, VertexInfluences, skin_vertices};
 
-use super::player::Player;
+use super::player::{Player, RenderPlayback as _};
 
 /// At most this many vertices per primitive are skinned for the bounds (every k-th vertex).
 pub const MAX_SAMPLE_VERTICES: usize = 2048;
@@ -107,7 +107,7 @@ impl BoundsSampler {
     /// `points`. Hidden meshes are left out; primitives whose pose data is missing or
     /// inconsistent are skipped.
     pub fn collect(&mut self, container: &AssetContainer, player: &Player, points: &mut Vec<Vec3>) {
-        let world = player.world_matrices();
+        let world = player.resolved_world();
         for s in &mut self.primitives {
             if !container.meshes.get(s.mesh).is_some_and(|m| m.visible) {
                 continue;

@@ -61,6 +61,9 @@ pub enum RenderError {
         /// The clips it has, `index: name`, or "none".
         available: String,
     },
+    /// `--layers` names a file that cannot be read or used.
+    #[error("{0}")]
+    BadLayers(#[from] crate::layer_file::LayerFileError),
     /// `--blend` is malformed or names a clip the asset does not have.
     #[error("{asset}: bad --blend {spec:?}: {reason}; its clips are: {available}")]
     BadBlend {

@@ -12,10 +12,9 @@ mod scene;
 pub mod target;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use skel::anim::{AnimationController, Handedness, NullSink, WeightedBlend};
+use skel::anim::{Handedness, NullSink};
 use skel::gpu::GpuContext;
 use skel::{AssetContainer, LoadOptions, MeshPoseSink, Source};
 
@@ -24,7 +23,7 @@ pub use output::Outputs;
 
 use bounds::BoundsSampler;
 use camera::Camera;
-use player::Player;
+use player::{Player, RenderPlayback as _};
 use scene::{BACKGROUND, SceneGpu};
 use target::RenderTarget;
 
@@ -46,6 +45,8 @@ pub enum Animation {
     Clip(String),
     /// A weighted blend, `CLIP=WEIGHT,…` (`--blend`).
     Blend(String),
+    /// A layer stack from a JSON file (`--layers`).
+    Layers(std::path::PathBuf),
 }
 
 /// A bone override from the command line.
@@ -166,11 +167,11 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
         });
     }
 
-    let (mut player, playing) = make_player(&container, &job.animation, &asset_name)?;
+    let (mut player, playing) = player::make_player(&container, &job.animation, &asset_name)?;
 
     let frames = job
         .frames
-        .unwrap_or_else(|| default_frames(player.duration(), job.fps));
+        .unwrap_or_else(|| default_frames(player.loop_duration(), job.fps));
     let delta_ms = 1000.0 / job.fps;
 
     // Frame the whole clip: pose a copy through the same frame times and skin sample vertices.
@@ -179,7 +180,7 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     let mut probe = player.clone();
     let stride = frames.div_ceil(32).max(1);
     for i in 0..frames {
-        probe.tick(if i == 0 { 0.0 } else { delta_ms }, &mut NullSink);
+        probe.tick_ms(if i == 0 { 0.0 } else { delta_ms }, &mut NullSink);
         if i % stride == 0 || i + 1 == frames {
             sampler.collect(&container, &probe, &mut points);
         }
@@ -202,9 +203,9 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     for i in 0..frames {
         {
             let mut sink = MeshPoseSink::new(&ctx.queue, &mut container.meshes);
-            player.tick(if i == 0 { 0.0 } else { delta_ms }, &mut sink);
+            player.tick_ms(if i == 0 { 0.0 } else { delta_ms }, &mut sink);
         }
-        scene.set_world_matrices(&ctx.queue, &container, player.world_matrices());
+        scene.set_world_matrices(&ctx.queue, &container, player.resolved_world());
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -277,7 +278,7 @@ pub fn resolve_clip(
         })
 }
 
-fn clip_list(container: &AssetContainer) -> String {
+pub(crate) fn clip_list(container: &AssetContainer) -> String {
     let clips = &container.animation.clips;
     if clips.is_empty() {
         return "none (the asset has no animations)".into();
@@ -288,51 +289,6 @@ fn clip_list(container: &AssetContainer) -> String {
         .map(|(i, c)| format!("{i}: {:?}", c.name))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-fn make_player(
-    container: &AssetContainer,
-    animation: &Animation,
-    asset: &str,
-) -> Result<(Player, String), RenderError> {
-    let data = Arc::clone(&container.animation);
-    let group = |clip: usize| -> Result<(Player, String), RenderError> {
-        let mut group = container
-            .animation_groups
-            .get(clip)
-            .cloned()
-            .ok_or_else(|| RenderError::UnknownClip {
-                asset: asset.to_owned(),
-                requested: clip.to_string(),
-                available: clip_list(container),
-            })?;
-        group.set_looping(true);
-        group.play();
-        let name = group.name().to_owned();
-        Ok((
-            Player::Group(Box::new(group)),
-            format!("clip {clip} {name:?}"),
-        ))
-    };
-    match animation {
-        Animation::Default if data.clips.is_empty() => Ok((
-            Player::Rest(Box::new(AnimationController::new(data)?)),
-            "rest pose (no clips)".into(),
-        )),
-        Animation::Default => group(0),
-        Animation::Clip(requested) => group(resolve_clip(container, requested, asset)?),
-        Animation::Blend(spec) => {
-            let weights =
-                skel::anim::parse_blend_spec(&data, spec).map_err(|e| RenderError::BadBlend {
-                    asset: asset.to_owned(),
-                    spec: spec.clone(),
-                    reason: e.to_string(),
-                    available: clip_list(container),
-                })?;
-            let blend = WeightedBlend::with_weights(data, &weights)?;
-            Ok((Player::Blend(Box::new(blend)), format!("blend {spec}")))
-        }
-    }
 }
 
 fn apply_bone_overrides(

@@ -1,93 +1,85 @@
-//! What plays the asset's animation during a render: one clip's animation group, a weighted
-//! blend of several clips, or the rest pose.
+//! What plays the asset's animation during a render: one [`Player`] of layers, built from
+//! `--clip` (one layer), `--blend` (blend layers), `--layers` (a layer-stack file) or nothing
+//! (the first clip, or the rest pose).
 
-use std::sync::Arc;
+use skel::AssetContainer;
+pub use skel::anim::Player;
+use skel::anim::{LayerDesc, PoseSink};
 
-use skel::anim::{AnimationController, AnimationGroup, PoseHook, PoseSink, WeightedBlend};
+use super::{Animation, RenderError, clip_list, resolve_clip};
 
-/// The animation source of a render.
-#[derive(Debug, Clone)]
-pub enum Player {
-    /// One clip (`--clip`), played with the playback API users drive.
-    Group(Box<AnimationGroup>),
-    /// A weighted blend of clips (`--blend`).
-    Blend(Box<WeightedBlend>),
-    /// No clip: the rest pose (with any bone overrides).
-    Rest(Box<AnimationController>),
+/// The render loop's view of a player: milliseconds per frame, world matrices resolved every
+/// tick (the renderer places meshes by their nodes).
+pub trait RenderPlayback {
+    /// Advances by `delta_ms`, writes the pose to `sink` and resolves the world matrices.
+    fn tick_ms(&mut self, delta_ms: f32, sink: &mut dyn PoseSink);
+    /// World matrices of every node as of the last tick.
+    fn resolved_world(&self) -> &[f32];
+    /// How long one loop lasts in seconds: the longest layer's range, 0 for the rest pose.
+    fn loop_duration(&self) -> f32;
 }
 
-impl Player {
-    /// Advances by `delta_ms` and writes the pose to `sink`.
-    /// The renderer places meshes by their nodes' world matrices, so they are brought up to
-    /// date here too.
-    pub fn tick(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
-        match self {
-            Self::Group(g) => {
-                skel::anim::tick_animation(g, delta_ms, sink);
-                g.resolve_world_matrices();
+impl RenderPlayback for Player {
+    fn tick_ms(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
+        self.tick(delta_ms / 1000.0, sink);
+        self.resolve_world_matrices();
+    }
+
+    fn resolved_world(&self) -> &[f32] {
+        &self.scratch().world
+    }
+
+    fn loop_duration(&self) -> f32 {
+        self.layers()
+            .iter()
+            .map(|l| l.clock().to() - l.clock().from())
+            .fold(0.0, f32::max)
+    }
+}
+
+/// The player for `animation` over `container`'s rig, and a line saying what it plays.
+///
+/// # Errors
+/// An unknown clip, a bad `--blend` spec or a bad layer-stack file.
+pub fn make_player(
+    container: &AssetContainer,
+    animation: &Animation,
+    asset: &str,
+) -> Result<(Player, String), RenderError> {
+    let data = &container.animation;
+    let mut player = Player::new(&container.rig);
+    let what = match animation {
+        Animation::Default if data.clips.is_empty() => "rest pose (no clips)".to_owned(),
+        Animation::Default => {
+            player.add_layer(LayerDesc::new(0))?;
+            format!("clip 0 {:?}", data.clips[0].name)
+        }
+        Animation::Clip(requested) => {
+            let clip = resolve_clip(container, requested, asset)?;
+            player.add_layer(LayerDesc::new(clip))?;
+            format!("clip {clip} {:?}", data.clips[clip].name)
+        }
+        Animation::Blend(spec) => {
+            let weights =
+                skel::anim::parse_blend_spec(data, spec).map_err(|e| RenderError::BadBlend {
+                    asset: asset.to_owned(),
+                    spec: spec.clone(),
+                    reason: e.to_string(),
+                    available: clip_list(container),
+                })?;
+            for (clip, weight) in weights {
+                player.add_layer(LayerDesc::new(clip).weight(weight))?;
             }
-            Self::Blend(b) => {
-                b.tick(delta_ms, sink);
-                b.resolve_world_matrices();
+            format!("blend {spec}")
+        }
+        Animation::Layers(path) => {
+            let stack = crate::layer_file::load(path, data)?;
+            let count = stack.layers.len();
+            for desc in stack.layers {
+                player.add_layer(desc)?;
             }
-            Self::Rest(c) => {
-                c.tick(delta_ms, sink);
-                c.resolve_world_matrices();
-            }
+            format!("{count} layers from {}", path.display())
         }
-    }
-
-    /// World matrices of every node from the last pose.
-    #[must_use]
-    pub fn world_matrices(&self) -> &[f32] {
-        match self {
-            Self::Group(g) => &g.controller().scratch().world,
-            Self::Blend(b) => &b.scratch().world,
-            Self::Rest(c) => &c.scratch().world,
-        }
-    }
-
-    /// Bone matrices of skeleton binding `binding` from the last pose.
-    #[must_use]
-    pub fn bone_matrices(&self, binding: usize) -> Option<&[f32]> {
-        match self {
-            Self::Group(g) => g.controller().bone_matrices(binding),
-            Self::Blend(b) => b.bone_matrices(binding),
-            Self::Rest(c) => c.bone_matrices(binding),
-        }
-    }
-
-    /// Morph weights of morph binding `binding` from the last pose.
-    #[must_use]
-    pub fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
-        match self {
-            Self::Group(g) => g.controller().morph_weights(binding),
-            Self::Blend(b) => b.morph_weights(binding),
-            Self::Rest(c) => c.morph_weights(binding),
-        }
-    }
-
-    /// How long one loop lasts in seconds: the clip's duration, the longest blended clip's,
-    /// or 0 for the rest pose.
-    #[must_use]
-    pub fn duration(&self) -> f32 {
-        match self {
-            Self::Group(g) => g.clock().to() - g.clock().from(),
-            Self::Blend(b) => b
-                .layers()
-                .iter()
-                .map(|l| l.clock().to() - l.clock().from())
-                .fold(0.0, f32::max),
-            Self::Rest(_) => 0.0,
-        }
-    }
-
-    /// Installs a bone-control hook on whatever plays.
-    pub fn set_pose_hook(&mut self, hook: Option<Arc<dyn PoseHook>>) {
-        match self {
-            Self::Group(g) => g.set_pose_hook(hook),
-            Self::Blend(b) => b.set_pose_hook(hook),
-            Self::Rest(c) => c.set_pose_hook(hook),
-        }
-    }
+    };
+    Ok((player, what))
 }
