@@ -252,6 +252,7 @@ impl PlaybackClock {
     }
 
     /// [`advance`](Self::advance) by `delta_s` seconds (times the speed ratio).
+    #[inline]
     pub fn advance_seconds(&mut self, delta_s: f64) {
         self.finished_this_tick = false;
         self.loops_this_tick = 0;
@@ -282,10 +283,17 @@ impl PlaybackClock {
         }
     }
 
+    #[inline]
     fn wrap(&mut self, t: f64, from: f64, to: f64) -> f64 {
         let len = to - from;
         if len <= END_SNAP_S {
             return from;
+        }
+        // Most frames stay inside the loop, clear of both ends: the general path below gives
+        // exactly this there (no cycle, nothing snapped), without its division and floor.
+        let offset = t - from;
+        if offset >= END_SNAP_S && offset < len - END_SNAP_S {
+            return (from + offset).clamp(from, to);
         }
         let cycles = ((t - from) / len).floor();
         let mut wrapped = (t - from - cycles * len).clamp(0.0, len);
@@ -313,6 +321,7 @@ impl PlaybackClock {
     /// Sets time, speed, loop mode and playing state as they are, without `play`'s rewind or
     /// `seek`'s clamping to a range (the controller adapter keeps these in public fields and
     /// hands them over every tick).
+    #[inline]
     pub(crate) fn set_state(
         &mut self,
         time: f32,

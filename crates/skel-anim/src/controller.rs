@@ -149,7 +149,8 @@ impl AnimationController {
         }
         self.player.set_visible(self.visible);
         if self.visible {
-            self.player.evaluate(sink);
+            // The one layer at weight 1 is plain playback: straight to the single-clip pass.
+            self.player.pose_clip(self.clip, self.time, sink);
         }
     }
 

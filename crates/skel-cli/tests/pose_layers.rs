@@ -83,8 +83,10 @@ fn every_golden_layer_stack_is_within_tolerance() {
             .skip(1)
             .map(|a| {
                 let a = a.as_str().unwrap();
-                a.strip_prefix("../shared/")
-                    .map_or_else(|| a.to_owned(), |rest| shared.join(rest).display().to_string())
+                a.strip_prefix("../shared/").map_or_else(
+                    || a.to_owned(),
+                    |rest| shared.join(rest).display().to_string(),
+                )
             })
             .collect();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -101,8 +103,15 @@ fn every_golden_layer_stack_is_within_tolerance() {
         };
         let golden: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         let w = worst(&mine, &golden, extent);
-        eprintln!("{model} {case}: worst {w:.3} of the tolerance ({})", file.display());
-        assert!(w <= 1.0, "{model} {case}: {w} × the tolerance ({})", file.display());
+        eprintln!(
+            "{model} {case}: worst {w:.3} of the tolerance ({})",
+            file.display()
+        );
+        assert!(
+            w <= 1.0,
+            "{model} {case}: {w} × the tolerance ({})",
+            file.display()
+        );
     }
 }
 
@@ -139,7 +148,11 @@ fn bad_stacks_get_one_error_naming_the_field() {
             r#"{"layers": [{"clip": "Jog"}]}"#,
             &["layers[0].clip", "\"Jog\"", "\"Survey\"", "\"Run\""],
         ),
-        ("clip-index", r#"{"layers": [{"clip": 7}]}"#, &["layers[0].clip", "no clip 7"]),
+        (
+            "clip-index",
+            r#"{"layers": [{"clip": 7}]}"#,
+            &["layers[0].clip", "no clip 7"],
+        ),
         (
             "unknown-node",
             r#"{"layers": [{"clip": 0}, {"clip": 1, "mask": {"include": ["b_Nope"]}}]}"#,

@@ -155,6 +155,9 @@ pub struct Layer {
     pub(crate) clock: PlaybackClock,
     /// Per-node weights in `0..=1` (`None`: 1 everywhere).
     pub(crate) mask: Option<Box<[f32]>>,
+    /// The same weights per blend slot, then per morph slot, of the rig (what a tick reads:
+    /// one lookup per property instead of slot → node → weight).
+    pub(crate) slot_mask: Option<(Box<[f32]>, Box<[f32]>)>,
     pub(crate) reference: Option<ReferencePose>,
     pub(crate) fade: Option<Fade>,
     /// The fade's current factor (1 without a fade).
@@ -189,6 +192,15 @@ impl Layer {
                 finite("reference time", r.time)?
             })?),
         };
+        let slot_mask = mask.as_ref().map(|m: &Box<[f32]>| {
+            let trs = rig.slot_nodes.iter().map(|&n| m[n as usize]).collect();
+            let morph = rig
+                .morph_slot_nodes
+                .iter()
+                .map(|&n| m[n as usize])
+                .collect();
+            (trs, morph)
+        });
         let clip = &rig.data().clips[desc.clip];
         let duration = rig.clip_duration(desc.clip).unwrap_or(0.0);
         let mut clock = PlaybackClock::new(duration);
@@ -202,6 +214,7 @@ impl Layer {
             mode: desc.mode,
             clock,
             mask,
+            slot_mask,
             reference,
             fade: None,
             fade_factor: 1.0,

@@ -277,6 +277,12 @@ impl Player {
         Some(found.map_or((None, 0.0), |l| (Some(l.clip), l.clock.time())))
     }
 
+    /// Poses valid `clip` (or the rest pose) at `time` with the single-clip pass.
+    #[inline]
+    pub(crate) fn pose_clip(&mut self, clip: Option<usize>, time: f32, sink: &mut dyn PoseSink) {
+        self.poser.pose(clip, time, sink);
+    }
+
     /// Poses `clip` (or the rest pose) at `time` seconds into `sink` without touching any
     /// layer: for tools, tests and scrubbing.
     ///
