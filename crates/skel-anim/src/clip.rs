@@ -1,31 +1,6 @@
 //! Animation clips: samplers plus the channels that bind them to node properties.
 
-use crate::Sampler;
-
-/// Which property of a node a channel animates (glTF `animation.channel.target.path`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ChannelPath {
-    /// Local translation, 3 floats.
-    Translation,
-    /// Local rotation quaternion `[x, y, z, w]`, 4 floats.
-    Rotation,
-    /// Local scale, 3 floats.
-    Scale,
-    /// Morph target weights of the node's mesh, one float per target.
-    Weights,
-}
-
-impl ChannelPath {
-    /// Floats per key this path needs (`None` for weights: the target count decides).
-    #[must_use]
-    pub const fn components(self) -> Option<usize> {
-        match self {
-            Self::Translation | Self::Scale => Some(3),
-            Self::Rotation => Some(4),
-            Self::Weights => None,
-        }
-    }
-}
+use crate::{ChannelPath, Sampler};
 
 /// One animated property: `sampler` (an index into the clip's samplers) drives `path` of
 /// `node`.

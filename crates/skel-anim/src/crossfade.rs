@@ -1,29 +1,22 @@
-//! Cross-fades between clips over a duration, on top of a [`WeightedBlend`] (three.js
-//! `crossFadeTo`, Babylon's blending between animation groups).
+//! Cross-fades between clips over a duration (three.js `crossFadeTo`, Babylon's blending
+//! between animation groups): a thin adapter over a [`Player`](crate::Player) with one layer per
+//! clip, whose weight ramps ([`Player::fade_layer_to`](crate::Player::fade_layer_to)) do the
+//! fading.
 //!
-//! A fade moves from the blend as it is (whatever the weights are) to one target clip at weight
-//! 1: over `duration` seconds the target's weight rises from where it was to 1 and every other
-//! contributor's weight falls to 0 in proportion, so the first faded frame is the pose that was
-//! on screen. A fade that interrupts a fade still in progress first freezes the pose on screen
-//! (a [snapshot](WeightedBlend::capture_snapshot)) and fades from that, so chaining fades never
-//! pops and never piles up more layers to sample than the new target and one snapshot.
+//! A fade moves every layer's cross-fade factor from where it is to 0, and the target's to 1,
+//! linearly over `duration` seconds of real time, so the first faded frame is the pose that was
+//! on screen, and an interrupting fade starts every ramp from the factor it has reached: chained
+//! fades never pop. Layers are never added or removed, so fading allocates nothing.
 
 use std::sync::Arc;
 
 use crate::{AnimError, AnimationData, PoseSink, WeightedBlend};
 
-#[derive(Debug, Clone, Copy)]
-struct Fade {
-    target: usize,
-    elapsed: f32,
-    duration: f32,
-}
-
 /// Plays one clip at a time and cross-fades between them.
 ///
-/// Layer `i` of the underlying blend plays clip `i`; every layer's clock runs (looping) whether
-/// or not it is weighted, and a clip faded in from weight 0 restarts from the start of its
-/// range. [`tick`](Self::tick) allocates nothing and cannot fail.
+/// Layer `i` of the underlying blend plays clip `i` at weight 1; its cross-fade factor says how
+/// much of it is on screen. Every layer's clock runs (looping) whether or not it is visible, and
+/// a clip faded in from factor 0 restarts from the start of its range. [`tick`](Self::tick) allocates nothing and cannot fail.
 ///
 /// ```
 /// # use std::sync::Arc;
@@ -54,13 +47,12 @@ struct Fade {
 #[derive(Debug, Clone)]
 pub struct CrossFade {
     blend: WeightedBlend,
-    fade: Option<Fade>,
-    start_weights: Vec<f32>,
-    start_snapshot: f32,
+    /// The clip of the last `play` or `fade_to`.
+    target: Option<usize>,
 }
 
 impl CrossFade {
-    /// A blend of `data` with one playing layer per clip, every weight 0 (the rest pose) until
+    /// One playing layer per clip of `data`, every cross-fade factor 0 (the rest pose) until
     /// [`play`](Self::play) or [`fade_to`](Self::fade_to).
     ///
     /// # Errors
@@ -69,38 +61,34 @@ impl CrossFade {
         let clips = data.clips.len();
         let mut blend = WeightedBlend::new(data)?;
         for clip in 0..clips {
-            blend.add_layer(clip, 0.0)?;
+            blend.add_layer(clip, 1.0)?;
+            blend.player_mut().set_fade_factor(clip, 0.0)?;
         }
         Ok(Self {
             blend,
-            fade: None,
-            start_weights: vec![0.0; clips],
-            start_snapshot: 0.0,
+            target: None,
         })
     }
 
-    /// Switches to `clip` at once: its weight 1, every other 0, any fade or snapshot dropped.
-    /// The clip restarts when it was not already weighted.
+    /// Switches to `clip` at once: its factor 1, every other 0, any fade dropped. The clip
+    /// restarts when it was not on screen.
     ///
     /// # Errors
     /// [`AnimError::NoSuchClip`] for an index past the end.
     pub fn play(&mut self, clip: usize) -> Result<(), AnimError> {
         self.check_clip(clip)?;
-        self.fade = None;
-        self.blend.clear_snapshot();
-        let layers = self.blend.layers_mut();
-        if layers[clip].weight() <= 0.0 {
-            layers[clip].clock_mut().restart();
+        self.restart_if_hidden(clip);
+        let player = self.blend.player_mut();
+        for i in 0..player.layers().len() {
+            player.set_fade_factor(i, if i == clip { 1.0 } else { 0.0 })?;
         }
-        for (i, layer) in layers.iter_mut().enumerate() {
-            layer.set_weight(if i == clip { 1.0 } else { 0.0 });
-        }
+        self.target = Some(clip);
         Ok(())
     }
 
     /// Starts a cross-fade to `clip` over `duration_s` seconds (a duration that is not a
     /// positive number switches at once, like [`play`](Self::play)). Interrupting a fade in
-    /// progress freezes the pose of the last tick and fades from it.
+    /// progress ramps every layer on from where it is.
     ///
     /// # Errors
     /// [`AnimError::NoSuchClip`] for an index past the end.
@@ -109,29 +97,17 @@ impl CrossFade {
         if !(duration_s.is_finite() && duration_s > 0.0) {
             return self.play(clip);
         }
-        let was_weighted = self.blend.layers()[clip].weight() > 0.0;
-        if self.fade.is_some() {
-            self.blend.capture_snapshot();
-            self.blend.set_snapshot_weight(1.0);
-            for layer in self.blend.layers_mut() {
-                layer.set_weight(0.0);
-            }
-        }
-        if !was_weighted {
-            self.blend.layers_mut()[clip].clock_mut().restart();
-        }
-        let layers = self.blend.layers();
-        self.start_weights.resize(layers.len(), 0.0);
-        for (start, layer) in self.start_weights.iter_mut().zip(layers) {
-            *start = layer.weight();
-        }
-        self.start_snapshot = self.blend.snapshot_weight();
-        self.fade = Some(Fade {
-            target: clip,
-            elapsed: 0.0,
-            duration: duration_s,
-        });
+        self.restart_if_hidden(clip);
+        self.blend.player_mut().fade_layer_to(clip, duration_s)?;
+        self.target = Some(clip);
         Ok(())
+    }
+
+    fn restart_if_hidden(&mut self, clip: usize) {
+        let layer = &mut self.blend.layers_mut()[clip];
+        if layer.effective_weight() <= 0.0 {
+            layer.clock_mut().restart();
+        }
     }
 
     fn check_clip(&self, clip: usize) -> Result<(), AnimError> {
@@ -146,56 +122,31 @@ impl CrossFade {
     /// Whether a fade is in progress.
     #[must_use]
     pub fn is_fading(&self) -> bool {
-        self.fade.is_some()
+        self.blend.player().is_fading()
     }
 
     /// The clip being faded to and the fade's progress in `[0, 1]`, while fading.
     #[must_use]
     pub fn fade_progress(&self) -> Option<(usize, f32)> {
-        self.fade
-            .map(|f| (f.target, (f.elapsed / f.duration).min(1.0)))
+        let target = self.target?;
+        let progress = self.blend.layers()[target].fade_progress()?;
+        Some((target, progress))
     }
 
     /// Moves the fade on by `delta_ms` milliseconds of real time (not scaled by any clip's
-    /// speed; NaN, infinite and negative deltas do not move it), sets the weights, then ticks
-    /// the blend: every layer's clock advances and the pose goes to `sink`.
+    /// speed; NaN, infinite and negative deltas do not move it), then ticks the blend: every
+    /// layer's clock advances and the pose goes to `sink`.
     pub fn tick(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
-        if let Some(fade) = &mut self.fade {
-            if delta_ms.is_finite() && delta_ms > 0.0 {
-                fade.elapsed += delta_ms / 1000.0;
-            }
-            let a = (fade.elapsed / fade.duration).min(1.0);
-            let target = fade.target;
-            let keep = 1.0 - a;
-            for (i, (layer, &start)) in self
-                .blend
-                .layers_mut()
-                .iter_mut()
-                .zip(&self.start_weights)
-                .enumerate()
-            {
-                layer.set_weight(if i == target {
-                    start + (1.0 - start) * a
-                } else {
-                    start * keep
-                });
-            }
-            self.blend.set_snapshot_weight(self.start_snapshot * keep);
-            if a >= 1.0 {
-                self.fade = None;
-                self.blend.clear_snapshot();
-            }
-        }
         self.blend.tick(delta_ms, sink);
     }
 
-    /// The blend underneath (weights, clocks, last pose).
+    /// The blend underneath (layers, clocks, last pose).
     #[must_use]
     pub fn blend(&self) -> &WeightedBlend {
         &self.blend
     }
 
-    /// The blend underneath, to change clocks or install a pose hook. Weights set here are
+    /// The blend underneath, to change clocks or install a pose hook. Factors set here are
     /// overwritten by a fade in progress.
     pub fn blend_mut(&mut self) -> &mut WeightedBlend {
         &mut self.blend

@@ -1,6 +1,6 @@
 //! The animation data of one asset: nodes at rest, clips, skeleton and morph bindings.
 
-use crate::{AnimError, ChannelPath, Clip};
+use crate::{AnimError, ChannelPath, Clip, NodeRest};
 
 /// Floats per node in the TRS scratch buffer: translation, rotation, scale, padding.
 pub const TRS_STRIDE: usize = 12;
@@ -20,35 +20,6 @@ pub enum Handedness {
     LeftHanded,
     /// glTF's own right-handed space: no reflection.
     RightHanded,
-}
-
-/// A node's rest transform and its place in the hierarchy.
-#[derive(Debug, Clone, PartialEq)]
-pub struct NodeRest {
-    /// The node's name (glTF `node.name`; empty when absent).
-    pub name: String,
-    /// Parent node index, `None` for roots.
-    pub parent: Option<usize>,
-    /// Rest translation.
-    pub translation: [f32; 3],
-    /// Rest rotation `[x, y, z, w]`, unit length.
-    pub rotation: [f32; 4],
-    /// Rest scale.
-    pub scale: [f32; 3],
-}
-
-impl NodeRest {
-    /// A node with the identity transform.
-    #[must_use]
-    pub fn new(name: impl Into<String>, parent: Option<usize>) -> Self {
-        Self {
-            name: name.into(),
-            parent,
-            translation: [0.0; 3],
-            rotation: [0.0, 0.0, 0.0, 1.0],
-            scale: [1.0; 3],
-        }
-    }
 }
 
 /// One skinned mesh's view of a skin: which nodes are its joints and how to bring vertices from

@@ -1,6 +1,6 @@
 //! Topological order of the node hierarchy.
 
-use crate::{AnimError, NodeRest};
+use crate::AnimError;
 
 /// Orders nodes so that every parent comes before its children, by an iterative depth-first
 /// walk from each root (no recursion: a 100 000-deep chain cannot overflow the stack).
@@ -84,4 +84,33 @@ fn node_on_cycle(nodes: &[NodeRest], reached_from_root: &[usize]) -> usize {
         }
     }
     node
+}
+
+/// A node's rest transform and its place in the hierarchy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NodeRest {
+    /// The node's name (glTF `node.name`; empty when absent).
+    pub name: String,
+    /// Parent node index, `None` for roots.
+    pub parent: Option<usize>,
+    /// Rest translation.
+    pub translation: [f32; 3],
+    /// Rest rotation `[x, y, z, w]`, unit length.
+    pub rotation: [f32; 4],
+    /// Rest scale.
+    pub scale: [f32; 3],
+}
+
+impl NodeRest {
+    /// A node with the identity transform.
+    #[must_use]
+    pub fn new(name: impl Into<String>, parent: Option<usize>) -> Self {
+        Self {
+            name: name.into(),
+            parent,
+            translation: [0.0; 3],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+            scale: [1.0; 3],
+        }
+    }
 }

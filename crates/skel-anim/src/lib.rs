@@ -53,12 +53,15 @@ mod hierarchy;
 mod hooks;
 mod instances;
 mod interpolate;
+mod kinds;
+mod layout;
 #[cfg(feature = "rayon")]
 mod parallel;
 mod plan;
 mod player;
 mod pose;
 mod poser;
+mod quad_plan;
 mod quads;
 mod rig;
 mod sampler;
@@ -69,21 +72,21 @@ mod tracks;
 
 pub use blend::{BlendLayer, WeightedBlend};
 pub use blend_spec::parse_blend_spec;
-pub use clip::{Channel, ChannelPath, Clip};
+pub use clip::{Channel, Clip};
 pub use clock::{LoopMode, PlaybackClock};
 pub use controller::AnimationController;
 pub use crossfade::CrossFade;
 pub use data::{
-    AnimationData, Handedness, MorphBinding, NodeRest, R_OFF, S_OFF, SkeletonBinding, T_OFF,
-    TRS_STRIDE,
+    AnimationData, Handedness, MorphBinding, R_OFF, S_OFF, SkeletonBinding, T_OFF, TRS_STRIDE,
 };
 pub use error::AnimError;
 pub use group::{
     AnimationGroup, create_animation_groups, create_animation_groups_for, tick_animation,
 };
-pub use hierarchy::compute_topo_order;
+pub use hierarchy::{NodeRest, compute_topo_order};
 pub use hooks::PoseHook;
 pub use instances::{Animate, instantiate, tick_all};
+pub use kinds::{ChannelPath, Interpolation};
 #[cfg(feature = "rayon")]
 pub use parallel::par_tick_all;
 pub use player::{FadeSync, Layer, LayerDesc, LayerMode, MAX_WEIGHT, Mask, Player, Reference};
@@ -91,8 +94,6 @@ pub use pose::{
     PoseScratch, apply_clip, compute_bone_matrices, compute_world_matrices, reset_to_rest,
 };
 pub use rig::Rig;
-pub use sampler::{
-    Interpolation, Sampler, SamplerCursor, evaluate_sampler, evaluate_sampler_cursor,
-};
+pub use sampler::{Sampler, SamplerCursor, evaluate_sampler, evaluate_sampler_cursor};
 pub use sink::{NullSink, PoseSink, RecordingSink};
 pub use skinning::{MorphTargets, VertexInfluences, skin_vertices};

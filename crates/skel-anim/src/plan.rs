@@ -4,47 +4,13 @@
 //! topological order, and per clip the channels sorted into tracks that the hot loop walks
 //! without matching on paths, searching keys per channel or resolving "last channel wins" again.
 
-use crate::pose::Transform;
-use crate::quads::QuadPlan;
+use crate::layout::{NONE, NodeSources, NodeStep, Track, Transform};
+use crate::quad_plan::QuadPlan;
 use crate::timeline::Timelines;
 use crate::{
     AnimError, AnimationData, ChannelPath, Interpolation, R_OFF, S_OFF, T_OFF, TRS_STRIDE,
     interpolate,
 };
-
-/// "No parent" / "no binding" in the plan's `u32` links.
-pub(crate) const NONE: u32 = u32::MAX;
-
-/// One node of the hierarchy pass, in parents-before-children order.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct NodeStep {
-    pub(crate) node: u32,
-    /// The parent node, [`NONE`] for a root.
-    pub(crate) parent: u32,
-}
-
-/// One LINEAR or STEP translation, rotation or scale channel: sampler `sampler` (of its clip),
-/// keyed on timeline `timeline`, written at `dst` in the TRS scratch.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Track {
-    pub(crate) sampler: u32,
-    pub(crate) timeline: u32,
-    pub(crate) dst: u32,
-    pub(crate) step: bool,
-}
-
-/// One node of a clip's fused pass (sampling straight into the hierarchy): where its
-/// translation, rotation and scale come from this frame, as indices into the frame's sample
-/// buffer: the clip's `vec3` track samples, then its `quat` track samples, then its
-/// `fused_rest` values (rest values of the properties no track animates).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct NodeSources {
-    pub(crate) node: u32,
-    pub(crate) parent: u32,
-    pub(crate) t: u32,
-    pub(crate) r: u32,
-    pub(crate) s: u32,
-}
 
 /// The keys of every track keyed on one timeline, copied once per asset and interleaved the
 /// way a frame reads them: key `k` holds the values of the block's translation/scale tracks
@@ -125,7 +91,7 @@ impl Frame {
     /// World space itself: roots get the handedness mirror.
     fn world(handedness: crate::Handedness) -> Self {
         Self {
-            root: Transform::Diagonal(crate::pose::mirror(handedness)),
+            root: Transform::Diagonal(crate::layout::mirror(handedness)),
             to_world: None,
         }
     }
@@ -138,7 +104,7 @@ impl Frame {
             return world_frame;
         };
         let mut rest_world = vec![0.0; data.nodes.len() * 16];
-        crate::pose::hierarchy_pass(rest_trs, steps, &mut rest_world, &world_frame.root);
+        crate::layout::hierarchy_pass(rest_trs, steps, &mut rest_world, &world_frame.root);
         let b = interpolate::load(&rest_world, binding.mesh_node * 16);
         let identity = [glam::Vec4::X, glam::Vec4::Y, glam::Vec4::Z, glam::Vec4::W];
         if b == identity || !interpolate::is_affine(&b) || !b.iter().all(|c| c.is_finite()) {
@@ -149,7 +115,7 @@ impl Frame {
             return world_frame;
         }
         let inv = glam::Mat4::from(affine.inverse());
-        let mirror = crate::pose::mirror(data.handedness);
+        let mirror = crate::layout::mirror(data.handedness);
         let root = [
             inv.x_axis * mirror.x,
             inv.y_axis * mirror.y,
@@ -239,7 +205,14 @@ impl PosePlan {
         for clip in &data.clips {
             let mut plan = ClipPlan::new(clip, timeline_total)?;
             (plan.nodes, plan.fused_rest) = plan.fused_nodes(clip, &steps, &data.nodes);
-            plan.quads = QuadPlan::new(clip, &plan, &data.nodes);
+            let inputs = crate::quad_plan::QuadInputs {
+                nodes: &plan.nodes,
+                vec3: &plan.vec3,
+                quat: &plan.quat,
+                representative: &plan.timelines.representative,
+                block_key_values: plan.blocks.iter().map(|b| b.keys.len()).sum(),
+            };
+            plan.quads = QuadPlan::new(clip, &inputs, &data.nodes);
             timeline_total += plan.timelines.len();
             max_timelines = max_timelines.max(plan.timelines.len());
             max_vec3 = max_vec3.max(plan.vec3.len());

@@ -3,30 +3,7 @@
 use glam::Vec4;
 use skel_math::normalize_quat_into;
 
-use crate::AnimError;
-
-/// How a sampler interpolates between keys (glTF `animation.sampler.interpolation`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum Interpolation {
-    /// Hold the value of the previous key.
-    Step,
-    /// Linear interpolation; rotations use spherical linear interpolation.
-    #[default]
-    Linear,
-    /// Cubic Hermite spline; each key stores in-tangent, value, out-tangent.
-    CubicSpline,
-}
-
-impl Interpolation {
-    /// Output elements stored per key: 3 for [`Interpolation::CubicSpline`], 1 otherwise.
-    #[must_use]
-    pub const fn outputs_per_key(self) -> usize {
-        match self {
-            Self::CubicSpline => 3,
-            Self::Step | Self::Linear => 1,
-        }
-    }
-}
+use crate::{AnimError, Interpolation};
 
 /// Keyframe times and values with one interpolation.
 ///

@@ -112,11 +112,13 @@ fn a_fade_and_an_interrupting_fade_never_pop() {
         "{more}, {again}; budget {budget}"
     );
     assert!(!fader.is_fading(), "the last fade has ended");
-    assert_eq!(
-        fader.blend().snapshot_weight(),
-        0.0,
-        "the snapshot is dropped"
-    );
+    let on_screen: Vec<f32> = fader
+        .blend()
+        .layers()
+        .iter()
+        .map(skel_anim::Layer::effective_weight)
+        .collect();
+    assert_eq!(on_screen, [0.0, 0.0, 1.0, 0.0], "only the wave is left");
 }
 
 #[test]
@@ -169,7 +171,12 @@ fn a_finished_fade_is_the_target_clip_exactly() {
         fader.tick(DT_MS, &mut sink);
     }
     assert!(!fader.is_fading());
-    let weights: Vec<f32> = fader.blend().layers().iter().map(|l| l.weight()).collect();
+    let weights: Vec<f32> = fader
+        .blend()
+        .layers()
+        .iter()
+        .map(skel_anim::Layer::effective_weight)
+        .collect();
     assert_eq!(weights, [0.0, 1.0, 0.0, 0.0]);
     let t = fader.blend().layers()[RUN].clock().time();
     assert!(
@@ -187,8 +194,8 @@ fn zero_and_bad_durations_switch_at_once_and_bad_clips_are_errors() {
         fader.play(WALK).unwrap();
         fader.fade_to(RUN, duration).unwrap();
         assert!(!fader.is_fading());
-        assert_eq!(fader.blend().layers()[RUN].weight(), 1.0);
-        assert_eq!(fader.blend().layers()[WALK].weight(), 0.0);
+        assert_eq!(fader.blend().layers()[RUN].effective_weight(), 1.0);
+        assert_eq!(fader.blend().layers()[WALK].effective_weight(), 0.0);
     }
     assert_eq!(
         fader.fade_to(7, 1.0),

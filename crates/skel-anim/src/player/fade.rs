@@ -67,6 +67,7 @@ impl Player {
                     to: 0.0,
                     elapsed: 0.0,
                     duration,
+                    remove_at_zero: true,
                 });
             }
         }
@@ -75,11 +76,61 @@ impl Player {
             to: 1.0,
             elapsed: 0.0,
             duration,
+            remove_at_zero: true,
         });
         incoming.fade_factor = if duration > 0.0 { 0.0 } else { 1.0 };
         self.layers.push(incoming);
         let index = self.layers.len() - 1;
         Ok(index - self.finish_fades_before(index))
+    }
+
+    /// Ramps layer `layer`'s cross-fade factor to 1 and every other blend layer's to 0 over
+    /// `duration` seconds of real time, keeping every layer (a faded-out layer stays at factor
+    /// 0, its clock running): fading among a fixed set of layers, e.g. one per clip, allocates
+    /// nothing. Each ramp starts from the factor it has reached, so an interrupted fade never
+    /// jumps. `duration` 0 (or less) switches at once.
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchLayer`] for an index past the end, [`AnimError::NotFiniteValue`]
+    /// for a NaN or infinite duration. Nothing changes on error.
+    pub fn fade_layer_to(&mut self, layer: usize, duration: f32) -> Result<(), AnimError> {
+        self.layer_mut(layer)?;
+        if !duration.is_finite() {
+            return Err(AnimError::NotFiniteValue {
+                what: "cross-fade duration",
+                value: duration,
+            });
+        }
+        let duration = duration.max(0.0);
+        for (i, l) in self.layers.iter_mut().enumerate() {
+            if i == layer || l.mode == LayerMode::Blend {
+                l.fade = Some(Fade {
+                    from: l.fade_factor,
+                    to: if i == layer { 1.0 } else { 0.0 },
+                    elapsed: 0.0,
+                    duration,
+                    remove_at_zero: false,
+                });
+            }
+        }
+        self.finish_fades();
+        Ok(())
+    }
+
+    /// Sets layer `layer`'s cross-fade factor at once (clamped to `0..=1`; NaN counts as 0),
+    /// ending any ramp on it.
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchLayer`] for an index past the end.
+    pub fn set_fade_factor(&mut self, layer: usize, factor: f32) -> Result<(), AnimError> {
+        let l = self.layer_mut(layer)?;
+        l.fade = None;
+        l.fade_factor = if factor.is_nan() {
+            0.0
+        } else {
+            factor.clamp(0.0, 1.0)
+        };
+        Ok(())
     }
 
     /// Whether any layer's weight is ramping.
@@ -104,7 +155,7 @@ impl Player {
                 Some(f) if f.done() => {
                     layer.fade = None;
                     layer.fade_factor = f.to;
-                    if f.to == 0.0 {
+                    if f.to == 0.0 && f.remove_at_zero {
                         if i < index {
                             removed_below += 1;
                         }

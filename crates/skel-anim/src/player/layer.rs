@@ -122,6 +122,12 @@ pub(crate) struct Fade {
     pub(crate) to: f32,
     pub(crate) elapsed: f32,
     pub(crate) duration: f32,
+    /// Whether the layer is removed when a ramp to 0 ends ([`Player::crossfade_to`]'s
+    /// outgoing layers), or kept at factor 0 ([`Player::fade_layer_to`]).
+    ///
+    /// [`Player::crossfade_to`]: crate::Player::crossfade_to
+    /// [`Player::fade_layer_to`]: crate::Player::fade_layer_to
+    pub(crate) remove_at_zero: bool,
 }
 
 impl Fade {
@@ -272,6 +278,24 @@ impl Layer {
             .as_ref()
             .and_then(|m| m.get(node).copied())
             .unwrap_or(1.0)
+    }
+
+    /// The cross-fade factor the weight is multiplied by now (1 without a fade).
+    #[must_use]
+    pub fn fade_factor(&self) -> f32 {
+        self.fade_factor
+    }
+
+    /// Progress of the ramp on this layer's weight in `0..=1`, while one runs.
+    #[must_use]
+    pub fn fade_progress(&self) -> Option<f32> {
+        self.fade.map(|f| {
+            if f.duration > 0.0 {
+                (f.elapsed / f.duration).min(1.0)
+            } else {
+                1.0
+            }
+        })
     }
 
     /// Whether a cross-fade is ramping this layer's weight.

@@ -1,0 +1,226 @@
+//! The structure-of-arrays pose pass: a clip's keys regrouped four nodes at a time, so that a
+//! frame samples, composes and places four nodes per step with every value already in the lane
+//! it is used in (ozz-animation's layout). The values are bit for bit those of the
+//! array-of-structures fused pass (`pose::pose_clip_fused`): each lane runs the same operations
+//! in the same order, only no transposes or sample buffers sit between the steps.
+//!
+//! Built per clip when every node of each group of four takes its keyed properties from one
+//! key-time array (exporters share one per clip: CesiumMan, Fox, RiggedFigure) and the copy stays
+//! within [`MAX_GROWTH`] of the clip's own keys; otherwise the clip keeps the array-of-structures
+//! pass.
+
+use glam::{BVec4A, Vec4};
+
+use crate::layout::{NONE, NodeSources, Track};
+use crate::{Clip, NodeRest};
+
+/// Rows per key of a quad: translation `x, y, z`, scale `x, y, z`, rotation `x, y, z, w`, each
+/// a `Vec4` with one node per lane.
+pub(crate) const ROWS: usize = 10;
+pub(crate) const T_ROWS: usize = 0;
+pub(crate) const S_ROWS: usize = 3;
+pub(crate) const R_ROWS: usize = 6;
+
+/// The regrouped keys may take at most this many times the bytes of the clip's tracks' keys
+/// (untracked properties of a quad with a tracked one repeat their rest value in every key) plus
+/// [`SLACK_BYTES`]; past it the clip keeps the array-of-structures pass.
+const MAX_GROWTH: usize = 8;
+const SLACK_BYTES: usize = 256 * 1024;
+
+/// Four consecutive nodes of the topological order (fewer in the last quad).
+#[derive(Debug, Clone)]
+pub(crate) struct Quad {
+    pub(crate) nodes: [u32; 4],
+    pub(crate) parents: [u32; 4],
+    pub(crate) lanes: usize,
+    /// The key-time array all of the quad's tracks use, [`NONE`] when nothing in it is keyed
+    /// (one key of rest values).
+    pub(crate) timeline: u32,
+    /// Where the quad's keys start in [`QuadPlan::keys`] (`ROWS` vectors per key).
+    pub(crate) first: usize,
+    /// Lanes whose translation / scale takes key `a` as it is: STEP tracks and untracked
+    /// properties (rest values repeated in every key).
+    pub(crate) t_hold: BVec4A,
+    pub(crate) s_hold: BVec4A,
+    /// Lanes whose rotation is STEP (key `a`, normalised, as the scalar path does).
+    pub(crate) r_step: BVec4A,
+    /// Lanes whose rotation is not keyed: the rest value, not normalised (as the scalar path).
+    pub(crate) r_rest: BVec4A,
+}
+
+/// What [`QuadPlan::new`] reads of a clip's plan (the plan is built above this module).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct QuadInputs<'a> {
+    /// Every node in topological order with its sources (empty: no fused pass).
+    pub(crate) nodes: &'a [NodeSources],
+    /// Translation/scale tracks, then rotation tracks, in the clip plan's order.
+    pub(crate) vec3: &'a [Track],
+    pub(crate) quat: &'a [Track],
+    /// A sampler of each timeline (its key times).
+    pub(crate) representative: &'a [u32],
+    /// Values in the clip's interleaved key blocks (the size budget's base).
+    pub(crate) block_key_values: usize,
+}
+
+/// A clip's keys in quads, for the structure-of-arrays pass.
+#[derive(Debug, Clone)]
+pub(crate) struct QuadPlan {
+    pub(crate) quads: Vec<Quad>,
+    pub(crate) keys: Vec<Vec4>,
+}
+
+/// Where one property of one node comes from.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Rest(Vec4),
+    Keys {
+        output: &'a [f32],
+        width: usize,
+        timeline: u32,
+        step: bool,
+    },
+}
+
+impl Source<'_> {
+    fn timeline(&self) -> Option<u32> {
+        match self {
+            Source::Rest(_) => None,
+            Source::Keys { timeline, .. } => Some(*timeline),
+        }
+    }
+
+    fn value(&self, key: usize) -> Vec4 {
+        match *self {
+            Source::Rest(v) => v,
+            Source::Keys { output, width, .. } => {
+                let v = &output[key * width..key * width + width];
+                Vec4::new(v[0], v[1], v[2], if width == 4 { v[3] } else { 0.0 })
+            }
+        }
+    }
+
+    fn held(&self) -> bool {
+        match self {
+            Source::Rest(_) => true,
+            Source::Keys { step, .. } => *step,
+        }
+    }
+}
+
+impl QuadPlan {
+    /// The quads of clip `clip` (whose plan `cp` has its fused node list), or `None` when a quad
+    /// mixes key-time arrays, the clip has no fused pass, or the copy would be too large.
+    pub(crate) fn new(clip: &Clip, cp: &QuadInputs<'_>, rest: &[NodeRest]) -> Option<Self> {
+        if cp.nodes.is_empty() {
+            return None;
+        }
+        let key_count = |timeline: u32| {
+            let rep = cp.representative[timeline as usize] as usize;
+            clip.samplers[rep].input().len()
+        };
+        let tracks = cp.vec3.len() + cp.quat.len();
+        let source = |index: u32, node: &NodeRest, what: usize| -> Source<'_> {
+            let i = index as usize;
+            if i >= tracks {
+                let v = match what {
+                    0 => node.translation,
+                    2 => node.scale,
+                    _ => return Source::Rest(Vec4::from_array(node.rotation)),
+                };
+                return Source::Rest(Vec4::new(v[0], v[1], v[2], 0.0));
+            }
+            let (track, width) = if i < cp.vec3.len() {
+                (&cp.vec3[i], 3)
+            } else {
+                (&cp.quat[i - cp.vec3.len()], 4)
+            };
+            Source::Keys {
+                output: clip.samplers[track.sampler as usize].output(),
+                width,
+                timeline: track.timeline,
+                step: track.step,
+            }
+        };
+        let mut quads = Vec::with_capacity(cp.nodes.len().div_ceil(4));
+        let mut keys = Vec::new();
+        let budget = MAX_GROWTH * 16 * cp.block_key_values + SLACK_BYTES;
+        for group in cp.nodes.chunks(4) {
+            let sources: Vec<[Source<'_>; 3]> = group
+                .iter()
+                .map(|n: &NodeSources| {
+                    let node = &rest[n.node as usize];
+                    [
+                        source(n.t, node, 0),
+                        source(n.r, node, 1),
+                        source(n.s, node, 2),
+                    ]
+                })
+                .collect();
+            let mut timeline = NONE;
+            for tl in sources.iter().flatten().filter_map(Source::timeline) {
+                if timeline == NONE {
+                    timeline = tl;
+                } else if timeline != tl {
+                    return None;
+                }
+            }
+            let count = if timeline == NONE {
+                1
+            } else {
+                key_count(timeline)
+            };
+            if (keys.len() + count * ROWS) * 16 > budget {
+                return None;
+            }
+            let mut quad = Quad {
+                nodes: [NONE; 4],
+                parents: [NONE; 4],
+                lanes: group.len(),
+                timeline,
+                first: keys.len(),
+                t_hold: BVec4A::splat(true),
+                s_hold: BVec4A::splat(true),
+                r_step: BVec4A::splat(false),
+                r_rest: BVec4A::splat(true),
+            };
+            let mut held = [[true; 4]; 3];
+            for (lane, (n, [t, r, s])) in group.iter().zip(&sources).enumerate() {
+                quad.nodes[lane] = n.node;
+                quad.parents[lane] = n.parent;
+                held[0][lane] = t.held();
+                held[1][lane] = s.held();
+                held[2][lane] = matches!(r, Source::Keys { step: true, .. });
+                quad.r_rest.set(lane, matches!(r, Source::Rest(_)));
+            }
+            quad.t_hold = BVec4A::from(held[0]);
+            quad.s_hold = BVec4A::from(held[1]);
+            quad.r_step = BVec4A::from(held[2]);
+            // Padding lanes hold the identity transform: finite arithmetic, never placed.
+            let identity = [
+                Source::Rest(Vec4::ZERO),
+                Source::Rest(Vec4::W),
+                Source::Rest(Vec4::new(1.0, 1.0, 1.0, 0.0)),
+            ];
+            for k in 0..count {
+                let lane = |l: usize| sources.get(l).unwrap_or(&identity);
+                let row = |prop: usize, c: usize| {
+                    Vec4::from_array(std::array::from_fn(|l| lane(l)[prop].value(k)[c]))
+                };
+                keys.extend([
+                    row(0, 0),
+                    row(0, 1),
+                    row(0, 2),
+                    row(2, 0),
+                    row(2, 1),
+                    row(2, 2),
+                    row(1, 0),
+                    row(1, 1),
+                    row(1, 2),
+                    row(1, 3),
+                ]);
+            }
+            quads.push(quad);
+        }
+        Some(Self { quads, keys })
+    }
+}
