@@ -24,6 +24,19 @@ pub struct Clip {
     pub samplers: Vec<Sampler>,
     /// Channels binding samplers to nodes.
     pub channels: Vec<Channel>,
+    /// Named times in the clip that fire an event each time a playhead passes them (see
+    /// [`Player::tick_with_events`](crate::Player::tick_with_events)), in time order.
+    pub markers: Vec<Marker>,
+}
+
+/// A named time in a clip (a footstep, a sound cue): what animation events fire on. From glTF,
+/// an animation's `extras` `{"markers": [{"name": "step_l", "time": 0.25}, …]}`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Marker {
+    /// The marker's name.
+    pub name: String,
+    /// Its time in seconds of clip time.
+    pub time: f32,
 }
 
 impl Clip {
@@ -34,7 +47,17 @@ impl Clip {
             name: name.into(),
             samplers,
             channels,
+            markers: Vec::new(),
         }
+    }
+
+    /// The clip with `markers` (sorted by time here; markers with a time that is not finite
+    /// are dropped, since no playhead can pass them).
+    #[must_use]
+    pub fn with_markers(mut self, markers: impl IntoIterator<Item = Marker>) -> Self {
+        self.markers = markers.into_iter().filter(|m| m.time.is_finite()).collect();
+        self.markers.sort_by(|a, b| a.time.total_cmp(&b.time));
+        self
     }
 
     /// The last key time over all samplers (0 for a clip without samplers).

@@ -341,6 +341,24 @@ impl PlaybackClock {
         self.finished = false;
     }
 
+    /// Where the playhead is along its loop: the offset from `from` (repeat, once), or the
+    /// ping-pong phase in `[0, 2·len)` (the return leg is `2·len − offset`).
+    #[inline]
+    pub(crate) fn phase(&self) -> f64 {
+        let offset = self.time - f64::from(self.from);
+        if self.loop_mode == LoopMode::PingPong && self.reversed {
+            2.0 * self.range_len() - offset
+        } else {
+            offset
+        }
+    }
+
+    /// `to − from`, in f64.
+    #[inline]
+    pub(crate) fn range_len(&self) -> f64 {
+        f64::from(self.to) - f64::from(self.from)
+    }
+
     /// Ping-pong: the phase runs over `[0, 2·len)`; its first half is the forward leg.
     fn bounce(&mut self, step: f64, from: f64, to: f64) {
         let len = to - from;

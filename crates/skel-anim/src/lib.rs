@@ -72,7 +72,7 @@ mod tracks;
 
 pub use blend::{BlendLayer, WeightedBlend};
 pub use blend_spec::parse_blend_spec;
-pub use clip::{Channel, Clip};
+pub use clip::{Channel, Clip, Marker};
 pub use clock::{LoopMode, PlaybackClock};
 pub use controller::AnimationController;
 pub use crossfade::CrossFade;
@@ -89,7 +89,9 @@ pub use instances::{Animate, instantiate, tick_all};
 pub use kinds::{ChannelPath, Interpolation};
 #[cfg(feature = "rayon")]
 pub use parallel::par_tick_all;
-pub use player::{FadeSync, Layer, LayerDesc, LayerMode, MAX_WEIGHT, Mask, Player, Reference};
+pub use player::{
+    AnimationEvent, FadeSync, Layer, LayerDesc, LayerMode, MAX_WEIGHT, Mask, Player, Reference,
+};
 pub use pose::{
     PoseScratch, apply_clip, compute_bone_matrices, compute_world_matrices, reset_to_rest,
 };

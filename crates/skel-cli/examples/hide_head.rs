@@ -28,6 +28,9 @@ use skel::anim::Handedness;
 )]
 #[path = "../src/render/mod.rs"]
 mod render;
+#[allow(dead_code, reason = "the renderer reads layer files for --layers")]
+#[path = "../src/layer_file.rs"]
+mod layer_file;
 
 use render::{Animation, BoneOverride, RenderJob};
 

@@ -65,6 +65,7 @@
 //! # Ok::<(), AnimError>(())
 //! ```
 
+mod events;
 mod fade;
 mod layer;
 mod mask;
@@ -72,6 +73,7 @@ pub(crate) mod mix;
 
 use std::sync::Arc;
 
+pub use events::AnimationEvent;
 pub use fade::FadeSync;
 pub use layer::{Layer, LayerDesc, LayerMode, MAX_WEIGHT, Reference};
 pub use mask::Mask;
@@ -230,8 +232,69 @@ impl Player {
     }
 
     fn advance_seconds(&mut self, dt: f64) {
-        for layer in &mut self.layers {
+        self.advance_inner(dt, None);
+    }
+
+    /// [`tick`](Self::tick), calling `on_event` for every marker a layer's playhead passes
+    /// (see [`AnimationEvent`]): forward over `(previous, current]`, backward over
+    /// `[current, previous)`, once per loop when a tick spans several, both ways at ping-pong
+    /// turns. Seeking fires nothing. Within a tick, events come layer by layer, each layer's
+    /// markers in its playing direction. Allocates nothing.
+    pub fn tick_with_events(
+        &mut self,
+        dt: f32,
+        sink: &mut dyn PoseSink,
+        on_event: &mut dyn FnMut(&AnimationEvent<'_>),
+    ) {
+        self.advance_inner(f64::from(dt), Some(on_event));
+        if self.visible {
+            self.evaluate(sink);
+        }
+    }
+
+    /// [`advance`](Self::advance), calling `on_event` for every marker passed (see
+    /// [`tick_with_events`](Self::tick_with_events)).
+    pub fn advance_with_events(&mut self, dt: f32, on_event: &mut dyn FnMut(&AnimationEvent<'_>)) {
+        self.advance_inner(f64::from(dt), Some(on_event));
+    }
+
+    fn advance_inner(
+        &mut self,
+        dt: f64,
+        mut on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>,
+    ) {
+        let data = self.poser.rig.data();
+        for (index, layer) in self.layers.iter_mut().enumerate() {
+            let before = *layer.clock();
             layer.advance(dt);
+            let Some(on_event) = on_event.as_deref_mut() else {
+                continue;
+            };
+            let markers = &data.clips[layer.clip].markers;
+            if markers.is_empty() {
+                continue;
+            }
+            let step = dt * f64::from(before.speed_ratio());
+            let Some(sweep) = events::Sweep::between(&before, layer.clock(), step) else {
+                continue;
+            };
+            let mut fire = |(marker, m): (usize, &crate::Marker)| {
+                for _ in 0..sweep.crossings(m.time) {
+                    on_event(&AnimationEvent {
+                        layer: index,
+                        clip: layer.clip,
+                        marker,
+                        name: &m.name,
+                        time: m.time,
+                        weight: layer.effective_weight(),
+                    });
+                }
+            };
+            if step >= 0.0 {
+                markers.iter().enumerate().for_each(&mut fire);
+            } else {
+                markers.iter().enumerate().rev().for_each(&mut fire);
+            }
         }
         self.finish_fades();
     }
