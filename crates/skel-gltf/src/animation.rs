@@ -3,7 +3,7 @@
 
 use gltf::json::accessor::Type;
 use gltf::json::animation::{Interpolation as JsonInterpolation, Property};
-use skel_anim::{Channel, ChannelPath, Clip, Interpolation, MorphBinding, Sampler};
+use skel_anim::{Channel, ChannelPath, Clip, Interpolation, Marker, MorphBinding, Sampler};
 
 use crate::accessor::{ANY_NORM, Expect, FLOAT, IntAs, accessor_count, read_f32, valid};
 use crate::{GltfDocument, GltfError};
@@ -81,11 +81,57 @@ fn read_clip(
             path,
         });
     }
-    Ok(Clip::new(
-        anim.name.clone().unwrap_or_default(),
-        samplers,
-        channels,
-    ))
+    let markers = read_markers(ai, anim)?;
+    Ok(Clip::new(anim.name.clone().unwrap_or_default(), samplers, channels).with_markers(markers))
+}
+
+/// The animation's markers from its `extras`: `{"markers": [{"name": "step_l", "time": 0.25}]}`.
+/// Extras without `markers` are someone else's data and are left alone; a `markers` entry that
+/// is not a list of named finite times is an error naming it.
+fn read_markers(ai: usize, anim: &gltf::json::Animation) -> Result<Vec<Marker>, GltfError> {
+    #[derive(serde::Deserialize)]
+    struct Extras {
+        markers: Option<Vec<MarkerJson>>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct MarkerJson {
+        name: String,
+        time: f32,
+    }
+    let Some(raw) = &anim.extras else {
+        return Ok(Vec::new());
+    };
+    let path = format!("animations[{ai}].extras.markers");
+    let extras: Extras = match serde_json::from_str(raw.get()) {
+        Ok(e) => e,
+        // Extras that are not an object (or whose `markers` is malformed) — tell which.
+        Err(e) if raw.get().contains("\"markers\"") => {
+            return Err(GltfError::Invalid {
+                path,
+                reason: format!("expected a list of {{\"name\": string, \"time\": seconds}}: {e}"),
+            });
+        }
+        Err(_) => return Ok(Vec::new()),
+    };
+    let markers = extras.markers.unwrap_or_default();
+    if let Some((i, m)) = markers
+        .iter()
+        .enumerate()
+        .find(|(_, m)| !m.time.is_finite())
+    {
+        return Err(GltfError::Invalid {
+            path: format!("{path}[{i}].time"),
+            reason: format!("{} is not a finite time", m.time),
+        });
+    }
+    Ok(markers
+        .into_iter()
+        .map(|m| Marker {
+            name: m.name,
+            time: m.time,
+        })
+        .collect())
 }
 
 fn read_sampler(
