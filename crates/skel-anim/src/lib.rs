@@ -91,6 +91,7 @@ pub use kinds::{ChannelPath, Interpolation};
 pub use parallel::par_tick_all;
 pub use player::{
     AnimationEvent, FadeSync, Layer, LayerDesc, LayerMode, MAX_WEIGHT, Mask, Player, Reference,
+    RootDelta, RootMotion,
 };
 pub use pose::{
     PoseScratch, apply_clip, compute_bone_matrices, compute_world_matrices, reset_to_rest,

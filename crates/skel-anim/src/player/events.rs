@@ -76,6 +76,16 @@ impl Sweep {
         })
     }
 
+    /// `(start, end, len, from)`: the unwrapped positions, the range's length and start.
+    pub(crate) fn parts(&self) -> (f64, f64, f64, f64) {
+        (self.start, self.end, self.len, self.from)
+    }
+
+    /// The loop mode swept in.
+    pub(crate) fn mode(&self) -> LoopMode {
+        self.mode
+    }
+
     /// How many times the sweep passes clip time `time`.
     pub(crate) fn crossings(&self, time: f32) -> u32 {
         let m = f64::from(time) - self.from;

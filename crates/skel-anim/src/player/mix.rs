@@ -6,6 +6,7 @@ use glam::{Quat, Vec4};
 
 use crate::blend_map::{MorphEntry, MorphSlot, TrsSlot};
 use crate::blend_tracks::NO_SLOT;
+use crate::player::RootState;
 use crate::player::layer::{Layer, LayerMode, ReferencePose};
 use crate::timeline::Segment;
 use crate::{PoseScratch, Rig, SamplerCursor, evaluate_sampler_cursor};
@@ -208,6 +209,7 @@ pub(crate) fn mix_layers(
     layers: &mut [Layer],
     mix: &mut Mix,
     snapshot: &Snapshot,
+    root: Option<&RootState>,
 ) {
     let maps = &rig.maps;
     for acc in &mut mix.trs {
@@ -229,7 +231,7 @@ pub(crate) fn mix_layers(
     }
     for layer in layers.iter_mut() {
         if layer.mode == LayerMode::Blend && layer.effective_weight() > 0.0 {
-            sample_layer(rig, layer, mix, scratch, Use::Blend);
+            sample_layer(rig, layer, mix, scratch, Use::Blend, root);
         }
     }
     for (acc, slot) in mix.trs.iter_mut().zip(&maps.trs_slots) {
@@ -248,7 +250,7 @@ pub(crate) fn mix_layers(
         }
         // Taken out for the call: the layer's cursors move while its reference is read.
         if let Some(reference) = layer.reference.take() {
-            sample_layer(rig, layer, mix, scratch, Use::Add(&reference));
+            sample_layer(rig, layer, mix, scratch, Use::Add(&reference), root);
             layer.reference = Some(reference);
         }
     }
@@ -263,6 +265,7 @@ fn sample_layer(
     mix: &mut Mix,
     scratch: &mut PoseScratch,
     use_: Use<'_>,
+    root: Option<&RootState>,
 ) {
     let data = rig.data();
     let w = layer.effective_weight();
@@ -286,6 +289,26 @@ fn sample_layer(
         &mut mix.vec3,
         &mut mix.quat,
     );
+    if let Some(root) = root {
+        hold_root(
+            root,
+            clip,
+            layer.clip,
+            &slots.vec3,
+            &mut mix.vec3,
+            root.t_slot,
+            false,
+        );
+        hold_root(
+            root,
+            clip,
+            layer.clip,
+            &slots.quat,
+            &mut mix.quat,
+            root.r_slot,
+            true,
+        );
+    }
     let vec3 = slots.vec3.iter().zip(&mix.vec3[..slots.vec3.len()]);
     let quat = slots.quat.iter().zip(&mix.quat[..slots.quat.len()]);
     match use_ {
@@ -354,6 +377,13 @@ fn sample_layer(
         if !e.rotation {
             value.w = 0.0;
         }
+        if let Some(root) = root {
+            if e.slot == root.t_slot && !e.rotation {
+                value = root.plan.in_place_translation(clip, layer.clip, value);
+            } else if e.slot == root.r_slot && e.rotation {
+                value = root.plan.in_place_rotation(clip, layer.clip, value);
+            }
+        }
         let sw = weight_of(e.slot);
         if sw == 0.0 {
             continue;
@@ -401,6 +431,28 @@ fn sample_layer(
                 }
             }
         }
+    }
+}
+
+/// Holds the root's extracted components at the clip's time 0 in a layer's samples.
+fn hold_root(
+    root: &RootState,
+    clip: &crate::Clip,
+    clip_index: usize,
+    slots: &[usize],
+    values: &mut [Vec4],
+    root_slot: usize,
+    rotation: bool,
+) {
+    if root_slot == usize::MAX {
+        return;
+    }
+    if let Some(i) = slots.iter().position(|&s| s == root_slot) {
+        values[i] = if rotation {
+            root.plan.in_place_rotation(clip, clip_index, values[i])
+        } else {
+            root.plan.in_place_translation(clip, clip_index, values[i])
+        };
     }
 }
 

@@ -70,6 +70,7 @@ mod fade;
 mod layer;
 mod mask;
 pub(crate) mod mix;
+mod root_motion;
 
 use std::sync::Arc;
 
@@ -77,6 +78,7 @@ pub use events::AnimationEvent;
 pub use fade::FadeSync;
 pub use layer::{Layer, LayerDesc, LayerMode, MAX_WEIGHT, Reference};
 pub use mask::Mask;
+pub use root_motion::{RootDelta, RootMotion};
 
 use crate::{AnimError, AnimationData, PoseHook, PoseScratch, PoseSink, Rig};
 use mix::{Mix, Snapshot};
@@ -90,6 +92,19 @@ pub struct Player {
     mix: Mix,
     snapshot: Snapshot,
     visible: bool,
+    root: Option<RootState>,
+}
+
+/// Root motion of a player: what is extracted, where its slots are, and the deltas.
+#[derive(Debug, Clone)]
+pub(crate) struct RootState {
+    pub(crate) plan: root_motion::RootPlan,
+    /// The blend slots of the root's translation and rotation (`usize::MAX`: no clip animates
+    /// it).
+    pub(crate) t_slot: usize,
+    pub(crate) r_slot: usize,
+    delta: root_motion::Motion,
+    total: root_motion::Motion,
 }
 
 impl Player {
@@ -102,6 +117,7 @@ impl Player {
             mix: Mix::new(rig),
             snapshot: Snapshot::new(rig),
             visible: true,
+            root: None,
         }
     }
 
@@ -264,9 +280,23 @@ impl Player {
         mut on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>,
     ) {
         let data = self.poser.rig.data();
+        let mut motion = root_motion::MotionMix::default();
         for (index, layer) in self.layers.iter_mut().enumerate() {
             let before = *layer.clock();
             layer.advance(dt);
+            if let Some(root) = &self.root {
+                let step = dt * f64::from(before.speed_ratio());
+                let clip = &data.clips[layer.clip];
+                let d = root
+                    .plan
+                    .layer_delta(clip, layer.clip, &before, layer.clock(), step);
+                let w =
+                    f64::from(layer.effective_weight() * layer.mask_weight(root.plan.config.node));
+                match layer.mode {
+                    LayerMode::Blend => motion.add_blend(w, d),
+                    LayerMode::Additive(_) => motion.add_additive(w, d),
+                }
+            }
             let Some(on_event) = on_event.as_deref_mut() else {
                 continue;
             };
@@ -296,7 +326,75 @@ impl Player {
                 markers.iter().enumerate().rev().for_each(&mut fire);
             }
         }
+        if let Some(root) = &mut self.root {
+            root.delta = motion.finish();
+            root.total = root.total.then(root.delta);
+        }
         self.finish_fades();
+    }
+
+    /// Extracts the motion of a root node from every layer (see [`RootMotion`]): from the next
+    /// tick on, the root animates in place (its extracted components held at each clip's time
+    /// 0) and [`root_motion_delta`](Self::root_motion_delta) says how far the character moved.
+    /// `None` turns it off. Resets the accumulated total. Allocates (a lookup per clip).
+    ///
+    /// # Errors
+    /// [`AnimError::BadNode`] for a node past the end. Nothing changes on error.
+    pub fn set_root_motion(&mut self, config: Option<RootMotion>) -> Result<(), AnimError> {
+        let Some(config) = config else {
+            self.root = None;
+            return Ok(());
+        };
+        let rig = &self.poser.rig;
+        let plan = root_motion::RootPlan::new(rig.data(), config)?;
+        let slot = |off: usize| {
+            let at = config.node * crate::TRS_STRIDE + off;
+            rig.maps
+                .trs_slots
+                .iter()
+                .position(|s| s.at == at)
+                .unwrap_or(usize::MAX)
+        };
+        self.root = Some(RootState {
+            plan,
+            t_slot: slot(crate::T_OFF),
+            r_slot: slot(crate::R_OFF),
+            delta: root_motion::Motion::default(),
+            total: root_motion::Motion::default(),
+        });
+        Ok(())
+    }
+
+    /// The root-motion settings, when extracting.
+    #[must_use]
+    pub fn root_motion(&self) -> Option<RootMotion> {
+        self.root.as_ref().map(|r| r.plan.config)
+    }
+
+    /// How far the root moved over the last tick (identity when not extracting): apply it to
+    /// the character as `character = character · delta`.
+    #[must_use]
+    pub fn root_motion_delta(&self) -> RootDelta {
+        self.root
+            .as_ref()
+            .map(|r| r.delta.delta())
+            .unwrap_or_default()
+    }
+
+    /// Every delta since root motion was set (or the total was reset), composed.
+    #[must_use]
+    pub fn root_motion_total(&self) -> RootDelta {
+        self.root
+            .as_ref()
+            .map(|r| r.total.delta())
+            .unwrap_or_default()
+    }
+
+    /// Starts the accumulated total from the identity again.
+    pub fn reset_root_motion_total(&mut self) {
+        if let Some(r) = &mut self.root {
+            r.total = root_motion::Motion::default();
+        }
     }
 
     /// Evaluates the layers at their current times and writes the pose to `sink`: rest reset,
@@ -312,17 +410,18 @@ impl Player {
             layers,
             mix,
             snapshot,
+            root,
             ..
         } = self;
         poser.pose_with(sink, |rig, scratch| {
-            mix::mix_layers(rig, scratch, layers, mix, snapshot);
+            mix::mix_layers(rig, scratch, layers, mix, snapshot, root.as_ref());
         });
     }
 
     /// `Some((clip, time))` when the stack is plain playback of one clip (or of nothing): one
     /// contributing layer, blend mode, effective weight ≥ 1, no mask, no snapshot.
     fn single_clip(&self) -> Option<(Option<usize>, f32)> {
-        if self.snapshot.weight > 0.0 {
+        if self.snapshot.weight > 0.0 || self.root.is_some() {
             return None;
         }
         let mut found = None;
