@@ -22,15 +22,15 @@ use std::path::PathBuf;
 use image::{Rgba, RgbaImage, imageops};
 use skel::anim::Handedness;
 
+#[allow(dead_code, reason = "the renderer reads layer files for --layers")]
+#[path = "../src/layer_file.rs"]
+mod layer_file;
 #[allow(
     dead_code,
     reason = "the example uses only `run` of the CLI's renderer"
 )]
 #[path = "../src/render/mod.rs"]
 mod render;
-#[allow(dead_code, reason = "the renderer reads layer files for --layers")]
-#[path = "../src/layer_file.rs"]
-mod layer_file;
 
 use render::{Animation, BoneOverride, RenderJob};
 

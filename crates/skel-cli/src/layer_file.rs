@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
-use skel::anim::{AnimationData, LayerDesc, LoopMode, Mask, Reference};
+use skel::anim::{AnimationData, LayerDesc, LoopMode, Mask, Reference, RootMotion};
 
 /// The file as written.
 #[derive(Debug, Deserialize)]
@@ -22,6 +22,27 @@ use skel::anim::{AnimationData, LayerDesc, LoopMode, Mask, Reference};
 pub struct StackFile {
     /// Layers, bottom first.
     pub layers: Vec<LayerEntry>,
+    /// Root motion: which node's motion is extracted, on which axes.
+    pub root_motion: Option<RootMotionEntry>,
+}
+
+/// `"root_motion": {"node": "Hips", "translation": "xz", "rotation": "yaw"}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RootMotionEntry {
+    node: NameOrIndex,
+    #[serde(default = "ground")]
+    translation: String,
+    #[serde(default = "yaw")]
+    rotation: String,
+}
+
+fn ground() -> String {
+    "xz".into()
+}
+
+fn yaw() -> String {
+    "yaw".into()
 }
 
 /// A clip or node named by index or by name.
@@ -106,6 +127,8 @@ pub struct LayerFileError {
 pub struct ResolvedStack {
     /// One descriptor per layer, bottom first.
     pub layers: Vec<LayerDesc>,
+    /// Root motion to extract, if the file asks for it.
+    pub root_motion: Option<RootMotion>,
 }
 
 /// Reads and resolves `path` against `data`.
@@ -208,7 +231,45 @@ pub fn resolve(stack: &StackFile, data: &AnimationData) -> Result<ResolvedStack,
         }
         layers.push(desc);
     }
-    Ok(ResolvedStack { layers })
+    let root_motion = match &stack.root_motion {
+        None => None,
+        Some(r) => Some(root_motion(data, r)?),
+    };
+    Ok(ResolvedStack {
+        layers,
+        root_motion,
+    })
+}
+
+fn root_motion(data: &AnimationData, r: &RootMotionEntry) -> Result<RootMotion, (String, String)> {
+    let node = node_index(data, &r.node).map_err(|e| ("root_motion.node".into(), e))?;
+    let translation = match r.translation.as_str() {
+        "xz" => [true, false, true],
+        "xyz" => [true, true, true],
+        "y" => [false, true, false],
+        "none" => [false, false, false],
+        other => {
+            return Err((
+                "root_motion.translation".into(),
+                format!("{other:?} is not one of \"xz\", \"xyz\", \"y\", \"none\""),
+            ));
+        }
+    };
+    let yaw = match r.rotation.as_str() {
+        "yaw" => true,
+        "none" => false,
+        other => {
+            return Err((
+                "root_motion.rotation".into(),
+                format!("{other:?} is not one of \"yaw\", \"none\""),
+            ));
+        }
+    };
+    Ok(RootMotion {
+        node,
+        translation,
+        yaw,
+    })
 }
 
 fn clip_index(data: &AnimationData, clip: &NameOrIndex) -> Result<usize, String> {

@@ -26,6 +26,9 @@ enum Command {
     /// Print the CPU reference pose of a clip (or the rest pose) at given times; --json gives
     /// the golden-file shape (node world matrices, skin matrices, world positions, weights).
     Pose(commands::pose::PoseArgs),
+    /// Tick one player of a layer stack from time 0 at a fixed step and print, per frame, the
+    /// root-motion delta and the animation events fired (--json for tools).
+    Play(commands::play::PlayArgs),
     /// Render an animated, GPU-skinned glTF asset (default: the built-in character) to PNG
     /// frames, an animated GIF and a contact sheet.
     Render(commands::render::RenderArgs),
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
     let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
         Command::Info(args) => commands::info::run(&args),
         Command::Pose(args) => commands::pose::run(&args),
+        Command::Play(args) => commands::play::run(&args),
         Command::Render(args) => commands::render::run(args),
         Command::Bench(args) => commands::bench::run(&args),
     };

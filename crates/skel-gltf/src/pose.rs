@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use skel_anim::{AnimationController, LayerDesc, NullSink, Player, PoseHook, skin_vertices};
+use skel_anim::{
+    AnimationController, LayerDesc, NullSink, Player, PoseHook, RootMotion, skin_vertices,
+};
 use skel_math::{load_mat4, store_mat4};
 
 use crate::{GltfAsset, GltfError};
@@ -126,6 +128,21 @@ impl CpuPoser {
         layers: &[LayerDesc],
         time: f32,
     ) -> Result<(), GltfError> {
+        self.pose_stack(asset, layers, None, time)
+    }
+
+    /// [`pose_layers`](Self::pose_layers) with root motion extracted: the root is held in place
+    /// on the extracted components (see [`RootMotion`]).
+    ///
+    /// # Errors
+    /// As [`pose_layers`](Self::pose_layers), and a root node past the end.
+    pub fn pose_stack(
+        &mut self,
+        asset: &GltfAsset,
+        layers: &[LayerDesc],
+        root_motion: Option<RootMotion>,
+        time: f32,
+    ) -> Result<(), GltfError> {
         let player = match &mut self.player {
             Some((built, player)) if built.as_slice() == layers => player,
             _ => {
@@ -137,6 +154,9 @@ impl CpuPoser {
                 &mut self.player.insert((layers.to_vec(), player)).1
             }
         };
+        if player.root_motion() != root_motion {
+            player.set_root_motion(root_motion)?;
+        }
         for layer in player.layers_mut() {
             let end = layer.clock().to();
             // Past the end: seek clamps to the last key, exactly like `evaluate_at`.

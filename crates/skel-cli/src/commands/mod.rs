@@ -2,5 +2,6 @@
 pub mod asset_args;
 pub mod bench;
 pub mod info;
+pub mod play;
 pub mod pose;
 pub mod render;

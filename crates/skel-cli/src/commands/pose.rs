@@ -64,8 +64,13 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
         .as_deref()
         .map(|spec| skel::anim::parse_blend_spec(&asset.animation, spec))
         .transpose()?;
+    let mut root_motion = None;
     let mut stack = match &args.layers {
-        Some(path) => Some(crate::layer_file::load(path, &asset.animation)?.layers),
+        Some(path) => {
+            let resolved = crate::layer_file::load(path, &asset.animation)?;
+            root_motion = resolved.root_motion;
+            Some(resolved.layers)
+        }
         None => None,
     };
     if let Some(weights) = &blend {
@@ -89,7 +94,12 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
             .iter()
             .map(|(name, q)| BoneOverride::Rotate(name.clone(), *q)),
     );
-    let mut report = pose_report(&asset, &name, clip, stack.as_deref(), &times, &bones)?;
+    let playback = Playback {
+        clip,
+        layers: stack.as_deref(),
+        root_motion,
+    };
+    let mut report = pose_report(&asset, &name, &playback, &times, &bones)?;
     report.blend = blend.map(|weights| {
         weights
             .iter()
@@ -248,6 +258,18 @@ fn interpolation_name(i: Interpolation) -> &'static str {
     }
 }
 
+/// What `skel pose` plays: one clip (or the rest pose), or a layer stack with optional root
+/// motion (the root held in place).
+#[derive(Debug, Clone, Copy)]
+pub struct Playback<'a> {
+    /// The clip, without a stack.
+    pub clip: Option<usize>,
+    /// The layer stack.
+    pub layers: Option<&'a [skel::anim::LayerDesc]>,
+    /// Root motion extracted from the stack.
+    pub root_motion: Option<skel::anim::RootMotion>,
+}
+
 /// Poses `clip` (or the rest pose, or with `layers` a layer stack) of `asset` at every time
 /// with the CPU reference path ([`CpuPoser`]: `AnimationController::evaluate_at` or a
 /// `Player`, then `skin_vertices`).
@@ -259,13 +281,13 @@ fn interpolation_name(i: Interpolation) -> &'static str {
 pub fn pose_report(
     asset: &GltfAsset,
     name: &str,
-    clip: Option<usize>,
-    layers: Option<&[skel::anim::LayerDesc]>,
+    playback: &Playback<'_>,
     times: &[f32],
     bones: &[BoneOverride],
 ) -> Result<PoseReport, Box<dyn std::error::Error>> {
     let clips = &asset.animation.clips;
-    let clip_summary = clip
+    let clip_summary = playback
+        .clip
         .and_then(|c| clips.get(c).map(|data| (c, data)))
         .map(|(c, data)| {
             let mut interpolations: Vec<_> = data
@@ -311,9 +333,9 @@ pub fn pose_report(
     apply_bone_overrides(&mut poser, bones)?;
     let mut frames = Vec::with_capacity(times.len());
     for &t in times {
-        match layers {
-            Some(layers) => poser.pose_layers(asset, layers, t)?,
-            None => poser.pose(asset, clip, t)?,
+        match playback.layers {
+            Some(layers) => poser.pose_stack(asset, layers, playback.root_motion, t)?,
+            None => poser.pose(asset, playback.clip, t)?,
         }
         let world = poser.node_world_matrices();
         let nodes = IndexMap(

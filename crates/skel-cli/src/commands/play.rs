@@ -1,0 +1,154 @@
+//! `skel play ASSET --layers FILE.json --seconds S --fps F [--json]`: one player ticked from
+//! time 0 at a fixed step, printing per frame the root-motion delta and the events fired, and at
+//! the end the accumulated root motion.
+
+use std::io::Write as _;
+
+use clap::Args;
+use serde::Serialize;
+use skel::anim::{NullSink, Player, Rig, RootDelta};
+
+use super::asset_args::AssetArgs;
+
+/// Arguments of `skel play`.
+#[derive(Debug, Clone, Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    asset: AssetArgs,
+    /// The layer stack (layers with `speed`, `loop` (`repeat`, `once`, `pingpong`), `start`;
+    /// `root_motion`), as for `skel pose --layers`.
+    #[arg(long, value_name = "FILE")]
+    layers: std::path::PathBuf,
+    /// How long to play, in seconds.
+    #[arg(long, default_value_t = 1.0)]
+    seconds: f64,
+    /// Ticks per second (the step is 1/FPS; round(SECONDS × FPS) ticks).
+    #[arg(long, default_value_t = 60.0)]
+    fps: f64,
+    /// Print every frame as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Debug, Serialize)]
+struct Motion {
+    translation: [f32; 3],
+    rotation: [f32; 4],
+}
+
+impl From<RootDelta> for Motion {
+    fn from(d: RootDelta) -> Self {
+        Self {
+            translation: d.translation.to_array(),
+            rotation: d.rotation.to_array(),
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct Event {
+    layer: usize,
+    clip: String,
+    name: String,
+    time: f32,
+}
+
+#[derive(Debug, Serialize)]
+struct Frame {
+    t: f64,
+    root_delta: Motion,
+    events: Vec<Event>,
+}
+
+#[derive(Debug, Serialize)]
+struct Report {
+    frames: Vec<Frame>,
+    root_total: Motion,
+}
+
+/// Plays the stack and prints the frames.
+///
+/// # Errors
+/// A bad asset, layer file, `--seconds` or `--fps`, or a failed write.
+pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
+    if !(args.fps.is_finite() && args.fps > 0.0) {
+        return Err(format!("--fps must be a positive number, got {}", args.fps).into());
+    }
+    if !(args.seconds.is_finite() && args.seconds >= 0.0) {
+        return Err(format!("--seconds must be a number from 0 up, got {}", args.seconds).into());
+    }
+    let ticks = (args.seconds * args.fps).round();
+    if ticks > 10_000_000.0 {
+        return Err(format!("{ticks} ticks is too many (at most 10 000 000)").into());
+    }
+    let asset = args.asset.load()?;
+    let stack = crate::layer_file::load(&args.layers, &asset.animation)?;
+    let rig = Rig::new(std::sync::Arc::new(asset.animation))?;
+    let mut player = Player::new(&rig);
+    for desc in stack.layers {
+        player.add_layer(desc)?;
+    }
+    player.set_root_motion(stack.root_motion)?;
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the step is a frame time; f32 is the player's unit"
+    )]
+    let dt = (1.0 / args.fps) as f32;
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "checked finite, non-negative and at most 10 000 000 above"
+    )]
+    let ticks = ticks as usize;
+    let clips = &rig.data().clips;
+    let mut frames = Vec::with_capacity(ticks);
+    for i in 0..ticks {
+        let mut events = Vec::new();
+        player.tick_with_events(dt, &mut NullSink, &mut |e| {
+            events.push(Event {
+                layer: e.layer,
+                clip: clips[e.clip].name.clone(),
+                name: e.name.to_owned(),
+                time: e.time,
+            });
+        });
+        #[expect(clippy::cast_precision_loss, reason = "frame counts far below 2^52")]
+        let t = (i + 1) as f64 / args.fps;
+        frames.push(Frame {
+            t,
+            root_delta: player.root_motion_delta().into(),
+            events,
+        });
+    }
+    let report = Report {
+        frames,
+        root_total: player.root_motion_total().into(),
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.json {
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        for f in &report.frames {
+            if f.events.is_empty() {
+                continue;
+            }
+            let names: Vec<String> = f
+                .events
+                .iter()
+                .map(|e| format!("{}:{}", e.clip, e.name))
+                .collect();
+            writeln!(out, "t = {:.4}: {}", f.t, names.join(", "))?;
+        }
+        let t = report.root_total.translation;
+        let r = report.root_total.rotation;
+        writeln!(
+            out,
+            "root motion total: translation [{:.6}, {:.6}, {:.6}], rotation [{:.6}, {:.6}, {:.6}, {:.6}]",
+            t[0], t[1], t[2], r[0], r[1], r[2], r[3]
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
