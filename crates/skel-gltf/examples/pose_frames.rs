@@ -15,8 +15,6 @@
 //! time of the timed frames only. Two runs that differ only in FRAMES differ only by those
 //! frames' work, which is how the instruction counts cancel loading and warm-up.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark driver")]
-
 #[path = "../benches/support/mod.rs"]
 mod support;
 
@@ -44,9 +42,11 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        _ => Err("usage: pose_frames run ASSET CHARACTERS WARMUP FRAMES | skin ASSET DIR | \
+        _ => Err(
+            "usage: pose_frames run ASSET CHARACTERS WARMUP FRAMES | skin ASSET DIR | \
                   export ASSET FILE.gltf | list"
-            .into()),
+                .into(),
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -179,7 +179,8 @@ fn export(data: &AnimationData, file: &Path) -> Result<(), String> {
                 .samplers
                 .iter()
                 .map(|s| {
-                    let width = s.output().len() / s.input().len() / s.interpolation().outputs_per_key();
+                    let width =
+                        s.output().len() / s.input().len() / s.interpolation().outputs_per_key();
                     let kind = if width == 4 { "VEC4" } else { "VEC3" };
                     let input = push(s.input(), "SCALAR", 1, true);
                     let output = push(s.output(), kind, width, false);
