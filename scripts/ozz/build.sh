@@ -12,7 +12,12 @@
 # NAME=FILE: each file is converted into WORK/assets/NAME/ (skeleton.ozz and one CLIP.ozz per
 #   animation, named as gltf2ozz names them).
 #
-# Prints nothing but progress on stderr; `cargo xtask bench --vs-ozz SNAPSHOT` drives it.
+# OZZ_CXXFLAGS (environment): extra compiler flags for ozz and the harness, e.g. "-g" so that
+#   scripts/ozz/profile.py can see inside ozz's jobs (GCC's -g does not change the code; the
+#   instruction counts stay the same). A WORK built with other flags is rebuilt.
+#
+# Prints the harness's path on stdout and progress on stderr; `cargo xtask bench --vs-ozz
+# SNAPSHOT` drives it.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
@@ -50,8 +55,11 @@ if [ ! -f "$src/.skel-tag" ] || [ "$(cat "$src/.skel-tag")" != "$tag" ]; then
     mkdir -p "$src"
     if git -C "$snapshot" rev-parse --verify -q "refs/tags/$tag" >/dev/null 2>&1; then
         echo "ozz: extracting $tag from $snapshot" >&2
+        # A snapshot may lack media/'s large files; git archive names them even though they
+        # are not asked for: only those complaints are dropped.
         git -C "$snapshot" archive --format=tar "$tag" \
-            CMakeLists.txt LICENSE.md build-utils extern include src | tar -x -C "$src"
+            CMakeLists.txt LICENSE.md build-utils extern include src \
+            2> >(grep -v "^error: invalid object .* for 'media/" >&2) | tar -x -C "$src"
     elif [ -f "$snapshot/CMakeLists.txt" ] && [ -d "$snapshot/include/ozz" ]; then
         grep -q "OZZ_VERSION_MINOR 16)" "$snapshot/CMakeLists.txt" ||
             { echo "ozz: $snapshot is not ozz-animation 0.16" >&2; exit 1; }
@@ -68,14 +76,19 @@ fi
 # 2. ozz's libraries and gltf2ozz: its defaults, in Release (-O3 -DNDEBUG), SSE2 as ozz's
 #    SIMD layer picks it for x86-64 (no -march, as skel's build).
 jobs=$(nproc 2>/dev/null || echo 2)
+flags=${OZZ_CXXFLAGS:-}
+if [ "$(cat "$work/.skel-flags" 2>/dev/null)" != "flags=$flags" ]; then
+    rm -rf "$build" "$work/harness"
+fi
 if [ ! -x "$build/src/animation/offline/gltf/gltf2ozz" ]; then
     echo "ozz: configuring and building (a few minutes)" >&2
-    cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+    cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS="$flags" \
         -Dozz_build_samples=OFF -Dozz_build_howtos=OFF -Dozz_build_tests=OFF \
         -Dozz_build_fbx=OFF -Dozz_build_gltf=ON -Dozz_build_tools=ON >"$work/cmake.log" 2>&1 ||
         { tail -30 "$work/cmake.log" >&2; exit 1; }
     cmake --build "$build" -j "$jobs" --target gltf2ozz >"$work/build.log" 2>&1 ||
         { tail -30 "$work/build.log" >&2; exit 1; }
+    echo "flags=$flags" >"$work/.skel-flags"
 fi
 
 # 3. The harness, compiled as ozz compiles itself (Release flags), against its static libraries.
@@ -85,7 +98,8 @@ lib() {
 harness=$work/harness
 if [ ! -x "$harness" ] || [ "$here/harness.cc" -nt "$harness" ]; then
     echo "ozz: building the harness" >&2
-    c++ -std=c++17 -O3 -DNDEBUG -g -I"$src/include" "$here/harness.cc" \
+    # shellcheck disable=SC2086 # flags are words
+    c++ -std=c++17 -O3 -DNDEBUG -g $flags -I"$src/include" "$here/harness.cc" \
         "$(lib ozz_animation_offline)" "$(lib ozz_animation)" "$(lib ozz_base)" -o "$harness"
 fi
 

@@ -24,26 +24,32 @@ from collections import defaultdict
 
 CHARACTERS, WARMUP, FRAMES = 100, 10, (20, 80)
 
-# (phase, pattern), tried on each frame of an instruction's inline stack, innermost first; the
-# first match wins. A frame reads "NAME@FILE": inlined frames carry short names ("slerp_soa",
-# "{closure#0}"), symbols full paths ("skel_anim::pose::bone_pass").
+# (phase, pattern), tried in this order on an instruction's inline stack written innermost
+# first as "NAME@FILE | NAME@FILE | …"; the first match wins. Inlined frames carry short names
+# ("slerp_soa", "{closure#0}", "FromAffine"), symbols full paths ("skel_anim::pose::bone_pass").
+B = r"(^|::|\| )"  # the start of a name
 RULES = {
     "skel": [
-        ("TRS record (for hooks)", r"(^|::)write_trs@"),
-        ("slerp", r"(^|::)(slerp\w*|sin_ratio|normalize_quat)@"),
-        ("compose (TRS -> local matrix)", r"(^|::)compose\w*@"),
-        ("hierarchy (local -> world)", r"(^|::)(place_step|hierarchy_pass)@"),
-        ("bone matrices", r"(^|::)(bone_pass|compute_frame_bone_matrices)@"),
+        ("TRS record (for hooks)", B + r"write_trs@"),
+        ("slerp", B + r"(slerp\w*|sin_ratio|normalize_quat)@"),
+        ("compose (TRS -> local matrix)", B + r"compose\w*@"),
+        ("hierarchy (parent x local)", B + r"(place_step|hierarchy_pass)@"),
+        ("bone matrices", B + r"(bone_pass|compute_frame_bone_matrices)@"),
         ("sampling: key search (cursors, segments)",
-         r"@.*(tracks|timeline)\.rs|(^|::)(locate_segments|sample_generic|search)@"),
-        ("sampling: key loads, lerp of T and S, selects", r"@.*quads\.rs"),
-        ("clock, tick, bookkeeping", r"@.*(controller|clock|instances|pose|group)\.rs|tick_all"),
+         r"@[^|]*(tracks|timeline)\.rs|" + B + r"(locate_segments|sample_generic|search)@"),
+        ("sampling: key loads, lerp of T and S, selects", r"@[^|]*quads\.rs"),
+        ("clock, tick, bookkeeping", r"@[^|]*(controller|clock|instances|pose|group)\.rs|tick_all"),
     ],
     "ozz": [
-        ("SamplingJob", r"SamplingJob|animation::internal|Decompress|UpdateKeyframes|Interpolates|UpdateCache|@.*sampling_job"),
-        ("LocalToModelJob (compose + hierarchy)", r"LocalToModelJob|@.*local_to_model_job"),
         ("skinning multiply (model x inverse bind)", r"SkinningMatrices"),
-        ("harness frame loop (clock, job set-up)", r"(^|::)Frame\b"),
+        ("LocalToModelJob: compose (SoaFloat4x4::FromAffine)", r"FromAffine.*LocalToModelJob"),
+        ("LocalToModelJob: transpose to matrices", r"Transpose16x16.*LocalToModelJob"),
+        ("LocalToModelJob: parent x local, loop", r"LocalToModelJob"),
+        ("SamplingJob: key cache update (cursors)", B + r"(UpdateCache|InitializeCache|OutdateCache|TrackForward|TrackBackward)\b"),
+        ("SamplingJob: decompress keys", B + r"Decompress\w*\b"),
+        ("SamplingJob: interpolate (lerp, nlerp)", B + r"Interpolates\b"),
+        ("SamplingJob: the rest of Run (step, spans, loops)", r"SamplingJob|@[^|]*sampling_job"),
+        ("harness frame loop (clock, job set-up)", B + r"Frame\b"),
     ],
 }
 
@@ -86,10 +92,8 @@ def self_costs(path, program):
 
 
 def inline_stacks(program, addrs):
-    """addr -> ["NAME@FILE", …] innermost first. callgrind writes a position-independent
-    executable's addresses as the file's own (no load bias). With more than one frame, the
-    first name is the enclosing symbol's (the innermost inlined code, an intrinsic, has none
-    in line tables): only its file is kept."""
+    """addr -> ["NAME@FILE:LINE", …] innermost first. callgrind writes a position-independent
+    executable's addresses as the file's own (no load bias)."""
     out = subprocess.run(
         ["addr2line", "-e", program, "-f", "-i", "-C", "-a"],
         input="\n".join(hex(a) for a in addrs), capture_output=True, text=True,
@@ -107,16 +111,18 @@ def inline_stacks(program, addrs):
         stacks[current].append(line + "@" + location)
         i += 2  # function, then file:line
     for stack in stacks.values():
-        if len(stack) > 1:
+        # An intrinsic inlined without a name of its own shows the symbol's name (the
+        # outermost frame's): keep only its file.
+        if len(stack) > 1 and stack[0].split("@")[0] == stack[-1].split("@")[0]:
             stack[0] = "@" + stack[0].split("@", 1)[1]
     return stacks
 
 
 def phase(stack, rules):
-    for frame in stack:
-        for name, pattern in rules:
-            if re.search(pattern, frame):
-                return name
+    joined = " | ".join(stack)
+    for name, pattern in rules:
+        if re.search(pattern, joined):
+            return name
     return "other: " + (stack[-1] if stack else "?")
 
 
@@ -147,7 +153,7 @@ def main():
         name = phase(stack, RULES[side]) if isinstance(key, int) else key
         phases[name] += ir
         # The innermost frame in our own sources (crates/ or scripts/), as file:line.
-        own = [f.split("@", 1)[1] for f in stack if "/crates/skel" in f or "/scripts/" in f]
+        own = [f.split("@", 1)[1] for f in stack if any(k in f for k in ("/crates/skel", "/scripts/", "/src/animation/", "/include/ozz/"))]
         by_line[name][own[0].split("/crates/")[-1] if own else "?"] += ir
     per = (FRAMES[1] - FRAMES[0]) * CHARACTERS * joints
     total = sum(phases.values())
