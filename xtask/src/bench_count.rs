@@ -203,6 +203,24 @@ pub(crate) fn field(line: &str, key: &str) -> Option<f64> {
     None
 }
 
+/// The machine, for the records: /proc/cpuinfo's first model name and the logical CPU count,
+/// and the time of the measurement (seconds since 1970, UTC).
+pub(crate) fn machine() -> Value {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map(|v| v.trim_start_matches([' ', '\t', ':']).to_owned());
+    let cpus = cpuinfo
+        .lines()
+        .filter(|l| l.starts_with("processor"))
+        .count();
+    let unix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    json!({"cpu": model, "logical_cpus": cpus, "unix_time": unix})
+}
+
 /// `cargo xtask bench --instructions [FILTER]`: prints skel's instructions per joint-frame per
 /// asset and writes `target/bench/instructions.json`.
 pub(crate) fn run(filter: Option<&str>) -> Result<(), String> {
@@ -244,6 +262,7 @@ pub(crate) fn run(filter: Option<&str>) -> Result<(), String> {
     let path = out.join("instructions.json");
     let doc = json!({
         "schema": "skel-bench-instructions/1",
+        "machine": machine(),
         "characters": CHARACTERS, "warmup": WARMUP, "frames": [FRAMES.0, FRAMES.1],
         "rows": rows,
     });
@@ -251,4 +270,20 @@ pub(crate) fn run(filter: Option<&str>) -> Result<(), String> {
     std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!("xtask bench: wrote {}", path.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::field;
+
+    #[test]
+    fn field_reads_the_number_after_its_key() {
+        let line = "frames 80 characters 100 joints 19 ns_per_frame 41234.5 checksum -98.1";
+        assert_eq!(field(line, "joints"), Some(19.0));
+        assert_eq!(field(line, "ns_per_frame"), Some(41_234.5));
+        assert_eq!(field(line, "checksum"), Some(-98.1));
+        assert_eq!(field(line, "bones"), None);
+        assert_eq!(field("joints", "joints"), None);
+        assert_eq!(field("joints many", "joints"), None);
+    }
 }

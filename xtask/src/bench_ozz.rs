@@ -150,6 +150,7 @@ pub(crate) fn run(snapshot: &Path, rounds: usize, filter: Option<&str>) -> Resul
     let path = out.join("vs_ozz.json");
     let doc = json!({
         "schema": "skel-bench-vs-ozz/1",
+        "machine": crate::bench_count::machine(),
         "characters": CHARACTERS,
         "timing": {"rounds": rounds, "warmup_frames": TIMED_WARMUP, "timed_frames": TIMED_FRAMES},
         "rows": rows.iter().map(Row::to_json).collect::<Vec<_>>(),
@@ -225,4 +226,16 @@ fn render(rows: &[Row<'_>], rounds: usize) -> String {
          median of {rounds} interleaved rounds of {TIMED_FRAMES} frames"
     );
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert!(median(&[]).is_nan());
+    }
 }
