@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod bench_count;
+mod bench_ozz;
 mod bless;
 mod ci;
 mod demo;
@@ -60,7 +62,17 @@ enum Command {
         /// (criterion's median within a round): shared machines drift between runs.
         #[arg(long, default_value_t = 1)]
         rounds: usize,
-        /// Only benchmarks whose ID contains this (criterion's filter).
+        /// Count instructions per joint-frame of the pose pipeline with valgrind instead of
+        /// timing (by difference of two runs; deterministic): the figure for A/B decisions.
+        #[arg(long)]
+        instructions: bool,
+        /// Compare with ozz-animation 0.16 built from this source snapshot (a git directory
+        /// holding the tag 0.16.0, or a source tree): instructions and time side by side
+        /// (`--rounds` timing rounds, 7 when not given). See docs/benchmarks.md.
+        #[arg(long, value_name = "DIR")]
+        vs_ozz: Option<PathBuf>,
+        /// Only benchmarks whose ID contains this (criterion's filter); with --instructions or
+        /// --vs-ozz, only assets whose name contains it.
         filter: Option<String>,
     },
     /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
@@ -95,14 +107,22 @@ fn main() -> ExitCode {
             summary_only,
             no_gpu,
             rounds,
+            instructions,
+            vs_ozz,
             filter,
-        } => bench::run(&bench::BenchOptions {
-            quick,
-            summary_only,
-            no_gpu,
-            rounds,
-            filter,
-        }),
+        } => match (vs_ozz, instructions) {
+            (Some(dir), _) => {
+                bench_ozz::run(&dir, if rounds > 1 { rounds } else { 7 }, filter.as_deref())
+            }
+            (None, true) => bench_count::run(filter.as_deref()),
+            (None, false) => bench::run(&bench::BenchOptions {
+                quick,
+                summary_only,
+                no_gpu,
+                rounds,
+                filter,
+            }),
+        },
         Command::Bless => bless::run(),
         Command::Fuzz { seconds, target } => fuzz::run(seconds, target.as_deref()),
     };
