@@ -279,6 +279,18 @@ impl Player {
         dt: f64,
         mut on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>,
     ) {
+        if self.root.is_none() && on_event.is_none() {
+            // Plain playback: clocks only, and the fade bookkeeping when a ramp runs.
+            let mut fading = false;
+            for layer in &mut self.layers {
+                layer.advance(dt);
+                fading |= layer.fade.is_some();
+            }
+            if fading {
+                self.finish_fades();
+            }
+            return;
+        }
         let data = self.poser.rig.data();
         let mut motion = root_motion::MotionMix::default();
         for (index, layer) in self.layers.iter_mut().enumerate() {
