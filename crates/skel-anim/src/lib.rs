@@ -38,6 +38,10 @@
 
 #![forbid(unsafe_code)]
 
+/// The math crate of the public API (root-motion deltas, IK targets), re-exported so that a
+/// user names the same version.
+pub use glam;
+
 pub mod blend;
 mod blend_map;
 mod blend_spec;
