@@ -3,7 +3,7 @@
 //!
 //! # What you see
 //!
-//! A [`WeightedBlend`] holds layers: a clip, a weight and a [`PlaybackClock`] each (a clip may
+//! A [`WeightedBlend`] holds layers: a clip, a weight and a [`PlaybackClock`](crate::PlaybackClock) each (a clip may
 //! appear in several layers). Every tick each property that some playing layer animates
 //! (a node's translation, rotation or scale, or a mesh's morph weights) is blended **on its own**,
 //! over only the layers whose clip animates it:
@@ -22,7 +22,7 @@
 //! linear sums. A property with a single contributor at weight ≥ 1 is copied as sampled, so
 //! weights `(1, 0)` reproduce the first clip bit for bit. After blending, the bone-control
 //! visibility hook runs again (`after_channels`: a hidden bone stays hidden even under clips with
-//! scale tracks), exactly as in the single-clip [`AnimationController`].
+//! scale tracks), exactly as in the single-clip [`AnimationController`](crate::AnimationController).
 //!
 //! The maps from each clip's channels to these properties are built once in
 //! [`WeightedBlend::new`]; [`tick`](WeightedBlend::tick) walks flat arrays, allocates nothing

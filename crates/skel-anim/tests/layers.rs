@@ -70,6 +70,9 @@ fn clip(name: String, specs: Vec<ChannelSpec>, n: usize) -> Clip {
     Clip::new(name, samplers, channels)
 }
 
+/// A random mask: include roots, exclude roots, one joint weight.
+type MaskSpec = (Vec<Index>, Vec<Index>, Option<(Index, f32)>);
+
 /// One random layer: clip, mode, weight, reference, mask.
 #[derive(Debug, Clone)]
 struct LayerSpec {
@@ -77,7 +80,7 @@ struct LayerSpec {
     additive: bool,
     weight: f32,
     reference: Option<(Index, f32)>,
-    mask: Option<(Vec<Index>, Vec<Index>, Option<(Index, f32)>)>,
+    mask: Option<MaskSpec>,
 }
 
 fn arb_layer() -> impl Strategy<Value = LayerSpec> {

@@ -161,7 +161,10 @@ fn turning_loops_compose_as_rigid_motions() {
         "{one:?}"
     );
     let want = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
-    assert!(same_rotation(one.rotation, want, 1e-4), "{one:?} vs {want:?}");
+    assert!(
+        same_rotation(one.rotation, want, 1e-4),
+        "{one:?} vs {want:?}"
+    );
 }
 
 #[test]

@@ -49,7 +49,7 @@ impl Sweep {
         step: f64,
     ) -> Option<Self> {
         let len = after.range_len();
-        if !(len > 0.0) {
+        if len.is_nan() || len <= 0.0 {
             return None;
         }
         let (start, now) = (before.phase(), after.phase());

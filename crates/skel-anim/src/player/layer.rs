@@ -152,6 +152,9 @@ pub(crate) struct ReferencePose {
     pub(crate) morph: Vec<f32>,
 }
 
+/// A mask's weights per blend slot, then per morph slot.
+pub(crate) type SlotMask = (Box<[f32]>, Box<[f32]>);
+
 /// One clip playing inside a [`Player`](crate::Player): its clock, weight, mode and mask.
 #[derive(Debug, Clone)]
 pub struct Layer {
@@ -163,7 +166,7 @@ pub struct Layer {
     pub(crate) mask: Option<Box<[f32]>>,
     /// The same weights per blend slot, then per morph slot, of the rig (what a tick reads:
     /// one lookup per property instead of slot → node → weight).
-    pub(crate) slot_mask: Option<(Box<[f32]>, Box<[f32]>)>,
+    pub(crate) slot_mask: Option<SlotMask>,
     pub(crate) reference: Option<ReferencePose>,
     pub(crate) fade: Option<Fade>,
     /// The fade's current factor (1 without a fade).
@@ -198,7 +201,7 @@ impl Layer {
                 finite("reference time", r.time)?
             })?),
         };
-        let slot_mask = mask.as_ref().map(|m: &Box<[f32]>| {
+        let slot_mask = mask.as_deref().map(|m: &[f32]| {
             let trs = rig.slot_nodes.iter().map(|&n| m[n as usize]).collect();
             let morph = rig
                 .morph_slot_nodes

@@ -79,10 +79,10 @@ impl Mask {
             }
             // Parents come first in the topological order: one pass marks whole subtrees.
             for &node in rig.topo_order() {
-                if let Some(parent) = rig.data().nodes[node].parent {
-                    if in_subtree[parent] {
-                        in_subtree[node] = true;
-                    }
+                if let Some(parent) = rig.data().nodes[node].parent
+                    && in_subtree[parent]
+                {
+                    in_subtree[node] = true;
                 }
                 if in_subtree[node] {
                     weights[node] = value;

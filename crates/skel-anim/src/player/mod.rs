@@ -1,70 +1,4 @@
-//! One player per character: an ordered list of layers over a compiled [`Rig`], turned into
-//! bone matrices and morph weights every tick (bevy's `AnimationPlayer`, three.js's
-//! `AnimationMixer`).
-//!
-//! # What you see
-//!
-//! Each [`Layer`] plays one clip on its own [`PlaybackClock`](crate::PlaybackClock) with a
-//! weight, a [`LayerMode`] and an optional [`Mask`]. Every tick, property by property (a node's
-//! translation, rotation or scale, a mesh's morph weights):
-//!
-//! 1. **Blend layers** that animate the property with a non-zero effective weight
-//!    (`weight × fade × mask(node)`) are averaged: normalised by their total when it is 1 or
-//!    more; below 1 the rest value (with any bone-control overrides) fills the remainder, so a
-//!    layer fading in starts from where the bone was. Rotations are weighted quaternion sums,
-//!    each contributor flipped into the first one's hemisphere, normalised at the end (not
-//!    three.js's running slerp; the two agree within the golden tolerance, and exactly for one
-//!    contributor). A single contributor at weight ≥ 1 is copied as sampled.
-//! 2. **Additive layers** are then applied in layer order, each as its difference from a
-//!    reference pose ([`Reference`]: by default its own clip at time 0; the rest value where
-//!    the reference clip does not animate a property): rotation `q ← q · (conj(ref) · v)^w`,
-//!    translation, scale and morph weights `x ← x + w · (v − ref)`. Negative weights subtract.
-//!    A property only additive layers animate starts from its rest value.
-//! 3. A property no layer animates keeps its rest value.
-//!
-//! One blend layer at effective weight ≥ 1 with no mask (plain playback) takes the fused
-//! single-clip pass: it costs what a single clip always cost.
-//!
-//! Cross-fades are weight ramps owned by the player: [`Player::crossfade_to`] ramps every blend
-//! layer down to 0 and the new clip's layer up to 1 over the same time, so weights that summed to
-//! 1 keep summing to 1 and an interrupted fade continues from the weights on screen.
-//!
-//! Building layers allocates (their cursors, masks, reference poses); ticking never does.
-//!
-//! ```
-//! use std::sync::Arc;
-//! use skel_anim::*;
-//!
-//! // One joint moving along x: "left" to -1, "right" to +1 over one second.
-//! let clip = |name: &str, x: f32| -> Result<Clip, AnimError> {
-//!     let s = Sampler::new(vec![0.0, 1.0], vec![0.0, 0.0, 0.0, x, 0.0, 0.0], Interpolation::Linear)?;
-//!     Ok(Clip::new(name, vec![s], vec![Channel { sampler: 0, node: 0, path: ChannelPath::Translation }]))
-//! };
-//! let rig = Rig::new(Arc::new(AnimationData {
-//!     nodes: vec![NodeRest::new("root", None), NodeRest::new("mesh", None)],
-//!     clips: vec![clip("left", -1.0)?, clip("right", 1.0)?],
-//!     skeletons: vec![SkeletonBinding::new(0, 1, vec![0], vec![])?],
-//!     morph_bindings: vec![],
-//!     handedness: Handedness::RightHanded,
-//! }))?;
-//! let mut player = Player::new(&rig);
-//! player.add_layer(LayerDesc::new(0).weight(0.25))?;
-//! player.add_layer(LayerDesc::new(1).weight(0.75))?;
-//! let mut sink = RecordingSink::default();
-//! player.tick(1.0, &mut sink); // one second: both clips at their last key
-//! // 0.25 · -1 + 0.75 · 1 = 0.5 … but a second wraps a looping clip back to 0:
-//! assert!(sink.bone_matrices[0][12].abs() < 1e-6);
-//! player.tick(0.5, &mut sink);
-//! assert!((sink.bone_matrices[0][12] - 0.25).abs() < 1e-6);
-//!
-//! // "right" added on top of itself at half weight: +0.5 · (0.5 − 0).
-//! player.add_layer(LayerDesc::new(1).weight(0.5).additive(Reference::default()))?;
-//! player.layer_mut(2)?.clock_mut().seek(0.5);
-//! player.evaluate(&mut sink);
-//! assert!((sink.bone_matrices[0][12] - 0.5).abs() < 1e-6);
-//! # Ok::<(), AnimError>(())
-//! ```
-
+//! The player of layers (see [`Player`]) and its parts.
 mod events;
 mod fade;
 mod layer;
@@ -83,8 +17,72 @@ pub use root_motion::{RootDelta, RootMotion};
 use crate::{AnimError, AnimationData, PoseHook, PoseScratch, PoseSink, Rig};
 use mix::{Mix, Snapshot};
 
-/// The layers of one character and everything their evaluation needs. See the
-/// [module docs](self).
+/// One player per character: an ordered list of layers over a compiled [`Rig`], turned into
+/// bone matrices and morph weights every tick (bevy's `AnimationPlayer`, three.js's
+/// `AnimationMixer`).
+///
+/// # What you see
+///
+/// Each [`Layer`] plays one clip on its own [`PlaybackClock`](crate::PlaybackClock) with a
+/// weight, a [`LayerMode`] and an optional [`Mask`]. Every tick, property by property (a node's
+/// translation, rotation or scale, a mesh's morph weights):
+///
+/// 1. **Blend layers** that animate the property with a non-zero effective weight
+///    (`weight × fade × mask(node)`) are averaged: normalised by their total when it is 1 or
+///    more; below 1 the rest value (with any bone-control overrides) fills the remainder, so a
+///    layer fading in starts from where the bone was. Rotations are weighted quaternion sums,
+///    each contributor flipped into the first one's hemisphere, normalised at the end (not
+///    three.js's running slerp; the two agree within the golden tolerance, and exactly for one
+///    contributor). A single contributor at weight ≥ 1 is copied as sampled.
+/// 2. **Additive layers** are then applied in layer order, each as its difference from a
+///    reference pose ([`Reference`]: by default its own clip at time 0; the rest value where
+///    the reference clip does not animate a property): rotation `q ← q · (conj(ref) · v)^w`,
+///    translation, scale and morph weights `x ← x + w · (v − ref)`. Negative weights subtract.
+///    A property only additive layers animate starts from its rest value.
+/// 3. A property no layer animates keeps its rest value.
+///
+/// One blend layer at effective weight ≥ 1 with no mask (plain playback) takes the fused
+/// single-clip pass: it costs what a single clip always cost.
+///
+/// Cross-fades are weight ramps owned by the player: [`Player::crossfade_to`] ramps every blend
+/// layer down to 0 and the new clip's layer up to 1 over the same time, so weights that summed to
+/// 1 keep summing to 1 and an interrupted fade continues from the weights on screen.
+///
+/// Building layers allocates (their cursors, masks, reference poses); ticking never does.
+///
+/// ```
+/// use std::sync::Arc;
+/// use skel_anim::*;
+///
+/// // One joint moving along x: "left" to -1, "right" to +1 over one second.
+/// let clip = |name: &str, x: f32| -> Result<Clip, AnimError> {
+///     let s = Sampler::new(vec![0.0, 1.0], vec![0.0, 0.0, 0.0, x, 0.0, 0.0], Interpolation::Linear)?;
+///     Ok(Clip::new(name, vec![s], vec![Channel { sampler: 0, node: 0, path: ChannelPath::Translation }]))
+/// };
+/// let rig = Rig::new(Arc::new(AnimationData {
+///     nodes: vec![NodeRest::new("root", None), NodeRest::new("mesh", None)],
+///     clips: vec![clip("left", -1.0)?, clip("right", 1.0)?],
+///     skeletons: vec![SkeletonBinding::new(0, 1, vec![0], vec![])?],
+///     morph_bindings: vec![],
+///     handedness: Handedness::RightHanded,
+/// }))?;
+/// let mut player = Player::new(&rig);
+/// player.add_layer(LayerDesc::new(0).weight(0.25))?;
+/// player.add_layer(LayerDesc::new(1).weight(0.75))?;
+/// let mut sink = RecordingSink::default();
+/// player.tick(1.0, &mut sink); // one second: both clips at their last key
+/// // 0.25 · -1 + 0.75 · 1 = 0.5 … but a second wraps a looping clip back to 0:
+/// assert!(sink.bone_matrices[0][12].abs() < 1e-6);
+/// player.tick(0.5, &mut sink);
+/// assert!((sink.bone_matrices[0][12] - 0.25).abs() < 1e-6);
+///
+/// // "right" added on top of itself at half weight: +0.5 · (0.5 − 0).
+/// player.add_layer(LayerDesc::new(1).weight(0.5).additive(Reference::default()))?;
+/// player.layer_mut(2)?.clock_mut().seek(0.5);
+/// player.evaluate(&mut sink);
+/// assert!((sink.bone_matrices[0][12] - 0.5).abs() < 1e-6);
+/// # Ok::<(), AnimError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Player {
     poser: crate::poser::Poser,
