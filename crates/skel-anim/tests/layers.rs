@@ -484,3 +484,45 @@ fn a_layered_tick_allocates_nothing() {
         "blend, masked, additive and fading layers tick without allocating"
     );
 }
+
+#[test]
+fn the_jobs_over_caller_buffers_pose_what_the_player_poses() {
+    let data = common::generated_rig(12, 2, 5);
+    let rig = Rig::new(Arc::new(data.clone())).unwrap();
+    let descs = [
+        LayerDesc::new(0).weight(0.7),
+        LayerDesc::new(0)
+            .weight(0.6)
+            .start(0.3)
+            .mask(Mask::default().include([4])),
+        LayerDesc::new(0).weight(0.5).additive(Reference {
+            clip: None,
+            time: 0.1,
+        }),
+    ];
+    let mut player = Player::new(&rig);
+    let mut layers: Vec<skel_anim::Layer> = Vec::new();
+    for d in &descs {
+        player.add_layer(d.clone()).unwrap();
+        layers.push(skel_anim::Layer::new(&rig, d).unwrap());
+    }
+    player.tick(0.4, &mut NullSink);
+    for layer in &mut layers {
+        layer.advance(f64::from(0.4_f32));
+    }
+    let mut scratch = skel_anim::PoseScratch::for_rig(&rig);
+    let mut mix = skel_anim::LayerMix::new(&rig);
+    skel_anim::reset_to_rest(&data, &mut scratch);
+    skel_anim::mix_layers(&rig, &mut layers, &mut scratch, &mut mix);
+    assert_eq!(
+        scratch.trs,
+        player.scratch().trs,
+        "the same layer step, bit for bit"
+    );
+    assert_eq!(scratch.morph_weights, player.scratch().morph_weights);
+    skel_anim::compute_world_matrices(&data, &mut scratch);
+    let world = player.world_matrices().to_vec();
+    for (a, b) in scratch.world.iter().zip(&world) {
+        assert!((a - b).abs() <= 1e-5 * b.abs().max(1.0), "{a} vs {b}");
+    }
+}

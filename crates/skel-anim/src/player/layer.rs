@@ -178,8 +178,13 @@ pub struct Layer {
 
 impl Layer {
     /// Builds the layer `desc` describes over `rig`: resolves the mask, samples the additive
-    /// reference. Allocates (the layer's cursors, mask and reference values).
-    pub(crate) fn new(rig: &Rig, desc: &LayerDesc) -> Result<Self, AnimError> {
+    /// reference. Allocates (the layer's cursors, mask and reference values). Players make
+    /// their layers with [`Player::add_layer`](crate::Player::add_layer); this is for driving
+    /// [`mix_layers`](crate::mix_layers) yourself.
+    ///
+    /// # Errors
+    /// As [`Player::add_layer`](crate::Player::add_layer).
+    pub fn new(rig: &Rig, desc: &LayerDesc) -> Result<Self, AnimError> {
         rig.check_clip(desc.clip)?;
         let finite = |what: &'static str, value: f32| {
             if value.is_finite() {
@@ -318,8 +323,9 @@ impl Layer {
         &mut self.clock
     }
 
-    /// Advances the clock by `dt` seconds and the fade by `dt` seconds of real time.
-    pub(crate) fn advance(&mut self, dt: f64) {
+    /// Advances the clock by `dt` seconds (times its speed) and a running fade by `dt` seconds
+    /// of real time.
+    pub fn advance(&mut self, dt: f64) {
         self.clock.advance_seconds(dt);
         if let Some(fade) = &mut self.fade {
             if dt.is_finite() && dt > 0.0 {

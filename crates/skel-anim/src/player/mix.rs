@@ -202,8 +202,40 @@ enum Use<'a> {
     Add(&'a ReferencePose),
 }
 
+/// The accumulators and per-layer sample buffers of [`mix_layers`], sized once for a rig.
+#[derive(Debug, Clone)]
+pub struct LayerMix {
+    pub(crate) mix: Mix,
+    pub(crate) snapshot: Snapshot,
+}
+
+impl LayerMix {
+    /// Buffers for `rig` (allocates; reuse them every frame).
+    #[must_use]
+    pub fn new(rig: &Rig) -> Self {
+        Self {
+            mix: Mix::new(rig),
+            snapshot: Snapshot::new(rig),
+        }
+    }
+}
+
+/// The layer step as a job over caller-owned buffers (ozz's `BlendingJob`): `layers`, each at
+/// its clock's time, mixed into `scratch.trs` and `scratch.morph_weights` by the
+/// [`Player`](crate::Player)'s rules (blend layers averaged per property, the values already in
+/// `scratch` filling a total below 1, additive layers on top in order, masks per node). Run it
+/// after [`reset_to_rest`](crate::reset_to_rest) (and any overrides), before
+/// [`compute_world_matrices`](crate::compute_world_matrices) and
+/// [`compute_bone_matrices`](crate::compute_bone_matrices). Allocates nothing.
+///
+/// # Panics
+/// When `scratch`, `layers` or `mix` were made for another rig.
+pub fn mix_layers(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, mix: &mut LayerMix) {
+    mix_layers_with(rig, scratch, layers, &mut mix.mix, &mix.snapshot, None);
+}
+
 /// The channel step of a layered pose over `scratch` (reset to rest, overrides applied).
-pub(crate) fn mix_layers(
+pub(crate) fn mix_layers_with(
     rig: &Rig,
     scratch: &mut PoseScratch,
     layers: &mut [Layer],

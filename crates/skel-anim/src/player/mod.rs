@@ -12,6 +12,7 @@ pub use events::AnimationEvent;
 pub use fade::FadeSync;
 pub use layer::{Layer, LayerDesc, LayerMode, MAX_WEIGHT, Reference};
 pub use mask::Mask;
+pub use mix::{LayerMix, mix_layers};
 pub use root_motion::{RootDelta, RootMotion};
 
 use crate::{AnimError, AnimationData, PoseHook, PoseScratch, PoseSink, Rig};
@@ -424,7 +425,7 @@ impl Player {
             ..
         } = self;
         poser.pose_with(sink, |rig, scratch| {
-            mix::mix_layers(rig, scratch, layers, mix, snapshot, root.as_ref());
+            mix::mix_layers_with(rig, scratch, layers, mix, snapshot, root.as_ref());
         });
     }
 
