@@ -51,6 +51,7 @@ mod error;
 pub mod group;
 mod hierarchy;
 mod hooks;
+pub mod ik;
 mod instances;
 mod interpolate;
 mod kinds;
@@ -85,6 +86,9 @@ pub use group::{
 };
 pub use hierarchy::{NodeRest, compute_topo_order};
 pub use hooks::PoseHook;
+pub use ik::{
+    AimIk, AimSolution, TwoBoneIk, TwoBoneSolution, apply_correction, check_chain, model_matrix,
+};
 pub use instances::{Animate, instantiate, tick_all};
 pub use kinds::{ChannelPath, Interpolation};
 #[cfg(feature = "rayon")]
