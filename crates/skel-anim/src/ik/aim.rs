@@ -162,7 +162,7 @@ impl AimIk {
 fn aim_point(forward: DVec3, offset: DVec3, target: DVec3) -> Option<DVec3> {
     let r2 = target.length_squared();
     let scale = r2.max(offset.length_squared());
-    if !(r2 > 1e-18 * scale.max(f64::MIN_POSITIVE)) {
+    if r2.is_nan() || r2 <= 1e-18 * scale.max(f64::MIN_POSITIVE) {
         return None;
     }
     let along = forward.dot(offset);

@@ -65,7 +65,7 @@ pub fn model_matrix(world: &[f32], node: usize) -> Result<Affine3A, AnimError> {
 }
 
 /// Multiplies `correction` onto node `node`'s local rotation in a TRS buffer
-/// ([`TRS_STRIDE`] floats per node, rotation `[x, y, z, w]` at [`R_OFF`](crate::R_OFF)):
+/// ([`TRS_STRIDE`] floats per node, rotation `[x, y, z, w]` at [`R_OFF`]):
 /// `local = normalize(local · correction)`. A stored rotation that is not a usable quaternion
 /// (zero or not finite) is replaced by the normalised correction, so the buffer never holds
 /// NaN afterwards.
@@ -182,7 +182,7 @@ pub(crate) fn joint_frame(
     let det = d.matrix3.determinant();
     // A joint scaled to (nearly) nothing has no usable local frame.
     let scale = d.matrix3.x_axis.length() * d.matrix3.y_axis.length() * d.matrix3.z_axis.length();
-    if !(det.abs() > 1e-12 * scale) || scale == 0.0 {
+    if det.is_nan() || det.abs() <= 1e-12 * scale || scale == 0.0 {
         return Err(AnimError::IkDegenerate {
             reason: "a joint's model matrix is singular (scaled to zero)",
         });

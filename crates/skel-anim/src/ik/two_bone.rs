@@ -172,7 +172,7 @@ impl Chain {
         let upper = mid_ss.length();
         let lower = (end_ss - mid_ss).length();
         let chain = upper + lower;
-        if !(upper > REL_EPS * chain && lower > REL_EPS * chain) || !chain.is_finite() {
+        if !(upper > REL_EPS * chain && lower > REL_EPS * chain && chain.is_finite()) {
             return Err(AnimError::IkDegenerate {
                 reason: "a bone of the two-bone chain has zero length",
             });
@@ -192,7 +192,7 @@ impl Chain {
 
     /// The hinge in mid space and the current bend angle signed about it (positive: bent the
     /// way the hinge opens).
-    fn hinge(&self, mid_axis: Option<Vec3>, pole: Vec3) -> Result<(DVec3, f64), AnimError> {
+    fn hinge(&self, mid_axis: Option<Vec3>, pole: Vec3) -> (DVec3, f64) {
         let (u, v) = (self.to_start_ms, self.to_end_ms);
         let (a, b) = (self.upper, self.lower);
         let cos_now =
@@ -201,10 +201,10 @@ impl Chain {
         let normal = u.cross(v);
         if normal.length() > 1e-7 * u.length() * v.length() {
             let n = normal.normalize();
-            return Ok(match mid_axis {
+            return match mid_axis {
                 Some(k) if k.as_dvec3().dot(n) < 0.0 => (-n, -now),
                 _ => (n, now),
-            });
+            };
         }
         // Straight or folded: any axis perpendicular to the lower bone bends it; take the
         // given one, else the one that bends towards the pole, else any.
@@ -213,15 +213,13 @@ impl Chain {
             let p = k - v_dir * v_dir.dot(k);
             (p.length() > 1e-6 * k.length() && p.length() > 0.0).then(|| p.normalize())
         };
-        if let Some(k) = mid_axis {
-            if let Some(k) = perpendicular(k.as_dvec3()) {
-                return Ok((k, now));
-            }
+        if let Some(k) = mid_axis.and_then(|k| perpendicular(k.as_dvec3())) {
+            return (k, now);
         }
         let pole_ms = self.mid.inverse().transform_vector3(pole.as_dvec3());
         let k =
             perpendicular(v_dir.cross(pole_ms)).unwrap_or_else(|| v_dir.any_orthonormal_vector());
-        Ok((k, now))
+        (k, now)
     }
 }
 
@@ -267,7 +265,7 @@ impl TwoBoneIk {
         finite1("IK soften", self.soften)?;
         finite1("IK weight", self.weight)?;
         let chain = Chain::new(start, mid, end)?;
-        let (axis, now) = chain.hinge(self.mid_axis, self.pole)?;
+        let (axis, now) = chain.hinge(self.mid_axis, self.pole);
         let weight = f64::from(self.weight.clamp(0.0, 1.0));
         if weight == 0.0 {
             return Ok(TwoBoneSolution::IDENTITY);
