@@ -88,6 +88,7 @@ pub use hierarchy::{NodeRest, compute_topo_order};
 pub use hooks::PoseHook;
 pub use ik::{
     AimIk, AimSolution, TwoBoneIk, TwoBoneSolution, apply_correction, check_chain, model_matrix,
+    model_matrix_from_trs,
 };
 pub use instances::{Animate, instantiate, tick_all};
 pub use kinds::{ChannelPath, Interpolation};

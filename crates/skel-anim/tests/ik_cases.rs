@@ -9,7 +9,7 @@
 use glam::{Affine3A, Quat, Vec3};
 use skel_anim::{
     AimIk, AnimError, AnimationData, NodeRest, R_OFF, TRS_STRIDE, TwoBoneIk, TwoBoneSolution,
-    apply_correction, check_chain, model_matrix,
+    apply_correction, check_chain, model_matrix, model_matrix_from_trs,
 };
 
 /// A straight chain along -y: start at 2, mid at 1, end at 0 (unit bones), and a bent one.
@@ -309,4 +309,48 @@ fn hinge_against_the_bend_flips_the_knee_to_the_pole() {
             "{mid_axis}"
         );
     }
+}
+
+#[test]
+fn parent_walk_composes_locals_and_checks_indices() {
+    let data = AnimationData {
+        nodes: vec![
+            NodeRest::new("hip", None),
+            NodeRest::new("knee", Some(0)),
+            NodeRest::new("foot", Some(1)),
+        ],
+        ..AnimationData::default()
+    };
+    let mut trs = vec![0.0_f32; 3 * TRS_STRIDE];
+    let locals = [
+        Affine3A::from_scale_rotation_translation(
+            Vec3::splat(2.0),
+            Quat::from_rotation_x(0.4),
+            Vec3::new(1.0, 2.0, 3.0),
+        ),
+        Affine3A::from_rotation_translation(Quat::from_rotation_z(-0.7), Vec3::NEG_Y),
+        Affine3A::from_rotation_translation(Quat::from_rotation_y(0.2), Vec3::new(0.0, -1.0, 0.5)),
+    ];
+    for (node, local) in locals.iter().enumerate() {
+        let (s, r, t) = local.to_scale_rotation_translation();
+        let rec = &mut trs[node * TRS_STRIDE..];
+        rec[..3].copy_from_slice(&t.to_array());
+        rec[R_OFF..R_OFF + 4].copy_from_slice(&r.to_array());
+        rec[7..10].copy_from_slice(&s.to_array());
+    }
+    let root = Affine3A::from_scale(Vec3::new(-1.0, 1.0, 1.0));
+    let walked = model_matrix_from_trs(&data, &trs, 2, &root).unwrap();
+    let expected = root * locals[0] * locals[1] * locals[2];
+    assert!(
+        walked.abs_diff_eq(expected, 1e-5),
+        "{walked:?} vs {expected:?}"
+    );
+    assert!(matches!(
+        model_matrix_from_trs(&data, &trs, 3, &root),
+        Err(AnimError::BadNode { node: 3, .. })
+    ));
+    assert!(matches!(
+        model_matrix_from_trs(&data, &trs[..TRS_STRIDE], 0, &root),
+        Err(AnimError::LengthMismatch { .. })
+    ));
 }

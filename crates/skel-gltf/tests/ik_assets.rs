@@ -10,10 +10,10 @@
 
 use std::path::PathBuf;
 
-use glam::Vec3;
+use glam::{Affine3A, Vec3};
 use skel_anim::{
     Handedness, PoseScratch, TwoBoneIk, apply_clip, check_chain, compute_world_matrices,
-    model_matrix, reset_to_rest,
+    model_matrix, model_matrix_from_trs, reset_to_rest,
 };
 use skel_gltf::{LoadOptions, load_path};
 
@@ -60,6 +60,10 @@ fn check_asset(file: &str, names: [&str; 3], worst: &mut Worst) -> bool {
         let [start, mid, end] = names.map(find);
         check_chain(&data, start, mid, end).unwrap();
         let mut scratch = PoseScratch::new(&data).unwrap();
+        let root = match handedness {
+            Handedness::LeftHanded => Affine3A::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
+            _ => Affine3A::IDENTITY,
+        };
         let duration = data.clips[0].duration();
         for time in [0.0, 0.3 * duration, 0.7 * duration] {
             for (dir, pole) in [
@@ -100,6 +104,13 @@ fn check_asset(file: &str, names: [&str; 3], worst: &mut Worst) -> bool {
                     compute_world_matrices(&data, &mut scratch);
                     let w = &scratch.world;
                     let (s2, m2, e2) = (position(w, start), position(w, mid), position(w, end));
+                    // The parent walk agrees with the hierarchy pass.
+                    let walked = model_matrix_from_trs(&data, &scratch.trs, end, &root).unwrap();
+                    let walk_err = (Vec3::from(walked.translation) - e2).length();
+                    assert!(
+                        walk_err <= 1e-5 * len.max(e2.length()),
+                        "{file}: walk {walk_err}"
+                    );
                     assert!((s2 - s).length() <= 1e-6 * len.max(s.length()));
                     let lengths =
                         ((m2 - s2).length() - a).abs() / a + ((e2 - m2).length() - b).abs() / b;

@@ -26,6 +26,15 @@
 //! themselves is not supported (corrections are rotations of a scaled frame; ozz has the same
 //! limit).
 //!
+//! # In a player
+//!
+//! Run the jobs on the mixed local pose, before local → world: read each job's joint matrices
+//! (one hierarchy pass, or [`model_matrix_from_trs`] per joint), solve, apply, and read fresh
+//! matrices for a later job whose joints sit below an earlier job's. A player that poses in
+//! `inverse(B) · world` maps a world-frame target with `inverse(B)` as a point, a pole as a
+//! vector, and multiplies twist angles by the sign of `det(B)` (twists are right-handed in
+//! the frame they are given in).
+//!
 //! # Degenerate input
 //!
 //! Solvers never panic and never return NaN. Non-finite targets, poles, axes, angles, weights
@@ -42,7 +51,7 @@ pub use two_bone::{TwoBoneIk, TwoBoneSolution};
 
 use glam::{Affine3A, DAffine3, DQuat, DVec3, Mat4, Quat, Vec3};
 
-use crate::{AnimError, AnimationData, R_OFF, TRS_STRIDE};
+use crate::{AnimError, AnimationData, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
 
 /// Lengths (in the joint's own units) below this, relative to the chain, count as zero.
 pub(crate) const REL_EPS: f64 = 1e-9;
@@ -62,6 +71,70 @@ pub fn model_matrix(world: &[f32], node: usize) -> Result<Affine3A, AnimError> {
             got: world.len(),
         })?;
     Ok(Affine3A::from_mat4(Mat4::from_cols_slice(cols)))
+}
+
+/// Node `node`'s model matrix computed from a TRS buffer by walking its parents:
+/// `root · local(top ancestor) · … · local(node)`. Costs one product per ancestor and allocates
+/// nothing: use it between IK jobs instead of a full hierarchy pass when an earlier job changed
+/// an ancestor of a later one's joints.
+///
+/// `root` is what the hierarchy pass puts in front of root nodes: the identity for a
+/// right-handed asset in its world frame, [`skel_math::RH_TO_LH`] (x mirrored) for a
+/// left-handed one, or any frame change `inverse(B) · that` a caller poses in. Rotations are
+/// used as stored (the pose pipeline keeps them unit length).
+///
+/// # Errors
+/// [`AnimError::BadNode`] when `node` is past `data`'s nodes, [`AnimError::LengthMismatch`]
+/// when the buffer does not hold every node's record, [`AnimError::Cycle`] when the parents
+/// loop (data that [`AnimationData::validate`] would refuse).
+pub fn model_matrix_from_trs(
+    data: &AnimationData,
+    trs: &[f32],
+    node: usize,
+    root: &Affine3A,
+) -> Result<Affine3A, AnimError> {
+    let node_count = data.nodes.len();
+    if node >= node_count {
+        return Err(AnimError::BadNode {
+            what: "IK node".to_owned(),
+            node,
+            node_count,
+        });
+    }
+    if trs.len() < node_count * TRS_STRIDE {
+        return Err(AnimError::LengthMismatch {
+            what: "IK TRS records",
+            expected: node_count * TRS_STRIDE,
+            got: trs.len(),
+        });
+    }
+    let local = |n: usize| {
+        let rec = &trs[n * TRS_STRIDE..(n + 1) * TRS_STRIDE];
+        Affine3A::from_scale_rotation_translation(
+            Vec3::from_slice(&rec[S_OFF..S_OFF + 3]),
+            Quat::from_slice(&rec[R_OFF..R_OFF + 4]),
+            Vec3::from_slice(&rec[T_OFF..T_OFF + 3]),
+        )
+    };
+    let mut model = local(node);
+    let mut at = node;
+    for _ in 0..node_count {
+        match data.nodes[at].parent {
+            Some(parent) if parent < node_count => {
+                model = local(parent) * model;
+                at = parent;
+            }
+            Some(parent) => {
+                return Err(AnimError::BadParent {
+                    node: at,
+                    parent,
+                    node_count,
+                });
+            }
+            None => return Ok(*root * model),
+        }
+    }
+    Err(AnimError::Cycle { node })
 }
 
 /// Multiplies `correction` onto node `node`'s local rotation in a TRS buffer
