@@ -160,4 +160,21 @@ pub enum AnimError {
         /// The value given.
         value: f32,
     },
+    /// An IK chain whose joints are not parent and child ([`check_chain`](crate::check_chain)).
+    #[error("IK chain: node {node} should be a child of node {expected}, its parent is {parent:?}")]
+    IkNotAChain {
+        /// The node whose parent is not the one expected (the chain's mid or end joint).
+        node: usize,
+        /// The parent the chain needs (the start or mid joint).
+        expected: usize,
+        /// The parent it has.
+        parent: Option<usize>,
+    },
+    /// IK input that has no solution at all: a zero-length bone or axis, a joint scaled to
+    /// nothing.
+    #[error("IK: {reason}")]
+    IkDegenerate {
+        /// What is degenerate.
+        reason: &'static str,
+    },
 }

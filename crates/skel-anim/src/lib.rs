@@ -55,6 +55,7 @@ mod error;
 pub mod group;
 mod hierarchy;
 mod hooks;
+pub mod ik;
 mod instances;
 mod interpolate;
 mod kinds;
@@ -89,6 +90,10 @@ pub use group::{
 };
 pub use hierarchy::{NodeRest, compute_topo_order};
 pub use hooks::PoseHook;
+pub use ik::{
+    AimIk, AimSolution, TwoBoneIk, TwoBoneSolution, apply_correction, check_chain, model_matrix,
+    model_matrix_from_trs,
+};
 pub use instances::{Animate, instantiate, tick_all};
 pub use kinds::{ChannelPath, Interpolation};
 #[cfg(feature = "rayon")]

@@ -1,0 +1,345 @@
+//! Two-bone IK: a start/mid/end chain (thigh, calf, foot) whose end reaches a target.
+
+use glam::{Affine3A, DAffine3, DQuat, DVec3, Quat, Vec3};
+
+use super::{REL_EPS, angle_about, apply_correction, finite1, finite3, joint_frame, weighted};
+
+/// A rotation as an f32 quaternion with w ≥ 0.
+fn unit(q: DQuat) -> Quat {
+    weighted(q, 1.0)
+}
+use crate::AnimError;
+
+/// A two-bone IK job (ozz's `IKTwoBoneJob`, Babylon's `BoneIKController`): turns the start
+/// and mid joints of a three-joint chain so that the end joint reaches [`target`](Self::target),
+/// with the mid joint (a knee, an elbow) bending towards [`pole`](Self::pole).
+///
+/// With weight 1, soften 1 and a reachable target (distance from the start joint between the
+/// difference and the sum of the two bone lengths), the solved chain has its end on the target,
+/// both bones keep their lengths (only rotations change), and the mid joint lies in the
+/// half-plane spanned by start → target and the pole, on the pole's side. A target out of reach
+/// straightens the chain towards it. The three joints need not be direct parent and child:
+/// joints in between stay fixed relative to their parents ([`check_chain`](crate::check_chain)
+/// checks a direct chain when that is what a caller wants).
+///
+/// Positions and directions are in the frame of the matrices handed to
+/// [`solve`](Self::solve): any affine model frame works (see [the module](crate::ik)).
+///
+/// ```
+/// use glam::{Affine3A, Quat, Vec3};
+/// use skel_anim::TwoBoneIk;
+///
+/// // A straight leg hanging down the -y axis: hip at 2, knee at 1, foot at 0.
+/// let hip = Affine3A::from_translation(Vec3::new(0.0, 2.0, 0.0));
+/// let knee = hip * Affine3A::from_translation(Vec3::new(0.0, -1.0, 0.0));
+/// let foot = knee * Affine3A::from_translation(Vec3::new(0.0, -1.0, 0.0));
+/// let ik = TwoBoneIk {
+///     target: Vec3::new(0.0, 0.5, 0.5),
+///     pole: Vec3::Z, // the knee points forward
+///     ..TwoBoneIk::default()
+/// };
+/// let s = ik.solve(&hip, &knee, &foot)?;
+/// assert!(s.reached);
+/// // local = local · correction, then the chain again:
+/// let hip2 = hip * Affine3A::from_quat(s.start_correction);
+/// let knee2 = hip2 * Affine3A::from_translation(Vec3::new(0.0, -1.0, 0.0))
+///     * Affine3A::from_quat(s.mid_correction);
+/// let foot2 = knee2 * Affine3A::from_translation(Vec3::new(0.0, -1.0, 0.0));
+/// assert!((Vec3::from(foot2.translation) - ik.target).length() < 1e-5);
+/// assert!(knee2.translation.z > 0.0); // bent towards the pole
+/// # Ok::<(), skel_anim::AnimError>(())
+/// ```
+///
+/// # Degenerate cases
+///
+/// - Target on the start joint (or closer than the bones' length difference): the chain folds
+///   as far as it can; with the target on the start joint the start joint is not turned (there
+///   is no direction to turn to). `reached` is false.
+/// - Pole parallel to start → target, or zero: no plane is defined; the chain turns onto the
+///   target by the shortest arc and keeps the plane it had (ozz leaves this to the caller).
+/// - Chain straight (or folded) in the given pose and no [`mid_axis`](Self::mid_axis): the
+///   knee bends in the plane of the bones and the pole. Give `mid_axis` (or compute it once
+///   from the rest pose with [`TwoBoneIk::bend_axis`]) when the chain may start straight.
+/// - Zero-length bones, singular joint matrices: [`AnimError::IkDegenerate`]. NaN or infinite
+///   inputs: [`AnimError::NotFiniteValue`]. Weight and soften are clamped to `0..=1`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TwoBoneIk {
+    /// Where the end joint should be, in the model frame.
+    pub target: Vec3,
+    /// The direction the mid joint should point to (a knee's forward), in the model frame.
+    pub pole: Vec3,
+    /// The mid joint's hinge in its own local space: a positive rotation about it opens the
+    /// angle between the two bones, which also says which way the joint bends. `None`: the axis
+    /// perpendicular to the two bones in the matrices given (their current bend).
+    pub mid_axis: Option<Vec3>,
+    /// Radians the solved chain is turned about the start → target line, right-handed in the
+    /// model frame (0: the mid joint is on the pole's side).
+    pub twist: f32,
+    /// ozz's soften ratio in `0..=1`: the fraction of the chain's length from which the end
+    /// starts falling behind the target, so that the chain never snaps straight (1: no
+    /// softening, the end follows the target up to full reach). Past that distance the reach
+    /// is `da + ds · (1 − (4 / (α + 4))⁴)` with `da = soften · length`, `ds = length − da`,
+    /// `α = (distance − da) / ds`: slope 1 where it starts, never past the target (ozz's
+    /// curve uses 3 and overshoots a little).
+    pub soften: f32,
+    /// How much of the correction to apply, `0..=1`: 0 leaves the pose as it is, 1 solves
+    /// fully; in between the end aims at the point that far along the straight line from where
+    /// it is to where the full solve puts it (with the pole alignment and twist scaled alike),
+    /// so the end-to-target distance falls monotonically as the weight rises. (ozz lerps the
+    /// two corrections from the identity instead, which can first swing the end away.)
+    pub weight: f32,
+}
+
+impl Default for TwoBoneIk {
+    /// Target at the origin, pole +y, mid axis from the pose, no twist, soften 1, weight 1.
+    fn default() -> Self {
+        Self {
+            target: Vec3::ZERO,
+            pole: Vec3::Y,
+            mid_axis: None,
+            twist: 0.0,
+            soften: 1.0,
+            weight: 1.0,
+        }
+    }
+}
+
+/// What [`TwoBoneIk::solve`] found: two local-space corrections and whether the target was
+/// reached.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TwoBoneSolution {
+    /// Multiply onto the start joint's local rotation: `local = local · start_correction`.
+    pub start_correction: Quat,
+    /// Multiply onto the mid joint's local rotation: `local = local · mid_correction`.
+    pub mid_correction: Quat,
+    /// Whether the end lands on the target: the target is within reach (softened reach when
+    /// soften < 1) and the weight is 1 (ozz's definition).
+    pub reached: bool,
+}
+
+impl TwoBoneSolution {
+    /// No correction (what weight 0 gives).
+    pub const IDENTITY: Self = Self {
+        start_correction: Quat::IDENTITY,
+        mid_correction: Quat::IDENTITY,
+        reached: false,
+    };
+
+    /// Multiplies the corrections onto the local rotations of nodes `start` and `mid` in a TRS
+    /// buffer (see [`apply_correction`](crate::apply_correction)). Allocates nothing.
+    ///
+    /// # Errors
+    /// [`AnimError::LengthMismatch`] when the buffer has no record for one of the nodes (then
+    /// nothing is written).
+    pub fn apply(&self, trs: &mut [f32], start: usize, mid: usize) -> Result<(), AnimError> {
+        let records = trs.len() / crate::TRS_STRIDE;
+        if start >= records || mid >= records {
+            return Err(AnimError::LengthMismatch {
+                what: "IK TRS records",
+                expected: start.max(mid).saturating_add(1) * crate::TRS_STRIDE,
+                got: trs.len(),
+            });
+        }
+        apply_correction(trs, start, self.start_correction)?;
+        apply_correction(trs, mid, self.mid_correction)
+    }
+}
+
+/// The chain in the start joint's space (`ss`) and the mid joint's space (`ms`).
+struct Chain {
+    start: DAffine3,
+    start_inv: DAffine3,
+    mid: DAffine3,
+    /// Mid and end positions seen from the start joint.
+    mid_ss: DVec3,
+    end_ss: DVec3,
+    /// Mid → start and mid → end seen from the mid joint.
+    to_start_ms: DVec3,
+    to_end_ms: DVec3,
+    /// Bone lengths in start-joint units.
+    upper: f64,
+    lower: f64,
+}
+
+impl Chain {
+    fn new(start: &Affine3A, mid: &Affine3A, end: &Affine3A) -> Result<Self, AnimError> {
+        let (start, start_inv) = joint_frame("IK start joint matrix", start)?;
+        let (mid, mid_inv) = joint_frame("IK mid joint matrix", mid)?;
+        finite3("IK end joint position", Vec3::from(end.translation))?;
+        let end_pos = Vec3::from(end.translation).as_dvec3();
+        let mid_ss = start_inv.transform_point3(mid.translation);
+        let end_ss = start_inv.transform_point3(end_pos);
+        let upper = mid_ss.length();
+        let lower = (end_ss - mid_ss).length();
+        let chain = upper + lower;
+        if !(upper > REL_EPS * chain && lower > REL_EPS * chain && chain.is_finite()) {
+            return Err(AnimError::IkDegenerate {
+                reason: "a bone of the two-bone chain has zero length",
+            });
+        }
+        Ok(Self {
+            to_start_ms: mid_inv.transform_point3(start.translation),
+            to_end_ms: mid_inv.transform_point3(end_pos),
+            start,
+            start_inv,
+            mid,
+            mid_ss,
+            end_ss,
+            upper,
+            lower,
+        })
+    }
+
+    /// The hinge in mid space and the current bend angle signed about it (positive: bent the
+    /// way the hinge opens).
+    fn hinge(&self, mid_axis: Option<Vec3>, pole: Vec3) -> (DVec3, f64) {
+        let (u, v) = (self.to_start_ms, self.to_end_ms);
+        let (a, b) = (self.upper, self.lower);
+        let cos_now =
+            ((a * a + b * b - self.end_ss.length_squared()) / (2.0 * a * b)).clamp(-1.0, 1.0);
+        let now = cos_now.acos();
+        let normal = u.cross(v);
+        if normal.length() > 1e-7 * u.length() * v.length() {
+            let n = normal.normalize();
+            return match mid_axis {
+                Some(k) if k.as_dvec3().dot(n) < 0.0 => (-n, -now),
+                _ => (n, now),
+            };
+        }
+        // Straight or folded: any axis perpendicular to the lower bone bends it; take the
+        // given one, else the one that bends towards the pole, else any.
+        let v_dir = v.normalize();
+        let perpendicular = |k: DVec3| {
+            let p = k - v_dir * v_dir.dot(k);
+            (p.length() > 1e-6 * k.length() && p.length() > 0.0).then(|| p.normalize())
+        };
+        if let Some(k) = mid_axis.and_then(|k| perpendicular(k.as_dvec3())) {
+            return (k, now);
+        }
+        let pole_ms = self.mid.inverse().transform_vector3(pole.as_dvec3());
+        let k =
+            perpendicular(v_dir.cross(pole_ms)).unwrap_or_else(|| v_dir.any_orthonormal_vector());
+        (k, now)
+    }
+}
+
+impl TwoBoneIk {
+    /// The mid joint's hinge found from a pose (typically the rest pose, once at setup): the
+    /// unit axis, in the mid joint's local space, perpendicular to both bones, oriented so
+    /// that a positive rotation opens the joint. `None` when the bones are straight, folded or
+    /// of zero length, or a matrix is singular or not finite.
+    ///
+    /// The matrices are the three joints' model matrices in any one frame.
+    #[must_use]
+    pub fn bend_axis(start: &Affine3A, mid: &Affine3A, end: &Affine3A) -> Option<Vec3> {
+        let chain = Chain::new(start, mid, end).ok()?;
+        let normal = chain.to_start_ms.cross(chain.to_end_ms);
+        let scale = chain.to_start_ms.length() * chain.to_end_ms.length();
+        (normal.length() > 1e-6 * scale).then(|| normal.normalize().as_vec3())
+    }
+
+    /// Solves the chain from the model matrices of its start, mid and end joints (`start` an
+    /// ancestor of `mid`, `mid` of `end`), in the frame the target and pole are given in.
+    ///
+    /// # Errors
+    /// [`AnimError::NotFiniteValue`] for a NaN or infinite input, [`AnimError::IkDegenerate`]
+    /// for a zero-length bone, a zero mid axis or a singular joint matrix. Everything else has
+    /// a result (see "Degenerate cases" on [`TwoBoneIk`]).
+    pub fn solve(
+        &self,
+        start: &Affine3A,
+        mid: &Affine3A,
+        end: &Affine3A,
+    ) -> Result<TwoBoneSolution, AnimError> {
+        finite3("IK target", self.target)?;
+        finite3("IK pole", self.pole)?;
+        if let Some(axis) = self.mid_axis {
+            finite3("IK mid axis", axis)?;
+            if axis == Vec3::ZERO {
+                return Err(AnimError::IkDegenerate {
+                    reason: "the two-bone mid axis is zero",
+                });
+            }
+        }
+        finite1("IK twist", self.twist)?;
+        finite1("IK soften", self.soften)?;
+        finite1("IK weight", self.weight)?;
+        let chain = Chain::new(start, mid, end)?;
+        let (axis, now) = chain.hinge(self.mid_axis, self.pole);
+        let weight = f64::from(self.weight.clamp(0.0, 1.0));
+        if weight == 0.0 {
+            return Ok(TwoBoneSolution::IDENTITY);
+        }
+        let soften = f64::from(self.soften.clamp(0.0, 1.0));
+        let (a, b) = (chain.upper, chain.lower);
+        let length = a + b;
+
+        // Soften (ozz's ratio): past `da` the reach approaches the full length along
+        // 1 - (4/(x+4))^4, whose slope is 1 where softening starts (ozz's comment asks for
+        // that; its 3 gives 4/3 and overshoots the target), so the end never snaps nor passes
+        // the target.
+        let target_ss = chain.start_inv.transform_point3(self.target.as_dvec3());
+        let dist = target_ss.length();
+        let da = length * soften;
+        let ds = length - da;
+        let mut goal = target_ss;
+        if dist > da && dist > 0.0 && ds > 0.0 {
+            let alpha = (dist - da) / ds;
+            let ratio = (4.0 / (alpha + 4.0)).powi(4);
+            goal *= (da + ds - ds * ratio) / dist;
+        }
+        let reached = dist <= da && dist > (a - b).abs() && weight >= 1.0;
+        // The closest point the chain can reach (the target itself when it can).
+        let goal_len = goal.length();
+        if goal_len > length {
+            goal *= length / goal_len;
+        } else if goal_len > 0.0 && goal_len < (a - b).abs() {
+            goal *= (a - b).abs() / goal_len;
+        }
+        // Weight: the end aims at a point moving straight from where it is to the goal, so
+        // the end-to-target distance shrinks monotonically as the weight rises (ozz lerps the
+        // corrections instead, which can swing the end away first).
+        let aim = if weight >= 1.0 {
+            goal
+        } else {
+            chain.end_ss + (goal - chain.end_ss) * weight
+        };
+        let aim_len = aim.length();
+
+        // Mid joint: the interior angle the triangle (a, b, aim_len) needs, law of cosines.
+        let cos_goal = ((a * a + b * b - aim_len * aim_len) / (2.0 * a * b)).clamp(-1.0, 1.0);
+        let mid_rot = DQuat::from_axis_angle(axis, cos_goal.acos() - now);
+
+        // Start joint: turn the new end onto the aim, then about start → aim so that the mid
+        // joint is on the pole's side, then the twist (both scaled by the weight).
+        let lower_ss = chain
+            .start_inv
+            .transform_vector3(chain.mid.transform_vector3(mid_rot * chain.to_end_ms));
+        let end_new = chain.mid_ss + lower_ss;
+        let start_rot = if aim_len > REL_EPS * length && end_new.length() > REL_EPS * length {
+            let dir = aim / aim_len;
+            let onto = DQuat::from_rotation_arc(end_new.normalize(), dir);
+            let pole_ss = chain.start_inv.transform_vector3(self.pole.as_dvec3());
+            // The hinge is the chain plane's normal, oriented like `start→end × start→mid`
+            // (a cross product: flipped when the joints between are mirrored); the pole
+            // plane's is `start→target × pole`. The hinge stays defined for a straight chain.
+            let relative = chain.start_inv.matrix3 * chain.mid.matrix3;
+            let hinge = onto * (relative * axis) * relative.determinant().signum();
+            let plane = angle_about(dir, hinge, dir.cross(pole_ss))
+                .map_or(DQuat::IDENTITY, |angle| {
+                    DQuat::from_axis_angle(dir, angle * weight)
+                });
+            // A right-handed turn in the model frame is a left-handed one in a mirrored joint.
+            let handed = chain.start.matrix3.determinant().signum();
+            let twist = DQuat::from_axis_angle(dir, f64::from(self.twist) * handed * weight);
+            twist * plane * onto
+        } else {
+            DQuat::IDENTITY
+        };
+        Ok(TwoBoneSolution {
+            start_correction: unit(start_rot),
+            mid_correction: unit(mid_rot),
+            reached,
+        })
+    }
+}
