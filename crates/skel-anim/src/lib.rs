@@ -99,8 +99,8 @@ pub use kinds::{ChannelPath, Interpolation};
 #[cfg(feature = "rayon")]
 pub use parallel::par_tick_all;
 pub use player::{
-    AnimationEvent, FadeSync, Layer, LayerDesc, LayerMix, LayerMode, MAX_WEIGHT, Mask, Player,
-    Reference, RootDelta, RootMotion, mix_layers,
+    AnimationEvent, FadeSync, IkJob, Layer, LayerDesc, LayerMix, LayerMode, MAX_WEIGHT, Mask,
+    Player, Reference, RootDelta, RootMotion, mix_layers,
 };
 pub use pose::{
     PoseScratch, apply_clip, compute_bone_matrices, compute_world_matrices, reset_to_rest,

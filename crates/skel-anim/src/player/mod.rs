@@ -1,6 +1,7 @@
 //! The player of layers (see [`Player`]) and its parts.
 mod events;
 mod fade;
+mod ik_jobs;
 mod layer;
 mod mask;
 pub(crate) mod mix;
@@ -10,6 +11,7 @@ use std::sync::Arc;
 
 pub use events::AnimationEvent;
 pub use fade::FadeSync;
+pub use ik_jobs::IkJob;
 pub use layer::{Layer, LayerDesc, LayerMode, MAX_WEIGHT, Reference};
 pub use mask::Mask;
 pub use mix::{LayerMix, mix_layers};
@@ -92,6 +94,8 @@ pub struct Player {
     snapshot: Snapshot,
     visible: bool,
     root: Option<RootState>,
+    ik: Vec<IkJob>,
+    frame_map: ik_jobs::FrameMap,
 }
 
 /// Root motion of a player: what is extracted, where its slots are, and the deltas.
@@ -117,6 +121,8 @@ impl Player {
             snapshot: Snapshot::new(rig),
             visible: true,
             root: None,
+            ik: Vec::new(),
+            frame_map: ik_jobs::FrameMap::of(rig),
         }
     }
 
@@ -344,6 +350,62 @@ impl Player {
         self.finish_fades();
     }
 
+    /// Adds an inverse-kinematics job, run after every earlier one on each tick: after the
+    /// layers (and bone control's overrides), before visibility and local → world. Targets and
+    /// poles are in the asset's world frame. Returns the job's index. Allocates (the job list).
+    ///
+    /// A job whose solver finds its input degenerate on some tick (zero-length bones, a
+    /// singular joint matrix, a NaN target) leaves the pose as it was that tick; weights and
+    /// soften outside `0..=1` are clamped (see [`TwoBoneIk`](crate::TwoBoneIk) and
+    /// [`AimIk`](crate::AimIk)).
+    ///
+    /// # Errors
+    /// [`AnimError::BadNode`] for a node past the end, and for a two-bone job whose joints are
+    /// not a parent → child → grandchild chain ([`check_chain`](crate::check_chain)). Nothing
+    /// is added on error.
+    pub fn add_ik(&mut self, job: IkJob) -> Result<usize, AnimError> {
+        let data = self.poser.rig.data();
+        match job {
+            IkJob::TwoBone {
+                start, mid, end, ..
+            } => crate::check_chain(data, start, mid, end)?,
+            IkJob::Aim { node, .. } if node >= data.nodes.len() => {
+                return Err(AnimError::BadNode {
+                    what: "aim IK node".into(),
+                    node,
+                    node_count: data.nodes.len(),
+                });
+            }
+            IkJob::Aim { .. } => {}
+        }
+        self.ik.push(job);
+        Ok(self.ik.len() - 1)
+    }
+
+    /// The IK jobs, in the order they run.
+    #[must_use]
+    pub fn ik_jobs(&self) -> &[IkJob] {
+        &self.ik
+    }
+
+    /// IK job `index`, to move its target or change its weight every frame (its joints cannot
+    /// change: remove it and add another).
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchLayer`] for an index past the end (`layer` counts IK jobs here).
+    pub fn ik_target_mut(&mut self, index: usize) -> Result<&mut IkJob, AnimError> {
+        let count = self.ik.len();
+        self.ik.get_mut(index).ok_or(AnimError::NoSuchLayer {
+            layer: index,
+            layer_count: count,
+        })
+    }
+
+    /// Removes every IK job.
+    pub fn clear_ik(&mut self) {
+        self.ik.clear();
+    }
+
     /// Extracts the motion of a root node from every layer (see [`RootMotion`]): from the next
     /// tick on, the root animates in place (its extracted components held at each clip's time
     /// 0) and [`root_motion_delta`](Self::root_motion_delta) says how far the character moved.
@@ -422,17 +484,22 @@ impl Player {
             mix,
             snapshot,
             root,
+            ik,
+            frame_map,
             ..
         } = self;
         poser.pose_with(sink, |rig, scratch| {
             mix::mix_layers_with(rig, scratch, layers, mix, snapshot, root.as_ref());
+            if !ik.is_empty() {
+                ik_jobs::solve_all(scratch, ik, frame_map);
+            }
         });
     }
 
     /// `Some((clip, time))` when the stack is plain playback of one clip (or of nothing): one
     /// contributing layer, blend mode, effective weight ≥ 1, no mask, no snapshot.
     fn single_clip(&self) -> Option<(Option<usize>, f32)> {
-        if self.snapshot.weight > 0.0 || self.root.is_some() {
+        if self.snapshot.weight > 0.0 || self.root.is_some() || !self.ik.is_empty() {
             return None;
         }
         let mut found = None;
