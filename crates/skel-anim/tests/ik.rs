@@ -239,7 +239,8 @@ proptest! {
     }
 
     /// The same chain posed in two model frames related by a random affine map (rotation,
-    /// uniform scale, mirror, translation), target and pole mapped with it: same corrections.
+    /// uniform scale, mirror, translation), target and pole mapped with it, twist sign flipped
+    /// with a mirror: same two-bone and aim corrections.
     #[test]
     fn two_bone_any_frame(c in chain(), dir in prop::array::uniform3(-1.0..1.0f64),
                           reach in 0.02..2.0f64, pole in prop::array::uniform3(-1.0..1.0f64),
@@ -257,7 +258,11 @@ proptest! {
         let ik_b = TwoBoneIk { target: b.transform_point3(target), pole: b.transform_vector3(pole), twist, ..ik };
         let s1 = ik.solve(&m[1], &m[2], &m[3]).unwrap();
         let s2 = ik_b.solve(&(b * m[1]), &(b * m[2]), &(b * m[3])).unwrap();
-        for (q1, q2) in [(s1.start_correction, s2.start_correction), (s1.mid_correction, s2.mid_correction)] {
+        let aim = AimIk { target, pole, twist: 0.3, up: Vec3::X, offset: Vec3::new(0.0, 0.01, 0.0), ..AimIk::default() };
+        let aim_b = AimIk { target: ik_b.target, pole: ik_b.pole, twist, ..aim };
+        let a1 = aim.solve(&m[3]).unwrap().correction;
+        let a2 = aim_b.solve(&(b * m[3])).unwrap().correction;
+        for (q1, q2) in [(s1.start_correction, s2.start_correction), (s1.mid_correction, s2.mid_correction), (a1, a2)] {
             prop_assert!(q1.dot(q2).abs() >= 1.0 - 1e-6, "{q1:?} vs {q2:?}");
         }
     }

@@ -173,3 +173,64 @@ fn two_bone_on_real_legs_and_arms() {
     eprintln!("ik_assets: {worst:?}");
     assert_eq!(worst.solves, 3 * 2 * 3 * 4 * 5);
 }
+
+/// Aim IK on the Fox's head (`b_Head_05`): its local +y (the bone's direction) turned at
+/// targets around it, in both handednesses; the angle is read from the recomputed world
+/// matrices.
+#[test]
+fn aim_on_the_fox_head() {
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/assets/Fox/Fox.glb"
+    ));
+    if !path.exists() {
+        assert!(std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"));
+        eprintln!("SKIP ik_assets: {} not found", path.display());
+        return;
+    }
+    let mut worst = 0.0_f64;
+    for handedness in [Handedness::LeftHanded, Handedness::RightHanded] {
+        let opts = LoadOptions {
+            decode_images: false,
+            ..LoadOptions::with_handedness(handedness)
+        };
+        let data = load_path(&path, &opts).unwrap().animation;
+        let head = data
+            .nodes
+            .iter()
+            .position(|n| n.name == "b_Head_05")
+            .unwrap();
+        let mut scratch = PoseScratch::new(&data).unwrap();
+        for offset in [
+            Vec3::new(0.0, 0.0, 100.0),
+            Vec3::new(50.0, 30.0, 40.0),
+            Vec3::new(-80.0, -10.0, -60.0),
+        ] {
+            reset_to_rest(&data, &mut scratch);
+            apply_clip(&data, 0, 0.5, &mut scratch);
+            compute_world_matrices(&data, &mut scratch);
+            let node = model_matrix(&scratch.world, head).unwrap();
+            let target = Vec3::from(node.translation) + offset;
+            let aim = skel_anim::AimIk {
+                target,
+                forward: Vec3::Y,
+                up: Vec3::Z,
+                pole: Vec3::Y,
+                ..skel_anim::AimIk::default()
+            };
+            aim.solve(&node)
+                .unwrap()
+                .apply(&mut scratch.trs, head)
+                .unwrap();
+            compute_world_matrices(&data, &mut scratch);
+            let turned = model_matrix(&scratch.world, head).unwrap();
+            // In f64: an f32 acos cannot tell angles below ~5e-4 rad from 0.
+            let forward = turned.transform_vector3(Vec3::Y).as_dvec3();
+            let to_target = (target - Vec3::from(turned.translation)).as_dvec3();
+            let angle = forward.angle_between(to_target);
+            worst = worst.max(angle);
+            assert!(angle <= 1e-4, "{handedness:?} {offset}: {angle} rad");
+        }
+    }
+    eprintln!("aim_on_the_fox_head: worst angle {worst:e} rad");
+}

@@ -71,6 +71,12 @@ pub struct TwoBoneIk {
     /// The mid joint's hinge in its own local space: a positive rotation about it opens the
     /// angle between the two bones, which also says which way the joint bends. `None`: the axis
     /// perpendicular to the two bones in the matrices given (their current bend).
+    ///
+    /// The solver always turns the mid joint about the axis perpendicular to both bones (the
+    /// only one that sets their angle exactly); a given axis picks which way that axis points,
+    /// so a joint bent against it flips through straight to its side, and it gives the plane
+    /// when the chain is straight. (ozz turns about the given axis and expects it
+    /// perpendicular.)
     pub mid_axis: Option<Vec3>,
     /// Radians the solved chain is turned about the start → target line, right-handed in the
     /// model frame (0: the mid joint is on the pole's side).
