@@ -14,7 +14,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Deserialize;
-use skel::anim::{AnimationData, LayerDesc, LoopMode, Mask, Reference, RootMotion};
+use skel::anim::glam::Vec3;
+use skel::anim::{
+    AimIk, AnimationData, IkJob, LayerDesc, LoopMode, Mask, Reference, RootMotion, TwoBoneIk,
+};
 
 /// The file as written.
 #[derive(Debug, Deserialize)]
@@ -24,6 +27,73 @@ pub struct StackFile {
     pub layers: Vec<LayerEntry>,
     /// Root motion: which node's motion is extracted, on which axes.
     pub root_motion: Option<RootMotionEntry>,
+    /// Inverse-kinematics jobs, run in order after the layers.
+    #[serde(default)]
+    pub ik: Vec<IkEntry>,
+}
+
+/// One IK job: `{"kind": "two_bone", "start", "mid", "end", "target", "pole", "weight",
+/// "soften", "twist"}` or `{"kind": "aim", "node", "target", "forward", "up", "pole", "offset",
+/// "weight", "twist"}`; positions and directions in the asset's world frame.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum IkEntry {
+    /// A start → mid → end chain reaching for `target`.
+    TwoBone {
+        /// The chain's first joint.
+        start: NameOrIndex,
+        /// Its child.
+        mid: NameOrIndex,
+        /// The mid joint's child.
+        end: NameOrIndex,
+        /// Where the end joint goes.
+        target: [f32; 3],
+        /// Which way the mid joint bends.
+        #[serde(default = "up")]
+        pole: [f32; 3],
+        /// 0..=1.
+        #[serde(default = "one")]
+        weight: f32,
+        /// 0..=1 (1: no softening).
+        #[serde(default = "one")]
+        soften: f32,
+        /// Radians about the start → target axis.
+        #[serde(default)]
+        twist: f32,
+    },
+    /// One node turned to aim at `target`.
+    Aim {
+        /// The node turned.
+        node: NameOrIndex,
+        /// What it aims at.
+        target: [f32; 3],
+        /// The node's local axis that points at the target.
+        #[serde(default = "forward")]
+        forward: [f32; 3],
+        /// The node's local axis kept as close as possible to `pole`.
+        #[serde(default = "up")]
+        up: [f32; 3],
+        /// World direction for `up`.
+        #[serde(default = "up")]
+        pole: [f32; 3],
+        /// A point in the node's local space on the aiming line.
+        #[serde(default)]
+        offset: [f32; 3],
+        /// 0..=1.
+        #[serde(default = "one")]
+        weight: f32,
+        /// Radians about the aiming line.
+        #[serde(default)]
+        twist: f32,
+    },
+}
+
+fn up() -> [f32; 3] {
+    [0.0, 1.0, 0.0]
+}
+
+fn forward() -> [f32; 3] {
+    [0.0, 0.0, 1.0]
 }
 
 /// `"root_motion": {"node": "Hips", "translation": "xz", "rotation": "yaw"}`.
@@ -129,6 +199,8 @@ pub struct ResolvedStack {
     pub layers: Vec<LayerDesc>,
     /// Root motion to extract, if the file asks for it.
     pub root_motion: Option<RootMotion>,
+    /// IK jobs, in order.
+    pub ik: Vec<IkJob>,
 }
 
 /// Reads and resolves `path` against `data`.
@@ -235,9 +307,100 @@ pub fn resolve(stack: &StackFile, data: &AnimationData) -> Result<ResolvedStack,
         None => None,
         Some(r) => Some(root_motion(data, r)?),
     };
+    let ik = stack
+        .ik
+        .iter()
+        .enumerate()
+        .map(|(i, e)| ik_job(data, i, e))
+        .collect::<Result<_, _>>()?;
     Ok(ResolvedStack {
         layers,
         root_motion,
+        ik,
+    })
+}
+
+fn ik_job(data: &AnimationData, i: usize, entry: &IkEntry) -> Result<IkJob, (String, String)> {
+    let at = |field: &str| format!("ik[{i}].{field}");
+    let node = |field: &str, n: &NameOrIndex| node_index(data, n).map_err(|e| (at(field), e));
+    let finite = |field: &str, v: &[f32]| {
+        if v.iter().all(|x| x.is_finite()) {
+            Ok(())
+        } else {
+            Err((at(field), format!("{v:?} is not finite")))
+        }
+    };
+    let unit = |field: &str, w: f32| {
+        if w.is_finite() && (0.0..=1.0).contains(&w) {
+            Ok(w)
+        } else {
+            Err((at(field), format!("{w} is not in 0..=1")))
+        }
+    };
+    Ok(match entry {
+        IkEntry::TwoBone {
+            start,
+            mid,
+            end,
+            target,
+            pole,
+            weight,
+            soften,
+            twist,
+        } => {
+            finite("target", target)?;
+            finite("pole", pole)?;
+            finite("twist", &[*twist])?;
+            let (start, mid, end) = (node("start", start)?, node("mid", mid)?, node("end", end)?);
+            skel::anim::check_chain(data, start, mid, end)
+                .map_err(|e| (at("start"), e.to_string()))?;
+            IkJob::TwoBone {
+                start,
+                mid,
+                end,
+                ik: TwoBoneIk {
+                    target: Vec3::from_array(*target),
+                    pole: Vec3::from_array(*pole),
+                    weight: unit("weight", *weight)?,
+                    soften: unit("soften", *soften)?,
+                    twist: *twist,
+                    ..TwoBoneIk::default()
+                },
+            }
+        }
+        IkEntry::Aim {
+            node: n,
+            target,
+            forward,
+            up,
+            pole,
+            offset,
+            weight,
+            twist,
+        } => {
+            for (field, v) in [
+                ("target", target),
+                ("forward", forward),
+                ("up", up),
+                ("pole", pole),
+                ("offset", offset),
+            ] {
+                finite(field, v)?;
+            }
+            finite("twist", &[*twist])?;
+            IkJob::Aim {
+                node: node("node", n)?,
+                ik: AimIk {
+                    target: Vec3::from_array(*target),
+                    forward: Vec3::from_array(*forward),
+                    up: Vec3::from_array(*up),
+                    pole: Vec3::from_array(*pole),
+                    offset: Vec3::from_array(*offset),
+                    weight: unit("weight", *weight)?,
+                    twist: *twist,
+                },
+            }
+        }
     })
 }
 

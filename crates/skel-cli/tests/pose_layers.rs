@@ -189,3 +189,62 @@ fn bad_stacks_get_one_error_naming_the_field() {
         }
     }
 }
+
+fn node_position(pose: &Value, node: usize) -> [f64; 3] {
+    let m = pose["frames"][0]["nodes"][node.to_string()]
+        .as_array()
+        .unwrap();
+    [12, 13, 14].map(|i| m[i].as_f64().unwrap())
+}
+
+#[test]
+fn ik_in_the_stack_file_reaches_a_world_target() {
+    let Some(fox) = common::shared_asset("layer ik", "Fox/Fox.glb") else {
+        return;
+    };
+    let fox = fox.to_str().unwrap().to_owned();
+    // Fox nodes: b_LeftLeg01_015 = 18, b_LeftLeg02_016 = 19, b_LeftFoot01_017 = 20.
+    let pose = |file: &PathBuf| {
+        common::pose(&[
+            "pose",
+            &fox,
+            "--layers",
+            file.to_str().unwrap(),
+            "--times",
+            "0.2",
+            "--handedness",
+            "lh",
+            "--json",
+        ])
+    };
+    let plain = pose(&stack_file(
+        "walk.json",
+        r#"{"layers": [{"clip": "Walk"}]}"#,
+    ));
+    let (hip, knee, foot) = (
+        node_position(&plain, 18),
+        node_position(&plain, 19),
+        node_position(&plain, 20),
+    );
+    let dist = |a: [f64; 3], b: [f64; 3]| {
+        ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+    };
+    let chain = dist(hip, knee) + dist(knee, foot);
+    let target: Vec<f64> = (0..3).map(|i| hip[i] + 0.8 * (foot[i] - hip[i])).collect();
+    let json = format!(
+        r#"{{"layers": [{{"clip": "Walk"}}], "ik": [{{"kind": "two_bone", "start": "b_LeftLeg01_015",
+            "mid": "b_LeftLeg02_016", "end": "b_LeftFoot01_017", "target": [{}, {}, {}], "pole": [0, 0, 1]}}]}}"#,
+        target[0], target[1], target[2]
+    );
+    let solved = pose(&stack_file("ik.json", &json));
+    let reached = node_position(&solved, 20);
+    let miss = dist(reached, [target[0], target[1], target[2]]);
+    assert!(miss <= 1e-4 * chain, "missed by {miss} (chain {chain})");
+    // A chain that is not parent → child → grandchild is one error line naming the field.
+    let bad = r#"{"layers": [{"clip": "Walk"}], "ik": [{"kind": "two_bone", "start": "b_LeftFoot01_017",
+        "mid": "b_LeftLeg02_016", "end": "b_LeftLeg01_015", "target": [0, 0, 0]}]}"#;
+    let Some(err) = pose_error("bad-ik.json", bad) else {
+        return;
+    };
+    assert!(err.contains("ik[0]"), "{err}");
+}

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use skel_anim::{
-    AnimationController, LayerDesc, NullSink, Player, PoseHook, RootMotion, skin_vertices,
+    AnimationController, IkJob, LayerDesc, NullSink, Player, PoseHook, RootMotion, skin_vertices,
 };
 use skel_math::{load_mat4, store_mat4};
 
@@ -128,11 +128,11 @@ impl CpuPoser {
         layers: &[LayerDesc],
         time: f32,
     ) -> Result<(), GltfError> {
-        self.pose_stack(asset, layers, None, time)
+        self.pose_stack(asset, layers, None, &[], time)
     }
 
-    /// [`pose_layers`](Self::pose_layers) with root motion extracted: the root is held in place
-    /// on the extracted components (see [`RootMotion`]).
+    /// [`pose_layers`](Self::pose_layers) with root motion extracted (the root held in place on
+    /// the extracted components, see [`RootMotion`]) and IK jobs solved after the layers.
     ///
     /// # Errors
     /// As [`pose_layers`](Self::pose_layers), and a root node past the end.
@@ -141,6 +141,7 @@ impl CpuPoser {
         asset: &GltfAsset,
         layers: &[LayerDesc],
         root_motion: Option<RootMotion>,
+        ik: &[IkJob],
         time: f32,
     ) -> Result<(), GltfError> {
         let player = match &mut self.player {
@@ -156,6 +157,12 @@ impl CpuPoser {
         };
         if player.root_motion() != root_motion {
             player.set_root_motion(root_motion)?;
+        }
+        if player.ik_jobs() != ik {
+            player.clear_ik();
+            for job in ik {
+                player.add_ik(*job)?;
+            }
         }
         for layer in player.layers_mut() {
             let end = layer.clock().to();

@@ -89,6 +89,9 @@ pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
         player.add_layer(desc)?;
     }
     player.set_root_motion(stack.root_motion)?;
+    for job in stack.ik {
+        player.add_ik(job)?;
+    }
     #[expect(
         clippy::cast_possible_truncation,
         reason = "the step is a frame time; f32 is the player's unit"

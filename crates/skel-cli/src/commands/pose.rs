@@ -65,10 +65,12 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
         .map(|spec| skel::anim::parse_blend_spec(&asset.animation, spec))
         .transpose()?;
     let mut root_motion = None;
+    let mut ik = Vec::new();
     let mut stack = match &args.layers {
         Some(path) => {
             let resolved = crate::layer_file::load(path, &asset.animation)?;
             root_motion = resolved.root_motion;
+            ik = resolved.ik;
             Some(resolved.layers)
         }
         None => None,
@@ -98,6 +100,7 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
         clip,
         layers: stack.as_deref(),
         root_motion,
+        ik: &ik,
     };
     let mut report = pose_report(&asset, &name, &playback, &times, &bones)?;
     report.blend = blend.map(|weights| {
@@ -268,6 +271,8 @@ pub struct Playback<'a> {
     pub layers: Option<&'a [skel::anim::LayerDesc]>,
     /// Root motion extracted from the stack.
     pub root_motion: Option<skel::anim::RootMotion>,
+    /// IK jobs solved after the stack's layers.
+    pub ik: &'a [skel::anim::IkJob],
 }
 
 /// Poses `clip` (or the rest pose, or with `layers` a layer stack) of `asset` at every time
@@ -334,7 +339,9 @@ pub fn pose_report(
     let mut frames = Vec::with_capacity(times.len());
     for &t in times {
         match playback.layers {
-            Some(layers) => poser.pose_stack(asset, layers, playback.root_motion, t)?,
+            Some(layers) => {
+                poser.pose_stack(asset, layers, playback.root_motion, playback.ik, t)?
+            }
             None => poser.pose(asset, playback.clip, t)?,
         }
         let world = poser.node_world_matrices();

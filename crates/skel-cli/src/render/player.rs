@@ -78,6 +78,10 @@ pub fn make_player(
             for desc in stack.layers {
                 player.add_layer(desc)?;
             }
+            for job in stack.ik {
+                player.add_ik(job)?;
+            }
+            player.set_root_motion(stack.root_motion)?;
             format!("{count} layers from {}", path.display())
         }
     };
