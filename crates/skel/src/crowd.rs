@@ -332,10 +332,20 @@ impl Crowd {
     /// into [`CrowdMesh::skinned_positions`] / `skinned_normals` (slot order). Does nothing
     /// without compute.
     pub fn skin(&self, encoder: &mut wgpu::CommandEncoder) {
+        self.skin_timed(encoder, None);
+    }
+
+    /// [`skin`](Self::skin) with GPU timestamps written at the start and end of the pass
+    /// (for benchmarks; needs `Features::TIMESTAMP_QUERY`).
+    pub fn skin_timed(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) {
         let visible = self.visible_count();
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("skel crowd skinning"),
-            timestamp_writes: None,
+            timestamp_writes,
         });
         for mesh in &self.meshes {
             let slot = usize::from(mesh.influences > 4);
