@@ -222,7 +222,9 @@ impl CrowdBones {
         let slot_buffer = &self.ring[slot].buffer;
         {
             let mut view = slot_buffer
-                .get_mapped_range_mut(..(bone_bytes + list_bytes).next_multiple_of(wgpu::MAP_ALIGNMENT))
+                .get_mapped_range_mut(
+                    ..(bone_bytes + list_bytes).next_multiple_of(wgpu::MAP_ALIGNMENT),
+                )
                 .map_err(|e| GpuError::Validation {
                     context: "CrowdBones::upload",
                     message: e.to_string(),

@@ -6,7 +6,7 @@
 
 use std::num::NonZeroU64;
 
-use crate::{CrowdBones, GpuContext, GpuError, Influences, SkeletonGpu};
+use crate::{CrowdBones, GpuContext, GpuError, Influences, SkeletonGpu, SkinningMethod};
 
 /// The compute template (a complete module: entry points `skel_crowd_skin4`/`skel_crowd_skin8`).
 pub const CROWD_COMPUTE_WGSL: &str = include_str!("../shaders/skel_crowd_compute.wgsl");
@@ -93,10 +93,11 @@ impl CrowdSkinningBindings {
     }
 }
 
-/// The crowd compute pipeline for 4 or 8 influences.
+/// The crowd compute pipeline for 4 or 8 influences, linear or dual-quaternion skinning.
 #[derive(Debug)]
 pub struct CrowdSkinning {
     influences: Influences,
+    method: SkinningMethod,
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
     max_per_dimension: u32,
@@ -110,6 +111,21 @@ impl CrowdSkinning {
     /// (`max_storage_buffers_per_shader_stage`: 8, or 10 with 8 influences; 256 invocations
     /// per workgroup); [`GpuError::Validation`].
     pub fn new(ctx: &GpuContext, influences: Influences) -> Result<Self, GpuError> {
+        Self::with_method(ctx, influences, SkinningMethod::Linear)
+    }
+
+    /// [`new`](Self::new) with a [`SkinningMethod`]: `DualQuaternion` converts each bone
+    /// matrix to a dual quaternion on the GPU, flips influences to the hemisphere of the
+    /// vertex's first one and renormalises the blend (see [`crate::dual_quat`]). The caller
+    /// checks the bones are rigid ([`crate::dual_quat::is_rigid`]).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub fn with_method(
+        ctx: &GpuContext,
+        influences: Influences,
+        method: SkinningMethod,
+    ) -> Result<Self, GpuError> {
         let sets = influences.sets();
         if sets == 0 {
             return Err(GpuError::InfluenceMismatch {
@@ -127,10 +143,11 @@ impl CrowdSkinning {
             u64::from(l.max_compute_invocations_per_workgroup)
         })?;
         let entries = layout_entries(sets);
-        let entry_point = if sets == 1 {
-            "skel_crowd_skin4"
-        } else {
-            "skel_crowd_skin8"
+        let entry_point = match (sets, method) {
+            (1, SkinningMethod::Linear) => "skel_crowd_skin4",
+            (_, SkinningMethod::Linear) => "skel_crowd_skin8",
+            (1, SkinningMethod::DualQuaternion) => "skel_crowd_skin4_dq",
+            (_, SkinningMethod::DualQuaternion) => "skel_crowd_skin8_dq",
         };
         let (layout, pipeline) = ctx.capture("CrowdSkinning::new", || {
             let layout = ctx
@@ -166,6 +183,7 @@ impl CrowdSkinning {
         })?;
         Ok(Self {
             influences,
+            method,
             layout,
             pipeline,
             max_per_dimension: ctx.limits.max_compute_workgroups_per_dimension.max(1),
@@ -176,6 +194,12 @@ impl CrowdSkinning {
     #[must_use]
     pub fn influences(&self) -> Influences {
         self.influences
+    }
+
+    /// Linear or dual-quaternion skinning.
+    #[must_use]
+    pub fn method(&self) -> SkinningMethod {
+        self.method
     }
 
     /// Checks `inputs` and binds them.

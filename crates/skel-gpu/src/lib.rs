@@ -25,6 +25,8 @@
 //!   every instance's bone matrices in one storage buffer written once per frame through a
 //!   staging ring, skinned in one compute dispatch per mesh, or in the user's vertex shader
 //!   (instance index → bone offset).
+//! - [`dual_quat`]: dual-quaternion skinning's CPU reference and [`SkinningMethod`] (the crowd
+//!   compute path skins with either).
 //! - Device loss: [`SkeletonGpu::recreate`] / [`MorphGpu::recreate`] rebuild the GPU fields
 //!   from the CPU mirrors on a new device, leaving the `handle` association alone.
 //!
@@ -58,6 +60,7 @@ mod compute;
 mod context;
 mod crowd;
 mod crowd_skinning;
+pub mod dual_quat;
 mod error;
 mod joints;
 mod morph;
@@ -83,6 +86,7 @@ pub use crowd_skinning::{
     CrowdSkinningBindings, CrowdSkinningInputs, crowd_mesh_params, crowd_vertex_layout_entries,
     crowd_vertex_wgsl,
 };
+pub use dual_quat::SkinningMethod;
 pub use error::GpuError;
 pub use joints::JointIndices;
 pub use morph::{

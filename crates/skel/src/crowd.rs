@@ -18,7 +18,7 @@ use std::sync::Arc;
 use skel_anim::{AnimationController, PoseSink};
 use skel_gpu::{
     CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor, CrowdSkinning, CrowdSkinningBindings,
-    CrowdSkinningInputs, GpuContext, GpuError, Influences,
+    CrowdSkinningInputs, GpuContext, GpuError, Influences, SkinningMethod,
 };
 
 use crate::{AssetContainer, SkelError};
@@ -35,6 +35,10 @@ pub struct CrowdDescriptor {
     pub compute: bool,
     /// Staging slots of the upload ring.
     pub staging_slots: usize,
+    /// How the compute path skins: linear, or dual quaternions (volume-preserving twists).
+    /// A mesh whose rest bones carry scale or shear falls back to linear skinning and says so
+    /// in [`Crowd::warnings`].
+    pub skinning: SkinningMethod,
 }
 
 impl Default for CrowdDescriptor {
@@ -45,6 +49,7 @@ impl Default for CrowdDescriptor {
             clip: Some(0),
             compute: true,
             staging_slots: CROWD_STAGING_SLOTS,
+            skinning: SkinningMethod::Linear,
         }
     }
 }
@@ -61,6 +66,8 @@ pub struct CrowdMesh {
     pub vertex_count: u32,
     /// Influences per vertex (4 or 8).
     pub influences: u32,
+    /// How [`Crowd::skin`] skins it (linear after a dual-quaternion fallback).
+    pub skinning: SkinningMethod,
     /// Skinned positions, slot-major (`(slot * vertex_count + vertex) * 3` floats), written by
     /// [`Crowd::skin`]; `None` without compute.
     pub skinned_positions: Option<wgpu::Buffer>,
@@ -124,7 +131,9 @@ pub struct Crowd {
     stride: usize,
     gpu: CrowdBones,
     meshes: Vec<CrowdMesh>,
-    pipelines: [Option<CrowdSkinning>; 2],
+    // [influence sets - 1 + 2 * dual quaternion]
+    pipelines: [Option<CrowdSkinning>; 4],
+    warnings: Vec<String>,
 }
 
 impl Crowd {
@@ -174,8 +183,9 @@ impl Crowd {
             },
         )
         .map_err(SkelError::gpu("crowd bones"))?;
-        let mut pipelines = [None, None];
+        let mut pipelines = [None, None, None, None];
         let mut meshes = Vec::new();
+        let mut warnings = Vec::new();
         for (index, mesh) in asset.meshes.iter().enumerate() {
             let Some(skeleton) = &mesh.skeleton else {
                 continue;
@@ -197,16 +207,29 @@ impl Crowd {
             .map_err(SkelError::gpu(what.clone()))?
             .remove(0);
             let (mut skinned_positions, mut skinned_normals, mut compute) = (None, None, None);
+            let mut skinning = desc.skinning;
+            if skinning == SkinningMethod::DualQuaternion
+                && let Some(bone) =
+                    skel_gpu::dual_quat::first_non_rigid_bone(&skeleton.gpu.bone_matrices())
+            {
+                warnings.push(format!(
+                    "mesh {index} ({:?}): bone {bone} carries scale or shear at rest; skinned linearly, not with dual quaternions",
+                    mesh.name
+                ));
+                skinning = SkinningMethod::Linear;
+            }
+            let slot = pipeline_slot(influences, skinning);
             if desc.compute {
-                let slot = usize::from(influences > 4);
                 if pipelines[slot].is_none() {
-                    let kind = if slot == 0 {
-                        Influences::Four
-                    } else {
+                    let kind = if influences > 4 {
                         Influences::Eight
+                    } else {
+                        Influences::Four
                     };
-                    pipelines[slot] =
-                        Some(CrowdSkinning::new(ctx, kind).map_err(SkelError::gpu(what.clone()))?);
+                    pipelines[slot] = Some(
+                        CrowdSkinning::with_method(ctx, kind, skinning)
+                            .map_err(SkelError::gpu(what.clone()))?,
+                    );
                 }
                 let bytes = u64::from(mesh.vertex_count) * 12 * u64::from(desc.instances);
                 let out = |label| {
@@ -251,6 +274,7 @@ impl Crowd {
                 bone_offset,
                 vertex_count: mesh.vertex_count,
                 influences,
+                skinning,
                 skinned_positions,
                 skinned_normals,
                 draw_params,
@@ -279,7 +303,15 @@ impl Crowd {
             gpu,
             meshes,
             pipelines,
+            warnings,
         })
+    }
+
+    /// What [`new`](Self::new) could not do as asked (dual-quaternion meshes skinned linearly
+    /// because their bones carry scale), one line each; empty when everything went as asked.
+    #[must_use]
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// Advances every player by `delta_ms` and writes the visible ones' bone matrices into the
@@ -348,7 +380,7 @@ impl Crowd {
             timestamp_writes,
         });
         for mesh in &self.meshes {
-            let slot = usize::from(mesh.influences > 4);
+            let slot = pipeline_slot(mesh.influences, mesh.skinning);
             if let (Some(bindings), Some(pipeline)) = (&mesh.compute, &self.pipelines[slot]) {
                 pipeline.dispatch(&mut pass, bindings, visible);
             }
@@ -439,4 +471,9 @@ impl Crowd {
         })
         .map_err(SkelError::gpu("crowd vertex bind group"))
     }
+}
+
+/// The pipeline of `influences` per vertex and `method` in [`Crowd`]'s table.
+fn pipeline_slot(influences: u32, method: SkinningMethod) -> usize {
+    usize::from(influences > 4) + 2 * usize::from(method == SkinningMethod::DualQuaternion)
 }

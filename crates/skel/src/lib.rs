@@ -75,5 +75,6 @@ pub use error::SkelError;
 pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;
 pub use options::LoadOptions;
+pub use skel_gpu::SkinningMethod;
 pub use source::Source;
 pub use topology::{Topology, list_indices, list_topology};

@@ -529,3 +529,116 @@ fn uploads_never_submitted_are_an_error_not_a_hang() {
     crowd.upload(&ctx, &mut third).unwrap();
     ctx.queue.submit([third.finish()]);
 }
+
+#[test]
+fn dual_quaternion_crowds_match_the_cpu_reference() {
+    let Some(ctx) = gpu("crowd dual quaternions") else {
+        return;
+    };
+    for file in ["default_character.glb", "eight_influences_u8.glb"] {
+        let path = Path::new(FIXTURES).join(file);
+        let asset = load_gltf(&ctx, path.as_path(), &LoadOptions::default()).unwrap();
+        let mut crowd = Crowd::new(
+            &ctx,
+            &asset,
+            &CrowdDescriptor {
+                instances: 3,
+                skinning: skel::SkinningMethod::DualQuaternion,
+                ..CrowdDescriptor::default()
+            },
+        )
+        .unwrap();
+        assert!(
+            crowd.warnings().is_empty(),
+            "{file}: {:?}",
+            crowd.warnings()
+        );
+        for (i, player) in crowd.players.iter_mut().enumerate() {
+            player.time = 0.2 + 0.31 * i as f32;
+            player.playing = false;
+        }
+        crowd.tick(0.0);
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        crowd.upload(&ctx, &mut encoder).unwrap();
+        crowd.skin(&mut encoder);
+        ctx.queue.submit([encoder.finish()]);
+        let cm = &crowd.meshes()[0];
+        assert_eq!(cm.skinning, skel::SkinningMethod::DualQuaternion);
+        let m = &asset.meshes[cm.mesh];
+        let bytes = 3 * u64::from(cm.vertex_count) * 12;
+        let gpu_p =
+            floats(&read_buffer(&ctx, cm.skinned_positions.as_ref().unwrap(), 0, bytes).unwrap());
+        let gpu_n =
+            floats(&read_buffer(&ctx, cm.skinned_normals.as_ref().unwrap(), 0, bytes).unwrap());
+        let mut differs_from_linear = 0.0f32;
+        for slot in 0..3usize {
+            let bones = crowd.bone_matrices(slot);
+            for primitive in &m.primitives {
+                let p = &asset.primitives[primitive.source];
+                let inf = p.influences.as_ref().unwrap();
+                let n = p.positions.len();
+                let (mut cpu_p, mut cpu_n, mut lin_p) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+                skel::gpu::dual_quat::skin_vertices_dq(
+                    &p.positions,
+                    p.normals.as_deref(),
+                    inf.per_vertex,
+                    &inf.joints,
+                    &inf.weights,
+                    bones,
+                    &mut cpu_p,
+                    p.normals.as_ref().map(|_| &mut cpu_n[..]),
+                );
+                skin_vertices(&p.positions, None, Some(inf), bones, None, &mut lin_p, None)
+                    .unwrap();
+                let (lo, hi) =
+                    cpu_p
+                        .chunks_exact(3)
+                        .fold(([f32::MAX; 3], [f32::MIN; 3]), |(lo, hi), v| {
+                            (
+                                [lo[0].min(v[0]), lo[1].min(v[1]), lo[2].min(v[2])],
+                                [hi[0].max(v[0]), hi[1].max(v[1]), hi[2].max(v[2])],
+                            )
+                        });
+                let diagonal = (0..3)
+                    .map(|k| (hi[k] - lo[k]).powi(2))
+                    .sum::<f32>()
+                    .sqrt()
+                    .max(1e-3);
+                let at = (slot * cm.vertex_count as usize + primitive.base_vertex as usize) * 3;
+                let worst = cpu_p
+                    .iter()
+                    .zip(&gpu_p[at..at + n])
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(0.0, f32::max);
+                assert!(
+                    worst <= 1e-5 * diagonal,
+                    "{file} {}: DQ GPU vs CPU {worst} (diagonal {diagonal})",
+                    primitive.key
+                );
+                if p.normals.is_some() {
+                    let worst_n = cpu_n
+                        .iter()
+                        .zip(&gpu_n[at..at + n])
+                        .map(|(a, b)| (a - b).abs())
+                        .fold(0.0, f32::max);
+                    assert!(
+                        worst_n <= 1e-4,
+                        "{file} {}: DQ normals {worst_n}",
+                        primitive.key
+                    );
+                }
+                differs_from_linear = cpu_p
+                    .iter()
+                    .zip(&lin_p)
+                    .map(|(a, b)| (a - b).abs())
+                    .fold(differs_from_linear, f32::max);
+            }
+        }
+        // The DQ path really ran: on a posed character it is not linear skinning.
+        assert!(
+            differs_from_linear > 1e-4,
+            "{file}: DQ equals linear ({differs_from_linear})"
+        );
+        eprintln!("{file}: DQ vs linear up to {differs_from_linear}");
+    }
+}

@@ -42,6 +42,9 @@ struct CrowdArgs {
     /// Timed frames (after 10 untimed ones).
     #[arg(long, default_value_t = 60)]
     frames: usize,
+    /// Skinning method of the compute path: `linear` or `dq` (dual quaternions).
+    #[arg(long, default_value = "linear", value_parser = ["linear", "dq"])]
+    skinning: String,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -58,6 +61,9 @@ struct CrowdReport {
     driver_info: String,
     characters: u32,
     frames: usize,
+    /// The skinning method asked for, and what each mesh got (fallbacks in `warnings`).
+    skinning: String,
+    warnings: Vec<String>,
     vertices_per_character: u64,
     bones_per_character: u32,
     rayon_threads: usize,
@@ -127,6 +133,11 @@ fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         &CrowdDescriptor {
             instances: args.characters,
             clip,
+            skinning: if args.skinning == "dq" {
+                skel::SkinningMethod::DualQuaternion
+            } else {
+                skel::SkinningMethod::Linear
+            },
             ..CrowdDescriptor::default()
         },
     )?;
@@ -220,6 +231,8 @@ fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         driver_info: info.driver_info.clone(),
         characters: args.characters,
         frames: args.frames,
+        skinning: args.skinning.clone(),
+        warnings: crowd.warnings().to_vec(),
         vertices_per_character: vertices,
         bones_per_character: crowd.gpu().bones_per_instance(),
         rayon_threads: rayon_threads(),
