@@ -256,6 +256,10 @@ fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
             "adapter: {} ({}, {} {})",
             r.adapter, r.backend, r.driver, r.driver_info
         );
+        println!("skinning: {}", r.skinning);
+        for w in &r.warnings {
+            println!("warning: {w}");
+        }
         println!(
             "pose (CPU, {} threads): {:.3} ms",
             r.rayon_threads, r.pose_ms
