@@ -108,7 +108,8 @@ impl PoseSink for SpanSink<'_> {
 /// ```no_run
 /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let ctx = skel::gpu::GpuContext::new_headless()?;
-/// let asset = skel::load_gltf(&ctx, "CesiumMan.glb", &skel::LoadOptions::default())?;
+/// let path = std::path::Path::new("CesiumMan.glb");
+/// let asset = skel::load_gltf(&ctx, path, &skel::LoadOptions::default())?;
 /// let mut crowd = skel::Crowd::new(&ctx, &asset, &skel::CrowdDescriptor {
 ///     instances: 1000,
 ///     ..Default::default()
