@@ -1,6 +1,6 @@
 //! `skel::Crowd` on a real adapter (lavapipe in CI): several instances at different times, one
 //! culled, skinned by the crowd compute dispatch, by the vertex-shader fragment (instance index
-//! → bone offset) and drawn from the compute output, each compared with the CPU reference
+//! → bone offset, linear and dual quaternions) and drawn from the compute output, each compared with the CPU reference
 //! `skel_anim::skin_vertices` (≤ 1e-5 of the bounding-box diagonal); a frame's tick and upload
 //! allocate nothing.
 //!
@@ -178,7 +178,7 @@ fn check_asset(ctx: &GpuContext, path: &Path) {
         let n = floats(&read_buffer(ctx, cm.skinned_normals.as_ref().unwrap(), 0, bytes).unwrap());
         let name = path.file_name().unwrap().to_string_lossy();
         let worst = compare(&asset, &crowd, mesh, &p, &n, &format!("{name} compute"));
-        let (vp, vn) = vertex_path(ctx, &asset, &crowd, mesh, false);
+        let (vp, vn) = vertex_path(ctx, &asset, &crowd, mesh, false, false);
         let worst_vs = compare(
             &asset,
             &crowd,
@@ -187,7 +187,7 @@ fn check_asset(ctx: &GpuContext, path: &Path) {
             &vn,
             &format!("{name} vertex shader"),
         );
-        let (dp, dn) = vertex_path(ctx, &asset, &crowd, mesh, true);
+        let (dp, dn) = vertex_path(ctx, &asset, &crowd, mesh, true, false);
         compare(
             &asset,
             &crowd,
@@ -353,6 +353,7 @@ fn dual_quaternion_crowds_match_the_cpu_reference() {
             floats(&read_buffer(&ctx, cm.skinned_positions.as_ref().unwrap(), 0, bytes).unwrap());
         let gpu_n =
             floats(&read_buffer(&ctx, cm.skinned_normals.as_ref().unwrap(), 0, bytes).unwrap());
+        let (vs_p, vs_n) = vertex_path(&ctx, &asset, &crowd, 0, false, true);
         let mut differs_from_linear = 0.0f32;
         for slot in 0..3usize {
             let bones = crowd.bone_matrices(slot);
@@ -388,27 +389,31 @@ fn dual_quaternion_crowds_match_the_cpu_reference() {
                     .sqrt()
                     .max(1e-3);
                 let at = (slot * cm.vertex_count as usize + primitive.base_vertex as usize) * 3;
-                let worst = cpu_p
-                    .iter()
-                    .zip(&gpu_p[at..at + n])
-                    .map(|(a, b)| (a - b).abs())
-                    .fold(0.0, f32::max);
-                assert!(
-                    worst <= 1e-5 * diagonal,
-                    "{file} {}: DQ GPU vs CPU {worst} (diagonal {diagonal})",
-                    primitive.key
-                );
-                if p.normals.is_some() {
-                    let worst_n = cpu_n
+                for (path, positions, normals) in
+                    [("compute", &gpu_p, &gpu_n), ("vertex shader", &vs_p, &vs_n)]
+                {
+                    let worst = cpu_p
                         .iter()
-                        .zip(&gpu_n[at..at + n])
+                        .zip(&positions[at..at + n])
                         .map(|(a, b)| (a - b).abs())
                         .fold(0.0, f32::max);
                     assert!(
-                        worst_n <= 1e-4,
-                        "{file} {}: DQ normals {worst_n}",
+                        worst <= 1e-5 * diagonal,
+                        "{file} {path} {}: DQ GPU vs CPU {worst} (diagonal {diagonal})",
                         primitive.key
                     );
+                    if p.normals.is_some() {
+                        let worst_n = cpu_n
+                            .iter()
+                            .zip(&normals[at..at + n])
+                            .map(|(a, b)| (a - b).abs())
+                            .fold(0.0, f32::max);
+                        assert!(
+                            worst_n <= 1e-4,
+                            "{file} {path} {}: DQ normals {worst_n}",
+                            primitive.key
+                        );
+                    }
                 }
                 differs_from_linear = cpu_p
                     .iter()

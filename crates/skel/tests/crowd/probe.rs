@@ -8,13 +8,15 @@ const PROBE_WIDTH: u32 = 256;
 
 /// Skins through the user's vertex stage: a point per vertex per instance, vertex `v` of
 /// draw instance `s` on pixel `(v % W, s * rows + v / W)` of two float targets. With
-/// `from_compute`, the shader reads the compute output instead of skinning.
+/// `from_compute`, the shader reads the compute output instead of skinning; with `dq`, it skins
+/// with dual quaternions.
 pub fn vertex_path(
     ctx: &GpuContext,
     asset: &AssetContainer,
     crowd: &Crowd,
     mesh: usize,
     from_compute: bool,
+    dq: bool,
 ) -> (Vec<f32>, Vec<f32>) {
     let cm = &crowd.meshes()[mesh];
     let m = &asset.meshes[cm.mesh];
@@ -25,11 +27,19 @@ pub fn vertex_path(
         (true, _) => ("", "skel_crowd_skinned(ii, vi)"),
         (false, false) => (
             ", @location(2) j0: vec4<u32>, @location(3) w0: vec4<f32>",
-            "skel_crowd_skin4(ii, p, n, j0, w0)",
+            if dq {
+                "skel_crowd_skin4_dq(ii, p, n, j0, w0)"
+            } else {
+                "skel_crowd_skin4(ii, p, n, j0, w0)"
+            },
         ),
         (false, true) => (
             ", @location(2) j0: vec4<u32>, @location(3) w0: vec4<f32>, @location(4) j1: vec4<u32>, @location(5) w1: vec4<f32>",
-            "skel_crowd_skin8(ii, p, n, j0, w0, j1, w1)",
+            if dq {
+                "skel_crowd_skin8_dq(ii, p, n, j0, w0, j1, w1)"
+            } else {
+                "skel_crowd_skin8(ii, p, n, j0, w0, j1, w1)"
+            },
         ),
     };
     let source = format!(
