@@ -33,19 +33,25 @@ enum Command {
     /// frames, an animated GIF and a contact sheet.
     Render(commands::render::RenderArgs),
     /// Time the CPU pose pipeline and the GPU upload for N characters (median ns per joint
-    /// per frame; --json for tools).
+    /// per frame; --json for tools). `skel bench gpu --help`: the GPU crowd benchmark.
     Bench(commands::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result: Result<(), Box<dyn std::error::Error>> = match cli.command {
-        Command::Info(args) => commands::info::run(&args),
-        Command::Pose(args) => commands::pose::run(&args),
-        Command::Play(args) => commands::play::run(&args),
-        Command::Render(args) => commands::render::run(args),
-        Command::Bench(args) => commands::bench::run(&args),
-    };
+    // `skel bench gpu …` parses its own arguments (see commands/bench_gpu.rs).
+    let words: Vec<String> = std::env::args().collect();
+    let result: Result<(), Box<dyn std::error::Error>> =
+        if words.get(1..3) == Some(&["bench".into(), "gpu".into()]) {
+            commands::bench_gpu::run(&words[3..])
+        } else {
+            match Cli::parse().command {
+                Command::Info(args) => commands::info::run(&args),
+                Command::Pose(args) => commands::pose::run(&args),
+                Command::Play(args) => commands::play::run(&args),
+                Command::Render(args) => commands::render::run(args),
+                Command::Bench(args) => commands::bench::run(&args),
+            }
+        };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

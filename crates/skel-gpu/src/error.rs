@@ -149,4 +149,23 @@ pub enum GpuError {
         /// wgpu's reason.
         reason: String,
     },
+    /// No slot of a staging ring came back mapped after waiting for the device: the command
+    /// buffers of earlier uploads were never submitted, or mapping failed.
+    #[error(
+        "no staging slot of {slots} is free after waiting for the device (were earlier uploads submitted?)"
+    )]
+    StagingBusy {
+        /// Slots in the ring.
+        slots: usize,
+    },
+    /// An instance index is not below the instance count.
+    #[error("{what}: instance {index} is out of range for {count} instances")]
+    InstanceOutOfRange {
+        /// What held the index.
+        what: &'static str,
+        /// The index.
+        index: u32,
+        /// The instance count.
+        count: u32,
+    },
 }

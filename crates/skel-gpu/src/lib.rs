@@ -21,6 +21,12 @@
 //! - [`create_buffers_init`]: several buffers filled from one staging buffer, as the two
 //!   create functions above fill theirs (one temporary allocation per call keeps later
 //!   per-frame uploads fast when many meshes are loaded; see `src/staging.rs`).
+//! - [`CrowdBones`], [`CrowdSkinning`], [`crowd_vertex_wgsl`]: many instances of one asset —
+//!   every instance's bone matrices in one storage buffer written once per frame through a
+//!   staging ring, skinned in one compute dispatch per mesh, or in the user's vertex shader
+//!   (instance index → bone offset).
+//! - [`dual_quat`]: dual-quaternion skinning's CPU reference and [`SkinningMethod`] (the crowd
+//!   compute path skins with either).
 //! - Device loss: [`SkeletonGpu::recreate`] / [`MorphGpu::recreate`] rebuild the GPU fields
 //!   from the CPU mirrors on a new device, leaving the `handle` association alone.
 //!
@@ -52,6 +58,9 @@ mod bone_texture;
 mod buffers;
 mod compute;
 mod context;
+mod crowd;
+mod crowd_skinning;
+pub mod dual_quat;
 mod error;
 mod joints;
 mod morph;
@@ -69,6 +78,15 @@ pub use compute::{
     ComputeSkinningConfig, ComputeSkinningInputs, ComputeTuning, JointFormat, WeightFormat,
 };
 pub use context::{GpuContext, HeadlessOptions};
+pub use crowd::{
+    CROWD_BONE_BYTES, CROWD_BUFFER_USAGE, CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor,
+};
+pub use crowd_skinning::{
+    CROWD_COMPUTE_WGSL, CROWD_VERTEX_WGSL, CROWD_WORKGROUP_SIZE, CrowdSkinning,
+    CrowdSkinningBindings, CrowdSkinningInputs, crowd_mesh_params, crowd_vertex_layout_entries,
+    crowd_vertex_wgsl,
+};
+pub use dual_quat::SkinningMethod;
 pub use error::GpuError;
 pub use joints::JointIndices;
 pub use morph::{

@@ -43,6 +43,10 @@
 //! # }
 //! ```
 //!
+//! For many instances of one asset, [`Crowd`] poses every instance into one contiguous array,
+//! uploads it once per frame into one GPU buffer and skins the whole crowd in one compute
+//! dispatch per mesh (or in your vertex shader); see the `crowd` example.
+//!
 //! With the `bone-control` feature and [`LoadOptions::with_bone_control`], the container also
 //! holds one `skel::bone_control::Skeleton` handle per skinned mesh (`container.skeletons`), and
 //! every animation group applies the overrides set through it.
@@ -57,6 +61,7 @@ pub use skel_gpu as gpu;
 pub use skel_math as math;
 
 mod container;
+mod crowd;
 mod error;
 mod mesh;
 mod mesh_skeleton;
@@ -65,9 +70,11 @@ mod source;
 mod topology;
 
 pub use container::{AssetContainer, MeshPoseSink, VERTEX_BUFFER_USAGE, from_asset, load_gltf};
+pub use crowd::{Crowd, CrowdDescriptor, CrowdMesh};
 pub use error::SkelError;
 pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;
 pub use options::LoadOptions;
+pub use skel_gpu::SkinningMethod;
 pub use source::Source;
 pub use topology::{Topology, list_indices, list_topology};

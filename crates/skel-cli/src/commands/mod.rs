@@ -1,6 +1,7 @@
 //! One module per subcommand.
 pub mod asset_args;
 pub mod bench;
+pub mod bench_gpu;
 pub mod info;
 pub mod play;
 pub mod pose;

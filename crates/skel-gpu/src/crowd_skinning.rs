@@ -1,0 +1,371 @@
+//! Skinning a crowd: one compute dispatch per mesh for every visible instance
+//! ([`CrowdSkinning`]), and the vertex-shader fragment for renderers that skin in their own
+//! shader or draw the compute output ([`crowd_vertex_wgsl`]). Both read the bone matrices of
+//! instance `list[1 + slot]` at `instance * bone_stride + bone_offset` in a [`CrowdBones`]
+//! buffer.
+
+use std::num::NonZeroU64;
+
+use crate::{CrowdBones, GpuContext, GpuError, Influences, SkeletonGpu, SkinningMethod};
+
+/// The compute template (a complete module: entry points `skel_crowd_skin4`/`skel_crowd_skin8`).
+pub const CROWD_COMPUTE_WGSL: &str = include_str!("../shaders/skel_crowd_compute.wgsl");
+
+/// The vertex-shader fragment as shipped, bindings in group 1 (see [`crowd_vertex_wgsl`]).
+pub const CROWD_VERTEX_WGSL: &str = include_str!("../shaders/skel_crowd_vertex.wgsl");
+
+/// Invocations (vertices) per workgroup of crowd compute skinning.
+pub const CROWD_WORKGROUP_SIZE: u32 = 256;
+
+/// The crowd vertex fragment with its bindings in `group` (binding 0: draw parameters, 1:
+/// bones, 2: visible list, 3/4: compute output). Prepend it to a vertex shader that calls
+/// `skel_crowd_skin4`/`skel_crowd_skin8(instance_index, position, normal, joints…, weights…)`
+/// or `skel_crowd_skinned(instance_index, vertex_index)`.
+#[must_use]
+pub fn crowd_vertex_wgsl(group: u32) -> String {
+    CROWD_VERTEX_WGSL.replace("@group(1)", &format!("@group({group})"))
+}
+
+/// Layout entries of [`crowd_vertex_wgsl`]'s group, visible to `stages`.
+#[must_use]
+pub fn crowd_vertex_layout_entries(stages: wgpu::ShaderStages) -> [wgpu::BindGroupLayoutEntry; 5] {
+    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: stages,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let read = wgpu::BufferBindingType::Storage { read_only: true };
+    [
+        entry(0, wgpu::BufferBindingType::Uniform),
+        entry(1, read),
+        entry(2, read),
+        entry(3, read),
+        entry(4, read),
+    ]
+}
+
+/// The 16-byte parameters of one mesh in a crowd (the compute uniform and the vertex
+/// fragment's `SkelCrowdDraw`): vertex count, bone stride, bone offset, padding.
+#[must_use]
+pub fn crowd_mesh_params(vertex_count: u32, bones: &CrowdBones, bone_offset: u32) -> [u32; 4] {
+    [vertex_count, bones.bones_per_instance(), bone_offset, 0]
+}
+
+/// One mesh of a crowd for [`CrowdSkinning::bind`].
+#[derive(Debug, Clone, Copy)]
+pub struct CrowdSkinningInputs<'a> {
+    /// The crowd's bones and visible list.
+    pub bones: &'a CrowdBones,
+    /// The mesh's first matrix within an instance's bones.
+    pub bone_offset: u32,
+    /// The mesh's skeleton: its joints/weights buffers (`u32`/`f32`) are read.
+    pub skeleton: &'a SkeletonGpu,
+    /// Rest positions, 12 bytes per vertex, `STORAGE` usage.
+    pub rest_positions: &'a wgpu::Buffer,
+    /// Rest normals, 12 bytes per vertex, `STORAGE` usage.
+    pub rest_normals: &'a wgpu::Buffer,
+    /// Skinned positions out, slot-major: 12 bytes per vertex per instance.
+    pub out_positions: &'a wgpu::Buffer,
+    /// Skinned normals out, same layout.
+    pub out_normals: &'a wgpu::Buffer,
+}
+
+/// Bind group and sizes of one mesh of a crowd; reuse it every frame.
+#[derive(Debug)]
+pub struct CrowdSkinningBindings {
+    group: wgpu::BindGroup,
+    vertex_count: u32,
+    instance_count: u32,
+    // Kept alive with the bind group that references it.
+    _params: wgpu::Buffer,
+}
+
+impl CrowdSkinningBindings {
+    /// Vertices of the mesh.
+    #[must_use]
+    pub fn vertex_count(&self) -> u32 {
+        self.vertex_count
+    }
+}
+
+/// The crowd compute pipeline for 4 or 8 influences, linear or dual-quaternion skinning.
+#[derive(Debug)]
+pub struct CrowdSkinning {
+    influences: Influences,
+    method: SkinningMethod,
+    layout: wgpu::BindGroupLayout,
+    pipeline: wgpu::ComputePipeline,
+    max_per_dimension: u32,
+}
+
+impl CrowdSkinning {
+    /// Compiles the pipeline for `influences` (`Four` or `Eight`).
+    ///
+    /// # Errors
+    /// [`GpuError::InfluenceMismatch`] for `Influences::None`; [`GpuError::MissingLimit`]
+    /// (`max_storage_buffers_per_shader_stage`: 8, or 10 with 8 influences; 256 invocations
+    /// per workgroup); [`GpuError::Validation`].
+    pub fn new(ctx: &GpuContext, influences: Influences) -> Result<Self, GpuError> {
+        Self::with_method(ctx, influences, SkinningMethod::Linear)
+    }
+
+    /// [`new`](Self::new) with a [`SkinningMethod`]: `DualQuaternion` converts each bone
+    /// matrix to a dual quaternion on the GPU, flips influences to the hemisphere of the
+    /// vertex's first one and renormalises the blend (see [`crate::dual_quat`]). The caller
+    /// checks the bones are rigid ([`crate::dual_quat::is_rigid`]).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub fn with_method(
+        ctx: &GpuContext,
+        influences: Influences,
+        method: SkinningMethod,
+    ) -> Result<Self, GpuError> {
+        let sets = influences.sets();
+        if sets == 0 {
+            return Err(GpuError::InfluenceMismatch {
+                shader: 0,
+                skeleton: 4,
+            });
+        }
+        ctx.require_limit(
+            "max_storage_buffers_per_shader_stage",
+            u64::from(6 + 2 * sets),
+            |l| u64::from(l.max_storage_buffers_per_shader_stage),
+        )?;
+        let size = u64::from(CROWD_WORKGROUP_SIZE);
+        ctx.require_limit("max_compute_invocations_per_workgroup", size, |l| {
+            u64::from(l.max_compute_invocations_per_workgroup)
+        })?;
+        let entries = layout_entries(sets);
+        let entry_point = match (sets, method) {
+            (1, SkinningMethod::Linear) => "skel_crowd_skin4",
+            (_, SkinningMethod::Linear) => "skel_crowd_skin8",
+            (1, SkinningMethod::DualQuaternion) => "skel_crowd_skin4_dq",
+            (_, SkinningMethod::DualQuaternion) => "skel_crowd_skin8_dq",
+        };
+        let (layout, pipeline) = ctx.capture("CrowdSkinning::new", || {
+            let layout = ctx
+                .device
+                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                    label: Some("skel crowd skinning"),
+                    entries: &entries,
+                });
+            let module = ctx
+                .device
+                .create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("skel crowd skinning"),
+                    source: wgpu::ShaderSource::Wgsl(CROWD_COMPUTE_WGSL.into()),
+                });
+            let pipeline_layout =
+                ctx.device
+                    .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+                        label: Some("skel crowd skinning"),
+                        bind_group_layouts: &[Some(&layout)],
+                        immediate_size: 0,
+                    });
+            let pipeline = ctx
+                .device
+                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                    label: Some("skel crowd skinning"),
+                    layout: Some(&pipeline_layout),
+                    module: &module,
+                    entry_point: Some(entry_point),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    cache: None,
+                });
+            (layout, pipeline)
+        })?;
+        Ok(Self {
+            influences,
+            method,
+            layout,
+            pipeline,
+            max_per_dimension: ctx.limits.max_compute_workgroups_per_dimension.max(1),
+        })
+    }
+
+    /// The influences per vertex the pipeline skins.
+    #[must_use]
+    pub fn influences(&self) -> Influences {
+        self.influences
+    }
+
+    /// Linear or dual-quaternion skinning.
+    #[must_use]
+    pub fn method(&self) -> SkinningMethod {
+        self.method
+    }
+
+    /// Checks `inputs` and binds them.
+    ///
+    /// # Errors
+    /// [`GpuError::InfluenceMismatch`] when the skeleton has another influence count;
+    /// [`GpuError::BufferTooSmall`] for a rest or output buffer shorter than the mesh (times
+    /// the instance count for outputs); [`GpuError::MissingLimit`]
+    /// (`max_storage_buffer_binding_size`, `max_compute_workgroups_per_dimension`);
+    /// [`GpuError::Validation`] (a buffer without `STORAGE` usage).
+    pub fn bind(
+        &self,
+        ctx: &GpuContext,
+        inputs: &CrowdSkinningInputs<'_>,
+    ) -> Result<CrowdSkinningBindings, GpuError> {
+        let skeleton = inputs.skeleton;
+        if skeleton.influences_per_vertex() != self.influences.count() {
+            return Err(GpuError::InfluenceMismatch {
+                shader: self.influences.count(),
+                skeleton: skeleton.influences_per_vertex(),
+            });
+        }
+        let vertex_count = u32::try_from(skeleton.vertex_count()).unwrap_or(u32::MAX);
+        let n = u64::from(vertex_count);
+        let instances = u64::from(inputs.bones.instance_count());
+        let groups_x = vertex_count.div_ceil(CROWD_WORKGROUP_SIZE);
+        ctx.require_limit(
+            "max_compute_workgroups_per_dimension",
+            u64::from(groups_x),
+            |l| u64::from(l.max_compute_workgroups_per_dimension),
+        )?;
+        let mut entries: Vec<(u32, &wgpu::Buffer, u64)> = vec![
+            (
+                1,
+                inputs.bones.bones_buffer(),
+                inputs.bones.bones_buffer().size(),
+            ),
+            (
+                2,
+                inputs.bones.instances_buffer(),
+                inputs.bones.instances_buffer().size(),
+            ),
+            (3, inputs.rest_positions, n * 12),
+            (4, inputs.rest_normals, n * 12),
+            (5, skeleton.joints_buffer(), n * 16),
+            (6, skeleton.weights_buffer(), n * 16),
+            (9, inputs.out_positions, n * 12 * instances),
+            (10, inputs.out_normals, n * 12 * instances),
+        ];
+        if let (Some(j1), Some(w1)) = (skeleton.joints1_buffer(), skeleton.weights1_buffer()) {
+            entries.extend([(7, j1, n * 16), (8, w1, n * 16)]);
+        }
+        const NAMES: [&str; 11] = [
+            "params",
+            "crowd bones",
+            "crowd instances",
+            "rest positions",
+            "rest normals",
+            "joints (set 0)",
+            "weights (set 0)",
+            "joints (set 1)",
+            "weights (set 1)",
+            "skinned positions out",
+            "skinned normals out",
+        ];
+        for &(binding, buffer, needed) in &entries {
+            let what = NAMES[binding as usize];
+            if buffer.size() < needed {
+                return Err(GpuError::BufferTooSmall {
+                    what,
+                    needed,
+                    got: buffer.size(),
+                });
+            }
+            ctx.require_limit("max_storage_buffer_binding_size", needed, |l| {
+                l.max_storage_buffer_binding_size
+            })?;
+        }
+        let params = crowd_mesh_params(vertex_count, inputs.bones, inputs.bone_offset);
+        ctx.capture("CrowdSkinning::bind", || {
+            let params = crate::buffers::create_filled_buffer(
+                ctx,
+                "skel crowd params",
+                wgpu::BufferUsages::UNIFORM,
+                bytemuck::cast_slice(&params),
+            )?;
+            let mut bind_entries = vec![wgpu::BindGroupEntry {
+                binding: 0,
+                resource: params.as_entire_binding(),
+            }];
+            bind_entries.extend(entries.iter().map(|&(binding, buffer, needed)| {
+                wgpu::BindGroupEntry {
+                    binding,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer,
+                        offset: 0,
+                        size: NonZeroU64::new(needed.max(4)),
+                    }),
+                }
+            }));
+            let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("skel crowd skinning"),
+                layout: &self.layout,
+                entries: &bind_entries,
+            });
+            Ok(CrowdSkinningBindings {
+                group,
+                vertex_count,
+                instance_count: inputs.bones.instance_count(),
+                _params: params,
+            })
+        })?
+    }
+
+    /// Workgroups (x, y, z) that skin `visible` instances of a mesh of `vertex_count`
+    /// vertices: x over vertices, y·z ≥ `visible` over slots.
+    #[must_use]
+    pub fn workgroups_for(&self, vertex_count: u32, visible: u32) -> (u32, u32, u32) {
+        if vertex_count == 0 || visible == 0 {
+            return (0, 0, 0);
+        }
+        let y = visible.min(self.max_per_dimension);
+        (
+            vertex_count.div_ceil(CROWD_WORKGROUP_SIZE),
+            y,
+            visible.div_ceil(y),
+        )
+    }
+
+    /// Records the dispatch of one mesh for the first `visible` slots of the list uploaded
+    /// last (pass the same count; slots past the uploaded count are skipped on the GPU).
+    pub fn dispatch(
+        &self,
+        pass: &mut wgpu::ComputePass<'_>,
+        bindings: &CrowdSkinningBindings,
+        visible: u32,
+    ) {
+        let (x, y, z) =
+            self.workgroups_for(bindings.vertex_count, visible.min(bindings.instance_count));
+        if x == 0 {
+            return;
+        }
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &bindings.group, &[]);
+        pass.dispatch_workgroups(x, y, z);
+    }
+}
+
+fn layout_entries(sets: u32) -> Vec<wgpu::BindGroupLayoutEntry> {
+    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let read = wgpu::BufferBindingType::Storage { read_only: true };
+    let write = wgpu::BufferBindingType::Storage { read_only: false };
+    let mut entries = vec![entry(0, wgpu::BufferBindingType::Uniform)];
+    entries.extend((1..=6).map(|b| entry(b, read)));
+    if sets > 1 {
+        entries.extend([entry(7, read), entry(8, read)]);
+    }
+    entries.extend([entry(9, write), entry(10, write)]);
+    entries
+}

@@ -1,0 +1,480 @@
+//! Crowds: many instances of one loaded asset, posed on the CPU into one contiguous bone array,
+//! uploaded once per frame into one GPU buffer, skinned in one compute dispatch per mesh or in
+//! the user's vertex shader, and drawn with one instanced draw per primitive.
+//!
+//! Instances share the [`AssetContainer`]'s vertex buffers, joints and weights; each owns an
+//! [`AnimationController`] (its clock, clip and pose scratch) in [`Crowd::players`]. Setting a
+//! player's `visible` to `false` culls it: its clock moves, its pose, upload slot, skinning and
+//! draw are skipped (the visible list is rebuilt by every [`Crowd::tick`]).
+//!
+//! A frame allocates nothing on the heap in [`Crowd::tick`] and [`Crowd::upload`] (a test
+//! counts it); wgpu's own encoder and submission are outside that count.
+//!
+//! Morph targets are not applied per instance (their weights live in one uniform per mesh);
+//! a crowd skins the rest shape of morphed meshes.
+
+use std::sync::Arc;
+
+use skel_anim::{AnimationController, PoseSink};
+use skel_gpu::{
+    CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor, CrowdSkinning, CrowdSkinningBindings,
+    CrowdSkinningInputs, GpuContext, GpuError, Influences, SkinningMethod,
+};
+
+use crate::{AssetContainer, SkelError};
+
+/// What [`Crowd::new`] builds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CrowdDescriptor {
+    /// Instances (at least 1).
+    pub instances: u32,
+    /// The clip every player starts with (`None`: the rest pose).
+    pub clip: Option<usize>,
+    /// Whether to create the compute pipelines and the skinned output buffers
+    /// (12 + 12 bytes per vertex per instance) for [`Crowd::skin`].
+    pub compute: bool,
+    /// Staging slots of the upload ring.
+    pub staging_slots: usize,
+    /// How the compute path skins: linear, or dual quaternions (volume-preserving twists).
+    /// A mesh whose rest bones carry scale or shear falls back to linear skinning and says so
+    /// in [`Crowd::warnings`].
+    pub skinning: SkinningMethod,
+}
+
+impl Default for CrowdDescriptor {
+    /// One instance, clip 0, compute skinning on, [`CROWD_STAGING_SLOTS`] slots.
+    fn default() -> Self {
+        Self {
+            instances: 1,
+            clip: Some(0),
+            compute: true,
+            staging_slots: CROWD_STAGING_SLOTS,
+            skinning: SkinningMethod::Linear,
+        }
+    }
+}
+
+/// One skinned mesh of a crowd.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct CrowdMesh {
+    /// Its index in [`AssetContainer::meshes`].
+    pub mesh: usize,
+    /// Its first bone matrix within an instance's bones.
+    pub bone_offset: u32,
+    /// Its vertices.
+    pub vertex_count: u32,
+    /// Influences per vertex (4 or 8).
+    pub influences: u32,
+    /// How [`Crowd::skin`] skins it (linear after a dual-quaternion fallback).
+    pub skinning: SkinningMethod,
+    /// Skinned positions, slot-major (`(slot * vertex_count + vertex) * 3` floats), written by
+    /// [`Crowd::skin`]; `None` without compute.
+    pub skinned_positions: Option<wgpu::Buffer>,
+    /// Skinned normals, same layout.
+    pub skinned_normals: Option<wgpu::Buffer>,
+    /// The 16-byte `SkelCrowdDraw` uniform of the vertex fragment.
+    pub draw_params: wgpu::Buffer,
+    compute: Option<CrowdSkinningBindings>,
+}
+
+/// A skeleton binding's place in an instance's bones.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    binding: usize,
+    first: usize,
+    floats: usize,
+}
+
+/// The pose sink of one instance: copies each binding's matrices into its span.
+struct SpanSink<'a> {
+    spans: &'a [Span],
+    out: &'a mut [f32],
+}
+
+impl PoseSink for SpanSink<'_> {
+    fn bone_matrices(&mut self, binding: usize, matrices: &[f32]) {
+        if let Some(s) = self.spans.iter().find(|s| s.binding == binding) {
+            let n = s.floats.min(matrices.len());
+            self.out[s.first..s.first + n].copy_from_slice(&matrices[..n]);
+        }
+    }
+
+    fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
+}
+
+/// Many instances of one asset; see the module docs.
+///
+/// ```no_run
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let ctx = skel::gpu::GpuContext::new_headless()?;
+/// let path = std::path::Path::new("CesiumMan.glb");
+/// let asset = skel::load_gltf(&ctx, path, &skel::LoadOptions::default())?;
+/// let mut crowd = skel::Crowd::new(&ctx, &asset, &skel::CrowdDescriptor {
+///     instances: 1000,
+///     ..Default::default()
+/// })?;
+/// crowd.players[1].visible = false; // culled
+/// crowd.tick(16.7);
+/// let mut encoder = ctx.device.create_command_encoder(&Default::default());
+/// crowd.upload(&ctx, &mut encoder)?;
+/// crowd.skin(&mut encoder);
+/// ctx.queue.submit([encoder.finish()]);
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct Crowd {
+    /// One player per instance. Set `visible = false` to cull one.
+    pub players: Vec<AnimationController>,
+    bones: Vec<f32>,
+    visible: Vec<u32>,
+    spans: Vec<Span>,
+    stride: usize,
+    gpu: CrowdBones,
+    meshes: Vec<CrowdMesh>,
+    // [influence sets - 1 + 2 * dual quaternion]
+    pipelines: [Option<CrowdSkinning>; 4],
+    warnings: Vec<String>,
+}
+
+impl Crowd {
+    /// Builds `desc.instances` players over `asset`'s animation and the GPU side: one bone
+    /// buffer for every skeleton of every instance, the staging ring and, with
+    /// `desc.compute`, the pipelines and output buffers.
+    ///
+    /// # Errors
+    /// [`SkelError::Anim`] for a bad clip; [`SkelError::Gpu`] when the asset has no skinned
+    /// mesh, or a buffer or pipeline cannot be created (limits, memory).
+    pub fn new(
+        ctx: &GpuContext,
+        asset: &AssetContainer,
+        desc: &CrowdDescriptor,
+    ) -> Result<Self, SkelError> {
+        let mut spans: Vec<Span> = Vec::new();
+        let mut stride = 0;
+        for mesh in &asset.meshes {
+            if let Some(s) = &mesh.skeleton
+                && !spans.iter().any(|sp| sp.binding == s.binding)
+            {
+                let floats = s.gpu.bone_count() as usize * 16;
+                spans.push(Span {
+                    binding: s.binding,
+                    first: stride,
+                    floats,
+                });
+                stride += floats;
+            }
+        }
+        if spans.is_empty() {
+            return Err(SkelError::gpu("crowd")(GpuError::MissingBinding {
+                what: "a skinned mesh",
+            }));
+        }
+        let players = skel_anim::instantiate(
+            Arc::clone(&asset.animation),
+            desc.clip,
+            desc.instances as usize,
+        )?;
+        let gpu = CrowdBones::new(
+            ctx,
+            &CrowdBonesDescriptor {
+                instances: desc.instances,
+                bones_per_instance: u32::try_from(stride / 16).unwrap_or(u32::MAX),
+                staging_slots: desc.staging_slots,
+            },
+        )
+        .map_err(SkelError::gpu("crowd bones"))?;
+        let mut pipelines = [None, None, None, None];
+        let mut meshes = Vec::new();
+        let mut warnings = Vec::new();
+        for (index, mesh) in asset.meshes.iter().enumerate() {
+            let Some(skeleton) = &mesh.skeleton else {
+                continue;
+            };
+            let span = spans.iter().find(|s| s.binding == skeleton.binding);
+            let bone_offset = span.map_or(0, |s| (s.first / 16) as u32);
+            let influences = skeleton.gpu.influences_per_vertex();
+            let what = format!("crowd mesh {index}");
+            let params = skel_gpu::crowd_mesh_params(mesh.vertex_count, &gpu, bone_offset);
+            let draw_params = skel_gpu::create_buffers_init(
+                ctx,
+                "skel crowd draw params",
+                &[skel_gpu::BufferInit {
+                    label: "skel crowd draw params",
+                    usage: wgpu::BufferUsages::UNIFORM,
+                    contents: bytemuck::cast_slice(&params),
+                }],
+            )
+            .map_err(SkelError::gpu(what.clone()))?
+            .remove(0);
+            let (mut skinned_positions, mut skinned_normals, mut compute) = (None, None, None);
+            let mut skinning = desc.skinning;
+            if skinning == SkinningMethod::DualQuaternion
+                && let Some(bone) =
+                    skel_gpu::dual_quat::first_non_rigid_bone(&skeleton.gpu.bone_matrices())
+            {
+                warnings.push(format!(
+                    "mesh {index} ({:?}): bone {bone} carries scale or shear at rest; skinned linearly, not with dual quaternions",
+                    mesh.name
+                ));
+                skinning = SkinningMethod::Linear;
+            }
+            let slot = pipeline_slot(influences, skinning);
+            if desc.compute {
+                if pipelines[slot].is_none() {
+                    let kind = if influences > 4 {
+                        Influences::Eight
+                    } else {
+                        Influences::Four
+                    };
+                    pipelines[slot] = Some(
+                        CrowdSkinning::with_method(ctx, kind, skinning)
+                            .map_err(SkelError::gpu(what.clone()))?,
+                    );
+                }
+                let bytes = u64::from(mesh.vertex_count) * 12 * u64::from(desc.instances);
+                let out = |label| {
+                    ctx.capture("crowd output", || {
+                        ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                            label: Some(label),
+                            size: bytes.max(16),
+                            usage: wgpu::BufferUsages::STORAGE
+                                | wgpu::BufferUsages::VERTEX
+                                | wgpu::BufferUsages::COPY_SRC,
+                            mapped_at_creation: false,
+                        })
+                    })
+                };
+                let (p, n) = (
+                    out("skel crowd skinned positions").map_err(SkelError::gpu(what.clone()))?,
+                    out("skel crowd skinned normals").map_err(SkelError::gpu(what.clone()))?,
+                );
+                let inputs = CrowdSkinningInputs {
+                    bones: &gpu,
+                    bone_offset,
+                    skeleton: &skeleton.gpu,
+                    rest_positions: &mesh.positions,
+                    rest_normals: &mesh.normals,
+                    out_positions: &p,
+                    out_normals: &n,
+                };
+                let pipeline = pipelines[slot].as_ref().ok_or_else(|| {
+                    SkelError::gpu(what.clone())(GpuError::MissingBinding {
+                        what: "crowd pipeline",
+                    })
+                })?;
+                compute = Some(
+                    pipeline
+                        .bind(ctx, &inputs)
+                        .map_err(SkelError::gpu(what.clone()))?,
+                );
+                (skinned_positions, skinned_normals) = (Some(p), Some(n));
+            }
+            meshes.push(CrowdMesh {
+                mesh: index,
+                bone_offset,
+                vertex_count: mesh.vertex_count,
+                influences,
+                skinning,
+                skinned_positions,
+                skinned_normals,
+                draw_params,
+                compute,
+            });
+        }
+        let instances = desc.instances as usize;
+        let mut bones = vec![0.0; stride * instances];
+        // Every instance starts at the rest pose the skeletons were created with.
+        for mesh in &asset.meshes {
+            if let Some(s) = &mesh.skeleton
+                && let Some(span) = spans.iter().find(|sp| sp.binding == s.binding)
+            {
+                let rest = s.gpu.bone_matrices();
+                for chunk in bones.chunks_mut(stride) {
+                    chunk[span.first..span.first + span.floats].copy_from_slice(&rest);
+                }
+            }
+        }
+        Ok(Self {
+            players,
+            bones,
+            visible: (0..desc.instances).collect(),
+            spans,
+            stride,
+            gpu,
+            meshes,
+            pipelines,
+            warnings,
+        })
+    }
+
+    /// What [`new`](Self::new) could not do as asked (dual-quaternion meshes skinned linearly
+    /// because their bones carry scale), one line each; empty when everything went as asked.
+    #[must_use]
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Advances every player by `delta_ms` and writes the visible ones' bone matrices into the
+    /// crowd's bone array (on rayon's pool with the `rayon` feature: call it inside
+    /// `ThreadPool::install` for an allocation-free frame), then rebuilds the visible list.
+    pub fn tick(&mut self, delta_ms: f32) {
+        let spans = &self.spans[..];
+        #[cfg(feature = "rayon")]
+        {
+            use rayon::prelude::*;
+            self.players
+                .par_iter_mut()
+                .zip(self.bones.par_chunks_mut(self.stride))
+                .for_each(|(player, out)| player.tick(delta_ms, &mut SpanSink { spans, out }));
+        }
+        #[cfg(not(feature = "rayon"))]
+        for (player, out) in self
+            .players
+            .iter_mut()
+            .zip(self.bones.chunks_mut(self.stride))
+        {
+            player.tick(delta_ms, &mut SpanSink { spans, out });
+        }
+        self.visible.clear();
+        self.visible.extend(
+            (0u32..)
+                .zip(&self.players)
+                .filter(|(_, p)| p.visible)
+                .map(|(i, _)| i),
+        );
+    }
+
+    /// Copies the bone array and the visible list into the next staging slot and records
+    /// their copies into `encoder` (see [`CrowdBones::upload`]); submit `encoder` afterwards.
+    ///
+    /// # Errors
+    /// [`SkelError::Gpu`] with [`GpuError::StagingBusy`] when earlier uploads were never
+    /// submitted, or a mapping error.
+    pub fn upload(
+        &mut self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<(), SkelError> {
+        self.gpu
+            .upload(ctx, encoder, &self.bones, &self.visible)
+            .map_err(SkelError::gpu("crowd upload"))
+    }
+
+    /// Records one compute pass with one dispatch per mesh, skinning every visible instance
+    /// into [`CrowdMesh::skinned_positions`] / `skinned_normals` (slot order). Does nothing
+    /// without compute.
+    pub fn skin(&self, encoder: &mut wgpu::CommandEncoder) {
+        self.skin_timed(encoder, None);
+    }
+
+    /// [`skin`](Self::skin) with GPU timestamps written at the start and end of the pass
+    /// (for benchmarks; needs `Features::TIMESTAMP_QUERY`).
+    pub fn skin_timed(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) {
+        let visible = self.visible_count();
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("skel crowd skinning"),
+            timestamp_writes,
+        });
+        for mesh in &self.meshes {
+            let slot = pipeline_slot(mesh.influences, mesh.skinning);
+            if let (Some(bindings), Some(pipeline)) = (&mesh.compute, &self.pipelines[slot]) {
+                pipeline.dispatch(&mut pass, bindings, visible);
+            }
+        }
+    }
+
+    /// Instances drawn this frame (the instance count of every instanced draw).
+    #[must_use]
+    pub fn visible_count(&self) -> u32 {
+        u32::try_from(self.visible.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The visible instances in slot order.
+    #[must_use]
+    pub fn visible(&self) -> &[u32] {
+        &self.visible
+    }
+
+    /// The skinned meshes.
+    #[must_use]
+    pub fn meshes(&self) -> &[CrowdMesh] {
+        &self.meshes
+    }
+
+    /// Instance `instance`'s bone matrices (every skeleton, [`CrowdMesh::bone_offset`] order),
+    /// as last posed; empty past the end.
+    #[must_use]
+    pub fn bone_matrices(&self, instance: usize) -> &[f32] {
+        self.bones
+            .chunks(self.stride)
+            .nth(instance)
+            .unwrap_or_default()
+    }
+
+    /// The whole contiguous bone array.
+    #[must_use]
+    pub fn bone_array(&self) -> &[f32] {
+        &self.bones
+    }
+
+    /// The GPU bone buffer, visible list and staging ring.
+    #[must_use]
+    pub fn gpu(&self) -> &CrowdBones {
+        &self.gpu
+    }
+
+    /// A bind group of [`skel_gpu::crowd_vertex_wgsl`] for mesh `mesh` (an index in
+    /// [`meshes`](Self::meshes)), for a layout made from
+    /// [`skel_gpu::crowd_vertex_layout_entries`]. Without compute, bindings 3 and 4 hold the
+    /// bone buffer (bind something; only `skel_crowd_skinned` reads them).
+    ///
+    /// # Errors
+    /// [`SkelError::Gpu`] for a mesh index past the end or a layout that does not match.
+    pub fn vertex_bind_group(
+        &self,
+        ctx: &GpuContext,
+        layout: &wgpu::BindGroupLayout,
+        mesh: usize,
+    ) -> Result<wgpu::BindGroup, SkelError> {
+        let m = self.meshes.get(mesh).ok_or_else(|| {
+            SkelError::gpu("crowd vertex bind group")(GpuError::InstanceOutOfRange {
+                what: "crowd meshes",
+                index: u32::try_from(mesh).unwrap_or(u32::MAX),
+                count: u32::try_from(self.meshes.len()).unwrap_or(u32::MAX),
+            })
+        })?;
+        let bones = self.gpu.bones_buffer();
+        let buffers = [
+            &m.draw_params,
+            bones,
+            self.gpu.instances_buffer(),
+            m.skinned_positions.as_ref().unwrap_or(bones),
+            m.skinned_normals.as_ref().unwrap_or(bones),
+        ];
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = (0u32..)
+            .zip(buffers)
+            .map(|(binding, b)| wgpu::BindGroupEntry {
+                binding,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
+        ctx.capture("Crowd::vertex_bind_group", || {
+            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("skel crowd vertex"),
+                layout,
+                entries: &entries,
+            })
+        })
+        .map_err(SkelError::gpu("crowd vertex bind group"))
+    }
+}
+
+/// The pipeline of `influences` per vertex and `method` in [`Crowd`]'s table.
+fn pipeline_slot(influences: u32, method: SkinningMethod) -> usize {
+    usize::from(influences > 4) + 2 * usize::from(method == SkinningMethod::DualQuaternion)
+}
