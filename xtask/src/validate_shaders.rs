@@ -80,8 +80,8 @@ pub(crate) fn run() -> Result<(), String> {
     // Shaders live in the crate that embeds them: `crates/<crate>/shaders/*.wgsl`.
     let crates = root.join("crates");
     let mut files = Vec::new();
-    let crate_dirs = std::fs::read_dir(&crates)
-        .map_err(|e| format!("cannot read {}: {e}", crates.display()))?;
+    let crate_dirs =
+        std::fs::read_dir(&crates).map_err(|e| format!("cannot read {}: {e}", crates.display()))?;
     for crate_dir in crate_dirs.filter_map(Result::ok) {
         let dir = crate_dir.path().join("shaders");
         let Ok(entries) = std::fs::read_dir(&dir) else {
@@ -301,7 +301,10 @@ fn check_top_level_copies(
                 "shaders/{name} differs from {} (cp crates/*/shaders/*.wgsl shaders/)",
                 path.display()
             )),
-            _ => failures.push(format!("shaders/{name} is missing: copy {}", path.display())),
+            _ => failures.push(format!(
+                "shaders/{name} is missing: copy {}",
+                path.display()
+            )),
         }
     }
     for name in top_names {

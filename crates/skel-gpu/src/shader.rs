@@ -26,13 +26,11 @@ pub mod sources {
     /// The identity `skel_morph` of variants without morph targets.
     pub const MORPH_NONE: &str = include_str!("../shaders/skel_morph_none.wgsl");
     /// `skel_fetch_bone` reading the bone texture (the vertex-shader fragment's).
-    pub const BONE_FETCH_TEXTURE: &str =
-        include_str!("../shaders/skel_bone_fetch_texture.wgsl");
+    pub const BONE_FETCH_TEXTURE: &str = include_str!("../shaders/skel_bone_fetch_texture.wgsl");
     /// Compute skinning's workgroup bone cache (affine rows, the default layout).
     pub const BONE_CACHE: &str = include_str!("../shaders/skel_bone_cache.wgsl");
     /// Compute skinning's workgroup bone cache holding full 4×4 columns (for comparison).
-    pub const BONE_CACHE_COLUMNS: &str =
-        include_str!("../shaders/skel_bone_cache_columns.wgsl");
+    pub const BONE_CACHE_COLUMNS: &str = include_str!("../shaders/skel_bone_cache_columns.wgsl");
     /// Compute skinning's affine skin matrix and its application.
     pub const COMPUTE_AFFINE: &str = include_str!("../shaders/skel_compute_affine.wgsl");
     /// The compute skinning entry point template.
