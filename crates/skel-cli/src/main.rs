@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod render;
+mod view;
 
 /// GPU skeletal animation from glTF 2.0.
 #[derive(Debug, Parser)]
@@ -31,6 +32,9 @@ enum Command {
     /// Time the CPU pose pipeline and the GPU upload for N characters (median ns per joint
     /// per frame; --json for tools).
     Bench(commands::bench::BenchArgs),
+    /// Open a window on an animated asset: orbit camera, play/pause, next/previous clip,
+    /// speed, frame time (keys: Space, N/P, +/-, A/D/W/S, Q; see `skel view --help`).
+    View(commands::view::ViewArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +44,7 @@ fn main() -> ExitCode {
         Command::Pose(args) => commands::pose::run(&args),
         Command::Render(args) => commands::render::run(args),
         Command::Bench(args) => commands::bench::run(&args),
+        Command::View(args) => commands::view::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

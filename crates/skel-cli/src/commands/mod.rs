@@ -4,3 +4,4 @@ pub mod bench;
 pub mod info;
 pub mod pose;
 pub mod render;
+pub mod view;

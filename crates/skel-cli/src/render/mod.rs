@@ -17,7 +17,7 @@ use skel::gpu::GpuContext;
 use skel::render::{AssetRenderer, BACKGROUND, Camera, MSAA_SAMPLES, OffscreenTarget};
 use skel::{AssetContainer, LoadOptions, MeshPoseSink, Source};
 
-pub use error::RenderError;
+pub use error::{NO_ADAPTER_HINT, RenderError};
 pub use output::Outputs;
 
 use bounds::BoundsSampler;
