@@ -111,10 +111,10 @@ impl ApplicationHandler for App {
         match event {
             WindowEvent::CloseRequested => self.finish(event_loop),
             WindowEvent::Resized(size) => v.gpu.resize(size.width, size.height),
-            WindowEvent::KeyboardInput { event, .. } if event.state == ElementState::Pressed => {
-                if v.key(&event.logical_key) {
-                    self.finish(event_loop);
-                }
+            WindowEvent::KeyboardInput { event, .. }
+                if event.state == ElementState::Pressed && v.key(&event.logical_key) =>
+            {
+                self.finish(event_loop);
             }
             WindowEvent::MouseInput {
                 state,
