@@ -43,7 +43,7 @@
 //! # }
 //! ```
 //!
-//! With the `bone-control` feature and [`LoadOptions::with_bone_control`], the container also
+//! With the `bone-control` feature and `LoadOptions::with_bone_control`, the container also
 //! holds one `skel::bone_control::Skeleton` handle per skinned mesh (`container.skeletons`), and
 //! every animation group applies the overrides set through it.
 
