@@ -33,7 +33,7 @@ enum Command {
     /// per frame; --json for tools).
     Bench(commands::bench::BenchArgs),
     /// Open a window on an animated asset: orbit camera, play/pause, next/previous clip,
-    /// speed, frame time (keys: Space, N/P, +/-, A/D/W/S, Q; see `skel view --help`).
+    /// speed, frame time (the keys are listed by `skel view --help`).
     View(commands::view::ViewArgs),
 }
 

@@ -10,6 +10,12 @@ use crate::view::{self, ViewJob};
 /// A / D orbit, W / S tilt, Q or Escape quit. Drag with the left mouse button to orbit, wheel
 /// to zoom.
 #[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Keys: Space play/pause | N or Right next clip | P or Left previous clip | \
++ / - speed x2 / /2 | A / D orbit | W / S tilt | Q or Escape quit. \
+Mouse: drag to orbit, wheel to zoom. The title bar and stdout show clip, state, speed and \
+frame time."
+)]
 pub struct ViewArgs {
     /// A .gltf or .glb file. Without one, the built-in character is shown.
     pub asset: Option<PathBuf>,
