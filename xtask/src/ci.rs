@@ -2,6 +2,30 @@
 
 use std::process::Command;
 
+/// The facade's examples, run after the tests (on lavapipe in CI): `(name, features)`.
+const EXAMPLES: [(&str, &str); 5] = [
+    ("load_and_play", ""),
+    ("crossfade", ""),
+    ("headless_png", ""),
+    ("own_render_loop", ""),
+    ("bone_control", "bone-control"),
+];
+
+/// Runs `cargo ARGS` in the workspace root.
+fn cargo(args: &[&str]) -> Result<(), String> {
+    eprintln!("xtask ci: cargo {}", args.join(" "));
+    let status = Command::new(env!("CARGO"))
+        .args(args)
+        .current_dir(crate::workspace_root())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("cargo {} failed ({status})", args.join(" ")))
+    }
+}
+
 /// Runs fmt, clippy, doc, shader validation, the generated-fixtures check and the test suite;
 /// stops at the first failure.
 pub(crate) fn run() -> Result<(), String> {
@@ -48,5 +72,121 @@ pub(crate) fn run() -> Result<(), String> {
             return Err(format!("cargo {} failed ({status})", args.join(" ")));
         }
     }
-    Ok(())
+    // Every example builds and runs to the end: the rendering ones draw and save a picture.
+    for (name, features) in EXAMPLES {
+        let mut args = vec!["run", "-q", "-p", "skel", "--example", name];
+        if !features.is_empty() {
+            args.extend(["--features", features]);
+        }
+        cargo(&args)?;
+    }
+    // The crates package as crates.io would take them (every file they include is inside
+    // them, metadata complete); nothing is published. PACKAGE_ARGS says why not verified.
+    eprintln!("xtask ci: files included from outside their crate");
+    let outside = includes_outside_crates(&crate::workspace_root().join("crates"));
+    if !outside.is_empty() {
+        return Err(format!(
+            "these includes reach outside their crate, which a published crate cannot:\n  {}",
+            outside.join("\n  ")
+        ));
+    }
+    cargo(&PACKAGE_ARGS)
+}
+
+/// Every `include_str!("…")` / `include_bytes!("…")` / `#[path = "…"]` in the `.rs` files of
+/// each crate under `crates` whose target is not inside that crate: `file: path` lines. This is
+/// what `cargo package`'s verification would find by building; it takes milliseconds.
+fn includes_outside_crates(crates: &std::path::Path) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Ok(entries) = std::fs::read_dir(crates) else {
+        return vec![format!("cannot read {}", crates.display())];
+    };
+    for krate in entries.filter_map(Result::ok).map(|e| e.path()) {
+        let Ok(root) = krate.canonicalize() else {
+            continue;
+        };
+        let mut stack = vec![krate.clone()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap_or_default();
+                    for target in included_paths(&text) {
+                        let resolved = path.parent().unwrap_or(&dir).join(&target);
+                        let inside = resolved.canonicalize().is_ok_and(|r| r.starts_with(&root));
+                        if !inside {
+                            problems.push(format!("{}: {target}", path.display()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    problems
+}
+
+/// The literal paths given to `include_str!`, `include_bytes!` and `#[path = …]` in `text`.
+fn included_paths(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for opener in ["include_str!(\"", "include_bytes!(\"", "#[path = \""] {
+        let mut rest = text;
+        while let Some(at) = rest.find(opener) {
+            rest = &rest[at + opener.len()..];
+            if let Some(end) = rest.find('"') {
+                out.push(rest[..end].to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// `cargo package` over every publishable crate. `--no-verify`: verifying rebuilds every
+/// crate and its dependencies from the unpacked archives in a separate target directory, a
+/// second full build of wgpu (measured in README.md, "Publishing"), while everything it
+/// would catch beyond the archive's contents (a file outside the crate, a missing
+/// dependency) already fails this packaging step or the workspace build above.
+const PACKAGE_ARGS: [&str; 5] = [
+    "package",
+    "--workspace",
+    "--exclude",
+    "xtask",
+    "--no-verify",
+];
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, reason = "tests")]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_include_outside_the_crate_is_reported() {
+        let base = std::env::temp_dir().join(format!("skel-ci-includes-{}", std::process::id()));
+        let src = base.join("crates/a/src");
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(base.join("crates/a/inside.txt"), "x").unwrap();
+        std::fs::write(base.join("outside.txt"), "x").unwrap();
+        std::fs::write(
+            src.join("lib.rs"),
+            "const A: &str = include_str!(\"../inside.txt\");",
+        )
+        .unwrap();
+        assert!(includes_outside_crates(&base.join("crates")).is_empty());
+        std::fs::write(
+            src.join("lib.rs"),
+            "const A: &[u8] = include_bytes!(\"../../../outside.txt\");",
+        )
+        .unwrap();
+        let problems = includes_outside_crates(&base.join("crates"));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].ends_with("../../../outside.txt"));
+        let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn the_workspace_crates_include_only_their_own_files() {
+        let problems = includes_outside_crates(&crate::workspace_root().join("crates"));
+        assert!(problems.is_empty(), "{problems:?}");
+    }
 }

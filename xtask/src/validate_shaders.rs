@@ -233,6 +233,46 @@ fn validate(name: &str, source: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The top-level `shaders/` folder mirrors every crate's `shaders/*.wgsl` byte for byte (the crates
+/// embed their own copies so that they can be packaged; the top level is where people read them).
+fn check_top_level_copies(
+    root: &std::path::Path,
+    crate_files: &[std::path::PathBuf],
+    failures: &mut Vec<String>,
+) {
+    let top = root.join("shaders");
+    let mut top_names = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(&top) {
+        for path in entries.filter_map(Result::ok).map(|e| e.path()) {
+            if path.extension().is_some_and(|e| e == "wgsl") {
+                top_names.push(file_name(&path));
+            }
+        }
+    }
+    for path in crate_files {
+        let name = file_name(path);
+        let copy = top.join(&name);
+        match (std::fs::read(path), std::fs::read(&copy)) {
+            (Ok(a), Ok(b)) if a == b => {}
+            (Ok(_), Ok(_)) => failures.push(format!(
+                "shaders/{name} differs from {} (cp crates/*/shaders/*.wgsl shaders/)",
+                path.display()
+            )),
+            _ => failures.push(format!(
+                "shaders/{name} is missing: copy {}",
+                path.display()
+            )),
+        }
+    }
+    for name in top_names {
+        if !crate_files.iter().any(|p| file_name(p) == name) {
+            failures.push(format!(
+                "shaders/{name} belongs to no crate: move it into crates/<crate>/shaders/"
+            ));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, reason = "tests")]
@@ -273,45 +313,5 @@ mod tests {
         assert!(e.starts_with("broken.wgsl: validation error"), "{e}");
         let e = validate("bad.wgsl", "fn (").unwrap_err();
         assert!(e.contains("parse error"), "{e}");
-    }
-}
-
-/// The top-level `shaders/` folder mirrors every crate's `shaders/*.wgsl` byte for byte (the crates
-/// embed their own copies so that they can be packaged; the top level is where people read them).
-fn check_top_level_copies(
-    root: &std::path::Path,
-    crate_files: &[std::path::PathBuf],
-    failures: &mut Vec<String>,
-) {
-    let top = root.join("shaders");
-    let mut top_names = Vec::new();
-    if let Ok(entries) = std::fs::read_dir(&top) {
-        for path in entries.filter_map(Result::ok).map(|e| e.path()) {
-            if path.extension().is_some_and(|e| e == "wgsl") {
-                top_names.push(file_name(&path));
-            }
-        }
-    }
-    for path in crate_files {
-        let name = file_name(path);
-        let copy = top.join(&name);
-        match (std::fs::read(path), std::fs::read(&copy)) {
-            (Ok(a), Ok(b)) if a == b => {}
-            (Ok(_), Ok(_)) => failures.push(format!(
-                "shaders/{name} differs from {} (cp crates/*/shaders/*.wgsl shaders/)",
-                path.display()
-            )),
-            _ => failures.push(format!(
-                "shaders/{name} is missing: copy {}",
-                path.display()
-            )),
-        }
-    }
-    for name in top_names {
-        if !crate_files.iter().any(|p| file_name(p) == name) {
-            failures.push(format!(
-                "shaders/{name} belongs to no crate: move it into crates/<crate>/shaders/"
-            ));
-        }
     }
 }

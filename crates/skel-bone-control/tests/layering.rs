@@ -1,7 +1,9 @@
 //! Bone control is opt-in and sits above the crates it hooks into: `skel-math`, `skel-anim`,
 //! `skel-gpu` and `skel-gltf` must not depend on `skel-bone-control`, directly or through
 //! another crate, and the facade `skel` may only name it as an optional dependency. Checked on
-//! the real workspace with `cargo metadata`.
+//! the real workspace's manifests with `cargo metadata --no-deps`: only workspace crates can
+//! name `skel-bone-control`, so the walk over their declared dependencies is the whole graph,
+//! and it needs no registry, no network and nothing a previous build left in the cargo cache.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 use std::collections::{BTreeSet, HashMap};
@@ -19,7 +21,7 @@ fn metadata() -> Value {
             "metadata",
             "--format-version",
             "1",
-            "--offline",
+            "--no-deps",
             "--manifest-path",
             manifest,
         ])
@@ -33,47 +35,28 @@ fn metadata() -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Package id → name, for the workspace's resolved graph.
-fn names(meta: &Value) -> HashMap<String, String> {
-    meta["packages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["id"].as_str().unwrap().to_owned(),
-                p["name"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
-}
-
-/// Every package `root` reaches through normal and build dependencies in the resolved graph.
+/// Every workspace package `root` reaches through normal and build dependencies (optional ones
+/// included: a feature could switch them on). Registry crates cannot name a workspace crate, so
+/// following only the workspace's own manifests finds every path to one.
 fn reachable(meta: &Value, root: &str) -> BTreeSet<String> {
-    let names = names(meta);
-    let nodes: HashMap<&str, &Value> = meta["resolve"]["nodes"]
+    let workspace: HashMap<&str, &Value> = meta["packages"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|n| (n["id"].as_str().unwrap(), n))
+        .map(|p| (p["name"].as_str().unwrap(), p))
         .collect();
-    let start = names
-        .iter()
-        .find(|(_, n)| n.as_str() == root)
-        .map(|(id, _)| id.clone())
-        .unwrap_or_else(|| panic!("{root} is a workspace package"));
+    assert!(
+        workspace.contains_key(root),
+        "{root} is a workspace package"
+    );
     let mut seen = BTreeSet::new();
-    let mut stack = vec![start];
-    while let Some(id) = stack.pop() {
-        for dep in nodes[id.as_str()]["deps"].as_array().unwrap() {
-            let not_dev_only = dep["dep_kinds"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|k| k["kind"].as_str() != Some("dev"));
-            let dep_id = dep["pkg"].as_str().unwrap().to_owned();
-            if not_dev_only && seen.insert(names[&dep_id].clone()) {
-                stack.push(dep_id);
+    let mut stack = vec![root.to_owned()];
+    while let Some(name) = stack.pop() {
+        for dep in workspace[name.as_str()]["dependencies"].as_array().unwrap() {
+            let dep_name = dep["name"].as_str().unwrap();
+            let not_dev = dep["kind"].as_str() != Some("dev");
+            if not_dev && workspace.contains_key(dep_name) && seen.insert(dep_name.to_owned()) {
+                stack.push(dep_name.to_owned());
             }
         }
     }

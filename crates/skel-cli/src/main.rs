@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod commands;
 mod layer_file;
 mod render;
+mod view;
 
 /// GPU skeletal animation from glTF 2.0.
 #[derive(Debug, Parser)]
@@ -35,6 +36,9 @@ enum Command {
     /// Time the CPU pose pipeline and the GPU upload for N characters (median ns per joint
     /// per frame; --json for tools). `skel bench gpu --help`: the GPU crowd benchmark.
     Bench(commands::bench::BenchArgs),
+    /// Open a window on an animated asset: orbit camera, play/pause, next/previous clip,
+    /// speed, frame time (the keys are listed by `skel view --help`).
+    View(commands::view::ViewArgs),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +54,7 @@ fn main() -> ExitCode {
                 Command::Play(args) => commands::play::run(&args),
                 Command::Render(args) => commands::render::run(args),
                 Command::Bench(args) => commands::bench::run(&args),
+                Command::View(args) => commands::view::run(args),
             }
         };
     match result {

@@ -17,7 +17,7 @@ use crate::{LoadOptions, Mesh, MeshMorph, MeshSkeleton, SkelError, Source};
 /// - [`animation`](Self::animation): the shared keyframes and hierarchy (an `Arc`: more
 ///   characters from the same file cost no keyframe copies);
 /// - [`animation_groups`](Self::animation_groups): one stopped group per clip;
-/// - [`skeletons`](Self::skeletons) (feature `bone-control`, when enabled at load): one handle
+/// - `skeletons` (feature `bone-control`, when enabled at load): one handle
 ///   per skinned mesh, as `container.skeletons` in the seed.
 ///
 /// The CPU streams stay available ([`primitives`](Self::primitives)) for bounds, picking and

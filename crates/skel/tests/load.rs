@@ -20,7 +20,7 @@ use skel::{AssetContainer, LoadOptions, Source, load_gltf};
 #[path = "load/clones.rs"]
 mod clones;
 
-const DEFAULT_CHARACTER: &[u8] = include_bytes!("../../../fixtures/default_character.glb");
+const DEFAULT_CHARACTER: &[u8] = skel::DEFAULT_CHARACTER;
 
 fn gpu(test: &str) -> Option<GpuContext> {
     match GpuContext::new_headless() {

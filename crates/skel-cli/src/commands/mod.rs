@@ -6,3 +6,4 @@ pub mod info;
 pub mod play;
 pub mod pose;
 pub mod render;
+pub mod view;

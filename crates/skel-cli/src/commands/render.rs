@@ -59,7 +59,7 @@ pub enum HandednessArg {
 }
 
 /// Parses `WIDTHxHEIGHT`.
-fn parse_size(s: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let (w, h) = s
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("expected WIDTHxHEIGHT, e.g. 512x512, got {s:?}"))?;

@@ -147,3 +147,18 @@ pub enum RenderError {
         source: gif::EncodingError,
     },
 }
+
+impl From<skel::render::RenderError> for RenderError {
+    /// The facade renderer's errors, with the same messages.
+    fn from(e: skel::render::RenderError) -> Self {
+        match e {
+            skel::render::RenderError::Gpu { context, source } => Self::Gpu { context, source },
+            skel::render::RenderError::BadSize { width, height, max } => {
+                Self::BadSize { width, height, max }
+            }
+            skel::render::RenderError::Readback(m) => Self::Readback(m),
+            // The facade's enum is non-exhaustive: a future variant keeps its message.
+            other => Self::Readback(other.to_string()),
+        }
+    }
+}

@@ -1,35 +1,30 @@
-//! The offscreen renderer behind `skel render`: loads an asset with the `skel` facade, plays a
-//! clip (or a blend) with the playback API, skins in the vertex shader with skel-gpu's WGSL
-//! fragments, and writes PNG frames, an animated GIF and a contact sheet.
+//! `skel render`: loads an asset with the `skel` facade, plays a clip (or a blend) with the
+//! playback API (`player.rs`), frames it (`bounds.rs`), draws it with the facade's
+//! `skel::render::AssetRenderer` into an offscreen target, and writes PNG frames, an animated
+//! GIF and a contact sheet (`output.rs`).
 
 mod bounds;
-pub mod camera;
 mod error;
 pub mod output;
-mod pipeline;
 mod player;
-mod scene;
-pub mod target;
 
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use skel::anim::{Handedness, NullSink};
 use skel::gpu::GpuContext;
+use skel::render::{AssetRenderer, BACKGROUND, Camera, MSAA_SAMPLES, OffscreenTarget};
 use skel::{AssetContainer, LoadOptions, MeshPoseSink, Source};
 
-pub use error::RenderError;
+pub use error::{NO_ADAPTER_HINT, RenderError};
 pub use output::Outputs;
 
 use bounds::BoundsSampler;
-use camera::Camera;
 use player::{Player, RenderPlayback as _};
-use scene::{BACKGROUND, SceneGpu};
-use target::RenderTarget;
 
-/// The built-in character (`fixtures/default_character.glb`, made by `cargo xtask fixtures`),
+/// The built-in character (`skel::DEFAULT_CHARACTER`, made by `cargo xtask fixtures`),
 /// compiled into the binary so `skel render` works from any directory.
-pub const DEFAULT_CHARACTER: &[u8] = include_bytes!("../../../../fixtures/default_character.glb");
+pub const DEFAULT_CHARACTER: &[u8] = skel::DEFAULT_CHARACTER;
 /// What the built-in character is called in messages.
 pub const DEFAULT_CHARACTER_NAME: &str = "the built-in character (fixtures/default_character.glb)";
 
@@ -182,7 +177,14 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     for i in 0..frames {
         probe.tick_ms(if i == 0 { 0.0 } else { delta_ms }, &mut NullSink);
         if i % stride == 0 || i + 1 == frames {
+            let first = points.len();
             sampler.collect(&container, &probe, &mut points);
+            // With root motion the character travels: frame where it will be.
+            if let Some(moved) = probe.root_instance() {
+                for p in &mut points[first..] {
+                    *p = moved.transform_point3(*p);
+                }
+            }
         }
     }
     // Bone overrides come after framing: the camera is the one the plain animation gets, so
@@ -193,7 +195,7 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     let camera = Camera::framing(&points, aspect, job.handedness);
 
     let target = create_target(&ctx, job.width, job.height)?;
-    let mut scene = SceneGpu::new(&ctx, &container, target.sample_count())?;
+    let mut scene = AssetRenderer::new(&ctx, &container, &target.format())?;
     scene.set_camera(&ctx.queue, &camera);
 
     let mut writer = output::FrameWriter::new(&job.out, job.width, job.height, frames, job.fps)?;
@@ -206,6 +208,10 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
             player.tick_ms(if i == 0 { 0.0 } else { delta_ms }, &mut sink);
         }
         scene.set_world_matrices(&ctx.queue, &container, player.resolved_world());
+        // Root motion: the pose stays in place and the character is moved as a whole.
+        if let Some(moved) = player.root_instance() {
+            scene.set_instances(&ctx, &[moved]);
+        }
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -220,7 +226,7 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
                 occlusion_query_set: None,
                 multiview_mask: None,
             });
-            scene.draw(&ctx, &container, &mut pass)?;
+            scene.draw(&container, &mut pass)?;
         }
         target.encode_readback(&mut encoder);
         ctx.queue.submit([encoder.finish()]);
@@ -344,15 +350,19 @@ fn apply_bone_overrides(
     Ok(())
 }
 
-fn create_target(ctx: &GpuContext, width: u32, height: u32) -> Result<RenderTarget, RenderError> {
+fn create_target(
+    ctx: &GpuContext,
+    width: u32,
+    height: u32,
+) -> Result<OffscreenTarget, RenderError> {
     // 4× MSAA is what WebGPU guarantees for these formats; fall back to 1 sample on an adapter
     // that refuses it.
     match ctx.capture("creating the 4× MSAA target", || {
-        RenderTarget::new(&ctx.device, width, height, target::MSAA_SAMPLES)
+        OffscreenTarget::new(&ctx.device, width, height, MSAA_SAMPLES)
     }) {
         Ok(Ok(target)) => Ok(target),
-        Ok(Err(e)) => Err(e),
-        Err(_) => RenderTarget::new(&ctx.device, width, height, 1),
+        Ok(Err(e)) => Err(e.into()),
+        Err(_) => Ok(OffscreenTarget::new(&ctx.device, width, height, 1)?),
     }
 }
 

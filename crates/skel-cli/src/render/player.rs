@@ -17,6 +17,10 @@ pub trait RenderPlayback {
     fn resolved_world(&self) -> &[f32];
     /// How long one loop lasts in seconds: the longest layer's range, 0 for the rest pose.
     fn loop_duration(&self) -> f32;
+    /// With root motion: the world transform that moves the in-place character by the motion
+    /// accumulated so far (`P · motion · P⁻¹`, `P` the root's parent's world matrix, or the
+    /// handedness mirror for a root without parent). `None` without root motion.
+    fn root_instance(&self) -> Option<skel::anim::glam::Mat4>;
 }
 
 impl RenderPlayback for Player {
@@ -34,6 +38,26 @@ impl RenderPlayback for Player {
             .iter()
             .map(|l| l.clock().to() - l.clock().from())
             .fold(0.0, f32::max)
+    }
+
+    fn root_instance(&self) -> Option<skel::anim::glam::Mat4> {
+        use skel::anim::glam::{Mat4, Vec3};
+        let config = self.root_motion()?;
+        let total = self.root_motion_total();
+        let motion = Mat4::from_rotation_translation(total.rotation, total.translation);
+        let data = self.data();
+        let parent = match data.nodes.get(config.node).and_then(|n| n.parent) {
+            Some(p) => self
+                .resolved_world()
+                .get(p * 16..p * 16 + 16)
+                .map_or(Mat4::IDENTITY, Mat4::from_cols_slice),
+            None => match data.handedness {
+                skel::anim::Handedness::LeftHanded => Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
+                skel::anim::Handedness::RightHanded => Mat4::IDENTITY,
+            },
+        };
+        let det = parent.determinant();
+        (det != 0.0 && det.is_finite()).then(|| parent * motion * parent.inverse())
     }
 }
 

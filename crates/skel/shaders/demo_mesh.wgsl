@@ -1,6 +1,7 @@
-// skel render: the demo renderer's mesh shader. Composed after a skel-gpu skinning fragment
-// (ShaderFragment::compose), which supplies `skel_skin_vertex` (morph, then 0/4/8-influence
-// skinning in the mesh's bind space) and owns group 2. This file owns groups 0 and 1.
+// skel::render's mesh shader (used by `skel render`). Composed after a skel-gpu skinning
+// fragment (ShaderFragment::compose), which supplies `skel_skin_vertex` (morph, then
+// 0/4/8-influence skinning in the mesh's bind space) and owns group 2. This file owns groups 0
+// and 1, and locations 0..=2 (geometry) and 12..=15 (the per-instance model matrix).
 //
 // Lighting: a hemisphere ambient, a warm key and a cool fill directional light (both placed
 // relative to the camera, so every model is lit from the same side of the picture), a soft
@@ -42,6 +43,12 @@ struct VertexIn {
     @location(0) position: vec3<f32>,
     @location(1) normal: vec3<f32>,
     @location(2) uv: vec2<f32>,
+    // Per instance: where this copy of the character stands (applied after the node's world
+    // matrix).
+    @location(12) instance_0: vec4<f32>,
+    @location(13) instance_1: vec4<f32>,
+    @location(14) instance_2: vec4<f32>,
+    @location(15) instance_3: vec4<f32>,
 }
 
 struct VertexOut {
@@ -68,11 +75,13 @@ fn vs_main(
     {{SKEL_INFLUENCES_PARAM}}
 ) -> VertexOut {
     let skinned = skel_skin_vertex(vertex_index, input.position, input.normal {{SKEL_INFLUENCES_ARG}});
-    let world = draw.world * vec4<f32>(skinned.position, 1.0);
+    let instance = mat4x4<f32>(input.instance_0, input.instance_1, input.instance_2, input.instance_3);
+    let model = instance * draw.world;
+    let world = model * vec4<f32>(skinned.position, 1.0);
     var out: VertexOut;
     out.clip = frame.view_proj * world;
     out.world_position = world.xyz;
-    out.world_normal = normal_matrix(draw.world) * skinned.normal;
+    out.world_normal = normal_matrix(model) * skinned.normal;
     out.uv = input.uv;
     return out;
 }

@@ -1,17 +1,26 @@
-//! Render pipelines of the demo renderer: the demo mesh shader composed with the skinning
-//! fragment of each variant (0/4/8 influences × morph), per topology and blending.
+//! Render pipelines: the mesh shader composed with the skinning fragment of each variant
+//! (0/4/8 influences × morph), per topology and blending, for one [`RenderFormat`].
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use skel::Topology;
-use skel::gpu::{FragmentBindings, GpuContext, ShaderFragment, SkinningVariant};
+use skel_gpu::{FragmentBindings, GpuContext, ShaderFragment, SkinningVariant};
 
-use super::RenderError;
-use super::target::{COLOR_FORMAT, DEPTH_FORMAT};
+use super::{RenderError, RenderFormat};
+use crate::Topology;
 
-/// The demo renderer's WGSL (groups 0 and 1, entry points `vs_main` / `fs_main`).
-pub const DEMO_MESH_WGSL: &str = include_str!("../../shaders/demo_mesh.wgsl");
+/// The renderer's WGSL (groups 0 and 1, entry points `vs_main` / `fs_main`); the skinning
+/// fragment is composed in front of it and owns group 2.
+pub const MESH_WGSL: &str = include_str!("../../shaders/demo_mesh.wgsl");
+
+/// First shader location of the per-instance model matrix (four `vec4` columns, 12..=15): above
+/// every location the skinning fragment can take from [`FRAGMENT_BINDINGS`].
+pub const INSTANCE_LOCATION: u32 = 12;
+
+/// Per-instance vertex attributes: the model matrix's four columns.
+const INSTANCE_ATTRIBUTES: [wgpu::VertexAttribute; 4] = wgpu::vertex_attr_array![
+    12 => Float32x4, 13 => Float32x4, 14 => Float32x4, 15 => Float32x4
+];
 
 /// Where the skinning fragment goes: group 2, bindings from 0, influences from location 4
 /// (0..3 are position, normal, uv).
@@ -21,7 +30,8 @@ pub const FRAGMENT_BINDINGS: FragmentBindings = FragmentBindings {
     first_location: 4,
 };
 
-/// Vertex buffer slots: positions, normals, uvs, then the fragment's influence buffers.
+/// Vertex buffer slots: positions, normals, uvs, then the fragment's influence buffers, then the
+/// instance buffer.
 pub const FIRST_INFLUENCE_SLOT: u32 = 3;
 
 /// Size of the `Frame` uniform (one mat4 and eight vec4).
@@ -43,7 +53,7 @@ pub struct PipelineKey {
 /// The bind group layouts shared by every pipeline and the pipelines made so far.
 #[derive(Debug)]
 pub struct Pipelines {
-    sample_count: u32,
+    format: RenderFormat,
     /// Group 0: the `Frame` uniform.
     pub frame_layout: wgpu::BindGroupLayout,
     /// Group 1: the `Draw` uniform, base colour texture and sampler.
@@ -67,9 +77,9 @@ fn uniform_entry(binding: u32, size: u64) -> wgpu::BindGroupLayoutEntry {
 }
 
 impl Pipelines {
-    /// Creates the shared layouts for targets with `sample_count` samples.
+    /// Creates the shared layouts for targets of `format`.
     #[must_use]
-    pub fn new(ctx: &GpuContext, sample_count: u32) -> Self {
+    pub fn new(ctx: &GpuContext, format: RenderFormat) -> Self {
         let device = &ctx.device;
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("skel render frame"),
@@ -98,7 +108,7 @@ impl Pipelines {
             ],
         });
         Self {
-            sample_count,
+            format,
             frame_layout,
             draw_layout,
             fragment_layouts: HashMap::new(),
@@ -127,6 +137,21 @@ impl Pipelines {
             slot.insert((fragment, layout));
         }
         Ok(&self.fragment_layouts[&variant])
+    }
+
+    /// The fragment of `variant` when [`fragment`](Self::fragment) has made it.
+    #[must_use]
+    pub fn fragment_made(
+        &self,
+        variant: SkinningVariant,
+    ) -> Option<&(ShaderFragment, wgpu::BindGroupLayout)> {
+        self.fragment_layouts.get(&variant)
+    }
+
+    /// The pipeline for `key` when [`get`](Self::get) has made it.
+    #[must_use]
+    pub fn made(&self, key: &PipelineKey) -> Option<&wgpu::RenderPipeline> {
+        self.pipelines.get(key)
     }
 
     /// The pipeline for `key`, made on first use.
@@ -159,12 +184,12 @@ impl Pipelines {
             (f.clone(), l.clone())
         };
         if let Entry::Vacant(slot) = self.modules.entry(key.variant) {
-            let source = fragment.compose(DEMO_MESH_WGSL);
+            let source = fragment.compose(MESH_WGSL);
             let module = ctx
-                .capture("compiling the demo mesh shader", || {
+                .capture("compiling the mesh shader", || {
                     ctx.device
                         .create_shader_module(wgpu::ShaderModuleDescriptor {
-                            label: Some("skel demo mesh"),
+                            label: Some("skel mesh"),
                             source: wgpu::ShaderSource::Wgsl(source.into()),
                         })
                 })
@@ -213,6 +238,12 @@ impl Pipelines {
                 .into_iter()
                 .map(Some),
         );
+        // The instance buffer comes right after the variant's influence buffers.
+        buffers.push(Some(wgpu::VertexBufferLayout {
+            array_stride: 64,
+            step_mode: wgpu::VertexStepMode::Instance,
+            attributes: &INSTANCE_ATTRIBUTES,
+        }));
         let blend = if key.blend {
             Some(wgpu::BlendState::ALPHA_BLENDING)
         } else {
@@ -240,14 +271,14 @@ impl Pipelines {
                         ..wgpu::PrimitiveState::default()
                     },
                     depth_stencil: Some(wgpu::DepthStencilState {
-                        format: DEPTH_FORMAT,
+                        format: self.format.depth,
                         depth_write_enabled: Some(!key.blend),
                         depth_compare: Some(wgpu::CompareFunction::LessEqual),
                         stencil: wgpu::StencilState::default(),
                         bias: wgpu::DepthBiasState::default(),
                     }),
                     multisample: wgpu::MultisampleState {
-                        count: self.sample_count,
+                        count: self.format.sample_count,
                         ..wgpu::MultisampleState::default()
                     },
                     fragment: Some(wgpu::FragmentState {
@@ -255,7 +286,7 @@ impl Pipelines {
                         entry_point: Some("fs_main"),
                         compilation_options: wgpu::PipelineCompilationOptions::default(),
                         targets: &[Some(wgpu::ColorTargetState {
-                            format: COLOR_FORMAT,
+                            format: self.format.color,
                             blend,
                             write_mask: wgpu::ColorWrites::ALL,
                         })],
@@ -270,15 +301,15 @@ impl Pipelines {
 
 #[cfg(test)]
 mod tests {
-    use skel::gpu::{Influences, ShaderFragment, SkinningVariant};
+    use skel_gpu::{Influences, ShaderFragment, SkinningVariant};
 
-    use super::{DEMO_MESH_WGSL, FRAGMENT_BINDINGS};
+    use super::{FRAGMENT_BINDINGS, MESH_WGSL};
 
     /// Every variant of the composed shader parses and validates (naga, no GPU needed).
     #[test]
     fn demo_shader_validates_for_every_variant() {
         for variant in SkinningVariant::all() {
-            let source = ShaderFragment::new(variant, FRAGMENT_BINDINGS).compose(DEMO_MESH_WGSL);
+            let source = ShaderFragment::new(variant, FRAGMENT_BINDINGS).compose(MESH_WGSL);
             let module = naga::front::wgsl::parse_str(&source)
                 .unwrap_or_else(|e| panic!("{variant:?}: {}", e.emit_to_string(&source)));
             naga::valid::Validator::new(

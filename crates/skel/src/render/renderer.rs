@@ -1,22 +1,23 @@
-//! The per-asset GPU state of the demo renderer: one `Draw` uniform and bind group per
-//! primitive, one skinning bind group per mesh, base colour textures, and the `Frame` uniform
-//! with the camera and lights.
+//! [`AssetRenderer`]: the per-asset GPU state (one `Draw` uniform and bind group per
+//! primitive, one skinning bind group per mesh, base colour textures, the instance buffer, and
+//! the `Frame` uniform with the camera and lights) and the draw calls.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
 use glam::{Mat4, Vec3};
-use image::{RgbaImage, imageops};
-use skel::gltf::{AlphaMode, ImageSlot};
-use skel::gpu::GpuContext;
-use skel::{AssetContainer, Topology};
+use image::RgbaImage;
+use skel_gltf::{AlphaMode, ImageSlot};
+use skel_gpu::GpuContext;
 use wgpu::util::DeviceExt as _;
 
-use super::RenderError;
 use super::camera::Camera;
 use super::pipeline::{FIRST_INFLUENCE_SLOT, PipelineKey, Pipelines};
+use super::texture::upload_texture;
+use super::{RenderError, RenderFormat};
+use crate::{AssetContainer, Topology};
 
-/// Background colour (linear; sRGB #262a34).
+/// A dark blue-grey background to clear to (linear; sRGB #262a34), the one `skel render` uses.
 pub const BACKGROUND: wgpu::Color = wgpu::Color {
     r: 0.019,
     g: 0.023,
@@ -34,9 +35,18 @@ struct DrawItem {
     bind_group: wgpu::BindGroup,
 }
 
-/// Everything drawn for one asset.
+/// Draws one [`AssetContainer`] into a render pass: lit (a key, a fill and a hemisphere
+/// light placed relative to the camera), textured (glTF base colour factor and texture, alpha
+/// mask and blend), depth-tested, skinned and morphed on the GPU, in any number of instances.
+///
+/// It holds the pipelines of every skinning variant the asset uses, built for one
+/// [`RenderFormat`], and one uniform per primitive; the vertex, bone and morph buffers stay in
+/// the container, which every call takes by reference. Each frame: tick the animation into
+/// the container, [`set_world_matrices`](Self::set_world_matrices) (or
+/// [`update_from_group`](Self::update_from_group)), then [`draw`](Self::draw) inside your
+/// render pass.
 #[derive(Debug)]
-pub struct SceneGpu {
+pub struct AssetRenderer {
     pipelines: Pipelines,
     frame_uniform: wgpu::Buffer,
     frame_bind_group: wgpu::BindGroup,
@@ -45,6 +55,9 @@ pub struct SceneGpu {
     draws: Vec<DrawItem>,
     /// Draws skipped because their topology has no pipeline here (kept for the report).
     skipped: usize,
+    /// One model matrix (16 floats) per instance.
+    instances: wgpu::Buffer,
+    instance_count: u32,
 }
 
 /// `[f32; 16]` of a matrix, as bytes for a uniform.
@@ -67,8 +80,7 @@ fn vec4_bytes(v: [f32; 4]) -> [u8; 16] {
 /// The `Frame` uniform for `camera`: view-projection, eye, and a key and fill light placed
 /// relative to the camera (key from the upper left, fill from the right), so every model is
 /// lit the same way in the picture whatever its orientation or the handedness.
-#[must_use]
-pub fn frame_uniform(camera: &Camera) -> Vec<u8> {
+fn frame_uniform(camera: &Camera) -> Vec<u8> {
     let key = (-0.45 * camera.right + 0.75 * camera.up + 0.6 * camera.back).normalize();
     let fill = (0.8 * camera.right + 0.15 * camera.up + 0.5 * camera.back).normalize();
     let dir = |v: Vec3| [v.x, v.y, v.z, 0.0];
@@ -85,19 +97,41 @@ pub fn frame_uniform(camera: &Camera) -> Vec<u8> {
     out
 }
 
-impl SceneGpu {
+fn instance_buffer(ctx: &GpuContext, instances: &[Mat4]) -> wgpu::Buffer {
+    let mut bytes = Vec::with_capacity(instances.len().max(1) * 64);
+    for m in instances {
+        bytes.extend(mat_bytes(m));
+    }
+    if bytes.is_empty() {
+        bytes.extend(mat_bytes(&Mat4::IDENTITY));
+    }
+    ctx.device
+        .create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("skel instances"),
+            contents: &bytes,
+            usage: wgpu::BufferUsages::VERTEX | wgpu::BufferUsages::COPY_DST,
+        })
+}
+
+impl AssetRenderer {
     /// Creates pipelines, textures, uniforms and bind groups for every primitive of
-    /// `container`.
+    /// `container`, for passes whose attachments are `format`. Draws one instance at the
+    /// origin until [`set_instances`](Self::set_instances) says otherwise.
+    ///
+    /// Base colour textures are drawn only when the asset was loaded with
+    /// `LoadOptions::decode_images`; otherwise primitives show their base colour factor.
     ///
     /// # Errors
-    /// [`RenderError::Gpu`] when a pipeline, bind group or texture cannot be created.
+    /// [`RenderError::Gpu`] when a pipeline, bind group or texture cannot be created (a
+    /// triangle primitive's pipeline must build; line and point primitives an adapter cannot
+    /// draw are left out and counted by [`skipped`](Self::skipped)).
     pub fn new(
         ctx: &GpuContext,
         container: &AssetContainer,
-        sample_count: u32,
+        format: &RenderFormat,
     ) -> Result<Self, RenderError> {
         let device = &ctx.device;
-        let mut pipelines = Pipelines::new(ctx, sample_count);
+        let mut pipelines = Pipelines::new(ctx, *format);
         let frame_uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("skel render frame"),
             size: super::pipeline::FRAME_UNIFORM_SIZE,
@@ -235,7 +269,52 @@ impl SceneGpu {
             mesh_groups,
             draws,
             skipped,
+            instances: instance_buffer(ctx, &[Mat4::IDENTITY]),
+            instance_count: 1,
         })
+    }
+
+    /// Draws `instances.len()` copies of the asset, each moved by its model matrix (applied
+    /// after the nodes' world matrices; all copies share the current pose). An empty slice
+    /// draws nothing.
+    pub fn set_instances(&mut self, ctx: &GpuContext, instances: &[Mat4]) {
+        let count = u32::try_from(instances.len()).unwrap_or(u32::MAX);
+        if count <= self.instance_count && count > 0 {
+            let mut bytes = Vec::with_capacity(instances.len() * 64);
+            for m in instances {
+                bytes.extend(mat_bytes(m));
+            }
+            ctx.queue.write_buffer(&self.instances, 0, &bytes);
+        } else if count > 0 {
+            self.instances = instance_buffer(ctx, instances);
+        }
+        self.instance_count = count;
+    }
+
+    /// How many instances [`draw`](Self::draw) draws.
+    #[must_use]
+    pub fn instance_count(&self) -> u32 {
+        self.instance_count
+    }
+
+    /// Writes the world matrices of the pose `group` of `container` last computed (after
+    /// `container.tick_animation(group, …)`), resolving them first.
+    ///
+    /// Does nothing when `group` is out of range.
+    pub fn update_from_group(
+        &self,
+        queue: &wgpu::Queue,
+        container: &mut AssetContainer,
+        group: usize,
+    ) {
+        let AssetContainer {
+            animation_groups,
+            meshes,
+            ..
+        } = container;
+        if let Some(g) = animation_groups.get_mut(group) {
+            self.write_world_matrices(queue, meshes, g.world_matrices());
+        }
     }
 
     /// Primitives that cannot be drawn here (a topology without a pipeline).
@@ -265,8 +344,12 @@ impl SceneGpu {
         container: &AssetContainer,
         world: &[f32],
     ) {
+        self.write_world_matrices(queue, &container.meshes, world);
+    }
+
+    fn write_world_matrices(&self, queue: &wgpu::Queue, meshes: &[crate::Mesh], world: &[f32]) {
         for draw in &self.draws {
-            let Some(mesh) = container.meshes.get(draw.mesh) else {
+            let Some(mesh) = meshes.get(draw.mesh) else {
                 continue;
             };
             let m = world
@@ -282,16 +365,22 @@ impl SceneGpu {
         }
     }
 
-    /// Records the draws of every visible mesh into `pass`.
+    /// Records the draws of every visible mesh into `pass`, whose attachments must have the
+    /// [`RenderFormat`] this renderer was made for. Sets its own pipelines, bind groups 0..=2
+    /// and vertex buffers; anything else in the pass is the caller's.
     ///
     /// # Errors
-    /// [`RenderError::Gpu`] when a mesh's influence buffers do not fit its pipeline.
+    /// [`RenderError::Gpu`] when a mesh's influence buffers do not fit its pipeline (the
+    /// container is not the one this renderer was made for).
     pub fn draw(
-        &mut self,
-        ctx: &GpuContext,
+        &self,
         container: &AssetContainer,
         pass: &mut wgpu::RenderPass<'_>,
     ) -> Result<(), RenderError> {
+        if self.instance_count == 0 {
+            return Ok(());
+        }
+        let instances = 0..self.instance_count;
         pass.set_bind_group(0, &self.frame_bind_group, &[]);
         for draw in &self.draws {
             let (Some(mesh), Some(mesh_group)) = (
@@ -306,15 +395,23 @@ impl SceneGpu {
             if !mesh.visible {
                 continue;
             }
-            let pipeline = self.pipelines.get(ctx, draw.key)?;
+            let (Some(pipeline), Some((fragment, _))) = (
+                self.pipelines.made(&draw.key),
+                self.pipelines.fragment_made(draw.key.variant),
+            ) else {
+                continue;
+            };
             pass.set_pipeline(pipeline);
             pass.set_bind_group(1, &draw.bind_group, &[]);
             pass.set_bind_group(2, mesh_group, &[]);
             pass.set_vertex_buffer(0, mesh.positions.slice(..));
             pass.set_vertex_buffer(1, mesh.normals.slice(..));
             pass.set_vertex_buffer(2, mesh.uvs.slice(..));
+            let influence_slots = fragment.influence_vertex_buffer_layouts().len();
+            let instance_slot =
+                FIRST_INFLUENCE_SLOT + u32::try_from(influence_slots).unwrap_or(u32::MAX);
+            pass.set_vertex_buffer(instance_slot, self.instances.slice(..));
             if let Some(skeleton) = &mesh.skeleton {
-                let (fragment, _) = self.pipelines.fragment(ctx, draw.key.variant)?;
                 fragment
                     .set_influence_vertex_buffers(pass, FIRST_INFLUENCE_SLOT, &skeleton.gpu)
                     .map_err(|source| RenderError::Gpu {
@@ -327,9 +424,9 @@ impl SceneGpu {
                 (Some(range), Some(indices)) => {
                     pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
                     let base = i32::try_from(base).unwrap_or(i32::MAX);
-                    pass.draw_indexed(range.clone(), base, 0..1);
+                    pass.draw_indexed(range.clone(), base, instances.clone());
                 }
-                _ => pass.draw(base..base + primitive.vertex_count, 0..1),
+                _ => pass.draw(base..base + primitive.vertex_count, instances.clone()),
             }
         }
         Ok(())
@@ -343,53 +440,4 @@ fn draw_bytes(world: &Mat4, material: &[u32; 8]) -> Vec<u8> {
         out.extend(w.to_le_bytes());
     }
     out
-}
-
-/// Uploads an sRGB RGBA8 image with a full mip chain (box-filtered on the CPU), so small
-/// renders of large textures do not shimmer.
-fn upload_texture(ctx: &GpuContext, image: &RgbaImage) -> wgpu::TextureView {
-    let (w, h) = image.dimensions();
-    let levels = 32 - w.max(h).max(1).leading_zeros();
-    let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("skel render base colour"),
-        size: wgpu::Extent3d {
-            width: w,
-            height: h,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: levels,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: wgpu::TextureFormat::Rgba8UnormSrgb,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::COPY_DST,
-        view_formats: &[],
-    });
-    let mut level_image = image.clone();
-    for level in 0..levels {
-        let (lw, lh) = level_image.dimensions();
-        ctx.queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture: &texture,
-                mip_level: level,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            level_image.as_raw(),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(lw * 4),
-                rows_per_image: Some(lh),
-            },
-            wgpu::Extent3d {
-                width: lw,
-                height: lh,
-                depth_or_array_layers: 1,
-            },
-        );
-        if level + 1 < levels {
-            let (nw, nh) = ((lw / 2).max(1), (lh / 2).max(1));
-            level_image = imageops::resize(&level_image, nw, nh, imageops::FilterType::Triangle);
-        }
-    }
-    texture.create_view(&wgpu::TextureViewDescriptor::default())
 }

@@ -1,9 +1,10 @@
 //! The offscreen framebuffer: a multisampled colour and depth pair, a single-sample resolve
-//! texture, and a staging buffer to read the resolved pixels back to the CPU.
+//! texture, and a staging buffer to read the resolved pixels back to the CPU (headless
+//! pictures, tests, `skel render`).
 
 use std::sync::mpsc;
 
-use super::RenderError;
+use super::{RenderError, RenderFormat};
 
 /// The colour format frames are rendered and read back in: 8-bit sRGB, so the shader writes
 /// linear colour and the readback bytes are ready for PNG and GIF.
@@ -13,9 +14,10 @@ pub const DEPTH_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Depth32Float;
 /// Multisample count asked for; 4 is the count WebGPU guarantees for these formats.
 pub const MSAA_SAMPLES: u32 = 4;
 
-/// An offscreen colour + depth target of one size, with its readback buffer.
+/// An offscreen colour ([`COLOR_FORMAT`]) + depth ([`DEPTH_FORMAT`]) target of one size, with
+/// its readback buffer: render into it without a window, then read the pixels back.
 #[derive(Debug)]
-pub struct RenderTarget {
+pub struct OffscreenTarget {
     width: u32,
     height: u32,
     sample_count: u32,
@@ -37,7 +39,7 @@ pub fn padded_row_bytes(width: u32) -> u32 {
     unpadded.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT
 }
 
-impl RenderTarget {
+impl OffscreenTarget {
     /// Creates the textures and the readback buffer for `width × height` pixels rendered with
     /// `sample_count` samples.
     ///
@@ -118,6 +120,22 @@ impl RenderTarget {
     #[must_use]
     pub fn sample_count(&self) -> u32 {
         self.sample_count
+    }
+
+    /// The formats an [`AssetRenderer`](super::AssetRenderer) drawing here must be made for.
+    #[must_use]
+    pub fn format(&self) -> RenderFormat {
+        RenderFormat {
+            color: COLOR_FORMAT,
+            depth: DEPTH_FORMAT,
+            sample_count: self.sample_count,
+        }
+    }
+
+    /// Width and height in pixels.
+    #[must_use]
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
     }
 
     /// The colour attachment: clears to `clear`, renders into the multisampled texture and

@@ -3,7 +3,7 @@
 //! model reaches during the clip is on screen.
 
 use glam::{Mat4, Vec3};
-use skel::anim::Handedness;
+use skel_anim::Handedness;
 
 /// Vertical field of view.
 const FOV_Y_DEGREES: f32 = 30.0;
@@ -37,6 +37,75 @@ impl Camera {
     #[must_use]
     pub fn view_projection(&self) -> Mat4 {
         self.projection * self.view
+    }
+
+    /// A camera on a sphere around `target` (an orbit camera): `yaw` radians around the world
+    /// up axis from the model's front (+Z in glTF), `pitch` radians above the horizon,
+    /// `distance` away, for an image of aspect `width / height`. Left-handed mode mirrors the
+    /// eye as [`framing`](Self::framing) does, so a given yaw shows the same side of the model
+    /// in both modes.
+    #[must_use]
+    pub fn orbit(
+        target: Vec3,
+        distance: f32,
+        yaw: f32,
+        pitch: f32,
+        aspect: f32,
+        handedness: Handedness,
+    ) -> Self {
+        let distance = if distance.is_finite() && distance > 0.0 {
+            distance
+        } else {
+            1.0
+        };
+        let aspect = if aspect.is_finite() && aspect > 0.0 {
+            aspect
+        } else {
+            1.0
+        };
+        let pitch = pitch.clamp(-1.5, 1.5);
+        let mirror = match handedness {
+            Handedness::LeftHanded => Vec3::new(-1.0, 1.0, 1.0),
+            Handedness::RightHanded => Vec3::ONE,
+        };
+        let back = mirror
+            * Vec3::new(
+                yaw.sin() * pitch.cos(),
+                pitch.sin(),
+                yaw.cos() * pitch.cos(),
+            );
+        let world_up = Vec3::Y;
+        let (right, up) = match handedness {
+            Handedness::RightHanded => {
+                let right = (-back).cross(world_up).normalize();
+                (right, right.cross(-back))
+            }
+            Handedness::LeftHanded => {
+                let right = world_up.cross(-back).normalize();
+                (right, (-back).cross(right))
+            }
+        };
+        let eye = target + back * distance;
+        let (near, far) = (distance * 0.01, distance * 100.0);
+        let fov = FOV_Y_DEGREES.to_radians();
+        let (view, projection) = match handedness {
+            Handedness::RightHanded => (
+                Mat4::look_at_rh(eye, target, world_up),
+                Mat4::perspective_rh(fov, aspect, near, far),
+            ),
+            Handedness::LeftHanded => (
+                Mat4::look_at_lh(eye, target, world_up),
+                Mat4::perspective_lh(fov, aspect, near, far),
+            ),
+        };
+        Self {
+            view,
+            projection,
+            eye,
+            right,
+            up,
+            back,
+        }
     }
 
     /// Frames `points` (world-space positions the model reaches over the clip) for an image
@@ -150,7 +219,7 @@ impl Camera {
 #[cfg(test)]
 mod tests {
     use glam::{Vec3, Vec4Swizzles};
-    use skel::anim::Handedness;
+    use skel_anim::Handedness;
 
     use super::Camera;
 
@@ -211,6 +280,20 @@ mod tests {
         assert!(camera.eye.z > 0.0 && camera.eye.x > 0.0 && camera.eye.y > 0.0);
         // Screen right points to +X-ish, screen up to +Y-ish.
         assert!(camera.right.x > 0.5 && camera.up.y > 0.9);
+    }
+
+    #[test]
+    fn orbit_looks_at_its_target_from_its_distance() {
+        for handedness in [Handedness::RightHanded, Handedness::LeftHanded] {
+            let target = Vec3::new(1.0, 2.0, 3.0);
+            let c = Camera::orbit(target, 5.0, 0.7, 0.3, 1.5, handedness);
+            assert!((c.eye.distance(target) - 5.0).abs() < 1e-4);
+            let centre = ndc(&c, target);
+            assert!(centre.x.abs() < 1e-4 && centre.y.abs() < 1e-4, "{centre}");
+            assert!((0.0..=1.0).contains(&centre.z));
+            // A point above the target is above the centre of the picture.
+            assert!(ndc(&c, target + Vec3::Y).y > 0.1);
+        }
     }
 
     #[test]

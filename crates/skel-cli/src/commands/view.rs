@@ -1,0 +1,56 @@
+//! `skel view`: a live window on an animated asset.
+
+use std::path::PathBuf;
+
+use crate::view::{self, ViewJob};
+
+/// Arguments of `skel view`.
+///
+/// Keys: Space play/pause, N or → next clip, P or ← previous clip, + / − speed ×2 / ÷2,
+/// A / D orbit, W / S tilt, Q or Escape quit. Drag with the left mouse button to orbit, wheel
+/// to zoom.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Keys: Space play/pause | N or Right next clip | P or Left previous clip | \
++ / - speed x2 / /2 | A / D orbit | W / S tilt | Q or Escape quit. \
+Mouse: drag to orbit, wheel to zoom. The title bar and stdout show clip, state, speed and \
+frame time."
+)]
+pub struct ViewArgs {
+    /// A .gltf or .glb file. Without one, the built-in character is shown.
+    pub asset: Option<PathBuf>,
+    /// The clip to start with: its index or its name (default: the first).
+    #[arg(long)]
+    pub clip: Option<String>,
+    /// Close after this many frames (default: run until the window is closed).
+    #[arg(long)]
+    pub frames: Option<u64>,
+    /// When the viewer closes, save the last frame the window showed to this PNG.
+    #[arg(long, value_name = "PNG")]
+    pub screenshot: Option<PathBuf>,
+    /// Window size, WIDTHxHEIGHT.
+    #[arg(long, default_value = "800x600", value_parser = super::render::parse_size)]
+    pub size: (u32, u32),
+}
+
+/// Runs `skel view`.
+///
+/// # Errors
+/// No display, no adapter, a bad asset or clip, a failed screenshot.
+pub fn run(args: ViewArgs) -> Result<(), Box<dyn std::error::Error>> {
+    if args.frames == Some(0) {
+        return Err("--frames must be at least 1, got 0".into());
+    }
+    if let Some(path) = &args.asset
+        && !path.is_file()
+    {
+        return Err(format!("no such file: {}", path.display()).into());
+    }
+    view::run(ViewJob {
+        asset: args.asset,
+        clip: args.clip,
+        frames: args.frames,
+        screenshot: args.screenshot,
+        size: args.size,
+    })
+}

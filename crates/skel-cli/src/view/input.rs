@@ -1,0 +1,152 @@
+//! The viewer's frame and its controls: keys, clip selection, the readout, drawing.
+
+use std::time::Instant;
+
+use skel::render::{BACKGROUND, Camera};
+use winit::keyboard::{Key, NamedKey};
+
+use super::Viewer;
+
+impl Viewer {
+    /// Handles a key press; `true` asks to close.
+    pub(super) fn key(&mut self, key: &Key) -> bool {
+        let clips = self.character.animation_groups.len();
+        match key.as_ref() {
+            Key::Named(NamedKey::Escape) => return true,
+            Key::Named(NamedKey::Space) => {
+                if let Some(g) = self.character.animation_groups.get_mut(self.clip) {
+                    if g.is_playing() {
+                        g.pause();
+                    } else {
+                        g.play();
+                    }
+                }
+            }
+            Key::Named(NamedKey::ArrowRight) if clips > 0 => self.select((self.clip + 1) % clips),
+            Key::Named(NamedKey::ArrowLeft) if clips > 0 => {
+                self.select((self.clip + clips - 1) % clips);
+            }
+            Key::Character(c) => match c.to_ascii_lowercase().as_str() {
+                "q" => return true,
+                "n" if clips > 0 => self.select((self.clip + 1) % clips),
+                "p" if clips > 0 => self.select((self.clip + clips - 1) % clips),
+                "+" | "=" => self.set_speed(self.speed * 2.0),
+                "-" | "_" => self.set_speed(self.speed * 0.5),
+                "a" => self.orbit.yaw += 0.2,
+                "d" => self.orbit.yaw -= 0.2,
+                "w" => self.orbit.pitch += 0.1,
+                "s" => self.orbit.pitch -= 0.1,
+                _ => {}
+            },
+            _ => {}
+        }
+        self.report(true);
+        false
+    }
+
+    /// Plays clip `clip` from its start.
+    pub(super) fn select(&mut self, clip: usize) {
+        self.clip = clip;
+        if let Some(g) = self.character.animation_groups.get_mut(clip) {
+            g.set_looping(true);
+            g.set_speed_ratio(self.speed);
+            g.restart();
+            g.play();
+        }
+        self.report(true);
+    }
+
+    fn set_speed(&mut self, speed: f32) {
+        self.speed = speed.clamp(1.0 / 64.0, 64.0);
+        if let Some(g) = self.character.animation_groups.get_mut(self.clip) {
+            g.set_speed_ratio(self.speed);
+        }
+    }
+
+    /// Title bar and stdout: clip, speed, state and frame time; on every change (`now`) and
+    /// once a second.
+    fn report(&mut self, now: bool) {
+        if !now && self.last_report.elapsed().as_secs_f32() < 1.0 {
+            return;
+        }
+        self.last_report = Instant::now();
+        let (name, playing) = self
+            .character
+            .animation_groups
+            .get(self.clip)
+            .map_or(("rest pose", false), |g| (g.name(), g.is_playing()));
+        let line = format!(
+            "clip {} {name:?} | {} | speed {}x | {:.1} ms/frame | frame {}",
+            self.clip,
+            if playing { "playing" } else { "paused" },
+            self.speed,
+            self.frame_ms,
+            self.frames
+        );
+        self.window.set_title(&format!("skel view | {line}"));
+        println!("{line}");
+    }
+
+    /// Advances the animation by the wall-clock time since the last frame, draws and presents;
+    /// with `capture`, returns what was presented.
+    pub(super) fn frame(&mut self, capture: bool) -> Result<Option<image::RgbaImage>, String> {
+        let dt = self.last.elapsed().as_secs_f32() * 1000.0;
+        self.last = Instant::now();
+        self.frame_ms = if self.frames == 0 {
+            dt
+        } else {
+            0.9 * self.frame_ms + 0.1 * dt
+        };
+        let (ctx, clip) = (&self.gpu.ctx, self.clip);
+        if clip < self.character.animation_groups.len() {
+            self.character.tick_animation(clip, dt, &ctx.queue);
+            self.renderer
+                .update_from_group(&ctx.queue, &mut self.character, clip);
+        }
+        let o = &self.orbit;
+        let camera = Camera::orbit(
+            o.centre,
+            o.distance,
+            o.yaw,
+            o.pitch,
+            self.gpu.aspect(),
+            o.handedness,
+        );
+        self.renderer.set_camera(&ctx.queue, &camera);
+        let Some(frame) = self.gpu.acquire() else {
+            return Ok(None);
+        };
+        let view = frame
+            .texture
+            .create_view(&wgpu::TextureViewDescriptor::default());
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+                label: Some("skel view"),
+                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                    view: &view,
+                    depth_slice: None,
+                    resolve_target: None,
+                    ops: wgpu::Operations {
+                        load: wgpu::LoadOp::Clear(BACKGROUND),
+                        store: wgpu::StoreOp::Store,
+                    },
+                })],
+                depth_stencil_attachment: Some(self.gpu.depth_attachment()),
+                ..Default::default()
+            });
+            self.renderer
+                .draw(&self.character, &mut pass)
+                .map_err(|e| e.to_string())?;
+        }
+        let capture = capture
+            .then(|| self.gpu.encode_capture(&mut encoder, &frame.texture))
+            .flatten();
+        ctx.queue.submit([encoder.finish()]);
+        self.window.pre_present_notify();
+        ctx.queue.present(frame);
+        self.frames += 1;
+        self.report(false);
+        capture.map(|buffer| self.gpu.read(&buffer)).transpose()
+    }
+}

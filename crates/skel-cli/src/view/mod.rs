@@ -1,0 +1,241 @@
+//! `skel view`: a winit window with a wgpu surface drawing an animated asset with
+//! `skel::render::AssetRenderer`. Orbit camera (drag, wheel, A/D/W/S), play/pause (Space),
+//! next/previous clip (N/P or →/←), speed (+/−), a frame-time readout in the title bar and on
+//! stdout (one line a second, and one per change, so scripts and tests can follow it).
+
+mod input;
+mod surface;
+
+use std::error::Error;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use skel::render::{AssetRenderer, Vec3, rest_bounds};
+use skel::{AssetContainer, LoadOptions, Source};
+use winit::application::ApplicationHandler;
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::window::{Window, WindowId};
+
+use surface::WindowGpu;
+
+/// What `skel view` was asked for.
+#[derive(Debug, Clone)]
+pub struct ViewJob {
+    /// The asset; `None` shows the built-in character.
+    pub asset: Option<PathBuf>,
+    /// The clip to start with (index or name).
+    pub clip: Option<String>,
+    /// Close after this many frames.
+    pub frames: Option<u64>,
+    /// Save the last presented frame here.
+    pub screenshot: Option<PathBuf>,
+    /// Window size.
+    pub size: (u32, u32),
+}
+
+/// Opens the window and runs until it is closed (or `--frames` is reached).
+///
+/// # Errors
+/// No display, no adapter, a bad asset or clip, a failed screenshot: one line each.
+pub fn run(job: ViewJob) -> Result<(), Box<dyn Error>> {
+    let event_loop = EventLoop::new().map_err(|e| {
+        format!("cannot open a window: {e} (skel view needs a display; try xvfb-run)")
+    })?;
+    let mut app = App {
+        job,
+        viewer: None,
+        error: None,
+    };
+    event_loop.run_app(&mut app)?;
+    match app.error {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
+}
+
+struct App {
+    job: ViewJob,
+    viewer: Option<Viewer>,
+    error: Option<String>,
+}
+
+/// Everything that exists once the window is open.
+struct Viewer {
+    window: Arc<Window>,
+    gpu: WindowGpu,
+    character: AssetContainer,
+    renderer: AssetRenderer,
+    orbit: Orbit,
+    clip: usize,
+    speed: f32,
+    frames: u64,
+    last: Instant,
+    frame_ms: f32,
+    last_report: Instant,
+    drag: Option<(f64, f64)>,
+    cursor: (f64, f64),
+}
+
+/// The orbit camera's state.
+struct Orbit {
+    centre: Vec3,
+    distance: f32,
+    yaw: f32,
+    pitch: f32,
+    handedness: skel::anim::Handedness,
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.viewer.is_some() {
+            return;
+        }
+        match Viewer::open(event_loop, &self.job) {
+            Ok(v) => {
+                v.window.request_redraw();
+                self.viewer = Some(v);
+            }
+            Err(e) => {
+                self.error = Some(e);
+                event_loop.exit();
+            }
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _: WindowId, event: WindowEvent) {
+        let Some(v) = self.viewer.as_mut() else {
+            return;
+        };
+        match event {
+            WindowEvent::CloseRequested => self.finish(event_loop),
+            WindowEvent::Resized(size) => v.gpu.resize(size.width, size.height),
+            WindowEvent::KeyboardInput { event, .. }
+                if event.state == ElementState::Pressed && v.key(&event.logical_key) =>
+            {
+                self.finish(event_loop);
+            }
+            WindowEvent::MouseInput {
+                state,
+                button: MouseButton::Left,
+                ..
+            } => {
+                v.drag = (state == ElementState::Pressed).then_some(v.cursor);
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                if let Some((x, y)) = v.drag {
+                    v.orbit.yaw -= ((position.x - x) * 0.01) as f32;
+                    v.orbit.pitch += ((position.y - y) * 0.01) as f32;
+                    v.drag = Some((position.x, position.y));
+                }
+                v.cursor = (position.x, position.y);
+            }
+            WindowEvent::MouseWheel { delta, .. } => {
+                let lines = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y,
+                    MouseScrollDelta::PixelDelta(p) => (p.y / 40.0) as f32,
+                };
+                v.orbit.distance *= 0.9_f32.powf(lines);
+            }
+            WindowEvent::RedrawRequested => {
+                let last = self.job.frames.is_some_and(|n| v.frames + 1 >= n);
+                let shot = last && self.job.screenshot.is_some();
+                match v.frame(shot) {
+                    Ok(Some(image)) => {
+                        if let Some(path) = &self.job.screenshot
+                            && let Err(e) = image.save(path)
+                        {
+                            self.error = Some(format!("cannot write {}: {e}", path.display()));
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) => self.error = Some(e),
+                }
+                if last || self.error.is_some() {
+                    event_loop.exit();
+                } else {
+                    v.window.request_redraw();
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl App {
+    /// Closes the window; with `--screenshot`, draws one more frame and saves it.
+    fn finish(&mut self, event_loop: &ActiveEventLoop) {
+        if let (Some(v), Some(path)) = (self.viewer.as_mut(), &self.job.screenshot) {
+            match v.frame(true) {
+                Ok(Some(image)) => {
+                    if let Err(e) = image.save(path) {
+                        self.error = Some(format!("cannot write {}: {e}", path.display()));
+                    }
+                }
+                Ok(None) => self.error = Some("the window could not be read back".into()),
+                Err(e) => self.error = Some(e),
+            }
+        }
+        event_loop.exit();
+    }
+}
+
+impl Viewer {
+    fn open(event_loop: &ActiveEventLoop, job: &ViewJob) -> Result<Self, String> {
+        let attributes = Window::default_attributes()
+            .with_title("skel view")
+            .with_inner_size(winit::dpi::PhysicalSize::new(job.size.0, job.size.1));
+        let window = Arc::new(
+            event_loop
+                .create_window(attributes)
+                .map_err(|e| format!("cannot open a window: {e}"))?,
+        );
+        let gpu = WindowGpu::new(&window)?;
+        let mut options = LoadOptions::default();
+        options.decode_images = true;
+        let source = match &job.asset {
+            Some(path) => Source::Path(path),
+            None => Source::from(skel::DEFAULT_CHARACTER),
+        };
+        let character = skel::load_gltf(&gpu.ctx, source, &options)
+            .map_err(|e| format!("cannot load the asset: {e}"))?;
+        let clip = match &job.clip {
+            None => 0,
+            Some(c) => c
+                .parse::<usize>()
+                .ok()
+                .filter(|&i| i < character.animation_groups.len())
+                .or_else(|| character.clip_index(c))
+                .ok_or_else(|| format!("the asset has no clip {c:?}"))?,
+        };
+        let renderer =
+            AssetRenderer::new(&gpu.ctx, &character, &gpu.format()).map_err(|e| e.to_string())?;
+        let (lo, hi) = rest_bounds(&character);
+        let size = (hi - lo).max_element().max(1e-3);
+        let orbit = Orbit {
+            centre: (lo + hi) * 0.5,
+            distance: size * 2.2,
+            yaw: 0.6,
+            pitch: 0.2,
+            handedness: options.handedness,
+        };
+        let mut viewer = Self {
+            window,
+            gpu,
+            character,
+            renderer,
+            orbit,
+            clip,
+            speed: 1.0,
+            frames: 0,
+            last: Instant::now(),
+            frame_ms: 0.0,
+            last_report: Instant::now(),
+            drag: None,
+            cursor: (0.0, 0.0),
+        };
+        viewer.select(clip);
+        Ok(viewer)
+    }
+}
