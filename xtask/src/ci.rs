@@ -3,12 +3,17 @@
 use std::process::Command;
 
 /// The facade's examples, run after the tests (on lavapipe in CI): `(name, features)`.
-const EXAMPLES: [(&str, &str); 5] = [
+const EXAMPLES: [(&str, &str); 10] = [
     ("load_and_play", ""),
     ("crossfade", ""),
     ("headless_png", ""),
     ("own_render_loop", ""),
     ("bone_control", "bone-control"),
+    ("layers", ""),
+    ("root_motion", ""),
+    ("events", ""),
+    ("ik", ""),
+    ("crowd", ""),
 ];
 
 /// Runs `cargo ARGS` in the workspace root.
