@@ -33,12 +33,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     // Each character starts at its own point of the clip; every fourth is off screen.
     for (i, player) in crowd.players.iter_mut().enumerate() {
-        player.time = i as f32 * 0.037;
-        player.visible = i % 4 != 3;
+        player.seek(i as f32 * 0.037);
+        player.set_visible(i % 4 != 3);
     }
 
     for _ in 0..3 {
-        crowd.tick(1000.0 / 60.0); // poses the visible players (rayon with the feature)
+        crowd.tick(1.0 / 60.0); // poses the visible players (rayon with the feature)
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         crowd.upload(&ctx, &mut encoder)?; // one copy for every bone of every instance
         crowd.skin(&mut encoder); // one dispatch per mesh for every visible instance

@@ -3,9 +3,10 @@
 //! the user's vertex shader, and drawn with one instanced draw per primitive.
 //!
 //! Instances share the [`AssetContainer`]'s vertex buffers, joints and weights; each owns an
-//! [`AnimationController`] (its clock, clip and pose scratch) in [`Crowd::players`]. Setting a
-//! player's `visible` to `false` culls it: its clock moves, its pose, upload slot, skinning and
-//! draw are skipped (the visible list is rebuilt by every [`Crowd::tick`]).
+//! [`Player`] (its layers, clocks and pose scratch, over the asset's one compiled rig) in
+//! [`Crowd::players`]: blend, mask, add or cross-fade per instance as with any player.
+//! `players[i].set_visible(false)` culls one: its clocks move, its pose, upload slot, skinning
+//! and draw are skipped (the visible list is rebuilt by every [`Crowd::tick`]).
 //!
 //! A frame allocates nothing on the heap in [`Crowd::tick`] and [`Crowd::upload`] (a test
 //! counts it); wgpu's own encoder and submission are outside that count.
@@ -13,9 +14,7 @@
 //! Morph targets are not applied per instance (their weights live in one uniform per mesh);
 //! a crowd skins the rest shape of morphed meshes.
 
-use std::sync::Arc;
-
-use skel_anim::{AnimationController, PoseSink};
+use skel_anim::{LayerDesc, Player, PoseSink};
 use skel_gpu::{
     CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor, CrowdSkinning, CrowdSkinningBindings,
     CrowdSkinningInputs, GpuContext, GpuError, Influences, SkinningMethod,
@@ -114,8 +113,8 @@ impl PoseSink for SpanSink<'_> {
 ///     instances: 1000,
 ///     ..Default::default()
 /// })?;
-/// crowd.players[1].visible = false; // culled
-/// crowd.tick(16.7);
+/// crowd.players[1].set_visible(false); // culled
+/// crowd.tick(1.0 / 60.0);
 /// let mut encoder = ctx.device.create_command_encoder(&Default::default());
 /// crowd.upload(&ctx, &mut encoder)?;
 /// crowd.skin(&mut encoder);
@@ -124,8 +123,8 @@ impl PoseSink for SpanSink<'_> {
 /// ```
 #[derive(Debug)]
 pub struct Crowd {
-    /// One player per instance. Set `visible = false` to cull one.
-    pub players: Vec<AnimationController>,
+    /// One player per instance (`set_visible(false)` culls one).
+    pub players: Vec<Player>,
     bones: Vec<f32>,
     visible: Vec<u32>,
     spans: Vec<Span>,
@@ -170,11 +169,12 @@ impl Crowd {
                 what: "a skinned mesh",
             }));
         }
-        let players = skel_anim::instantiate(
-            Arc::clone(&asset.animation),
-            desc.clip,
-            desc.instances as usize,
-        )?;
+        // Every instance over the container's one compiled rig.
+        let mut first = Player::new(&asset.rig);
+        if let Some(clip) = desc.clip {
+            first.add_layer(LayerDesc::new(clip))?;
+        }
+        let players = vec![first; desc.instances as usize];
         let gpu = CrowdBones::new(
             ctx,
             &CrowdBonesDescriptor {
@@ -315,10 +315,10 @@ impl Crowd {
         &self.warnings
     }
 
-    /// Advances every player by `delta_ms` and writes the visible ones' bone matrices into the
+    /// Advances every player by `dt` seconds and writes the visible ones' bone matrices into the
     /// crowd's bone array (on rayon's pool with the `rayon` feature: call it inside
     /// `ThreadPool::install` for an allocation-free frame), then rebuilds the visible list.
-    pub fn tick(&mut self, delta_ms: f32) {
+    pub fn tick(&mut self, dt: f32) {
         let spans = &self.spans[..];
         #[cfg(feature = "rayon")]
         {
@@ -326,7 +326,7 @@ impl Crowd {
             self.players
                 .par_iter_mut()
                 .zip(self.bones.par_chunks_mut(self.stride))
-                .for_each(|(player, out)| player.tick(delta_ms, &mut SpanSink { spans, out }));
+                .for_each(|(player, out)| player.tick(dt, &mut SpanSink { spans, out }));
         }
         #[cfg(not(feature = "rayon"))]
         for (player, out) in self
@@ -334,13 +334,13 @@ impl Crowd {
             .iter_mut()
             .zip(self.bones.chunks_mut(self.stride))
         {
-            player.tick(delta_ms, &mut SpanSink { spans, out });
+            player.tick(dt, &mut SpanSink { spans, out });
         }
         self.visible.clear();
         self.visible.extend(
             (0u32..)
                 .zip(&self.players)
-                .filter(|(_, p)| p.visible)
+                .filter(|(_, p)| p.visible())
                 .map(|(i, _)| i),
         );
     }

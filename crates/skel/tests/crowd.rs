@@ -53,10 +53,10 @@ fn posed_crowd(ctx: &GpuContext, asset: &AssetContainer) -> Crowd {
     )
     .unwrap();
     for (i, player) in crowd.players.iter_mut().enumerate() {
-        player.time = 0.11 + 0.17 * i as f32;
-        player.playing = false;
+        player.seek(0.11 + 0.17 * i as f32);
+        player.set_playing(false);
     }
-    crowd.players[CULLED].visible = false;
+    crowd.players[CULLED].set_visible(false);
     crowd.tick(0.0);
     let mut encoder = ctx.device.create_command_encoder(&Default::default());
     crowd.upload(ctx, &mut encoder).unwrap();
@@ -156,7 +156,8 @@ fn check_asset(ctx: &GpuContext, path: &Path) {
         }
         let mut lone = AnimationController::new(asset.animation.clone()).unwrap();
         let mut sink = RecordingSink::default();
-        lone.evaluate_at(Some(0), player.time, &mut sink).unwrap();
+        lone.evaluate_at(Some(0), player.layers()[0].clock().time(), &mut sink)
+            .unwrap();
         for cm in crowd.meshes() {
             let binding = asset.meshes[cm.mesh].skeleton.as_ref().unwrap().binding;
             let expected = lone.bone_matrices(binding).unwrap();
@@ -229,11 +230,11 @@ fn frame_allocations(ctx: &GpuContext, asset: &AssetContainer, instances: u32) -
         },
     )
     .unwrap();
-    crowd.players[3].visible = false;
+    crowd.players[3].set_visible(false);
     let mut counts = (0, 0);
     for _ in 0..10 {
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        let tick = allocation_counter::measure(|| crowd.tick(16.0)).count_total;
+        let tick = allocation_counter::measure(|| crowd.tick(0.016)).count_total;
         let upload =
             allocation_counter::measure(|| crowd.upload(ctx, &mut encoder).unwrap()).count_total;
         crowd.skin(&mut encoder);
@@ -291,7 +292,7 @@ fn uploads_never_submitted_are_an_error_not_a_hang() {
         },
     )
     .unwrap();
-    crowd.tick(1.0);
+    crowd.tick(0.001);
     let mut first = ctx.device.create_command_encoder(&Default::default());
     crowd.upload(&ctx, &mut first).unwrap();
     let mut second = ctx.device.create_command_encoder(&Default::default());
@@ -337,8 +338,8 @@ fn dual_quaternion_crowds_match_the_cpu_reference() {
             crowd.warnings()
         );
         for (i, player) in crowd.players.iter_mut().enumerate() {
-            player.time = 0.2 + 0.31 * i as f32;
-            player.playing = false;
+            player.seek(0.2 + 0.31 * i as f32);
+            player.set_playing(false);
         }
         crowd.tick(0.0);
         let mut encoder = ctx.device.create_command_encoder(&Default::default());

@@ -247,6 +247,27 @@ impl Player {
         }
     }
 
+    /// Moves every layer's playhead to `time` seconds (each clamped to its layer's range),
+    /// keeping playing or paused as it was. A seek is not motion: it fires no event and moves no
+    /// root. A NaN or infinite time is ignored.
+    pub fn seek(&mut self, time: f32) {
+        for layer in &mut self.layers {
+            layer.clock.seek(time);
+        }
+    }
+
+    /// Pauses (`false`) or plays (`true`) every layer's clock (see
+    /// [`PlaybackClock::play`](crate::PlaybackClock::play)); fades keep running.
+    pub fn set_playing(&mut self, playing: bool) {
+        for layer in &mut self.layers {
+            if playing {
+                layer.clock.play();
+            } else {
+                layer.clock.pause();
+            }
+        }
+    }
+
     /// The clock-and-fade half of [`tick`](Self::tick), without posing.
     pub fn advance(&mut self, dt: f32) {
         self.advance_seconds(f64::from(dt));

@@ -142,7 +142,7 @@ fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         },
     )?;
     for (i, p) in crowd.players.iter_mut().enumerate() {
-        p.time = i as f32 * 0.013;
+        p.seek(i as f32 * 0.013);
     }
     let vertices: u64 = crowd
         .meshes()
@@ -175,7 +175,7 @@ fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
     for frame in 0..10 + args.frames {
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         let t0 = Instant::now();
-        let counted = allocation_counter::measure(|| crowd.tick(1000.0 / 60.0)).count_total;
+        let counted = allocation_counter::measure(|| crowd.tick(1.0 / 60.0)).count_total;
         let pose_ms = ms(t0);
         let t1 = Instant::now();
         let mut result = Ok(());
