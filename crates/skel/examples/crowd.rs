@@ -19,8 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             return Ok(());
         }
     };
-    let glb = include_bytes!("../../../fixtures/default_character.glb");
-    let asset = load_gltf(&ctx, &glb[..], &LoadOptions::default())?;
+    let asset = load_gltf(&ctx, skel::DEFAULT_CHARACTER, &LoadOptions::default())?;
     let walk = asset.clip_index("Walk");
     let mut crowd = Crowd::new(
         &ctx,
