@@ -29,6 +29,8 @@
 
 mod support;
 
+const USAGE: &str = "usage: bone_upload [--characters N] [--bones J] [--frames F] [--warmup F]";
+
 use std::time::Instant;
 
 use serde_json::json;
@@ -51,18 +53,15 @@ fn options() -> Options {
         frames: 30,
         warmup: 5,
     };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let value = args
-            .next()
-            .and_then(|v| v.parse::<u32>().ok())
-            .expect("a number after the option");
+    let mut cli = support::Cli::new(USAGE);
+    while let Some(arg) = cli.next_option() {
+        let value: u32 = cli.value(&arg);
         match arg.as_str() {
             "--characters" => o.characters = value.max(1),
             "--bones" => o.bones = value.max(1),
             "--frames" => o.frames = value.max(1),
             "--warmup" => o.warmup = value,
-            other => panic!("unknown option {other}"),
+            other => cli.fail(&format!("unknown option {other}")),
         }
     }
     o

@@ -37,6 +37,8 @@
 
 mod support;
 
+const USAGE: &str = "usage: compute_throughput [--vertices N,N] [--bones B] [--iterations I] [--warmup-ms MS] [--rounds R] [--formats all|quick|...] [--quick] [--sweep N] [--use-sweep] [--tuning baseline|default] [--copy-mib MIB]";
+
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -74,28 +76,30 @@ fn options() -> Options {
         baseline: false,
         copy_mib: 1024,
     };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut text = || args.next().expect("a value after the option");
-        let number = |t: String| t.parse::<u32>().expect("a number");
+    let mut cli = support::Cli::new(USAGE);
+    while let Some(arg) = cli.next_option() {
         match arg.as_str() {
             "--vertices" => {
-                o.vertices = text()
+                let list: String = cli.value(&arg);
+                o.vertices = list
                     .split(',')
-                    .map(|v| v.parse().expect("vertex counts"))
+                    .map(|v| {
+                        v.parse()
+                            .unwrap_or_else(|_| cli.fail("--vertices: a list of counts"))
+                    })
                     .collect();
             }
-            "--bones" => o.bones = number(text()).max(1),
-            "--iterations" => o.iterations = number(text()).max(1),
-            "--warmup-ms" => o.warmup_ms = number(text()),
-            "--rounds" => o.rounds = number(text()).max(1),
-            "--formats" => o.formats = text(),
+            "--bones" => o.bones = cli.value::<u32>(&arg).max(1),
+            "--iterations" => o.iterations = cli.value::<u32>(&arg).max(1),
+            "--warmup-ms" => o.warmup_ms = cli.value::<u32>(&arg),
+            "--rounds" => o.rounds = cli.value::<u32>(&arg).max(1),
+            "--formats" => o.formats = cli.value(&arg),
             "--quick" => o.formats = "quick".to_owned(),
-            "--sweep" => o.sweep = Some(number(text()).max(1)),
+            "--sweep" => o.sweep = Some(cli.value::<u32>(&arg).max(1)),
             "--use-sweep" => o.use_sweep = true,
-            "--tuning" => o.baseline = text() == "baseline",
-            "--copy-mib" => o.copy_mib = u64::from(number(text())),
-            other => panic!("unknown option {other}"),
+            "--tuning" => o.baseline = cli.value::<String>(&arg) == "baseline",
+            "--copy-mib" => o.copy_mib = u64::from(cli.value::<u32>(&arg)),
+            other => cli.fail(&format!("unknown option {other}")),
         }
     }
     o

@@ -28,6 +28,8 @@
 
 mod support;
 
+const USAGE: &str = "usage: crowd_throughput [--asset FILE] [--characters N] [--frames F] [--warmup-ms MS] [--width W] [--height H] [--poses P] [--ppm FILE]";
+
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -63,20 +65,18 @@ fn options() -> Options {
         poses: 32,
         ppm: None,
     };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut text = || args.next().expect("a value after the option");
-        let number = |t: String| t.parse::<u32>().expect("a number");
+    let mut cli = support::Cli::new(USAGE);
+    while let Some(arg) = cli.next_option() {
         match arg.as_str() {
-            "--asset" => o.asset = PathBuf::from(text()),
-            "--characters" => o.characters = number(text()).max(1),
-            "--frames" => o.frames = number(text()).max(1),
-            "--warmup-ms" => o.warmup_ms = number(text()),
-            "--width" => o.width = number(text()).max(1),
-            "--height" => o.height = number(text()).max(1),
-            "--poses" => o.poses = number(text()).max(1),
-            "--ppm" => o.ppm = Some(PathBuf::from(text())),
-            other => panic!("unknown option {other}"),
+            "--asset" => o.asset = cli.value::<PathBuf>(&arg),
+            "--characters" => o.characters = cli.value::<u32>(&arg).max(1),
+            "--frames" => o.frames = cli.value::<u32>(&arg).max(1),
+            "--warmup-ms" => o.warmup_ms = cli.value::<u32>(&arg),
+            "--width" => o.width = cli.value::<u32>(&arg).max(1),
+            "--height" => o.height = cli.value::<u32>(&arg).max(1),
+            "--poses" => o.poses = cli.value::<u32>(&arg).max(1),
+            "--ppm" => o.ppm = Some(cli.value::<PathBuf>(&arg)),
+            other => cli.fail(&format!("unknown option {other}")),
         }
     }
     o

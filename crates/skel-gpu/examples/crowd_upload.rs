@@ -26,11 +26,15 @@
     reason = "a benchmark program: fail loudly; counts far below 2^52"
 )]
 
+mod support;
+
 use std::time::Instant;
 
 use serde_json::json;
 use skel_anim::MorphTargets;
 use skel_gpu::{GpuContext, JointIndices, MorphGpu, SkeletonGpu, create_morph, create_skeleton};
+
+const USAGE: &str = "usage: crowd_upload [--characters N] [--bones J] [--targets T] [--frames F]";
 
 struct Options {
     characters: usize,
@@ -46,18 +50,15 @@ fn options() -> Options {
         targets: 3,
         frames: 60,
     };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let value = args
-            .next()
-            .and_then(|v| v.parse::<usize>().ok())
-            .expect("a number after the option");
+    let mut cli = support::Cli::new(USAGE);
+    while let Some(arg) = cli.next_option() {
+        let value: usize = cli.value(&arg);
         match arg.as_str() {
             "--characters" => o.characters = value.max(1),
             "--bones" => o.bones = u32::try_from(value.max(1)).expect("a bone count"),
             "--targets" => o.targets = value.max(1),
             "--frames" => o.frames = value.max(1),
-            other => panic!("unknown option {other}"),
+            other => cli.fail(&format!("unknown option {other}")),
         }
     }
     o
