@@ -3,6 +3,7 @@
 
 use glam::{Affine3A, Mat4, Vec3};
 
+use super::Player;
 use crate::ik::{AimIk, TwoBoneIk, model_matrix};
 use crate::{AnimError, PoseScratch, Rig};
 
@@ -114,5 +115,63 @@ fn solve_one(job: &IkJob, scratch: &mut PoseScratch, map: &FrameMap) -> Result<(
             let solution = framed.solve(&model_matrix(world, node)?)?;
             solution.apply(&mut scratch.trs, node)
         }
+    }
+}
+
+impl Player {
+    /// Adds an inverse-kinematics job, run after every earlier one on each tick: after the
+    /// layers (and bone control's overrides), before visibility and local → world. Targets and
+    /// poles are in the asset's world frame. Returns the job's index. Allocates (the job list).
+    ///
+    /// A job whose solver finds its input degenerate on some tick (zero-length bones, a
+    /// singular joint matrix, a NaN target) leaves the pose as it was that tick; weights and
+    /// soften outside `0..=1` are clamped (see [`TwoBoneIk`](crate::TwoBoneIk) and
+    /// [`AimIk`](crate::AimIk)).
+    ///
+    /// # Errors
+    /// [`AnimError::BadNode`] for a node past the end, and for a two-bone job whose joints are
+    /// not a parent → child → grandchild chain ([`check_chain`](crate::check_chain)). Nothing
+    /// is added on error.
+    pub fn add_ik(&mut self, job: IkJob) -> Result<usize, AnimError> {
+        let data = self.poser.rig.data();
+        match job {
+            IkJob::TwoBone {
+                start, mid, end, ..
+            } => crate::check_chain(data, start, mid, end)?,
+            IkJob::Aim { node, .. } if node >= data.nodes.len() => {
+                return Err(AnimError::BadNode {
+                    what: "aim IK node".into(),
+                    node,
+                    node_count: data.nodes.len(),
+                });
+            }
+            IkJob::Aim { .. } => {}
+        }
+        self.ik.push(job);
+        Ok(self.ik.len() - 1)
+    }
+
+    /// The IK jobs, in the order they run.
+    #[must_use]
+    pub fn ik_jobs(&self) -> &[IkJob] {
+        &self.ik
+    }
+
+    /// IK job `index`, to move its target or change its weight every frame (its joints cannot
+    /// change: remove it and add another).
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchLayer`] for an index past the end (`layer` counts IK jobs here).
+    pub fn ik_target_mut(&mut self, index: usize) -> Result<&mut IkJob, AnimError> {
+        let count = self.ik.len();
+        self.ik.get_mut(index).ok_or(AnimError::NoSuchLayer {
+            layer: index,
+            layer_count: count,
+        })
+    }
+
+    /// Removes every IK job.
+    pub fn clear_ik(&mut self) {
+        self.ik.clear();
     }
 }
