@@ -134,14 +134,19 @@ fn place_rows<const L: usize>(
 fn write_trs(trs: &mut [f32], q: &Quad, t: [Vec4; 3], r: [Vec4; 4], s: [Vec4; 3]) {
     let front = interpolate::transpose([t[0], t[1], t[2], r[0]]);
     let middle = interpolate::transpose([r[1], r[2], r[3], s[0]]);
-    let back = interpolate::transpose([s[1], s[2], Vec4::ZERO, Vec4::ZERO]);
+    // Scale y and z of each lane, interleaved in pairs (two unpacks, not a third transpose).
+    let (sy, sz) = (s[1], s[2]);
+    let back = [
+        Vec4::new(sy.x, sz.x, sy.y, sz.y).to_array(),
+        Vec4::new(sy.z, sz.z, sy.w, sz.w).to_array(),
+    ];
     for lane in 0..q.lanes {
         let base = q.nodes[lane] as usize * TRS_STRIDE;
         let rec = &mut trs[base..base + TRS_STRIDE];
         front[lane].write_to_slice(&mut rec[0..4]);
         middle[lane].write_to_slice(&mut rec[4..8]);
-        rec[8] = back[lane].x;
-        rec[9] = back[lane].y;
+        let pair = (lane & 1) * 2;
+        rec[8..10].copy_from_slice(&back[lane >> 1][pair..pair + 2]);
     }
 }
 
