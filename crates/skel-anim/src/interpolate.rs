@@ -55,6 +55,11 @@ pub(crate) fn slerp_weights(cos: f32, t: f32) -> (f32, f32) {
 #[inline]
 #[must_use]
 pub(crate) fn slerp(a: Vec4, b: Vec4, t: f32) -> Vec4 {
+    if a == b {
+        // Equal keys (a constant track): the copy, exactly, whatever `t`. The quad pass holds
+        // constant tracks at this value without sampling them.
+        return normalize_quat(a);
+    }
     let cos = a.dot(b);
     let (b, cos) = if cos < 0.0 { (-b, -cos) } else { (b, cos) };
     let (wa, wb) = slerp_weights(cos, t);
@@ -63,7 +68,7 @@ pub(crate) fn slerp(a: Vec4, b: Vec4, t: f32) -> Vec4 {
 
 /// [`slerp`] of four key pairs at once, lanes in registers (structure of arrays): lane `i` of
 /// the result is bit for bit `slerp(a[i], b[i], s[i])`, or `normalize_quat(a[i])` where
-/// `copy[i]` (STEP keys, or a time clamped to an end key), because every lane runs the scalar
+/// `copy[i]` (STEP keys, or a time clamped to an end key) or `a[i] == b[i]`, because every lane runs the scalar
 /// version's operations in the scalar version's order.
 #[inline]
 #[must_use]
@@ -87,6 +92,8 @@ pub(crate) fn transpose(v: [Vec4; 4]) -> [Vec4; 4] {
 pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [Vec4; 4] {
     let [ax, ay, az, aw] = a;
     let [bx, by, bz, bw] = b;
+    // Equal keys copy, as in `slerp`.
+    let copy = copy | (ax.cmpeq(bx) & ay.cmpeq(by) & az.cmpeq(bz) & aw.cmpeq(bw));
     // glam's Vec4::dot adds (x + z) + (y + w).
     let cos = (ax * bx + az * bz) + (ay * by + aw * bw);
     let flip = cos.cmplt(Vec4::ZERO);
@@ -198,6 +205,31 @@ pub(crate) fn compose4(t: &[Vec4; 4], q: &[Vec4; 4], s: &[Vec4; 4]) -> [Cols; 4]
 #[inline]
 #[must_use]
 pub(crate) fn compose_soa(t: [Vec4; 3], q: [Vec4; 4], s: [Vec4; 3]) -> [Cols; 4] {
+    let (e, zero) = compose_rows(t, q, s);
+    let one = Vec4::ONE;
+    let c0 = transpose([e[0][0], e[1][0], e[2][0], zero[0]]);
+    let c1 = transpose([e[0][1], e[1][1], e[2][1], zero[1]]);
+    let c2 = transpose([e[0][2], e[1][2], e[2][2], zero[2]]);
+    let c3 = transpose([e[0][3], e[1][3], e[2][3], one]);
+    [
+        [c0[0], c1[0], c2[0], c3[0]],
+        [c0[1], c1[1], c2[1], c3[1]],
+        [c0[2], c1[2], c2[2], c3[2]],
+        [c0[3], c1[3], c2[3], c3[3]],
+    ]
+}
+
+/// The elements of [`compose_soa`]'s matrices without transposing them: `e[r][c]` holds row
+/// `r`, column `c` of the four nodes' matrices (one node per lane), and `zero[c]` the last row's
+/// columns 0–2 (`0 · s`, a signed zero). What a product with a parent on the left needs: each
+/// element broadcast from its lane.
+#[inline]
+#[must_use]
+pub(crate) fn compose_rows(
+    t: [Vec4; 3],
+    q: [Vec4; 4],
+    s: [Vec4; 3],
+) -> ([[Vec4; 4]; 3], [Vec4; 3]) {
     let [x, y, z, w] = q;
     let (x2, y2, z2) = (x + x, y + y, z + z);
     let (xx, xy, xz) = (x * x2, x * y2, x * z2);
@@ -205,31 +237,14 @@ pub(crate) fn compose_soa(t: [Vec4; 3], q: [Vec4; 4], s: [Vec4; 3]) -> [Cols; 4]
     let (wx, wy, wz) = (w * x2, w * y2, w * z2);
     let one = Vec4::ONE;
     let [sx, sy, sz] = s;
-    let c0 = transpose([
-        (one - (yy + zz)) * sx,
-        (xy + wz) * sx,
-        (xz - wy) * sx,
-        Vec4::ZERO * sx,
-    ]);
-    let c1 = transpose([
-        (xy - wz) * sy,
-        (one - (xx + zz)) * sy,
-        (yz + wx) * sy,
-        Vec4::ZERO * sy,
-    ]);
-    let c2 = transpose([
-        (xz + wy) * sz,
-        (yz - wx) * sz,
-        (one - (xx + yy)) * sz,
-        Vec4::ZERO * sz,
-    ]);
-    let c3 = transpose([t[0], t[1], t[2], one]);
-    [
-        [c0[0], c1[0], c2[0], c3[0]],
-        [c0[1], c1[1], c2[1], c3[1]],
-        [c0[2], c1[2], c2[2], c3[2]],
-        [c0[3], c1[3], c2[3], c3[3]],
-    ]
+    (
+        [
+            [(one - (yy + zz)) * sx, (xy - wz) * sy, (xz + wy) * sz, t[0]],
+            [(xy + wz) * sx, (one - (xx + zz)) * sy, (yz - wx) * sz, t[1]],
+            [(xz - wy) * sx, (yz + wx) * sy, (one - (xx + yy)) * sz, t[2]],
+        ],
+        [Vec4::ZERO * sx, Vec4::ZERO * sy, Vec4::ZERO * sz],
+    )
 }
 
 /// `a · b` for matrices whose last row is `(0, 0, 0, 1)` (the result's is too).

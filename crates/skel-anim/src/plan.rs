@@ -67,10 +67,15 @@ pub(crate) struct ClipPlan {
 }
 
 /// What the bone pass needs to know about a skeleton binding beyond its data.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct BindingPlan {
     /// Every inverse-bind matrix has the last row `(0, 0, 0, 1)`: affine products suffice.
     pub(crate) ibm_affine: bool,
+    /// Each inverse-bind matrix's 16 elements, each splat across a `Vec4` (column by column:
+    /// `m[c][r]` at `4c + r`), so that the bone product `world · inverseBind` multiplies them
+    /// from memory instead of broadcasting them in registers every frame (SSE2 has no
+    /// broadcast load).
+    pub(crate) ibm_splats: Vec<[glam::Vec4; 16]>,
 }
 
 /// The frame a controller poses in: world space moved so that the first skinned mesh sits at
@@ -224,11 +229,20 @@ impl PosePlan {
         let bindings = data
             .skeletons
             .iter()
-            .map(|s| BindingPlan {
-                ibm_affine: s
+            .map(|s| {
+                let ibm_affine = s
                     .inverse_bind_matrices
                     .chunks_exact(16)
-                    .all(|m| interpolate::is_affine(&interpolate::load(m, 0))),
+                    .all(|m| interpolate::is_affine(&interpolate::load(m, 0)));
+                let ibm_splats = s
+                    .inverse_bind_matrices
+                    .chunks_exact(16)
+                    .map(|m| std::array::from_fn(|i| glam::Vec4::splat(m[i])))
+                    .collect();
+                BindingPlan {
+                    ibm_affine,
+                    ibm_splats,
+                }
             })
             .collect();
         let mut morph_of_node = vec![NONE; n];

@@ -436,31 +436,72 @@ fn bone_pass(
             *cached = (mesh_world, MeshInverse::of(&mesh_world));
         }
         let inv = &cached.1;
-        for ((&joint, ibm), out) in binding
-            .joints
-            .iter()
-            .zip(binding.inverse_bind_matrices.chunks_exact(16))
-            .zip(bones.chunks_exact_mut(16))
-        {
-            let w = interpolate::load(world, joint * 16);
-            let ibm = interpolate::load(ibm, 0);
-            let m = if bp.ibm_affine {
-                interpolate::mul_affine(&w, &ibm)
-            } else {
-                interpolate::mul_full(&w, &ibm)
-            };
-            let m = match inv {
-                MeshInverse::Identity => m,
-                MeshInverse::Diagonal(d) => m.map(|c| c * *d),
-                MeshInverse::General(inv) if bp.ibm_affine => interpolate::mul_affine(inv, &m),
-                MeshInverse::General(inv) => interpolate::mul_full(inv, &m),
-            };
-            interpolate::store(out, 0, &m);
+        let (joints, splats, affine) = (&binding.joints, &bp.ibm_splats, bp.ibm_affine);
+        // The usual cases (the mesh at rest in the controller's frame, or mirrored): one
+        // product per bone, the inverse bind's elements splat at plan time.
+        if let MeshInverse::Identity = inv {
+            splat_bones(world, joints, splats, affine, bones, |c| c);
+        } else if let MeshInverse::Diagonal(d) = inv {
+            splat_bones(world, joints, splats, affine, bones, |c| c * *d);
+        } else {
+            for ((&joint, ibm), out) in binding
+                .joints
+                .iter()
+                .zip(binding.inverse_bind_matrices.chunks_exact(16))
+                .zip(bones.chunks_exact_mut(16))
+            {
+                let w = interpolate::load(world, joint * 16);
+                let ibm = interpolate::load(ibm, 0);
+                let m = if bp.ibm_affine {
+                    interpolate::mul_affine(&w, &ibm)
+                } else {
+                    interpolate::mul_full(&w, &ibm)
+                };
+                let m = match inv {
+                    MeshInverse::Identity => m,
+                    MeshInverse::Diagonal(d) => m.map(|c| c * *d),
+                    MeshInverse::General(inv) if bp.ibm_affine => interpolate::mul_affine(inv, &m),
+                    MeshInverse::General(inv) => interpolate::mul_full(inv, &m),
+                };
+                interpolate::store(out, 0, &m);
+            }
         }
         sink.bone_matrices(bi, bones);
     }
     for (mi, weights) in morph_weights.iter().enumerate() {
         sink.morph_weights(mi, weights);
+    }
+}
+
+/// `bones[i] = post(world[joints[i]] · inverseBind[i])` column by column, the inverse binds
+/// given as splats (`BindingPlan::ibm_splats`): the same operations in the same order as
+/// `mul_affine` (`affine`) or `mul_full`, without broadcasting the inverse bind's elements.
+#[inline]
+fn splat_bones(
+    world: &[f32],
+    joints: &[usize],
+    splats: &[[Vec4; 16]],
+    affine: bool,
+    bones: &mut [f32],
+    post: impl Fn(Vec4) -> Vec4,
+) {
+    let pairs = joints.iter().zip(splats).zip(bones.chunks_exact_mut(16));
+    if affine {
+        for ((&joint, b), out) in pairs {
+            let w = interpolate::load(world, joint * 16);
+            let col = |c: usize| w[0] * b[4 * c] + w[1] * b[4 * c + 1] + w[2] * b[4 * c + 2];
+            let m = [col(0), col(1), col(2), col(3) + w[3]].map(&post);
+            interpolate::store(out, 0, &m);
+        }
+    } else {
+        for ((&joint, b), out) in pairs {
+            let w = interpolate::load(world, joint * 16);
+            let col = |c: usize| {
+                w[0] * b[4 * c] + w[1] * b[4 * c + 1] + w[2] * b[4 * c + 2] + w[3] * b[4 * c + 3]
+            };
+            let m = [col(0), col(1), col(2), col(3)].map(&post);
+            interpolate::store(out, 0, &m);
+        }
     }
 }
 

@@ -11,6 +11,8 @@
 
 use glam::{BVec4A, Vec4};
 
+use crate::interpolate::{self, Cols};
+
 use crate::layout::{NONE, NodeSources, Track};
 use crate::{Clip, NodeRest};
 
@@ -46,6 +48,19 @@ pub(crate) struct Quad {
     pub(crate) r_step: BVec4A,
     /// Lanes whose rotation is not keyed: the rest value, not normalised (as the scalar path).
     pub(crate) r_rest: BVec4A,
+    /// Whether every lane's translation / scale / rotation is the same at every time (untracked,
+    /// or keys all equal bit for bit): the frame takes [`Quad::held`] for those rows instead of
+    /// loading and interpolating keys.
+    pub(crate) t_const: bool,
+    pub(crate) s_const: bool,
+    pub(crate) r_const: bool,
+    /// The rows every time gives where they are constant (`ROWS` rows as in the keys), bit for
+    /// bit what sampling them would give: a lerp of equal keys is the key plus zero, a slerp of
+    /// equal keys the normalised key (`interpolate::slerp`).
+    pub(crate) held: [Vec4; ROWS],
+    /// Where everything is constant: index of the quad's local matrices in
+    /// [`QuadPlan::fixed`], computed once; [`NONE`] otherwise.
+    pub(crate) fixed: u32,
 }
 
 /// What [`QuadPlan::new`] reads of a clip's plan (the plan is built above this module).
@@ -67,6 +82,8 @@ pub(crate) struct QuadInputs<'a> {
 pub(crate) struct QuadPlan {
     pub(crate) quads: Vec<Quad>,
     pub(crate) keys: Vec<Vec4>,
+    /// Local matrices of the quads that never move (`Quad::fixed`).
+    pub(crate) fixed: Vec<[Cols; 4]>,
 }
 
 /// Where one property of one node comes from.
@@ -103,6 +120,22 @@ impl Source<'_> {
         match self {
             Source::Rest(_) => true,
             Source::Keys { step, .. } => *step,
+        }
+    }
+
+    /// Whether every one of `count` keys equals the first, bit for bit, and is finite (so that
+    /// the frame's `==` on keys agrees).
+    fn constant(&self, count: usize) -> bool {
+        match *self {
+            Source::Rest(_) => true,
+            Source::Keys { output, width, .. } => {
+                let first = &output[..width];
+                first.iter().all(|v| v.is_finite())
+                    && (1..count).all(|k| {
+                        let v = &output[k * width..k * width + width];
+                        v.iter().zip(first).all(|(a, b)| a.to_bits() == b.to_bits())
+                    })
+            }
         }
     }
 }
@@ -143,6 +176,7 @@ impl QuadPlan {
         };
         let mut quads = Vec::with_capacity(cp.nodes.len().div_ceil(4));
         let mut keys = Vec::new();
+        let mut fixed = Vec::new();
         let budget = MAX_GROWTH * 16 * cp.block_key_values + SLACK_BYTES;
         for group in cp.nodes.chunks(4) {
             let sources: Vec<[Source<'_>; 3]> = group
@@ -182,6 +216,11 @@ impl QuadPlan {
                 s_hold: BVec4A::splat(true),
                 r_step: BVec4A::splat(false),
                 r_rest: BVec4A::splat(true),
+                t_const: true,
+                s_const: true,
+                r_const: true,
+                held: [Vec4::ZERO; ROWS],
+                fixed: NONE,
             };
             let mut held = [[true; 4]; 3];
             for (lane, (n, [t, r, s])) in group.iter().zip(&sources).enumerate() {
@@ -191,6 +230,9 @@ impl QuadPlan {
                 held[1][lane] = s.held();
                 held[2][lane] = matches!(r, Source::Keys { step: true, .. });
                 quad.r_rest.set(lane, matches!(r, Source::Rest(_)));
+                quad.t_const &= t.constant(count);
+                quad.s_const &= s.constant(count);
+                quad.r_const &= r.constant(count);
             }
             quad.t_hold = BVec4A::from(held[0]);
             quad.s_hold = BVec4A::from(held[1]);
@@ -201,8 +243,8 @@ impl QuadPlan {
                 Source::Rest(Vec4::W),
                 Source::Rest(Vec4::new(1.0, 1.0, 1.0, 0.0)),
             ];
+            let lane = |l: usize| sources.get(l).unwrap_or(&identity);
             for k in 0..count {
-                let lane = |l: usize| sources.get(l).unwrap_or(&identity);
                 let row = |prop: usize, c: usize| {
                     Vec4::from_array(std::array::from_fn(|l| lane(l)[prop].value(k)[c]))
                 };
@@ -219,8 +261,35 @@ impl QuadPlan {
                     row(1, 3),
                 ]);
             }
+            let first = quad.first;
+            hold_constants(&mut quad, &keys[first..first + ROWS]);
+            if quad.t_const && quad.s_const && quad.r_const {
+                let h = &quad.held;
+                quad.fixed = u32::try_from(fixed.len()).ok()?;
+                fixed.push(interpolate::compose_soa(
+                    [h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]],
+                    [h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]],
+                    [h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]],
+                ));
+            }
             quads.push(quad);
         }
-        Some(Self { quads, keys })
+        Some(Self { quads, keys, fixed })
+    }
+}
+
+/// Fills `quad.held` from its first key `k0` (the value of every key where constant): what the
+/// frame's lerp (`a + (b − a) · s` with `a == b`, `s ≥ 0`: `a + 0`) and slerp (equal keys copy)
+/// give for those rows, whatever the time.
+fn hold_constants(quad: &mut Quad, k0: &[Vec4]) {
+    let lerped = |row: usize, hold: BVec4A| Vec4::select(hold, k0[row], k0[row] + Vec4::ZERO);
+    for c in 0..3 {
+        quad.held[T_ROWS + c] = lerped(T_ROWS + c, quad.t_hold);
+        quad.held[S_ROWS + c] = lerped(S_ROWS + c, quad.s_hold);
+    }
+    let r = [k0[R_ROWS], k0[R_ROWS + 1], k0[R_ROWS + 2], k0[R_ROWS + 3]];
+    let copied = interpolate::slerp_soa(r, r, Vec4::ZERO, BVec4A::splat(true));
+    for c in 0..4 {
+        quad.held[R_ROWS + c] = Vec4::select(quad.r_rest, r[c], copied[c]);
     }
 }

@@ -5,7 +5,7 @@
 use glam::{BVec4A, Vec4};
 
 use crate::TRS_STRIDE;
-use crate::interpolate;
+use crate::interpolate::{self, Cols};
 use crate::layout::{NONE, Transform};
 use crate::quad_plan::{Quad, QuadPlan, R_ROWS, ROWS, S_ROWS, T_ROWS};
 use crate::timeline::Segment;
@@ -23,6 +23,19 @@ impl QuadPlan {
         root: &Transform,
     ) {
         for q in &self.quads {
+            let h = &q.held;
+            if q.fixed != NONE {
+                // Nothing in the quad moves: its local matrices were composed at build time.
+                write_trs(
+                    trs,
+                    q,
+                    [h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]],
+                    [h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]],
+                    [h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]],
+                );
+                place(world, q, &self.fixed[q.fixed as usize], root);
+                continue;
+            }
             let seg = if q.timeline == NONE {
                 Segment::default()
             } else {
@@ -31,34 +44,89 @@ impl QuadPlan {
             let ka = &self.keys[q.first + seg.a as usize * ROWS..][..ROWS];
             let kb = &self.keys[q.first + seg.b as usize * ROWS..][..ROWS];
             let s = Vec4::splat(seg.s);
-            let lerp = |row: usize, hold: BVec4A| {
-                let (a, b) = (ka[row], kb[row]);
-                Vec4::select(hold, a, a + (b - a) * s)
+            let lerp3 = |first: usize, hold: BVec4A| {
+                std::array::from_fn(|c| {
+                    let (a, b) = (ka[first + c], kb[first + c]);
+                    Vec4::select(hold, a, a + (b - a) * s)
+                })
             };
-            let t = [
-                lerp(T_ROWS, q.t_hold),
-                lerp(T_ROWS + 1, q.t_hold),
-                lerp(T_ROWS + 2, q.t_hold),
-            ];
-            let sc = [
-                lerp(S_ROWS, q.s_hold),
-                lerp(S_ROWS + 1, q.s_hold),
-                lerp(S_ROWS + 2, q.s_hold),
-            ];
-            let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
-            let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
-            let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
-            let slerped = interpolate::slerp_soa(ra, rb, s, copy);
-            let r: [Vec4; 4] = std::array::from_fn(|c| Vec4::select(q.r_rest, ra[c], slerped[c]));
+            let held3 = |first: usize| [h[first], h[first + 1], h[first + 2]];
+            let t = if q.t_const {
+                held3(T_ROWS)
+            } else {
+                lerp3(T_ROWS, q.t_hold)
+            };
+            let sc = if q.s_const {
+                held3(S_ROWS)
+            } else {
+                lerp3(S_ROWS, q.s_hold)
+            };
+            let r: [Vec4; 4] = if q.r_const {
+                [h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]]
+            } else {
+                let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
+                let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
+                let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
+                let slerped = interpolate::slerp_soa(ra, rb, s, copy);
+                std::array::from_fn(|c| Vec4::select(q.r_rest, ra[c], slerped[c]))
+            };
             write_trs(trs, q, t, r, sc);
-            let locals = interpolate::compose_soa(t, r, sc);
-            for ((&node, &parent), local) in
-                q.nodes.iter().zip(&q.parents).zip(&locals).take(q.lanes)
-            {
-                crate::layout::place_step(world, node, parent, local, root);
+            let (e, zero) = interpolate::compose_rows(t, r, sc);
+            place_rows::<0>(world, q, &e, zero, root);
+            if q.lanes > 1 {
+                place_rows::<1>(world, q, &e, zero, root);
+            }
+            if q.lanes > 2 {
+                place_rows::<2>(world, q, &e, zero, root);
+            }
+            if q.lanes > 3 {
+                place_rows::<3>(world, q, &e, zero, root);
             }
         }
     }
+}
+
+/// Multiplies each lane's local matrix onto its parent's world matrix (parents come first in
+/// the plan's order, also within a quad).
+#[inline]
+fn place(world: &mut [f32], q: &Quad, locals: &[Cols; 4], root: &Transform) {
+    for ((&node, &parent), local) in q.nodes.iter().zip(&q.parents).zip(locals).take(q.lanes) {
+        crate::layout::place_step(world, node, parent, local, root);
+    }
+}
+
+/// `place_step` of lane `L` from the local matrices' elements in lanes
+/// (`interpolate::compose_rows`): the same products in the same order as `mul_affine`, each
+/// element broadcast straight from its lane instead of from a transposed column.
+#[inline]
+fn place_rows<const L: usize>(
+    world: &mut [f32],
+    q: &Quad,
+    e: &[[Vec4; 4]; 3],
+    zero: [Vec4; 3],
+    root: &Transform,
+) {
+    let at = |v: Vec4| v.to_array()[L];
+    let (node, parent) = (q.nodes[L], q.parents[L]);
+    let m = if parent == NONE {
+        let col = |c: usize, w: f32| Vec4::new(at(e[0][c]), at(e[1][c]), at(e[2][c]), w);
+        let local = [
+            col(0, at(zero[0])),
+            col(1, at(zero[1])),
+            col(2, at(zero[2])),
+            col(3, 1.0),
+        ];
+        root.apply(&local)
+    } else {
+        let p = interpolate::load(world, parent as usize * 16);
+        let col = |c: usize| {
+            p[0] * Vec4::splat(at(e[0][c]))
+                + p[1] * Vec4::splat(at(e[1][c]))
+                + p[2] * Vec4::splat(at(e[2][c]))
+        };
+        [col(0), col(1), col(2), col(3) + p[3]]
+    };
+    interpolate::store(world, node as usize * 16, &m);
 }
 
 /// Writes each lane's transform to its node's TRS record (padding untouched).
@@ -66,14 +134,19 @@ impl QuadPlan {
 fn write_trs(trs: &mut [f32], q: &Quad, t: [Vec4; 3], r: [Vec4; 4], s: [Vec4; 3]) {
     let front = interpolate::transpose([t[0], t[1], t[2], r[0]]);
     let middle = interpolate::transpose([r[1], r[2], r[3], s[0]]);
-    let back = interpolate::transpose([s[1], s[2], Vec4::ZERO, Vec4::ZERO]);
+    // Scale y and z of each lane, interleaved in pairs (two unpacks, not a third transpose).
+    let (sy, sz) = (s[1], s[2]);
+    let back = [
+        Vec4::new(sy.x, sz.x, sy.y, sz.y).to_array(),
+        Vec4::new(sy.z, sz.z, sy.w, sz.w).to_array(),
+    ];
     for lane in 0..q.lanes {
         let base = q.nodes[lane] as usize * TRS_STRIDE;
         let rec = &mut trs[base..base + TRS_STRIDE];
         front[lane].write_to_slice(&mut rec[0..4]);
         middle[lane].write_to_slice(&mut rec[4..8]);
-        rec[8] = back[lane].x;
-        rec[9] = back[lane].y;
+        let pair = (lane & 1) * 2;
+        rec[8..10].copy_from_slice(&back[lane >> 1][pair..pair + 2]);
     }
 }
 
@@ -119,13 +192,25 @@ mod tests {
                 })
                 .collect::<Vec<_>>();
             let rest = prop::collection::vec(prop::array::uniform10(-2.0f32..2.0), nodes);
+            // A third of the tracks are constant (every key the first): the quads hold them.
             let track = (
                 0..nodes,
                 0u8..3,
                 prop::bool::weighted(0.2),
                 prop::bool::weighted(0.1),
                 prop::collection::vec(-2.0f32..2.0, keys * 4),
-            );
+                prop::bool::weighted(0.35),
+            )
+                .prop_map(|(node, path, step, second, mut v, constant)| {
+                    if constant {
+                        let width = if path == 1 { 4 } else { 3 };
+                        let first = v[..width].to_vec();
+                        for key in v.chunks_exact_mut(width) {
+                            key.copy_from_slice(&first);
+                        }
+                    }
+                    (node, path, step, second, v)
+                });
             let tracks = prop::collection::vec(track, 0..nodes * 3);
             let gaps = prop::collection::vec(0.05f32..1.0, keys);
             (parents, rest, tracks, gaps).prop_map(|(parents, rest, tracks, gaps)| Rig {
@@ -245,6 +330,49 @@ mod tests {
         };
         assert!(quads(2_000));
         assert!(!quads(20_000));
+    }
+
+    #[test]
+    fn constant_tracks_are_held_and_still_quads_composed_once() {
+        let rest = [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0];
+        let turn = [0.0, 0.0, 0.6, 0.8];
+        // Nodes 0–3: a constant rotation (three equal keys) and a constant translation; nodes
+        // 4–7: the same plus a moving translation on node 6.
+        let mut tracks = vec![
+            (1, 1, false, false, [turn; 3].concat()),
+            (2, 0, false, false, [0.5, -0.0, 2.0].repeat(3)),
+        ];
+        let moving = |node| (node, 0, false, false, (0u8..12).map(f32::from).collect());
+        let plan = |tracks: Vec<_>| {
+            let rig = Rig {
+                parents: (0usize..8).map(|i| i.checked_sub(1)).collect(),
+                rest: vec![rest; 8],
+                tracks,
+                times: vec![0.0, 1.0, 2.0],
+            };
+            let c = AnimationController::new(Arc::new(data(&rig))).unwrap();
+            c.scratch().plan.clips[0].quads.clone().unwrap()
+        };
+        let still = plan(tracks.clone());
+        assert_eq!(
+            still.fixed.len(),
+            2,
+            "nothing moves: both quads composed once"
+        );
+        assert!(
+            still
+                .quads
+                .iter()
+                .all(|q| q.t_const && q.s_const && q.r_const)
+        );
+        tracks.push(moving(6));
+        let one = plan(tracks);
+        assert_eq!(one.fixed.len(), 1);
+        let q = &one.quads[1];
+        assert!(!q.t_const && q.s_const && q.r_const);
+        assert_eq!(q.fixed, crate::layout::NONE);
+        // The held translation of node 2 is the lerp's: −0 becomes +0.
+        assert_eq!(one.quads[0].held[1].z.to_bits(), 0.0f32.to_bits());
     }
 
     #[test]
