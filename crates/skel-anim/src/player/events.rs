@@ -53,16 +53,16 @@ impl Sweep {
             return None;
         }
         let (start, now) = (before.phase(), after.phase());
-        let loops = f64::from(after.loops_this_tick());
-        let forward = step >= 0.0;
         let period = match after.loop_mode() {
             LoopMode::PingPong => 2.0 * len,
             _ => len,
         };
+        // Unroll the landing place by the whole periods that bring it nearest to where the step
+        // went: the clock snaps landings within a microsecond of an end onto the loop's start,
+        // so its loop count can be off by one for a step that only grazes the end.
         let end = match after.loop_mode() {
             LoopMode::Once => now,
-            _ if forward => now + loops * period,
-            _ => now - loops * period,
+            _ => now + ((start + step - now) / period).round() * period,
         };
         if end == start {
             return None;
