@@ -125,18 +125,24 @@ impl Sweep {
         } else {
             ((self.start - m) / period).ceil() - ((self.end - m) / period).ceil()
         };
-        if count >= f64::from(u32::MAX) {
-            u32::MAX
-        } else if count > 0.0 {
-            #[expect(
-                clippy::cast_possible_truncation,
-                clippy::cast_sign_loss,
-                reason = "a positive whole number below u32::MAX"
-            )]
-            let n = count as u32;
-            n
-        } else {
-            0
-        }
+        u32::try_from(whole_count(count)).unwrap_or(u32::MAX)
+    }
+}
+
+/// A count computed in f64 (a difference of floors or ceilings), as a whole number: 0 below 1,
+/// saturated at `u64::MAX` (a tick of absurd length counts as many loops as fit).
+pub(crate) fn whole_count(n: f64) -> u64 {
+    if n >= 1.8e19 {
+        u64::MAX
+    } else if n > 0.0 {
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a non-negative whole number in range"
+        )]
+        let c = n as u64;
+        c
+    } else {
+        0
     }
 }

@@ -324,7 +324,6 @@ fn sample_layer(
     if let Some(root) = root {
         hold_root(
             root,
-            clip,
             layer.clip,
             &slots.vec3,
             &mut mix.vec3,
@@ -333,7 +332,6 @@ fn sample_layer(
         );
         hold_root(
             root,
-            clip,
             layer.clip,
             &slots.quat,
             &mut mix.quat,
@@ -411,9 +409,9 @@ fn sample_layer(
         }
         if let Some(root) = root {
             if e.slot == root.t_slot && !e.rotation {
-                value = root.plan.in_place_translation(clip, layer.clip, value);
+                value = root.plan.in_place_translation(layer.clip, value);
             } else if e.slot == root.r_slot && e.rotation {
-                value = root.plan.in_place_rotation(clip, layer.clip, value);
+                value = root.plan.in_place_rotation(layer.clip, value);
             }
         }
         let sw = weight_of(e.slot);
@@ -469,7 +467,6 @@ fn sample_layer(
 /// Holds the root's extracted components at the clip's time 0 in a layer's samples.
 fn hold_root(
     root: &RootState,
-    clip: &crate::Clip,
     clip_index: usize,
     slots: &[usize],
     values: &mut [Vec4],
@@ -481,9 +478,9 @@ fn hold_root(
     }
     if let Some(i) = slots.iter().position(|&s| s == root_slot) {
         values[i] = if rotation {
-            root.plan.in_place_rotation(clip, clip_index, values[i])
+            root.plan.in_place_rotation(clip_index, values[i])
         } else {
-            root.plan.in_place_translation(clip, clip_index, values[i])
+            root.plan.in_place_translation(clip_index, values[i])
         };
     }
 }

@@ -12,7 +12,7 @@
 
 use glam::{DQuat, DVec3, Quat, Vec3, Vec4};
 
-use super::events::Sweep;
+use super::events::{Sweep, whole_count};
 use crate::{
     AnimError, AnimationData, ChannelPath, Clip, LoopMode, PlaybackClock, evaluate_sampler,
 };
@@ -116,6 +116,9 @@ pub(crate) struct RootPlan {
     channels: Vec<RootChannels>,
     rest_t: Vec3,
     rest_r: Quat,
+    /// The root's translation and rotation at each clip's time 0 (what the pose holds),
+    /// sampled once here rather than every tick.
+    start: Vec<(Vec3, Quat)>,
 }
 
 impl RootPlan {
@@ -143,12 +146,20 @@ impl RootPlan {
                 c
             })
             .collect();
-        Ok(Self {
+        let mut plan = Self {
             config,
             channels,
             rest_t: Vec3::from_array(node.translation),
             rest_r: Quat::from_array(node.rotation),
-        })
+            start: Vec::new(),
+        };
+        plan.start = data
+            .clips
+            .iter()
+            .enumerate()
+            .map(|(index, clip)| plan.sample(clip, index, 0.0))
+            .collect();
+        Ok(plan)
     }
 
     /// The root's local translation and rotation in `clip` at `time`.
@@ -215,11 +226,13 @@ impl RootPlan {
                 }
                 if b > a {
                     let n = (kb - ka - 1.0).max(0.0);
-                    rel(ta, len).then(whole.pow(to_count(n))).then(rel(0.0, tb))
+                    rel(ta, len)
+                        .then(whole.pow(whole_count(n)))
+                        .then(rel(0.0, tb))
                 } else {
                     let n = (ka - kb - 1.0).max(0.0);
                     rel(ta, 0.0)
-                        .then(whole.inverse().pow(to_count(n)))
+                        .then(whole.inverse().pow(whole_count(n)))
                         .then(rel(len, tb))
                 }
             }
@@ -259,8 +272,8 @@ impl RootPlan {
     }
 
     /// The root's sampled local translation with the extracted axes held at `clip`'s time 0.
-    pub(crate) fn in_place_translation(&self, clip: &Clip, index: usize, value: Vec4) -> Vec4 {
-        let (t0, _) = self.sample(clip, index, 0.0);
+    pub(crate) fn in_place_translation(&self, index: usize, value: Vec4) -> Vec4 {
+        let (t0, _) = self.start[index];
         let m = self.config.translation;
         Vec4::new(
             if m[0] { t0.x } else { value.x },
@@ -271,11 +284,11 @@ impl RootPlan {
     }
 
     /// The root's sampled local rotation with its yaw held at `clip`'s time 0.
-    pub(crate) fn in_place_rotation(&self, clip: &Clip, index: usize, value: Vec4) -> Vec4 {
+    pub(crate) fn in_place_rotation(&self, index: usize, value: Vec4) -> Vec4 {
         if !self.config.yaw {
             return value;
         }
-        let (_, r0) = self.sample(clip, index, 0.0);
+        let (_, r0) = self.start[index];
         let q = Quat::from_vec4(value);
         let out = yaw_quat(r0) * yaw_quat(q).conjugate() * q;
         Vec4::from(out.normalize())
@@ -306,22 +319,6 @@ impl MotionMix {
     pub(crate) fn finish(self) -> Motion {
         let norm = self.blend_weight.max(1.0);
         self.blend.scaled(1.0 / norm).plus(self.additive)
-    }
-}
-
-fn to_count(n: f64) -> u64 {
-    if n >= 1.8e19 {
-        u64::MAX
-    } else if n > 0.0 {
-        #[expect(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "a non-negative whole number in range"
-        )]
-        let c = n as u64;
-        c
-    } else {
-        0
     }
 }
 
