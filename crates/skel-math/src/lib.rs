@@ -20,9 +20,13 @@
 //! ```
 //!
 //! Quaternions are `[x, y, z, w]`, as glTF stores them.
+//!
+//! [`lanes`] holds the four-lane structure-of-arrays types ([`lanes::Vec3x4`],
+//! [`lanes::Quatx4`]) that the layered pose pass works on: four nodes per value.
 
 #![forbid(unsafe_code)]
 
+pub mod lanes;
 mod mat4;
 mod quat;
 
