@@ -61,6 +61,11 @@ pub(crate) struct Quad {
     /// Where everything is constant: index of the quad's local matrices in
     /// [`QuadPlan::fixed`], computed once; [`NONE`] otherwise.
     pub(crate) fixed: u32,
+    /// Lanes whose translation / scale / rotation the clip keys (a track, STEP or not): what a
+    /// layer of the clip contributes to; untracked lanes hold rest values it must not blend.
+    pub(crate) t_keyed: BVec4A,
+    pub(crate) s_keyed: BVec4A,
+    pub(crate) r_keyed: BVec4A,
 }
 
 /// What [`QuadPlan::new`] reads of a clip's plan (the plan is built above this module).
@@ -221,6 +226,9 @@ impl QuadPlan {
                 r_const: true,
                 held: [Vec4::ZERO; ROWS],
                 fixed: NONE,
+                t_keyed: BVec4A::splat(false),
+                s_keyed: BVec4A::splat(false),
+                r_keyed: BVec4A::splat(false),
             };
             let mut held = [[true; 4]; 3];
             for (lane, (n, [t, r, s])) in group.iter().zip(&sources).enumerate() {
@@ -230,6 +238,9 @@ impl QuadPlan {
                 held[1][lane] = s.held();
                 held[2][lane] = matches!(r, Source::Keys { step: true, .. });
                 quad.r_rest.set(lane, matches!(r, Source::Rest(_)));
+                quad.t_keyed.set(lane, matches!(t, Source::Keys { .. }));
+                quad.s_keyed.set(lane, matches!(s, Source::Keys { .. }));
+                quad.r_keyed.set(lane, matches!(r, Source::Keys { .. }));
                 quad.t_const &= t.constant(count);
                 quad.s_const &= s.constant(count);
                 quad.r_const &= r.constant(count);
@@ -291,5 +302,92 @@ fn hold_constants(quad: &mut Quad, k0: &[Vec4]) {
     let copied = interpolate::slerp_soa(r, r, Vec4::ZERO, BVec4A::splat(true));
     for c in 0..4 {
         quad.held[R_ROWS + c] = Vec4::select(quad.r_rest, r[c], copied[c]);
+    }
+}
+
+/// Four nodes' values in the rows of a quad key (`ROWS` vectors, one node per lane).
+pub(crate) type QuadRows = [Vec4; ROWS];
+
+/// The rig's nodes four at a time, for the layered structure-of-arrays pass: the rest value of
+/// every quad, where each node sits, and which clips can take part (those whose [`QuadPlan`]
+/// groups the nodes this way and that have no CUBICSPLINE transforms).
+#[derive(Debug, Clone)]
+pub(crate) struct LayerQuads {
+    /// Rest rows of each quad (padding lanes: the identity transform).
+    pub(crate) rest: Vec<QuadRows>,
+    /// `quad · 4 + lane` of each node.
+    pub(crate) lane_of: Vec<u32>,
+    /// Whether clip `c` can be layered four nodes at a time.
+    pub(crate) clip_ok: Vec<bool>,
+    /// The quads of the first such clip: their nodes and parents, where the pass places them.
+    pub(crate) shape: Vec<Quad>,
+}
+
+impl LayerQuads {
+    /// The rig's quads over `steps` (its topological order), or `None` when no clip has quads.
+    pub(crate) fn new(
+        steps: &[crate::layout::NodeStep],
+        rest: &[NodeRest],
+        clips: &[Option<&QuadPlan>],
+        cubic_free: &[bool],
+    ) -> Option<Self> {
+        let mut lane_of = vec![NONE; rest.len()];
+        let mut rows = Vec::with_capacity(steps.len().div_ceil(4));
+        for (qi, group) in steps.chunks(4).enumerate() {
+            let mut trs = [([0.0_f32; 3], [0.0_f32, 0.0, 0.0, 1.0], [1.0_f32; 3]); 4];
+            for (lane, step) in group.iter().enumerate() {
+                let node = step.node as usize;
+                lane_of[node] = u32::try_from(qi * 4 + lane).ok()?;
+                let n = &rest[node];
+                trs[lane] = (n.translation, n.rotation, n.scale);
+            }
+            let lanes: [[f32; 4]; ROWS] = std::array::from_fn(|row| {
+                std::array::from_fn(|lane| {
+                    let (t, r, s) = &trs[lane];
+                    match row {
+                        0..S_ROWS => t[row - T_ROWS],
+                        S_ROWS..R_ROWS => s[row - S_ROWS],
+                        _ => r[row - R_ROWS],
+                    }
+                })
+            });
+            rows.push(lanes.map(Vec4::from_array));
+        }
+        let groups = || steps.chunks(4);
+        let clip_ok: Vec<bool> = clips
+            .iter()
+            .zip(cubic_free)
+            .map(|(plan, &cubic_free)| {
+                plan.is_some_and(|p| {
+                    cubic_free
+                        && p.quads.len() == rows.len()
+                        && p.quads.iter().zip(groups()).all(|(q, g)| {
+                            q.lanes == g.len() && g.iter().zip(&q.nodes).all(|(s, &n)| s.node == n)
+                        })
+                })
+            })
+            .collect();
+        let first = clip_ok.iter().position(|&ok| ok)?;
+        let shape = clips[first]?.quads.clone();
+        Some(Self {
+            rest: rows,
+            lane_of,
+            clip_ok,
+            shape,
+        })
+    }
+
+    /// Per-quad lane values from one value per node (`0.0` in padding lanes).
+    pub(crate) fn per_lane(&self, node_values: impl Fn(usize) -> f32) -> Box<[Vec4]> {
+        let mut out = vec![Vec4::ZERO; self.rest.len()].into_boxed_slice();
+        for (node, &at) in self.lane_of.iter().enumerate() {
+            if at != NONE {
+                let (q, lane) = (at as usize / 4, at as usize % 4);
+                let mut v = out[q].to_array();
+                v[lane] = node_values(node);
+                out[q] = Vec4::from_array(v);
+            }
+        }
+        out
     }
 }

@@ -99,7 +99,7 @@ fn place(world: &mut [f32], q: &Quad, locals: &[Cols; 4], root: &Transform) {
 /// (`interpolate::compose_rows`): the same products in the same order as `mul_affine`, each
 /// element broadcast straight from its lane instead of from a transposed column.
 #[inline]
-fn place_rows<const L: usize>(
+pub(crate) fn place_rows<const L: usize>(
     world: &mut [f32],
     q: &Quad,
     e: &[[Vec4; 4]; 3],
@@ -131,7 +131,7 @@ fn place_rows<const L: usize>(
 
 /// Writes each lane's transform to its node's TRS record (padding untouched).
 #[inline]
-fn write_trs(trs: &mut [f32], q: &Quad, t: [Vec4; 3], r: [Vec4; 4], s: [Vec4; 3]) {
+pub(crate) fn write_trs(trs: &mut [f32], q: &Quad, t: [Vec4; 3], r: [Vec4; 4], s: [Vec4; 3]) {
     let front = interpolate::transpose([t[0], t[1], t[2], r[0]]);
     let middle = interpolate::transpose([r[1], r[2], r[3], s[0]]);
     // Scale y and z of each lane, interleaved in pairs (two unpacks, not a third transpose).

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crate::blend_map::ChannelMaps;
 use crate::blend_tracks::TrackSlots;
 use crate::plan::PosePlan;
+use crate::quad_plan::LayerQuads;
 use crate::{AnimError, AnimationData, TRS_STRIDE};
 
 /// One asset compiled for playback (ozz-animation's runtime skeleton and animations, bevy's
@@ -39,6 +40,9 @@ pub struct Rig {
     pub(crate) slot_nodes: Vec<u32>,
     /// The node of each morph slot of `maps.morph_slots`.
     pub(crate) morph_slot_nodes: Vec<u32>,
+    /// The nodes four at a time for the layered structure-of-arrays pass (`None`: no clip can
+    /// take it, every stack runs property by property).
+    pub(crate) layer_quads: Option<LayerQuads>,
 }
 
 impl Rig {
@@ -69,6 +73,9 @@ impl Rig {
             .iter()
             .map(|s| data.morph_bindings[s.binding].node as u32)
             .collect();
+        let quad_plans: Vec<_> = plan.clips.iter().map(|c| c.quads.as_ref()).collect();
+        let cubic_free: Vec<bool> = tracks.clips.iter().map(|c| c.generic.is_empty()).collect();
+        let layer_quads = LayerQuads::new(&plan.steps, &data.nodes, &quad_plans, &cubic_free);
         Ok(Arc::new(Self {
             data,
             plan,
@@ -76,6 +83,7 @@ impl Rig {
             tracks,
             slot_nodes,
             morph_slot_nodes,
+            layer_quads,
         }))
     }
 
@@ -119,6 +127,19 @@ impl Rig {
     #[must_use]
     pub fn topo_order(&self) -> &[usize] {
         &self.plan.topo
+    }
+
+    /// Whether layers of clip `clip` are mixed four nodes at a time (the structure-of-arrays
+    /// layer pass): true when its translation, rotation and scale tracks are LINEAR or STEP and
+    /// share key times within each group of four nodes (exporters write one key-time array per
+    /// clip). Other clips, and stacks with a snapshot or root motion, are mixed property by
+    /// property, with the same results within f32 rounding and at a higher cost. `false` past
+    /// the last clip.
+    #[must_use]
+    pub fn layers_four_nodes_at_a_time(&self, clip: usize) -> bool {
+        self.layer_quads
+            .as_ref()
+            .is_some_and(|lq| lq.clip_ok.get(clip).copied().unwrap_or(false))
     }
 
     pub(crate) fn check_clip(&self, clip: usize) -> Result<(), AnimError> {

@@ -56,6 +56,62 @@ fn arb_rig() -> impl Strategy<Value = AnimationData> {
     })
 }
 
+/// [`arb_rig`] or, half the time, the same rig with every clip's channels resampled onto one
+/// key-time array as LINEAR or STEP keys (what exporters write, and what the player layers four
+/// nodes at a time): both of the player's layer passes meet the same rules.
+fn arb_any_rig() -> impl Strategy<Value = AnimationData> {
+    (arb_rig(), any::<bool>()).prop_map(|(mut data, shared)| {
+        if shared {
+            for clip in &mut data.clips {
+                *clip = on_shared_times(clip);
+            }
+        }
+        data
+    })
+}
+
+/// `clip` with every sampler evaluated at the first sampler's key times (CUBICSPLINE becomes
+/// LINEAR), so that all its tracks share one key-time array.
+fn on_shared_times(clip: &Clip) -> Clip {
+    let times = clip.samplers[0].input().to_vec();
+    let samplers = clip
+        .channels
+        .iter()
+        .map(|ch| {
+            let s = &clip.samplers[ch.sampler];
+            let rotation = ch.path == ChannelPath::Rotation;
+            let components = if rotation { 4 } else { 3 };
+            let mut output = vec![0.0; times.len() * components];
+            for (k, &t) in times.iter().enumerate() {
+                skel_anim::evaluate_sampler(
+                    s,
+                    t,
+                    components,
+                    rotation,
+                    &mut output,
+                    k * components,
+                );
+            }
+            let interpolation = match s.interpolation() {
+                skel_anim::Interpolation::Step => skel_anim::Interpolation::Step,
+                _ => skel_anim::Interpolation::Linear,
+            };
+            skel_anim::Sampler::new(times.clone(), output, interpolation).unwrap()
+        })
+        .collect();
+    let channels = clip
+        .channels
+        .iter()
+        .enumerate()
+        .map(|(i, ch)| Channel {
+            sampler: i,
+            node: ch.node,
+            path: ch.path,
+        })
+        .collect();
+    Clip::new(clip.name.clone(), samplers, channels)
+}
+
 fn clip(name: String, specs: Vec<ChannelSpec>, n: usize) -> Clip {
     let mut samplers = Vec::new();
     let mut channels = Vec::new();
@@ -311,7 +367,7 @@ proptest! {
 
     #[test]
     fn layered_pose_matches_the_f64_reference(
-        data in arb_rig(),
+        data in arb_any_rig(),
         specs in prop::collection::vec(arb_layer(), 1..5),
         t in 0.0f32..3.0,
     ) {
@@ -322,10 +378,31 @@ proptest! {
         let masks: Vec<Vec<f64>> = layers.iter().map(|d| mask_weights(&data, d)).collect();
         let want = reference_f64(&data, &layers, t, &masks);
         trs_close(&player.scratch().trs, &want, 2e-4).map_err(TestCaseError::fail)?;
+        // The world matrices the player placed (in the same pass, on the four-node path) are
+        // the hierarchy of its TRS records.
+        let mut player = player;
+        let mut scratch = skel_anim::PoseScratch::for_rig(&rig);
+        scratch.trs.copy_from_slice(&player.scratch().trs);
+        skel_anim::compute_world_matrices(&data, &mut scratch);
+        for (i, (a, b)) in player.world_matrices().iter().zip(&scratch.world).enumerate() {
+            prop_assert!((a - b).abs() <= 1e-5 * b.abs().max(1.0), "world[{}]: {} vs {}", i, a, b);
+        }
     }
 
     #[test]
-    fn layer_identities_hold(data in arb_rig(), t in 0.0f32..3.0, root in any::<Index>()) {
+    fn clips_on_one_key_time_array_take_the_four_node_pass(data in arb_rig()) {
+        let mut data = data;
+        for clip in &mut data.clips {
+            *clip = on_shared_times(clip);
+        }
+        let rig = Rig::new(Arc::new(data)).unwrap();
+        for c in 0..rig.clip_count() {
+            prop_assert!(rig.layers_four_nodes_at_a_time(c), "clip {c}");
+        }
+    }
+
+    #[test]
+    fn layer_identities_hold(data in arb_any_rig(), t in 0.0f32..3.0, root in any::<Index>()) {
         let rig = Rig::new(Arc::new(data.clone())).unwrap();
         let trs = |layers: &[LayerDesc]| player_with(&rig, layers, t).unwrap().scratch().trs.clone();
         let base = trs(&[LayerDesc::new(0)]);
@@ -380,7 +457,7 @@ proptest! {
 
     #[test]
     fn crossfades_never_pop_and_weights_sum_to_one(
-        data in arb_rig(),
+        data in arb_any_rig(),
         steps in prop::collection::vec((0.0f32..0.2, any::<Option<Index>>()), 1..40),
     ) {
         let rig = Rig::new(Arc::new(data.clone())).unwrap();

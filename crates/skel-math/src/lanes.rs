@@ -246,15 +246,17 @@ impl Quatx4 {
         self.dot(self)
     }
 
-    /// Each lane divided by its length; lanes whose squared length is zero or not finite take
-    /// `fallback`'s lane instead.
+    /// Each lane divided by its length (`q / √(q·q)`, component by component, as
+    /// `v / v.length_squared().sqrt()` on a glam `Vec4`); lanes whose squared length is zero or
+    /// not finite take `fallback`'s lane instead.
     #[inline]
     #[must_use]
     pub fn normalize_or(self, fallback: Self) -> Self {
         let len_sq = self.length_squared();
         let ok = len_sq.cmpgt(Vec4::ZERO) & len_sq.cmplt(Vec4::INFINITY);
-        let inv = Vec4::ONE / len_sq.map(f32::sqrt);
-        Self::select(ok, self * inv, fallback)
+        let len = len_sq.map(f32::sqrt);
+        let unit = Self::new(self.x / len, self.y / len, self.z / len, self.w / len);
+        Self::select(ok, unit, fallback)
     }
 }
 

@@ -4,8 +4,9 @@
 use glam::Vec4;
 
 use crate::player::mask::Mask;
-use crate::timeline::TimeCursor;
-use crate::{AnimError, LoopMode, PlaybackClock, PoseScratch, Rig, SamplerCursor};
+use crate::quad_plan::{QuadRows, R_ROWS, S_ROWS, T_ROWS};
+use crate::timeline::{Segment, TimeCursor};
+use crate::{AnimError, LoopMode, PlaybackClock, PoseScratch, Rig, SamplerCursor, TRS_STRIDE};
 
 /// The largest weight a layer or snapshot takes; larger finite weights count as this.
 ///
@@ -150,6 +151,10 @@ impl Fade {
 pub(crate) struct ReferencePose {
     pub(crate) trs: Vec<Vec4>,
     pub(crate) morph: Vec<f32>,
+    /// The whole reference pose four nodes at a time (rest values where the reference clip
+    /// does not animate), for the layered structure-of-arrays pass; `None` when the rig has
+    /// no quads.
+    pub(crate) quads: Option<Box<[QuadRows]>>,
 }
 
 /// A mask's weights per blend slot, then per morph slot.
@@ -174,6 +179,12 @@ pub struct Layer {
     pub(crate) cursors: Vec<SamplerCursor>,
     /// One cursor per key-time array of the clip (its tracks share them).
     pub(crate) time_cursors: Vec<TimeCursor>,
+    /// The mask's weights four nodes at a time (padding lanes 0), for the layered
+    /// structure-of-arrays pass; `None` without a mask or quads.
+    pub(crate) quad_mask: Option<Box<[Vec4]>>,
+    /// The key interval of each key-time array at the layer's time, for the layered
+    /// structure-of-arrays pass (which locates every layer's before it walks the nodes).
+    pub(crate) segments: Vec<Segment>,
 }
 
 impl Layer {
@@ -215,7 +226,12 @@ impl Layer {
                 .collect();
             (trs, morph)
         });
+        let quad_mask = match (&mask, &rig.layer_quads) {
+            (Some(m), Some(lq)) => Some(lq.per_lane(|node| m[node])),
+            _ => None,
+        };
         let clip = &rig.data().clips[desc.clip];
+        let timelines = rig.plan.clips[desc.clip].timelines.len();
         let duration = rig.clip_duration(desc.clip).unwrap_or(0.0);
         let mut clock = PlaybackClock::new(duration);
         clock.set_speed_ratio(desc.speed);
@@ -233,7 +249,9 @@ impl Layer {
             fade: None,
             fade_factor: 1.0,
             cursors: vec![SamplerCursor::default(); clip.samplers.len()],
-            time_cursors: vec![TimeCursor::default(); rig.plan.clips[desc.clip].timelines.len()],
+            time_cursors: vec![TimeCursor::default(); timelines],
+            quad_mask,
+            segments: vec![Segment::default(); timelines],
         };
         layer.set_weight(desc.weight);
         Ok(layer)
@@ -361,5 +379,27 @@ fn reference_pose(rig: &Rig, clip: usize, time: f32) -> Result<ReferencePose, An
         morph[slot.values..slot.values + n]
             .copy_from_slice(&scratch.morph_weights[slot.binding][..n]);
     }
-    Ok(ReferencePose { trs, morph })
+    let quads = rig.layer_quads.as_ref().map(|lq| {
+        let mut rows = lq.rest.clone().into_boxed_slice();
+        for (node, &at) in lq.lane_of.iter().enumerate() {
+            if at == crate::layout::NONE {
+                continue;
+            }
+            let (q, lane) = (at as usize / 4, at as usize % 4);
+            let rec = &scratch.trs[node * TRS_STRIDE..node * TRS_STRIDE + 10];
+            // Record order t(3) r(4) s(3); row order t(3) s(3) r(4).
+            for (c, &v) in rec.iter().enumerate() {
+                let row = match c {
+                    0..3 => T_ROWS + c,
+                    3..7 => R_ROWS + c - 3,
+                    _ => S_ROWS + c - 7,
+                };
+                let mut lanes = rows[q][row].to_array();
+                lanes[lane] = v;
+                rows[q][row] = Vec4::from_array(lanes);
+            }
+        }
+        rows
+    });
+    Ok(ReferencePose { trs, morph, quads })
 }

@@ -90,6 +90,9 @@ pub(crate) struct Mix {
     segments: Vec<Segment>,
     vec3: Vec<Vec4>,
     quat: Vec<Vec4>,
+    /// Whether `trs` holds the last evaluation's blended values (the property-by-property
+    /// pass ran); a snapshot taken otherwise re-runs it first.
+    pub(crate) trs_current: bool,
 }
 
 /// A frozen pose used as one more blend contributor.
@@ -149,6 +152,7 @@ impl Mix {
             segments: vec![Segment::default(); plan.max_timelines],
             vec3: vec![Vec4::ZERO; plan.max_vec3],
             quat: vec![Vec4::ZERO; plan.max_quat],
+            trs_current: false,
         }
     }
 
@@ -234,7 +238,8 @@ pub fn mix_layers(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, mi
     mix_layers_with(rig, scratch, layers, &mut mix.mix, &mix.snapshot, None);
 }
 
-/// The channel step of a layered pose over `scratch` (reset to rest, overrides applied).
+/// The channel step of a layered pose over `scratch` (reset to rest, overrides applied): four
+/// nodes at a time where [`quad_mix`](super::quad_mix) applies, else property by property.
 pub(crate) fn mix_layers_with(
     rig: &Rig,
     scratch: &mut PoseScratch,
@@ -243,6 +248,58 @@ pub(crate) fn mix_layers_with(
     snapshot: &Snapshot,
     root: Option<&RootState>,
 ) {
+    if snapshot.weight <= 0.0 && root.is_none() && super::quad_mix::applies(rig, layers) {
+        super::quad_mix::mix_trs(rig, layers, scratch);
+        mix_morphs(rig, layers, mix, scratch);
+        mix.trs_current = false;
+        return;
+    }
+    mix_by_property(rig, scratch, layers, mix, snapshot, root);
+}
+
+/// The morph-weight part of the layer step (the transforms done elsewhere).
+pub(crate) fn mix_morphs(
+    rig: &Rig,
+    layers: &mut [Layer],
+    mix: &mut Mix,
+    scratch: &mut PoseScratch,
+) {
+    if rig.maps.morph_slots.is_empty() {
+        return;
+    }
+    mix.morph_weight.fill(0.0);
+    mix.morph_count.fill(0);
+    for layer in layers.iter_mut() {
+        if layer.mode == LayerMode::Blend && layer.effective_weight() > 0.0 {
+            sample_morphs(rig, layer, mix, scratch, Use::Blend);
+        }
+    }
+    for (s, slot) in rig.maps.morph_slots.iter().enumerate() {
+        if mix.morph_count[s] > 0 {
+            mix.finish_morph(s, slot, scratch);
+        }
+    }
+    for layer in layers.iter_mut() {
+        if layer.effective_weight() == 0.0 {
+            continue;
+        }
+        if let Some(reference) = layer.reference.take() {
+            sample_morphs(rig, layer, mix, scratch, Use::Add(&reference));
+            layer.reference = Some(reference);
+        }
+    }
+}
+
+/// The channel step property by property (every stack the quad pass does not take).
+pub(crate) fn mix_by_property(
+    rig: &Rig,
+    scratch: &mut PoseScratch,
+    layers: &mut [Layer],
+    mix: &mut Mix,
+    snapshot: &Snapshot,
+    root: Option<&RootState>,
+) {
+    mix.trs_current = true;
     let maps = &rig.maps;
     for acc in &mut mix.trs {
         acc.count = 0;
@@ -303,10 +360,7 @@ fn sample_layer(
     let w = layer.effective_weight();
     let clip = &data.clips[layer.clip];
     let t = layer.clock.time();
-    let (trs_mask, morph_mask) = match &layer.slot_mask {
-        Some((trs, morph)) => (Some(&trs[..]), Some(&morph[..])),
-        None => (None, None),
-    };
+    let trs_mask = layer.slot_mask.as_ref().map(|(trs, _)| &trs[..]);
     let weight_of = |slot: usize| trs_mask.map_or(w, |m| w * m[slot]);
     // LINEAR and STEP transforms: every track of the clip at once (one key search per key-time
     // array), then applied to their slots.
@@ -428,6 +482,22 @@ fn sample_layer(
             }
         }
     }
+    sample_morphs(rig, layer, mix, scratch, use_);
+}
+
+/// Samples `layer`'s morph-weight channels at its clock's time and sums them into `mix` or adds
+/// them to `scratch` (see [`sample_layer`]).
+#[inline]
+fn sample_morphs(
+    rig: &Rig,
+    layer: &mut Layer,
+    mix: &mut Mix,
+    scratch: &mut PoseScratch,
+    use_: Use<'_>,
+) {
+    let clip = &rig.data().clips[layer.clip];
+    let (w, t) = (layer.effective_weight(), layer.clock.time());
+    let morph_mask = layer.slot_mask.as_ref().map(|(_, morph)| &morph[..]);
     for e in rig.maps.morph_entries(layer.clip) {
         let MorphEntry {
             sampler,

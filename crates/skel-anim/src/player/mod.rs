@@ -5,6 +5,7 @@ mod ik_jobs;
 mod layer;
 mod mask;
 pub(crate) mod mix;
+mod quad_mix;
 mod root_motion;
 
 use std::sync::Arc;
@@ -376,7 +377,27 @@ impl Player {
     /// matrices and morph weights.
     pub fn evaluate(&mut self, sink: &mut dyn PoseSink) {
         if let Some(single) = self.single_clip() {
+            self.mix.trs_current = false;
             self.poser.pose(single.0, single.1, sink);
+            return;
+        }
+        if self.poser.hook.is_none()
+            && self.ik.is_empty()
+            && self.root.is_none()
+            && self.snapshot.weight <= 0.0
+            && quad_mix::applies(&self.poser.rig, &self.layers)
+        {
+            // Nothing reads the pose between the steps: mix, compose and place in one pass.
+            let poser = &mut self.poser;
+            let (rig, scratch) = (&*poser.rig, &mut poser.scratch);
+            let data = &**rig.data();
+            for (mb, w) in data.morph_bindings.iter().zip(&mut scratch.morph_weights) {
+                w.copy_from_slice(&mb.default_weights);
+            }
+            quad_mix::pose(rig, &mut self.layers, scratch);
+            mix::mix_morphs(rig, &mut self.layers, &mut self.mix, scratch);
+            self.mix.trs_current = false;
+            crate::pose::compute_frame_bone_matrices(data, scratch, sink);
             return;
         }
         let Self {
@@ -446,6 +467,26 @@ impl Player {
     /// mixes in with [`set_snapshot_weight`](Self::set_snapshot_weight) (0 until set). Before
     /// any layered evaluation the snapshot is empty. Allocates nothing.
     pub fn capture_snapshot(&mut self) {
+        if !self.mix.trs_current {
+            // The last pose took a pass that keeps no per-property sums: run the property by
+            // property step for them, capture, and pose again as before.
+            let Self {
+                poser,
+                layers,
+                mix,
+                snapshot,
+                root,
+                ..
+            } = self;
+            let frozen = std::mem::replace(&mut snapshot.weight, 0.0);
+            poser.pose_with(&mut crate::NullSink, |rig, scratch| {
+                mix::mix_by_property(rig, scratch, layers, mix, snapshot, root.as_ref());
+            });
+            snapshot.weight = frozen;
+            self.snapshot.capture(&self.poser.rig, &self.mix);
+            self.evaluate(&mut crate::NullSink);
+            return;
+        }
         self.snapshot.capture(&self.poser.rig, &self.mix);
     }
 

@@ -1,0 +1,414 @@
+//! The layer step four nodes at a time (ozz-animation's `BlendingJob` over `SoaTransform`s):
+//! every layer's clip sampled straight from its [`QuadPlan`] rows, blend layers summed and
+//! additive layers applied lane by lane, then the result written to the TRS records and, on the
+//! player's fused path, composed and placed without a second pass over the nodes.
+//!
+//! The rules are [`mix`](super::mix)'s, lane for property: a lane contributes where its clip
+//! keys the property and its weight (layer weight × mask) is not zero; a single contributor of
+//! weight ≥ 1 is taken as sampled; a total below 1 is filled by the rest value; rotations are
+//! the normalised, hemisphere-aligned weighted sum; additive layers follow in layer order. The
+//! values agree with the property-by-property pass within f32 rounding (the sums run in the
+//! same order; the quaternion products and lengths add their terms in another).
+//!
+//! It runs when every contributing layer's clip has quads over the rig's node order and no
+//! CUBICSPLINE transform (`LayerQuads::clip_ok`); stacks with a frozen snapshot or root
+//! motion take the property-by-property pass.
+
+use glam::{BVec4A, Vec4};
+use skel_math::lanes::{Quatx4, Vec3x4};
+
+use crate::PoseScratch;
+use crate::layout::NONE;
+use crate::player::layer::{Layer, LayerMode};
+use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
+use crate::timeline::Segment;
+use crate::{Rig, TRS_STRIDE, interpolate, quads};
+
+/// Four nodes' transforms.
+#[derive(Clone, Copy)]
+struct Lanes {
+    t: Vec3x4,
+    r: Quatx4,
+    s: Vec3x4,
+}
+
+impl Lanes {
+    #[inline]
+    fn from_rows(h: &QuadRows) -> Self {
+        Self {
+            t: Vec3x4::new(h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]),
+            r: Quatx4::new(h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]),
+            s: Vec3x4::new(h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]),
+        }
+    }
+}
+
+/// Whether the quad pass can run `layers` over `rig` (the caller rules out snapshots and root
+/// motion).
+#[inline]
+pub(crate) fn applies(rig: &Rig, layers: &[Layer]) -> bool {
+    rig.layer_quads.as_ref().is_some_and(|lq| {
+        layers
+            .iter()
+            .all(|l| l.effective_weight() == 0.0 || lq.clip_ok[l.clip])
+    })
+}
+
+/// The layered pose of `layers` into `scratch.trs`, the values already there filling blend
+/// totals below 1 (what [`mix_layers`](crate::mix_layers) does property by property).
+pub(crate) fn mix_trs(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch) {
+    let Some(lq) = &rig.layer_quads else { return };
+    locate(rig, layers);
+    let trs = &mut scratch.trs;
+    for (qi, q) in lq.shape.iter().enumerate() {
+        let rest = gather(trs, q);
+        let out = mix_quad(rig, layers, qi, &rest);
+        quads::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
+    }
+}
+
+/// The layered pose of `layers` over the rest pose, composed and placed: every node's TRS
+/// record and frame matrix (`scratch.frame_world`), parents first, in one pass over the quads.
+pub(crate) fn pose(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch) {
+    let Some(lq) = &rig.layer_quads else { return };
+    locate(rig, layers);
+    let PoseScratch {
+        trs,
+        frame_world: world,
+        plan,
+        world_stale,
+        ..
+    } = scratch;
+    let root = &plan.frame.root;
+    for (qi, q) in lq.shape.iter().enumerate() {
+        let out = mix_quad(rig, layers, qi, &lq.rest[qi]);
+        let (t, r, s) = (out.t.rows(), out.r.rows(), out.s.rows());
+        quads::write_trs(trs, q, t, r, s);
+        let (e, zero) = interpolate::compose_rows(t, r, s);
+        quads::place_rows::<0>(world, q, &e, zero, root);
+        if q.lanes > 1 {
+            quads::place_rows::<1>(world, q, &e, zero, root);
+        }
+        if q.lanes > 2 {
+            quads::place_rows::<2>(world, q, &e, zero, root);
+        }
+        if q.lanes > 3 {
+            quads::place_rows::<3>(world, q, &e, zero, root);
+        }
+    }
+    *world_stale = true;
+}
+
+/// Each contributing layer's key interval on every timeline of its clip.
+fn locate(rig: &Rig, layers: &mut [Layer]) {
+    let data = rig.data();
+    for layer in layers.iter_mut() {
+        if layer.effective_weight() != 0.0 {
+            let cp = &rig.plan.clips[layer.clip];
+            crate::tracks::locate_segments(
+                &data.clips[layer.clip],
+                cp,
+                layer.clock.time(),
+                &mut layer.time_cursors,
+                &mut layer.segments,
+            );
+        }
+    }
+}
+
+/// The TRS records of quad `q`'s nodes as rows (padding lanes: the identity).
+fn gather(trs: &[f32], q: &Quad) -> QuadRows {
+    // Rows t (0), s (1), r (0, 0, 0, 1): the identity in every lane to start with.
+    let mut lanes: [[f32; 4]; ROWS] = std::array::from_fn(|row| {
+        [if (S_ROWS..R_ROWS).contains(&row) || row == R_ROWS + 3 {
+            1.0
+        } else {
+            0.0
+        }; 4]
+    });
+    for (l, &node) in q.nodes.iter().enumerate().take(q.lanes) {
+        let rec = &trs[node as usize * TRS_STRIDE..][..10];
+        for c in 0..3 {
+            lanes[T_ROWS + c][l] = rec[c];
+            lanes[S_ROWS + c][l] = rec[7 + c];
+        }
+        for c in 0..4 {
+            lanes[R_ROWS + c][l] = rec[3 + c];
+        }
+    }
+    lanes.map(Vec4::from_array)
+}
+
+/// The layered transforms of quad `qi` over `rest`.
+#[inline]
+fn mix_quad(rig: &Rig, layers: &[Layer], qi: usize, rest: &QuadRows) -> Lanes {
+    let rest = Lanes::from_rows(rest);
+    let mut t = VecAcc::default();
+    let mut s = VecAcc::default();
+    let mut r = QuatAcc::default();
+    for layer in layers {
+        let w = layer.effective_weight();
+        if layer.mode != LayerMode::Blend || w <= 0.0 {
+            continue;
+        }
+        // A quad the mask takes out entirely costs nothing.
+        let w = lane_weights(layer, qi, w);
+        if !w.cmpne(Vec4::ZERO).any() {
+            continue;
+        }
+        let Some((q, v)) = sample_layer(rig, layer, qi) else {
+            continue;
+        };
+        t.add(v.t, Vec4::select(q.t_keyed, w, Vec4::ZERO));
+        s.add(v.s, Vec4::select(q.s_keyed, w, Vec4::ZERO));
+        r.add(v.r, Vec4::select(q.r_keyed, w, Vec4::ZERO));
+    }
+    let mut out = Lanes {
+        t: t.finish(rest.t),
+        r: r.finish(rest.r),
+        s: s.finish(rest.s),
+    };
+    for layer in layers {
+        let w = layer.effective_weight();
+        let Some(reference) = layer.reference.as_ref().and_then(|r| r.quads.as_deref()) else {
+            continue;
+        };
+        if w == 0.0 {
+            continue;
+        }
+        let w = lane_weights(layer, qi, w);
+        let active = w.cmpne(Vec4::ZERO);
+        if !active.any() {
+            continue;
+        }
+        let Some((q, v)) = sample_layer(rig, layer, qi) else {
+            continue;
+        };
+        let reference = Lanes::from_rows(&reference[qi]);
+        let (t_on, s_on, r_on) = (active & q.t_keyed, active & q.s_keyed, active & q.r_keyed);
+        out.t = Vec3x4::select(t_on, out.t + (v.t - reference.t) * w, out.t);
+        out.s = Vec3x4::select(s_on, out.s + (v.s - reference.s) * w, out.s);
+        if r_on.any() {
+            out.r = add_rotations(out.r, reference.r, v.r, w, r_on);
+        }
+    }
+    out
+}
+
+/// The layer's weight in each lane of quad `qi` (its mask's weights times `w`).
+#[inline]
+fn lane_weights(layer: &Layer, qi: usize, w: f32) -> Vec4 {
+    match &layer.quad_mask {
+        Some(m) => Vec4::splat(w) * m[qi],
+        None => Vec4::splat(w),
+    }
+}
+
+/// Quad `qi` of the layer's clip and its sampled transforms (what `QuadPlan::pose` samples),
+/// `None` when the clip has no quads (never, once [`applies`] said yes).
+#[inline]
+fn sample_layer<'r>(rig: &'r Rig, layer: &Layer, qi: usize) -> Option<(&'r Quad, Lanes)> {
+    let plan: &QuadPlan = rig.plan.clips[layer.clip].quads.as_ref()?;
+    let q = plan.quads.get(qi)?;
+    let h = &q.held;
+    if q.fixed != NONE {
+        return Some((q, Lanes::from_rows(h)));
+    }
+    let seg = if q.timeline == NONE {
+        Segment::default()
+    } else {
+        layer.segments[q.timeline as usize]
+    };
+    let ka = &plan.keys[q.first + seg.a as usize * ROWS..][..ROWS];
+    let kb = &plan.keys[q.first + seg.b as usize * ROWS..][..ROWS];
+    let s = Vec4::splat(seg.s);
+    let vec3 = |first: usize, hold: BVec4A, constant: bool| {
+        let a = Vec3x4::new(ka[first], ka[first + 1], ka[first + 2]);
+        if constant {
+            Vec3x4::new(h[first], h[first + 1], h[first + 2])
+        } else {
+            let b = Vec3x4::new(kb[first], kb[first + 1], kb[first + 2]);
+            Vec3x4::select(hold, a, Vec3x4::lerp(a, b, s))
+        }
+    };
+    let r = if q.r_const {
+        Quatx4::new(h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3])
+    } else {
+        let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
+        let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
+        let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
+        let slerped = interpolate::slerp_soa(ra, rb, s, copy);
+        Quatx4::select(q.r_rest, Quatx4::from_rows(ra), Quatx4::from_rows(slerped))
+    };
+    Some((
+        q,
+        Lanes {
+            t: vec3(T_ROWS, q.t_hold, q.t_const),
+            r,
+            s: vec3(S_ROWS, q.s_hold, q.s_const),
+        },
+    ))
+}
+
+/// Running sums of the translations (or scales) of four nodes: `mix::Acc` lane by lane.
+#[derive(Clone, Copy, Default)]
+struct VecAcc {
+    sum: Vec3x4,
+    first: Vec3x4,
+    weight: Vec4,
+    count: Vec4,
+}
+
+impl VecAcc {
+    #[inline]
+    fn add(&mut self, v: Vec3x4, w: Vec4) {
+        let active = w.cmpne(Vec4::ZERO);
+        if !active.any() {
+            return;
+        }
+        let fresh = self.count.cmpeq(Vec4::ZERO);
+        let weighted = v * w;
+        if fresh.all() {
+            // The first contributor of every lane (lanes it skips keep count 0 and take the
+            // rest value, whatever `sum` and `first` hold).
+            self.sum = weighted;
+            self.first = v;
+            self.weight = w;
+            self.count = Vec4::select(active, Vec4::ONE, Vec4::ZERO);
+            return;
+        }
+        if active.all() && !fresh.any() {
+            self.sum = self.sum + weighted;
+            self.weight += w;
+            self.count += Vec4::ONE;
+            return;
+        }
+        let new = active & fresh;
+        let summed = Vec3x4::select(active, self.sum + weighted, self.sum);
+        self.sum = Vec3x4::select(new, weighted, summed);
+        self.first = Vec3x4::select(new, v, self.first);
+        let total = Vec4::select(active, self.weight + w, self.weight);
+        self.weight = Vec4::select(new, w, total);
+        self.count = Vec4::select(active, self.count + Vec4::ONE, self.count);
+    }
+
+    #[inline]
+    fn finish(&self, rest: Vec3x4) -> Vec3x4 {
+        let empty = self.count.cmpeq(Vec4::ZERO);
+        if empty.all() {
+            return rest;
+        }
+        let total = self.weight;
+        let single = self.count.cmpeq(Vec4::ONE) & total.cmpge(Vec4::ONE);
+        if (single | empty).all() {
+            return Vec3x4::select(empty, rest, self.first);
+        }
+        let filled = self.sum + rest * (Vec4::ONE - total);
+        let averaged = Vec3x4::new(self.sum.x / total, self.sum.y / total, self.sum.z / total);
+        let out = Vec3x4::select(total.cmplt(Vec4::ONE), filled, averaged);
+        let out = Vec3x4::select(single, self.first, out);
+        Vec3x4::select(empty, rest, out)
+    }
+}
+
+/// Running sums of the rotations of four nodes: `mix::Acc` lane by lane (each contributor
+/// turned into the first one's hemisphere).
+#[derive(Clone, Copy, Default)]
+struct QuatAcc {
+    sum: Quatx4,
+    first: Quatx4,
+    weight: Vec4,
+    count: Vec4,
+}
+
+impl QuatAcc {
+    #[inline]
+    fn add(&mut self, v: Quatx4, w: Vec4) {
+        let active = w.cmpne(Vec4::ZERO);
+        if !active.any() {
+            return;
+        }
+        let fresh = self.count.cmpeq(Vec4::ZERO);
+        if fresh.all() {
+            self.sum = v * w;
+            self.first = v;
+            self.weight = w;
+            self.count = Vec4::select(active, Vec4::ONE, Vec4::ZERO);
+            return;
+        }
+        let signed = Vec4::select(v.dot(self.first).cmplt(Vec4::ZERO), -w, w);
+        if active.all() && !fresh.any() {
+            self.sum = self.sum + v * signed;
+            self.weight += w;
+            self.count += Vec4::ONE;
+            return;
+        }
+        let new = active & fresh;
+        let summed = Quatx4::select(active, self.sum + v * signed, self.sum);
+        self.sum = Quatx4::select(new, v * w, summed);
+        self.first = Quatx4::select(new, v, self.first);
+        let total = Vec4::select(active, self.weight + w, self.weight);
+        self.weight = Vec4::select(new, w, total);
+        self.count = Vec4::select(active, self.count + Vec4::ONE, self.count);
+    }
+
+    #[inline]
+    fn finish(&self, rest: Quatx4) -> Quatx4 {
+        let empty = self.count.cmpeq(Vec4::ZERO);
+        if empty.all() {
+            return rest;
+        }
+        let total = self.weight;
+        let single = self.count.cmpeq(Vec4::ONE) & total.cmpge(Vec4::ONE);
+        if (single | empty).all() {
+            return Quatx4::select(empty, rest, self.first);
+        }
+        let below = total.cmplt(Vec4::ONE);
+        let out = if below.any() {
+            let fill = Vec4::select(
+                rest.dot(self.first).cmplt(Vec4::ZERO),
+                total - Vec4::ONE,
+                Vec4::ONE - total,
+            );
+            Quatx4::select(below, self.sum + rest * fill, self.sum)
+        } else {
+            self.sum
+        };
+        let out = out.normalize_or(self.first);
+        let out = Quatx4::select(single, self.first, out);
+        Quatx4::select(empty, rest, out)
+    }
+}
+
+/// `q · (conj(reference) · value)^w` in the lanes of `on` (`mix::add_rotation` lane by lane:
+/// the difference on the short path, the polynomial slerp from the identity for weights in
+/// `0..=1`, the exact power through the angle for others).
+#[inline]
+fn add_rotations(q: Quatx4, reference: Quatx4, value: Quatx4, w: Vec4, on: BVec4A) -> Quatx4 {
+    let delta = reference.conjugate() * value;
+    let delta = Quatx4::select(delta.w.cmplt(Vec4::ZERO), -delta, delta);
+    let slerped = interpolate::slerp_soa(
+        Quatx4::IDENTITY.rows(),
+        delta.rows(),
+        w,
+        BVec4A::splat(false),
+    );
+    let powered = Quatx4::select(w.cmpeq(Vec4::ONE), delta, Quatx4::from_rows(slerped));
+    let mut out = Quatx4::select(on, (q * powered).normalize_or(q), q);
+    let unit = w.cmpge(Vec4::ZERO) & w.cmple(Vec4::ONE);
+    let odd = on & !unit;
+    if odd.any() {
+        // Weights outside 0..=1 (negative ones undo): the scalar rule, lane by lane.
+        let mut lanes = [out.lane(0), out.lane(1), out.lane(2), out.lane(3)];
+        let ws = w.to_array();
+        for (l, lane) in lanes.iter_mut().enumerate() {
+            if odd.test(l) {
+                let quat = |x: Quatx4| glam::Quat::from_array(x.lane(l));
+                *lane = super::mix::add_rotation(quat(q), quat(reference), quat(value), ws[l])
+                    .to_array();
+            }
+        }
+        out = Quatx4::from_lanes(lanes);
+    }
+    out
+}
