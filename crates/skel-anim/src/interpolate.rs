@@ -151,6 +151,59 @@ pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [V
     ]
 }
 
+/// [`slerp_soa`] from the identity to `b` (each lane's `w` ≥ 0, on the identity's
+/// hemisphere): `slerp(identity, b, s)` lane by lane, with the products by the identity's zeros
+/// and ones left out (the same value up to the sign of zeros). What an additive layer's weight
+/// does to its rotation delta.
+#[inline]
+#[must_use]
+pub(crate) fn slerp_soa_from_identity(b: [Vec4; 4], s: Vec4) -> [Vec4; 4] {
+    let [bx, by, bz, bw] = b;
+    let cos = bw;
+    let xm1 = cos - Vec4::ONE;
+    let ratio = |t: Vec4| {
+        let t2 = t * t;
+        let mut r = Vec4::ONE;
+        r = Vec4::ONE + r * (Vec4::splat(U[3]) * t2 - Vec4::splat(V[3])) * xm1;
+        r = Vec4::ONE + r * (Vec4::splat(U[2]) * t2 - Vec4::splat(V[2])) * xm1;
+        r = Vec4::ONE + r * (Vec4::splat(U[1]) * t2 - Vec4::splat(V[1])) * xm1;
+        r = Vec4::ONE + r * (Vec4::splat(U[0]) * t2 - Vec4::splat(V[0])) * xm1;
+        t * r
+    };
+    let mut wa = ratio(Vec4::ONE - s);
+    let mut wb = ratio(s);
+    let far = cos.cmplt(Vec4::splat(POLY_SLERP_MIN_COS));
+    if far.any() {
+        let (mut wa_l, mut wb_l) = (wa.to_array(), wb.to_array());
+        let (c, t) = (cos.to_array(), s.to_array());
+        for lane in 0..4 {
+            if far.test(lane) {
+                (wa_l[lane], wb_l[lane]) = slerp_weights(c[lane], t[lane]);
+            }
+        }
+        (wa, wb) = (Vec4::from_array(wa_l), Vec4::from_array(wb_l));
+    }
+    let (rx, ry, rz, rw) = (bx * wb, by * wb, bz * wb, wa + bw * wb);
+    let len_sq = (rx * rx + rz * rz) + (ry * ry + rw * rw);
+    let near = (len_sq - Vec4::ONE).abs().cmple(Vec4::splat(NEWTON_BAND));
+    let newton = Vec4::splat(1.5) - Vec4::splat(0.5) * len_sq;
+    let ok = near | (len_sq.cmpgt(Vec4::ZERO) & len_sq.cmplt(Vec4::INFINITY));
+    let inv = if near.all() {
+        newton
+    } else {
+        Vec4::select(near, newton, Vec4::ONE / len_sq.map(f32::sqrt))
+    };
+    if ok.all() {
+        return [rx * inv, ry * inv, rz * inv, rw * inv];
+    }
+    [
+        Vec4::select(ok, rx * inv, Vec4::ZERO),
+        Vec4::select(ok, ry * inv, Vec4::ZERO),
+        Vec4::select(ok, rz * inv, Vec4::ZERO),
+        Vec4::select(ok, rw * inv, Vec4::ONE),
+    ]
+}
+
 /// How far `|q|²` may be from 1 for [`normalize_quat`] to rescale by one Newton step,
 /// `q · (1.5 − 0.5 |q|²)`, instead of dividing by `|q|`: the step's relative error is
 /// `3/8 (|q|² − 1)²`, at most 4e-9 here, far below f32 rounding.

@@ -391,3 +391,47 @@ impl LayerQuads {
         out
     }
 }
+
+impl QuadPlan {
+    /// The plan's keys made relative to `reference` (one [`QuadRows`] per quad): translations and
+    /// scales `key − reference`, rotations `conj(reference) · key` (ozz-animation's additive
+    /// animations, baked once): sampling it gives an additive layer's differences directly,
+    /// within f32 rounding of sampling the clip and subtracting (the polynomial slerp depends
+    /// only on the keys' dot product, which a common rotation on the left keeps). Constant
+    /// rows are held again from the new keys.
+    ///
+    /// # Panics
+    /// When `reference` has fewer rows than the plan has quads.
+    pub(crate) fn relative_to(&self, reference: &[QuadRows]) -> Self {
+        use skel_math::lanes::Quatx4;
+        let mut out = self.clone();
+        let ends: Vec<usize> = self
+            .quads
+            .iter()
+            .skip(1)
+            .map(|q| q.first)
+            .chain([self.keys.len()])
+            .collect();
+        for ((q, end), r) in out.quads.iter_mut().zip(ends).zip(reference) {
+            let conj =
+                Quatx4::new(r[R_ROWS], r[R_ROWS + 1], r[R_ROWS + 2], r[R_ROWS + 3]).conjugate();
+            for key in out.keys[q.first..end].chunks_exact_mut(ROWS) {
+                for c in 0..3 {
+                    key[T_ROWS + c] -= r[T_ROWS + c];
+                    key[S_ROWS + c] -= r[S_ROWS + c];
+                }
+                let k = Quatx4::new(
+                    key[R_ROWS],
+                    key[R_ROWS + 1],
+                    key[R_ROWS + 2],
+                    key[R_ROWS + 3],
+                );
+                let d = (conj * k).rows();
+                key[R_ROWS..R_ROWS + 4].copy_from_slice(&d);
+            }
+            let first = q.first;
+            hold_constants(q, &out.keys[first..first + ROWS]);
+        }
+        out
+    }
+}

@@ -4,7 +4,9 @@
 use glam::Vec4;
 
 use crate::player::mask::Mask;
-use crate::quad_plan::{QuadRows, R_ROWS, S_ROWS, T_ROWS};
+use std::sync::Arc;
+
+use crate::quad_plan::{QuadPlan, QuadRows, R_ROWS, S_ROWS, T_ROWS};
 use crate::timeline::{Segment, TimeCursor};
 use crate::{AnimError, LoopMode, PlaybackClock, PoseScratch, Rig, SamplerCursor, TRS_STRIDE};
 
@@ -155,6 +157,9 @@ pub(crate) struct ReferencePose {
     /// does not animate), for the layered structure-of-arrays pass; `None` when the rig has
     /// no quads.
     pub(crate) quads: Option<Box<[QuadRows]>>,
+    /// The layer's clip relative to the reference, four nodes at a time (`QuadPlan::relative_to`,
+    /// shared by clones of the layer): what the layered structure-of-arrays pass samples.
+    pub(crate) deltas: Option<Arc<QuadPlan>>,
 }
 
 /// A mask's weights per blend slot, then per morph slot.
@@ -217,6 +222,14 @@ impl Layer {
                 finite("reference time", r.time)?
             })?),
         };
+        let reference = reference.map(|mut r| {
+            if rig.layers_four_nodes_at_a_time(desc.clip)
+                && let (Some(rows), Some(plan)) = (&r.quads, &rig.plan.clips[desc.clip].quads)
+            {
+                r.deltas = Some(Arc::new(plan.relative_to(rows)));
+            }
+            r
+        });
         let slot_mask = mask.as_deref().map(|m: &[f32]| {
             let trs = rig.slot_nodes.iter().map(|&n| m[n as usize]).collect();
             let morph = rig
@@ -401,5 +414,10 @@ fn reference_pose(rig: &Rig, clip: usize, time: f32) -> Result<ReferencePose, An
         }
         rows
     });
-    Ok(ReferencePose { trs, morph, quads })
+    Ok(ReferencePose {
+        trs,
+        morph,
+        quads,
+        deltas: None,
+    })
 }

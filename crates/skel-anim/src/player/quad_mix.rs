@@ -143,9 +143,7 @@ fn gather(trs: &[f32], q: &Quad) -> QuadRows {
 #[inline]
 fn mix_quad(rig: &Rig, layers: &[Layer], qi: usize, rest: &QuadRows) -> Lanes {
     let rest = Lanes::from_rows(rest);
-    let mut t = VecAcc::default();
-    let mut s = VecAcc::default();
-    let mut r = QuatAcc::default();
+    let mut sums: Option<Sums> = None;
     for layer in layers {
         let w = layer.effective_weight();
         if layer.mode != LayerMode::Blend || w <= 0.0 {
@@ -159,18 +157,37 @@ fn mix_quad(rig: &Rig, layers: &[Layer], qi: usize, rest: &QuadRows) -> Lanes {
         let Some((q, v)) = sample_layer(rig, layer, qi) else {
             continue;
         };
-        t.add(v.t, Vec4::select(q.t_keyed, w, Vec4::ZERO));
-        s.add(v.s, Vec4::select(q.s_keyed, w, Vec4::ZERO));
-        r.add(v.r, Vec4::select(q.r_keyed, w, Vec4::ZERO));
+        let (wt, ws, wr) = (
+            Vec4::select(q.t_keyed, w, Vec4::ZERO),
+            Vec4::select(q.s_keyed, w, Vec4::ZERO),
+            Vec4::select(q.r_keyed, w, Vec4::ZERO),
+        );
+        match &mut sums {
+            None => {
+                sums = Some(Sums {
+                    t: VecAcc::start(v.t, wt),
+                    r: QuatAcc::start(v.r, wr),
+                    s: VecAcc::start(v.s, ws),
+                });
+            }
+            Some(sums) => {
+                sums.t.add(v.t, wt);
+                sums.s.add(v.s, ws);
+                sums.r.add(v.r, wr);
+            }
+        }
     }
-    let mut out = Lanes {
-        t: t.finish(rest.t),
-        r: r.finish(rest.r),
-        s: s.finish(rest.s),
+    let mut out = match &sums {
+        Some(sums) => Lanes {
+            t: sums.t.finish(rest.t),
+            r: sums.r.finish(rest.r),
+            s: sums.s.finish(rest.s),
+        },
+        None => rest,
     };
     for layer in layers {
         let w = layer.effective_weight();
-        let Some(reference) = layer.reference.as_ref().and_then(|r| r.quads.as_deref()) else {
+        let Some(reference) = &layer.reference else {
             continue;
         };
         if w == 0.0 {
@@ -181,18 +198,45 @@ fn mix_quad(rig: &Rig, layers: &[Layer], qi: usize, rest: &QuadRows) -> Lanes {
         if !active.any() {
             continue;
         }
-        let Some((q, v)) = sample_layer(rig, layer, qi) else {
-            continue;
-        };
-        let reference = Lanes::from_rows(&reference[qi]);
-        let (t_on, s_on, r_on) = (active & q.t_keyed, active & q.s_keyed, active & q.r_keyed);
-        out.t = Vec3x4::select(t_on, out.t + (v.t - reference.t) * w, out.t);
-        out.s = Vec3x4::select(s_on, out.s + (v.s - reference.s) * w, out.s);
-        if r_on.any() {
-            out.r = add_rotations(out.r, reference.r, v.r, w, r_on);
+        if let Some(deltas) = &reference.deltas {
+            // The clip baked relative to the reference: its samples are the differences.
+            let Some((q, d)) = sample_quad(deltas, &layer.segments, qi) else {
+                continue;
+            };
+            let (t_on, s_on, r_on) = (active & q.t_keyed, active & q.s_keyed, active & q.r_keyed);
+            out.t = add_vectors(out.t, Vec3x4::ZERO, d.t, w, t_on);
+            out.s = add_vectors(out.s, Vec3x4::ZERO, d.s, w, s_on);
+            if r_on.any() {
+                out.r = add_rotation_deltas(out.r, d.r, w, r_on);
+            }
+        } else if let Some(rows) = reference.quads.as_deref() {
+            let Some((q, v)) = sample_layer(rig, layer, qi) else {
+                continue;
+            };
+            let reference = Lanes::from_rows(&rows[qi]);
+            let (t_on, s_on, r_on) = (active & q.t_keyed, active & q.s_keyed, active & q.r_keyed);
+            out.t = add_vectors(out.t, reference.t, v.t, w, t_on);
+            out.s = add_vectors(out.s, reference.s, v.s, w, s_on);
+            if r_on.any() {
+                out.r = add_rotation_deltas(out.r, reference.r.conjugate() * v.r, w, r_on);
+            }
         }
     }
     out
+}
+
+/// `base + w · (value − reference)` in the lanes of `on`.
+#[inline]
+fn add_vectors(base: Vec3x4, reference: Vec3x4, value: Vec3x4, w: Vec4, on: BVec4A) -> Vec3x4 {
+    if !on.any() {
+        return base;
+    }
+    let sum = base + (value - reference) * w;
+    if on.all() {
+        sum
+    } else {
+        Vec3x4::select(on, sum, base)
+    }
 }
 
 /// The layer's weight in each lane of quad `qi` (its mask's weights times `w`).
@@ -206,9 +250,19 @@ fn lane_weights(layer: &Layer, qi: usize, w: f32) -> Vec4 {
 
 /// Quad `qi` of the layer's clip and its sampled transforms (what `QuadPlan::pose` samples),
 /// `None` when the clip has no quads (never, once [`applies`] said yes).
-#[inline]
+#[inline(always)]
 fn sample_layer<'r>(rig: &'r Rig, layer: &Layer, qi: usize) -> Option<(&'r Quad, Lanes)> {
     let plan: &QuadPlan = rig.plan.clips[layer.clip].quads.as_ref()?;
+    sample_quad(plan, &layer.segments, qi)
+}
+
+/// Quad `qi` of `plan` sampled at the key intervals `segments`.
+#[inline(always)]
+fn sample_quad<'p>(
+    plan: &'p QuadPlan,
+    segments: &[Segment],
+    qi: usize,
+) -> Option<(&'p Quad, Lanes)> {
     let q = plan.quads.get(qi)?;
     let h = &q.held;
     if q.fixed != NONE {
@@ -217,7 +271,7 @@ fn sample_layer<'r>(rig: &'r Rig, layer: &Layer, qi: usize) -> Option<(&'r Quad,
     let seg = if q.timeline == NONE {
         Segment::default()
     } else {
-        layer.segments[q.timeline as usize]
+        segments[q.timeline as usize]
     };
     let ka = &plan.keys[q.first + seg.a as usize * ROWS..][..ROWS];
     let kb = &plan.keys[q.first + seg.b as usize * ROWS..][..ROWS];
@@ -250,6 +304,13 @@ fn sample_layer<'r>(rig: &'r Rig, layer: &Layer, qi: usize) -> Option<(&'r Quad,
     ))
 }
 
+/// The blend sums of one quad.
+struct Sums {
+    t: VecAcc,
+    r: QuatAcc,
+    s: VecAcc,
+}
+
 /// Running sums of the translations (or scales) of four nodes: `mix::Acc` lane by lane.
 #[derive(Clone, Copy, Default)]
 struct VecAcc {
@@ -260,6 +321,18 @@ struct VecAcc {
 }
 
 impl VecAcc {
+    /// The sums after a first contributor `v` at lane weights `w` (lanes at 0 stay empty and
+    /// take the rest value, whatever `sum` and `first` hold).
+    #[inline]
+    fn start(v: Vec3x4, w: Vec4) -> Self {
+        Self {
+            sum: v * w,
+            first: v,
+            weight: w,
+            count: Vec4::select(w.cmpne(Vec4::ZERO), Vec4::ONE, Vec4::ZERO),
+        }
+    }
+
     #[inline]
     fn add(&mut self, v: Vec3x4, w: Vec4) {
         let active = w.cmpne(Vec4::ZERO);
@@ -322,6 +395,17 @@ struct QuatAcc {
 }
 
 impl QuatAcc {
+    /// As [`VecAcc::start`].
+    #[inline]
+    fn start(v: Quatx4, w: Vec4) -> Self {
+        Self {
+            sum: v * w,
+            first: v,
+            weight: w,
+            count: Vec4::select(w.cmpne(Vec4::ZERO), Vec4::ONE, Vec4::ZERO),
+        }
+    }
+
     #[inline]
     fn add(&mut self, v: Quatx4, w: Vec4) {
         let active = w.cmpne(Vec4::ZERO);
@@ -380,35 +464,79 @@ impl QuatAcc {
     }
 }
 
-/// `q · (conj(reference) · value)^w` in the lanes of `on` (`mix::add_rotation` lane by lane:
-/// the difference on the short path, the polynomial slerp from the identity for weights in
-/// `0..=1`, the exact power through the angle for others).
+/// `q · delta^w` in the lanes of `on`, `delta = conj(reference) · value` (`mix::add_rotation`
+/// lane by lane: the difference on the short path, the polynomial slerp from the identity for
+/// weights in `0..=1`, the exact power through the angle for others).
 #[inline]
-fn add_rotations(q: Quatx4, reference: Quatx4, value: Quatx4, w: Vec4, on: BVec4A) -> Quatx4 {
-    let delta = reference.conjugate() * value;
+fn add_rotation_deltas(q: Quatx4, delta: Quatx4, w: Vec4, on: BVec4A) -> Quatx4 {
     let delta = Quatx4::select(delta.w.cmplt(Vec4::ZERO), -delta, delta);
-    let slerped = interpolate::slerp_soa(
-        Quatx4::IDENTITY.rows(),
-        delta.rows(),
-        w,
-        BVec4A::splat(false),
-    );
+    let slerped = interpolate::slerp_soa_from_identity(delta.rows(), w);
     let powered = Quatx4::select(w.cmpeq(Vec4::ONE), delta, Quatx4::from_rows(slerped));
-    let mut out = Quatx4::select(on, (q * powered).normalize_or(q), q);
+    let added = (q * powered).normalize_or(q);
+    let mut out = if on.all() {
+        added
+    } else {
+        Quatx4::select(on, added, q)
+    };
     let unit = w.cmpge(Vec4::ZERO) & w.cmple(Vec4::ONE);
     let odd = on & !unit;
     if odd.any() {
-        // Weights outside 0..=1 (negative ones undo): the scalar rule, lane by lane.
+        // Weights outside 0..=1 (negative ones undo): the scalar rule, lane by lane, from the
+        // identity as reference.
         let mut lanes = [out.lane(0), out.lane(1), out.lane(2), out.lane(3)];
         let ws = w.to_array();
         for (l, lane) in lanes.iter_mut().enumerate() {
             if odd.test(l) {
                 let quat = |x: Quatx4| glam::Quat::from_array(x.lane(l));
-                *lane = super::mix::add_rotation(quat(q), quat(reference), quat(value), ws[l])
+                *lane = super::mix::add_rotation(quat(q), glam::Quat::IDENTITY, quat(delta), ws[l])
                     .to_array();
             }
         }
         out = Quatx4::from_lanes(lanes);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec4;
+    use proptest::prelude::*;
+
+    use crate::interpolate;
+
+    fn unit_quats() -> impl Strategy<Value = [Vec4; 4]> {
+        prop::array::uniform4(prop::array::uniform4(-1.0_f32..1.0)).prop_filter_map(
+            "non-zero",
+            |lanes| {
+                let mut rows = [[0.0_f32; 4]; 4];
+                for (l, q) in lanes.iter().enumerate() {
+                    let v = Vec4::from_array(*q);
+                    if v.length() < 0.1 {
+                        return None;
+                    }
+                    // On the identity's hemisphere, as an additive delta is.
+                    let v = v.normalize() * v.w.signum();
+                    for (c, x) in v.to_array().into_iter().enumerate() {
+                        rows[c][l] = x;
+                    }
+                }
+                Some(rows.map(Vec4::from_array))
+            },
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn slerp_from_the_identity_is_the_general_slerp(b in unit_quats(),
+                                                        s in prop::array::uniform4(0.0_f32..=1.0)) {
+            let s = Vec4::from_array(s);
+            let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
+            let want = interpolate::slerp_soa(identity, b, s, glam::BVec4A::splat(false));
+            let got = interpolate::slerp_soa_from_identity(b, s);
+            for c in 0..4 {
+                // Equal as numbers (only the sign of a zero may differ).
+                prop_assert_eq!(got[c].to_array(), want[c].to_array(), "row {}", c);
+            }
+        }
+    }
 }
