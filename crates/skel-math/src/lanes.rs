@@ -305,6 +305,75 @@ impl Neg for Quatx4 {
     }
 }
 
+/// Four affine transforms (3×4 matrices, the last row `(0, 0, 0, 1)` implied) in
+/// structure-of-arrays layout: `m[r][c]` holds row `r`, column `c` of the four matrices, one
+/// per lane; `zero[c]` holds the implied last row's columns 0–2 as computed (`0 · scale`, a
+/// signed zero), so that a product with a parent reproduces the array-of-structures product bit
+/// for bit.
+///
+/// 240 bytes, 16-byte aligned. What the pose pipeline places under each node's parent.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
+pub struct Affine3x4 {
+    /// Rows 0–2 of the four matrices, columns 0–3 (column 3: the translation).
+    pub m: [[Vec4; 4]; 3],
+    /// Row 3, columns 0–2.
+    pub zero: [Vec4; 3],
+}
+
+impl Affine3x4 {
+    /// `T · R · S` of four nodes from their translations, unit rotations and scales, with the
+    /// operations and order of the scalar composition (`x2 = x + x`, `xx = x · x2`, …; column
+    /// `c` of the rotation times `s[c]`).
+    #[inline]
+    #[must_use]
+    pub fn from_trs(t: Vec3x4, r: Quatx4, s: Vec3x4) -> Self {
+        let Quatx4 { x, y, z, w } = r;
+        let (x2, y2, z2) = (x + x, y + y, z + z);
+        let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+        let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+        let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+        let one = Vec4::ONE;
+        Self {
+            m: [
+                [
+                    (one - (yy + zz)) * s.x,
+                    (xy - wz) * s.y,
+                    (xz + wy) * s.z,
+                    t.x,
+                ],
+                [
+                    (xy + wz) * s.x,
+                    (one - (xx + zz)) * s.y,
+                    (yz - wx) * s.z,
+                    t.y,
+                ],
+                [
+                    (xz - wy) * s.x,
+                    (yz + wx) * s.y,
+                    (one - (xx + yy)) * s.z,
+                    t.z,
+                ],
+            ],
+            zero: [Vec4::ZERO * s.x, Vec4::ZERO * s.y, Vec4::ZERO * s.z],
+        }
+    }
+
+    /// Lane `lane`'s matrix as four columns (glam's and glTF's column-major order).
+    ///
+    /// # Panics
+    /// When `lane >= 4`.
+    #[inline]
+    #[must_use]
+    pub fn lane_columns(&self, lane: usize) -> [Vec4; 4] {
+        let at = |v: Vec4| v.to_array()[lane];
+        core::array::from_fn(|c| {
+            let last = if c == 3 { 1.0 } else { at(self.zero[c]) };
+            Vec4::new(at(self.m[0][c]), at(self.m[1][c]), at(self.m[2][c]), last)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use glam::{Quat, Vec3};
@@ -353,6 +422,22 @@ mod tests {
                 // Same operations in the same order: bit for bit.
                 prop_assert_eq!(l.lane(lane), (x + (y - x) * s[lane]).to_array());
                 prop_assert_eq!(d[lane], x.x * y.x + x.y * y.y + x.z * y.z);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn affine_composition_matches_glam(t in prop::array::uniform4(prop::array::uniform3(-10.0_f32..10.0)),
+                                           r in prop::array::uniform4(unit_quat()),
+                                           s in prop::array::uniform4(prop::array::uniform3(0.1_f32..3.0))) {
+            let m = Affine3x4::from_trs(Vec3x4::from_lanes(t), Quatx4::from_lanes(r), Vec3x4::from_lanes(s));
+            for lane in 0..4 {
+                let want = glam::Mat4::from_scale_rotation_translation(
+                    Vec3::from_array(s[lane]), Quat::from_array(r[lane]), Vec3::from_array(t[lane]));
+                let got = glam::Mat4::from_cols_array_2d(&m.lane_columns(lane).map(|c| c.to_array()));
+                prop_assert!(got.abs_diff_eq(want, 1e-4), "lane {lane}: {got} vs {want}");
+                prop_assert_eq!(got.row(3), Vec4::W);
             }
         }
     }

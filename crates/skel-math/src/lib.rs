@@ -22,7 +22,7 @@
 //! Quaternions are `[x, y, z, w]`, as glTF stores them.
 //!
 //! [`lanes`] holds the four-lane structure-of-arrays types ([`lanes::Vec3x4`],
-//! [`lanes::Quatx4`]) that the layered pose pass works on: four nodes per value.
+//! [`lanes::Quatx4`], [`lanes::Affine3x4`]) that the pose passes work on: four nodes per value.
 
 #![forbid(unsafe_code)]
 

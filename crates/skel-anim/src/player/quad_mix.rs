@@ -15,7 +15,7 @@
 //! motion take the property-by-property pass.
 
 use glam::{BVec4A, Vec4};
-use skel_math::lanes::{Quatx4, Vec3x4};
+use skel_math::lanes::{Affine3x4, Quatx4, Vec3x4};
 
 use crate::PoseScratch;
 use crate::layout::NONE;
@@ -82,9 +82,8 @@ pub(crate) fn pose(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch) {
     let root = &plan.frame.root;
     for (qi, q) in lq.shape.iter().enumerate() {
         let out = mix_quad(rig, layers, qi, &lq.rest[qi]);
-        let (t, r, s) = (out.t.rows(), out.r.rows(), out.s.rows());
-        quads::write_trs(trs, q, t, r, s);
-        let (e, zero) = interpolate::compose_rows(t, r, s);
+        quads::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
+        let Affine3x4 { m: e, zero } = Affine3x4::from_trs(out.t, out.r, out.s);
         quads::place_rows::<0>(world, q, &e, zero, root);
         if q.lanes > 1 {
             quads::place_rows::<1>(world, q, &e, zero, root);
