@@ -238,6 +238,22 @@ fn add_vectors(base: Vec3x4, reference: Vec3x4, value: Vec3x4, w: Vec4, on: BVec
     }
 }
 
+/// `p / |p|` for the product `p` of two unit quaternions (unit within rounding, so one Newton
+/// step from 1 rescales it, as `interpolate::normalize_quat` does); lanes that are not near unit
+/// are divided by their length, and zero or non-finite ones take `fallback`'s lane.
+#[inline]
+fn normalize_unit_product(p: Quatx4, fallback: Quatx4) -> Quatx4 {
+    let len_sq = p.length_squared();
+    let near = (len_sq - Vec4::ONE)
+        .abs()
+        .cmple(Vec4::splat(interpolate::NEWTON_BAND));
+    if near.all() {
+        p * (Vec4::splat(1.5) - Vec4::splat(0.5) * len_sq)
+    } else {
+        p.normalize_or(fallback)
+    }
+}
+
 /// The layer's weight in each lane of quad `qi` (its mask's weights times `w`).
 #[inline]
 fn lane_weights(layer: &Layer, qi: usize, w: f32) -> Vec4 {
@@ -276,12 +292,16 @@ fn sample_quad<'p>(
     let kb = &plan.keys[q.first + seg.b as usize * ROWS..][..ROWS];
     let s = Vec4::splat(seg.s);
     let vec3 = |first: usize, hold: BVec4A, constant: bool| {
-        let a = Vec3x4::new(ka[first], ka[first + 1], ka[first + 2]);
         if constant {
-            Vec3x4::new(h[first], h[first + 1], h[first + 2])
+            return Vec3x4::new(h[first], h[first + 1], h[first + 2]);
+        }
+        let a = Vec3x4::new(ka[first], ka[first + 1], ka[first + 2]);
+        let b = Vec3x4::new(kb[first], kb[first + 1], kb[first + 2]);
+        let lerped = Vec3x4::lerp(a, b, s);
+        if hold.any() {
+            Vec3x4::select(hold, a, lerped)
         } else {
-            let b = Vec3x4::new(kb[first], kb[first + 1], kb[first + 2]);
-            Vec3x4::select(hold, a, Vec3x4::lerp(a, b, s))
+            lerped
         }
     };
     let r = if q.r_const {
@@ -290,8 +310,12 @@ fn sample_quad<'p>(
         let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
         let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
         let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
-        let slerped = interpolate::slerp_soa(ra, rb, s, copy);
-        Quatx4::select(q.r_rest, Quatx4::from_rows(ra), Quatx4::from_rows(slerped))
+        let slerped = Quatx4::from_rows(interpolate::slerp_soa(ra, rb, s, copy));
+        if q.r_rest.any() {
+            Quatx4::select(q.r_rest, Quatx4::from_rows(ra), slerped)
+        } else {
+            slerped
+        }
     };
     Some((
         q,
@@ -313,22 +337,34 @@ struct Sums {
 /// Running sums of the translations (or scales) of four nodes: `mix::Acc` lane by lane.
 #[derive(Clone, Copy, Default)]
 struct VecAcc {
+    /// The weighted sum; while `lazy`, not stored: `first · weight` (one contributor).
     sum: Vec3x4,
     first: Vec3x4,
     weight: Vec4,
     count: Vec4,
+    lazy: bool,
 }
 
 impl VecAcc {
+    #[inline]
+    fn sum(&self) -> Vec3x4 {
+        if self.lazy {
+            self.first * self.weight
+        } else {
+            self.sum
+        }
+    }
+
     /// The sums after a first contributor `v` at lane weights `w` (lanes at 0 stay empty and
     /// take the rest value, whatever `sum` and `first` hold).
     #[inline]
     fn start(v: Vec3x4, w: Vec4) -> Self {
         Self {
-            sum: v * w,
+            sum: v,
             first: v,
             weight: w,
             count: Vec4::select(w.cmpne(Vec4::ZERO), Vec4::ONE, Vec4::ZERO),
+            lazy: true,
         }
     }
 
@@ -347,16 +383,19 @@ impl VecAcc {
             self.first = v;
             self.weight = w;
             self.count = Vec4::select(active, Vec4::ONE, Vec4::ZERO);
+            self.lazy = false;
             return;
         }
+        let sum = self.sum();
+        self.lazy = false;
         if active.all() && !fresh.any() {
-            self.sum = self.sum + weighted;
+            self.sum = sum + weighted;
             self.weight += w;
             self.count += Vec4::ONE;
             return;
         }
         let new = active & fresh;
-        let summed = Vec3x4::select(active, self.sum + weighted, self.sum);
+        let summed = Vec3x4::select(active, sum + weighted, sum);
         self.sum = Vec3x4::select(new, weighted, summed);
         self.first = Vec3x4::select(new, v, self.first);
         let total = Vec4::select(active, self.weight + w, self.weight);
@@ -373,10 +412,15 @@ impl VecAcc {
         let total = self.weight;
         let single = self.count.cmpeq(Vec4::ONE) & total.cmpge(Vec4::ONE);
         if (single | empty).all() {
-            return Vec3x4::select(empty, rest, self.first);
+            return if empty.any() {
+                Vec3x4::select(empty, rest, self.first)
+            } else {
+                self.first
+            };
         }
-        let filled = self.sum + rest * (Vec4::ONE - total);
-        let averaged = Vec3x4::new(self.sum.x / total, self.sum.y / total, self.sum.z / total);
+        let sum = self.sum();
+        let filled = sum + rest * (Vec4::ONE - total);
+        let averaged = Vec3x4::new(sum.x / total, sum.y / total, sum.z / total);
         let out = Vec3x4::select(total.cmplt(Vec4::ONE), filled, averaged);
         let out = Vec3x4::select(single, self.first, out);
         Vec3x4::select(empty, rest, out)
@@ -387,21 +431,33 @@ impl VecAcc {
 /// turned into the first one's hemisphere).
 #[derive(Clone, Copy, Default)]
 struct QuatAcc {
+    /// The weighted sum; while `lazy`, not stored: `first · weight` (one contributor).
     sum: Quatx4,
     first: Quatx4,
     weight: Vec4,
     count: Vec4,
+    lazy: bool,
 }
 
 impl QuatAcc {
+    #[inline]
+    fn sum(&self) -> Quatx4 {
+        if self.lazy {
+            self.first * self.weight
+        } else {
+            self.sum
+        }
+    }
+
     /// As [`VecAcc::start`].
     #[inline]
     fn start(v: Quatx4, w: Vec4) -> Self {
         Self {
-            sum: v * w,
+            sum: v,
             first: v,
             weight: w,
             count: Vec4::select(w.cmpne(Vec4::ZERO), Vec4::ONE, Vec4::ZERO),
+            lazy: true,
         }
     }
 
@@ -417,17 +473,20 @@ impl QuatAcc {
             self.first = v;
             self.weight = w;
             self.count = Vec4::select(active, Vec4::ONE, Vec4::ZERO);
+            self.lazy = false;
             return;
         }
+        let sum = self.sum();
+        self.lazy = false;
         let signed = Vec4::select(v.dot(self.first).cmplt(Vec4::ZERO), -w, w);
         if active.all() && !fresh.any() {
-            self.sum = self.sum + v * signed;
+            self.sum = sum + v * signed;
             self.weight += w;
             self.count += Vec4::ONE;
             return;
         }
         let new = active & fresh;
-        let summed = Quatx4::select(active, self.sum + v * signed, self.sum);
+        let summed = Quatx4::select(active, sum + v * signed, sum);
         self.sum = Quatx4::select(new, v * w, summed);
         self.first = Quatx4::select(new, v, self.first);
         let total = Vec4::select(active, self.weight + w, self.weight);
@@ -444,18 +503,23 @@ impl QuatAcc {
         let total = self.weight;
         let single = self.count.cmpeq(Vec4::ONE) & total.cmpge(Vec4::ONE);
         if (single | empty).all() {
-            return Quatx4::select(empty, rest, self.first);
+            return if empty.any() {
+                Quatx4::select(empty, rest, self.first)
+            } else {
+                self.first
+            };
         }
         let below = total.cmplt(Vec4::ONE);
+        let sum = self.sum();
         let out = if below.any() {
             let fill = Vec4::select(
                 rest.dot(self.first).cmplt(Vec4::ZERO),
                 total - Vec4::ONE,
                 Vec4::ONE - total,
             );
-            Quatx4::select(below, self.sum + rest * fill, self.sum)
+            Quatx4::select(below, sum + rest * fill, sum)
         } else {
-            self.sum
+            sum
         };
         let out = out.normalize_or(self.first);
         let out = Quatx4::select(single, self.first, out);
@@ -468,10 +532,20 @@ impl QuatAcc {
 /// weights in `0..=1`, the exact power through the angle for others).
 #[inline]
 fn add_rotation_deltas(q: Quatx4, delta: Quatx4, w: Vec4, on: BVec4A) -> Quatx4 {
-    let delta = Quatx4::select(delta.w.cmplt(Vec4::ZERO), -delta, delta);
-    let slerped = interpolate::slerp_soa_from_identity(delta.rows(), w);
-    let powered = Quatx4::select(w.cmpeq(Vec4::ONE), delta, Quatx4::from_rows(slerped));
-    let added = (q * powered).normalize_or(q);
+    let flip = delta.w.cmplt(Vec4::ZERO);
+    let delta = if flip.any() {
+        Quatx4::select(flip, -delta, delta)
+    } else {
+        delta
+    };
+    let slerped = Quatx4::from_rows(interpolate::slerp_soa_from_identity(delta.rows(), w));
+    let one = w.cmpeq(Vec4::ONE);
+    let powered = if one.any() {
+        Quatx4::select(one, delta, slerped)
+    } else {
+        slerped
+    };
+    let added = normalize_unit_product(q * powered, q);
     let mut out = if on.all() {
         added
     } else {
