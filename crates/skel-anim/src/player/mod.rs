@@ -46,7 +46,12 @@ use mix::{Mix, Snapshot};
 /// 3. A property no layer animates keeps its rest value.
 ///
 /// One blend layer at effective weight ≥ 1 with no mask (plain playback) takes the fused
-/// single-clip pass: it costs what a single clip always cost.
+/// single-clip pass: it costs what a single clip always cost. Other stacks over clips whose
+/// keys come in four-node blocks ([`Rig::layers_four_nodes_at_a_time`]; exporters' usual
+/// output) apply these rules four nodes at a time and compose and place in the same pass; a
+/// stack with a [snapshot](Player::capture_snapshot) or [root motion](Player::set_root_motion),
+/// or over other clips, runs them property by property. Both give the same pose within f32
+/// rounding.
 ///
 /// Cross-fades are weight ramps owned by the player: [`Player::crossfade_to`] ramps every blend
 /// layer down to 0 and the new clip's layer up to 1 over the same time, so weights that summed to
