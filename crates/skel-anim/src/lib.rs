@@ -36,7 +36,9 @@
 //! assert!((bone[12] - 1.0).abs() < 1e-6); // translated by 1 along x
 //! ```
 
-#![forbid(unsafe_code)]
+// No `unsafe` outside `wide`, which calls the run-time detected CPU kernels (its own `allow`,
+// a `// SAFETY:` reason on every block).
+#![deny(unsafe_code)]
 
 /// The math crate of the public API (root-motion deltas, IK targets), re-exported so that a
 /// user names the same version.
@@ -74,6 +76,7 @@ mod sink;
 mod skinning;
 mod timeline;
 mod tracks;
+mod wide;
 
 pub use blend::{BlendLayer, WeightedBlend};
 pub use blend_spec::parse_blend_spec;

@@ -76,6 +76,9 @@ pub(crate) struct BindingPlan {
     /// from memory instead of broadcasting them in registers every frame (SSE2 has no
     /// broadcast load).
     pub(crate) ibm_splats: Vec<[glam::Vec4; 16]>,
+    /// The same matrices laid out for the AVX2 + FMA bone kernel (two columns per 256-bit
+    /// load, `wide::avx2::wide_splats`); empty unless the plan's kernels are `Avx2Fma`.
+    pub(crate) ibm_wide: Vec<[[f32; 8]; 8]>,
 }
 
 /// The frame a controller poses in: world space moved so that the first skinned mesh sits at
@@ -163,6 +166,8 @@ pub(crate) struct PosePlan {
     pub(crate) morph_next: Vec<u32>,
     /// The frame controllers pose in.
     pub(crate) frame: Frame,
+    /// Which compiled variant of the single-clip pass runs (found once, here: a CPU fact).
+    pub(crate) kernels: crate::wide::Kernels,
 }
 
 fn to_u32(value: usize, what: &'static str) -> Result<u32, AnimError> {
@@ -226,6 +231,7 @@ impl PosePlan {
                 max_samples.max(plan.vec3.len() + plan.quat.len() + plan.fused_rest.len());
             clips.push(plan);
         }
+        let kernels = crate::wide::Kernels::detect();
         let bindings = data
             .skeletons
             .iter()
@@ -242,6 +248,7 @@ impl PosePlan {
                 BindingPlan {
                     ibm_affine,
                     ibm_splats,
+                    ibm_wide: crate::wide::wide_splats(kernels, &s.inverse_bind_matrices),
                 }
             })
             .collect();
@@ -267,6 +274,7 @@ impl PosePlan {
             max_timelines,
             morph_of_node,
             morph_next,
+            kernels,
         })
     }
 }

@@ -22,7 +22,13 @@ use crate::{
 /// asset.
 #[derive(Debug, Clone)]
 pub struct PoseScratch {
-    /// TRS per node, [`TRS_STRIDE`] floats each.
+    /// TRS per node, [`TRS_STRIDE`] floats each: the local pose the matrices were made from.
+    ///
+    /// Pay only for what is read: a single-clip pose without a hook (plain playback, the
+    /// crowd case) writes this record only when its sink says it is read
+    /// ([`PoseSink::wants_local_transforms`], true unless the sink opts out). After a pose
+    /// into a sink that opted out, it still holds the last recorded pose. Hooks, layers,
+    /// snapshots and IK always work on it.
     pub trs: Vec<f32>,
     /// World matrix per node, 16 floats each, as [`compute_world_matrices`] writes them. A
     /// controller poses in its own frame (see `PoseScratch::frame_world`) and fills this only
@@ -231,11 +237,16 @@ fn sample_generic(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
 /// Same values as `reset_to_rest` + `apply_clip` + `compute_world_matrices`, without the round
 /// trip through `trs` and without the rest copy. Returns `false` (having done nothing) for a
 /// clip whose transforms need the generic path (CUBICSPLINE).
+///
+/// With `record` false the TRS record is not written (`trs` keeps what it held): the caller
+/// reads only the matrices ([`PoseSink::wants_local_transforms`]).
+#[inline(always)]
 pub(crate) fn pose_clip_fused(
     data: &AnimationData,
     clip: usize,
     time: f32,
     scratch: &mut PoseScratch,
+    record: bool,
 ) -> bool {
     if scratch.plan.clips[clip].nodes.is_empty() && !data.nodes.is_empty() {
         return false;
@@ -265,7 +276,11 @@ pub(crate) fn pose_clip_fused(
             segments,
         );
         if let Some(quads) = &cp.quads {
-            quads.pose(&segments[..timelines], trs, world, &plan.frame.root);
+            if record {
+                quads.pose(&segments[..timelines], trs, world, &plan.frame.root);
+            } else {
+                quads.pose_world(&segments[..timelines], world, &plan.frame.root);
+            }
         }
         return true;
     }
@@ -294,7 +309,9 @@ pub(crate) fn pose_clip_fused(
             t[lane] = samples[src.t as usize];
             r[lane] = samples[src.r as usize];
             s[lane] = samples[src.s as usize];
-            write_trs(trs, src.node as usize, t[lane], r[lane], s[lane]);
+            if record {
+                write_trs(trs, src.node as usize, t[lane], r[lane], s[lane]);
+            }
         }
         let locals = interpolate::compose4(&t, &r, &s);
         // Parents come first in the plan's order, also within a quad.
@@ -308,7 +325,9 @@ pub(crate) fn pose_clip_fused(
             samples[src.r as usize],
             samples[src.s as usize],
         );
-        write_trs(trs, src.node as usize, t, r, s);
+        if record {
+            write_trs(trs, src.node as usize, t, r, s);
+        }
         place_step(
             world,
             src.node,
@@ -397,7 +416,7 @@ pub fn compute_bone_matrices(
 /// [`compute_bone_matrices`] from the controller's frame matrices (`frame_world`): the frame
 /// cancels in `inverse(meshWorld) · jointWorld`, and the first skinned mesh's own matrix is
 /// (within rounding) the identity there, so its bones cost one product.
-#[inline]
+#[inline(always)]
 pub(crate) fn compute_frame_bone_matrices(
     data: &AnimationData,
     scratch: &mut PoseScratch,
@@ -406,7 +425,7 @@ pub(crate) fn compute_frame_bone_matrices(
     bone_pass(data, scratch, true, sink);
 }
 
-#[inline]
+#[inline(always)]
 fn bone_pass(
     data: &AnimationData,
     scratch: &mut PoseScratch,
@@ -437,12 +456,23 @@ fn bone_pass(
         }
         let inv = &cached.1;
         let (joints, splats, affine) = (&binding.joints, &bp.ibm_splats, bp.ibm_affine);
+        let wide = &bp.ibm_wide;
         // The usual cases (the mesh at rest in the controller's frame, or mirrored): one
         // product per bone, the inverse bind's elements splat at plan time.
         if let MeshInverse::Identity = inv {
-            splat_bones(world, joints, splats, affine, bones, |c| c);
+            crate::wide::bones(
+                plan.kernels,
+                world,
+                joints,
+                splats,
+                wide,
+                affine,
+                bones,
+                None,
+            );
         } else if let MeshInverse::Diagonal(d) = inv {
-            splat_bones(world, joints, splats, affine, bones, |c| c * *d);
+            let d = Some(*d);
+            crate::wide::bones(plan.kernels, world, joints, splats, wide, affine, bones, d);
         } else {
             for ((&joint, ibm), out) in binding
                 .joints
@@ -476,8 +506,8 @@ fn bone_pass(
 /// `bones[i] = post(world[joints[i]] · inverseBind[i])` column by column, the inverse binds
 /// given as splats (`BindingPlan::ibm_splats`): the same operations in the same order as
 /// `mul_affine` (`affine`) or `mul_full`, without broadcasting the inverse bind's elements.
-#[inline]
-fn splat_bones(
+#[inline(always)]
+pub(crate) fn splat_bones(
     world: &[f32],
     joints: &[usize],
     splats: &[[Vec4; 16]],

@@ -31,8 +31,8 @@ impl Poser {
         // hierarchy pass.
         if let (None, Some(c)) = (&self.hook, clip) {
             let data = &**self.rig.data();
-            if crate::pose::pose_clip_fused(data, c, time, &mut self.scratch) {
-                crate::pose::compute_frame_bone_matrices(data, &mut self.scratch, sink);
+            let record = sink.wants_local_transforms();
+            if crate::wide::pose_clip(data, c, time, &mut self.scratch, record, sink) {
                 return;
             }
         }

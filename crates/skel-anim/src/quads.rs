@@ -14,8 +14,28 @@ impl QuadPlan {
     /// Samples, composes and places every node of the clip at the key intervals `segments`
     /// (one per timeline of the clip): writes each node's TRS record and world matrix, parents
     /// first, roots pre-multiplied by `root`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pose(
+        &self,
+        segments: &[Segment],
+        trs: &mut [f32],
+        world: &mut [f32],
+        root: &Transform,
+    ) {
+        self.pose_into::<true>(segments, trs, world, root);
+    }
+
+    /// [`pose`](Self::pose) without the TRS record: only the world matrices (what the bone
+    /// matrices read), for a pose whose caller does not read `PoseScratch::trs` afterwards.
+    #[inline(always)]
+    pub(crate) fn pose_world(&self, segments: &[Segment], world: &mut [f32], root: &Transform) {
+        self.pose_into::<false>(segments, &mut [], world, root);
+    }
+
+    /// The pass itself; `RECORD` says whether each node's TRS record is written to `trs`
+    /// (untouched, and may be empty, when not).
+    #[inline(always)]
+    fn pose_into<const RECORD: bool>(
         &self,
         segments: &[Segment],
         trs: &mut [f32],
@@ -26,13 +46,15 @@ impl QuadPlan {
             let h = &q.held;
             if q.fixed != NONE {
                 // Nothing in the quad moves: its local matrices were composed at build time.
-                write_trs(
-                    trs,
-                    q,
-                    [h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]],
-                    [h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]],
-                    [h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]],
-                );
+                if RECORD {
+                    write_trs(
+                        trs,
+                        q,
+                        [h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]],
+                        [h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]],
+                        [h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]],
+                    );
+                }
                 place(world, q, &self.fixed[q.fixed as usize], root);
                 continue;
             }
@@ -70,7 +92,9 @@ impl QuadPlan {
                 let slerped = interpolate::slerp_soa(ra, rb, s, copy);
                 std::array::from_fn(|c| Vec4::select(q.r_rest, ra[c], slerped[c]))
             };
-            write_trs(trs, q, t, r, sc);
+            if RECORD {
+                write_trs(trs, q, t, r, sc);
+            }
             let (e, zero) = interpolate::compose_rows(t, r, sc);
             place_rows::<0>(world, q, &e, zero, root);
             if q.lanes > 1 {
@@ -88,7 +112,7 @@ impl QuadPlan {
 
 /// Multiplies each lane's local matrix onto its parent's world matrix (parents come first in
 /// the plan's order, also within a quad).
-#[inline]
+#[inline(always)]
 fn place(world: &mut [f32], q: &Quad, locals: &[Cols; 4], root: &Transform) {
     for ((&node, &parent), local) in q.nodes.iter().zip(&q.parents).zip(locals).take(q.lanes) {
         crate::layout::place_step(world, node, parent, local, root);
@@ -98,7 +122,7 @@ fn place(world: &mut [f32], q: &Quad, locals: &[Cols; 4], root: &Transform) {
 /// `place_step` of lane `L` from the local matrices' elements in lanes
 /// (`interpolate::compose_rows`): the same products in the same order as `mul_affine`, each
 /// element broadcast straight from its lane instead of from a transposed column.
-#[inline]
+#[inline(always)]
 pub(crate) fn place_rows<const L: usize>(
     world: &mut [f32],
     q: &Quad,
@@ -130,7 +154,7 @@ pub(crate) fn place_rows<const L: usize>(
 }
 
 /// Writes each lane's transform to its node's TRS record (padding untouched).
-#[inline]
+#[inline(always)]
 pub(crate) fn write_trs(trs: &mut [f32], q: &Quad, t: [Vec4; 3], r: [Vec4; 4], s: [Vec4; 3]) {
     let front = interpolate::transpose([t[0], t[1], t[2], r[0]]);
     let middle = interpolate::transpose([r[1], r[2], r[3], s[0]]);
@@ -308,6 +332,95 @@ mod tests {
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 prop_assert_eq!(bits(&controller.scratch().trs), bits(&reference.trs), "TRS at {}", t);
                 prop_assert_eq!(bits(controller.world_matrices()), bits(&reference.world), "world at {}", t);
+            }
+        }
+    }
+
+    /// Says nobody reads the local transforms.
+    struct MatricesOnly;
+
+    impl crate::PoseSink for MatricesOnly {
+        fn bone_matrices(&mut self, _binding: usize, _matrices: &[f32]) {}
+        fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
+        fn wants_local_transforms(&self) -> bool {
+            false
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// A sink that does not read the TRS record gets the same world matrices, bit for bit,
+        /// and leaves the record as the last pose that wrote it.
+        #[test]
+        fn skipping_the_record_keeps_the_matrices(rig in rig(), t in -0.5f32..8.0, u in -0.5f32..8.0) {
+            let data = Arc::new(data(&rig));
+            let mut recorded = AnimationController::new(Arc::clone(&data)).unwrap();
+            recorded.set_clip(Some(0)).unwrap();
+            let mut skipped = recorded.clone();
+            recorded.evaluate_at(Some(0), u, &mut NullSink).unwrap();
+            skipped.evaluate_at(Some(0), u, &mut NullSink).unwrap();
+            let before = skipped.scratch().trs.clone();
+            recorded.evaluate_at(Some(0), t, &mut NullSink).unwrap();
+            skipped.evaluate_at(Some(0), t, &mut MatricesOnly).unwrap();
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            prop_assert_eq!(bits(recorded.world_matrices()), bits(skipped.world_matrices()));
+            prop_assert_eq!(bits(&skipped.scratch().trs), bits(&before));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+
+        /// The kernels this CPU runs against the baseline, explicitly: the same TRS records and
+        /// world matrices bit for bit, and bone matrices within FMA's rounding (1e-6 of the
+        /// products' magnitude). On a CPU without AVX2 + FMA both are the baseline.
+        #[test]
+        fn wide_kernels_agree_with_the_baseline(
+            rig in rig(),
+            ibm in prop::collection::vec(prop::array::uniform12(-3.0f32..3.0), 14),
+            times in prop::collection::vec(-0.5f32..8.0, 1..6),
+        ) {
+            let mut data = data(&rig);
+            let n = data.nodes.len();
+            // An affine inverse bind per joint (random, not inverses: the product is what is
+            // compared), on the first skin; the second binding has full ones.
+            let affine: Vec<f32> = ibm[..n]
+                .iter()
+                .flat_map(|m| [m[0], m[1], m[2], 0.0, m[3], m[4], m[5], 0.0, m[6], m[7], m[8], 0.0, m[9], m[10], m[11], 1.0])
+                .collect();
+            let full: Vec<f32> = ibm[..n].iter().flat_map(|m| [m.as_slice(), &m[..4]].concat()).collect();
+            data.skeletons = vec![
+                crate::SkeletonBinding::new(0, 0, (0..n).collect(), affine).unwrap(),
+                crate::SkeletonBinding::new(0, n - 1, (0..n).rev().collect(), full).unwrap(),
+            ];
+            let wide = PoseScratch::new(&data).unwrap();
+            let mut plan = crate::plan::PosePlan::new(&data).unwrap();
+            plan.kernels = crate::wide::Kernels::Baseline;
+            for b in &mut plan.bindings {
+                b.ibm_wide.clear();
+            }
+            let mut base = PoseScratch::with_plan(&data, Arc::new(plan));
+            let mut wide = wide;
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            for &t in &times {
+                let (mut a, mut b) = (crate::RecordingSink::default(), crate::RecordingSink::default());
+                if !crate::wide::pose_clip(&data, 0, t, &mut base, true, &mut a) {
+                    break;
+                }
+                prop_assert!(crate::wide::pose_clip(&data, 0, t, &mut wide, true, &mut b));
+                prop_assert_eq!(bits(&wide.trs), bits(&base.trs));
+                prop_assert_eq!(bits(&wide.frame_world), bits(&base.frame_world));
+                for (binding, (x, y)) in a.bone_matrices.iter().zip(&b.bone_matrices).enumerate() {
+                    let joints = &data.skeletons[binding].joints;
+                    for ((m, w), &j) in x.chunks_exact(16).zip(y.chunks_exact(16)).zip(joints) {
+                        let world = &base.frame_world[16 * j..16 * j + 16];
+                        let scale = 1.0 + world.iter().map(|v| v.abs()).sum::<f32>() * 3.0;
+                        for (p, q) in m.iter().zip(w) {
+                            prop_assert!((p - q).abs() <= 1e-6 * scale, "{} vs {} (scale {})", p, q, scale);
+                        }
+                    }
+                }
             }
         }
     }

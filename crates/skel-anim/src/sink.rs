@@ -9,6 +9,36 @@ pub trait PoseSink {
     fn bone_matrices(&mut self, binding: usize, matrices: &[f32]);
     /// Morph weights of morph binding `binding`, one per target.
     fn morph_weights(&mut self, binding: usize, weights: &[f32]);
+
+    /// Whether the caller reads the pose's local transforms (`scratch().trs`, the per-node
+    /// TRS record) after a pose into this sink. Default `true`.
+    ///
+    /// A sink that only needs the matrices (a GPU upload, a crowd) returns `false`, and plain
+    /// single-clip playback then skips the record: about 25 of 260–320 instructions per joint
+    /// (`docs/benchmarks.md`, issue 15). Hooks, layers, snapshots and IK are unaffected (they
+    /// read and write the record themselves).
+    ///
+    /// ```
+    /// use skel_anim::PoseSink;
+    ///
+    /// /// Bone matrices to a GPU buffer; nobody reads the local transforms.
+    /// struct Upload(Vec<f32>);
+    ///
+    /// impl PoseSink for Upload {
+    ///     fn bone_matrices(&mut self, _binding: usize, m: &[f32]) {
+    ///         self.0.clear();
+    ///         self.0.extend_from_slice(m);
+    ///     }
+    ///     fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
+    ///     fn wants_local_transforms(&self) -> bool {
+    ///         false
+    ///     }
+    /// }
+    /// assert!(!Upload(Vec::new()).wants_local_transforms());
+    /// ```
+    fn wants_local_transforms(&self) -> bool {
+        true
+    }
 }
 
 /// A sink that discards everything (for measuring the CPU pipeline alone).

@@ -12,7 +12,12 @@
 //! ```
 //!
 //! `run` prints `frames F characters N joints J ns_per_frame T checksum C`: the wall-clock
-//! time of the timed frames only. Two runs that differ only in FRAMES differ only by those
+//! time of the timed frames only. The sinks take the bone matrices and say that nobody reads
+//! the local transforms (`PoseSink::wants_local_transforms`), as a renderer's would; with
+//! `POSE_FRAMES_TRS=1` in the environment they ask for the TRS record too (the frame before
+//! issue 15's "pay only for what is used"). With `POSE_FRAMES_THREADS=T` the frames run
+//! `par_tick_all` inside a rayon pool of T threads instead of `tick_all`. `bits H` is a hash
+//! of every bone matrix's bits after the last frame: equal lines, equal poses. Two runs that differ only in FRAMES differ only by those
 //! frames' work, which is how the instruction counts cancel loading and warm-up.
 
 #[path = "../benches/support/mod.rs"]
@@ -25,7 +30,21 @@ use std::time::Instant;
 
 use base64::Engine as _;
 use serde_json::{Value, json};
-use skel_anim::{AnimationData, ChannelPath, Interpolation, NullSink, tick_all};
+use skel_anim::{AnimationData, ChannelPath, Interpolation, PoseSink, par_tick_all, tick_all};
+
+/// Discards the pose, like `NullSink`, and says whether the local transforms are read.
+#[derive(Debug, Clone, Copy)]
+struct Discard {
+    trs: bool,
+}
+
+impl PoseSink for Discard {
+    fn bone_matrices(&mut self, _binding: usize, _matrices: &[f32]) {}
+    fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
+    fn wants_local_transforms(&self) -> bool {
+        self.trs
+    }
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -72,15 +91,34 @@ fn load(name: &str) -> Result<support::Loaded, String> {
 /// `warmup` untimed frames, then `frames` timed ones, of `n` characters.
 fn run(asset: &support::Loaded, n: usize, warmup: usize, frames: usize) -> Result<(), String> {
     let mut crowd = support::crowd(asset, n);
-    let mut sinks = vec![NullSink; n];
-    for _ in 0..warmup {
-        tick_all(&mut crowd, support::FRAME_MS, &mut sinks).map_err(|e| e.to_string())?;
+    let trs = std::env::var("POSE_FRAMES_TRS").is_ok_and(|v| v == "1");
+    let mut sinks = vec![Discard { trs }; n];
+    let threads = match std::env::var("POSE_FRAMES_THREADS") {
+        Ok(t) => Some(parse(&t)?),
+        Err(_) => None,
+    };
+    let ns = match threads {
+        None => {
+            let mut frame = || tick_all(&mut crowd, support::FRAME_MS, &mut sinks);
+            timed(warmup, frames, &mut frame)?
+        }
+        Some(t) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .map_err(|e| e.to_string())?;
+            pool.install(|| {
+                let mut frame = || par_tick_all(&mut crowd, support::FRAME_MS, &mut sinks);
+                timed(warmup, frames, &mut frame)
+            })?
+        }
+    };
+    let mut bits: u64 = 0xcbf2_9ce4_8422_2325;
+    for m in crowd.iter().filter_map(|c| c.bone_matrices(0)) {
+        for v in m {
+            bits = (bits ^ u64::from(v.to_bits())).wrapping_mul(0x0100_0000_01b3);
+        }
     }
-    let start = Instant::now();
-    for _ in 0..frames {
-        tick_all(&mut crowd, support::FRAME_MS, &mut sinks).map_err(|e| e.to_string())?;
-    }
-    let ns = start.elapsed().as_secs_f64() * 1e9;
     // The translation x of every bone matrix: keeps the work observable.
     let checksum: f32 = crowd
         .iter()
@@ -90,10 +128,27 @@ fn run(asset: &support::Loaded, n: usize, warmup: usize, frames: usize) -> Resul
     #[expect(clippy::cast_precision_loss, reason = "frame counts")]
     let per_frame = if frames == 0 { 0.0 } else { ns / frames as f64 };
     println!(
-        "frames {frames} characters {n} joints {} ns_per_frame {per_frame:.1} checksum {checksum}",
+        "frames {frames} characters {n} joints {} ns_per_frame {per_frame:.1} checksum {checksum} \
+         bits {bits:016x}",
         asset.joints
     );
     Ok(())
+}
+
+/// `warmup` untimed calls of `frame`, then `frames` timed ones: their wall-clock nanoseconds.
+fn timed(
+    warmup: usize,
+    frames: usize,
+    frame: &mut dyn FnMut() -> Result<(), skel_anim::AnimError>,
+) -> Result<f64, String> {
+    for _ in 0..warmup {
+        frame().map_err(|e| e.to_string())?;
+    }
+    let start = Instant::now();
+    for _ in 0..frames {
+        frame().map_err(|e| e.to_string())?;
+    }
+    Ok(start.elapsed().as_secs_f64() * 1e9)
 }
 
 /// Names as ozz's `gltf2ozz` renames them (`FixupNames` in its gltf2ozz.cc): an empty name

@@ -1,0 +1,138 @@
+//! The single-clip pose pass compiled for the CPU it runs on: which kernels a rig uses is
+//! decided once, when its plan is built ([`Kernels::detect`]), and stored in the plan, so
+//! nothing here is process-wide state and no build needs `-C target-cpu`.
+//!
+//! - [`Kernels::Baseline`]: the pass as the crate is compiled (SSE2 on x86-64, NEON on
+//!   aarch64, portable code elsewhere). Always available; the reference the others are tested
+//!   against.
+//! - [`Kernels::Avx2Fma`] (x86-64 with AVX2 and FMA, detected with `is_x86_feature_detected!`):
+//!   the same pass compiled with those features (three-operand VEX forms and broadcast loads:
+//!   the same operations in the same order, the same bits), with the bone matrices
+//!   `world · inverseBind` two columns per 256-bit operation with fused multiply-adds
+//!   ([`avx2`]). FMA rounds once where the baseline rounds twice, so those bone matrices
+//!   differ from the baseline's by a few units in the last place (tested below 1e-6 of the
+//!   matrices' scale); local poses and world matrices are bit for bit the baseline's.
+
+#![allow(
+    unsafe_code,
+    reason = "calling #[target_feature] functions after run-time detection; every block says why"
+)]
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2;
+
+use crate::{AnimationData, PoseScratch, PoseSink};
+
+/// Which compiled variant of the pose pass a rig runs: a fact about the CPU, found once per
+/// plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kernels {
+    /// The pass as the crate was compiled (SSE2 on x86-64).
+    Baseline,
+    /// x86-64 with AVX2 and FMA, found at run time.
+    #[cfg(target_arch = "x86_64")]
+    Avx2Fma,
+}
+
+impl Kernels {
+    /// The widest kernels this CPU runs. `SKEL_KERNELS=baseline` in the environment keeps the
+    /// baseline (for A/B measurements and for comparing against it); it is read here, when a
+    /// rig is compiled, never per frame.
+    #[must_use]
+    pub(crate) fn detect() -> Self {
+        if std::env::var_os("SKEL_KERNELS").is_some_and(|v| v == "baseline") {
+            return Self::Baseline;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+        {
+            return Self::Avx2Fma;
+        }
+        Self::Baseline
+    }
+}
+
+/// The single-clip pass (sampling, local → world, bone matrices to `sink`) with the kernels
+/// of `scratch`'s plan. Returns `false`, having done nothing, for a clip that needs the generic
+/// path (`pose::pose_clip_fused`'s rule).
+#[inline]
+pub(crate) fn pose_clip(
+    data: &AnimationData,
+    clip: usize,
+    time: f32,
+    scratch: &mut PoseScratch,
+    record: bool,
+    sink: &mut dyn PoseSink,
+) -> bool {
+    match scratch.plan.kernels {
+        Kernels::Baseline => pose_clip_baseline(data, clip, time, scratch, record, sink),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
+        // `is_x86_feature_detected!` found both AVX2 and FMA on this CPU.
+        Kernels::Avx2Fma => unsafe { avx2::pose_clip(data, clip, time, scratch, record, sink) },
+    }
+}
+
+/// The baseline pass: [`pose_clip`] with [`Kernels::Baseline`], whatever the plan chose.
+#[inline(always)]
+pub(crate) fn pose_clip_baseline(
+    data: &AnimationData,
+    clip: usize,
+    time: f32,
+    scratch: &mut PoseScratch,
+    record: bool,
+    sink: &mut dyn PoseSink,
+) -> bool {
+    if crate::pose::pose_clip_fused(data, clip, time, scratch, record) {
+        crate::pose::compute_frame_bone_matrices(data, scratch, sink);
+        true
+    } else {
+        false
+    }
+}
+
+/// The inverse-bind matrices `ibm` (16 floats each) in the layout `kernels`' bone product
+/// reads beside `BindingPlan::ibm_splats`: empty for the baseline.
+#[must_use]
+pub(crate) fn wide_splats(kernels: Kernels, ibm: &[f32]) -> Vec<[[f32; 8]; 8]> {
+    match kernels {
+        Kernels::Baseline => Vec::new(),
+        #[cfg(target_arch = "x86_64")]
+        Kernels::Avx2Fma => ibm.chunks_exact(16).map(avx2::wide_splats).collect(),
+    }
+}
+
+/// `bones[i] = post(world[joints[i]] · inverseBind[i])` with `kernels`' product: the
+/// baseline's `pose::splat_bones` (the inverse binds from `splats`), or the AVX2 + FMA one
+/// (from `wide`, which must then be `wide_splats`' layout of the same matrices). `post` is a
+/// diagonal mesh inverse's column scale, `None` for the identity.
+#[inline(always)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the bone pass's buffers, borrowed apart"
+)]
+pub(crate) fn bones(
+    kernels: Kernels,
+    world: &[f32],
+    joints: &[usize],
+    splats: &[[glam::Vec4; 16]],
+    wide: &[[[f32; 8]; 8]],
+    affine: bool,
+    bones: &mut [f32],
+    post: Option<glam::Vec4>,
+) {
+    match (kernels, post) {
+        (Kernels::Baseline, None) => {
+            crate::pose::splat_bones(world, joints, splats, affine, bones, |c| c);
+        }
+        (Kernels::Baseline, Some(d)) => {
+            crate::pose::splat_bones(world, joints, splats, affine, bones, |c| c * d);
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
+        // `is_x86_feature_detected!` found both AVX2 and FMA on this CPU.
+        (Kernels::Avx2Fma, _) => unsafe {
+            avx2::splat_bones(world, joints, wide, affine, bones, post);
+        },
+    }
+}
