@@ -87,7 +87,7 @@ pub(crate) fn transpose(v: [Vec4; 4]) -> [Vec4; 4] {
 /// [`slerp4`] on quaternions already split into components (`a = [x, y, z, w]`, one lane per
 /// key pair) and returning them so: what the structure-of-arrays pose pass feeds straight into
 /// [`compose_soa`], with no transposes.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [Vec4; 4] {
     let [ax, ay, az, aw] = a;
@@ -155,7 +155,7 @@ pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [V
 /// hemisphere): `slerp(identity, b, s)` lane by lane, with the products by the identity's zeros
 /// and ones left out (the same value up to the sign of zeros). What an additive layer's weight
 /// does to its rotation delta.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub(crate) fn slerp_soa_from_identity(b: [Vec4; 4], s: Vec4) -> [Vec4; 4] {
     let [bx, by, bz, bw] = b;

@@ -399,7 +399,12 @@ impl Player {
             for (mb, w) in data.morph_bindings.iter().zip(&mut scratch.morph_weights) {
                 w.copy_from_slice(&mb.default_weights);
             }
-            quad_mix::pose(rig, &mut self.layers, scratch);
+            quad_mix::pose(
+                rig,
+                &mut self.layers,
+                scratch,
+                sink.wants_local_transforms(),
+            );
             mix::mix_morphs(rig, &mut self.layers, &mut self.mix, scratch);
             self.mix.trs_current = false;
             crate::pose::compute_frame_bone_matrices(data, scratch, sink);

@@ -22,6 +22,7 @@ use crate::layout::NONE;
 use crate::player::layer::{Layer, LayerMode};
 use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
 use crate::timeline::Segment;
+use crate::wide::Kernels;
 use crate::{Rig, TRS_STRIDE, interpolate, quads};
 
 /// Four nodes' transforms.
@@ -33,7 +34,7 @@ struct Lanes {
 }
 
 impl Lanes {
-    #[inline]
+    #[inline(always)]
     fn from_rows(h: &QuadRows) -> Self {
         Self {
             t: Vec3x4::new(h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]),
@@ -43,15 +44,97 @@ impl Lanes {
     }
 }
 
+/// The most blend layers, and the most additive layers, that contribute to a stack the quad
+/// pass takes (their parameters sit in fixed arrays on the stack: nothing is allocated);
+/// larger stacks run property by property.
+pub(crate) const MAX_LAYERS_PER_KIND: usize = 16;
+
 /// Whether the quad pass can run `layers` over `rig` (the caller rules out snapshots and root
 /// motion).
 #[inline]
 pub(crate) fn applies(rig: &Rig, layers: &[Layer]) -> bool {
-    rig.layer_quads.as_ref().is_some_and(|lq| {
-        layers
-            .iter()
-            .all(|l| l.effective_weight() == 0.0 || lq.clip_ok[l.clip])
-    })
+    let Some(lq) = &rig.layer_quads else {
+        return false;
+    };
+    let (mut blend, mut additive) = (0, 0);
+    for l in layers {
+        let w = l.effective_weight();
+        if w == 0.0 {
+            continue;
+        }
+        if !lq.clip_ok[l.clip] {
+            return false;
+        }
+        match &l.reference {
+            None if w > 0.0 => blend += 1,
+            None => {}
+            Some(r) if r.deltas.is_some() => additive += 1,
+            Some(_) => return false,
+        }
+    }
+    blend <= MAX_LAYERS_PER_KIND && additive <= MAX_LAYERS_PER_KIND
+}
+
+/// One contributing layer as the quad loop reads it: the key blocks it samples (its clip's,
+/// or for an additive layer its clip's relative to the reference), its key intervals, its
+/// mask's lanes and its effective weight.
+#[derive(Clone, Copy)]
+struct Contributor<'a> {
+    plan: &'a QuadPlan,
+    segments: &'a [Segment],
+    mask: Option<&'a [Vec4]>,
+    weight: f32,
+}
+
+impl Contributor<'_> {
+    /// The weight in each lane of quad `qi` (the mask's weights times the layer's).
+    #[inline(always)]
+    fn lanes(&self, qi: usize) -> Vec4 {
+        match self.mask {
+            Some(m) => Vec4::splat(self.weight) * m[qi],
+            None => Vec4::splat(self.weight),
+        }
+    }
+}
+
+/// The contributing layers of one evaluation, blend layers then additive ones, in layer order.
+struct Stack<'a> {
+    blend: [Option<Contributor<'a>>; MAX_LAYERS_PER_KIND],
+    additive: [Option<Contributor<'a>>; MAX_LAYERS_PER_KIND],
+}
+
+impl<'a> Stack<'a> {
+    /// The stack of `layers` (which [`applies`] accepted, their segments located).
+    fn new(rig: &'a Rig, layers: &'a [Layer]) -> Self {
+        let mut stack = Self {
+            blend: [None; MAX_LAYERS_PER_KIND],
+            additive: [None; MAX_LAYERS_PER_KIND],
+        };
+        let (mut b, mut a) = (0, 0);
+        for l in layers {
+            let weight = l.effective_weight();
+            let plan = match (&l.reference, l.mode) {
+                (None, LayerMode::Blend) if weight > 0.0 => rig.plan.clips[l.clip].quads.as_ref(),
+                (Some(r), _) if weight != 0.0 => r.deltas.as_deref(),
+                _ => None,
+            };
+            let Some(plan) = plan else { continue };
+            let c = Contributor {
+                plan,
+                segments: &l.segments,
+                mask: l.quad_mask.as_deref(),
+                weight,
+            };
+            if l.reference.is_none() && b < MAX_LAYERS_PER_KIND {
+                stack.blend[b] = Some(c);
+                b += 1;
+            } else if l.reference.is_some() && a < MAX_LAYERS_PER_KIND {
+                stack.additive[a] = Some(c);
+                a += 1;
+            }
+        }
+        stack
+    }
 }
 
 /// The layered pose of `layers` into `scratch.trs`, the values already there filling blend
@@ -59,19 +142,50 @@ pub(crate) fn applies(rig: &Rig, layers: &[Layer]) -> bool {
 pub(crate) fn mix_trs(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch) {
     let Some(lq) = &rig.layer_quads else { return };
     locate(rig, layers);
+    let stack = Stack::new(rig, layers);
     let trs = &mut scratch.trs;
     for (qi, q) in lq.shape.iter().enumerate() {
         let rest = gather(trs, q);
-        let out = mix_quad(rig, layers, qi, &rest);
+        let out = mix_quad(&stack, qi, &rest);
         quads::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
     }
 }
 
-/// The layered pose of `layers` over the rest pose, composed and placed: every node's TRS
-/// record and frame matrix (`scratch.frame_world`), parents first, in one pass over the quads.
-pub(crate) fn pose(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch) {
+/// The layered pose of `layers` over the rest pose, composed and placed: every node's frame
+/// matrix (`scratch.frame_world`), parents first, in one pass over the quads, and its TRS
+/// record when `record` (a sink that reads no local transforms, with no hook or IK, needs none).
+/// Runs with the kernels of the rig's plan (`wide::Kernels`).
+#[allow(
+    unsafe_code,
+    reason = "calling the AVX2 variant after run-time detection; the block says why"
+)]
+pub(crate) fn pose(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, record: bool) {
+    match scratch.plan.kernels {
+        Kernels::Baseline => pose_baseline(rig, layers, scratch, record),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
+        // `is_x86_feature_detected!` found both AVX2 and FMA on this CPU.
+        Kernels::Avx2Fma => unsafe { pose_avx2(rig, layers, scratch, record) },
+    }
+}
+
+/// [`pose_baseline`] compiled with AVX2 and FMA enabled (everything it calls is inlined into
+/// it): the same operations in the same order, shorter encodings, one-instruction selects.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[allow(
+    unsafe_code,
+    reason = "a #[target_feature] function: called only after run-time detection"
+)]
+unsafe fn pose_avx2(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, record: bool) {
+    pose_baseline(rig, layers, scratch, record);
+}
+
+#[inline(always)]
+fn pose_baseline(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, record: bool) {
     let Some(lq) = &rig.layer_quads else { return };
     locate(rig, layers);
+    let stack = Stack::new(rig, layers);
     let PoseScratch {
         trs,
         frame_world: world,
@@ -81,8 +195,10 @@ pub(crate) fn pose(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch) {
     } = scratch;
     let root = &plan.frame.root;
     for (qi, q) in lq.shape.iter().enumerate() {
-        let out = mix_quad(rig, layers, qi, &lq.rest[qi]);
-        quads::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
+        let out = mix_quad(&stack, qi, &lq.rest[qi]);
+        if record {
+            quads::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
+        }
         let Affine3x4 { m: e, zero } = Affine3x4::from_trs(out.t, out.r, out.s);
         quads::place_rows::<0>(world, q, &e, zero, root);
         if q.lanes > 1 {
@@ -139,93 +255,71 @@ fn gather(trs: &[f32], q: &Quad) -> QuadRows {
 }
 
 /// The layered transforms of quad `qi` over `rest`.
-#[inline]
-fn mix_quad(rig: &Rig, layers: &[Layer], qi: usize, rest: &QuadRows) -> Lanes {
-    let rest = Lanes::from_rows(rest);
-    let mut sums: Option<Sums> = None;
-    for layer in layers {
-        let w = layer.effective_weight();
-        if layer.mode != LayerMode::Blend || w <= 0.0 {
-            continue;
-        }
-        // A quad the mask takes out entirely costs nothing.
-        let w = lane_weights(layer, qi, w);
+#[inline(always)]
+fn mix_quad(stack: &Stack<'_>, qi: usize, rest: &QuadRows) -> Lanes {
+    let mut blend = stack.blend.iter().map_while(Option::as_ref);
+    // The first blend layer that reaches the quad starts the sums (a quad the mask takes out
+    // entirely costs nothing), the others add to them.
+    let mut sums = None;
+    for c in blend.by_ref() {
+        let w = c.lanes(qi);
         if !w.cmpne(Vec4::ZERO).any() {
             continue;
         }
-        let Some((q, v)) = sample_layer(rig, layer, qi) else {
-            continue;
-        };
-        let (wt, ws, wr) = (
-            Vec4::select(q.t_keyed, w, Vec4::ZERO),
-            Vec4::select(q.s_keyed, w, Vec4::ZERO),
-            Vec4::select(q.r_keyed, w, Vec4::ZERO),
-        );
-        match &mut sums {
-            None => {
-                sums = Some(Sums {
-                    t: VecAcc::start(v.t, wt),
-                    r: QuatAcc::start(v.r, wr),
-                    s: VecAcc::start(v.s, ws),
-                });
-            }
-            Some(sums) => {
-                sums.t.add(v.t, wt);
-                sums.s.add(v.s, ws);
-                sums.r.add(v.r, wr);
-            }
+        if let Some((q, v)) = sample_quad(c.plan, c.segments, qi) {
+            sums = Some(Sums {
+                t: VecAcc::start(v.t, Vec4::select(q.t_keyed, w, Vec4::ZERO)),
+                r: QuatAcc::start(v.r, Vec4::select(q.r_keyed, w, Vec4::ZERO)),
+                s: VecAcc::start(v.s, Vec4::select(q.s_keyed, w, Vec4::ZERO)),
+            });
+            break;
         }
     }
-    let mut out = match &sums {
-        Some(sums) => Lanes {
-            t: sums.t.finish(rest.t),
-            r: sums.r.finish(rest.r),
-            s: sums.s.finish(rest.s),
-        },
+    let rest = Lanes::from_rows(rest);
+    let mut out = match sums {
+        Some(mut sums) => {
+            for c in blend {
+                let w = c.lanes(qi);
+                if !w.cmpne(Vec4::ZERO).any() {
+                    continue;
+                }
+                let Some((q, v)) = sample_quad(c.plan, c.segments, qi) else {
+                    continue;
+                };
+                sums.t.add(v.t, Vec4::select(q.t_keyed, w, Vec4::ZERO));
+                sums.s.add(v.s, Vec4::select(q.s_keyed, w, Vec4::ZERO));
+                sums.r.add(v.r, Vec4::select(q.r_keyed, w, Vec4::ZERO));
+            }
+            Lanes {
+                t: sums.t.finish(rest.t),
+                r: sums.r.finish(rest.r),
+                s: sums.s.finish(rest.s),
+            }
+        }
         None => rest,
     };
-    for layer in layers {
-        let w = layer.effective_weight();
-        let Some(reference) = &layer.reference else {
-            continue;
-        };
-        if w == 0.0 {
-            continue;
-        }
-        let w = lane_weights(layer, qi, w);
+    for c in stack.additive.iter().map_while(Option::as_ref) {
+        let w = c.lanes(qi);
         let active = w.cmpne(Vec4::ZERO);
         if !active.any() {
             continue;
         }
-        if let Some(deltas) = &reference.deltas {
-            // The clip baked relative to the reference: its samples are the differences.
-            let Some((q, d)) = sample_quad(deltas, &layer.segments, qi) else {
-                continue;
-            };
-            let (t_on, s_on, r_on) = (active & q.t_keyed, active & q.s_keyed, active & q.r_keyed);
-            out.t = add_vectors(out.t, Vec3x4::ZERO, d.t, w, t_on);
-            out.s = add_vectors(out.s, Vec3x4::ZERO, d.s, w, s_on);
-            if r_on.any() {
-                out.r = add_rotation_deltas(out.r, d.r, w, r_on);
-            }
-        } else if let Some(rows) = reference.quads.as_deref() {
-            let Some((q, v)) = sample_layer(rig, layer, qi) else {
-                continue;
-            };
-            let reference = Lanes::from_rows(&rows[qi]);
-            let (t_on, s_on, r_on) = (active & q.t_keyed, active & q.s_keyed, active & q.r_keyed);
-            out.t = add_vectors(out.t, reference.t, v.t, w, t_on);
-            out.s = add_vectors(out.s, reference.s, v.s, w, s_on);
-            if r_on.any() {
-                out.r = add_rotation_deltas(out.r, reference.r.conjugate() * v.r, w, r_on);
-            }
+        // The clip baked relative to the reference: its samples are the differences.
+        let Some((q, d)) = sample_quad(c.plan, c.segments, qi) else {
+            continue;
+        };
+        let (t_on, s_on, r_on) = (active & q.t_keyed, active & q.s_keyed, active & q.r_keyed);
+        out.t = add_vectors(out.t, Vec3x4::ZERO, d.t, w, t_on);
+        out.s = add_vectors(out.s, Vec3x4::ZERO, d.s, w, s_on);
+        if r_on.any() {
+            out.r = add_rotation_deltas(out.r, d.r, w, r_on);
         }
     }
     out
 }
 
 /// `base + w · (value − reference)` in the lanes of `on`.
-#[inline]
+#[inline(always)]
 fn add_vectors(base: Vec3x4, reference: Vec3x4, value: Vec3x4, w: Vec4, on: BVec4A) -> Vec3x4 {
     if !on.any() {
         return base;
@@ -241,7 +335,7 @@ fn add_vectors(base: Vec3x4, reference: Vec3x4, value: Vec3x4, w: Vec4, on: BVec
 /// `p / |p|` for the product `p` of two unit quaternions (unit within rounding, so one Newton
 /// step from 1 rescales it, as `interpolate::normalize_quat` does); lanes that are not near unit
 /// are divided by their length, and zero or non-finite ones take `fallback`'s lane.
-#[inline]
+#[inline(always)]
 fn normalize_unit_product(p: Quatx4, fallback: Quatx4) -> Quatx4 {
     let len_sq = p.length_squared();
     let near = (len_sq - Vec4::ONE)
@@ -252,23 +346,6 @@ fn normalize_unit_product(p: Quatx4, fallback: Quatx4) -> Quatx4 {
     } else {
         p.normalize_or(fallback)
     }
-}
-
-/// The layer's weight in each lane of quad `qi` (its mask's weights times `w`).
-#[inline]
-fn lane_weights(layer: &Layer, qi: usize, w: f32) -> Vec4 {
-    match &layer.quad_mask {
-        Some(m) => Vec4::splat(w) * m[qi],
-        None => Vec4::splat(w),
-    }
-}
-
-/// Quad `qi` of the layer's clip and its sampled transforms (what `QuadPlan::pose` samples),
-/// `None` when the clip has no quads (never, once [`applies`] said yes).
-#[inline(always)]
-fn sample_layer<'r>(rig: &'r Rig, layer: &Layer, qi: usize) -> Option<(&'r Quad, Lanes)> {
-    let plan: &QuadPlan = rig.plan.clips[layer.clip].quads.as_ref()?;
-    sample_quad(plan, &layer.segments, qi)
 }
 
 /// Quad `qi` of `plan` sampled at the key intervals `segments`.
@@ -346,7 +423,7 @@ struct VecAcc {
 }
 
 impl VecAcc {
-    #[inline]
+    #[inline(always)]
     fn sum(&self) -> Vec3x4 {
         if self.lazy {
             self.first * self.weight
@@ -357,7 +434,7 @@ impl VecAcc {
 
     /// The sums after a first contributor `v` at lane weights `w` (lanes at 0 stay empty and
     /// take the rest value, whatever `sum` and `first` hold).
-    #[inline]
+    #[inline(always)]
     fn start(v: Vec3x4, w: Vec4) -> Self {
         Self {
             sum: v,
@@ -368,7 +445,7 @@ impl VecAcc {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, v: Vec3x4, w: Vec4) {
         let active = w.cmpne(Vec4::ZERO);
         if !active.any() {
@@ -403,7 +480,7 @@ impl VecAcc {
         self.count = Vec4::select(active, self.count + Vec4::ONE, self.count);
     }
 
-    #[inline]
+    #[inline(always)]
     fn finish(&self, rest: Vec3x4) -> Vec3x4 {
         let empty = self.count.cmpeq(Vec4::ZERO);
         if empty.all() {
@@ -440,7 +517,7 @@ struct QuatAcc {
 }
 
 impl QuatAcc {
-    #[inline]
+    #[inline(always)]
     fn sum(&self) -> Quatx4 {
         if self.lazy {
             self.first * self.weight
@@ -450,7 +527,7 @@ impl QuatAcc {
     }
 
     /// As [`VecAcc::start`].
-    #[inline]
+    #[inline(always)]
     fn start(v: Quatx4, w: Vec4) -> Self {
         Self {
             sum: v,
@@ -461,7 +538,7 @@ impl QuatAcc {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, v: Quatx4, w: Vec4) {
         let active = w.cmpne(Vec4::ZERO);
         if !active.any() {
@@ -494,7 +571,7 @@ impl QuatAcc {
         self.count = Vec4::select(active, self.count + Vec4::ONE, self.count);
     }
 
-    #[inline]
+    #[inline(always)]
     fn finish(&self, rest: Quatx4) -> Quatx4 {
         let empty = self.count.cmpeq(Vec4::ZERO);
         if empty.all() {
@@ -530,7 +607,7 @@ impl QuatAcc {
 /// `q · delta^w` in the lanes of `on`, `delta = conj(reference) · value` (`mix::add_rotation`
 /// lane by lane: the difference on the short path, the polynomial slerp from the identity for
 /// weights in `0..=1`, the exact power through the angle for others).
-#[inline]
+#[inline(always)]
 fn add_rotation_deltas(q: Quatx4, delta: Quatx4, w: Vec4, on: BVec4A) -> Quatx4 {
     let flip = delta.w.cmplt(Vec4::ZERO);
     let delta = if flip.any() {
