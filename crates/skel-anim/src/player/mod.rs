@@ -1,7 +1,9 @@
 //! The player of layers (see [`Player`]) and its parts.
+mod additive;
 mod events;
 mod fade;
 mod ik_jobs;
+mod lane_rules;
 mod layer;
 mod mask;
 pub(crate) mod mix;

@@ -1,0 +1,414 @@
+//! The layer rules on four lanes (four nodes of a quad at once): sampling a quad's key blocks,
+//! the blend sums and their finish, and the additive application; what
+//! [`quad_mix`](super::quad_mix) runs per quad. Each is `mix`'s property rule lane by lane.
+
+use glam::{BVec4A, Vec4};
+use skel_math::lanes::{Quatx4, Vec3x4};
+
+use crate::interpolate;
+use crate::layout::NONE;
+use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
+use crate::timeline::Segment;
+
+/// Four nodes' transforms.
+#[derive(Clone, Copy)]
+pub(super) struct Lanes {
+    pub(super) t: Vec3x4,
+    pub(super) r: Quatx4,
+    pub(super) s: Vec3x4,
+}
+
+impl Lanes {
+    #[inline(always)]
+    pub(super) fn from_rows(h: &QuadRows) -> Self {
+        Self {
+            t: Vec3x4::new(h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]),
+            r: Quatx4::new(h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]),
+            s: Vec3x4::new(h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]),
+        }
+    }
+}
+
+/// `base + w · (value − reference)` in the lanes of `on`.
+#[inline(always)]
+pub(super) fn add_vectors(
+    base: Vec3x4,
+    reference: Vec3x4,
+    value: Vec3x4,
+    w: Vec4,
+    on: BVec4A,
+) -> Vec3x4 {
+    if !on.any() {
+        return base;
+    }
+    let sum = base + (value - reference) * w;
+    if on.all() {
+        sum
+    } else {
+        Vec3x4::select(on, sum, base)
+    }
+}
+
+/// `p / |p|` for the product `p` of two unit quaternions (unit within rounding, so one Newton
+/// step from 1 rescales it, as `interpolate::normalize_quat` does); lanes that are not near unit
+/// are divided by their length, and zero or non-finite ones take `fallback`'s lane.
+#[inline(always)]
+fn normalize_unit_product(p: Quatx4, fallback: Quatx4) -> Quatx4 {
+    let len_sq = p.length_squared();
+    let near = (len_sq - Vec4::ONE)
+        .abs()
+        .cmple(Vec4::splat(interpolate::NEWTON_BAND));
+    if near.all() {
+        p * (Vec4::splat(1.5) - Vec4::splat(0.5) * len_sq)
+    } else {
+        p.normalize_or(fallback)
+    }
+}
+
+/// Quad `qi` of `plan` sampled at the key intervals `segments`.
+#[inline(always)]
+pub(super) fn sample_quad<'p>(
+    plan: &'p QuadPlan,
+    segments: &[Segment],
+    qi: usize,
+) -> Option<(&'p Quad, Lanes)> {
+    let q = plan.quads.get(qi)?;
+    let h = &q.held;
+    if q.fixed != NONE {
+        return Some((q, Lanes::from_rows(h)));
+    }
+    let seg = if q.timeline == NONE {
+        Segment::default()
+    } else {
+        segments[q.timeline as usize]
+    };
+    let ka = &plan.keys[q.first + seg.a as usize * ROWS..][..ROWS];
+    let kb = &plan.keys[q.first + seg.b as usize * ROWS..][..ROWS];
+    let s = Vec4::splat(seg.s);
+    let vec3 = |first: usize, hold: BVec4A, constant: bool| {
+        if constant {
+            return Vec3x4::new(h[first], h[first + 1], h[first + 2]);
+        }
+        let a = Vec3x4::new(ka[first], ka[first + 1], ka[first + 2]);
+        let b = Vec3x4::new(kb[first], kb[first + 1], kb[first + 2]);
+        let lerped = Vec3x4::lerp(a, b, s);
+        if hold.any() {
+            Vec3x4::select(hold, a, lerped)
+        } else {
+            lerped
+        }
+    };
+    let r = if q.r_const {
+        Quatx4::new(h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3])
+    } else {
+        let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
+        let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
+        let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
+        let slerped = Quatx4::from_rows(interpolate::slerp_soa(ra, rb, s, copy));
+        if q.r_rest.any() {
+            Quatx4::select(q.r_rest, Quatx4::from_rows(ra), slerped)
+        } else {
+            slerped
+        }
+    };
+    Some((
+        q,
+        Lanes {
+            t: vec3(T_ROWS, q.t_hold, q.t_const),
+            r,
+            s: vec3(S_ROWS, q.s_hold, q.s_const),
+        },
+    ))
+}
+
+/// The blend sums of one quad.
+pub(super) struct Sums {
+    pub(super) t: VecAcc,
+    pub(super) r: QuatAcc,
+    pub(super) s: VecAcc,
+}
+
+/// Running sums of the translations (or scales) of four nodes: `mix::Acc` lane by lane.
+#[derive(Clone, Copy, Default)]
+pub(super) struct VecAcc {
+    /// The weighted sum; while `lazy`, not stored: `first · weight` (one contributor).
+    sum: Vec3x4,
+    first: Vec3x4,
+    weight: Vec4,
+    count: Vec4,
+    lazy: bool,
+}
+
+impl VecAcc {
+    #[inline(always)]
+    fn sum(&self) -> Vec3x4 {
+        if self.lazy {
+            self.first * self.weight
+        } else {
+            self.sum
+        }
+    }
+
+    /// The sums after a first contributor `v` at lane weights `w` (lanes at 0 stay empty and
+    /// take the rest value, whatever `sum` and `first` hold).
+    #[inline(always)]
+    pub(super) fn start(v: Vec3x4, w: Vec4) -> Self {
+        Self {
+            sum: v,
+            first: v,
+            weight: w,
+            count: Vec4::select(w.cmpne(Vec4::ZERO), Vec4::ONE, Vec4::ZERO),
+            lazy: true,
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn add(&mut self, v: Vec3x4, w: Vec4) {
+        let active = w.cmpne(Vec4::ZERO);
+        if !active.any() {
+            return;
+        }
+        let fresh = self.count.cmpeq(Vec4::ZERO);
+        let weighted = v * w;
+        if fresh.all() {
+            // The first contributor of every lane (lanes it skips keep count 0 and take the
+            // rest value, whatever `sum` and `first` hold).
+            self.sum = weighted;
+            self.first = v;
+            self.weight = w;
+            self.count = Vec4::select(active, Vec4::ONE, Vec4::ZERO);
+            self.lazy = false;
+            return;
+        }
+        let sum = self.sum();
+        self.lazy = false;
+        if active.all() && !fresh.any() {
+            self.sum = sum + weighted;
+            self.weight += w;
+            self.count += Vec4::ONE;
+            return;
+        }
+        let new = active & fresh;
+        let summed = Vec3x4::select(active, sum + weighted, sum);
+        self.sum = Vec3x4::select(new, weighted, summed);
+        self.first = Vec3x4::select(new, v, self.first);
+        let total = Vec4::select(active, self.weight + w, self.weight);
+        self.weight = Vec4::select(new, w, total);
+        self.count = Vec4::select(active, self.count + Vec4::ONE, self.count);
+    }
+
+    #[inline(always)]
+    pub(super) fn finish(&self, rest: Vec3x4) -> Vec3x4 {
+        let empty = self.count.cmpeq(Vec4::ZERO);
+        if empty.all() {
+            return rest;
+        }
+        let total = self.weight;
+        let single = self.count.cmpeq(Vec4::ONE) & total.cmpge(Vec4::ONE);
+        if (single | empty).all() {
+            return if empty.any() {
+                Vec3x4::select(empty, rest, self.first)
+            } else {
+                self.first
+            };
+        }
+        let sum = self.sum();
+        let filled = sum + rest * (Vec4::ONE - total);
+        let averaged = Vec3x4::new(sum.x / total, sum.y / total, sum.z / total);
+        let out = Vec3x4::select(total.cmplt(Vec4::ONE), filled, averaged);
+        let out = Vec3x4::select(single, self.first, out);
+        Vec3x4::select(empty, rest, out)
+    }
+}
+
+/// Running sums of the rotations of four nodes: `mix::Acc` lane by lane (each contributor
+/// turned into the first one's hemisphere).
+#[derive(Clone, Copy, Default)]
+pub(super) struct QuatAcc {
+    /// The weighted sum; while `lazy`, not stored: `first · weight` (one contributor).
+    sum: Quatx4,
+    first: Quatx4,
+    weight: Vec4,
+    count: Vec4,
+    lazy: bool,
+}
+
+impl QuatAcc {
+    #[inline(always)]
+    fn sum(&self) -> Quatx4 {
+        if self.lazy {
+            self.first * self.weight
+        } else {
+            self.sum
+        }
+    }
+
+    /// As [`VecAcc::start`].
+    #[inline(always)]
+    pub(super) fn start(v: Quatx4, w: Vec4) -> Self {
+        Self {
+            sum: v,
+            first: v,
+            weight: w,
+            count: Vec4::select(w.cmpne(Vec4::ZERO), Vec4::ONE, Vec4::ZERO),
+            lazy: true,
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn add(&mut self, v: Quatx4, w: Vec4) {
+        let active = w.cmpne(Vec4::ZERO);
+        if !active.any() {
+            return;
+        }
+        let fresh = self.count.cmpeq(Vec4::ZERO);
+        if fresh.all() {
+            self.sum = v * w;
+            self.first = v;
+            self.weight = w;
+            self.count = Vec4::select(active, Vec4::ONE, Vec4::ZERO);
+            self.lazy = false;
+            return;
+        }
+        let sum = self.sum();
+        self.lazy = false;
+        let signed = Vec4::select(v.dot(self.first).cmplt(Vec4::ZERO), -w, w);
+        if active.all() && !fresh.any() {
+            self.sum = sum + v * signed;
+            self.weight += w;
+            self.count += Vec4::ONE;
+            return;
+        }
+        let new = active & fresh;
+        let summed = Quatx4::select(active, sum + v * signed, sum);
+        self.sum = Quatx4::select(new, v * w, summed);
+        self.first = Quatx4::select(new, v, self.first);
+        let total = Vec4::select(active, self.weight + w, self.weight);
+        self.weight = Vec4::select(new, w, total);
+        self.count = Vec4::select(active, self.count + Vec4::ONE, self.count);
+    }
+
+    #[inline(always)]
+    pub(super) fn finish(&self, rest: Quatx4) -> Quatx4 {
+        let empty = self.count.cmpeq(Vec4::ZERO);
+        if empty.all() {
+            return rest;
+        }
+        let total = self.weight;
+        let single = self.count.cmpeq(Vec4::ONE) & total.cmpge(Vec4::ONE);
+        if (single | empty).all() {
+            return if empty.any() {
+                Quatx4::select(empty, rest, self.first)
+            } else {
+                self.first
+            };
+        }
+        let below = total.cmplt(Vec4::ONE);
+        let sum = self.sum();
+        let out = if below.any() {
+            let fill = Vec4::select(
+                rest.dot(self.first).cmplt(Vec4::ZERO),
+                total - Vec4::ONE,
+                Vec4::ONE - total,
+            );
+            Quatx4::select(below, sum + rest * fill, sum)
+        } else {
+            sum
+        };
+        let out = out.normalize_or(self.first);
+        let out = Quatx4::select(single, self.first, out);
+        Quatx4::select(empty, rest, out)
+    }
+}
+
+/// `q · delta^w` in the lanes of `on`, `delta = conj(reference) · value` (`additive::add_rotation`
+/// lane by lane: the difference on the short path, the polynomial slerp from the identity for
+/// weights in `0..=1`, the exact power through the angle for others).
+#[inline(always)]
+pub(super) fn add_rotation_deltas(q: Quatx4, delta: Quatx4, w: Vec4, on: BVec4A) -> Quatx4 {
+    let flip = delta.w.cmplt(Vec4::ZERO);
+    let delta = if flip.any() {
+        Quatx4::select(flip, -delta, delta)
+    } else {
+        delta
+    };
+    let slerped = Quatx4::from_rows(interpolate::slerp_soa_from_identity(delta.rows(), w));
+    let one = w.cmpeq(Vec4::ONE);
+    let powered = if one.any() {
+        Quatx4::select(one, delta, slerped)
+    } else {
+        slerped
+    };
+    let added = normalize_unit_product(q * powered, q);
+    let mut out = if on.all() {
+        added
+    } else {
+        Quatx4::select(on, added, q)
+    };
+    let unit = w.cmpge(Vec4::ZERO) & w.cmple(Vec4::ONE);
+    let odd = on & !unit;
+    if odd.any() {
+        // Weights outside 0..=1 (negative ones undo): the scalar rule, lane by lane, from the
+        // identity as reference.
+        let mut lanes = [out.lane(0), out.lane(1), out.lane(2), out.lane(3)];
+        let ws = w.to_array();
+        for (l, lane) in lanes.iter_mut().enumerate() {
+            if odd.test(l) {
+                let quat = |x: Quatx4| glam::Quat::from_array(x.lane(l));
+                *lane = super::additive::add_rotation(
+                    quat(q),
+                    glam::Quat::IDENTITY,
+                    quat(delta),
+                    ws[l],
+                )
+                .to_array();
+            }
+        }
+        out = Quatx4::from_lanes(lanes);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec4;
+    use proptest::prelude::*;
+
+    use crate::interpolate;
+
+    fn unit_quats() -> impl Strategy<Value = [Vec4; 4]> {
+        prop::array::uniform4(prop::array::uniform4(-1.0_f32..1.0)).prop_filter_map(
+            "non-zero",
+            |lanes| {
+                let mut rows = [[0.0_f32; 4]; 4];
+                for (l, q) in lanes.iter().enumerate() {
+                    let v = Vec4::from_array(*q);
+                    if v.length() < 0.1 {
+                        return None;
+                    }
+                    // On the identity's hemisphere, as an additive delta is.
+                    let v = v.normalize() * v.w.signum();
+                    for (c, x) in v.to_array().into_iter().enumerate() {
+                        rows[c][l] = x;
+                    }
+                }
+                Some(rows.map(Vec4::from_array))
+            },
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn slerp_from_the_identity_is_the_general_slerp(b in unit_quats(),
+                                                        s in prop::array::uniform4(0.0_f32..=1.0)) {
+            let s = Vec4::from_array(s);
+            let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
+            let want = interpolate::slerp_soa(identity, b, s, glam::BVec4A::splat(false));
+            let got = interpolate::slerp_soa_from_identity(b, s);
+            for c in 0..4 {
+                // Equal as numbers (only the sign of a zero may differ).
+                prop_assert_eq!(got[c].to_array(), want[c].to_array(), "row {}", c);
+            }
+        }
+    }
+}
