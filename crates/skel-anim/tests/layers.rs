@@ -80,7 +80,8 @@ fn on_shared_times(clip: &Clip) -> Clip {
         .map(|ch| {
             let s = &clip.samplers[ch.sampler];
             let rotation = ch.path == ChannelPath::Rotation;
-            let components = if rotation { 4 } else { 3 };
+            let per_key = s.interpolation().outputs_per_key();
+            let components = s.output().len() / (s.input().len() * per_key);
             let mut output = vec![0.0; times.len() * components];
             for (k, &t) in times.iter().enumerate() {
                 skel_anim::evaluate_sampler(
@@ -565,6 +566,21 @@ fn a_layered_tick_allocates_nothing() {
 #[test]
 fn the_jobs_over_caller_buffers_pose_what_the_player_poses() {
     let data = common::generated_rig(12, 2, 5);
+    jobs_pose_what_the_player_poses(data.clone());
+    // The same rig with its clips on one key-time array: both take the four-node pass.
+    let mut shared = data;
+    for clip in &mut shared.clips {
+        *clip = on_shared_times(clip);
+    }
+    assert!(
+        Rig::new(Arc::new(shared.clone()))
+            .unwrap()
+            .layers_four_nodes_at_a_time(0)
+    );
+    jobs_pose_what_the_player_poses(shared);
+}
+
+fn jobs_pose_what_the_player_poses(data: AnimationData) {
     let rig = Rig::new(Arc::new(data.clone())).unwrap();
     let descs = [
         LayerDesc::new(0).weight(0.7),
