@@ -99,29 +99,7 @@ pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [V
     let flip = cos.cmplt(Vec4::ZERO);
     let cos = Vec4::select(flip, -cos, cos);
     let sign = Vec4::select(flip, Vec4::NEG_ONE, Vec4::ONE);
-    let xm1 = cos - Vec4::ONE;
-    let ratio = |t: Vec4| {
-        let t2 = t * t;
-        let mut r = Vec4::ONE;
-        r = Vec4::ONE + r * (Vec4::splat(U[3]) * t2 - Vec4::splat(V[3])) * xm1;
-        r = Vec4::ONE + r * (Vec4::splat(U[2]) * t2 - Vec4::splat(V[2])) * xm1;
-        r = Vec4::ONE + r * (Vec4::splat(U[1]) * t2 - Vec4::splat(V[1])) * xm1;
-        r = Vec4::ONE + r * (Vec4::splat(U[0]) * t2 - Vec4::splat(V[0])) * xm1;
-        t * r
-    };
-    let mut wa = ratio(Vec4::ONE - s);
-    let mut wb = ratio(s);
-    let far = cos.cmplt(Vec4::splat(POLY_SLERP_MIN_COS));
-    if far.any() {
-        let (mut wa_l, mut wb_l) = (wa.to_array(), wb.to_array());
-        let (c, t) = (cos.to_array(), s.to_array());
-        for lane in 0..4 {
-            if far.test(lane) {
-                (wa_l[lane], wb_l[lane]) = slerp_weights(c[lane], t[lane]);
-            }
-        }
-        (wa, wb) = (Vec4::from_array(wa_l), Vec4::from_array(wb_l));
-    }
+    let (wa, wb) = slerp_weights_soa(cos, s);
     let wa = Vec4::select(copy, Vec4::ONE, wa);
     // Negating b (the short way round) is the same as negating its weight.
     let wb = Vec4::select(copy, Vec4::ZERO, wb * sign);
@@ -131,24 +109,7 @@ pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [V
         az * wa + bz * wb,
         aw * wa + bw * wb,
     );
-    let len_sq = (rx * rx + rz * rz) + (ry * ry + rw * rw);
-    // `normalize_quat`'s rule lane by lane (so the lanes keep its bits): a slerp of unit keys
-    // is unit within rounding, and one Newton step from 1 rescales it without the square
-    // root and division that were this function's slowest instructions.
-    let near = (len_sq - Vec4::ONE).abs().cmple(Vec4::splat(NEWTON_BAND));
-    let newton = Vec4::splat(1.5) - Vec4::splat(0.5) * len_sq;
-    let ok = near | (len_sq.cmpgt(Vec4::ZERO) & len_sq.cmplt(Vec4::INFINITY));
-    let inv = if near.all() {
-        newton
-    } else {
-        Vec4::select(near, newton, Vec4::ONE / len_sq.map(f32::sqrt))
-    };
-    [
-        Vec4::select(ok, rx * inv, Vec4::ZERO),
-        Vec4::select(ok, ry * inv, Vec4::ZERO),
-        Vec4::select(ok, rz * inv, Vec4::ZERO),
-        Vec4::select(ok, rw * inv, Vec4::ONE),
-    ]
+    normalize_quat_soa([rx, ry, rz, rw])
 }
 
 /// [`slerp_soa`] from the identity to `b` (each lane's `w` ≥ 0, on the identity's
@@ -160,6 +121,15 @@ pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [V
 pub(crate) fn slerp_soa_from_identity(b: [Vec4; 4], s: Vec4) -> [Vec4; 4] {
     let [bx, by, bz, bw] = b;
     let cos = bw;
+    let (wa, wb) = slerp_weights_soa(cos, s);
+    let (rx, ry, rz, rw) = (bx * wb, by * wb, bz * wb, wa + bw * wb);
+    normalize_quat_soa([rx, ry, rz, rw])
+}
+
+/// [`slerp_weights`] of four lanes: the polynomial where `cos ≥ POLY_SLERP_MIN_COS`, the
+/// scalar function's other branches lane by lane elsewhere; the same bits as the scalar one.
+#[inline(always)]
+fn slerp_weights_soa(cos: Vec4, s: Vec4) -> (Vec4, Vec4) {
     let xm1 = cos - Vec4::ONE;
     let ratio = |t: Vec4| {
         let t2 = t * t;
@@ -183,7 +153,15 @@ pub(crate) fn slerp_soa_from_identity(b: [Vec4; 4], s: Vec4) -> [Vec4; 4] {
         }
         (wa, wb) = (Vec4::from_array(wa_l), Vec4::from_array(wb_l));
     }
-    let (rx, ry, rz, rw) = (bx * wb, by * wb, bz * wb, wa + bw * wb);
+    (wa, wb)
+}
+
+/// [`normalize_quat`]'s rule on four quaternions split into components, lane by lane (so the
+/// lanes keep its bits): a slerp of unit keys is unit within rounding, and one Newton step from
+/// 1 rescales it without the square root and division that were the slerp's slowest
+/// instructions; zero or non-finite lanes become the identity.
+#[inline(always)]
+fn normalize_quat_soa([rx, ry, rz, rw]: [Vec4; 4]) -> [Vec4; 4] {
     let len_sq = (rx * rx + rz * rz) + (ry * ry + rw * rw);
     let near = (len_sq - Vec4::ONE).abs().cmple(Vec4::splat(NEWTON_BAND));
     let newton = Vec4::splat(1.5) - Vec4::splat(0.5) * len_sq;

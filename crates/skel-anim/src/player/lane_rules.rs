@@ -2,6 +2,8 @@
 //! the blend sums and their finish, and the additive application; what
 //! [`quad_mix`](super::quad_mix) runs per quad. Each is `mix`'s property rule lane by lane.
 
+use core::ops::{Add, Mul};
+
 use glam::{BVec4A, Vec4};
 use skel_math::lanes::{Quatx4, Vec3x4};
 
@@ -123,25 +125,87 @@ pub(super) fn sample_quad<'p>(
 
 /// The blend sums of one quad.
 pub(super) struct Sums {
-    pub(super) t: VecAcc,
-    pub(super) r: QuatAcc,
-    pub(super) s: VecAcc,
+    pub(super) t: Acc<Vec3x4>,
+    pub(super) r: Acc<Quatx4>,
+    pub(super) s: Acc<Vec3x4>,
 }
 
-/// Running sums of the translations (or scales) of four nodes: `mix::Acc` lane by lane.
-#[derive(Clone, Copy, Default)]
-pub(super) struct VecAcc {
+/// A property of four nodes as the blend sums it: what translations and scales (plain
+/// weighted averages) and rotations (hemisphere-aligned, normalised sums) do differently.
+pub(super) trait Blended: Copy + Add<Output = Self> + Mul<Vec4, Output = Self> {
+    /// Lane by lane, `a` where `mask` is set, else `b`.
+    fn pick(mask: BVec4A, a: Self, b: Self) -> Self;
+    /// The weight `v` is summed at, given the first contributor `first`.
+    fn aligned_weight(v: Self, first: Self, w: Vec4) -> Vec4;
+    /// The finished value of lanes with a total weight `total` that need more than a copy of
+    /// `first`: the sum's average, the rest value filling a total below 1.
+    fn finished(sum: Self, rest: Self, first: Self, total: Vec4) -> Self;
+}
+
+impl Blended for Vec3x4 {
+    #[inline(always)]
+    fn pick(mask: BVec4A, a: Self, b: Self) -> Self {
+        Self::select(mask, a, b)
+    }
+
+    #[inline(always)]
+    fn aligned_weight(_: Self, _: Self, w: Vec4) -> Vec4 {
+        w
+    }
+
+    #[inline(always)]
+    fn finished(sum: Self, rest: Self, _: Self, total: Vec4) -> Self {
+        let filled = sum + rest * (Vec4::ONE - total);
+        let averaged = Self::new(sum.x / total, sum.y / total, sum.z / total);
+        Self::select(total.cmplt(Vec4::ONE), filled, averaged)
+    }
+}
+
+impl Blended for Quatx4 {
+    #[inline(always)]
+    fn pick(mask: BVec4A, a: Self, b: Self) -> Self {
+        Self::select(mask, a, b)
+    }
+
+    /// Turned into the first contributor's hemisphere.
+    #[inline(always)]
+    fn aligned_weight(v: Self, first: Self, w: Vec4) -> Vec4 {
+        Vec4::select(v.dot(first).cmplt(Vec4::ZERO), -w, w)
+    }
+
+    /// The rest value, in the first contributor's hemisphere, fills a total below 1; the sum
+    /// is normalised (a zero or non-finite one falls back to the first contributor).
+    #[inline(always)]
+    fn finished(sum: Self, rest: Self, first: Self, total: Vec4) -> Self {
+        let below = total.cmplt(Vec4::ONE);
+        let out = if below.any() {
+            let fill = Vec4::select(
+                rest.dot(first).cmplt(Vec4::ZERO),
+                total - Vec4::ONE,
+                Vec4::ONE - total,
+            );
+            Self::select(below, sum + rest * fill, sum)
+        } else {
+            sum
+        };
+        out.normalize_or(first)
+    }
+}
+
+/// Running sums of one property of four nodes: `mix::Acc` lane by lane.
+#[derive(Clone, Copy)]
+pub(super) struct Acc<T> {
     /// The weighted sum; while `lazy`, not stored: `first · weight` (one contributor).
-    sum: Vec3x4,
-    first: Vec3x4,
+    sum: T,
+    first: T,
     weight: Vec4,
     count: Vec4,
     lazy: bool,
 }
 
-impl VecAcc {
+impl<T: Blended> Acc<T> {
     #[inline(always)]
-    fn sum(&self) -> Vec3x4 {
+    fn sum(&self) -> T {
         if self.lazy {
             self.first * self.weight
         } else {
@@ -152,7 +216,7 @@ impl VecAcc {
     /// The sums after a first contributor `v` at lane weights `w` (lanes at 0 stay empty and
     /// take the rest value, whatever `sum` and `first` hold).
     #[inline(always)]
-    pub(super) fn start(v: Vec3x4, w: Vec4) -> Self {
+    pub(super) fn start(v: T, w: Vec4) -> Self {
         Self {
             sum: v,
             first: v,
@@ -162,117 +226,21 @@ impl VecAcc {
         }
     }
 
+    /// One more contributor `v` at lane weights `w`.
     #[inline(always)]
-    pub(super) fn add(&mut self, v: Vec3x4, w: Vec4) {
-        let active = w.cmpne(Vec4::ZERO);
-        if !active.any() {
-            return;
-        }
-        let fresh = self.count.cmpeq(Vec4::ZERO);
-        let weighted = v * w;
-        if fresh.all() {
-            // The first contributor of every lane (lanes it skips keep count 0 and take the
-            // rest value, whatever `sum` and `first` hold).
-            self.sum = weighted;
-            self.first = v;
-            self.weight = w;
-            self.count = Vec4::select(active, Vec4::ONE, Vec4::ZERO);
-            self.lazy = false;
-            return;
-        }
-        let sum = self.sum();
-        self.lazy = false;
-        if active.all() && !fresh.any() {
-            self.sum = sum + weighted;
-            self.weight += w;
-            self.count += Vec4::ONE;
-            return;
-        }
-        let new = active & fresh;
-        let summed = Vec3x4::select(active, sum + weighted, sum);
-        self.sum = Vec3x4::select(new, weighted, summed);
-        self.first = Vec3x4::select(new, v, self.first);
-        let total = Vec4::select(active, self.weight + w, self.weight);
-        self.weight = Vec4::select(new, w, total);
-        self.count = Vec4::select(active, self.count + Vec4::ONE, self.count);
-    }
-
-    #[inline(always)]
-    pub(super) fn finish(&self, rest: Vec3x4) -> Vec3x4 {
-        let empty = self.count.cmpeq(Vec4::ZERO);
-        if empty.all() {
-            return rest;
-        }
-        let total = self.weight;
-        let single = self.count.cmpeq(Vec4::ONE) & total.cmpge(Vec4::ONE);
-        if (single | empty).all() {
-            return if empty.any() {
-                Vec3x4::select(empty, rest, self.first)
-            } else {
-                self.first
-            };
-        }
-        let sum = self.sum();
-        let filled = sum + rest * (Vec4::ONE - total);
-        let averaged = Vec3x4::new(sum.x / total, sum.y / total, sum.z / total);
-        let out = Vec3x4::select(total.cmplt(Vec4::ONE), filled, averaged);
-        let out = Vec3x4::select(single, self.first, out);
-        Vec3x4::select(empty, rest, out)
-    }
-}
-
-/// Running sums of the rotations of four nodes: `mix::Acc` lane by lane (each contributor
-/// turned into the first one's hemisphere).
-#[derive(Clone, Copy, Default)]
-pub(super) struct QuatAcc {
-    /// The weighted sum; while `lazy`, not stored: `first · weight` (one contributor).
-    sum: Quatx4,
-    first: Quatx4,
-    weight: Vec4,
-    count: Vec4,
-    lazy: bool,
-}
-
-impl QuatAcc {
-    #[inline(always)]
-    fn sum(&self) -> Quatx4 {
-        if self.lazy {
-            self.first * self.weight
-        } else {
-            self.sum
-        }
-    }
-
-    /// As [`VecAcc::start`].
-    #[inline(always)]
-    pub(super) fn start(v: Quatx4, w: Vec4) -> Self {
-        Self {
-            sum: v,
-            first: v,
-            weight: w,
-            count: Vec4::select(w.cmpne(Vec4::ZERO), Vec4::ONE, Vec4::ZERO),
-            lazy: true,
-        }
-    }
-
-    #[inline(always)]
-    pub(super) fn add(&mut self, v: Quatx4, w: Vec4) {
+    pub(super) fn add(&mut self, v: T, w: Vec4) {
         let active = w.cmpne(Vec4::ZERO);
         if !active.any() {
             return;
         }
         let fresh = self.count.cmpeq(Vec4::ZERO);
         if fresh.all() {
-            self.sum = v * w;
-            self.first = v;
-            self.weight = w;
-            self.count = Vec4::select(active, Vec4::ONE, Vec4::ZERO);
-            self.lazy = false;
+            *self = Self::start(v, w);
             return;
         }
         let sum = self.sum();
         self.lazy = false;
-        let signed = Vec4::select(v.dot(self.first).cmplt(Vec4::ZERO), -w, w);
+        let signed = T::aligned_weight(v, self.first, w);
         if active.all() && !fresh.any() {
             self.sum = sum + v * signed;
             self.weight += w;
@@ -280,44 +248,38 @@ impl QuatAcc {
             return;
         }
         let new = active & fresh;
-        let summed = Quatx4::select(active, sum + v * signed, sum);
-        self.sum = Quatx4::select(new, v * w, summed);
-        self.first = Quatx4::select(new, v, self.first);
+        let summed = T::pick(active, sum + v * signed, sum);
+        self.sum = T::pick(new, v * w, summed);
+        self.first = T::pick(new, v, self.first);
         let total = Vec4::select(active, self.weight + w, self.weight);
         self.weight = Vec4::select(new, w, total);
         self.count = Vec4::select(active, self.count + Vec4::ONE, self.count);
     }
 
+    /// The blended value of each lane over `rest`: the rest value where nothing contributed,
+    /// a single contributor of weight ≥ 1 as it is, else [`Blended::finished`].
     #[inline(always)]
-    pub(super) fn finish(&self, rest: Quatx4) -> Quatx4 {
+    pub(super) fn finish(&self, rest: T) -> T {
         let empty = self.count.cmpeq(Vec4::ZERO);
         if empty.all() {
             return rest;
         }
         let total = self.weight;
         let single = self.count.cmpeq(Vec4::ONE) & total.cmpge(Vec4::ONE);
-        if (single | empty).all() {
-            return if empty.any() {
-                Quatx4::select(empty, rest, self.first)
-            } else {
-                self.first
-            };
-        }
-        let below = total.cmplt(Vec4::ONE);
-        let sum = self.sum();
-        let out = if below.any() {
-            let fill = Vec4::select(
-                rest.dot(self.first).cmplt(Vec4::ZERO),
-                total - Vec4::ONE,
-                Vec4::ONE - total,
-            );
-            Quatx4::select(below, sum + rest * fill, sum)
+        let out = if (single | empty).all() {
+            self.first
         } else {
-            sum
+            T::pick(
+                single,
+                self.first,
+                T::finished(self.sum(), rest, self.first, total),
+            )
         };
-        let out = out.normalize_or(self.first);
-        let out = Quatx4::select(single, self.first, out);
-        Quatx4::select(empty, rest, out)
+        if empty.any() {
+            T::pick(empty, rest, out)
+        } else {
+            out
+        }
     }
 }
 

@@ -17,9 +17,7 @@
 use glam::Vec4;
 use skel_math::lanes::{Affine3x4, Vec3x4};
 
-use super::lane_rules::{
-    Lanes, QuatAcc, Sums, VecAcc, add_rotation_deltas, add_vectors, sample_quad,
-};
+use super::lane_rules::{Acc, Lanes, Sums, add_rotation_deltas, add_vectors, sample_quad};
 use crate::PoseScratch;
 use crate::player::layer::{Layer, LayerMode};
 use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
@@ -251,9 +249,9 @@ fn mix_quad(stack: &Stack<'_>, qi: usize, rest: &QuadRows) -> Lanes {
         }
         if let Some((q, v)) = sample_quad(c.plan, c.segments, qi) {
             sums = Some(Sums {
-                t: VecAcc::start(v.t, Vec4::select(q.t_keyed, w, Vec4::ZERO)),
-                r: QuatAcc::start(v.r, Vec4::select(q.r_keyed, w, Vec4::ZERO)),
-                s: VecAcc::start(v.s, Vec4::select(q.s_keyed, w, Vec4::ZERO)),
+                t: Acc::start(v.t, Vec4::select(q.t_keyed, w, Vec4::ZERO)),
+                r: Acc::start(v.r, Vec4::select(q.r_keyed, w, Vec4::ZERO)),
+                s: Acc::start(v.s, Vec4::select(q.s_keyed, w, Vec4::ZERO)),
             });
             break;
         }
