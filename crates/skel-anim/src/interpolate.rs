@@ -87,7 +87,7 @@ pub(crate) fn transpose(v: [Vec4; 4]) -> [Vec4; 4] {
 /// [`slerp4`] on quaternions already split into components (`a = [x, y, z, w]`, one lane per
 /// key pair) and returning them so: what the structure-of-arrays pose pass feeds straight into
 /// [`compose_soa`], with no transposes.
-#[inline]
+#[inline(always)]
 #[must_use]
 pub(crate) fn slerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [Vec4; 4] {
     let [ax, ay, az, aw] = a;

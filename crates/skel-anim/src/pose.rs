@@ -247,6 +247,7 @@ pub(crate) fn pose_clip_fused(
     time: f32,
     scratch: &mut PoseScratch,
     record: bool,
+    placer: impl crate::quads::Place,
 ) -> bool {
     if scratch.plan.clips[clip].nodes.is_empty() && !data.nodes.is_empty() {
         return false;
@@ -276,10 +277,11 @@ pub(crate) fn pose_clip_fused(
             segments,
         );
         if let Some(quads) = &cp.quads {
+            let (segments, root) = (&segments[..timelines], &plan.frame.root);
             if record {
-                quads.pose(&segments[..timelines], trs, world, &plan.frame.root);
+                quads.pose_into::<true, _>(segments, trs, world, root, placer);
             } else {
-                quads.pose_world(&segments[..timelines], world, &plan.frame.root);
+                quads.pose_into::<false, _>(segments, &mut [], world, root, placer);
             }
         }
         return true;

@@ -83,7 +83,30 @@ pub(crate) fn pose_clip_baseline(
     record: bool,
     sink: &mut dyn PoseSink,
 ) -> bool {
-    if crate::pose::pose_clip_fused(data, clip, time, scratch, record) {
+    pose_clip_with(
+        data,
+        clip,
+        time,
+        scratch,
+        record,
+        sink,
+        crate::quads::Baseline,
+    )
+}
+
+/// The single-clip pass with the hierarchy's products by `placer` (the bone matrices by the
+/// plan's kernels).
+#[inline(always)]
+pub(crate) fn pose_clip_with(
+    data: &AnimationData,
+    clip: usize,
+    time: f32,
+    scratch: &mut PoseScratch,
+    record: bool,
+    sink: &mut dyn PoseSink,
+    placer: impl crate::quads::Place,
+) -> bool {
+    if crate::pose::pose_clip_fused(data, clip, time, scratch, record, placer) {
         crate::pose::compute_frame_bone_matrices(data, scratch, sink);
         true
     } else {
