@@ -7,11 +7,19 @@
 //!   against.
 //! - [`Kernels::Avx2Fma`] (x86-64 with AVX2 and FMA, detected with `is_x86_feature_detected!`):
 //!   the same pass compiled with those features (three-operand VEX forms and broadcast loads:
-//!   the same operations in the same order, the same bits), with the bone matrices
-//!   `world · inverseBind` two columns per 256-bit operation with fused multiply-adds
-//!   ([`avx2`]). FMA rounds once where the baseline rounds twice, so those bone matrices
-//!   differ from the baseline's by a few units in the last place (tested below 1e-6 of the
-//!   matrices' scale); local poses and world matrices are bit for bit the baseline's.
+//!   the same operations in the same order, the same bits for sampling, slerp and compose),
+//!   with the hierarchy's products (`parent · local`) and the bone matrices
+//!   (`world · inverseBind`) two columns per 256-bit operation with fused multiply-adds
+//!   ([`avx2`]). FMA rounds once where the baseline rounds twice, so world and bone matrices
+//!   differ from the baseline's by a few units in the last place of the magnitudes multiplied
+//!   (the tests in `quads.rs` bound it); local poses (the TRS record) are bit for bit the
+//!   baseline's. Which kernel runs depends only on the machine and the path, so results are
+//!   deterministic per machine (serial and parallel ticks agree bit for bit). The layered
+//!   path (`Player` with several layers, hooks, IK) keeps the baseline hierarchy and uses the
+//!   plan's bone kernel, so there its world matrices are the baseline's bits.
+//!
+//! `SKEL_KERNELS=baseline` in the environment, read when a plan is built, keeps the baseline
+//! on any CPU (for A/B measurements).
 
 #![allow(
     unsafe_code,
