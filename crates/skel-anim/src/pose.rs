@@ -22,13 +22,8 @@ use crate::{
 /// asset.
 #[derive(Debug, Clone)]
 pub struct PoseScratch {
-    /// TRS per node, [`TRS_STRIDE`] floats each: the local pose the matrices were made from.
-    ///
-    /// Pay only for what is read: a single-clip pose without a hook (plain playback, the
-    /// crowd case) writes this record only when its sink says it is read
-    /// ([`PoseSink::wants_local_transforms`], true unless the sink opts out). After a pose
-    /// into a sink that opted out, it still holds the last recorded pose. Hooks, layers,
-    /// snapshots and IK always work on it.
+    /// TRS per node, [`TRS_STRIDE`] floats each. Plain single-clip playback writes it only for
+    /// sinks that read it ([`PoseSink::wants_local_transforms`]); hooks, layers, IK always.
     pub trs: Vec<f32>,
     /// World matrix per node, 16 floats each, as [`compute_world_matrices`] writes them. A
     /// controller poses in its own frame (see `PoseScratch::frame_world`) and fills this only
@@ -237,9 +232,7 @@ fn sample_generic(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
 /// Same values as `reset_to_rest` + `apply_clip` + `compute_world_matrices`, without the round
 /// trip through `trs` and without the rest copy. Returns `false` (having done nothing) for a
 /// clip whose transforms need the generic path (CUBICSPLINE).
-///
-/// With `record` false the TRS record is not written (`trs` keeps what it held): the caller
-/// reads only the matrices ([`PoseSink::wants_local_transforms`]).
+/// With `record` false `trs` is left as it was ([`PoseSink::wants_local_transforms`]).
 #[inline(always)]
 pub(crate) fn pose_clip_fused(
     data: &AnimationData,
@@ -247,6 +240,7 @@ pub(crate) fn pose_clip_fused(
     time: f32,
     scratch: &mut PoseScratch,
     record: bool,
+    placer: impl crate::quads::Place,
 ) -> bool {
     if scratch.plan.clips[clip].nodes.is_empty() && !data.nodes.is_empty() {
         return false;
@@ -276,10 +270,11 @@ pub(crate) fn pose_clip_fused(
             segments,
         );
         if let Some(quads) = &cp.quads {
+            let (segments, root) = (&segments[..timelines], &plan.frame.root);
             if record {
-                quads.pose(&segments[..timelines], trs, world, &plan.frame.root);
+                quads.pose_into::<true, _>(segments, trs, world, root, placer);
             } else {
-                quads.pose_world(&segments[..timelines], world, &plan.frame.root);
+                quads.pose_into::<false, _>(segments, &mut [], world, root, placer);
             }
         }
         return true;

@@ -14,7 +14,7 @@ pub trait PoseSink {
     /// TRS record) after a pose into this sink. Default `true`.
     ///
     /// A sink that only needs the matrices (a GPU upload, a crowd) returns `false`, and plain
-    /// single-clip playback then skips the record: about 25 of 260–320 instructions per joint
+    /// single-clip playback then skips the record: 16–31 of 150–300 instructions per joint
     /// (`docs/benchmarks.md`, issue 15). Hooks, layers, snapshots and IK are unaffected (they
     /// read and write the record themselves).
     ///

@@ -2,11 +2,17 @@
 //! `#[target_feature(enable = "avx2,fma")]`: calling one is sound only on a CPU that has both,
 //! which [`Kernels::detect`](super::Kernels::detect) checked before choosing them.
 
+use glam::Vec4;
+
+use crate::layout::{NONE, Transform};
+use crate::quad_plan::Quad;
+use crate::quads::Place;
 use crate::{AnimationData, PoseScratch, PoseSink};
 
-/// [`pose_clip_baseline`](super::pose_clip_baseline)'s code (inlined whole) compiled with AVX2
-/// and FMA enabled: the compiler never fuses a multiply and an add on its own, so the
-/// operations and their bits are the baseline's; the encoding is shorter.
+/// The single-clip pass (inlined whole) compiled with AVX2 and FMA enabled, the hierarchy's
+/// products by [`place_quad`] and the bone matrices by [`splat_bones`]. Sampling and
+/// composition are the baseline's code: the compiler never fuses a multiply and an add on its
+/// own, so their operations and bits are the baseline's; only the encoding is shorter.
 #[target_feature(enable = "avx2,fma")]
 pub(crate) fn pose_clip(
     data: &AnimationData,
@@ -16,7 +22,128 @@ pub(crate) fn pose_clip(
     record: bool,
     sink: &mut dyn PoseSink,
 ) -> bool {
-    super::pose_clip_baseline(data, clip, time, scratch, record, sink)
+    super::pose_clip_with(data, clip, time, scratch, record, sink, Fma(()))
+}
+
+/// [`Place`] by [`place_quad`]. Only [`pose_clip`] makes one (the private field), and it runs
+/// only where AVX2 and FMA were detected: holding an `Fma` proves the CPU has them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fma(());
+
+impl Place for Fma {
+    #[inline(always)]
+    fn place_quad(
+        self,
+        world: &mut [f32],
+        q: &Quad,
+        e: &[[Vec4; 4]; 3],
+        zero: [Vec4; 3],
+        root: &Transform,
+    ) {
+        // SAFETY: an `Fma` exists only inside `pose_clip`, a `#[target_feature(enable =
+        // "avx2,fma")]` function called only after `Kernels::detect` found both features:
+        // the CPU has them.
+        unsafe { place_quad(world, q, e, zero, root) }
+    }
+}
+
+/// `quads::place_rows` of every lane of `q` with two columns per 256-bit operation and fused
+/// multiply-adds: each parent column broadcast to both halves once, each local element
+/// broadcast from its lane by one in-lane permute of a row's column pair. Roots (no parent)
+/// take the baseline's `place_rows`. Within rounding of the baseline (FMA rounds once per
+/// product and sum).
+///
+/// Not a `#[target_feature]` function itself, so that it inlines into the pass (a
+/// `#[target_feature]` function cannot be `#[inline(always)]`), where the intrinsics become
+/// single instructions.
+///
+/// # Safety
+/// The CPU must have AVX2 and FMA.
+#[inline(always)]
+pub(crate) unsafe fn place_quad(
+    world: &mut [f32],
+    q: &Quad,
+    e: &[[Vec4; 4]; 3],
+    zero: [Vec4; 3],
+    root: &Transform,
+) {
+    use std::arch::x86_64::{__m256, _mm256_set_m128, _mm256_setr_ps};
+    // SAFETY: AVX (`_mm256_set_m128`, `_mm256_setr_ps`) is part of AVX2, which the caller
+    // guarantees; `place_lane`'s contract is the same.
+    unsafe {
+        // Row r's columns (0, 1) and (2, 3), one node per lane in each half.
+        let pair = |r: usize, p: usize| _mm256_set_m128(e[r][2 * p + 1].into(), e[r][2 * p].into());
+        let rows: [[__m256; 2]; 3] = std::array::from_fn(|r| [pair(r, 0), pair(r, 1)]);
+        // Row 3 of columns 2 and 3: (0, 1), the parent's translation added to column 3.
+        let last = _mm256_setr_ps(0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0);
+        place_lane::<0x00>(world, q, 0, &rows, last, e, zero, root);
+        if q.lanes > 1 {
+            place_lane::<0x55>(world, q, 1, &rows, last, e, zero, root);
+        }
+        if q.lanes > 2 {
+            place_lane::<0xAA>(world, q, 2, &rows, last, e, zero, root);
+        }
+        if q.lanes > 3 {
+            place_lane::<0xFF>(world, q, 3, &rows, last, e, zero, root);
+        }
+    }
+}
+
+/// [`place_quad`] for lane `lane`, whose broadcast is the permute `IMM` (`lane · 0x55`).
+///
+/// # Safety
+/// The CPU must have AVX2 and FMA.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one quad's registers, passed down inlined"
+)]
+#[inline(always)]
+unsafe fn place_lane<const IMM: i32>(
+    world: &mut [f32],
+    q: &Quad,
+    lane: usize,
+    rows: &[[std::arch::x86_64::__m256; 2]; 3],
+    last: std::arch::x86_64::__m256,
+    e: &[[Vec4; 4]; 3],
+    zero: [Vec4; 3],
+    root: &Transform,
+) {
+    use std::arch::x86_64::{
+        _mm_loadu_ps, _mm256_fmadd_ps, _mm256_mul_ps, _mm256_permute_ps, _mm256_set_m128,
+        _mm256_storeu_ps,
+    };
+    let (node, parent) = (q.nodes[lane] as usize, q.parents[lane]);
+    if parent == NONE {
+        match lane {
+            0 => crate::quads::place_rows::<0>(world, q, e, zero, root),
+            1 => crate::quads::place_rows::<1>(world, q, e, zero, root),
+            2 => crate::quads::place_rows::<2>(world, q, e, zero, root),
+            _ => crate::quads::place_rows::<3>(world, q, e, zero, root),
+        }
+        return;
+    }
+    let p: &[f32; 16] = world[parent as usize * 16..parent as usize * 16 + 16]
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("a 16-float range"));
+    // SAFETY: the caller guarantees AVX2 and FMA; `p` is 16 floats, so each load of floats
+    // 4c..4c + 4 (c < 4) is inside it, and `out` below is 16 floats, so both 8-float stores
+    // are inside it.
+    unsafe {
+        let col = |c: usize| {
+            let v = _mm_loadu_ps(p.as_ptr().add(4 * c));
+            _mm256_set_m128(v, v)
+        };
+        let (p0, p1, p2, p3) = (col(0), col(1), col(2), col(3));
+        let at = |r: usize, h: usize| _mm256_permute_ps::<IMM>(rows[r][h]);
+        let lo = _mm256_mul_ps(p0, at(0, 0));
+        let lo = _mm256_fmadd_ps(p2, at(2, 0), _mm256_fmadd_ps(p1, at(1, 0), lo));
+        let hi = _mm256_mul_ps(p0, at(0, 1));
+        let hi = _mm256_fmadd_ps(p2, at(2, 1), _mm256_fmadd_ps(p1, at(1, 1), hi));
+        let hi = _mm256_fmadd_ps(p3, last, hi);
+        let out = &mut world[node * 16..node * 16 + 16];
+        _mm256_storeu_ps(out.as_mut_ptr(), lo);
+        _mm256_storeu_ps(out.as_mut_ptr().add(8), hi);
+    }
 }
 
 /// `bones[i] = post(world[joints[i]] · inverseBind[i])`, two columns per 256-bit operation

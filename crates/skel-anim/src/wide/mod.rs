@@ -7,11 +7,19 @@
 //!   against.
 //! - [`Kernels::Avx2Fma`] (x86-64 with AVX2 and FMA, detected with `is_x86_feature_detected!`):
 //!   the same pass compiled with those features (three-operand VEX forms and broadcast loads:
-//!   the same operations in the same order, the same bits), with the bone matrices
-//!   `world · inverseBind` two columns per 256-bit operation with fused multiply-adds
-//!   ([`avx2`]). FMA rounds once where the baseline rounds twice, so those bone matrices
-//!   differ from the baseline's by a few units in the last place (tested below 1e-6 of the
-//!   matrices' scale); local poses and world matrices are bit for bit the baseline's.
+//!   the same operations in the same order, the same bits for sampling, slerp and compose),
+//!   with the hierarchy's products (`parent · local`) and the bone matrices
+//!   (`world · inverseBind`) two columns per 256-bit operation with fused multiply-adds
+//!   ([`avx2`]). FMA rounds once where the baseline rounds twice, so world and bone matrices
+//!   differ from the baseline's by a few units in the last place of the magnitudes multiplied
+//!   (the tests in `quads.rs` bound it); local poses (the TRS record) are bit for bit the
+//!   baseline's. Which kernel runs depends only on the machine and the path, so results are
+//!   deterministic per machine (serial and parallel ticks agree bit for bit). The layered
+//!   path (`Player` with several layers, hooks, IK) keeps the baseline hierarchy and uses the
+//!   plan's bone kernel, so there its world matrices are the baseline's bits.
+//!
+//! `SKEL_KERNELS=baseline` in the environment, read when a plan is built, keeps the baseline
+//! on any CPU (for A/B measurements).
 
 #![allow(
     unsafe_code,
@@ -83,7 +91,30 @@ pub(crate) fn pose_clip_baseline(
     record: bool,
     sink: &mut dyn PoseSink,
 ) -> bool {
-    if crate::pose::pose_clip_fused(data, clip, time, scratch, record) {
+    pose_clip_with(
+        data,
+        clip,
+        time,
+        scratch,
+        record,
+        sink,
+        crate::quads::Baseline,
+    )
+}
+
+/// The single-clip pass with the hierarchy's products by `placer` (the bone matrices by the
+/// plan's kernels).
+#[inline(always)]
+pub(crate) fn pose_clip_with(
+    data: &AnimationData,
+    clip: usize,
+    time: f32,
+    scratch: &mut PoseScratch,
+    record: bool,
+    sink: &mut dyn PoseSink,
+    placer: impl crate::quads::Place,
+) -> bool {
+    if crate::pose::pose_clip_fused(data, clip, time, scratch, record, placer) {
         crate::pose::compute_frame_bone_matrices(data, scratch, sink);
         true
     } else {
