@@ -72,6 +72,7 @@ mod quad_plan;
 mod quads;
 mod rig;
 mod sampler;
+mod single;
 mod sink;
 mod skinning;
 mod timeline;

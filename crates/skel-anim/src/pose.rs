@@ -498,38 +498,6 @@ fn bone_pass(
     }
 }
 
-/// `bones[i] = post(world[joints[i]] · inverseBind[i])` column by column, the inverse binds
-/// given as splats (`BindingPlan::ibm_splats`): the same operations in the same order as
-/// `mul_affine` (`affine`) or `mul_full`, without broadcasting the inverse bind's elements.
-#[inline(always)]
-pub(crate) fn splat_bones(
-    world: &[f32],
-    joints: &[usize],
-    splats: &[[Vec4; 16]],
-    affine: bool,
-    bones: &mut [f32],
-    post: impl Fn(Vec4) -> Vec4,
-) {
-    let pairs = joints.iter().zip(splats).zip(bones.chunks_exact_mut(16));
-    if affine {
-        for ((&joint, b), out) in pairs {
-            let w = interpolate::load(world, joint * 16);
-            let col = |c: usize| w[0] * b[4 * c] + w[1] * b[4 * c + 1] + w[2] * b[4 * c + 2];
-            let m = [col(0), col(1), col(2), col(3) + w[3]].map(&post);
-            interpolate::store(out, 0, &m);
-        }
-    } else {
-        for ((&joint, b), out) in pairs {
-            let w = interpolate::load(world, joint * 16);
-            let col = |c: usize| {
-                w[0] * b[4 * c] + w[1] * b[4 * c + 1] + w[2] * b[4 * c + 2] + w[3] * b[4 * c + 3]
-            };
-            let m = [col(0), col(1), col(2), col(3)].map(&post);
-            interpolate::store(out, 0, &m);
-        }
-    }
-}
-
 /// How far (per element) from the identity a mesh node's matrix may be and still count as it:
 /// a few rounding steps of f32 products of unit-scale matrices.
 const NEAR_IDENTITY: f32 = 1e-6;

@@ -32,7 +32,7 @@ impl Poser {
         if let (None, Some(c)) = (&self.hook, clip) {
             let data = &**self.rig.data();
             let record = sink.wants_local_transforms();
-            if crate::wide::pose_clip(data, c, time, &mut self.scratch, record, sink) {
+            if crate::single::pose_clip(data, c, time, &mut self.scratch, record, sink) {
                 return;
             }
         }

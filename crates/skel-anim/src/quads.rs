@@ -356,7 +356,7 @@ mod tests {
                 prop_assert!(plan.quads.is_some(), "one key-time array: the quad pass is built");
             }
             for &t in &times {
-                prop_assert!(crate::wide::pose_clip(&data, 0, t, &mut scratch, true, &mut NullSink));
+                prop_assert!(crate::single::pose_clip(&data, 0, t, &mut scratch, true, &mut NullSink));
                 crate::pose::resolve_world(&mut scratch);
                 reset_to_rest(&data, &mut reference);
                 apply_clip(&data, 0, t, &mut reference);
@@ -444,10 +444,10 @@ mod tests {
             let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             for &t in &times {
                 let (mut a, mut b) = (crate::RecordingSink::default(), crate::RecordingSink::default());
-                if !crate::wide::pose_clip(&data, 0, t, &mut base, true, &mut a) {
+                if !crate::single::pose_clip(&data, 0, t, &mut base, true, &mut a) {
                     break;
                 }
-                prop_assert!(crate::wide::pose_clip(&data, 0, t, &mut wide, true, &mut b));
+                prop_assert!(crate::single::pose_clip(&data, 0, t, &mut wide, true, &mut b));
                 prop_assert_eq!(bits(&wide.trs), bits(&base.trs));
                 // FMA's error grows with each parent's magnitude times its child's (at most
                 // 1 + 2 + 2 · 2: translations and scales in ±2), level by level.

@@ -19,16 +19,17 @@ use skel_math::lanes::{Affine3x4, Vec3x4};
 
 use super::lane_rules::{Acc, Lanes, Sums, add_rotation_deltas, add_vectors, sample_quad};
 use crate::PoseScratch;
-use crate::player::layer::{Layer, LayerMode};
+use crate::player::layer::Layer;
 use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
+use crate::quads::{self, Place};
 use crate::timeline::Segment;
 use crate::wide::Kernels;
-use crate::{Rig, TRS_STRIDE, quads};
+use crate::{Rig, TRS_STRIDE};
 
 /// The most blend layers, and the most additive layers, that contribute to a stack the quad
 /// pass takes (their parameters sit in fixed arrays on the stack: nothing is allocated);
 /// larger stacks run property by property.
-pub(crate) const MAX_LAYERS_PER_KIND: usize = 16;
+pub(crate) const MAX_LAYERS_PER_KIND: usize = 8;
 
 /// Whether the quad pass can run `layers` over `rig` (the caller rules out snapshots and root
 /// motion).
@@ -85,19 +86,32 @@ struct Stack<'a> {
 }
 
 impl<'a> Stack<'a> {
-    /// The stack of `layers` (which [`applies`] accepted, their segments located).
-    fn new(rig: &'a Rig, layers: &'a [Layer]) -> Self {
+    /// The stack of `layers` (which [`applies`] accepted), each contributing layer's key
+    /// interval located on every timeline of its clip on the way.
+    fn new(rig: &'a Rig, layers: &'a mut [Layer]) -> Self {
         let mut stack = Self {
             blend: [None; MAX_LAYERS_PER_KIND],
             additive: [None; MAX_LAYERS_PER_KIND],
         };
         let (mut b, mut a) = (0, 0);
-        for l in layers {
+        let data = rig.data();
+        for l in layers.iter_mut() {
             let weight = l.effective_weight();
-            let plan = match (&l.reference, l.mode) {
-                (None, LayerMode::Blend) if weight > 0.0 => rig.plan.clips[l.clip].quads.as_ref(),
-                (Some(r), _) if weight != 0.0 => r.deltas.as_deref(),
-                _ => None,
+            if weight == 0.0 {
+                continue;
+            }
+            crate::tracks::locate_segments(
+                &data.clips[l.clip],
+                &rig.plan.clips[l.clip],
+                l.clock.time(),
+                &mut l.time_cursors,
+                &mut l.segments,
+            );
+            let l: &'a Layer = l;
+            let plan = match &l.reference {
+                None if weight > 0.0 => rig.plan.clips[l.clip].quads.as_ref(),
+                None => None,
+                Some(r) => r.deltas.as_deref(),
             };
             let Some(plan) = plan else { continue };
             let c = Contributor {
@@ -122,7 +136,6 @@ impl<'a> Stack<'a> {
 /// totals below 1 (what [`mix_layers`](crate::mix_layers) does property by property).
 pub(crate) fn mix_trs(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch) {
     let Some(lq) = &rig.layer_quads else { return };
-    locate(rig, layers);
     let stack = Stack::new(rig, layers);
     let trs = &mut scratch.trs;
     for (qi, q) in lq.shape.iter().enumerate() {
@@ -142,7 +155,7 @@ pub(crate) fn mix_trs(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch
 )]
 pub(crate) fn pose(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, record: bool) {
     match scratch.plan.kernels {
-        Kernels::Baseline => pose_baseline(rig, layers, scratch, record),
+        Kernels::Baseline => pose_with(rig, layers, scratch, record, quads::Baseline),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
         // `is_x86_feature_detected!` found both AVX2 and FMA on this CPU.
@@ -150,8 +163,9 @@ pub(crate) fn pose(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, r
     }
 }
 
-/// [`pose_baseline`] compiled with AVX2 and FMA enabled (everything it calls is inlined into
-/// it): the same operations in the same order, shorter encodings, one-instruction selects.
+/// [`pose_with`] compiled with AVX2 and FMA enabled (everything it calls is inlined into it),
+/// the hierarchy's products by `wide::avx2::place_quad`: shorter encodings, one-instruction
+/// selects, fused multiply-adds in the products.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
 #[allow(
@@ -159,13 +173,22 @@ pub(crate) fn pose(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, r
     reason = "a #[target_feature] function: called only after run-time detection"
 )]
 unsafe fn pose_avx2(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, record: bool) {
-    pose_baseline(rig, layers, scratch, record);
+    // SAFETY: this function is compiled with AVX2 and FMA and called only where
+    // `Kernels::detect` found both (`pose`'s match on the plan's kernels).
+    let fma = unsafe { crate::wide::avx2::Fma::new() };
+    pose_with(rig, layers, scratch, record, fma);
 }
 
+/// The pass itself, the hierarchy's products by `placer`.
 #[inline(always)]
-fn pose_baseline(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, record: bool) {
+fn pose_with(
+    rig: &Rig,
+    layers: &mut [Layer],
+    scratch: &mut PoseScratch,
+    record: bool,
+    placer: impl Place,
+) {
     let Some(lq) = &rig.layer_quads else { return };
-    locate(rig, layers);
     let stack = Stack::new(rig, layers);
     let PoseScratch {
         trs,
@@ -181,35 +204,9 @@ fn pose_baseline(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, rec
             quads::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
         }
         let Affine3x4 { m: e, zero } = Affine3x4::from_trs(out.t, out.r, out.s);
-        quads::place_rows::<0>(world, q, &e, zero, root);
-        if q.lanes > 1 {
-            quads::place_rows::<1>(world, q, &e, zero, root);
-        }
-        if q.lanes > 2 {
-            quads::place_rows::<2>(world, q, &e, zero, root);
-        }
-        if q.lanes > 3 {
-            quads::place_rows::<3>(world, q, &e, zero, root);
-        }
+        placer.place_quad(world, q, &e, zero, root);
     }
     *world_stale = true;
-}
-
-/// Each contributing layer's key interval on every timeline of its clip.
-fn locate(rig: &Rig, layers: &mut [Layer]) {
-    let data = rig.data();
-    for layer in layers.iter_mut() {
-        if layer.effective_weight() != 0.0 {
-            let cp = &rig.plan.clips[layer.clip];
-            crate::tracks::locate_segments(
-                &data.clips[layer.clip],
-                cp,
-                layer.clock.time(),
-                &mut layer.time_cursors,
-                &mut layer.segments,
-            );
-        }
-    }
 }
 
 /// The TRS records of quad `q`'s nodes as rows (padding lanes: the identity).

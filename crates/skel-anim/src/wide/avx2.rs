@@ -7,28 +7,24 @@ use glam::Vec4;
 use crate::layout::{NONE, Transform};
 use crate::quad_plan::Quad;
 use crate::quads::Place;
-use crate::{AnimationData, PoseScratch, PoseSink};
 
-/// The single-clip pass (inlined whole) compiled with AVX2 and FMA enabled, the hierarchy's
-/// products by [`place_quad`] and the bone matrices by [`splat_bones`]. Sampling and
-/// composition are the baseline's code: the compiler never fuses a multiply and an add on its
-/// own, so their operations and bits are the baseline's; only the encoding is shorter.
-#[target_feature(enable = "avx2,fma")]
-pub(crate) fn pose_clip(
-    data: &AnimationData,
-    clip: usize,
-    time: f32,
-    scratch: &mut PoseScratch,
-    record: bool,
-    sink: &mut dyn PoseSink,
-) -> bool {
-    super::pose_clip_with(data, clip, time, scratch, record, sink, Fma(()))
-}
-
-/// [`Place`] by [`place_quad`]. Only [`pose_clip`] makes one (the private field), and it runs
-/// only where AVX2 and FMA were detected: holding an `Fma` proves the CPU has them.
+/// [`Place`] by [`place_quad`]. Made only by [`Fma::new`], whose callers promise that the CPU
+/// has AVX2 and FMA: holding an `Fma` proves it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fma(());
+
+impl Fma {
+    /// The token.
+    ///
+    /// # Safety
+    /// Only where AVX2 and FMA are known to be present: inside a
+    /// `#[target_feature(enable = "avx2,fma")]` function that is itself only called after
+    /// [`Kernels::detect`](super::Kernels::detect) chose `Avx2Fma`.
+    #[inline(always)]
+    pub(crate) unsafe fn new() -> Self {
+        Self(())
+    }
+}
 
 impl Place for Fma {
     #[inline(always)]
@@ -40,9 +36,9 @@ impl Place for Fma {
         zero: [Vec4; 3],
         root: &Transform,
     ) {
-        // SAFETY: an `Fma` exists only inside `pose_clip`, a `#[target_feature(enable =
-        // "avx2,fma")]` function called only after `Kernels::detect` found both features:
-        // the CPU has them.
+        // SAFETY: an `Fma` exists only where `Fma::new`'s contract holds: inside a
+        // `#[target_feature(enable = "avx2,fma")]` function called only after
+        // `Kernels::detect` found both features, so the CPU has them.
         unsafe { place_quad(world, q, e, zero, root) }
     }
 }

@@ -29,7 +29,7 @@
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx2;
 
-use crate::{AnimationData, PoseScratch, PoseSink};
+use glam::Vec4;
 
 /// Which compiled variant of the pose pass a rig runs: a fact about the CPU, found once per
 /// plan.
@@ -57,68 +57,6 @@ impl Kernels {
             return Self::Avx2Fma;
         }
         Self::Baseline
-    }
-}
-
-/// The single-clip pass (sampling, local → world, bone matrices to `sink`) with the kernels
-/// of `scratch`'s plan. Returns `false`, having done nothing, for a clip that needs the generic
-/// path (`pose::pose_clip_fused`'s rule).
-#[inline]
-pub(crate) fn pose_clip(
-    data: &AnimationData,
-    clip: usize,
-    time: f32,
-    scratch: &mut PoseScratch,
-    record: bool,
-    sink: &mut dyn PoseSink,
-) -> bool {
-    match scratch.plan.kernels {
-        Kernels::Baseline => pose_clip_baseline(data, clip, time, scratch, record, sink),
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
-        // `is_x86_feature_detected!` found both AVX2 and FMA on this CPU.
-        Kernels::Avx2Fma => unsafe { avx2::pose_clip(data, clip, time, scratch, record, sink) },
-    }
-}
-
-/// The baseline pass: [`pose_clip`] with [`Kernels::Baseline`], whatever the plan chose.
-#[inline(always)]
-pub(crate) fn pose_clip_baseline(
-    data: &AnimationData,
-    clip: usize,
-    time: f32,
-    scratch: &mut PoseScratch,
-    record: bool,
-    sink: &mut dyn PoseSink,
-) -> bool {
-    pose_clip_with(
-        data,
-        clip,
-        time,
-        scratch,
-        record,
-        sink,
-        crate::quads::Baseline,
-    )
-}
-
-/// The single-clip pass with the hierarchy's products by `placer` (the bone matrices by the
-/// plan's kernels).
-#[inline(always)]
-pub(crate) fn pose_clip_with(
-    data: &AnimationData,
-    clip: usize,
-    time: f32,
-    scratch: &mut PoseScratch,
-    record: bool,
-    sink: &mut dyn PoseSink,
-    placer: impl crate::quads::Place,
-) -> bool {
-    if crate::pose::pose_clip_fused(data, clip, time, scratch, record, placer) {
-        crate::pose::compute_frame_bone_matrices(data, scratch, sink);
-        true
-    } else {
-        false
     }
 }
 
@@ -154,10 +92,10 @@ pub(crate) fn bones(
 ) {
     match (kernels, post) {
         (Kernels::Baseline, None) => {
-            crate::pose::splat_bones(world, joints, splats, affine, bones, |c| c);
+            splat_bones(world, joints, splats, affine, bones, |c| c);
         }
         (Kernels::Baseline, Some(d)) => {
-            crate::pose::splat_bones(world, joints, splats, affine, bones, |c| c * d);
+            splat_bones(world, joints, splats, affine, bones, |c| c * d);
         }
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
@@ -165,5 +103,37 @@ pub(crate) fn bones(
         (Kernels::Avx2Fma, _) => unsafe {
             avx2::splat_bones(world, joints, wide, affine, bones, post);
         },
+    }
+}
+
+/// `bones[i] = post(world[joints[i]] · inverseBind[i])` column by column, the inverse binds
+/// given as splats (`BindingPlan::ibm_splats`): the same operations in the same order as
+/// `mul_affine` (`affine`) or `mul_full`, without broadcasting the inverse bind's elements.
+#[inline(always)]
+fn splat_bones(
+    world: &[f32],
+    joints: &[usize],
+    splats: &[[Vec4; 16]],
+    affine: bool,
+    bones: &mut [f32],
+    post: impl Fn(Vec4) -> Vec4,
+) {
+    let pairs = joints.iter().zip(splats).zip(bones.chunks_exact_mut(16));
+    if affine {
+        for ((&joint, b), out) in pairs {
+            let w = crate::interpolate::load(world, joint * 16);
+            let col = |c: usize| w[0] * b[4 * c] + w[1] * b[4 * c + 1] + w[2] * b[4 * c + 2];
+            let m = [col(0), col(1), col(2), col(3) + w[3]].map(&post);
+            crate::interpolate::store(out, 0, &m);
+        }
+    } else {
+        for ((&joint, b), out) in pairs {
+            let w = crate::interpolate::load(world, joint * 16);
+            let col = |c: usize| {
+                w[0] * b[4 * c] + w[1] * b[4 * c + 1] + w[2] * b[4 * c + 2] + w[3] * b[4 * c + 3]
+            };
+            let m = [col(0), col(1), col(2), col(3)].map(&post);
+            crate::interpolate::store(out, 0, &m);
+        }
     }
 }
