@@ -1,5 +1,5 @@
-//! The layer rules on four lanes (four nodes of a quad at once): sampling a quad's key blocks,
-//! the blend sums and their finish, and the additive application; what
+//! The layer rules on four lanes (four nodes of a quad at once): the blend sums and their
+//! finish, and the additive application (the quad's samples come from `quads::sample`); what
 //! [`quad_mix`](super::quad_mix) runs per quad. Each is `mix`'s property rule lane by lane.
 
 use core::ops::{Add, Mul};
@@ -8,28 +8,6 @@ use glam::{BVec4A, Vec4};
 use skel_math::lanes::{Quatx4, Vec3x4};
 
 use crate::interpolate;
-use crate::layout::NONE;
-use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
-use crate::timeline::Segment;
-
-/// Four nodes' transforms.
-#[derive(Clone, Copy)]
-pub(super) struct Lanes {
-    pub(super) t: Vec3x4,
-    pub(super) r: Quatx4,
-    pub(super) s: Vec3x4,
-}
-
-impl Lanes {
-    #[inline(always)]
-    pub(super) fn from_rows(h: &QuadRows) -> Self {
-        Self {
-            t: Vec3x4::new(h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]),
-            r: Quatx4::new(h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]),
-            s: Vec3x4::new(h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]),
-        }
-    }
-}
 
 /// `base + w · (value − reference)` in the lanes of `on`.
 #[inline(always)]
@@ -65,62 +43,6 @@ fn normalize_unit_product(p: Quatx4, fallback: Quatx4) -> Quatx4 {
     } else {
         p.normalize_or(fallback)
     }
-}
-
-/// Quad `qi` of `plan` sampled at the key intervals `segments`.
-#[inline(always)]
-pub(super) fn sample_quad<'p>(
-    plan: &'p QuadPlan,
-    segments: &[Segment],
-    qi: usize,
-) -> Option<(&'p Quad, Lanes)> {
-    let q = plan.quads.get(qi)?;
-    let h = &q.held;
-    if q.fixed != NONE {
-        return Some((q, Lanes::from_rows(h)));
-    }
-    let seg = if q.timeline == NONE {
-        Segment::default()
-    } else {
-        segments[q.timeline as usize]
-    };
-    let ka = &plan.keys[q.first + seg.a as usize * ROWS..][..ROWS];
-    let kb = &plan.keys[q.first + seg.b as usize * ROWS..][..ROWS];
-    let s = Vec4::splat(seg.s);
-    let vec3 = |first: usize, hold: BVec4A, constant: bool| {
-        if constant {
-            return Vec3x4::new(h[first], h[first + 1], h[first + 2]);
-        }
-        let a = Vec3x4::new(ka[first], ka[first + 1], ka[first + 2]);
-        let b = Vec3x4::new(kb[first], kb[first + 1], kb[first + 2]);
-        let lerped = Vec3x4::lerp(a, b, s);
-        if hold.any() {
-            Vec3x4::select(hold, a, lerped)
-        } else {
-            lerped
-        }
-    };
-    let r = if q.r_const {
-        Quatx4::new(h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3])
-    } else {
-        let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
-        let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
-        let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
-        let slerped = Quatx4::from_rows(interpolate::slerp_soa(ra, rb, s, copy));
-        if q.r_rest.any() {
-            Quatx4::select(q.r_rest, Quatx4::from_rows(ra), slerped)
-        } else {
-            slerped
-        }
-    };
-    Some((
-        q,
-        Lanes {
-            t: vec3(T_ROWS, q.t_hold, q.t_const),
-            r,
-            s: vec3(S_ROWS, q.s_hold, q.s_const),
-        },
-    ))
 }
 
 /// The blend sums of one quad.

@@ -17,11 +17,11 @@
 use glam::Vec4;
 use skel_math::lanes::{Affine3x4, Vec3x4};
 
-use super::lane_rules::{Acc, Lanes, Sums, add_rotation_deltas, add_vectors, sample_quad};
+use super::lane_rules::{Acc, Sums, add_rotation_deltas, add_vectors};
 use crate::PoseScratch;
 use crate::player::layer::Layer;
 use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
-use crate::quads::{self, Place};
+use crate::quads::{self, Lanes, Place, sample_quad};
 use crate::timeline::Segment;
 use crate::wide::Kernels;
 use crate::{Rig, TRS_STRIDE};
