@@ -2,7 +2,7 @@
 //! three-layer stack (blend base + masked blend + additive), for instruction counts by
 //! difference (`valgrind --tool=cachegrind --cache-sim=no`, two runs differing only in F).
 //!
-//! `cargo run --release -p skel-gltf --example layer_stack_frames -- ASSET controller|single|three N F`
+//! `cargo run --release -p skel-gltf --example layer_stack_frames -- ASSET controller|single|three|masked|additive N F`
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "a measuring tool")]
 
 use std::sync::Arc;
@@ -12,7 +12,9 @@ use skel_anim::{LayerDesc, Mask, NullSink, Player, Reference, Rig};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let [_, asset, mode, n, frames] = args.as_slice() else {
-        eprintln!("usage: layer_stack_frames ASSET controller|single|three CHARACTERS FRAMES");
+        eprintln!(
+            "usage: layer_stack_frames ASSET controller|single|three|masked|additive CHARACTERS FRAMES"
+        );
         std::process::exit(2);
     };
     let n: usize = n.parse().expect("CHARACTERS");
@@ -56,8 +58,9 @@ fn main() {
     let rig = Rig::new(Arc::clone(&data)).unwrap();
     let mut player = Player::new(&rig);
     player.add_layer(LayerDesc::new(base)).unwrap();
-    if mode == "three" {
-        // A masked blend over the second half of the joints' subtrees, and an additive layer.
+    // `three`: a masked blend over the middle joint's subtree, and an additive layer;
+    // `masked` and `additive`: the base with one of them (what each layer costs).
+    if mode == "three" || mode == "masked" {
         let upper = data.skeletons[0].joints[joints / 2];
         player
             .add_layer(
@@ -66,6 +69,8 @@ fn main() {
                     .mask(Mask::default().include([upper])),
             )
             .unwrap();
+    }
+    if mode == "three" || mode == "additive" {
         player
             .add_layer(
                 LayerDesc::new(other)

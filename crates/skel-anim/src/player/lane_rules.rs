@@ -283,15 +283,21 @@ mod tests {
 
     proptest! {
         #[test]
-        fn slerp_from_the_identity_is_the_general_slerp(b in unit_quats(),
-                                                        s in prop::array::uniform4(0.0_f32..=1.0)) {
-            let s = Vec4::from_array(s);
-            let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
-            let want = interpolate::slerp_soa(identity, b, s, glam::BVec4A::splat(false));
-            let got = interpolate::slerp_soa_from_identity(b, s);
-            for c in 0..4 {
-                // Equal as numbers (only the sign of a zero may differ).
-                prop_assert_eq!(got[c].to_array(), want[c].to_array(), "row {}", c);
+        fn slerp_from_the_identity_is_the_exact_slerp(b in unit_quats(),
+                                                      s in prop::array::uniform4(0.0_f32..=1.0)) {
+            let got = interpolate::slerp_soa_from_identity(b, Vec4::from_array(s));
+            for lane in 0..4 {
+                // f64: q^s = (sin(sθ)/sin θ · v, cos(sθ)), θ the half angle.
+                let q: [f64; 4] = std::array::from_fn(|c| f64::from(b[c].to_array()[lane]));
+                let v = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2]).sqrt();
+                let theta = v.atan2(q[3]);
+                let t = f64::from(s[lane]);
+                let k = if theta < 1e-9 { t } else { (t * theta).sin() / theta.sin() };
+                let want = [q[0] * k, q[1] * k, q[2] * k, (t * theta).cos()];
+                for c in 0..4 {
+                    let g = f64::from(got[c].to_array()[lane]);
+                    prop_assert!((g - want[c]).abs() < 1e-6, "lane {} row {}: {} vs {}", lane, c, g, want[c]);
+                }
             }
         }
     }
