@@ -286,12 +286,12 @@ mod tests {
         fn slerp_from_the_identity_is_the_exact_slerp(b in unit_quats(),
                                                       s in prop::array::uniform4(0.0_f32..=1.0)) {
             let got = interpolate::slerp_soa_from_identity(b, Vec4::from_array(s));
-            for lane in 0..4 {
+            for (lane, &t) in s.iter().enumerate() {
                 // f64: q^s = (sin(sθ)/sin θ · v, cos(sθ)), θ the half angle.
                 let q: [f64; 4] = std::array::from_fn(|c| f64::from(b[c].to_array()[lane]));
                 let v = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2]).sqrt();
                 let theta = v.atan2(q[3]);
-                let t = f64::from(s[lane]);
+                let t = f64::from(t);
                 let k = if theta < 1e-9 { t } else { (t * theta).sin() / theta.sin() };
                 let want = [q[0] * k, q[1] * k, q[2] * k, (t * theta).cos()];
                 for c in 0..4 {
