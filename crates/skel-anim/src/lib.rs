@@ -113,3 +113,4 @@ pub use rig::Rig;
 pub use sampler::{Sampler, SamplerCursor, evaluate_sampler, evaluate_sampler_cursor};
 pub use sink::{NullSink, PoseSink, RecordingSink};
 pub use skinning::{MorphTargets, VertexInfluences, skin_vertices};
+pub use wide::CpuKernels;

@@ -189,6 +189,17 @@ impl PosePlan {
     /// sampler, key or morph-binding count does not fit the plan's 32-bit indices (more than
     /// 4 294 967 294).
     pub(crate) fn new(data: &AnimationData) -> Result<Self, AnimError> {
+        Self::with_kernels(data, crate::CpuKernels::Detect)
+    }
+
+    /// [`new`](Self::new) with the kernels `choice` asks for.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub(crate) fn with_kernels(
+        data: &AnimationData,
+        choice: crate::CpuKernels,
+    ) -> Result<Self, AnimError> {
         data.validate()?;
         let n = data.nodes.len();
         let topo = crate::compute_topo_order(&data.nodes)?;
@@ -231,7 +242,7 @@ impl PosePlan {
                 max_samples.max(plan.vec3.len() + plan.quat.len() + plan.fused_rest.len());
             clips.push(plan);
         }
-        let kernels = crate::wide::Kernels::detect();
+        let kernels = crate::wide::Kernels::detect(choice);
         let bindings = data
             .skeletons
             .iter()

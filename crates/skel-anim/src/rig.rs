@@ -7,7 +7,7 @@ use crate::blend_map::ChannelMaps;
 use crate::blend_tracks::TrackSlots;
 use crate::plan::PosePlan;
 use crate::quad_plan::LayerQuads;
-use crate::{AnimError, AnimationData, TRS_STRIDE};
+use crate::{AnimError, AnimationData, CpuKernels, TRS_STRIDE};
 
 /// One asset compiled for playback (ozz-animation's runtime skeleton and animations, bevy's
 /// animation graph asset): the validated [`AnimationData`], its evaluation plan (node order,
@@ -52,7 +52,30 @@ impl Rig {
     /// What [`AnimationData::validate`] finds, and [`AnimError::LengthMismatch`] for an asset
     /// with more than 4 294 967 294 nodes, samplers or keys in one sampler.
     pub fn new(data: Arc<AnimationData>) -> Result<Arc<Self>, AnimError> {
-        let plan = Arc::new(PosePlan::new(&data)?);
+        Self::with_kernels(data, CpuKernels::Detect)
+    }
+
+    /// [`Rig::new`] with the CPU kernels `kernels` asks for: [`CpuKernels::Baseline`] keeps the
+    /// code as compiled on any CPU (to compare against, or to measure what the wide kernels
+    /// gain); [`Rig::new`] detects the widest.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use skel_anim::{AnimationData, CpuKernels, NodeRest, Rig};
+    ///
+    /// let data = Arc::new(AnimationData { nodes: vec![NodeRest::new("root", None)], ..Default::default() });
+    /// let rig = Rig::with_kernels(data, CpuKernels::Baseline)?;
+    /// assert_eq!(rig.node_count(), 1);
+    /// # Ok::<(), skel_anim::AnimError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Rig::new`].
+    pub fn with_kernels(
+        data: Arc<AnimationData>,
+        kernels: CpuKernels,
+    ) -> Result<Arc<Self>, AnimError> {
+        let plan = Arc::new(PosePlan::with_kernels(&data, kernels)?);
         let maps = ChannelMaps::new(&data);
         let tracks = TrackSlots::new(&data, &plan, &maps);
         #[expect(

@@ -37,7 +37,8 @@ fn main() {
         .map_or(data.nodes.len(), |s| s.joints.len());
     if mode == "controller" {
         // The seed's controller (an adapter over a one-layer player today).
-        let mut c = skel_anim::AnimationController::new(Arc::clone(&data)).unwrap();
+        let rig = Rig::with_kernels(Arc::clone(&data), kernels()).unwrap();
+        let mut c = skel_anim::AnimationController::from_rig(&rig);
         c.set_clip(Some(base)).unwrap();
         let d = data.clips[base].duration();
         let mut crowd: Vec<_> = (0..n)
@@ -55,7 +56,7 @@ fn main() {
         println!("{joints}");
         return;
     }
-    let rig = Rig::new(Arc::clone(&data)).unwrap();
+    let rig = Rig::with_kernels(Arc::clone(&data), kernels()).unwrap();
     let mut player = Player::new(&rig);
     player.add_layer(LayerDesc::new(base)).unwrap();
     // `three`: a masked blend over the middle joint's subtree, and an additive layer;
@@ -99,4 +100,13 @@ fn main() {
         }
     }
     println!("{joints}");
+}
+
+/// `SKEL_KERNELS=baseline` keeps the baseline (SSE2) kernels, for A/B runs.
+fn kernels() -> skel_anim::CpuKernels {
+    if std::env::var_os("SKEL_KERNELS").is_some_and(|v| v == "baseline") {
+        skel_anim::CpuKernels::Baseline
+    } else {
+        skel_anim::CpuKernels::Detect
+    }
 }

@@ -1,25 +1,25 @@
-//! The single-clip pose pass compiled for the CPU it runs on: which kernels a rig uses is
-//! decided once, when its plan is built ([`Kernels::detect`]), and stored in the plan, so
-//! nothing here is process-wide state and no build needs `-C target-cpu`.
+//! The pose passes' kernels for the CPU they run on: which ones a rig uses is decided once,
+//! when its plan is built ([`Kernels::detect`]), and stored in the plan, so nothing here is
+//! process-wide state and no build needs `-C target-cpu`. The passes that run them sit above
+//! (`single.rs`, `player/quad_mix.rs`).
 //!
-//! - [`Kernels::Baseline`]: the pass as the crate is compiled (SSE2 on x86-64, NEON on
+//! - [`Kernels::Baseline`]: the code as the crate is compiled (SSE2 on x86-64, NEON on
 //!   aarch64, portable code elsewhere). Always available; the reference the others are tested
 //!   against.
 //! - [`Kernels::Avx2Fma`] (x86-64 with AVX2 and FMA, detected with `is_x86_feature_detected!`):
-//!   the same pass compiled with those features (three-operand VEX forms and broadcast loads:
-//!   the same operations in the same order, the same bits for sampling, slerp and compose),
-//!   with the hierarchy's products (`parent · local`) and the bone matrices
+//!   the passes compiled with those features (three-operand VEX forms and broadcast loads: the
+//!   same operations in the same order, the same bits for sampling, slerp, blending and
+//!   compose), with the hierarchy's products (`parent · local`) and the bone matrices
 //!   (`world · inverseBind`) two columns per 256-bit operation with fused multiply-adds
 //!   ([`avx2`]). FMA rounds once where the baseline rounds twice, so world and bone matrices
 //!   differ from the baseline's by a few units in the last place of the magnitudes multiplied
 //!   (the tests in `quads.rs` bound it); local poses (the TRS record) are bit for bit the
 //!   baseline's. Which kernel runs depends only on the machine and the path, so results are
-//!   deterministic per machine (serial and parallel ticks agree bit for bit). The layered
-//!   path (`Player` with several layers, hooks, IK) keeps the baseline hierarchy and uses the
-//!   plan's bone kernel, so there its world matrices are the baseline's bits.
+//!   deterministic per machine (serial and parallel ticks agree bit for bit). The
+//!   property-by-property layered path and hooked poses keep the baseline hierarchy.
 //!
-//! `SKEL_KERNELS=baseline` in the environment, read when a plan is built, keeps the baseline
-//! on any CPU (for A/B measurements).
+//! [`CpuKernels::Baseline`] (`Rig::with_kernels`) keeps the baseline on any CPU (for A/B
+//! measurements; the measuring programs take it from `SKEL_KERNELS=baseline`).
 
 #![allow(
     unsafe_code,
@@ -30,6 +30,22 @@
 pub(crate) mod avx2;
 
 use glam::Vec4;
+
+/// Which kernels a compiled rig may use ([`Rig::with_kernels`](crate::Rig::with_kernels)).
+///
+/// The choice changes rounding only: with AVX2 and FMA the hierarchy's and the bone matrices'
+/// products are fused multiply-adds (a few units in the last place from the baseline's), while
+/// local poses are the same bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CpuKernels {
+    /// The widest kernels this CPU runs, found with `is_x86_feature_detected!` (AVX2 + FMA on
+    /// x86-64 where present; the baseline elsewhere). What [`Rig::new`](crate::Rig::new) uses.
+    #[default]
+    Detect,
+    /// The code as the crate was compiled (SSE2 on x86-64, NEON on aarch64) on any CPU: for
+    /// comparing against, and for A/B measurements.
+    Baseline,
+}
 
 /// Which compiled variant of the pose pass a rig runs: a fact about the CPU, found once per
 /// plan.
@@ -43,12 +59,11 @@ pub(crate) enum Kernels {
 }
 
 impl Kernels {
-    /// The widest kernels this CPU runs. `SKEL_KERNELS=baseline` in the environment keeps the
-    /// baseline (for A/B measurements and for comparing against it); it is read here, when a
-    /// rig is compiled, never per frame.
+    /// The kernels `choice` asks for: the widest this CPU runs ([`CpuKernels::Detect`]), or the
+    /// baseline ([`CpuKernels::Baseline`]). Called when a rig is compiled, never per frame.
     #[must_use]
-    pub(crate) fn detect() -> Self {
-        if std::env::var_os("SKEL_KERNELS").is_some_and(|v| v == "baseline") {
+    pub(crate) fn detect(choice: CpuKernels) -> Self {
+        if choice == CpuKernels::Baseline {
             return Self::Baseline;
         }
         #[cfg(target_arch = "x86_64")]

@@ -160,11 +160,25 @@ pub fn distinct_joints(data: &AnimationData) -> usize {
     }
 }
 
+/// The CPU kernels a measurement asks for: `SKEL_KERNELS=baseline` in the environment keeps
+/// the baseline (SSE2) ones on a CPU with AVX2 + FMA, for A/B runs; otherwise the widest.
+#[must_use]
+pub fn kernels_from_env() -> skel_anim::CpuKernels {
+    if std::env::var_os("SKEL_KERNELS").is_some_and(|v| v == "baseline") {
+        skel_anim::CpuKernels::Baseline
+    } else {
+        skel_anim::CpuKernels::Detect
+    }
+}
+
 /// `n` controllers over one asset, playing its clip, staggered evenly through it (as
-/// `skel bench` does), each warmed up by one tick so that cursors are placed.
+/// `skel bench` does), each warmed up by one tick so that cursors are placed; the rig's
+/// kernels by [`kernels_from_env`].
 #[must_use]
 pub fn crowd(asset: &Loaded, n: usize) -> Vec<AnimationController> {
-    let mut first = AnimationController::new(Arc::clone(&asset.data)).expect("valid data");
+    let rig = skel_anim::Rig::with_kernels(Arc::clone(&asset.data), kernels_from_env())
+        .expect("valid data");
+    let mut first = AnimationController::from_rig(&rig);
     first.set_clip(Some(asset.clip)).expect("clip exists");
     let duration = first.duration();
     (0..n)
