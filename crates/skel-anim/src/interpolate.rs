@@ -294,14 +294,25 @@ pub(crate) fn mul_full(a: &Cols, b: &Cols) -> Cols {
     [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
 }
 
-/// The 16 floats at `src[at..at + 16]` as columns.
-///
-/// # Panics
-/// When `src` is shorter than `at + 16`.
+/// A buffer of column-major 4×4 matrices (16 floats each: the layout of glTF, glam and WGSL
+/// `mat4x4<f32>`) as matrices; a trailing partial matrix is not part of it.
+#[inline(always)]
+#[must_use]
+pub(crate) fn matrices(buf: &[f32]) -> &[[f32; 16]] {
+    buf.as_chunks::<16>().0
+}
+
+/// [`matrices`] for writing.
+#[inline(always)]
+#[must_use]
+pub(crate) fn matrices_mut(buf: &mut [f32]) -> &mut [[f32; 16]] {
+    buf.as_chunks_mut::<16>().0
+}
+
+/// A column-major matrix's 16 floats as columns.
 #[inline]
 #[must_use]
-pub(crate) fn load(src: &[f32], at: usize) -> Cols {
-    let m = &src[at..at + 16];
+pub(crate) fn load(m: &[f32; 16]) -> Cols {
     [
         Vec4::from_slice(&m[0..4]),
         Vec4::from_slice(&m[4..8]),
@@ -310,13 +321,9 @@ pub(crate) fn load(src: &[f32], at: usize) -> Cols {
     ]
 }
 
-/// Writes `m` to `dst[at..at + 16]`.
-///
-/// # Panics
-/// When `dst` is shorter than `at + 16`.
+/// Writes `m` as a column-major matrix's 16 floats.
 #[inline]
-pub(crate) fn store(dst: &mut [f32], at: usize, m: &Cols) {
-    let d = &mut dst[at..at + 16];
+pub(crate) fn store(d: &mut [f32; 16], m: &Cols) {
     m[0].write_to_slice(&mut d[0..4]);
     m[1].write_to_slice(&mut d[4..8]);
     m[2].write_to_slice(&mut d[8..12]);
@@ -506,9 +513,9 @@ mod tests {
             assert!((*a - *b).abs().max_element() < 1e-6);
         }
         assert!(is_affine(&affine));
-        let mut buf = [0.0_f32; 20];
-        store(&mut buf, 3, &affine);
-        assert_eq!(load(&buf, 3), affine);
+        let mut buf = [0.0_f32; 16];
+        store(&mut buf, &affine);
+        assert_eq!(load(&buf), affine);
         let mut projective = full;
         projective[0].w = 0.5;
         assert!(!is_affine(&projective));

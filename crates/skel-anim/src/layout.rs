@@ -102,9 +102,10 @@ pub(crate) fn place_step(
     let m = if parent == NONE {
         root.apply(local)
     } else {
-        interpolate::mul_affine(&interpolate::load(world, parent as usize * 16), local)
+        let world = interpolate::matrices(world);
+        interpolate::mul_affine(&interpolate::load(&world[parent as usize]), local)
     };
-    interpolate::store(world, node as usize * 16, &m);
+    interpolate::store(&mut interpolate::matrices_mut(world)[node as usize], &m);
 }
 
 /// An affine transform by how cheaply it applies on the left of a matrix.

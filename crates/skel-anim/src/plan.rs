@@ -113,7 +113,7 @@ impl Frame {
         };
         let mut rest_world = vec![0.0; data.nodes.len() * 16];
         crate::layout::hierarchy_pass(rest_trs, steps, &mut rest_world, &world_frame.root);
-        let b = interpolate::load(&rest_world, binding.mesh_node * 16);
+        let b = interpolate::load(&interpolate::matrices(&rest_world)[binding.mesh_node]);
         let identity = [glam::Vec4::X, glam::Vec4::Y, glam::Vec4::Z, glam::Vec4::W];
         if b == identity || !interpolate::is_affine(&b) || !b.iter().all(|c| c.is_finite()) {
             return world_frame;
@@ -247,10 +247,9 @@ impl PosePlan {
             .skeletons
             .iter()
             .map(|s| {
-                let ibm_affine = s
-                    .inverse_bind_matrices
-                    .chunks_exact(16)
-                    .all(|m| interpolate::is_affine(&interpolate::load(m, 0)));
+                let ibm_affine = interpolate::matrices(&s.inverse_bind_matrices)
+                    .iter()
+                    .all(|m| interpolate::is_affine(&interpolate::load(m)));
                 let ibm_splats = s
                     .inverse_bind_matrices
                     .chunks_exact(16)

@@ -376,8 +376,11 @@ pub(crate) fn resolve_world(scratch: &mut PoseScratch) {
     match &plan.frame.to_world {
         None => world.copy_from_slice(frame_world),
         Some(to_world) => {
-            for (out, m) in world.chunks_exact_mut(16).zip(frame_world.chunks_exact(16)) {
-                interpolate::store(out, 0, &to_world.apply(&interpolate::load(m, 0)));
+            let pairs = interpolate::matrices_mut(world)
+                .iter_mut()
+                .zip(interpolate::matrices(frame_world));
+            for (out, m) in pairs {
+                interpolate::store(out, &to_world.apply(&interpolate::load(m)));
             }
         }
     }
@@ -445,7 +448,7 @@ fn bone_pass(
         .zip(mesh_inverses.iter_mut())
         .enumerate()
     {
-        let mesh_world = interpolate::load(world, binding.mesh_node * 16);
+        let mesh_world = interpolate::load(&interpolate::matrices(world)[binding.mesh_node]);
         if cached.0 != mesh_world {
             *cached = (mesh_world, MeshInverse::of(&mesh_world));
         }
@@ -469,14 +472,15 @@ fn bone_pass(
             let d = Some(*d);
             crate::wide::bones(plan.kernels, world, joints, splats, wide, affine, bones, d);
         } else {
+            let world = interpolate::matrices(world);
             for ((&joint, ibm), out) in binding
                 .joints
                 .iter()
-                .zip(binding.inverse_bind_matrices.chunks_exact(16))
-                .zip(bones.chunks_exact_mut(16))
+                .zip(interpolate::matrices(&binding.inverse_bind_matrices))
+                .zip(interpolate::matrices_mut(bones))
             {
-                let w = interpolate::load(world, joint * 16);
-                let ibm = interpolate::load(ibm, 0);
+                let w = interpolate::load(&world[joint]);
+                let ibm = interpolate::load(ibm);
                 let m = if bp.ibm_affine {
                     interpolate::mul_affine(&w, &ibm)
                 } else {
@@ -488,7 +492,7 @@ fn bone_pass(
                     MeshInverse::General(inv) if bp.ibm_affine => interpolate::mul_affine(inv, &m),
                     MeshInverse::General(inv) => interpolate::mul_full(inv, &m),
                 };
-                interpolate::store(out, 0, &m);
+                interpolate::store(out, &m);
             }
         }
         sink.bone_matrices(bi, bones);

@@ -222,7 +222,7 @@ pub(crate) fn place_rows<const L: usize>(
         ];
         root.apply(&local)
     } else {
-        let p = interpolate::load(world, parent as usize * 16);
+        let p = interpolate::load(&interpolate::matrices(world)[parent as usize]);
         let col = |c: usize| {
             p[0] * Vec4::splat(at(e[0][c]))
                 + p[1] * Vec4::splat(at(e[1][c]))
@@ -230,7 +230,7 @@ pub(crate) fn place_rows<const L: usize>(
         };
         [col(0), col(1), col(2), col(3) + p[3]]
     };
-    interpolate::store(world, node as usize * 16, &m);
+    interpolate::store(&mut interpolate::matrices_mut(world)[node as usize], &m);
 }
 
 /// Writes each lane's transform to its node's TRS record (padding untouched).

@@ -118,9 +118,7 @@ unsafe fn place_lane<const IMM: i32>(
         }
         return;
     }
-    let p: &[f32; 16] = world[parent as usize * 16..parent as usize * 16 + 16]
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("a 16-float range"));
+    let p: &[f32; 16] = &crate::interpolate::matrices(world)[parent as usize];
     // SAFETY: the caller guarantees AVX2 and FMA; `p` is 16 floats, so each load of floats
     // 4c..4c + 4 (c < 4) is inside it, and `out` below is 16 floats, so both 8-float stores
     // are inside it.
@@ -136,7 +134,7 @@ unsafe fn place_lane<const IMM: i32>(
         let hi = _mm256_mul_ps(p0, at(0, 1));
         let hi = _mm256_fmadd_ps(p2, at(2, 1), _mm256_fmadd_ps(p1, at(1, 1), hi));
         let hi = _mm256_fmadd_ps(p3, last, hi);
-        let out = &mut world[node * 16..node * 16 + 16];
+        let out = &mut crate::interpolate::matrices_mut(world)[node];
         _mm256_storeu_ps(out.as_mut_ptr(), lo);
         _mm256_storeu_ps(out.as_mut_ptr().add(8), hi);
     }
@@ -166,13 +164,10 @@ pub(crate) fn splat_bones(
         let d = __m128::from(d);
         _mm256_set_m128(d, d)
     });
-    for ((&joint, b), out) in joints.iter().zip(wide).zip(bones.chunks_exact_mut(16)) {
-        let w: &[f32; 16] = world[joint * 16..joint * 16 + 16]
-            .try_into()
-            .unwrap_or_else(|_| unreachable!("a 16-float range"));
-        let out: &mut [f32; 16] = out
-            .try_into()
-            .unwrap_or_else(|_| unreachable!("chunks of 16"));
+    let world = crate::interpolate::matrices(world);
+    let bones = crate::interpolate::matrices_mut(bones);
+    for ((&joint, b), out) in joints.iter().zip(wide).zip(bones) {
+        let w: &[f32; 16] = &world[joint];
         // Column `c` of the joint's world matrix in both halves.
         let col = |c: usize| {
             // SAFETY: `w` is 16 floats; floats 4c..4c + 4 (c < 4) are inside it.

@@ -133,22 +133,24 @@ fn splat_bones(
     bones: &mut [f32],
     post: impl Fn(Vec4) -> Vec4,
 ) {
-    let pairs = joints.iter().zip(splats).zip(bones.chunks_exact_mut(16));
+    use crate::interpolate::{load, matrices, matrices_mut, store};
+    let world = matrices(world);
+    let pairs = joints.iter().zip(splats).zip(matrices_mut(bones));
     if affine {
         for ((&joint, b), out) in pairs {
-            let w = crate::interpolate::load(world, joint * 16);
+            let w = load(&world[joint]);
             let col = |c: usize| w[0] * b[4 * c] + w[1] * b[4 * c + 1] + w[2] * b[4 * c + 2];
             let m = [col(0), col(1), col(2), col(3) + w[3]].map(&post);
-            crate::interpolate::store(out, 0, &m);
+            store(out, &m);
         }
     } else {
         for ((&joint, b), out) in pairs {
-            let w = crate::interpolate::load(world, joint * 16);
+            let w = load(&world[joint]);
             let col = |c: usize| {
                 w[0] * b[4 * c] + w[1] * b[4 * c + 1] + w[2] * b[4 * c + 2] + w[3] * b[4 * c + 3]
             };
             let m = [col(0), col(1), col(2), col(3)].map(&post);
-            crate::interpolate::store(out, 0, &m);
+            store(out, &m);
         }
     }
 }
