@@ -51,13 +51,29 @@ pub(crate) fn mirror(handedness: Handedness) -> Vec4 {
     }
 }
 
+/// A buffer of TRS records ([`TRS_STRIDE`] floats per node: translation, rotation, scale,
+/// padding) as records; a trailing partial record is not part of it.
+#[inline(always)]
+#[must_use]
+pub(crate) fn records(trs: &[f32]) -> &[[f32; TRS_STRIDE]] {
+    trs.as_chunks::<TRS_STRIDE>().0
+}
+
+/// [`records`] for writing.
+#[inline(always)]
+#[must_use]
+pub(crate) fn records_mut(trs: &mut [f32]) -> &mut [[f32; TRS_STRIDE]] {
+    trs.as_chunks_mut::<TRS_STRIDE>().0
+}
+
 /// Composes every node's TRS (in `steps` order) and places it on its parent in `out`, roots
 /// pre-multiplied by `root`.
 #[inline]
 pub(crate) fn hierarchy_pass(trs: &[f32], steps: &[NodeStep], out: &mut [f32], root: &Transform) {
     // Lane by lane: the translation and scale were written as three floats each.
+    let trs = records(trs);
     let read = |node: usize| {
-        let rec = &trs[node * TRS_STRIDE..node * TRS_STRIDE + TRS_STRIDE];
+        let rec = &trs[node];
         (
             Vec4::new(rec[0], rec[1], rec[2], 0.0),
             Vec4::from_slice(&rec[3..7]),

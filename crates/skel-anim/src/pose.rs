@@ -390,7 +390,7 @@ pub(crate) fn resolve_world(scratch: &mut PoseScratch) {
 /// Writes one node's transform to its TRS record (padding untouched).
 #[inline]
 fn write_trs(trs: &mut [f32], node: usize, t: Vec4, r: Vec4, s: Vec4) {
-    let rec = &mut trs[node * TRS_STRIDE..node * TRS_STRIDE + TRS_STRIDE];
+    let rec = &mut crate::layout::records_mut(trs)[node];
     rec[0..3].copy_from_slice(&t.to_array()[..3]);
     r.write_to_slice(&mut rec[3..7]);
     rec[7..10].copy_from_slice(&s.to_array()[..3]);

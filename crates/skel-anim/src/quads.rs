@@ -5,7 +5,6 @@
 use glam::{BVec4A, Vec4};
 use skel_math::lanes::{Affine3x4, Quatx4, Vec3x4};
 
-use crate::TRS_STRIDE;
 use crate::interpolate::{self, Cols};
 use crate::layout::{NONE, Transform};
 use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
@@ -244,9 +243,9 @@ pub(crate) fn write_trs(trs: &mut [f32], q: &Quad, t: [Vec4; 3], r: [Vec4; 4], s
         Vec4::new(sy.x, sz.x, sy.y, sz.y).to_array(),
         Vec4::new(sy.z, sz.z, sy.w, sz.w).to_array(),
     ];
+    let records = crate::layout::records_mut(trs);
     for lane in 0..q.lanes {
-        let base = q.nodes[lane] as usize * TRS_STRIDE;
-        let rec = &mut trs[base..base + TRS_STRIDE];
+        let rec = &mut records[q.nodes[lane] as usize];
         front[lane].write_to_slice(&mut rec[0..4]);
         middle[lane].write_to_slice(&mut rec[4..8]);
         let pair = (lane & 1) * 2;

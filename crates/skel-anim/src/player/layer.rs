@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::quad_plan::{QuadPlan, QuadRows, R_ROWS, S_ROWS, T_ROWS};
 use crate::timeline::{Segment, TimeCursor};
-use crate::{AnimError, LoopMode, PlaybackClock, PoseScratch, Rig, SamplerCursor, TRS_STRIDE};
+use crate::{AnimError, LoopMode, PlaybackClock, PoseScratch, Rig, SamplerCursor};
 
 /// The largest weight a layer or snapshot takes; larger finite weights count as this.
 ///
@@ -399,7 +399,7 @@ fn reference_pose(rig: &Rig, clip: usize, time: f32) -> Result<ReferencePose, An
                 continue;
             }
             let (q, lane) = (at as usize / 4, at as usize % 4);
-            let rec = &scratch.trs[node * TRS_STRIDE..node * TRS_STRIDE + 10];
+            let rec = &crate::layout::records(&scratch.trs)[node][..10];
             // Record order t(3) r(4) s(3); row order t(3) s(3) r(4).
             for (c, &v) in rec.iter().enumerate() {
                 let row = match c {

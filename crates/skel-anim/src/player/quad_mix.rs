@@ -19,12 +19,12 @@ use skel_math::lanes::{Affine3x4, Vec3x4};
 
 use super::lane_rules::{Acc, Sums, add_rotation_deltas, add_vectors};
 use crate::PoseScratch;
+use crate::Rig;
 use crate::player::layer::Layer;
 use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
 use crate::quads::{self, Lanes, Place, sample_quad};
 use crate::timeline::Segment;
 use crate::wide::Kernels;
-use crate::{Rig, TRS_STRIDE};
 
 /// The most blend layers, and the most additive layers, that contribute to a stack the quad
 /// pass takes (their parameters sit in fixed arrays on the stack: nothing is allocated);
@@ -220,7 +220,7 @@ fn gather(trs: &[f32], q: &Quad) -> QuadRows {
         }; 4]
     });
     for (l, &node) in q.nodes.iter().enumerate().take(q.lanes) {
-        let rec = &trs[node as usize * TRS_STRIDE..][..10];
+        let rec = &crate::layout::records(trs)[node as usize];
         for c in 0..3 {
             lanes[T_ROWS + c][l] = rec[c];
             lanes[S_ROWS + c][l] = rec[7 + c];
