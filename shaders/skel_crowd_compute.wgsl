@@ -5,9 +5,10 @@
 // tightly packed f32 triples at (slot * vertex_count + vertex) * 3, so an instanced draw reads
 // vertex `vertex_index` of instance `instance_index` there.
 //
-// A complete module (validated on its own): entry points skel_crowd_skin4 (JOINTS_0/WEIGHTS_0)
-// and skel_crowd_skin8 (and JOINTS_1/WEIGHTS_1), linear blend skinning; skel_crowd_skin4_dq and
-// skel_crowd_skin8_dq, dual-quaternion skinning (each bone matrix converted as
+// A complete module (validated on its own): entry points skel_crowd_skin4 (JOINTS_0/WEIGHTS_0),
+// skel_crowd_skin8 (and JOINTS_1/WEIGHTS_1) and skel_crowd_skin16 (and JOINTS_2..3/WEIGHTS_2..3,
+// bindings 11-14), linear blend skinning; skel_crowd_skin4_dq, skel_crowd_skin8_dq and
+// skel_crowd_skin16_dq, dual-quaternion skinning (each bone matrix converted as
 // skel_gpu::dual_quat_unchecked does, each influence flipped to the hemisphere of the vertex's
 // first one, the blend renormalised). A pipeline binds what its entry point uses.
 
@@ -32,6 +33,10 @@ struct SkelCrowdParams {
 @group(0) @binding(8) var<storage, read> skel_weights1: array<vec4<f32>>;
 @group(0) @binding(9) var<storage, read_write> skel_out_positions: array<f32>;
 @group(0) @binding(10) var<storage, read_write> skel_out_normals: array<f32>;
+@group(0) @binding(11) var<storage, read> skel_joints2: array<vec4<u32>>;
+@group(0) @binding(12) var<storage, read> skel_weights2: array<vec4<f32>>;
+@group(0) @binding(13) var<storage, read> skel_joints3: array<vec4<u32>>;
+@group(0) @binding(14) var<storage, read> skel_weights3: array<vec4<f32>>;
 
 const SKEL_CROWD_ZERO: mat4x4<f32> = mat4x4<f32>(vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0), vec4<f32>(0.0));
 
@@ -107,6 +112,24 @@ fn skel_crowd_skin8(
     }
     var m = skel_crowd_add_set(SKEL_CROWD_ZERO, base.y, skel_joints0[v], skel_weights0[v]);
     m = skel_crowd_add_set(m, base.y, skel_joints1[v], skel_weights1[v]);
+    skel_crowd_store(base.x, v, m);
+}
+
+@compute @workgroup_size(256)
+fn skel_crowd_skin16(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let v = id.x;
+    let base = skel_crowd_base(group, groups);
+    if (v >= skel_crowd_params.vertex_count || base.y == 0xffffffffu) {
+        return;
+    }
+    var m = skel_crowd_add_set(SKEL_CROWD_ZERO, base.y, skel_joints0[v], skel_weights0[v]);
+    m = skel_crowd_add_set(m, base.y, skel_joints1[v], skel_weights1[v]);
+    m = skel_crowd_add_set(m, base.y, skel_joints2[v], skel_weights2[v]);
+    m = skel_crowd_add_set(m, base.y, skel_joints3[v], skel_weights3[v]);
     skel_crowd_store(base.x, v, m);
 }
 
@@ -244,5 +267,23 @@ fn skel_crowd_skin8_dq(
     }
     var b = skel_crowd_blend_dq_set(SKEL_DQ_EMPTY, base.y, skel_joints0[v], skel_weights0[v]);
     b = skel_crowd_blend_dq_set(b, base.y, skel_joints1[v], skel_weights1[v]);
+    skel_crowd_store_dq(base.x, v, b);
+}
+
+@compute @workgroup_size(256)
+fn skel_crowd_skin16_dq(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let v = id.x;
+    let base = skel_crowd_base(group, groups);
+    if (v >= skel_crowd_params.vertex_count || base.y == 0xffffffffu) {
+        return;
+    }
+    var b = skel_crowd_blend_dq_set(SKEL_DQ_EMPTY, base.y, skel_joints0[v], skel_weights0[v]);
+    b = skel_crowd_blend_dq_set(b, base.y, skel_joints1[v], skel_weights1[v]);
+    b = skel_crowd_blend_dq_set(b, base.y, skel_joints2[v], skel_weights2[v]);
+    b = skel_crowd_blend_dq_set(b, base.y, skel_joints3[v], skel_weights3[v]);
     skel_crowd_store_dq(base.x, v, b);
 }

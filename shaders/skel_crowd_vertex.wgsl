@@ -4,7 +4,8 @@
 // `@builtin(instance_index)` is the slot in the visible list, which names the instance, whose
 // bone matrices start at instance * bone_stride + bone_offset in the crowd's one bone buffer.
 //
-// skel_crowd_skin4_dq / skel_crowd_skin8_dq skin with dual quaternions, as the crowd compute
+// skel_crowd_skin16 takes all four sets as arguments. skel_crowd_skin4_dq / skel_crowd_skin8_dq /
+// skel_crowd_skin16_dq skin with dual quaternions, as the crowd compute
 // path does (same formulas; skel_gpu::dual_quat is the CPU reference).
 //
 // A complete module without entry points (validated on its own). Bindings 3 and 4 (compute
@@ -74,6 +75,18 @@ fn skel_crowd_skin8(instance_index: u32, position: vec3<f32>, normal: vec3<f32>,
     let base = skel_crowd_bone_base(instance_index);
     var m = skel_crowd_add_influences(SKEL_CROWD_ZERO_MATRIX, base, joints0, weights0);
     m = skel_crowd_add_influences(m, base, joints1, weights1);
+    return skel_crowd_apply(m, position, normal);
+}
+
+// Skins a vertex with 16 influences (JOINTS_0..3 / WEIGHTS_0..3) for instance `instance_index`.
+// Sets 2 and 3 come from wherever the caller keeps them (the skeleton's joints2/weights2/
+// joints3/weights3 buffers bound as storage and read at the vertex index, for instance).
+fn skel_crowd_skin16(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>, joints1: vec4<u32>, weights1: vec4<f32>, joints2: vec4<u32>, weights2: vec4<f32>, joints3: vec4<u32>, weights3: vec4<f32>) -> SkelCrowdVertex {
+    let base = skel_crowd_bone_base(instance_index);
+    var m = skel_crowd_add_influences(SKEL_CROWD_ZERO_MATRIX, base, joints0, weights0);
+    m = skel_crowd_add_influences(m, base, joints1, weights1);
+    m = skel_crowd_add_influences(m, base, joints2, weights2);
+    m = skel_crowd_add_influences(m, base, joints3, weights3);
     return skel_crowd_apply(m, position, normal);
 }
 
@@ -201,5 +214,15 @@ fn skel_crowd_skin8_dq(instance_index: u32, position: vec3<f32>, normal: vec3<f3
     let base = skel_crowd_bone_base(instance_index);
     var b = skel_crowd_blend_dq_set(SKEL_DQ_EMPTY, base, joints0, weights0);
     b = skel_crowd_blend_dq_set(b, base, joints1, weights1);
+    return skel_crowd_apply_dq(b, position, normal);
+}
+
+// skel_crowd_skin16 with dual quaternions.
+fn skel_crowd_skin16_dq(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>, joints1: vec4<u32>, weights1: vec4<f32>, joints2: vec4<u32>, weights2: vec4<f32>, joints3: vec4<u32>, weights3: vec4<f32>) -> SkelCrowdVertex {
+    let base = skel_crowd_bone_base(instance_index);
+    var b = skel_crowd_blend_dq_set(SKEL_DQ_EMPTY, base, joints0, weights0);
+    b = skel_crowd_blend_dq_set(b, base, joints1, weights1);
+    b = skel_crowd_blend_dq_set(b, base, joints2, weights2);
+    b = skel_crowd_blend_dq_set(b, base, joints3, weights3);
     return skel_crowd_apply_dq(b, position, normal);
 }

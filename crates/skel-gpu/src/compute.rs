@@ -454,11 +454,12 @@ pub struct ComputeSkinningInputs<'a> {
     pub rest_positions: &'a wgpu::Buffer,
     /// Rest normals, 12 bytes per vertex (when the pipeline skins normals).
     pub rest_normals: Option<&'a wgpu::Buffer>,
-    /// Joints per set (`[JOINTS_0, JOINTS_1]`), in the pipeline's [`JointFormat`]. Indices
-    /// must be below the skeleton's bone count: compute inputs are not read back to check.
-    pub joints: [Option<&'a wgpu::Buffer>; 2],
+    /// Joints per set (`[JOINTS_0, JOINTS_1, JOINTS_2, JOINTS_3]`; as many as the variant
+    /// reads), in the pipeline's [`JointFormat`]. Indices must be below the skeleton's bone
+    /// count: compute inputs are not read back to check.
+    pub joints: [Option<&'a wgpu::Buffer>; 4],
     /// Weights per set, in the pipeline's [`WeightFormat`].
-    pub weights: [Option<&'a wgpu::Buffer>; 2],
+    pub weights: [Option<&'a wgpu::Buffer>; 4],
     /// Skinned positions out, 12 bytes per vertex.
     pub out_positions: &'a wgpu::Buffer,
     /// Skinned normals out, 12 bytes per vertex (when the pipeline skins normals).
@@ -466,8 +467,8 @@ pub struct ComputeSkinningInputs<'a> {
 }
 
 impl<'a> ComputeSkinningInputs<'a> {
-    /// Inputs that read `skeleton`'s own joints and weights buffers (`u32`/`f32`, 1 or 2 sets,
-    /// already validated against the bone count).
+    /// Inputs that read `skeleton`'s own joints and weights buffers (`u32`/`f32`, 1, 2 or 4
+    /// sets, already validated against the bone count).
     #[must_use]
     pub fn from_skeleton(
         skeleton: &'a SkeletonGpu,
@@ -480,8 +481,8 @@ impl<'a> ComputeSkinningInputs<'a> {
             vertex_count: u32::try_from(skeleton.vertex_count()).unwrap_or(u32::MAX),
             rest_positions,
             rest_normals,
-            joints: [Some(skeleton.joints_buffer()), skeleton.joints1_buffer()],
-            weights: [Some(skeleton.weights_buffer()), skeleton.weights1_buffer()],
+            joints: std::array::from_fn(|s| skeleton.influence_buffers(s).map(|(j, _)| j)),
+            weights: std::array::from_fn(|s| skeleton.influence_buffers(s).map(|(_, w)| w)),
             out_positions,
             out_normals,
         }
@@ -540,7 +541,7 @@ impl ComputeSkinning {
     ///
     /// # Errors
     /// [`GpuError::MissingLimit`] (`max_storage_buffers_per_shader_stage`: up to 9 for 8
-    /// influences with normals and morph targets, where WebGPU's default is 8;
+    /// influences with normals and morph targets, 13 for 16, where WebGPU's default is 8;
     /// `max_compute_invocations_per_workgroup` and `max_compute_workgroup_size_x`: 256;
     /// `max_compute_workgroup_storage_size`: one bone, 48 bytes);
     /// [`GpuError::Validation`] from shader or pipeline creation.
@@ -681,7 +682,7 @@ impl ComputeSkinning {
     ) -> Result<ComputeSkinningBindings, GpuError> {
         let n = u64::from(inputs.vertex_count);
         let cfg = &self.config;
-        let mut entries: Vec<(u32, &wgpu::Buffer, u64)> = Vec::with_capacity(9);
+        let mut entries: Vec<(u32, &wgpu::Buffer, u64)> = Vec::with_capacity(13);
         let mut add = |binding: u32, what, buffer, needed| -> Result<(), GpuError> {
             entries.push((binding, checked_buffer(ctx, what, buffer, needed)?, needed));
             Ok(())
@@ -697,8 +698,18 @@ impl ComputeSkinning {
             add(3, "rest normals", inputs.rest_normals, n * 12)?;
             add(4, "skinned normals out", inputs.out_normals, n * 12)?;
         }
-        const JOINT_NAMES: [&str; 2] = ["joints (set 0)", "joints (set 1)"];
-        const WEIGHT_NAMES: [&str; 2] = ["weights (set 0)", "weights (set 1)"];
+        const JOINT_NAMES: [&str; 4] = [
+            "joints (set 0)",
+            "joints (set 1)",
+            "joints (set 2)",
+            "joints (set 3)",
+        ];
+        const WEIGHT_NAMES: [&str; 4] = [
+            "weights (set 0)",
+            "weights (set 1)",
+            "weights (set 2)",
+            "weights (set 3)",
+        ];
         for set in 0..cfg.variant.influences.sets() as usize {
             let binding = 5 + 2 * set as u32;
             let joint_bytes = n * cfg.joint_format.bytes_per_vertex();

@@ -98,6 +98,7 @@ pub use shader::{
 };
 pub use sink::GpuPoseSink;
 pub use skeleton::{
-    INFLUENCE_BUFFER_USAGE, INFLUENCE_STRIDE, JOINTS_VERTEX_FORMAT, SkeletonGpu,
-    WEIGHTS_VERTEX_FORMAT, create_skeleton, update_skeleton_bone_matrices,
+    INFLUENCE_BUFFER_USAGE, INFLUENCE_STRIDE, InfluenceSet, JOINTS_VERTEX_FORMAT, SkeletonDescriptor,
+    SkeletonGpu, WEIGHTS_VERTEX_FORMAT, create_skeleton, create_skeleton_with,
+    update_skeleton_bone_matrices,
 };
