@@ -7,13 +7,13 @@
 //!   [`GpuContext::new_headless`] makes one without a window.
 //! - [`create_skeleton`] → [`SkeletonGpu`]: the bone texture (`rgba32float`, 4 texels per bone,
 //!   wrapping into rows past the device's width, see [`BoneTextureLayout`]) and the joints
-//!   (`Uint32x4`) / weights (`Float32x4`) vertex buffers, 4 or 8 influences, with a CPU mirror.
+//!   (`Uint32x4`) / weights (`Float32x4`) vertex buffers, 4, 8 or 16 influences ([`create_skeleton_with`] for 16), with a CPU mirror.
 //! - [`create_morph`] → [`MorphGpu`]: morph weights uniform (up to [`MAX_MORPH_TARGETS`]) and
 //!   the position/normal deltas of every target.
 //! - [`GpuPoseSink`]: what `skel_anim::AnimationController::tick` writes to; uploads bone
 //!   matrices with `write_texture` and morph weights with `write_buffer`, allocation-free.
 //! - [`ShaderFragment`]: WGSL to include in a vertex shader (`skel_skin_vertex(...)`), in
-//!   variants for 0/4/8 influences × morph on/off, with the user's group/binding/locations.
+//!   variants for 0/4/8/16 influences × morph on/off, with the user's group/binding/locations.
 //! - [`ComputeSkinning`]: the same skinning as a compute pass writing skinned position and
 //!   normal buffers, with compact input formats (`u8`/`u16` joints, `unorm8`/`unorm16` weights)
 //!   and a [`ComputeTuning`] (bone cache layout, tiles per workgroup, vertices per iteration)
@@ -98,7 +98,7 @@ pub use shader::{
 };
 pub use sink::GpuPoseSink;
 pub use skeleton::{
-    INFLUENCE_BUFFER_USAGE, INFLUENCE_STRIDE, InfluenceSet, JOINTS_VERTEX_FORMAT, SkeletonDescriptor,
-    SkeletonGpu, WEIGHTS_VERTEX_FORMAT, create_skeleton, create_skeleton_with,
+    INFLUENCE_BUFFER_USAGE, INFLUENCE_STRIDE, InfluenceSet, JOINTS_VERTEX_FORMAT,
+    SkeletonDescriptor, SkeletonGpu, WEIGHTS_VERTEX_FORMAT, create_skeleton, create_skeleton_with,
     update_skeleton_bone_matrices,
 };

@@ -52,7 +52,7 @@ pub struct AssetContainer {
 
 /// Loads a glTF asset and creates its GPU resources on `ctx`: per mesh node, vertex and index
 /// buffers; per skinned mesh, a [`SkeletonGpu`] (bone texture filled with the rest pose,
-/// joint/weight buffers for 4 or 8 influences); per mesh with morph targets, a [`MorphGpu`];
+/// joint/weight buffers for 4, 8 or 16 influences); per mesh with morph targets, a [`MorphGpu`];
 /// one [`AnimationGroup`] per clip; and, with bone control on, the skeleton handles with the
 /// override hook installed on every group.
 ///

@@ -63,7 +63,7 @@ pub struct CrowdMesh {
     pub bone_offset: u32,
     /// Its vertices.
     pub vertex_count: u32,
-    /// Influences per vertex (4 or 8).
+    /// Influences per vertex (4, 8 or 16).
     pub influences: u32,
     /// How [`Crowd::skin`] skins it (linear after a dual-quaternion fallback).
     pub skinning: SkinningMethod,

@@ -42,7 +42,7 @@ fn check_path(path: &std::path::Path) -> Option<Covered> {
     let ctx = ctx()?;
     let file = &path.display().to_string();
     let asset = skel_gltf::load_path(
-        &path,
+        path,
         &LoadOptions {
             decode_images: false,
             ..LoadOptions::default()
