@@ -581,13 +581,16 @@ impl ComputeSkinning {
             u64::from(config.storage_buffer_count()),
             |l| u64::from(l.max_storage_buffers_per_shader_stage),
         )?;
-        let fragment = ShaderFragment::new(
+        // The fragment as the compute shader includes it: every influence set comes from
+        // group 0, so a 16-influence variant binds no storage sets in group 1.
+        let fragment = ShaderFragment::generate(
             config.variant,
             FragmentBindings {
                 group: COMPUTE_FRAGMENT_GROUP,
                 first_binding: 0,
                 first_location: 0,
             },
+            false,
         );
         let fragment_layout =
             fragment.create_bind_group_layout(ctx, wgpu::ShaderStages::COMPUTE)?;

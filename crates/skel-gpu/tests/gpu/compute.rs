@@ -242,7 +242,16 @@ fn run_tuned(
     let per_vertex = config.variant.influences.count() as usize;
     let bones = random_affine_bones(bone_count, rng);
     let mut m = mesh(n, per_vertex, bone_count, rng);
-    let skeleton = m.skeleton(ctx, &bones);
+    // Compute reads every influence set from its own buffers: the skeleton gives only the
+    // bone texture, so one with a single set serves every variant.
+    let skeleton = Mesh {
+        per_vertex: 4,
+        joints: m.set(&m.joints, 0),
+        weights: m.wset(0),
+        positions: Vec::new(),
+        normals: Vec::new(),
+    }
+    .skeleton(ctx, &bones);
     let mut sets = Vec::new();
     let mut seen = vec![0.0; m.weights.len()];
     for set in 0..per_vertex / 4 {
