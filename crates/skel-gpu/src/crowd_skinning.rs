@@ -8,12 +8,22 @@ use std::num::NonZeroU64;
 
 use crate::{CrowdBones, GpuContext, GpuError, Influences, SkeletonGpu, SkinningMethod};
 
-/// The compute template (a complete module: entry points `skel_crowd_skin4`/`8`/`16` and their
-/// `_dq` forms).
-pub const CROWD_COMPUTE_WGSL: &str = include_str!("../shaders/skel_crowd_compute.wgsl");
+/// The crowd compute module (entry points `skel_crowd_skin4`/`8`/`16` and their `_dq` forms):
+/// `skel_crowd_compute.wgsl` followed by the skinning it shares with the vertex fragment,
+/// `skel_crowd_skin.wgsl`, joined at build time.
+pub const CROWD_COMPUTE_WGSL: &str = concat!(
+    include_str!("../shaders/skel_crowd_compute.wgsl"),
+    "\n",
+    include_str!("../shaders/skel_crowd_skin.wgsl"),
+);
 
-/// The vertex-shader fragment as shipped, bindings in group 1 (see [`crowd_vertex_wgsl`]).
-pub const CROWD_VERTEX_WGSL: &str = include_str!("../shaders/skel_crowd_vertex.wgsl");
+/// The vertex-shader fragment as shipped, bindings in group 1 (see [`crowd_vertex_wgsl`]):
+/// `skel_crowd_vertex.wgsl` followed by the shared `skel_crowd_skin.wgsl`.
+pub const CROWD_VERTEX_WGSL: &str = concat!(
+    include_str!("../shaders/skel_crowd_vertex.wgsl"),
+    "\n",
+    include_str!("../shaders/skel_crowd_skin.wgsl"),
+);
 
 /// Invocations (vertices) per workgroup of crowd compute skinning.
 pub const CROWD_WORKGROUP_SIZE: u32 = 256;
@@ -381,4 +391,37 @@ fn layout_entries(sets: u32) -> Vec<wgpu::BindGroupLayoutEntry> {
         entries.extend((11..=14).map(|b| entry(b, read)));
     }
     entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses and validates `source` as naga (what wgpu runs at pipeline creation) does.
+    fn validate(name: &str, source: &str) {
+        let module = naga::front::wgsl::parse_str(source)
+            .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::default(),
+        )
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+    }
+
+    #[test]
+    fn both_crowd_modules_are_valid_with_the_shared_skinning() {
+        // `cargo xtask validate-shaders` checks the three files are the embedded copies; the
+        // assembled modules are checked here (and compiled by the GPU tests).
+        validate("CROWD_COMPUTE_WGSL", CROWD_COMPUTE_WGSL);
+        validate("CROWD_VERTEX_WGSL", CROWD_VERTEX_WGSL);
+        validate("crowd_vertex_wgsl(3)", &crowd_vertex_wgsl(3));
+        // The shared piece is in both, defined once.
+        let skin = crate::shader::sources::CROWD_SKIN;
+        for module in [CROWD_COMPUTE_WGSL, CROWD_VERTEX_WGSL] {
+            assert!(module.ends_with(skin));
+            assert_eq!(module.matches("fn skel_crowd_add_influences(").count(), 1);
+            assert_eq!(module.matches("fn skel_dual_quat(").count(), 1);
+        }
+    }
 }

@@ -37,9 +37,17 @@ pub mod sources {
     pub const COMPUTE_AFFINE: &str = include_str!("../shaders/skel_compute_affine.wgsl");
     /// The compute skinning entry point template.
     pub const COMPUTE: &str = include_str!("../shaders/skel_compute_skinning.wgsl");
+    /// Crowd compute skinning's bindings and entry points (assembled into
+    /// [`CROWD_COMPUTE_WGSL`](crate::CROWD_COMPUTE_WGSL)).
+    pub const CROWD_COMPUTE: &str = include_str!("../shaders/skel_crowd_compute.wgsl");
+    /// The crowd vertex fragment's bindings and functions (assembled into
+    /// [`CROWD_VERTEX_WGSL`](crate::CROWD_VERTEX_WGSL)).
+    pub const CROWD_VERTEX: &str = include_str!("../shaders/skel_crowd_vertex.wgsl");
+    /// The skinning both crowd modules share (linear and dual-quaternion blends).
+    pub const CROWD_SKIN: &str = include_str!("../shaders/skel_crowd_skin.wgsl");
 
     /// Every file, with its name: what `cargo xtask validate-shaders` checks is used.
-    pub const ALL: [(&str, &str); 13] = [
+    pub const ALL: [(&str, &str); 16] = [
         ("skel_common.wgsl", COMMON),
         ("skel_bones.wgsl", BONES),
         ("skel_skin4.wgsl", SKIN4),
@@ -53,6 +61,9 @@ pub mod sources {
         ("skel_bone_cache_columns.wgsl", BONE_CACHE_COLUMNS),
         ("skel_compute_affine.wgsl", COMPUTE_AFFINE),
         ("skel_compute_skinning.wgsl", COMPUTE),
+        ("skel_crowd_compute.wgsl", CROWD_COMPUTE),
+        ("skel_crowd_vertex.wgsl", CROWD_VERTEX),
+        ("skel_crowd_skin.wgsl", CROWD_SKIN),
     ];
 }
 
