@@ -57,6 +57,9 @@
 mod bone_texture;
 mod buffers;
 mod compute;
+mod compute_config;
+mod compute_formats;
+mod compute_tuning;
 mod context;
 mod crowd;
 mod crowd_skinning;
@@ -73,9 +76,13 @@ mod staging;
 pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout};
 pub use buffers::{BufferInit, MIN_BUFFER_SIZE, create_buffers_init, padded_buffer_size};
 pub use compute::{
-    BoneCacheLayout, COMPUTE_AUTO_WORKGROUPS, COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP,
-    COMPUTE_MAX_AUTO_TILES, COMPUTE_WORKGROUP_SIZE, ComputeSkinning, ComputeSkinningBindings,
-    ComputeSkinningConfig, ComputeSkinningInputs, ComputeTuning, JointFormat, WeightFormat,
+    COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP, COMPUTE_WORKGROUP_SIZE, ComputeSkinning,
+    ComputeSkinningBindings, ComputeSkinningInputs,
+};
+pub use compute_config::ComputeSkinningConfig;
+pub use compute_formats::{JointFormat, WeightFormat};
+pub use compute_tuning::{
+    BoneCacheLayout, COMPUTE_AUTO_WORKGROUPS, COMPUTE_MAX_AUTO_TILES, ComputeTuning,
 };
 pub use context::{GpuContext, HeadlessOptions};
 pub use crowd::{
