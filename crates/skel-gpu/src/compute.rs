@@ -4,22 +4,10 @@
 use std::num::NonZeroU64;
 
 use crate::{
-    ComputeSkinningConfig, ComputeTuning, FragmentBindings, GpuContext, GpuError, Influences,
-    MorphGpu, ShaderFragment, SkeletonGpu,
+    COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP, COMPUTE_WORKGROUP_SIZE, ComputeSkinningConfig,
+    ComputeTuning, FragmentBindings, GpuContext, GpuError, Influences, MorphGpu, ShaderFragment,
+    SkeletonGpu,
 };
-
-/// Invocations per workgroup, and vertices per tile (one per invocation): WebGPU's default
-/// `max_compute_invocations_per_workgroup`, so the bone cache is filled by many hands.
-pub const COMPUTE_WORKGROUP_SIZE: u32 = 256;
-
-/// Bones kept in workgroup memory by skinned compute variants: 256 × 48 bytes = 12 KiB in the
-/// default affine-row layout (256 × 64 = 16 KiB, WebGPU's default
-/// `max_compute_workgroup_storage_size`, in the column layout); fewer on a device with less.
-pub const COMPUTE_BONE_CACHE_SIZE: u32 = 256;
-
-/// The bind group of the fragment's resources (bone texture, morph) in the compute pipeline;
-/// group 0 holds the vertex buffers.
-pub const COMPUTE_FRAGMENT_GROUP: u32 = 1;
 
 /// The buffers one dispatch reads and writes. Every buffer needs `STORAGE` usage; positions
 /// and normals are tightly packed `f32` triples.

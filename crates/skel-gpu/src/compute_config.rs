@@ -226,3 +226,19 @@ impl ComputeSkinningConfig {
         all
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tuning_shape_generates_its_own_shader() {
+        let config = ComputeSkinningConfig::default();
+        let sources: std::collections::HashSet<String> = ComputeTuning::variants()
+            .iter()
+            .map(|t| config.wgsl_tuned(t, COMPUTE_BONE_CACHE_SIZE))
+            .collect();
+        assert_eq!(sources.len(), ComputeTuning::variants().len());
+        assert!(config.wgsl().contains("array<mat3x4<f32>, 256>"));
+    }
+}

@@ -75,14 +75,12 @@ mod staging;
 
 pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout};
 pub use buffers::{BufferInit, MIN_BUFFER_SIZE, create_buffers_init, padded_buffer_size};
-pub use compute::{
-    COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP, COMPUTE_WORKGROUP_SIZE, ComputeSkinning,
-    ComputeSkinningBindings, ComputeSkinningInputs,
-};
+pub use compute::{ComputeSkinning, ComputeSkinningBindings, ComputeSkinningInputs};
 pub use compute_config::ComputeSkinningConfig;
 pub use compute_formats::{JointFormat, WeightFormat};
 pub use compute_tuning::{
-    BoneCacheLayout, COMPUTE_AUTO_WORKGROUPS, COMPUTE_MAX_AUTO_TILES, ComputeTuning,
+    BoneCacheLayout, COMPUTE_AUTO_WORKGROUPS, COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP,
+    COMPUTE_MAX_AUTO_TILES, COMPUTE_WORKGROUP_SIZE, ComputeTuning,
 };
 pub use context::{GpuContext, HeadlessOptions};
 pub use crowd::{
