@@ -184,10 +184,25 @@ fn info_lists_skins_meshes_and_clips() {
     let (ok, stdout, stderr) = skel(&["info", asset.to_str().unwrap()]);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("skin 0"), "{stdout}");
+    // 12 influences fit the 16-influence GPU path whole (padded): nothing is reduced.
     assert!(
-        stdout.contains(
-            "12 influences per vertex (3 set(s)), GPU path 8 (the 8 largest, renormalised)"
-        ),
+        stdout.contains("12 influences per vertex (3 set(s)), GPU path 16\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("largest"), "{stdout}");
+    // More than 16: the vertices that lose weights are counted, per mesh.
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/sixteen_influences.glb"
+    );
+    let (ok, stdout, stderr) = skel(&["info", fixture]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("20 influences per vertex (5 set(s)), GPU path 16"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("6 of 16 vertices have more than 16 non-zero weights"),
         "{stdout}"
     );
     let asset = shared.join("assets/Fox/Fox.glb");

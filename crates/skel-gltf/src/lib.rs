@@ -48,7 +48,7 @@ pub use asset::{
 };
 pub use document::GltfDocument;
 pub use error::GltfError;
-pub use influences::{GPU_MAX_INFLUENCES, GpuInfluences};
+pub use influences::{GPU_MAX_INFLUENCES, GpuInfluences, reduced_vertex_count};
 pub use material::{AlphaMode, DecodedImage, ImageSlot, MaterialInfo, TextureRef};
 pub use mesh::{MeshInfo, PrimitiveData, PrimitiveMode};
 pub use nodes::NodeInfo;

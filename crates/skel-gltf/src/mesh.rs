@@ -104,8 +104,8 @@ impl PrimitiveData {
         self.skeleton_binding.is_some()
     }
 
-    /// The influences laid out for the GPU: 4 per vertex, or 8 when the primitive has more
-    /// than one set (more than 8 are cut to the 8 largest, renormalised; see
+    /// The influences laid out for the GPU: 4 per vertex, 8 when the primitive has two sets, 16
+    /// when it has three or four (more than 16 are cut to the 16 largest, renormalised; see
     /// [`GpuInfluences`]).
     #[must_use]
     pub fn gpu_influences(&self) -> Option<GpuInfluences> {

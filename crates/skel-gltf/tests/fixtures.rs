@@ -501,3 +501,42 @@ fn default_character_is_rigged_morphed_and_walks() {
         "height {lo}..{hi}"
     );
 }
+
+#[test]
+fn sixteen_influences_keep_the_sixteen_largest_on_the_gpu() {
+    let asset = load("sixteen_influences.glb");
+    let prim = &asset.primitives[0];
+    assert_eq!(prim.influence_sets, 5);
+    let inf = prim.influences.as_ref().unwrap();
+    assert_eq!(inf.per_vertex, 20);
+    let gpu = prim.gpu_influences().unwrap();
+    assert_eq!((gpu.sets(), gpu.per_vertex()), (4, 16));
+    // Vertices 0, 3, …, 15 use all 20 slots (xtask's `used_slots`): 6 of 16 are reduced.
+    assert_eq!(gpu.truncated_vertices, 6);
+    assert_eq!(skel_gltf::reduced_vertex_count(inf), 6);
+    for v in 0..prim.vertex_count() {
+        let cpu_j = &inf.joints[v * 20..v * 20 + 20];
+        let cpu_w = &inf.weights[v * 20..v * 20 + 20];
+        let nonzero = cpu_w.iter().filter(|&&w| w > 0.0).count();
+        assert_eq!(nonzero, [20, 16, 12][v % 3], "vertex {v}");
+        let mut kept: Vec<(u32, f32)> = (0..4)
+            .flat_map(|s| {
+                let (j, w) = gpu.set(s).unwrap();
+                (0..4).map(move |k| (j[v * 4 + k], w[v * 4 + k]))
+            })
+            .filter(|&(_, w)| w > 0.0)
+            .collect();
+        let sum: f32 = kept.iter().map(|&(_, w)| w).sum();
+        assert!((sum - 1.0).abs() < 1e-6, "vertex {v} sums to {sum}");
+        assert_eq!(kept.len(), nonzero.min(16), "vertex {v}");
+        // The kept joints are the ones with the largest CPU weights, in proportion.
+        let mut order: Vec<usize> = (0..20).filter(|&i| cpu_w[i] > 0.0).collect();
+        order.sort_by(|&a, &b| cpu_w[b].total_cmp(&cpu_w[a]));
+        let top: f32 = order.iter().take(16).map(|&i| cpu_w[i]).sum();
+        kept.sort_by(|a, b| b.1.total_cmp(&a.1));
+        for (&i, &(j, w)) in order.iter().zip(&kept) {
+            assert_eq!(j, cpu_j[i], "vertex {v}");
+            assert!((w - cpu_w[i] / top).abs() < 1e-6, "vertex {v}");
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! Compute-skinning throughput: vertices per second for several vertex counts with 4/8
+//! Compute-skinning throughput: vertices per second for several vertex counts with 4/8/16
 //! influences, positions only and positions + normals, and compact vertex formats (u8/u16
 //! joints, unorm8/unorm16 weights) next to the skeleton's own u32/f32; the device's copy
 //! bandwidth measured in the same run (a buffer-to-buffer copy and a plain compute copy), so
@@ -116,7 +116,7 @@ impl Rng {
     }
 }
 
-/// Synthetic mesh data: positions, normals, 8 joints and weights per vertex (the first 4 are
+/// Synthetic mesh data: positions, normals, 16 joints and weights per vertex (the first 4 are
 /// the 4-influence set), weights multiples of 1/255 (at most 63/255, so 4 sum to ≤ 1) so that
 /// unorm8 and unorm16 represent them exactly and every format skins the same values. Joints
 /// are independent per vertex (the worst case for workgroup-memory bank conflicts).
@@ -132,8 +132,8 @@ fn data(n: usize, bones: u32) -> Data {
     let mut d = Data {
         positions: Vec::with_capacity(n * 3),
         normals: Vec::with_capacity(n * 3),
-        joints: Vec::with_capacity(n * 8),
-        weights: Vec::with_capacity(n * 8),
+        joints: Vec::with_capacity(n * 16),
+        weights: Vec::with_capacity(n * 16),
     };
     for _ in 0..n {
         for _ in 0..3 {
@@ -142,7 +142,7 @@ fn data(n: usize, bones: u32) -> Data {
         let (a, b) = (rng.next() * std::f32::consts::TAU, rng.next() * 2.0 - 1.0);
         let r = (1.0 - b * b).sqrt();
         d.normals.extend([r * a.cos(), r * a.sin(), b]);
-        for _ in 0..8 {
+        for _ in 0..16 {
             d.joints
                 .push(((rng.next() * bones as f32) as u32).min(bones - 1));
             d.weights.push((rng.next() * 63.0).round() / 255.0);
@@ -152,24 +152,24 @@ fn data(n: usize, bones: u32) -> Data {
 }
 
 /// Joints as a real mesh has them: vertices stored near each other share bones. Runs of 512
-/// vertices use a base bone each; a vertex's 8 joints are the base and the next 7 bones.
+/// vertices use a base bone each; a vertex's 16 joints are the base and the next 15 bones.
 fn clustered_joints(n: usize, bones: u32) -> Vec<u32> {
     let mut rng = Rng(0xC1_05E7);
     let mut base = 0;
-    let mut out = Vec::with_capacity(n * 8);
+    let mut out = Vec::with_capacity(n * 16);
     for v in 0..n {
         if v % 512 == 0 {
             base = ((rng.next() * bones as f32) as u32).min(bones - 1);
         }
-        out.extend((0..8).map(|k| (base + k) % bones));
+        out.extend((0..16).map(|k| (base + k) % bones));
     }
     out
 }
 
-/// Influence set `set` (0 or 1) of the 8 stored per vertex.
+/// Influence set `set` (0 to 3) of the 16 stored per vertex.
 fn set<T: Copy>(values: &[T], set: usize) -> Vec<T> {
     values
-        .chunks_exact(8)
+        .chunks_exact(16)
         .flat_map(|c| c[set * 4..set * 4 + 4].to_vec())
         .collect()
 }
@@ -539,11 +539,11 @@ fn check(
         per_vertex,
         joints: sample
             .iter()
-            .flat_map(|&i| joints[i * 8..i * 8 + per_vertex].to_vec())
+            .flat_map(|&i| joints[i * 16..i * 16 + per_vertex].to_vec())
             .collect(),
         weights: sample
             .iter()
-            .flat_map(|&i| d.weights[i * 8..i * 8 + per_vertex].to_vec())
+            .flat_map(|&i| d.weights[i * 16..i * 16 + per_vertex].to_vec())
             .collect(),
     };
     let positions = pick(&d.positions, 3);
@@ -642,8 +642,8 @@ impl Bench {
             vertex_count: case.vertices,
             rest_positions: &self.rest_p,
             rest_normals: config.normals.then_some(&self.rest_n),
-            joints: [joint(0), (sets > 1).then(|| joint(1)).flatten()],
-            weights: [weight(0), (sets > 1).then(|| weight(1)).flatten()],
+            joints: std::array::from_fn(|s| (sets > s).then(|| joint(s)).flatten()),
+            weights: std::array::from_fn(|s| (sets > s).then(|| weight(s)).flatten()),
             out_positions: &self.out_p,
             out_normals: config.normals.then_some(&self.out_n),
         };
@@ -952,7 +952,7 @@ fn main() {
     };
     let mut cases = Vec::new();
     for &vertices in &bench.o.vertices {
-        for influences in [Influences::Four, Influences::Eight] {
+        for influences in [Influences::Four, Influences::Eight, Influences::Sixteen] {
             for &(jf, wf) in formats {
                 // A u8 joint names at most 256 bones, a u16 one 65 536.
                 let fits = match jf {

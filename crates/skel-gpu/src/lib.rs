@@ -7,13 +7,13 @@
 //!   [`GpuContext::new_headless`] makes one without a window.
 //! - [`create_skeleton`] → [`SkeletonGpu`]: the bone texture (`rgba32float`, 4 texels per bone,
 //!   wrapping into rows past the device's width, see [`BoneTextureLayout`]) and the joints
-//!   (`Uint32x4`) / weights (`Float32x4`) vertex buffers, 4 or 8 influences, with a CPU mirror.
+//!   (`Uint32x4`) / weights (`Float32x4`) vertex buffers, 4, 8 or 16 influences ([`create_skeleton_with`] for 16), with a CPU mirror.
 //! - [`create_morph`] → [`MorphGpu`]: morph weights uniform (up to [`MAX_MORPH_TARGETS`]) and
 //!   the position/normal deltas of every target.
 //! - [`GpuPoseSink`]: what `skel_anim::AnimationController::tick` writes to; uploads bone
 //!   matrices with `write_texture` and morph weights with `write_buffer`, allocation-free.
 //! - [`ShaderFragment`]: WGSL to include in a vertex shader (`skel_skin_vertex(...)`), in
-//!   variants for 0/4/8 influences × morph on/off, with the user's group/binding/locations.
+//!   variants for 0/4/8/16 influences × morph on/off, with the user's group/binding/locations.
 //! - [`ComputeSkinning`]: the same skinning as a compute pass writing skinned position and
 //!   normal buffers, with compact input formats (`u8`/`u16` joints, `unorm8`/`unorm16` weights)
 //!   and a [`ComputeTuning`] (bone cache layout, tiles per workgroup, vertices per iteration)
@@ -57,6 +57,9 @@
 mod bone_texture;
 mod buffers;
 mod compute;
+mod compute_config;
+mod compute_formats;
+mod compute_tuning;
 mod context;
 mod crowd;
 mod crowd_skinning;
@@ -72,10 +75,12 @@ mod staging;
 
 pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout};
 pub use buffers::{BufferInit, MIN_BUFFER_SIZE, create_buffers_init, padded_buffer_size};
-pub use compute::{
+pub use compute::{ComputeSkinning, ComputeSkinningBindings, ComputeSkinningInputs};
+pub use compute_config::ComputeSkinningConfig;
+pub use compute_formats::{JointFormat, WeightFormat};
+pub use compute_tuning::{
     BoneCacheLayout, COMPUTE_AUTO_WORKGROUPS, COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP,
-    COMPUTE_MAX_AUTO_TILES, COMPUTE_WORKGROUP_SIZE, ComputeSkinning, ComputeSkinningBindings,
-    ComputeSkinningConfig, ComputeSkinningInputs, ComputeTuning, JointFormat, WeightFormat,
+    COMPUTE_MAX_AUTO_TILES, COMPUTE_WORKGROUP_SIZE, ComputeTuning,
 };
 pub use context::{GpuContext, HeadlessOptions};
 pub use crowd::{
@@ -98,6 +103,7 @@ pub use shader::{
 };
 pub use sink::GpuPoseSink;
 pub use skeleton::{
-    INFLUENCE_BUFFER_USAGE, INFLUENCE_STRIDE, JOINTS_VERTEX_FORMAT, SkeletonGpu,
-    WEIGHTS_VERTEX_FORMAT, create_skeleton, update_skeleton_bone_matrices,
+    INFLUENCE_BUFFER_USAGE, INFLUENCE_STRIDE, InfluenceSet, JOINTS_VERTEX_FORMAT,
+    SkeletonDescriptor, SkeletonGpu, WEIGHTS_VERTEX_FORMAT, create_skeleton, create_skeleton_with,
+    update_skeleton_bone_matrices,
 };

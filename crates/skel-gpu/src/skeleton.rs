@@ -30,10 +30,8 @@ pub const INFLUENCE_BUFFER_USAGE: wgpu::BufferUsages = wgpu::BufferUsages::VERTE
 /// uploads take `&self` (see [`SkeletonGpu::write_bone_matrices`]).
 #[derive(Debug)]
 struct SkeletonMirror {
-    joints: Vec<u32>,
-    weights: Vec<f32>,
-    joints1: Option<Vec<u32>>,
-    weights1: Option<Vec<f32>>,
+    /// One `(joints, weights)` pair per influence set (1, 2 or 4), 4 per vertex each.
+    sets: Vec<(Vec<u32>, Vec<f32>)>,
 }
 
 /// The wgpu objects; everything here is replaced by [`SkeletonGpu::recreate`].
@@ -41,10 +39,8 @@ struct SkeletonMirror {
 struct SkeletonResources {
     bone_texture: wgpu::Texture,
     bone_view: wgpu::TextureView,
-    joints: wgpu::Buffer,
-    weights: wgpu::Buffer,
-    joints1: Option<wgpu::Buffer>,
-    weights1: Option<wgpu::Buffer>,
+    /// `(joints, weights)` buffers per influence set, as the mirror's.
+    sets: Vec<(wgpu::Buffer, wgpu::Buffer)>,
 }
 
 /// A skeleton on the GPU (the seed's `SkeletonData`).
@@ -54,8 +50,8 @@ struct SkeletonResources {
 ///   not handed out: shaders bind [`bone_texture_view`](Self::bone_texture_view), and matrices
 ///   change only through [`update_skeleton_bone_matrices`], [`write_bone_matrices`](Self::write_bone_matrices)
 ///   or [`GpuPoseSink`](crate::GpuPoseSink), all of which keep the CPU mirror in step.
-/// - Joints (`Uint32x4`) and weights (`Float32x4`) vertex buffers, and a second pair for
-///   8-influence meshes (present exactly when `JOINTS_1`/`WEIGHTS_1` were given).
+/// - Joints (`Uint32x4`) and weights (`Float32x4`) vertex buffers, one pair per influence
+///   set: 1 (4 influences), 2 (8) or 4 (16, `JOINTS_0..3`/`WEIGHTS_0..3`).
 /// - A CPU mirror of joints, weights and the last bone matrices, from which
 ///   [`recreate`](Self::recreate) rebuilds every GPU field after a device loss.
 ///
@@ -135,34 +131,9 @@ pub fn create_skeleton(
     joints1: Option<JointIndices<'_>>,
     weights1: Option<&[f32]>,
 ) -> Result<SkeletonGpu, GpuError> {
-    let layout = BoneTextureLayout::new(bone_count, ctx.limits.max_texture_dimension_2d)?;
-    check_len(
-        "bone_data (16 floats per bone)",
-        bone_count as usize * 16,
-        bone_data.len(),
-    )?;
-    check_finite("bone_data", bone_data)?;
-    if !joints.len().is_multiple_of(4) {
-        return Err(GpuError::LengthMismatch {
-            what: "joints (4 per vertex)",
-            expected: joints.len() / 4 * 4,
-            got: joints.len(),
-        });
-    }
-    check_len("weights (one per joint index)", joints.len(), weights.len())?;
-    check_finite("weights", weights)?;
-    let joints = joints.widen();
-    check_joints(&joints, 0, bone_count)?;
-    let (joints1, weights1) = match (joints1, weights1) {
-        (None, None) => (None, None),
-        (Some(j1), Some(w1)) => {
-            check_len("joints1 (as many as joints)", joints.len(), j1.len())?;
-            check_len("weights1 (as many as joints1)", j1.len(), w1.len())?;
-            check_finite("weights1", w1)?;
-            let j1 = j1.widen();
-            check_joints(&j1, 4, bone_count)?;
-            (Some(j1), Some(w1.to_vec()))
-        }
+    let second = match (joints1, weights1) {
+        (None, None) => None,
+        (Some(joints), Some(weights)) => Some(InfluenceSet { joints, weights }),
         (Some(j1), None) => {
             return Err(GpuError::LengthMismatch {
                 what: "weights1 (JOINTS_1 given without WEIGHTS_1)",
@@ -178,18 +149,124 @@ pub fn create_skeleton(
             });
         }
     };
-    let mirror = SkeletonMirror {
-        joints,
-        weights: weights.to_vec(),
-        joints1,
-        weights1,
-    };
-    let gpu = build_resources(ctx, &layout, &mirror, bone_data)?;
+    let mut sets = vec![InfluenceSet { joints, weights }];
+    sets.extend(second);
+    create_skeleton_with(
+        ctx,
+        &SkeletonDescriptor {
+            bone_count,
+            bone_data,
+            influences: &sets,
+        },
+    )
+}
+
+/// One `JOINTS_n`/`WEIGHTS_n` pair: 4 joint indices and 4 weights per vertex.
+#[derive(Debug, Clone, Copy)]
+pub struct InfluenceSet<'a> {
+    /// Joint indices, 4 per vertex, widened to `u32` on the GPU.
+    pub joints: JointIndices<'a>,
+    /// Weights, 4 per vertex (as many as `joints`).
+    pub weights: &'a [f32],
+}
+
+/// What [`create_skeleton_with`] builds a skeleton from (the descriptor form of
+/// [`create_skeleton`], which takes at most two influence sets).
+///
+/// ```no_run
+/// use skel_gpu::*;
+///
+/// let ctx = GpuContext::new_headless()?;
+/// let identity = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0];
+/// let bones: Vec<f32> = (0..16).flat_map(|_| identity).collect();
+/// // One vertex spread evenly over 16 bones: JOINTS_0..3 / WEIGHTS_0..3.
+/// let joints: Vec<[u8; 4]> = (0..4u8).map(|s| [4 * s, 4 * s + 1, 4 * s + 2, 4 * s + 3]).collect();
+/// let weights = [1.0 / 16.0; 4];
+/// let sets: Vec<InfluenceSet<'_>> = joints
+///     .iter()
+///     .map(|j| InfluenceSet { joints: JointIndices::U8(j), weights: &weights })
+///     .collect();
+/// let skeleton = create_skeleton_with(
+///     &ctx,
+///     &SkeletonDescriptor { bone_count: 16, bone_data: &bones, influences: &sets },
+/// )?;
+/// assert_eq!(skeleton.influences_per_vertex(), 16);
+/// # Ok::<(), GpuError>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct SkeletonDescriptor<'a> {
+    /// Bones (skin joints).
+    pub bone_count: u32,
+    /// Their initial matrices, 16 floats each, column-major.
+    pub bone_data: &'a [f32],
+    /// The influence sets: 1 (4 influences per vertex), 2 (8) or 4 (16). glTF files with 3
+    /// sets are padded to 4 by the loader (`skel_gltf::GpuInfluences`).
+    pub influences: &'a [InfluenceSet<'a>],
+}
+
+/// Creates a skeleton's GPU resources from a [`SkeletonDescriptor`]: 4, 8 or 16 influences per
+/// vertex. Everything [`create_skeleton`] says holds here too.
+///
+/// # Errors
+/// As [`create_skeleton`]; [`GpuError::LengthMismatch`] also for a set count other than 1, 2
+/// or 4, or a set with another vertex count than set 0.
+pub fn create_skeleton_with(
+    ctx: &GpuContext,
+    desc: &SkeletonDescriptor<'_>,
+) -> Result<SkeletonGpu, GpuError> {
+    let bone_count = desc.bone_count;
+    let layout = BoneTextureLayout::new(bone_count, ctx.limits.max_texture_dimension_2d)?;
+    check_len(
+        "bone_data (16 floats per bone)",
+        bone_count as usize * 16,
+        desc.bone_data.len(),
+    )?;
+    check_finite("bone_data", desc.bone_data)?;
+    let count = desc.influences.len();
+    if !matches!(count, 1 | 2 | 4) {
+        return Err(GpuError::LengthMismatch {
+            what: "influence sets (1, 2 or 4)",
+            expected: count.next_power_of_two().clamp(1, 4),
+            got: count,
+        });
+    }
+    let first_len = desc.influences[0].joints.len();
+    if !first_len.is_multiple_of(4) {
+        return Err(GpuError::LengthMismatch {
+            what: "joints (4 per vertex)",
+            expected: first_len / 4 * 4,
+            got: first_len,
+        });
+    }
+    const JOINT_NAMES: [&str; 4] = [
+        "joints (as many as joints)",
+        "joints1 (as many as joints)",
+        "joints2 (as many as joints)",
+        "joints3 (as many as joints)",
+    ];
+    const WEIGHT_NAMES: [&str; 4] = [
+        "weights (one per joint index)",
+        "weights1 (as many as joints1)",
+        "weights2 (as many as joints2)",
+        "weights3 (as many as joints3)",
+    ];
+    const FINITE_NAMES: [&str; 4] = ["weights", "weights1", "weights2", "weights3"];
+    let mut sets = Vec::with_capacity(count);
+    for (s, set) in desc.influences.iter().enumerate() {
+        check_len(JOINT_NAMES[s], first_len, set.joints.len())?;
+        check_len(WEIGHT_NAMES[s], set.joints.len(), set.weights.len())?;
+        check_finite(FINITE_NAMES[s], set.weights)?;
+        let joints = set.joints.widen();
+        check_joints(&joints, 4 * s, bone_count)?;
+        sets.push((joints, set.weights.to_vec()));
+    }
+    let mirror = SkeletonMirror { sets };
+    let gpu = build_resources(ctx, &layout, &mirror, desc.bone_data)?;
     Ok(SkeletonGpu {
         layout,
         gpu,
         mirror,
-        bone_matrices: Mutex::new(bone_data.to_vec()),
+        bone_matrices: Mutex::new(desc.bone_data.to_vec()),
         handle: None,
     })
 }
@@ -227,13 +304,35 @@ impl SkeletonGpu {
     /// Vertices described by the joints and weights.
     #[must_use]
     pub fn vertex_count(&self) -> usize {
-        self.mirror.joints.len() / 4
+        self.mirror.sets[0].0.len() / 4
     }
 
-    /// 4, or 8 when `JOINTS_1`/`WEIGHTS_1` were given.
+    /// 4, 8 or 16: four per influence set.
     #[must_use]
     pub fn influences_per_vertex(&self) -> u32 {
-        if self.gpu.joints1.is_some() { 8 } else { 4 }
+        4 * self.influence_sets()
+    }
+
+    /// Influence sets: 1, 2 or 4.
+    #[must_use]
+    pub fn influence_sets(&self) -> u32 {
+        u32::try_from(self.mirror.sets.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The joints and weights buffers of set `set` (`JOINTS_set`/`WEIGHTS_set`), `None` past
+    /// [`influence_sets`](Self::influence_sets).
+    #[must_use]
+    pub fn influence_buffers(&self, set: usize) -> Option<(&wgpu::Buffer, &wgpu::Buffer)> {
+        self.gpu.sets.get(set).map(|(j, w)| (j, w))
+    }
+
+    /// The CPU mirror of set `set`: widened joints and weights, 4 per vertex.
+    #[must_use]
+    pub fn influence_set(&self, set: usize) -> Option<(&[u32], &[f32])> {
+        self.mirror
+            .sets
+            .get(set)
+            .map(|(j, w)| (j.as_slice(), w.as_slice()))
     }
 
     /// Where each bone sits in the bone texture.
@@ -278,49 +377,49 @@ impl SkeletonGpu {
     /// `JOINTS_0` widened to `u32`, 16 bytes per vertex.
     #[must_use]
     pub fn joints_buffer(&self) -> &wgpu::Buffer {
-        &self.gpu.joints
+        &self.gpu.sets[0].0
     }
 
     /// `WEIGHTS_0`, 16 bytes per vertex.
     #[must_use]
     pub fn weights_buffer(&self) -> &wgpu::Buffer {
-        &self.gpu.weights
+        &self.gpu.sets[0].1
     }
 
     /// `JOINTS_1` widened to `u32`, present exactly when it was given.
     #[must_use]
     pub fn joints1_buffer(&self) -> Option<&wgpu::Buffer> {
-        self.gpu.joints1.as_ref()
+        self.influence_buffers(1).map(|(j, _)| j)
     }
 
     /// `WEIGHTS_1`, present exactly when it was given.
     #[must_use]
     pub fn weights1_buffer(&self) -> Option<&wgpu::Buffer> {
-        self.gpu.weights1.as_ref()
+        self.influence_buffers(1).map(|(_, w)| w)
     }
 
     /// The CPU mirror of the widened `JOINTS_0`.
     #[must_use]
     pub fn joints(&self) -> &[u32] {
-        &self.mirror.joints
+        &self.mirror.sets[0].0
     }
 
     /// The CPU mirror of `WEIGHTS_0`.
     #[must_use]
     pub fn weights(&self) -> &[f32] {
-        &self.mirror.weights
+        &self.mirror.sets[0].1
     }
 
     /// The CPU mirror of the widened `JOINTS_1`.
     #[must_use]
     pub fn joints1(&self) -> Option<&[u32]> {
-        self.mirror.joints1.as_deref()
+        self.influence_set(1).map(|(j, _)| j)
     }
 
     /// The CPU mirror of `WEIGHTS_1`.
     #[must_use]
     pub fn weights1(&self) -> Option<&[f32]> {
-        self.mirror.weights1.as_deref()
+        self.influence_set(1).map(|(_, w)| w)
     }
 
     /// A copy of the CPU mirror of the bone matrices last uploaded, 16 floats per bone (a
@@ -399,21 +498,11 @@ fn build_resources(
     bone_matrices: &[f32],
 ) -> Result<SkeletonResources, GpuError> {
     const TEXTURE: usize = 0;
-    const JOINTS: usize = 1;
-    const WEIGHTS: usize = 2;
-    const JOINTS1: usize = 3;
-    const WEIGHTS1: usize = 4;
-    let contents = [
-        Contents::BoneMatrices(*layout, bone_matrices),
-        Contents::Bytes(bytemuck::cast_slice(&mirror.joints)),
-        Contents::Bytes(bytemuck::cast_slice(&mirror.weights)),
-        Contents::Bytes(bytemuck::cast_slice(
-            mirror.joints1.as_deref().unwrap_or(&[]),
-        )),
-        Contents::Bytes(bytemuck::cast_slice(
-            mirror.weights1.as_deref().unwrap_or(&[]),
-        )),
-    ];
+    let mut contents = vec![Contents::BoneMatrices(*layout, bone_matrices)];
+    for (joints, weights) in &mirror.sets {
+        contents.push(Contents::Bytes(bytemuck::cast_slice(joints)));
+        contents.push(Contents::Bytes(bytemuck::cast_slice(weights)));
+    }
     ctx.capture("create_skeleton", || {
         let mut upload = InitialUpload::new("skel skeleton staging", &contents);
         let bone_texture = create_bone_texture(&ctx.device, layout);
@@ -424,27 +513,26 @@ fn build_resources(
         });
         upload.copy_to_bone_texture(TEXTURE, &bone_texture);
         let usage = INFLUENCE_BUFFER_USAGE;
-        let mut buffer = |label, region: usize, floats: usize| {
-            let buffer = create_buffer_for(ctx, label, usage, floats * 4)?;
-            upload.copy_to_buffer(region, &buffer);
-            Ok::<_, GpuError>(buffer)
-        };
-        let joints = buffer("skel joints", JOINTS, mirror.joints.len())?;
-        let weights = buffer("skel weights", WEIGHTS, mirror.weights.len())?;
-        let joints1 = (mirror.joints1.as_ref())
-            .map(|j| buffer("skel joints1", JOINTS1, j.len()))
-            .transpose()?;
-        let weights1 = (mirror.weights1.as_ref())
-            .map(|w| buffer("skel weights1", WEIGHTS1, w.len()))
-            .transpose()?;
+        const LABELS: [(&str, &str); 4] = [
+            ("skel joints", "skel weights"),
+            ("skel joints1", "skel weights1"),
+            ("skel joints2", "skel weights2"),
+            ("skel joints3", "skel weights3"),
+        ];
+        let mut sets = Vec::with_capacity(mirror.sets.len());
+        for (s, (joints, weights)) in mirror.sets.iter().enumerate() {
+            let (jl, wl) = LABELS[s.min(3)];
+            let j = create_buffer_for(ctx, jl, usage, joints.len() * 4)?;
+            upload.copy_to_buffer(1 + 2 * s, &j);
+            let w = create_buffer_for(ctx, wl, usage, weights.len() * 4)?;
+            upload.copy_to_buffer(2 + 2 * s, &w);
+            sets.push((j, w));
+        }
         upload.submit(ctx)?;
-        Ok(SkeletonResources {
+        Ok::<_, GpuError>(SkeletonResources {
             bone_texture,
             bone_view,
-            joints,
-            weights,
-            joints1,
-            weights1,
+            sets,
         })
     })?
 }
@@ -468,7 +556,7 @@ fn check_finite(what: &'static str, values: &[f32]) -> Result<(), GpuError> {
     }
 }
 
-/// Every joint index must name a bone; `first_slot` is 4 for `JOINTS_1`.
+/// Every joint index must name a bone; `first_slot` is 4 × the set (4 for `JOINTS_1`).
 fn check_joints(joints: &[u32], first_slot: usize, bone_count: u32) -> Result<(), GpuError> {
     match joints.iter().position(|&j| j >= bone_count) {
         Some(i) => Err(GpuError::JointOutOfRange {

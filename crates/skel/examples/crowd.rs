@@ -1,7 +1,10 @@
-//! A crowd of the built-in character: every instance posed into one bone array, uploaded in
-//! one copy, skinned in one compute dispatch per mesh; one in four culled.
+//! A crowd of the built-in character (or of any glTF file): every instance posed into one bone
+//! array, uploaded in one copy, skinned in one compute dispatch per mesh; one in four culled.
+//! Meshes with up to 16 influences per vertex (`JOINTS_0..3`) skin on the GPU as they are;
+//! more are reduced to the 16 largest when loaded (`skel info` counts those vertices).
 //!
 //! `cargo run -p skel --example crowd --features rayon -- 1000`
+//! `cargo run -p skel --example crowd -- 100 fixtures/sixteen_influences.glb` (16 influences)
 #![allow(clippy::print_stdout, reason = "an example prints what it did")]
 
 use skel::gpu::{GpuContext, readback::read_buffer};
@@ -19,8 +22,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             return Ok(());
         }
     };
-    let asset = load_gltf(&ctx, skel::DEFAULT_CHARACTER, &LoadOptions::default())?;
-    let walk = asset.clip_index("Walk");
+    let asset = match std::env::args().nth(2) {
+        Some(path) => load_gltf(&ctx, std::path::Path::new(&path), &LoadOptions::default())?,
+        None => load_gltf(&ctx, skel::DEFAULT_CHARACTER, &LoadOptions::default())?,
+    };
+    let walk = (asset.clip_index("Walk")).or((!asset.animation.clips.is_empty()).then_some(0));
     let mut crowd = Crowd::new(
         &ctx,
         &asset,
@@ -58,10 +64,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
     println!(
-        "{} of {} instances drawn, {} vertices each, {} bone matrices each; instance {}'s first vertex at {p:?}",
+        "{} of {} instances drawn, {} vertices each ({} influences per vertex), {} bone matrices each; instance {}'s first vertex at {p:?}",
         crowd.visible_count(),
         instances,
         mesh.vertex_count,
+        mesh.influences,
         crowd.gpu().bones_per_instance(),
         crowd.visible()[0],
     );

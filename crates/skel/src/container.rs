@@ -52,7 +52,7 @@ pub struct AssetContainer {
 
 /// Loads a glTF asset and creates its GPU resources on `ctx`: per mesh node, vertex and index
 /// buffers; per skinned mesh, a [`SkeletonGpu`] (bone texture filled with the rest pose,
-/// joint/weight buffers for 4 or 8 influences); per mesh with morph targets, a [`MorphGpu`];
+/// joint/weight buffers for 4, 8 or 16 influences); per mesh with morph targets, a [`MorphGpu`];
 /// one [`AnimationGroup`] per clip; and, with bone control on, the skeleton handles with the
 /// override hook installed on every group.
 ///
@@ -219,14 +219,21 @@ fn create_mesh_skeleton(
         reason: format!("{bone_count} bones"),
     })?;
     let bone_data = rest.bones.get(binding).map_or(&[][..], Vec::as_slice);
-    skel_gpu::create_skeleton(
+    let sets: Vec<skel_gpu::InfluenceSet<'_>> = streams
+        .influence_sets
+        .iter()
+        .map(|(joints, weights)| skel_gpu::InfluenceSet {
+            joints: JointIndices::U32(joints),
+            weights,
+        })
+        .collect();
+    skel_gpu::create_skeleton_with(
         ctx,
-        JointIndices::U32(&streams.joints0),
-        &streams.weights0,
-        bone_count,
-        bone_data,
-        streams.joints1.as_deref().map(JointIndices::U32),
-        streams.weights1.as_deref(),
+        &skel_gpu::SkeletonDescriptor {
+            bone_count,
+            bone_data,
+            influences: &sets,
+        },
     )
     .map_err(SkelError::gpu(format!("skeleton of mesh node {node}")))
 }

@@ -63,7 +63,7 @@ pub struct CrowdMesh {
     pub bone_offset: u32,
     /// Its vertices.
     pub vertex_count: u32,
-    /// Influences per vertex (4 or 8).
+    /// Influences per vertex (4, 8 or 16).
     pub influences: u32,
     /// How [`Crowd::skin`] skins it (linear after a dual-quaternion fallback).
     pub skinning: SkinningMethod,
@@ -131,8 +131,8 @@ pub struct Crowd {
     stride: usize,
     gpu: CrowdBones,
     meshes: Vec<CrowdMesh>,
-    // [influence sets - 1 + 2 * dual quaternion]
-    pipelines: [Option<CrowdSkinning>; 4],
+    // [influence slot (0: 4, 1: 8, 2: 16 influences) + 3 * dual quaternion]
+    pipelines: [Option<CrowdSkinning>; 6],
     warnings: Vec<String>,
 }
 
@@ -184,7 +184,7 @@ impl Crowd {
             },
         )
         .map_err(SkelError::gpu("crowd bones"))?;
-        let mut pipelines = [None, None, None, None];
+        let mut pipelines = [None, None, None, None, None, None];
         let mut meshes = Vec::new();
         let mut warnings = Vec::new();
         for (index, mesh) in asset.meshes.iter().enumerate() {
@@ -222,11 +222,7 @@ impl Crowd {
             let slot = pipeline_slot(influences, skinning);
             if desc.compute {
                 if pipelines[slot].is_none() {
-                    let kind = if influences > 4 {
-                        Influences::Eight
-                    } else {
-                        Influences::Four
-                    };
+                    let kind = Influences::for_count(influences);
                     pipelines[slot] = Some(
                         CrowdSkinning::with_method(ctx, kind, skinning)
                             .map_err(SkelError::gpu(what.clone()))?,
@@ -476,5 +472,10 @@ impl Crowd {
 
 /// The pipeline of `influences` per vertex and `method` in [`Crowd`]'s table.
 fn pipeline_slot(influences: u32, method: SkinningMethod) -> usize {
-    usize::from(influences > 4) + 2 * usize::from(method == SkinningMethod::DualQuaternion)
+    let sets = match Influences::for_count(influences) {
+        Influences::None | Influences::Four => 0,
+        Influences::Eight => 1,
+        Influences::Sixteen => 2,
+    };
+    sets + 3 * usize::from(method == SkinningMethod::DualQuaternion)
 }

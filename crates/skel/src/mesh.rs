@@ -95,7 +95,7 @@ pub struct Mesh {
 }
 
 impl Mesh {
-    /// Joint influences per vertex: 0 (rigid), 4 or 8.
+    /// Joint influences per vertex: 0 (rigid), 4, 8 or 16.
     #[must_use]
     pub fn influences_per_vertex(&self) -> u32 {
         self.skeleton
@@ -106,11 +106,7 @@ impl Mesh {
     /// The skinning fragment variant that draws this mesh.
     #[must_use]
     pub fn skinning_variant(&self) -> skel_gpu::SkinningVariant {
-        let influences = match self.influences_per_vertex() {
-            0 => skel_gpu::Influences::None,
-            4 => skel_gpu::Influences::Four,
-            _ => skel_gpu::Influences::Eight,
-        };
+        let influences = skel_gpu::Influences::for_count(self.influences_per_vertex());
         skel_gpu::SkinningVariant {
             influences,
             morph: self.morph.is_some(),
@@ -140,11 +136,9 @@ pub(crate) struct MeshStreams {
     pub uvs: Vec<f32>,
     pub indices: Vec<u32>,
     pub primitives: Vec<Primitive>,
-    /// Joints/weights, 4 per vertex per set; set 1 only when some primitive has 8.
-    pub joints0: Vec<u32>,
-    pub weights0: Vec<f32>,
-    pub joints1: Option<Vec<u32>>,
-    pub weights1: Option<Vec<f32>>,
+    /// Joints/weights per influence set, 4 per vertex each: 1 set, 2 when some primitive has
+    /// 8 influences, 4 when some has 16 (primitives with fewer are padded with zero weights).
+    pub influence_sets: Vec<(Vec<u32>, Vec<f32>)>,
     /// Morph deltas, target-major over the concatenated vertices.
     pub morph_positions: Vec<f32>,
     pub morph_normals: Vec<f32>,
@@ -167,7 +161,12 @@ pub(crate) fn concatenate(
     let prims: Vec<&PrimitiveData> = sources.iter().map(|&i| &all[i]).collect();
     let skinned = prims.iter().any(|p| p.is_skinned());
     let gpu_influences: Vec<_> = prims.iter().map(|p| p.gpu_influences()).collect();
-    let eight = gpu_influences.iter().flatten().any(|g| g.per_vertex() == 8);
+    let sets = gpu_influences
+        .iter()
+        .flatten()
+        .map(skel_gltf::GpuInfluences::sets)
+        .max()
+        .unwrap_or(1);
     let target_count = prims
         .iter()
         .map(|p| p.morph_targets.as_ref().map_or(0, |t| t.target_count))
@@ -181,8 +180,7 @@ pub(crate) fn concatenate(
 
     let mut s = MeshStreams {
         target_count,
-        joints1: eight.then(Vec::new),
-        weights1: eight.then(Vec::new),
+        influence_sets: vec![(Vec::new(), Vec::new()); if skinned { sets } else { 0 }],
         ..MeshStreams::default()
     };
     for (&source, (p, influences)) in sources.iter().zip(prims.iter().zip(&gpu_influences)) {
@@ -227,33 +225,18 @@ pub(crate) fn concatenate(
             }
             None => None,
         };
-        if skinned {
-            match influences {
-                Some(g) => {
-                    s.joints0.extend_from_slice(&g.joints0);
-                    s.weights0.extend_from_slice(&g.weights0);
-                    if let (Some(j1), Some(w1)) = (&mut s.joints1, &mut s.weights1) {
-                        match (&g.joints1, &g.weights1) {
-                            (Some(gj), Some(gw)) => {
-                                j1.extend_from_slice(gj);
-                                w1.extend_from_slice(gw);
-                            }
-                            _ => {
-                                j1.resize(j1.len() + n * 4, 0);
-                                w1.resize(w1.len() + n * 4, 0.0);
-                            }
-                        }
-                    }
+        // A primitive without JOINTS_0 on a skinned node gets no influence (glTF requires
+        // them on every primitive of a skinned mesh; this keeps the buffers in step), and a
+        // primitive with fewer sets than the node's zero weights in the others.
+        for (set, (joints, weights)) in s.influence_sets.iter_mut().enumerate() {
+            match influences.as_ref().and_then(|g| g.set(set)) {
+                Some((gj, gw)) => {
+                    joints.extend_from_slice(gj);
+                    weights.extend_from_slice(gw);
                 }
-                // A primitive without JOINTS_0 on a skinned node: no influence (glTF requires
-                // them on every primitive of a skinned mesh; this keeps the buffers in step).
                 None => {
-                    s.joints0.resize(s.joints0.len() + n * 4, 0);
-                    s.weights0.resize(s.weights0.len() + n * 4, 0.0);
-                    if let (Some(j1), Some(w1)) = (&mut s.joints1, &mut s.weights1) {
-                        j1.resize(j1.len() + n * 4, 0);
-                        w1.resize(w1.len() + n * 4, 0.0);
-                    }
+                    joints.resize(joints.len() + n * 4, 0);
+                    weights.resize(weights.len() + n * 4, 0.0);
                 }
             }
         }

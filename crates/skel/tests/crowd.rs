@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use skel::anim::{AnimationController, RecordingSink, skin_vertices};
+use skel::anim::{AnimationController, RecordingSink, VertexInfluences, skin_vertices};
 use skel::gpu::{GpuContext, GpuError, readback::read_buffer};
 use skel::{AssetContainer, Crowd, CrowdDescriptor, LoadOptions, SkelError, load_gltf};
 
@@ -65,6 +65,22 @@ fn posed_crowd(ctx: &GpuContext, asset: &AssetContainer) -> Crowd {
     crowd
 }
 
+/// The influences the GPU gets, per vertex (more than 16 are reduced to the 16 largest).
+fn gpu_view(p: &skel::gltf::PrimitiveData) -> Option<VertexInfluences> {
+    let g = p.gpu_influences()?;
+    let mut inf = VertexInfluences {
+        per_vertex: g.per_vertex(),
+        ..VertexInfluences::default()
+    };
+    for v in 0..p.vertex_count() {
+        for (j, w) in (0..g.sets()).filter_map(|s| g.set(s)) {
+            inf.joints.extend_from_slice(&j[v * 4..v * 4 + 4]);
+            inf.weights.extend_from_slice(&w[v * 4..v * 4 + 4]);
+        }
+    }
+    Some(inf)
+}
+
 /// Compares slot-major `positions`/`normals` of crowd mesh `mesh` with the CPU reference for
 /// every visible instance; returns the worst position error over the diagonal.
 fn compare(
@@ -93,10 +109,11 @@ fn compare(
             let n = p.positions.len();
             let mut cpu_p = vec![0.0; n];
             let mut cpu_n = vec![0.0; n];
+            let influences = gpu_view(p);
             skin_vertices(
                 &p.positions,
                 p.normals.as_deref(),
-                p.influences.as_ref(),
+                influences.as_ref(),
                 bones,
                 None,
                 &mut cpu_p,
@@ -208,11 +225,13 @@ fn crowd_compute_and_vertex_paths_match_the_cpu_reference() {
     let Some(ctx) = gpu("crowd paths") else {
         return;
     };
-    // 4 influences in 7 primitives; two skeletons (bone offsets); 8 influences.
+    // 4 influences in 7 primitives; two skeletons (bone offsets); 8 influences; 16 (some
+    // vertices reduced from 20).
     for file in [
         "default_character.glb",
         "two_skins.gltf",
         "eight_influences_u8.glb",
+        "sixteen_influences.glb",
     ] {
         check_asset(&ctx, &Path::new(FIXTURES).join(file));
     }
@@ -319,7 +338,11 @@ fn dual_quaternion_crowds_match_the_cpu_reference() {
     let Some(ctx) = gpu("crowd dual quaternions") else {
         return;
     };
-    for file in ["default_character.glb", "eight_influences_u8.glb"] {
+    for file in [
+        "default_character.glb",
+        "eight_influences_u8.glb",
+        "sixteen_influences.glb",
+    ] {
         let path = Path::new(FIXTURES).join(file);
         let asset = load_gltf(&ctx, path.as_path(), &LoadOptions::default()).unwrap();
         let mut crowd = Crowd::new(
@@ -360,7 +383,7 @@ fn dual_quaternion_crowds_match_the_cpu_reference() {
             let bones = crowd.bone_matrices(slot);
             for primitive in &m.primitives {
                 let p = &asset.primitives[primitive.source];
-                let inf = p.influences.as_ref().unwrap();
+                let inf = &gpu_view(p).unwrap();
                 let n = p.positions.len();
                 let (mut cpu_p, mut cpu_n, mut lin_p) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
                 skel::gpu::dual_quat::skin_vertices_dq(

@@ -86,8 +86,8 @@ struct CrowdReport {
 /// Runs `skel bench gpu …` with `args` (the words after `gpu`).
 ///
 /// # Errors
-/// Parsing errors come back as clap's message (printed by the caller; `--help` is printed and
-/// is not an error); loading, GPU and crowd errors as they are.
+/// Parsing errors come back as one line, clap's first (printed by the caller; `--help` is
+/// printed and is not an error); loading, GPU and crowd errors as they are.
 pub fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
     let words = std::iter::once("skel bench gpu".to_owned()).chain(args.iter().cloned());
     let cli = match BenchGpuCli::try_parse_from(words) {
@@ -96,9 +96,12 @@ pub fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
             print!("{e}");
             return Ok(());
         }
+        // One line: clap's first (the rule broken and the word), then where help is.
         Err(e) => {
             let text = e.to_string();
-            return Err(text.trim_start_matches("error: ").trim_end().into());
+            let first = text.lines().next().unwrap_or_default();
+            let first = first.trim_start_matches("error: ").trim_end();
+            return Err(format!("{first} (see `skel bench gpu --help`)").into());
         }
     };
     match cli.command {

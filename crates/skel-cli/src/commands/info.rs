@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use clap::Args;
 use skel::anim::{ChannelPath, Interpolation};
-use skel::gltf::{GPU_MAX_INFLUENCES, GltfAsset};
+use skel::gltf::{GPU_MAX_INFLUENCES, GltfAsset, reduced_vertex_count};
 
 use super::asset_args::AssetArgs;
 
@@ -110,14 +110,23 @@ pub fn describe(asset: &GltfAsset, name: &str) -> String {
         );
         match (&p.influences, p.skin) {
             (Some(inf), Some(skin)) => {
-                let gpu = inf.per_vertex.min(GPU_MAX_INFLUENCES).div_ceil(4) * 4;
+                let gpu = match inf.per_vertex {
+                    0..=4 => 4,
+                    5..=8 => 8,
+                    _ => GPU_MAX_INFLUENCES,
+                };
                 let _ = write!(
                     line,
                     ", skinned by skin {skin}, {} influences per vertex ({} set(s)), GPU path {gpu}",
                     inf.per_vertex, p.influence_sets
                 );
                 if inf.per_vertex > GPU_MAX_INFLUENCES {
-                    let _ = write!(line, " (the 8 largest, renormalised)");
+                    let reduced = reduced_vertex_count(inf);
+                    let _ = write!(
+                        line,
+                        "\n    {reduced} of {} vertices have more than {GPU_MAX_INFLUENCES} non-zero weights: the GPU keeps their {GPU_MAX_INFLUENCES} largest, renormalised",
+                        p.vertex_count()
+                    );
                 }
             }
             _ => line.push_str(", rigid"),

@@ -4,8 +4,8 @@
 use skel_anim::{MorphTargets, VertexInfluences, skin_vertices};
 use skel_gpu::{
     ComputeSkinning, ComputeSkinningConfig, ComputeSkinningInputs, ComputeTuning, GpuContext,
-    HeadlessOptions, Influences, JointFormat, JointIndices, SkeletonGpu, SkinningVariant,
-    WeightFormat, create_morph, create_skeleton,
+    HeadlessOptions, InfluenceSet, Influences, JointFormat, JointIndices, SkeletonDescriptor,
+    SkeletonGpu, SkinningVariant, WeightFormat, create_morph, create_skeleton_with,
 };
 
 use crate::common::{Rng, ctx, output_buffer, random_affine_bones, read_f32, storage_buffer};
@@ -67,23 +67,29 @@ impl Mesh {
             .collect()
     }
     fn skeleton(&self, ctx: &GpuContext, bones: &[f32]) -> SkeletonGpu {
-        let j0 = self.set(&self.joints, 0);
-        let w0 = self.wset(0);
-        let (j1, w1) = if self.per_vertex == 8 {
-            (Some(self.set(&self.joints, 1)), Some(self.wset(1)))
-        } else {
-            (None, None)
-        };
-        create_skeleton(
+        let joints: Vec<Vec<u32>> = (0..self.per_vertex / 4)
+            .map(|s| self.set(&self.joints, s))
+            .collect();
+        let weights: Vec<Vec<f32>> = (0..self.per_vertex / 4).map(|s| self.wset(s)).collect();
+        let sets: Vec<InfluenceSet<'_>> = joints
+            .iter()
+            .zip(&weights)
+            .map(|(j, w)| InfluenceSet {
+                joints: JointIndices::U32(j),
+                weights: w,
+            })
+            .collect();
+        let skeleton = create_skeleton_with(
             ctx,
-            JointIndices::U32(&j0),
-            &w0,
-            (bones.len() / 16) as u32,
-            bones,
-            j1.as_deref().map(JointIndices::U32),
-            w1.as_deref(),
+            &SkeletonDescriptor {
+                bone_count: (bones.len() / 16) as u32,
+                bone_data: bones,
+                influences: &sets,
+            },
         )
-        .unwrap()
+        .unwrap();
+        assert_eq!(skeleton.influences_per_vertex() as usize, self.per_vertex);
+        skeleton
     }
     fn cpu(
         &self,
@@ -127,11 +133,7 @@ fn every_variant_matches_the_cpu_on_both_paths() {
     let n = 2000;
     let bones = random_affine_bones(70, &mut rng);
     for variant in SkinningVariant::all() {
-        let per_vertex = if variant.influences == Influences::Eight {
-            8
-        } else {
-            4
-        };
+        let per_vertex = (variant.influences.count() as usize).max(4);
         let m = mesh(n, per_vertex, 70, &mut rng);
         let skinned = variant.influences != Influences::None;
         let skeleton = skinned.then(|| m.skeleton(ctx, &bones));
@@ -240,7 +242,16 @@ fn run_tuned(
     let per_vertex = config.variant.influences.count() as usize;
     let bones = random_affine_bones(bone_count, rng);
     let mut m = mesh(n, per_vertex, bone_count, rng);
-    let skeleton = m.skeleton(ctx, &bones);
+    // Compute reads every influence set from its own buffers: the skeleton gives only the
+    // bone texture, so one with a single set serves every variant.
+    let skeleton = Mesh {
+        per_vertex: 4,
+        joints: m.set(&m.joints, 0),
+        weights: m.wset(0),
+        positions: Vec::new(),
+        normals: Vec::new(),
+    }
+    .skeleton(ctx, &bones);
     let mut sets = Vec::new();
     let mut seen = vec![0.0; m.weights.len()];
     for set in 0..per_vertex / 4 {
@@ -272,8 +283,8 @@ fn run_tuned(
         vertex_count: n as u32,
         rest_positions: &rest_p,
         rest_normals: config.normals.then_some(&rest_n),
-        joints: [sets.first().map(|s| &s.0), sets.get(1).map(|s| &s.0)],
-        weights: [sets.first().map(|s| &s.1), sets.get(1).map(|s| &s.1)],
+        joints: std::array::from_fn(|s| sets.get(s).map(|s| &s.0)),
+        weights: std::array::from_fn(|s| sets.get(s).map(|s| &s.1)),
         out_positions: &out_p,
         out_normals: config.normals.then_some(&out_n),
     };
@@ -311,7 +322,7 @@ fn run_tuned(
 fn compact_joint_and_weight_formats_match_the_cpu() {
     let Some(ctx) = ctx() else { return };
     let mut rng = Rng::new(11);
-    for influences in [Influences::Four, Influences::Eight] {
+    for influences in [Influences::Four, Influences::Eight, Influences::Sixteen] {
         for joint_format in [JointFormat::U8, JointFormat::U16, JointFormat::U32] {
             for weight_format in [
                 WeightFormat::Unorm8,
@@ -348,7 +359,11 @@ fn every_tuning_matches_the_cpu() {
             tiles_per_workgroup: Some(3),
             ..tuning
         };
-        for (influences, morph) in [(Influences::Four, false), (Influences::Eight, true)] {
+        for (influences, morph) in [
+            (Influences::Four, false),
+            (Influences::Eight, true),
+            (Influences::Sixteen, true),
+        ] {
             let config = ComputeSkinningConfig {
                 variant: SkinningVariant { influences, morph },
                 normals: true,
@@ -366,7 +381,7 @@ fn bones_past_the_workgroup_cache_come_from_the_texture() {
     // into a second texture row on lavapipe) from the texture.
     let Some(ctx) = ctx() else { return };
     let mut rng = Rng::new(5000);
-    for influences in [Influences::Four, Influences::Eight] {
+    for influences in [Influences::Four, Influences::Eight, Influences::Sixteen] {
         let config = ComputeSkinningConfig {
             variant: SkinningVariant {
                 influences,
@@ -432,8 +447,8 @@ fn large_meshes_dispatch_in_two_dimensions() {
         vertex_count: n,
         rest_positions: &p,
         rest_normals: Some(&nr),
-        joints: [Some(&j), None],
-        weights: [Some(&w), None],
+        joints: [Some(&j), None, None, None],
+        weights: [Some(&w), None, None, None],
         out_positions: &op,
         out_normals: Some(&on),
     };

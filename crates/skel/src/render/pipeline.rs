@@ -1,5 +1,5 @@
 //! Render pipelines: the mesh shader composed with the skinning fragment of each variant
-//! (0/4/8 influences × morph), per topology and blending, for one [`RenderFormat`].
+//! (0/4/8/16 influences × morph), per topology and blending, for one [`RenderFormat`].
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;

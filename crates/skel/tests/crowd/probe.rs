@@ -20,12 +20,20 @@ pub fn vertex_path(
 ) -> (Vec<f32>, Vec<f32>) {
     let cm = &crowd.meshes()[mesh];
     let m = &asset.meshes[cm.mesh];
-    let eight = cm.influences > 4;
+    let sets = cm.influences / 4;
     let rows = cm.vertex_count.div_ceil(PROBE_WIDTH);
     let height = rows * crowd.visible_count();
-    let (params, call) = match (from_compute, eight) {
+    let (params, call) = match (from_compute, sets) {
         (true, _) => ("", "skel_crowd_skinned(ii, vi)"),
-        (false, false) => (
+        (false, 4) => (
+            ", @location(2) j0: vec4<u32>, @location(3) w0: vec4<f32>, @location(4) j1: vec4<u32>, @location(5) w1: vec4<f32>, @location(6) j2: vec4<u32>, @location(7) w2: vec4<f32>, @location(8) j3: vec4<u32>, @location(9) w3: vec4<f32>",
+            if dq {
+                "skel_crowd_skin16_dq(ii, p, n, j0, w0, j1, w1, j2, w2, j3, w3)"
+            } else {
+                "skel_crowd_skin16(ii, p, n, j0, w0, j1, w1, j2, w2, j3, w3)"
+            },
+        ),
+        (false, 1) => (
             ", @location(2) j0: vec4<u32>, @location(3) w0: vec4<f32>",
             if dq {
                 "skel_crowd_skin4_dq(ii, p, n, j0, w0)"
@@ -33,7 +41,7 @@ pub fn vertex_path(
                 "skel_crowd_skin4(ii, p, n, j0, w0)"
             },
         ),
-        (false, true) => (
+        (false, _) => (
             ", @location(2) j0: vec4<u32>, @location(3) w0: vec4<f32>, @location(4) j1: vec4<u32>, @location(5) w1: vec4<f32>",
             if dq {
                 "skel_crowd_skin8_dq(ii, p, n, j0, w0, j1, w1)"
@@ -82,24 +90,23 @@ fn fs(input: Out) -> Targets {{ return Targets(input.position, input.normal); }}
         offset: 0,
         shader_location: location,
     };
-    let attrs: Vec<[wgpu::VertexAttribute; 1]> = [
-        wgpu::VertexFormat::Float32x3,
-        wgpu::VertexFormat::Float32x3,
-        wgpu::VertexFormat::Uint32x4,
-        wgpu::VertexFormat::Float32x4,
-        wgpu::VertexFormat::Uint32x4,
-        wgpu::VertexFormat::Float32x4,
-    ]
-    .iter()
-    .enumerate()
-    .map(|(i, &f)| [attr(i as u32, f)])
-    .collect();
+    // Positions, normals, then joints/weights of every set (4 sets: 10 vertex buffers, within
+    // lavapipe's limit of 16; the library's own 16-influence fragment reads sets 2 and 3
+    // from storage instead).
+    let attrs: Vec<[wgpu::VertexAttribute; 1]> = (0..10u32)
+        .map(|i| {
+            let format = match i {
+                0 | 1 => wgpu::VertexFormat::Float32x3,
+                _ if i % 2 == 0 => wgpu::VertexFormat::Uint32x4,
+                _ => wgpu::VertexFormat::Float32x4,
+            };
+            [attr(i, format)]
+        })
+        .collect();
     let streams = if from_compute {
         2
-    } else if eight {
-        6
     } else {
-        4
+        2 + 2 * sets as usize
     };
     let layouts: Vec<Option<wgpu::VertexBufferLayout<'_>>> = attrs[..streams]
         .iter()
@@ -201,14 +208,11 @@ fn fs(input: Out) -> Targets {{ return Targets(input.position, input.normal); }}
         pass.set_pipeline(&pipeline);
         pass.set_bind_group(0, &group, &[]);
         let skeleton = &m.skeleton.as_ref().unwrap().gpu;
-        let buffers = [
-            Some(&m.positions),
-            Some(&m.normals),
-            Some(skeleton.joints_buffer()),
-            Some(skeleton.weights_buffer()),
-            skeleton.joints1_buffer(),
-            skeleton.weights1_buffer(),
-        ];
+        let mut buffers = vec![Some(&m.positions), Some(&m.normals)];
+        for set in 0..4 {
+            let pair = skeleton.influence_buffers(set);
+            buffers.extend([pair.map(|(j, _)| j), pair.map(|(_, w)| w)]);
+        }
         for (slot, buffer) in buffers[..streams].iter().enumerate() {
             pass.set_vertex_buffer(slot as u32, buffer.unwrap().slice(..));
         }

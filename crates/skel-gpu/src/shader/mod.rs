@@ -9,49 +9,7 @@ use crate::{
     MORPH_PARAMS_SIZE, MorphGpu, SkeletonGpu, WEIGHTS_VERTEX_FORMAT,
 };
 
-/// The WGSL sources in the workspace's `shaders/` directory, by file name.
-pub mod sources {
-    /// `SkelVertex`, `skel_normalize_or_zero`, `skel_apply`.
-    pub const COMMON: &str = include_str!("../shaders/skel_common.wgsl");
-    /// The bone texture binding and `skel_bone_matrix`.
-    pub const BONES: &str = include_str!("../shaders/skel_bones.wgsl");
-    /// `skel_skin` for 4 influences.
-    pub const SKIN4: &str = include_str!("../shaders/skel_skin4.wgsl");
-    /// `skel_skin` for 8 influences.
-    pub const SKIN8: &str = include_str!("../shaders/skel_skin8.wgsl");
-    /// `skel_skin` without a skin (morph only).
-    pub const SKIN0: &str = include_str!("../shaders/skel_skin0.wgsl");
-    /// Morph target bindings and `skel_morph`.
-    pub const MORPH: &str = include_str!("../shaders/skel_morph.wgsl");
-    /// The identity `skel_morph` of variants without morph targets.
-    pub const MORPH_NONE: &str = include_str!("../shaders/skel_morph_none.wgsl");
-    /// `skel_fetch_bone` reading the bone texture (the vertex-shader fragment's).
-    pub const BONE_FETCH_TEXTURE: &str = include_str!("../shaders/skel_bone_fetch_texture.wgsl");
-    /// Compute skinning's workgroup bone cache (affine rows, the default layout).
-    pub const BONE_CACHE: &str = include_str!("../shaders/skel_bone_cache.wgsl");
-    /// Compute skinning's workgroup bone cache holding full 4×4 columns (for comparison).
-    pub const BONE_CACHE_COLUMNS: &str = include_str!("../shaders/skel_bone_cache_columns.wgsl");
-    /// Compute skinning's affine skin matrix and its application.
-    pub const COMPUTE_AFFINE: &str = include_str!("../shaders/skel_compute_affine.wgsl");
-    /// The compute skinning entry point template.
-    pub const COMPUTE: &str = include_str!("../shaders/skel_compute_skinning.wgsl");
-
-    /// Every file, with its name: what `cargo xtask validate-shaders` checks is used.
-    pub const ALL: [(&str, &str); 12] = [
-        ("skel_common.wgsl", COMMON),
-        ("skel_bones.wgsl", BONES),
-        ("skel_skin4.wgsl", SKIN4),
-        ("skel_skin8.wgsl", SKIN8),
-        ("skel_skin0.wgsl", SKIN0),
-        ("skel_morph.wgsl", MORPH),
-        ("skel_morph_none.wgsl", MORPH_NONE),
-        ("skel_bone_fetch_texture.wgsl", BONE_FETCH_TEXTURE),
-        ("skel_bone_cache.wgsl", BONE_CACHE),
-        ("skel_bone_cache_columns.wgsl", BONE_CACHE_COLUMNS),
-        ("skel_compute_affine.wgsl", COMPUTE_AFFINE),
-        ("skel_compute_skinning.wgsl", COMPUTE),
-    ];
-}
+pub mod sources;
 
 /// How many joint influences each vertex has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -63,20 +21,36 @@ pub enum Influences {
     Four,
     /// `JOINTS_0`/`WEIGHTS_0` and `JOINTS_1`/`WEIGHTS_1`.
     Eight,
+    /// `JOINTS_0..3`/`WEIGHTS_0..3`. In the vertex-shader fragment sets 0 and 1 are vertex
+    /// attributes and sets 2 and 3 storage buffers read at the vertex index.
+    Sixteen,
 }
 
 impl Influences {
-    /// 0, 4 or 8.
+    /// 0, 4, 8 or 16.
     #[must_use]
     pub fn count(self) -> u32 {
         match self {
             Self::None => 0,
             Self::Four => 4,
             Self::Eight => 8,
+            Self::Sixteen => 16,
         }
     }
 
-    /// Joint/weight attribute sets: 0, 1 or 2.
+    /// The variant that reads `per_vertex` influences: `None` for 0, then the smallest of
+    /// 4, 8, 16 that holds them (more than 16 gives `Sixteen`; the loader reduces those).
+    #[must_use]
+    pub fn for_count(per_vertex: u32) -> Self {
+        match per_vertex {
+            0 => Self::None,
+            1..=4 => Self::Four,
+            5..=8 => Self::Eight,
+            _ => Self::Sixteen,
+        }
+    }
+
+    /// Joint/weight sets: 0, 1, 2 or 4.
     #[must_use]
     pub fn sets(self) -> u32 {
         self.count() / 4
@@ -93,9 +67,9 @@ pub struct SkinningVariant {
 }
 
 impl SkinningVariant {
-    /// Every variant there is: 0, 4, 8 influences × morph off/on.
+    /// Every variant there is: 0, 4, 8, 16 influences × morph off/on.
     #[must_use]
-    pub fn all() -> [Self; 6] {
+    pub fn all() -> [Self; 8] {
         let v = |influences, morph| Self { influences, morph };
         [
             v(Influences::None, false),
@@ -104,6 +78,8 @@ impl SkinningVariant {
             v(Influences::Four, true),
             v(Influences::Eight, false),
             v(Influences::Eight, true),
+            v(Influences::Sixteen, false),
+            v(Influences::Sixteen, true),
         ]
     }
 }
@@ -114,7 +90,8 @@ pub struct FragmentBindings {
     /// The bind group index of every fragment resource.
     pub group: u32,
     /// The first binding; resources take consecutive bindings from here: bone texture (when
-    /// skinned), morph uniform, morph deltas (when morphed).
+    /// skinned), morph uniform, morph deltas (when morphed), then joints2, weights2, joints3,
+    /// weights3 storage buffers (16 influences, vertex-shader fragment).
     pub first_binding: u32,
     /// The first vertex location of `SkelInfluences`: joints0, weights0, joints1, weights1 take
     /// consecutive locations from here.
@@ -139,11 +116,14 @@ impl Default for FragmentBindings {
 /// - `struct SkelVertex { position: vec3<f32>, normal: vec3<f32> }`;
 /// - `fn skel_bone_matrix(bone: u32) -> mat4x4<f32>` (skinned variants), reading the bone
 ///   texture with `textureLoad` (row-aware, see [`BoneTextureLayout`](crate::BoneTextureLayout));
-/// - `fn skel_skin_matrix(joints, weights) -> mat4x4<f32>` (4) or
-///   `(joints0, weights0, joints1, weights1)` (8): `Σ w_k · bone[j_k]`;
+/// - `fn skel_skin_matrix(joints, weights) -> mat4x4<f32>` (4),
+///   `(joints0, weights0, joints1, weights1)` (8) or
+///   `(vertex_index, joints0, weights0, joints1, weights1)` (16: sets 2 and 3 are read from
+///   storage buffers at `vertex_index`): `Σ w_k · bone[j_k]`;
 /// - `fn skel_morph(vertex_index, position, normal) -> SkelVertex` (the identity without morph);
 /// - `fn skel_skin(vertex_index, position, normal, joints, weights[, joints1, weights1]) ->
-///   SkelVertex`: morph, then skin position and normal (renormalised);
+///   SkelVertex`: morph, then skin position and normal (renormalised; 16 influences take the
+///   8-influence parameters and read the rest at `vertex_index`);
 /// - `struct SkelInfluences` with `@location` members (skinned variants) and
 ///   `fn skel_skin_vertex(vertex_index, position, normal[, influences: SkelInfluences])`.
 ///
@@ -169,6 +149,9 @@ impl Default for FragmentBindings {
 pub struct ShaderFragment {
     variant: SkinningVariant,
     bindings: FragmentBindings,
+    /// Whether sets 2 and 3 (16 influences) are the fragment's storage buffers; compute
+    /// skinning reads every set from its own group-0 buffers instead.
+    storage_sets: bool,
     source: String,
     attributes: [wgpu::VertexAttribute; 4],
 }
@@ -199,6 +182,7 @@ impl ShaderFragment {
         let fragment = Self {
             variant,
             bindings,
+            storage_sets: texture_fetch && variant.influences == Influences::Sixteen,
             source: String::new(),
             attributes: std::array::from_fn(|i| wgpu::VertexAttribute {
                 format: if i % 2 == 0 {
@@ -225,8 +209,17 @@ impl ShaderFragment {
         pieces.push(match variant.influences {
             Influences::None => sources::SKIN0,
             Influences::Four => sources::SKIN4,
-            Influences::Eight => sources::SKIN8,
+            // Compute skinning calls none of skel_skin's functions: the 8-influence piece
+            // gives it the helpers without the storage bindings of sets 2 and 3.
+            Influences::Sixteen if fragment.storage_sets => sources::SKIN16,
+            Influences::Eight | Influences::Sixteen => sources::SKIN8,
         });
+        let storage = |k: u32| {
+            fragment
+                .influence_storage_binding()
+                .map_or(0, |b| b + k)
+                .to_string()
+        };
         let loc = |i: u32| (bindings.first_location + i).to_string();
         let pairs = [
             ("GROUP", bindings.group.to_string()),
@@ -247,19 +240,19 @@ impl ShaderFragment {
             ("WEIGHTS0_LOCATION", loc(1)),
             ("JOINTS1_LOCATION", loc(2)),
             ("WEIGHTS1_LOCATION", loc(3)),
+            ("JOINTS2_BINDING", storage(0)),
+            ("WEIGHTS2_BINDING", storage(1)),
+            ("JOINTS3_BINDING", storage(2)),
+            ("WEIGHTS3_BINDING", storage(3)),
         ];
         let source = fill(&pieces.join("\n"), &pairs);
         Self { source, ..fragment }
     }
 
-    /// The variant that fits `skeleton` (4 or 8 influences), with or without morph targets.
+    /// The variant that fits `skeleton` (4, 8 or 16 influences), with or without morph targets.
     #[must_use]
     pub fn for_skeleton(skeleton: &SkeletonGpu, morph: bool, bindings: FragmentBindings) -> Self {
-        let influences = if skeleton.influences_per_vertex() == 8 {
-            Influences::Eight
-        } else {
-            Influences::Four
-        };
+        let influences = Influences::for_count(skeleton.influences_per_vertex());
         Self::new(SkinningVariant { influences, morph }, bindings)
     }
 
@@ -321,10 +314,22 @@ impl ShaderFragment {
         self.morph_params_binding().map(|b| b + 1)
     }
 
-    /// Storage buffers the fragment binds in the stages that use it (1 with morph targets).
+    /// The first of the four storage bindings of sets 2 and 3 (joints2, weights2, joints3,
+    /// weights3), in the 16-influence vertex-shader fragment.
+    #[must_use]
+    pub fn influence_storage_binding(&self) -> Option<u32> {
+        let after = self
+            .morph_deltas_binding()
+            .or(self.bone_texture_binding())
+            .unwrap_or(self.bindings.first_binding);
+        self.storage_sets.then_some(after + 1)
+    }
+
+    /// Storage buffers the fragment binds in the stages that use it (1 with morph targets, 4
+    /// more for 16 influences in the vertex-shader fragment).
     #[must_use]
     pub fn storage_buffer_count(&self) -> u32 {
-        u32::from(self.variant.morph)
+        u32::from(self.variant.morph) + 4 * u32::from(self.storage_sets)
     }
 
     /// Layout entries for the fragment's resources, visible to `visibility`.
@@ -361,6 +366,18 @@ impl ShaderFragment {
                 count: None,
             });
         }
+        if let Some(first) = self.influence_storage_binding() {
+            entries.extend((0..4).map(|k| wgpu::BindGroupLayoutEntry {
+                binding: first + k,
+                visibility,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: true },
+                    has_dynamic_offset: false,
+                    min_binding_size: NonZeroU64::new(crate::INFLUENCE_STRIDE),
+                },
+                count: None,
+            }));
+        }
         entries
     }
 
@@ -394,9 +411,9 @@ impl ShaderFragment {
     ///
     /// # Errors
     /// [`GpuError::MissingBinding`] when the variant needs a skeleton or morph targets that
-    /// were not given; [`GpuError::InfluenceMismatch`] for an 8-influence variant over a
-    /// 4-influence skeleton (a 4-influence variant may draw an 8-influence skeleton's first
-    /// set, so that is allowed).
+    /// were not given; [`GpuError::InfluenceMismatch`] for a variant with more influences than
+    /// the skeleton (a 4-influence variant may draw an 8-influence skeleton's first set, so
+    /// fewer is allowed).
     pub fn bind_group_entries<'a>(
         &self,
         skeleton: Option<&'a SkeletonGpu>,
@@ -413,7 +430,7 @@ impl ShaderFragment {
         morph: Option<&'a MorphGpu>,
         check_influences: bool,
     ) -> Result<Vec<wgpu::BindGroupEntry<'a>>, GpuError> {
-        let mut entries = Vec::with_capacity(3);
+        let mut entries = Vec::with_capacity(7);
         if let Some(binding) = self.bone_texture_binding() {
             let skeleton = skeleton.ok_or(GpuError::MissingBinding {
                 what: "a skeleton (bone texture)",
@@ -442,6 +459,23 @@ impl ShaderFragment {
                 resource: morph.deltas_buffer().as_entire_binding(),
             });
         }
+        if let (Some(first), Some(skeleton)) = (self.influence_storage_binding(), skeleton) {
+            let shader = self.variant.influences.count();
+            let mismatch = GpuError::InfluenceMismatch {
+                shader,
+                skeleton: skeleton.influences_per_vertex(),
+            };
+            let sets = [2, 3].map(|s| skeleton.influence_buffers(s));
+            let [Some((j2, w2)), Some((j3, w3))] = sets else {
+                return Err(mismatch);
+            };
+            for (k, buffer) in [j2, w2, j3, w3].into_iter().enumerate() {
+                entries.push(wgpu::BindGroupEntry {
+                    binding: first + k as u32,
+                    resource: buffer.as_entire_binding(),
+                });
+            }
+        }
         Ok(entries)
     }
 
@@ -467,10 +501,10 @@ impl ShaderFragment {
     }
 
     /// Vertex buffer layouts for `SkelInfluences`: joints0, weights0 (and joints1, weights1 for
-    /// 8 influences), one buffer each, matching the skeleton's buffers.
+    /// 8 and 16 influences), one buffer each, matching the skeleton's buffers.
     #[must_use]
     pub fn influence_vertex_buffer_layouts(&self) -> Vec<wgpu::VertexBufferLayout<'_>> {
-        let sets = self.variant.influences.sets() as usize;
+        let sets = self.attribute_sets() as usize;
         self.attributes[..sets * 2]
             .iter()
             .map(|attribute| wgpu::VertexBufferLayout {
@@ -492,7 +526,7 @@ impl ShaderFragment {
         first_slot: u32,
         skeleton: &SkeletonGpu,
     ) -> Result<(), GpuError> {
-        let sets = self.variant.influences.sets();
+        let sets = self.attribute_sets();
         let second = skeleton.joints1_buffer().zip(skeleton.weights1_buffer());
         if sets == 2 && second.is_none() {
             return Err(GpuError::InfluenceMismatch {
@@ -509,6 +543,15 @@ impl ShaderFragment {
             pass.set_vertex_buffer(first_slot + 3, weights1.slice(..));
         }
         Ok(())
+    }
+}
+
+impl ShaderFragment {
+    /// Influence sets that arrive as vertex attributes: 0, 1 or 2 (16 influences read sets 2
+    /// and 3 from storage buffers).
+    #[must_use]
+    pub fn attribute_sets(&self) -> u32 {
+        self.variant.influences.sets().min(2)
     }
 }
 
