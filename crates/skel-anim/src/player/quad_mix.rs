@@ -11,8 +11,9 @@
 //! same order; the quaternion products and lengths add their terms in another).
 //!
 //! It runs when every contributing layer's clip has quads over the rig's node order and no
-//! CUBICSPLINE transform (`LayerQuads::clip_ok`); stacks with a frozen snapshot or root
-//! motion take the property-by-property pass.
+//! CUBICSPLINE transform (`LayerQuads::clip_ok`) and at most [`MAX_LAYERS_PER_KIND`] blend
+//! and additive layers contribute; stacks with a frozen snapshot or root motion take the
+//! property-by-property pass too.
 
 use glam::Vec4;
 use skel_math::lanes::{Affine3x4, Vec3x4};
