@@ -6,11 +6,16 @@
 //! [`AnimationController::tick`] writes bone matrices and morph weights to a [`PoseSink`]
 //! (`skel-gpu` implements one that uploads to wgpu; a `Vec<f32>` will do in tests).
 //!
-//! On top of the controller: [`AnimationGroup`]s play one clip each with play / pause / stop /
-//! seek / speed / loop / sub-range ([`group`] has an example), a [`WeightedBlend`] mixes any
-//! number of clips with per-property weight normalisation ([`blend`] says what you will see),
-//! [`CrossFade`] fades between clips without pops, and [`instantiate`] / [`tick_all`] (or
-//! `par_tick_all` with the `rayon` feature) drive crowds that share one asset's keyframes.
+//! The runtime behind it: a [`Rig`] compiles an asset once (evaluation plan, four-node key
+//! blocks, blend maps, the CPU kernels: [`Rig::with_kernels`]) and every [`Player`] of the
+//! asset shares it; a player holds an ordered list of [`Layer`]s (blend or additive, masks,
+//! cross-fades, IK, root motion, events) and poses single clips and layer stacks four nodes at
+//! a time. The seed's names are thin adapters over it: [`AnimationGroup`]s play one clip each
+//! with play / pause / stop / seek / speed / loop / sub-range ([`group`] has an example), a
+//! [`WeightedBlend`] mixes any number of clips with per-property weight normalisation
+//! ([`blend`] says what you will see), [`CrossFade`] fades between clips without pops, and
+//! [`instantiate`] / [`tick_all`] (or `par_tick_all` with the `rayon` feature) drive crowds that
+//! share one asset's keyframes.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -36,8 +41,9 @@
 //! assert!((bone[12] - 1.0).abs() < 1e-6); // translated by 1 along x
 //! ```
 
-// No `unsafe` outside `wide`, which calls the run-time detected CPU kernels (its own `allow`,
-// a `// SAFETY:` reason on every block).
+// No `unsafe` outside the run-time detected CPU kernels (`wide`) and the passes that call them
+// (`single`, `player::quad_mix`): each has its own `allow` and a `// SAFETY:` reason on every
+// block.
 #![deny(unsafe_code)]
 
 /// The math crate of the public API (root-motion deltas, IK targets), re-exported so that a
