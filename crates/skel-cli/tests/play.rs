@@ -18,7 +18,8 @@ fn walk() -> String {
 }
 
 fn stack(name: &str, json: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("skel-play-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("skel-play-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, json).unwrap();

@@ -116,7 +116,8 @@ fn every_golden_layer_stack_is_within_tolerance() {
 }
 
 fn stack_file(name: &str, json: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("skel-layers-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("skel-layers-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, json).unwrap();

@@ -73,7 +73,8 @@ fn skel(args: &[&str]) -> Run {
 
 /// A fresh output directory for one test.
 fn out_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("skel-render-test-{}-{test}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("skel-render-test-{}-{test}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
 }

@@ -105,7 +105,8 @@ fn xdotool(x: &Xvfb, args: &[&str]) -> String {
 }
 
 fn screenshot_path(test: &str) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("skel-view-{}-{test}.png", std::process::id()));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("skel-view-{}-{test}.png", std::process::id()));
     let _ = std::fs::remove_file(&path);
     path
 }

@@ -82,7 +82,8 @@ fn glb_and_embedded_gltf_load_the_same() {
 #[test]
 fn external_buffers_are_read_relative_to_the_base_dir() {
     let (b, doc) = two_bone_strip();
-    let dir = std::env::temp_dir().join(format!("skel-gltf-ext-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("skel-gltf-ext-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("strip data.bin"), &b.bin).unwrap();
     let mut doc = doc;
