@@ -100,6 +100,12 @@ impl PoseSink for SpanSink<'_> {
     }
 
     fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
+
+    /// A crowd reads only bone matrices (its players are its own): plain playback skips the
+    /// per-node TRS record.
+    fn wants_local_transforms(&self) -> bool {
+        false
+    }
 }
 
 /// Many instances of one asset; see the module docs.
