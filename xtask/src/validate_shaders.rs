@@ -284,7 +284,7 @@ mod tests {
         assert_eq!(compose_directive("fn f() {}"), None);
         assert_eq!(
             compose_directive("fn f(a: u32 {{SKEL_INFLUENCES_PARAM}}) {}").map(|v| v.len()),
-            Some(6)
+            Some(SkinningVariant::all().len())
         );
         assert_eq!(
             first_free_group("@group(0) @binding(1) var x: u32; @group( 2 ) var y"),
@@ -293,7 +293,7 @@ mod tests {
         assert_eq!(first_free_group("fn f() {}"), 0);
         assert_eq!(
             compose_directive("// skel-validate: compose\n").map(|v| v.len()),
-            Some(6)
+            Some(SkinningVariant::all().len())
         );
         let picked =
             compose_directive("// header\n// skel-validate: compose 4 8m\n").unwrap_or_default();
