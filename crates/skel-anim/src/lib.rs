@@ -75,6 +75,7 @@ mod player;
 mod pose;
 mod poser;
 mod quad_plan;
+mod quad_sample;
 mod quads;
 mod rig;
 mod sampler;
