@@ -400,6 +400,11 @@ impl QuadPlan {
     /// only on the keys' dot product, which a common rotation on the left keeps). Constant
     /// rows are held again from the new keys.
     ///
+    /// Lanes whose keys all hold the reference value bit for bit (their differences are
+    /// nothing: a zero translation or scale, the identity rotation) are no longer keyed: adding
+    /// them would leave the pose as it is (up to the rounding of one more renormalisation), so
+    /// the layer skips them, and a quad left with no keyed lane is not sampled at all.
+    ///
     /// # Panics
     /// When `reference` has fewer rows than the plan has quads.
     pub(crate) fn relative_to(&self, reference: &[QuadRows]) -> Self {
@@ -413,6 +418,32 @@ impl QuadPlan {
             .chain([self.keys.len()])
             .collect();
         for ((q, end), r) in out.quads.iter_mut().zip(ends).zip(reference) {
+            // Lanes where every key holds the reference value (bit for bit) add nothing.
+            let same = |rows: core::ops::Range<usize>| {
+                out.keys[q.first..end]
+                    .chunks_exact(ROWS)
+                    .fold(BVec4A::splat(true), |same, key| {
+                        rows.clone()
+                            .fold(same, |same, row| same & key[row].cmpeq(r[row]))
+                    })
+            };
+            q.t_keyed &= !same(T_ROWS..T_ROWS + 3);
+            q.s_keyed &= !same(S_ROWS..S_ROWS + 3);
+            // Rotations: keys all equal, and the reference what sampling them gives (the
+            // normalised key, as `hold_constants` holds it).
+            let keys = &out.keys[q.first..end];
+            let k0 = [
+                keys[R_ROWS],
+                keys[R_ROWS + 1],
+                keys[R_ROWS + 2],
+                keys[R_ROWS + 3],
+            ];
+            let held = interpolate::slerp_soa(k0, k0, Vec4::ZERO, BVec4A::splat(true));
+            let r_held = keys.chunks_exact(ROWS).fold(
+                (0..4).fold(BVec4A::splat(true), |m, c| m & held[c].cmpeq(r[R_ROWS + c])),
+                |m, key| (0..4).fold(m, |m, c| m & key[R_ROWS + c].cmpeq(k0[c])),
+            );
+            q.r_keyed &= !(same(R_ROWS..R_ROWS + 4) | r_held);
             let conj =
                 Quatx4::new(r[R_ROWS], r[R_ROWS + 1], r[R_ROWS + 2], r[R_ROWS + 3]).conjugate();
             for key in out.keys[q.first..end].chunks_exact_mut(ROWS) {

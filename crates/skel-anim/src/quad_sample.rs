@@ -46,6 +46,19 @@ pub(crate) fn sample_quad<'p>(
 /// array-of-structures pass's values.
 #[inline(always)]
 pub(crate) fn sample(keys: &[Vec4], q: &Quad, segments: &[Segment]) -> Lanes {
+    sample_with::<true>(keys, q, segments)
+}
+
+/// [`sample`] for an additive layer's differences: the rotations' slerps not normalised (unit
+/// within 2e-7; the layer normalises the product they go into).
+#[inline(always)]
+pub(crate) fn sample_differences(keys: &[Vec4], q: &Quad, segments: &[Segment]) -> Lanes {
+    sample_with::<false>(keys, q, segments)
+}
+
+/// [`sample`], the slerps normalised where `UNIT`.
+#[inline(always)]
+fn sample_with<const UNIT: bool>(keys: &[Vec4], q: &Quad, segments: &[Segment]) -> Lanes {
     let h = &q.held;
     if q.fixed != NONE {
         return Lanes::from_rows(h);
@@ -77,7 +90,11 @@ pub(crate) fn sample(keys: &[Vec4], q: &Quad, segments: &[Segment]) -> Lanes {
         let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
         let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
         let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
-        let slerped = Quatx4::from_rows(interpolate::slerp_soa(ra, rb, s, copy));
+        let slerped = Quatx4::from_rows(if UNIT {
+            interpolate::slerp_soa(ra, rb, s, copy)
+        } else {
+            interpolate::slerp_soa_unnormalized(ra, rb, s, copy)
+        });
         if q.r_rest.any() {
             Quatx4::select(q.r_rest, Quatx4::from_rows(ra), slerped)
         } else {

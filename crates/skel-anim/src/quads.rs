@@ -10,7 +10,7 @@ use crate::layout::{NONE, Transform};
 use crate::quad_plan::{Quad, QuadPlan, R_ROWS, S_ROWS, T_ROWS};
 use crate::timeline::Segment;
 
-pub(crate) use crate::quad_sample::{Lanes, sample, sample_quad};
+pub(crate) use crate::quad_sample::{Lanes, sample, sample_differences, sample_quad};
 
 /// How a quad's local matrices (elements in lanes, `interpolate::compose_rows`) are placed on
 /// their parents' world matrices: [`Baseline`]'s `place_rows` (SSE2 products, the

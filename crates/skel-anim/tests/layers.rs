@@ -530,6 +530,46 @@ fn bad_layers_are_typed_errors_and_add_nothing() {
     assert!(player.scratch().trs.iter().all(|v| v.is_finite()));
 }
 
+/// `clip` on its first sampler's key times with every key holding the value at its first key
+/// (as exporters write bones a clip does not move).
+fn held_at_first_key(clip: &Clip) -> Clip {
+    let mut held = on_shared_times(clip);
+    for s in &mut held.samplers {
+        let keys = s.input().len();
+        let components = s.output().len() / keys;
+        let first = s.output()[..components].to_vec();
+        let output = first.repeat(keys);
+        *s = skel_anim::Sampler::new(s.input().to_vec(), output, s.interpolation()).unwrap();
+    }
+    held
+}
+
+#[test]
+fn an_additive_layer_of_a_held_clip_adds_exactly_nothing() {
+    let mut data = common::generated_rig(24, 0, 3);
+    data.clips[0] = on_shared_times(&data.clips[0]);
+    let held = held_at_first_key(&data.clips[0]);
+    data.clips.push(held);
+    let rig = Rig::new(Arc::new(data)).unwrap();
+    assert!(rig.layers_four_nodes_at_a_time(0) && rig.layers_four_nodes_at_a_time(1));
+    let masked = Mask::default().include([3]).joint_weight(2, 0.3);
+    let base = || LayerDesc::new(0).weight(0.8).mask(masked.clone());
+    let mut alone = Player::new(&rig);
+    alone.add_layer(base()).unwrap();
+    let mut with_held = Player::new(&rig);
+    with_held.add_layer(base()).unwrap();
+    // Its differences from its own first key are zero everywhere: the four-node pass skips
+    // every lane of it, so the pose is the base's bit for bit.
+    with_held
+        .add_layer(LayerDesc::new(1).weight(0.6).additive(Reference::default()))
+        .unwrap();
+    for step in 0..40 {
+        alone.tick(0.037, &mut NullSink);
+        with_held.tick(0.037, &mut NullSink);
+        assert_eq!(alone.scratch().trs, with_held.scratch().trs, "step {step}");
+    }
+}
+
 #[test]
 fn a_layered_tick_allocates_nothing() {
     let data = common::generated_rig(40, 3, 11);

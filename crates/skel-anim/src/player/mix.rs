@@ -249,8 +249,7 @@ pub(crate) fn mix_layers_with(
     snapshot: &Snapshot,
     root: Option<&RootState>,
 ) {
-    if snapshot.weight <= 0.0 && root.is_none() && super::quad_mix::applies(rig, layers) {
-        super::quad_mix::mix_trs(rig, layers, scratch);
+    if snapshot.weight <= 0.0 && root.is_none() && super::quad_mix::mix_trs(rig, layers, scratch) {
         mix_morphs(rig, layers, mix, scratch);
         mix.trs_current = false;
         return;

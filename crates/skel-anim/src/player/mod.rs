@@ -392,21 +392,21 @@ impl Player {
             && self.ik.is_empty()
             && self.root.is_none()
             && self.snapshot.weight <= 0.0
-            && quad_mix::applies(&self.poser.rig, &self.layers)
+            && quad_mix::pose(
+                &self.poser.rig,
+                &mut self.layers,
+                &mut self.poser.scratch,
+                sink.wants_local_transforms(),
+            )
         {
-            // Nothing reads the pose between the steps: mix, compose and place in one pass.
+            // Nothing reads the pose between the steps: mixed, composed and placed in one
+            // pass; the morph weights follow.
             let poser = &mut self.poser;
             let (rig, scratch) = (&*poser.rig, &mut poser.scratch);
             let data = &**rig.data();
             for (mb, w) in data.morph_bindings.iter().zip(&mut scratch.morph_weights) {
                 w.copy_from_slice(&mb.default_weights);
             }
-            quad_mix::pose(
-                rig,
-                &mut self.layers,
-                scratch,
-                sink.wants_local_transforms(),
-            );
             mix::mix_morphs(rig, &mut self.layers, &mut self.mix, scratch);
             self.mix.trs_current = false;
             crate::pose::compute_frame_bone_matrices(data, scratch, sink);

@@ -32,32 +32,6 @@ use crate::wide::Kernels;
 /// larger stacks run property by property.
 pub(crate) const MAX_LAYERS_PER_KIND: usize = 8;
 
-/// Whether the quad pass can run `layers` over `rig` (the caller rules out snapshots and root
-/// motion).
-#[inline]
-pub(crate) fn applies(rig: &Rig, layers: &[Layer]) -> bool {
-    let Some(lq) = &rig.layer_quads else {
-        return false;
-    };
-    let (mut blend, mut additive) = (0, 0);
-    for l in layers {
-        let w = l.effective_weight();
-        if w == 0.0 {
-            continue;
-        }
-        if !lq.clip_ok[l.clip] {
-            return false;
-        }
-        match &l.reference {
-            None if w > 0.0 => blend += 1,
-            None => {}
-            Some(r) if r.deltas.is_some() => additive += 1,
-            Some(_) => return false,
-        }
-    }
-    blend <= MAX_LAYERS_PER_KIND && additive <= MAX_LAYERS_PER_KIND
-}
-
 /// One contributing layer as the quad loop reads it: the key blocks it samples (its clip's,
 /// or for an additive layer its clip's relative to the reference), its key intervals, its
 /// mask's lanes and its effective weight.
@@ -87,19 +61,41 @@ struct Stack<'a> {
 }
 
 impl<'a> Stack<'a> {
-    /// The stack of `layers` (which [`applies`] accepted), each contributing layer's key
-    /// interval located on every timeline of its clip on the way.
-    fn new(rig: &'a Rig, layers: &'a mut [Layer]) -> Self {
-        let mut stack = Self {
-            blend: [None; MAX_LAYERS_PER_KIND],
-            additive: [None; MAX_LAYERS_PER_KIND],
-        };
+    /// Fills the stack with `layers`, each contributing layer's key interval located on every timeline
+    /// of its clip on the way; `None` when the quad pass cannot run it (a contributing clip
+    /// without quads over the rig's node order or with CUBICSPLINE transforms, an additive
+    /// layer without baked differences, more than [`MAX_LAYERS_PER_KIND`] of a kind), with
+    /// nothing else changed. The caller rules out snapshots and root motion.
+    ///
+    /// Filled in place (`self` starts empty): a stack this size returned by value is copied.
+    fn fill(&mut self, rig: &'a Rig, layers: &'a mut [Layer]) -> Option<()> {
+        let lq = rig.layer_quads.as_ref()?;
+        let stack = self;
         let (mut b, mut a) = (0, 0);
         let data = rig.data();
         for l in layers.iter_mut() {
             let weight = l.effective_weight();
             if weight == 0.0 {
                 continue;
+            }
+            if !lq.clip_ok[l.clip] {
+                return None;
+            }
+            let l: &'a mut Layer = l;
+            let plan = match &l.reference {
+                None if weight > 0.0 => rig.plan.clips[l.clip].quads.as_ref(),
+                // A blend layer of negative weight contributes nothing.
+                None => continue,
+                Some(r) => Some(r.deltas.as_deref()?),
+            };
+            let Some(plan) = plan else { continue };
+            let (kind, count) = if l.reference.is_none() {
+                (&mut stack.blend, &mut b)
+            } else {
+                (&mut stack.additive, &mut a)
+            };
+            if *count == MAX_LAYERS_PER_KIND {
+                return None;
             }
             crate::tracks::locate_segments(
                 &data.clips[l.clip],
@@ -109,52 +105,60 @@ impl<'a> Stack<'a> {
                 &mut l.segments,
             );
             let l: &'a Layer = l;
-            let plan = match &l.reference {
-                None if weight > 0.0 => rig.plan.clips[l.clip].quads.as_ref(),
-                None => None,
-                Some(r) => r.deltas.as_deref(),
-            };
-            let Some(plan) = plan else { continue };
-            let c = Contributor {
+            kind[*count] = Some(Contributor {
                 plan,
                 segments: &l.segments,
                 mask: l.quad_mask.as_deref(),
                 weight,
-            };
-            if l.reference.is_none() && b < MAX_LAYERS_PER_KIND {
-                stack.blend[b] = Some(c);
-                b += 1;
-            } else if l.reference.is_some() && a < MAX_LAYERS_PER_KIND {
-                stack.additive[a] = Some(c);
-                a += 1;
-            }
+            });
+            *count += 1;
         }
-        stack
+        Some(())
     }
+
+    /// No layers (what [`Stack::fill`] starts from).
+    const EMPTY: Self = Self {
+        blend: [None; MAX_LAYERS_PER_KIND],
+        additive: [None; MAX_LAYERS_PER_KIND],
+    };
 }
 
 /// The layered pose of `layers` into `scratch.trs`, the values already there filling blend
-/// totals below 1 (what [`mix_layers`](crate::mix_layers) does property by property).
-pub(crate) fn mix_trs(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch) {
-    let Some(lq) = &rig.layer_quads else { return };
-    let stack = Stack::new(rig, layers);
+/// totals below 1 (what [`mix_layers`](crate::mix_layers) does property by property); `false`,
+/// with nothing written, where the quad pass cannot run the stack (the caller rules out
+/// snapshots and root motion).
+pub(crate) fn mix_trs(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch) -> bool {
+    let Some(lq) = &rig.layer_quads else {
+        return false;
+    };
+    let mut stack = Stack::EMPTY;
+    if stack.fill(rig, layers).is_none() {
+        return false;
+    }
     let trs = &mut scratch.trs;
     for (qi, q) in lq.shape.iter().enumerate() {
         let rest = gather(trs, q);
         let out = mix_quad(&stack, qi, &rest);
         quads::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
     }
+    true
 }
 
 /// The layered pose of `layers` over the rest pose, composed and placed: every node's frame
 /// matrix (`scratch.frame_world`), parents first, in one pass over the quads, and its TRS
-/// record when `record` (a sink that reads no local transforms, with no hook or IK, needs none).
+/// record when `record` (a sink that reads no local transforms, with no hook or IK, needs none);
+/// `false`, with nothing written, where the quad pass cannot run the stack ([`mix_trs`]).
 /// Runs with the kernels of the rig's plan (`wide::Kernels`).
 #[allow(
     unsafe_code,
     reason = "calling the AVX2 variant after run-time detection; the block says why"
 )]
-pub(crate) fn pose(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, record: bool) {
+pub(crate) fn pose(
+    rig: &Rig,
+    layers: &mut [Layer],
+    scratch: &mut PoseScratch,
+    record: bool,
+) -> bool {
     match scratch.plan.kernels {
         Kernels::Baseline => pose_with(rig, layers, scratch, record, quads::Baseline),
         #[cfg(target_arch = "x86_64")]
@@ -173,11 +177,16 @@ pub(crate) fn pose(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, r
     unsafe_code,
     reason = "a #[target_feature] function: called only after run-time detection"
 )]
-unsafe fn pose_avx2(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch, record: bool) {
+unsafe fn pose_avx2(
+    rig: &Rig,
+    layers: &mut [Layer],
+    scratch: &mut PoseScratch,
+    record: bool,
+) -> bool {
     // SAFETY: this function is compiled with AVX2 and FMA and called only where
     // `Kernels::detect` found both (`pose`'s match on the plan's kernels).
     let fma = unsafe { crate::wide::avx2::Fma::new() };
-    pose_with(rig, layers, scratch, record, fma);
+    pose_with(rig, layers, scratch, record, fma)
 }
 
 /// The pass itself, the hierarchy's products by `placer`.
@@ -188,9 +197,14 @@ fn pose_with(
     scratch: &mut PoseScratch,
     record: bool,
     placer: impl Place,
-) {
-    let Some(lq) = &rig.layer_quads else { return };
-    let stack = Stack::new(rig, layers);
+) -> bool {
+    let Some(lq) = &rig.layer_quads else {
+        return false;
+    };
+    let mut stack = Stack::EMPTY;
+    if stack.fill(rig, layers).is_none() {
+        return false;
+    }
     let PoseScratch {
         trs,
         frame_world: world,
@@ -208,6 +222,7 @@ fn pose_with(
         placer.place_quad(world, q, &e, zero, root);
     }
     *world_stale = true;
+    true
 }
 
 /// The TRS records of quad `q`'s nodes as rows (padding lanes: the identity).
@@ -283,11 +298,16 @@ fn mix_quad(stack: &Stack<'_>, qi: usize, rest: &QuadRows) -> Lanes {
         if !active.any() {
             continue;
         }
-        // The clip baked relative to the reference: its samples are the differences.
-        let Some((q, d)) = sample_quad(c.plan, c.segments, qi) else {
+        let Some(q) = c.plan.quads.get(qi) else {
             continue;
         };
         let (t_on, s_on, r_on) = (active & q.t_keyed, active & q.s_keyed, active & q.r_keyed);
+        if !(t_on | s_on | r_on).any() {
+            // Nothing to add here (`QuadPlan::relative_to` un-keys lanes without differences).
+            continue;
+        }
+        // The clip baked relative to the reference: its samples are the differences.
+        let d = quads::sample_differences(&c.plan.keys, q, c.segments);
         out.t = add_vectors(out.t, Vec3x4::ZERO, d.t, w, t_on);
         out.s = add_vectors(out.s, Vec3x4::ZERO, d.s, w, s_on);
         if r_on.any() {
