@@ -13,6 +13,9 @@ use skel::anim::{AnimationController, RecordingSink, VertexInfluences, skin_vert
 use skel::gpu::{GpuContext, GpuError, readback::read_buffer};
 use skel::{AssetContainer, Crowd, CrowdDescriptor, LoadOptions, SkelError, load_gltf};
 
+mod common;
+use common::{diagonal, gpu};
+
 #[path = "crowd/probe.rs"]
 mod probe;
 use probe::vertex_path;
@@ -20,20 +23,6 @@ use probe::vertex_path;
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
 const INSTANCES: u32 = 5;
 const CULLED: usize = 2;
-
-fn gpu(test: &str) -> Option<GpuContext> {
-    match GpuContext::new_headless() {
-        Ok(ctx) => Some(ctx),
-        Err(e) => {
-            assert!(
-                std::env::var("SKEL_REQUIRE_GPU").as_deref() != Ok("1"),
-                "{test}: no GPU adapter and SKEL_REQUIRE_GPU=1: {e}"
-            );
-            eprintln!("SKIP {test}: no GPU adapter ({e})");
-            None
-        }
-    }
-}
 
 fn floats(bytes: &[u8]) -> Vec<f32> {
     bytemuck::pod_collect_to_vec(bytes)
@@ -121,20 +110,7 @@ fn compare(
             )
             .unwrap();
             let at = (slot * cm.vertex_count as usize + primitive.base_vertex as usize) * 3;
-            let (lo, hi) =
-                cpu_p
-                    .chunks_exact(3)
-                    .fold(([f32::MAX; 3], [f32::MIN; 3]), |(lo, hi), v| {
-                        (
-                            [lo[0].min(v[0]), lo[1].min(v[1]), lo[2].min(v[2])],
-                            [hi[0].max(v[0]), hi[1].max(v[1]), hi[2].max(v[2])],
-                        )
-                    });
-            let diagonal = (0..3)
-                .map(|k| (hi[k] - lo[k]).powi(2))
-                .sum::<f32>()
-                .sqrt()
-                .max(1e-3);
+            let diagonal = diagonal(&cpu_p, 1e-3);
             let worst = cpu_p
                 .iter()
                 .zip(&positions[at..at + n])
@@ -398,20 +374,7 @@ fn dual_quaternion_crowds_match_the_cpu_reference() {
                 );
                 skin_vertices(&p.positions, None, Some(inf), bones, None, &mut lin_p, None)
                     .unwrap();
-                let (lo, hi) =
-                    cpu_p
-                        .chunks_exact(3)
-                        .fold(([f32::MAX; 3], [f32::MIN; 3]), |(lo, hi), v| {
-                            (
-                                [lo[0].min(v[0]), lo[1].min(v[1]), lo[2].min(v[2])],
-                                [hi[0].max(v[0]), hi[1].max(v[1]), hi[2].max(v[2])],
-                            )
-                        });
-                let diagonal = (0..3)
-                    .map(|k| (hi[k] - lo[k]).powi(2))
-                    .sum::<f32>()
-                    .sqrt()
-                    .max(1e-3);
+                let diagonal = diagonal(&cpu_p, 1e-3);
                 let at = (slot * cm.vertex_count as usize + primitive.base_vertex as usize) * 3;
                 for (path, positions, normals) in
                     [("compute", &gpu_p, &gpu_n), ("vertex shader", &vs_p, &vs_n)]
