@@ -41,8 +41,10 @@ pub(super) struct ComputeArgs {
     /// Untimed dispatches for at least this many milliseconds before each configuration.
     #[arg(long, default_value_t = 300)]
     warmup_ms: u32,
-    /// Rounds over every configuration (the figure is the median of the round medians).
-    #[arg(long, default_value_t = 2, value_parser = positive_u32)]
+    /// Rounds over every configuration (the figure is the median of the round medians). Odd,
+    /// so that one slow round is outvoted: on the H200 a configuration's first round after
+    /// new buffers is sometimes 1.7–5.7× slower, and the median of two keeps the slower one.
+    #[arg(long, default_value_t = 3, value_parser = positive_u32)]
     rounds: u32,
     /// Joint/weight formats of the table: `all` (u32/f32, u16/unorm16, u8/unorm16, u8/unorm8),
     /// `quick` (u32/f32 and u8/unorm16) or `none` (no table, e.g. with --sweep alone).
