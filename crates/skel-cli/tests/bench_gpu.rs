@@ -1,5 +1,5 @@
 //! `skel bench gpu`: its help, bad arguments as one error line (never a panic), and tiny runs of
-//! `compute` and `upload` on whatever adapter there is (lavapipe in CI: they check the JSON
+//! `compute`, `upload` and `draw` on whatever adapter there is (lavapipe in CI: they check the JSON
 //! shape and the skinning check, not speed). Figures worth reading need a real GPU and are
 //! recorded in `docs/h200/`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
@@ -20,7 +20,11 @@ fn help_lists_the_crowd_benchmark() {
         stdout.contains("--characters") && stdout.contains("--json"),
         "{stdout}"
     );
-    for (sub, option) in [("compute", "--vertices"), ("upload", "--characters")] {
+    for (sub, option) in [
+        ("compute", "--vertices"),
+        ("upload", "--characters"),
+        ("draw", "--characters"),
+    ] {
         assert!(stdout_of(&["bench", "gpu", "--help"]).contains(sub));
         let help = stdout_of(&["bench", "gpu", sub, "--help"]);
         assert!(
@@ -55,6 +59,10 @@ fn bad_arguments_are_one_error_line() {
         (&["bench", "gpu", "upload", "--frames", "0"][..], "0"),
         (&["bench", "gpu", "upload", "--characters", "-3"][..], "-3"),
         (&["bench", "gpu", "upload", "--json", "extra"][..], "extra"),
+        (&["bench", "gpu", "upload", "--modes", "all"][..], "all"),
+        (&["bench", "gpu", "draw", "--bogus"][..], "--bogus"),
+        (&["bench", "gpu", "draw", "--width", "0"][..], "0"),
+        (&["bench", "gpu", "draw", "--poses", "many"][..], "many"),
     ] {
         let (ok, stdout, stderr) = skel(args);
         assert!(!ok, "{args:?} succeeded: {stdout}");
@@ -187,4 +195,35 @@ fn upload_reports_every_mode_and_the_ring_allocates_a_fixed_handful() {
         per_character >= 2 * 40,
         "separate_skeletons: {per_character}"
     );
+}
+
+#[test]
+fn draw_draws_the_crowd_and_the_posed_comparison() {
+    let Some(report) = run_json(
+        "bench gpu draw",
+        &[
+            "draw",
+            "--characters",
+            "4",
+            "--frames",
+            "2",
+            "--width",
+            "96",
+            "--height",
+            "64",
+            "--warmup-ms",
+            "0",
+            "--poses",
+            "2",
+        ],
+    ) else {
+        return;
+    };
+    assert_eq!(report["schema"], "skel-bench-gpu-draw/1");
+    assert_eq!(report["characters"], 4);
+    assert_eq!(report["target"], serde_json::json!([96, 64]));
+    // The characters cover part of the picture, not none and not all of it.
+    let covered = report["pixels_covered"].as_f64().unwrap();
+    assert!(covered > 0.0 && covered < 1.0, "{report}");
+    assert!(report["frame_wall_ms_median"].as_f64().unwrap() > 0.0);
 }
