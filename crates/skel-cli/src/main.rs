@@ -34,7 +34,7 @@ enum Command {
     /// frames, an animated GIF and a contact sheet.
     Render(commands::render::RenderArgs),
     /// Time the CPU pose pipeline and the GPU upload for N characters (median ns per joint
-    /// per frame; --json for tools). `skel bench gpu --help`: the GPU crowd benchmark.
+    /// per frame; --json for tools). `skel bench gpu --help`: the GPU benchmarks.
     Bench(commands::bench::BenchArgs),
     /// Open a window on an animated asset: orbit camera, play/pause, next/previous clip,
     /// speed, frame time (the keys are listed by `skel view --help`).

@@ -116,3 +116,44 @@ pub(crate) fn create_filled_buffer(
     buffer.unmap();
     Ok(buffer)
 }
+
+/// The bind group of a skinning dispatch: a uniform buffer of `params` at binding 0 (returned
+/// with the group, which the bindings keep beside it), and each storage entry `(binding, buffer, bytes the shader reads)` bound at offset 0 with
+/// exactly that size (at least 4), so that the shader's `arrayLength` counts the vertices bound,
+/// not the buffer. Used by [`ComputeSkinning`](crate::ComputeSkinning) and
+/// [`CrowdSkinning`](crate::CrowdSkinning). Must run inside [`GpuContext::capture`].
+///
+/// # Errors
+/// [`GpuError::MissingLimit`] / [`GpuError::Validation`] from the params buffer.
+pub(crate) fn params_bind_group(
+    ctx: &GpuContext,
+    (params_label, group_label): (&'static str, &'static str),
+    layout: &wgpu::BindGroupLayout,
+    params: &[u8],
+    entries: &[(u32, &wgpu::Buffer, u64)],
+) -> Result<(wgpu::Buffer, wgpu::BindGroup), GpuError> {
+    let params = create_filled_buffer(ctx, params_label, wgpu::BufferUsages::UNIFORM, params)?;
+    let mut bind_entries = Vec::with_capacity(entries.len() + 1);
+    bind_entries.push(wgpu::BindGroupEntry {
+        binding: 0,
+        resource: params.as_entire_binding(),
+    });
+    bind_entries.extend(
+        entries
+            .iter()
+            .map(|&(binding, buffer, needed)| wgpu::BindGroupEntry {
+                binding,
+                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer,
+                    offset: 0,
+                    size: std::num::NonZeroU64::new(needed.max(4)),
+                }),
+            }),
+    );
+    let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(group_label),
+        layout,
+        entries: &bind_entries,
+    });
+    Ok((params, group))
+}

@@ -1,8 +1,6 @@
 //! Compute skinning: rest positions/normals + influences → skinned position/normal buffers, for
 //! users who skin once and draw many passes (shadows, depth pre-pass, picking).
 
-use std::num::NonZeroU64;
-
 use crate::{
     COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP, COMPUTE_WORKGROUP_SIZE, ComputeSkinningConfig,
     ComputeTuning, FragmentBindings, GpuContext, GpuError, Influences, MorphGpu, ShaderFragment,
@@ -310,31 +308,13 @@ impl ComputeSkinning {
         let tiles = self.tuning.tiles_for(inputs.vertex_count);
         let params_bytes: [u32; 4] = [inputs.vertex_count, bone_count, tiles, 0];
         ctx.capture("ComputeSkinning::bind", || {
-            let params = crate::buffers::create_filled_buffer(
+            let (params, buffers) = crate::buffers::params_bind_group(
                 ctx,
-                "skel compute params",
-                wgpu::BufferUsages::UNIFORM,
+                ("skel compute params", "skel compute skinning buffers"),
+                &self.buffers_layout,
                 bytemuck::cast_slice(&params_bytes),
+                &entries,
             )?;
-            let mut bind_entries = vec![wgpu::BindGroupEntry {
-                binding: 0,
-                resource: params.as_entire_binding(),
-            }];
-            bind_entries.extend(entries.iter().map(|&(binding, buffer, needed)| {
-                wgpu::BindGroupEntry {
-                    binding,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer,
-                        offset: 0,
-                        size: NonZeroU64::new(needed.max(4)),
-                    }),
-                }
-            }));
-            let buffers = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("skel compute skinning buffers"),
-                layout: &self.buffers_layout,
-                entries: &bind_entries,
-            });
             let fragment = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("skel compute skinning fragment"),
                 layout: &self.fragment_layout,

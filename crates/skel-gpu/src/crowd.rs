@@ -8,9 +8,17 @@
 //! same size: a frame copies the CPU array into a slot that is already mapped, records one
 //! buffer-to-buffer copy, and asks wgpu to map the slot again once the copy has run
 //! ([`wgpu::CommandEncoder::map_buffer_on_submit`]). Nothing is created per frame.
-
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+//!
+//! Heap allocations: none of ours. The remapping's callback captures nothing, so wgpu's
+//! `Box::new(callback)` of it allocates nothing either (a box of a zero-sized closure); whether
+//! a slot is mapped again is asked of the slot itself ([`wgpu::Buffer::get_mapped_range_mut`]
+//! succeeds only on a mapped buffer) instead of a flag the callback would have to capture. What
+//! wgpu 30 still allocates per upload, measured on lavapipe with heaptrack (release build):
+//! one `Vec` growth in `map_buffer_on_submit` (the encoder's list of deferred mappings, new with
+//! each encoder) and one for the first command recorded into a fresh encoder (wgpu-core's
+//! command list); at `submit`, its `Buffer::map_async` boxes the deferred callback and wraps it
+//! in a second box (`wgpu/src/backend/wgpu_core.rs`), whatever the callback is. No mapping or
+//! `write_buffer` path of wgpu 30 avoids those.
 
 use crate::{GpuContext, GpuError};
 
@@ -41,8 +49,6 @@ pub struct CrowdBonesDescriptor {
 #[derive(Debug)]
 struct StagingSlot {
     buffer: wgpu::Buffer,
-    // Set by the map callback, cleared when the slot is handed to a frame.
-    mapped: Arc<AtomicBool>,
 }
 
 /// Every instance's bone matrices in one storage buffer, plus the visible-instance list, and
@@ -112,7 +118,6 @@ impl CrowdBones {
                         wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
                         true,
                     ),
-                    mapped: Arc::new(AtomicBool::new(true)),
                 })
                 .collect();
             Self {
@@ -188,7 +193,7 @@ impl CrowdBones {
     /// [`GpuError::LengthMismatch`] for more visible instances than instances,
     /// [`GpuError::InstanceOutOfRange`] for a visible index past the crowd,
     /// [`GpuError::StagingBusy`] when no slot is mapped even after waiting (uploads whose
-    /// encoders were never submitted), [`GpuError::Validation`] when the mapping is refused.
+    /// encoders were never submitted, or a remapping the device refused).
     pub fn upload(
         &mut self,
         ctx: &GpuContext,
@@ -216,19 +221,12 @@ impl CrowdBones {
                 count: self.instance_count,
             });
         }
-        let slot = self.take_slot(ctx)?;
-        let bone_bytes = bones.len() as u64 * 4;
+        let len = (bone_bytes_of(bones) + (visible.len() as u64 + 1) * 4)
+            .next_multiple_of(wgpu::MAP_ALIGNMENT);
+        let (slot, mut view) = self.take_slot(ctx, len)?;
+        let bone_bytes = bone_bytes_of(bones);
         let list_bytes = (visible.len() as u64 + 1) * 4;
-        let slot_buffer = &self.ring[slot].buffer;
         {
-            let mut view = slot_buffer
-                .get_mapped_range_mut(
-                    ..(bone_bytes + list_bytes).next_multiple_of(wgpu::MAP_ALIGNMENT),
-                )
-                .map_err(|e| GpuError::Validation {
-                    context: "CrowdBones::upload",
-                    message: e.to_string(),
-                })?;
             let mut all = view.slice(..);
             let (mut bone_view, mut rest) = all.slice(..).split_at(bone_bytes as usize);
             bone_view.copy_from_slice(bytemuck::cast_slice(bones));
@@ -237,32 +235,45 @@ impl CrowdBones {
             rest.slice(4..list_bytes as usize)
                 .copy_from_slice(bytemuck::cast_slice(visible));
         }
+        drop(view);
+        let slot_buffer = &self.ring[slot].buffer;
         slot_buffer.unmap();
         encoder.copy_buffer_to_buffer(slot_buffer, 0, &self.bones, 0, bone_bytes);
         encoder.copy_buffer_to_buffer(slot_buffer, bone_bytes, &self.instances, 0, list_bytes);
-        let mapped = Arc::clone(&self.ring[slot].mapped);
-        encoder.map_buffer_on_submit(slot_buffer, wgpu::MapMode::Write, .., move |result| {
-            mapped.store(result.is_ok(), Ordering::Release);
-        });
+        // Captures nothing (see the module docs); a failed mapping shows as a slot that never
+        // maps again, which `take_slot` reports as `StagingBusy`.
+        encoder.map_buffer_on_submit(slot_buffer, wgpu::MapMode::Write, .., |_| {});
         self.next = (slot + 1) % self.ring.len();
         Ok(())
     }
 
-    /// The next mapped slot in ring order, waiting for the device once when none is.
-    fn take_slot(&mut self, ctx: &GpuContext) -> Result<usize, GpuError> {
+    /// The next mapped slot in ring order and a view of its first `len` bytes, waiting for the
+    /// device once when none is mapped. A slot is mapped when wgpu gives a view of it; asking
+    /// an unmapped one fails (wgpu formats an error message then: that allocates, but only
+    /// when the ring has run dry and the upload has to wait anyway).
+    fn take_slot(
+        &mut self,
+        ctx: &GpuContext,
+        len: u64,
+    ) -> Result<(usize, wgpu::BufferViewMut), GpuError> {
         let find = |ring: &[StagingSlot], next: usize| {
             (0..ring.len())
                 .map(|k| (next + k) % ring.len())
-                .find(|&i| ring[i].mapped.swap(false, Ordering::AcqRel))
+                .find_map(|i| Some((i, ring[i].buffer.get_mapped_range_mut(..len).ok()?)))
         };
-        if let Some(slot) = find(&self.ring, self.next) {
-            return Ok(slot);
+        if let Some(found) = find(&self.ring, self.next) {
+            return Ok(found);
         }
         self.waits += 1;
-        // Runs the map callbacks of every submitted upload.
+        // Runs the mappings of every submitted upload.
         let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
         find(&self.ring, self.next).ok_or(GpuError::StagingBusy {
             slots: self.ring.len(),
         })
     }
+}
+
+/// Bytes of a bone array.
+fn bone_bytes_of(bones: &[f32]) -> u64 {
+    bones.len() as u64 * 4
 }

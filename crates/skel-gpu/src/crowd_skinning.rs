@@ -4,8 +4,6 @@
 //! instance `list[1 + slot]` at `instance * bone_stride + bone_offset` in a [`CrowdBones`]
 //! buffer.
 
-use std::num::NonZeroU64;
-
 use crate::{CrowdBones, GpuContext, GpuError, Influences, SkeletonGpu, SkinningMethod};
 
 /// The crowd compute module (entry points `skel_crowd_skin4`/`8`/`16` and their `_dq` forms):
@@ -300,31 +298,13 @@ impl CrowdSkinning {
         }
         let params = crowd_mesh_params(vertex_count, inputs.bones, inputs.bone_offset);
         ctx.capture("CrowdSkinning::bind", || {
-            let params = crate::buffers::create_filled_buffer(
+            let (params, group) = crate::buffers::params_bind_group(
                 ctx,
-                "skel crowd params",
-                wgpu::BufferUsages::UNIFORM,
+                ("skel crowd params", "skel crowd skinning"),
+                &self.layout,
                 bytemuck::cast_slice(&params),
+                &entries,
             )?;
-            let mut bind_entries = vec![wgpu::BindGroupEntry {
-                binding: 0,
-                resource: params.as_entire_binding(),
-            }];
-            bind_entries.extend(entries.iter().map(|&(binding, buffer, needed)| {
-                wgpu::BindGroupEntry {
-                    binding,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer,
-                        offset: 0,
-                        size: NonZeroU64::new(needed.max(4)),
-                    }),
-                }
-            }));
-            let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("skel crowd skinning"),
-                layout: &self.layout,
-                entries: &bind_entries,
-            });
             Ok(CrowdSkinningBindings {
                 group,
                 vertex_count,

@@ -11,7 +11,7 @@
 //! proportional to the number of resources created before it: `skel bench --characters
 //! 1000` on lavapipe spent 160–240 µs per character per frame uploading, 86 % of the whole run
 //! in that search (perf). The 16-byte morph-weight upload suffered most (~3× a bone upload,
-//! `examples/crowd_upload.rs`): it fits every hole, so each one is examined in full.
+//! `skel bench gpu upload --targets 3`): it fits every hole, so each one is examined in full.
 //!
 //! Here a create call makes its resources empty, then stages all their contents in one buffer
 //! that is itself mapped at creation (`MAP_WRITE | COPY_SRC`, which wgpu maps directly: the

@@ -8,8 +8,11 @@
 //! `players[i].set_visible(false)` culls one: its clocks move, its pose, upload slot, skinning
 //! and draw are skipped (the visible list is rebuilt by every [`Crowd::tick`]).
 //!
-//! A frame allocates nothing on the heap in [`Crowd::tick`] and [`Crowd::upload`] (a test
-//! counts it); wgpu's own encoder and submission are outside that count.
+//! [`Crowd::tick`] allocates nothing on the heap, and [`Crowd::upload`] nothing of its own
+//! (a test counts both): what remains inside `upload` is wgpu 30's, 2 per frame in a release
+//! build (a fresh encoder's command list and its list of deferred mappings, see
+//! [`CrowdBones`](skel_gpu::CrowdBones)); wgpu's encoder creation, `submit` and mapping allocate
+//! more, outside that count.
 //!
 //! Morph targets are not applied per instance (their weights live in one uniform per mesh);
 //! a crowd skins the rest shape of morphed meshes.

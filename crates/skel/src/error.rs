@@ -35,8 +35,13 @@ pub enum SkelError {
 }
 
 impl SkelError {
+    /// A `map_err` adapter naming `what` failed. The name becomes a `String` only when there
+    /// is an error: `Crowd::upload` runs this every frame, and an eager conversion was one of
+    /// its heap allocations per frame.
     pub(crate) fn gpu(what: impl Into<String>) -> impl FnOnce(skel_gpu::GpuError) -> Self {
-        let what = what.into();
-        move |source| Self::Gpu { what, source }
+        move |source| Self::Gpu {
+            what: what.into(),
+            source,
+        }
     }
 }

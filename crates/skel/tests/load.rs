@@ -20,21 +20,10 @@ use skel::{AssetContainer, LoadOptions, Source, load_gltf};
 #[path = "load/clones.rs"]
 mod clones;
 
-const DEFAULT_CHARACTER: &[u8] = skel::DEFAULT_CHARACTER;
+mod common;
+use common::gpu;
 
-fn gpu(test: &str) -> Option<GpuContext> {
-    match GpuContext::new_headless() {
-        Ok(ctx) => Some(ctx),
-        Err(e) => {
-            assert!(
-                std::env::var("SKEL_REQUIRE_GPU").as_deref() != Ok("1"),
-                "{test}: no GPU adapter and SKEL_REQUIRE_GPU=1: {e}"
-            );
-            eprintln!("SKIP {test}: no GPU adapter ({e})");
-            None
-        }
-    }
-}
+const DEFAULT_CHARACTER: &[u8] = skel::DEFAULT_CHARACTER;
 
 fn shared_asset(test: &str, rel: &str) -> Option<PathBuf> {
     let path = PathBuf::from(concat!(

@@ -9,21 +9,10 @@ use skel::gpu::GpuContext;
 use skel::render::{AssetRenderer, BACKGROUND, Camera, Mat4, OffscreenTarget, Vec3, rest_bounds};
 use skel::{AssetContainer, LoadOptions, load_gltf};
 
-const SIDE: u32 = 192;
+mod common;
+use common::gpu;
 
-fn gpu(test: &str) -> Option<GpuContext> {
-    match GpuContext::new_headless() {
-        Ok(ctx) => Some(ctx),
-        Err(e) => {
-            assert!(
-                std::env::var("SKEL_REQUIRE_GPU").as_deref() != Ok("1"),
-                "{test}: no GPU adapter and SKEL_REQUIRE_GPU=1: {e}"
-            );
-            eprintln!("SKIP {test}: no GPU adapter ({e})");
-            None
-        }
-    }
-}
+const SIDE: u32 = 192;
 
 /// Draws one frame and returns the pixels that are not background.
 fn model_pixels(

@@ -3,37 +3,20 @@
 //! the staging ring (CPU time and time until the GPU has copied it), compute skinning of every
 //! instance (GPU timestamps when the adapter has them), and heap allocations per frame on this
 //! thread. Medians over the timed frames.
-//!
-//! Parsed on its own (`main.rs` hands it the arguments after `bench gpu`), so that `skel bench`
-//! keeps its positional asset argument.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use clap::Parser;
 use serde::Serialize;
 use skel::gpu::{GpuContext, HeadlessOptions};
 use skel::{Crowd, CrowdDescriptor, LoadOptions, load_gltf};
 
+use super::{median, rayon_threads};
 use crate::render::{DEFAULT_CHARACTER, DEFAULT_CHARACTER_NAME};
-
-/// GPU benchmarks of skel (one JSON object with --json).
-#[derive(Debug, Parser)]
-#[command(name = "skel bench gpu")]
-pub struct BenchGpuCli {
-    #[command(subcommand)]
-    command: BenchGpuCommand,
-}
-
-#[derive(Debug, clap::Subcommand)]
-enum BenchGpuCommand {
-    /// A crowd of one asset: pose, bone upload, compute skinning, allocations per frame.
-    Crowd(CrowdArgs),
-}
 
 /// Arguments of `skel bench gpu crowd`.
 #[derive(Debug, clap::Args)]
-struct CrowdArgs {
+pub(super) struct CrowdArgs {
     /// A .gltf or .glb file (default: the built-in character).
     asset: Option<PathBuf>,
     /// Instances in the crowd.
@@ -81,40 +64,13 @@ struct CrowdReport {
     gvertices_per_s: f64,
     /// Heap allocations on this thread in `tick` + `upload`, last frame.
     allocations_per_frame: u64,
+    /// Heap allocations on this thread over the whole upload frame, last frame: encoder,
+    /// `tick`, `upload`, submit and wait (the rest is inside wgpu).
+    allocations_per_upload_frame: u64,
 }
 
-/// Runs `skel bench gpu …` with `args` (the words after `gpu`).
-///
-/// # Errors
-/// Parsing errors come back as one line, clap's first (printed by the caller; `--help` is
-/// printed and is not an error); loading, GPU and crowd errors as they are.
-pub fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
-    let words = std::iter::once("skel bench gpu".to_owned()).chain(args.iter().cloned());
-    let cli = match BenchGpuCli::try_parse_from(words) {
-        Ok(cli) => cli,
-        Err(e) if !e.use_stderr() => {
-            print!("{e}");
-            return Ok(());
-        }
-        // One line: clap's first (the rule broken and the word), then where help is.
-        Err(e) => {
-            let text = e.to_string();
-            let first = text.lines().next().unwrap_or_default();
-            let first = first.trim_start_matches("error: ").trim_end();
-            return Err(format!("{first} (see `skel bench gpu --help`)").into());
-        }
-    };
-    match cli.command {
-        BenchGpuCommand::Crowd(a) => crowd(&a),
-    }
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(0.0)
-}
-
-fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
+/// Runs `skel bench gpu crowd`.
+pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
     let ctx = GpuContext::new_headless_with(&HeadlessOptions {
         optional_features: wgpu::Features::TIMESTAMP_QUERY,
         ..HeadlessOptions::default()
@@ -173,22 +129,27 @@ fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     let (mut pose, mut upload_cpu, mut upload_total, mut skin_gpu, mut skin_wall) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut allocations = 0;
+    let (mut allocations, mut allocations_whole) = (0, 0);
     let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
     for frame in 0..10 + args.frames {
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        let t0 = Instant::now();
-        let counted = allocation_counter::measure(|| crowd.tick(1.0 / 60.0)).count_total;
-        let pose_ms = ms(t0);
-        let t1 = Instant::now();
+        let (mut counted, mut pose_ms, mut upload_cpu_ms, mut upload_total_ms) = (0, 0.0, 0.0, 0.0);
         let mut result = Ok(());
-        let counted = counted
-            + allocation_counter::measure(|| result = crowd.upload(&ctx, &mut encoder)).count_total;
+        // The whole upload frame, encoder to wait; nothing in it allocates of its own.
+        let whole = allocation_counter::measure(|| {
+            let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            let t0 = Instant::now();
+            counted = allocation_counter::measure(|| crowd.tick(1.0 / 60.0)).count_total;
+            pose_ms = ms(t0);
+            let t1 = Instant::now();
+            counted += allocation_counter::measure(|| result = crowd.upload(&ctx, &mut encoder))
+                .count_total;
+            upload_cpu_ms = ms(t1);
+            ctx.queue.submit([encoder.finish()]);
+            wait();
+            upload_total_ms = ms(t1);
+        })
+        .count_total;
         result?;
-        let upload_cpu_ms = ms(t1);
-        ctx.queue.submit([encoder.finish()]);
-        wait();
-        let upload_total_ms = ms(t1);
         let t2 = Instant::now();
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         crowd.skin_timed(
@@ -212,7 +173,7 @@ fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         }
         if let Some((_, resolve)) = &queries {
             let bytes = skel::gpu::readback::read_buffer(&ctx, resolve, 0, 16)?;
-            let t: Vec<u64> = bytemuck_u64(&bytes);
+            let t: Vec<u64> = bytemuck::pod_collect_to_vec(&bytes);
             skin_gpu.push(t[1].saturating_sub(t[0]) as f64 * period / 1e6);
         }
         pose.push(pose_ms);
@@ -220,6 +181,7 @@ fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         upload_total.push(upload_total_ms);
         skin_wall.push(skin_wall_ms);
         allocations = counted;
+        allocations_whole = whole;
     }
     let skin_gpu_ms = (!skin_gpu.is_empty()).then(|| median(&mut skin_gpu));
     let skin_wall_ms = median(&mut skin_wall);
@@ -246,6 +208,7 @@ fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         skin_wall_ms,
         gvertices_per_s: total as f64 / (skin_gpu_ms.unwrap_or(skin_wall_ms) * 1e-3) / 1e9,
         allocations_per_frame: allocations,
+        allocations_per_upload_frame: allocations_whole,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -282,20 +245,9 @@ fn crowd(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
             ),
         }
         println!(
-            "allocations per frame (tick + upload, this thread): {}",
-            r.allocations_per_frame
+            "allocations per frame (tick + upload, this thread): {} ({} with encoder, submit and wait)",
+            r.allocations_per_frame, r.allocations_per_upload_frame
         );
     }
     Ok(())
-}
-
-fn bytemuck_u64(bytes: &[u8]) -> Vec<u64> {
-    bytes
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
-        .collect()
-}
-
-fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
 }

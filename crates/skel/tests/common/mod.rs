@@ -1,0 +1,42 @@
+//! Helpers shared by the facade's GPU test binaries: the adapter (skip or fail by
+//! `SKEL_REQUIRE_GPU`) and the bounding-box diagonal tolerances are taken of.
+#![allow(dead_code, reason = "each test binary uses a subset of these helpers")]
+
+use skel::gpu::GpuContext;
+
+/// A headless GPU context, or `None` after a loud SKIP line when there is no adapter.
+///
+/// # Panics
+/// Without an adapter when `SKEL_REQUIRE_GPU=1`: a CI machine that should have lavapipe must
+/// not pass by skipping.
+pub fn gpu(test: &str) -> Option<GpuContext> {
+    match GpuContext::new_headless() {
+        Ok(ctx) => Some(ctx),
+        Err(e) => {
+            assert!(
+                std::env::var("SKEL_REQUIRE_GPU").as_deref() != Ok("1"),
+                "{test}: no GPU adapter and SKEL_REQUIRE_GPU=1: {e}"
+            );
+            eprintln!("SKIP {test}: no GPU adapter ({e})");
+            None
+        }
+    }
+}
+
+/// The diagonal of the bounding box of `points` (x, y, z triples), at least `floor` (so that a
+/// tolerance relative to it stays meaningful for a degenerate box).
+pub fn diagonal(points: &[f32], floor: f32) -> f32 {
+    let (lo, hi) = points
+        .chunks_exact(3)
+        .fold(([f32::MAX; 3], [f32::MIN; 3]), |(lo, hi), v| {
+            (
+                [lo[0].min(v[0]), lo[1].min(v[1]), lo[2].min(v[2])],
+                [hi[0].max(v[0]), hi[1].max(v[1]), hi[2].max(v[2])],
+            )
+        });
+    (0..3)
+        .map(|k| (hi[k] - lo[k]).powi(2))
+        .sum::<f32>()
+        .sqrt()
+        .max(floor)
+}
