@@ -1,7 +1,7 @@
 //! `cargo xtask bench --shell-error SNAPSHOT`: the error of ozz-animation's optimised
 //! animations (what `gltf2ozz` writes with its defaults) against skel's lossless sampling,
 //! measured as the Animation Compression Library measures it: a virtual shell of 3 cm (in the
-//! asset's units) around each joint, in the skeleton's model space, at 60 Hz and at every key
+//! asset's units) around each joint, in the skeleton's model space, at 240 Hz and at every key
 //! time of the clip. The metric and the comparison are `crates/skel-gltf/examples/
 //! shell_error.rs`; ozz's model matrices come from our harness (`scripts/ozz/harness.cc
 //! --model`). This is the bound that issue 15 sets for skel's compressed clips: no larger
@@ -97,7 +97,7 @@ fn render(rows: &[Row]) -> String {
     let _ = writeln!(
         s,
         "\nshell error against skel's lossless sampling: points 3 cm along each joint's axes (in \
-         the asset's units), model space, 60 Hz and every key time; ACL's default bound is \
+         the asset's units), model space, 240 Hz and every key time; ACL's default bound is \
          0.01 cm"
     );
     s
