@@ -17,7 +17,8 @@
 // The error measurement's mode (`cargo xtask bench --shell-error`, docs/benchmarks.md): samples
 // the same animation at each time of the text file TIMES (seconds, one a line; the ratio is
 // time / duration, clamped to [0, 1] as SamplingJob clamps it), runs LocalToModelJob, and
-// writes OUT (text: "duration D", "joints N", then per joint "NAME\tPARENT") and OUT.bin (per
+// writes OUT (text: "duration D", "bytes B" (the runtime animation's size, Animation::size),
+// "joints N", then per joint "NAME\tPARENT") and OUT.bin (per
 // time, per joint in skeleton order, its model matrix: 16 little-endian f32, column-major).
 // Model space is ozz's: the skeleton's roots (gltf2ozz's skin roots) sit at the identity.
 
@@ -140,7 +141,8 @@ int DumpModel(const std::string& dir, const std::string& times_path, const std::
   }
   const auto names = skeleton.joint_names();
   const auto parents = skeleton.joint_parents();
-  std::fprintf(text, "duration %.9g\njoints %d\n", animation.duration(), skeleton.num_joints());
+  std::fprintf(text, "duration %.9g\nbytes %zu\njoints %d\n", animation.duration(),
+               animation.size(), skeleton.num_joints());
   for (int j = 0; j < skeleton.num_joints(); ++j) {
     std::fprintf(text, "%s\t%d\n", names[j], static_cast<int>(parents[j]));
   }

@@ -106,9 +106,12 @@ fn skel_world(asset: &support::Loaded, times: &[f32]) -> Result<Vec<Vec<DMat4>>,
         .collect()
 }
 
-/// The harness's dump: duration, joint names and parents, and per time per joint a matrix.
+/// The harness's dump: duration, size, joint names and parents, and per time per joint a
+/// matrix.
 struct Dump {
     duration: f32,
+    /// ozz's runtime animation in bytes (`Animation::size`).
+    bytes: usize,
     names: Vec<String>,
     parents: Vec<i32>,
     matrices: Vec<f32>,
@@ -126,6 +129,7 @@ fn read_dump(path: &Path) -> Result<Dump, String> {
             .map(str::to_owned)
     };
     let duration: f32 = header("duration ")?.parse().map_err(|_| "bad duration")?;
+    let bytes: usize = header("bytes ")?.parse().map_err(|_| "bad size")?;
     let count: usize = header("joints ")?.parse().map_err(|_| "bad joint count")?;
     let (mut names, mut parents) = (Vec::new(), Vec::new());
     for line in lines.take(count) {
@@ -137,13 +141,14 @@ fn read_dump(path: &Path) -> Result<Dump, String> {
         path.extension()
             .map_or("bin".into(), |e| format!("{}.bin", e.to_string_lossy())),
     );
-    let bytes = std::fs::read(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
-    let matrices = bytes
+    let raw = std::fs::read(&bin).map_err(|e| format!("{}: {e}", bin.display()))?;
+    let matrices = raw
         .chunks_exact(4)
         .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
         .collect();
     Ok(Dump {
         duration,
+        bytes,
         names,
         parents,
         matrices,
@@ -182,6 +187,15 @@ fn vs_ozz(asset: &support::Loaded, dump: &Path) -> Result<String, String> {
         measured.push((j, o, data.nodes[root_node].parent));
     }
     let world = skel_world(asset, &t)?;
+    // The clip's translation, rotation and scale keys as f32 (what compression is measured
+    // against; key times not counted).
+    let clip = &data.clips[asset.clip];
+    let raw: usize = clip
+        .channels
+        .iter()
+        .filter(|c| c.path != skel_anim::ChannelPath::Weights)
+        .map(|c| 4 * clip.samplers[c.sampler].output().len())
+        .sum();
     // A root's world matrix carries the left-handed flip when the asset is loaded so (the
     // loader's default); ozz's model space does not.
     let flip = match data.handedness {
@@ -204,9 +218,12 @@ fn vs_ozz(asset: &support::Loaded, dump: &Path) -> Result<String, String> {
             errors.push(e);
         }
     }
+    #[expect(clippy::cast_precision_loss, reason = "byte counts")]
+    let ratio = raw as f64 / dump.bytes.max(1) as f64;
     Ok(format!(
         "asset {} joints {} times {} samples {} unit_m {unit} shell {d} bound_cm {} \
-         skel_duration {} ozz_duration {} max_cm {:.5} p99_cm {:.5} p50_cm {:.5} worst {} at {}",
+         skel_duration {} ozz_duration {} max_cm {:.5} p99_cm {:.5} p50_cm {:.5} worst {} at {} \
+         raw_bytes {raw} ozz_bytes {} ratio_raw {:.2}",
         asset.spec.name,
         measured.len(),
         t.len(),
@@ -219,5 +236,7 @@ fn vs_ozz(asset: &support::Loaded, dump: &Path) -> Result<String, String> {
         errors.percentile(50.0) * 100.0,
         names[worst.1],
         worst.2,
+        dump.bytes,
+        ratio,
     ))
 }
