@@ -11,6 +11,16 @@
 // per bone: 16 floats of its inverse bind matrix, column-major, then the joint's name) and
 // NAME.ozz. Prints one line: frames, characters, joints, bones, the wall-clock time of the
 // FRAMES timed frames in ns per frame, and a checksum of the last skinning matrices.
+//
+//   harness --model DIR TIMES OUT
+//
+// The error measurement's mode (`cargo xtask bench --shell-error`, docs/benchmarks.md): samples
+// the same animation at each time of the text file TIMES (seconds, one a line; the ratio is
+// time / duration, clamped to [0, 1] as SamplingJob clamps it), runs LocalToModelJob, and
+// writes OUT (text: "duration D", "bytes B" (the runtime animation's size, Animation::size),
+// "joints N", then per joint "NAME\tPARENT") and OUT.bin (per
+// time, per joint in skeleton order, its model matrix: 16 little-endian f32, column-major).
+// Model space is ozz's: the skeleton's roots (gltf2ozz's skin roots) sit at the identity.
 
 #include <chrono>
 #include <cstdio>
@@ -99,11 +109,81 @@ __attribute__((noinline)) void Frame(const ozz::animation::Skeleton& skeleton,
   }
 }
 
+// `--model DIR TIMES OUT`: model matrices at the given times (see the header).
+int DumpModel(const std::string& dir, const std::string& times_path, const std::string& out) {
+  std::ifstream skin(dir + "/skin.txt");
+  std::string line;
+  if (!std::getline(skin, line) || line.rfind("clip ", 0) != 0) {
+    std::fprintf(stderr, "harness: %s/skin.txt must start with \"clip NAME\"\n", dir.c_str());
+    return 1;
+  }
+  ozz::animation::Skeleton skeleton;
+  ozz::animation::Animation animation;
+  if (!Load(dir + "/skeleton.ozz", &skeleton) ||
+      !Load(dir + "/" + line.substr(5) + ".ozz", &animation)) {
+    return 1;
+  }
+  if (animation.num_tracks() != skeleton.num_joints()) {
+    std::fprintf(stderr, "harness: %d tracks for %d joints\n", animation.num_tracks(),
+                 skeleton.num_joints());
+    return 1;
+  }
+  std::vector<float> times;
+  std::ifstream in(times_path);
+  for (float t; in >> t;) {
+    times.push_back(t);
+  }
+  std::FILE* text = std::fopen(out.c_str(), "w");
+  std::FILE* bin = std::fopen((out + ".bin").c_str(), "wb");
+  if (text == nullptr || bin == nullptr) {
+    std::fprintf(stderr, "harness: cannot write %s\n", out.c_str());
+    return 1;
+  }
+  const auto names = skeleton.joint_names();
+  const auto parents = skeleton.joint_parents();
+  std::fprintf(text, "duration %.9g\nbytes %zu\njoints %d\n", animation.duration(),
+               animation.size(), skeleton.num_joints());
+  for (int j = 0; j < skeleton.num_joints(); ++j) {
+    std::fprintf(text, "%s\t%d\n", names[j], static_cast<int>(parents[j]));
+  }
+  ozz::animation::SamplingJob::Context context(animation.num_tracks());
+  std::vector<ozz::math::SoaTransform> locals(skeleton.num_soa_joints());
+  std::vector<ozz::math::Float4x4> models(skeleton.num_joints());
+  for (const float t : times) {
+    ozz::animation::SamplingJob sampling;
+    sampling.animation = &animation;
+    sampling.context = &context;
+    sampling.ratio = t / animation.duration();
+    sampling.output = ozz::make_span(locals);
+    ozz::animation::LocalToModelJob ltm;
+    ltm.skeleton = &skeleton;
+    ltm.input = ozz::make_span(locals);
+    ltm.output = ozz::make_span(models);
+    if (!sampling.Run() || !ltm.Run()) {
+      std::fprintf(stderr, "harness: sampling at %g failed\n", t);
+      return 1;
+    }
+    for (const ozz::math::Float4x4& m : models) {
+      float v[16];
+      for (int c = 0; c < 4; ++c) {
+        ozz::math::StorePtrU(m.cols[c], v + 4 * c);
+      }
+      std::fwrite(v, sizeof(float), 16, bin);
+    }
+  }
+  std::fclose(text);
+  return std::fclose(bin) == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 5 && std::strcmp(argv[1], "--model") == 0) {
+    return DumpModel(argv[2], argv[3], argv[4]);
+  }
   if (argc != 5) {
-    std::fprintf(stderr, "usage: harness DIR CHARACTERS WARMUP FRAMES\n");
+    std::fprintf(stderr,
+                 "usage: harness DIR CHARACTERS WARMUP FRAMES | harness --model DIR TIMES OUT\n");
     return 2;
   }
   const std::string dir = argv[1];

@@ -28,14 +28,12 @@ pub(crate) const FRAMES: (usize, usize) = (20, 80);
 
 /// The driver's executable, built in release (the `bench` profile's settings).
 pub(crate) fn build_driver(root: &Path) -> Result<PathBuf, String> {
-    let args = [
-        "build",
-        "--release",
-        "-p",
-        "skel-gltf",
-        "--example",
-        "pose_frames",
-    ];
+    build_example(root, "pose_frames")
+}
+
+/// Example `name` of skel-gltf, built in release; its executable.
+pub(crate) fn build_example(root: &Path, name: &str) -> Result<PathBuf, String> {
+    let args = ["build", "--release", "-p", "skel-gltf", "--example", name];
     eprintln!("xtask bench: cargo {}", args.join(" "));
     let status = Command::new(env!("CARGO"))
         .args(args)
@@ -45,7 +43,7 @@ pub(crate) fn build_driver(root: &Path) -> Result<PathBuf, String> {
     if !status.success() {
         return Err(format!("cargo {} failed ({status})", args.join(" ")));
     }
-    Ok(target_dir(root).join("release/examples/pose_frames"))
+    Ok(target_dir(root).join("release/examples").join(name))
 }
 
 /// `CARGO_TARGET_DIR`, or `target/` under the workspace root.

@@ -6,7 +6,7 @@
 //! assets with ozz's `gltf2ozz`; nothing of ozz enters the repository. Optional: CI has no ozz.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
@@ -41,11 +41,21 @@ fn median(values: &[f64]) -> f64 {
     }
 }
 
-/// Builds ozz and the harness, converts the assets, counts and times both sides, prints the
-/// side-by-side table and writes `target/bench/vs_ozz.json`.
-pub(crate) fn run(snapshot: &Path, rounds: usize, filter: Option<&str>) -> Result<(), String> {
+/// What [`prepare`] leaves: the driver, ozz's harness, the work folder (`target/ozz`, one
+/// folder per asset under `assets/` with its `.ozz` files and `skin.txt`), the output folder
+/// (`target/bench`) and the assets that pass the filter.
+pub(crate) struct Prepared {
+    pub(crate) driver: PathBuf,
+    pub(crate) harness: PathBuf,
+    pub(crate) work: PathBuf,
+    pub(crate) out: PathBuf,
+    pub(crate) assets: Vec<&'static str>,
+}
+
+/// Builds the driver, ozz and the harness, and converts the assets (the generated rigs
+/// exported as glTF first) with gltf2ozz; writes each asset's `skin.txt`.
+pub(crate) fn prepare(snapshot: &Path, filter: Option<&str>) -> Result<Prepared, String> {
     let root = crate::workspace_root();
-    ensure_valgrind()?;
     let driver = build_driver(&root)?;
     let target = target_dir(&root);
     let work = target.join("ozz");
@@ -98,6 +108,26 @@ pub(crate) fn run(snapshot: &Path, rounds: usize, filter: Option<&str>) -> Resul
         let dir = work.join("assets").join(asset);
         run_line(&driver, &["skin", asset, &dir.to_string_lossy()])?;
     }
+    Ok(Prepared {
+        driver,
+        harness,
+        work,
+        out,
+        assets,
+    })
+}
+
+/// Builds ozz and the harness, converts the assets, counts and times both sides, prints the
+/// side-by-side table and writes `target/bench/vs_ozz.json`.
+pub(crate) fn run(snapshot: &Path, rounds: usize, filter: Option<&str>) -> Result<(), String> {
+    ensure_valgrind()?;
+    let Prepared {
+        driver,
+        harness,
+        work,
+        out,
+        assets,
+    } = prepare(snapshot, filter)?;
 
     // 4. Instructions, by difference, for both.
     let mut rows = Vec::new();

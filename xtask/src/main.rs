@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 mod bench;
 mod bench_count;
+mod bench_error;
 mod bench_ozz;
 mod bless;
 mod ci;
@@ -71,6 +72,11 @@ enum Command {
         /// (`--rounds` timing rounds, 7 when not given). See docs/benchmarks.md.
         #[arg(long, value_name = "DIR")]
         vs_ozz: Option<PathBuf>,
+        /// Measure the shell error (the Animation Compression Library's metric: 3 cm around
+        /// each joint, model space) of ozz-animation's optimised animations, built from this
+        /// snapshot as for --vs-ozz, against skel's lossless sampling. See docs/benchmarks.md.
+        #[arg(long, value_name = "DIR")]
+        shell_error: Option<PathBuf>,
         /// Only benchmarks whose ID contains this (criterion's filter); with --instructions or
         /// --vs-ozz, only assets whose name contains it.
         filter: Option<String>,
@@ -109,13 +115,15 @@ fn main() -> ExitCode {
             rounds,
             instructions,
             vs_ozz,
+            shell_error,
             filter,
-        } => match (vs_ozz, instructions) {
-            (Some(dir), _) => {
+        } => match (shell_error, vs_ozz, instructions) {
+            (Some(dir), _, _) => bench_error::run(&dir, filter.as_deref()),
+            (None, Some(dir), _) => {
                 bench_ozz::run(&dir, if rounds > 1 { rounds } else { 7 }, filter.as_deref())
             }
-            (None, true) => bench_count::run(filter.as_deref()),
-            (None, false) => bench::run(&bench::BenchOptions {
+            (None, None, true) => bench_count::run(filter.as_deref()),
+            (None, None, false) => bench::run(&bench::BenchOptions {
                 quick,
                 summary_only,
                 no_gpu,

@@ -23,12 +23,16 @@
 #[path = "../benches/support/mod.rs"]
 mod support;
 
+#[path = "shared/ozz_names.rs"]
+mod ozz_names;
+
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use base64::Engine as _;
+use ozz_names::ozz_names;
 use serde_json::{Value, json};
 use skel_anim::{AnimationData, ChannelPath, Interpolation, PoseSink, par_tick_all, tick_all};
 
@@ -149,27 +153,6 @@ fn timed(
         frame().map_err(|e| e.to_string())?;
     }
     Ok(start.elapsed().as_secs_f64() * 1e9)
-}
-
-/// Names as ozz's `gltf2ozz` renames them (`FixupNames` in its gltf2ozz.cc): an empty name
-/// becomes `PREFIX<i>`, and a name already taken gets `_<i>` appended until it is unique.
-fn ozz_names<'a>(names: impl Iterator<Item = &'a str>, prefix: &str) -> Vec<String> {
-    let mut taken = std::collections::HashSet::new();
-    names
-        .enumerate()
-        .map(|(i, n)| {
-            let mut name = if n.is_empty() {
-                format!("{prefix}{i}")
-            } else {
-                n.to_owned()
-            };
-            while taken.contains(&name) {
-                let _ = write!(name, "_{i}");
-            }
-            taken.insert(name.clone());
-            name
-        })
-        .collect()
 }
 
 /// `dir/skin.txt`: the clip's name as gltf2ozz writes its file, then per bone of every skin
