@@ -82,6 +82,7 @@ mod sampler;
 mod single;
 mod sink;
 mod skinning;
+mod slerp_wide;
 mod timeline;
 mod tracks;
 mod wide;
