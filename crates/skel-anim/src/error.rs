@@ -177,4 +177,13 @@ pub enum AnimError {
         /// What is degenerate.
         reason: &'static str,
     },
+    /// A [`Compression`](crate::Compression) whose shell distance or error bound is not
+    /// finite and positive.
+    #[error("compression: the shell distance ({shell}) and error bound ({bound}) must be finite and positive")]
+    BadCompression {
+        /// The shell distance given.
+        shell: f32,
+        /// The error bound given.
+        bound: f32,
+    },
 }

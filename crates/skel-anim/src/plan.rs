@@ -64,6 +64,8 @@ pub(crate) struct ClipPlan {
     /// The clip's keys four nodes at a time, for the structure-of-arrays pass (`None`: the
     /// fused pass above, see [`QuadPlan::new`]).
     pub(crate) quads: Option<QuadPlan>,
+    /// What compression did to the clip (`None`: lossless keys).
+    pub(crate) compression: Option<crate::ClipCompression>,
 }
 
 /// What the bone pass needs to know about a skeleton binding beyond its data.
@@ -200,6 +202,27 @@ impl PosePlan {
         data: &AnimationData,
         choice: crate::CpuKernels,
     ) -> Result<Self, AnimError> {
+        Self::with_options(
+            data,
+            &crate::RigOptions {
+                kernels: choice,
+                compression: None,
+            },
+        )
+    }
+
+    /// [`new`](Self::new) with the kernels and compression `options` ask for.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new), and [`AnimError::BadCompression`].
+    pub(crate) fn with_options(
+        data: &AnimationData,
+        options: &crate::RigOptions,
+    ) -> Result<Self, AnimError> {
+        let choice = options.kernels;
+        if let Some(c) = &options.compression {
+            c.check()?;
+        }
         data.validate()?;
         let n = data.nodes.len();
         let topo = crate::compute_topo_order(&data.nodes)?;
@@ -234,6 +257,24 @@ impl PosePlan {
                 block_key_values: plan.blocks.iter().map(|b| b.keys.len()).sum(),
             };
             plan.quads = QuadPlan::new(clip, &inputs, &data.nodes);
+            if let (Some(c), Some(lossless)) = (&options.compression, &plan.quads) {
+                let raw_bytes = plan
+                    .vec3
+                    .iter()
+                    .chain(&plan.quat)
+                    .map(|t| clip.samplers[t.sampler as usize].output().len() * 4)
+                    .sum();
+                let (packed, report) = crate::packed_build::compress(
+                    lossless,
+                    clip,
+                    &plan.timelines.representative,
+                    n,
+                    c,
+                    raw_bytes,
+                );
+                plan.quads = Some(packed);
+                plan.compression = Some(report);
+            }
             timeline_total += plan.timelines.len();
             max_timelines = max_timelines.max(plan.timelines.len());
             max_vec3 = max_vec3.max(plan.vec3.len());
@@ -327,6 +368,7 @@ impl ClipPlan {
             fused_rest: Vec::new(),
             blocks: Vec::new(),
             quads: None,
+            compression: None,
         };
         for (ci, ch) in clip.channels.iter().enumerate() {
             let (off, path) = match ch.path {

@@ -14,6 +14,7 @@ use glam::{BVec4A, Vec4};
 use crate::interpolate::{self, Cols};
 
 use crate::layout::{NONE, NodeSources, Track};
+use crate::packed::PackedKeys;
 use crate::{Clip, NodeRest};
 
 /// Rows per key of a quad: translation `x, y, z`, scale `x, y, z`, rotation `x, y, z, w`, each
@@ -86,9 +87,13 @@ pub(crate) struct QuadInputs<'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct QuadPlan {
     pub(crate) quads: Vec<Quad>,
+    /// `ROWS` vectors per key from each quad's `first`; empty when [`QuadPlan::packed`] holds
+    /// the keys instead.
     pub(crate) keys: Vec<Vec4>,
     /// Local matrices of the quads that never move (`Quad::fixed`).
     pub(crate) fixed: Vec<[Cols; 4]>,
+    /// The keys compressed ([`Compression`](crate::Compression)), what the passes then decode.
+    pub(crate) packed: Option<PackedKeys>,
 }
 
 /// Where one property of one node comes from.
@@ -274,25 +279,65 @@ impl QuadPlan {
             }
             let first = quad.first;
             hold_constants(&mut quad, &keys[first..first + ROWS]);
-            if quad.t_const && quad.s_const && quad.r_const {
-                let h = &quad.held;
-                quad.fixed = u32::try_from(fixed.len()).ok()?;
-                fixed.push(interpolate::compose_soa(
-                    [h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]],
-                    [h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]],
-                    [h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]],
-                ));
-            }
+            fix_if_constant(&mut quad, &mut fixed)?;
             quads.push(quad);
         }
-        Some(Self { quads, keys, fixed })
+        Some(Self {
+            quads,
+            keys,
+            fixed,
+            packed: None,
+        })
     }
+
+    /// The f32 keys: [`QuadPlan::keys`], or the compressed keys decoded (rows of held groups
+    /// filled with their held values), in the lossless layout.
+    pub(crate) fn unpacked(&self) -> Self {
+        let Some(p) = &self.packed else {
+            return self.clone();
+        };
+        let mut keys = vec![Vec4::ZERO; p.lossless_len];
+        let ends = self.quads.iter().skip(1).map(|q| q.first).chain([p.lossless_len]);
+        for ((q, end), groups) in self.quads.iter().zip(ends).zip(&p.quads) {
+            for (k, key) in keys[q.first..end].chunks_exact_mut(ROWS).enumerate() {
+                let key: &mut QuadRows = key.try_into().unwrap_or_else(|_| unreachable!());
+                key.copy_from_slice(&q.held);
+                #[expect(
+                    clippy::cast_possible_truncation,
+                    reason = "key indices fit u32: the plan checked the key counts"
+                )]
+                p.decode(groups, k as u32, key);
+            }
+        }
+        Self {
+            quads: self.quads.clone(),
+            keys,
+            fixed: self.fixed.clone(),
+            packed: None,
+        }
+    }
+}
+
+/// Composes `quad`'s local matrices once when nothing in it moves (`Quad::fixed`), from its
+/// held rows; `None` past 4 294 967 294 such quads.
+pub(crate) fn fix_if_constant(quad: &mut Quad, fixed: &mut Vec<[Cols; 4]>) -> Option<()> {
+    quad.fixed = NONE;
+    if quad.t_const && quad.s_const && quad.r_const {
+        let h = &quad.held;
+        quad.fixed = u32::try_from(fixed.len()).ok()?;
+        fixed.push(interpolate::compose_soa(
+            [h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]],
+            [h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]],
+            [h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]],
+        ));
+    }
+    Some(())
 }
 
 /// Fills `quad.held` from its first key `k0` (the value of every key where constant): what the
 /// frame's lerp (`a + (b − a) · s` with `a == b`, `s ≥ 0`: `a + 0`) and slerp (equal keys copy)
 /// give for those rows, whatever the time.
-fn hold_constants(quad: &mut Quad, k0: &[Vec4]) {
+pub(crate) fn hold_constants(quad: &mut Quad, k0: &[Vec4]) {
     let lerped = |row: usize, hold: BVec4A| Vec4::select(hold, k0[row], k0[row] + Vec4::ZERO);
     for c in 0..3 {
         quad.held[T_ROWS + c] = lerped(T_ROWS + c, quad.t_hold);
@@ -409,13 +454,13 @@ impl QuadPlan {
     /// When `reference` has fewer rows than the plan has quads.
     pub(crate) fn relative_to(&self, reference: &[QuadRows]) -> Self {
         use skel_math::lanes::Quatx4;
-        let mut out = self.clone();
+        let mut out = self.unpacked();
         let ends: Vec<usize> = self
             .quads
             .iter()
             .skip(1)
             .map(|q| q.first)
-            .chain([self.keys.len()])
+            .chain([out.keys.len()])
             .collect();
         for ((q, end), r) in out.quads.iter_mut().zip(ends).zip(reference) {
             // Lanes where every key holds the reference value (bit for bit) add nothing.

@@ -29,7 +29,18 @@ impl Lanes {
     }
 }
 
-/// Quad `qi` of `plan` and its nodes' transforms at the key intervals `segments`.
+/// How a sample interpolates rotations: [`SLERP`], [`DIFFERENCES`] or [`NLERP`].
+pub(crate) type Rot = u8;
+/// The polynomial slerp, normalised (what every lossless pass plays).
+pub(crate) const SLERP: Rot = 0;
+/// The polynomial slerp not normalised: an additive layer's differences (unit within 2e-7;
+/// the layer normalises the product they go into).
+pub(crate) const DIFFERENCES: Rot = 1;
+/// The normalised lerp (ozz-animation's rule): compressed clips whose error allows it.
+pub(crate) const NLERP: Rot = 2;
+
+/// Quad `qi` of `plan` and its nodes' transforms at the key intervals `segments`, from its
+/// f32 keys or its compressed ones.
 #[inline(always)]
 pub(crate) fn sample_quad<'p>(
     plan: &'p QuadPlan,
@@ -37,7 +48,14 @@ pub(crate) fn sample_quad<'p>(
     qi: usize,
 ) -> Option<(&'p Quad, Lanes)> {
     let q = plan.quads.get(qi)?;
-    Some((q, sample(&plan.keys, q, segments)))
+    Some((
+        q,
+        match &plan.packed {
+            None => sample(&plan.keys, q, segments),
+            Some(p) if p.nlerp => p.sample::<NLERP>(qi, q, segments),
+            Some(p) => p.sample::<SLERP>(qi, q, segments),
+        },
+    ))
 }
 
 /// Quad `q`'s transforms (its keys in `keys`) at the key intervals `segments`: held rows where
@@ -46,30 +64,48 @@ pub(crate) fn sample_quad<'p>(
 /// array-of-structures pass's values.
 #[inline(always)]
 pub(crate) fn sample(keys: &[Vec4], q: &Quad, segments: &[Segment]) -> Lanes {
-    sample_with::<true>(keys, q, segments)
+    sample_keys::<SLERP>(keys, q, segments)
 }
 
 /// [`sample`] for an additive layer's differences: the rotations' slerps not normalised (unit
 /// within 2e-7; the layer normalises the product they go into).
 #[inline(always)]
 pub(crate) fn sample_differences(keys: &[Vec4], q: &Quad, segments: &[Segment]) -> Lanes {
-    sample_with::<false>(keys, q, segments)
+    sample_keys::<DIFFERENCES>(keys, q, segments)
 }
 
-/// [`sample`], the slerps normalised where `UNIT`.
+/// The key interval of quad `q` in `segments` (key 0 for a quad without keys).
 #[inline(always)]
-fn sample_with<const UNIT: bool>(keys: &[Vec4], q: &Quad, segments: &[Segment]) -> Lanes {
-    let h = &q.held;
-    if q.fixed != NONE {
-        return Lanes::from_rows(h);
-    }
-    let seg = if q.timeline == NONE {
+pub(crate) fn segment_of(q: &Quad, segments: &[Segment]) -> Segment {
+    if q.timeline == NONE {
         Segment::default()
     } else {
         segments[q.timeline as usize]
-    };
+    }
+}
+
+/// [`sample`] from f32 keys, rotations by `ROT`.
+#[inline(always)]
+fn sample_keys<const ROT: Rot>(keys: &[Vec4], q: &Quad, segments: &[Segment]) -> Lanes {
+    if q.fixed != NONE {
+        return Lanes::from_rows(&q.held);
+    }
+    let seg = segment_of(q, segments);
     let ka = &keys[q.first + seg.a as usize * ROWS..][..ROWS];
     let kb = &keys[q.first + seg.b as usize * ROWS..][..ROWS];
+    sample_rows::<ROT>(ka, kb, q, seg)
+}
+
+/// Quad `q`'s transforms between its keys `ka` and `kb` (rows of constant groups are not
+/// read) at `seg.s`, rotations by `ROT`.
+#[inline(always)]
+pub(crate) fn sample_rows<const ROT: Rot>(
+    ka: &[Vec4],
+    kb: &[Vec4],
+    q: &Quad,
+    seg: Segment,
+) -> Lanes {
+    let h = &q.held;
     let s = Vec4::splat(seg.s);
     let vec3 = |first: usize, hold: BVec4A, constant: bool| {
         if constant {
@@ -90,15 +126,15 @@ fn sample_with<const UNIT: bool>(keys: &[Vec4], q: &Quad, segments: &[Segment]) 
         let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
         let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
         let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
-        let slerped = Quatx4::from_rows(if UNIT {
-            interpolate::slerp_soa(ra, rb, s, copy)
-        } else {
-            interpolate::slerp_soa_unnormalized(ra, rb, s, copy)
+        let interpolated = Quatx4::from_rows(match ROT {
+            SLERP => interpolate::slerp_soa(ra, rb, s, copy),
+            DIFFERENCES => interpolate::slerp_soa_unnormalized(ra, rb, s, copy),
+            _ => interpolate::nlerp_soa(ra, rb, s, copy),
         });
         if q.r_rest.any() {
-            Quatx4::select(q.r_rest, Quatx4::from_rows(ra), slerped)
+            Quatx4::select(q.r_rest, Quatx4::from_rows(ra), interpolated)
         } else {
-            slerped
+            interpolated
         }
     };
     Lanes {

@@ -84,7 +84,31 @@ impl QuadPlan {
         root: &Transform,
         placer: P,
     ) {
-        for q in &self.quads {
+        use crate::quad_sample::{NLERP, SLERP};
+        match &self.packed {
+            None => self.pose_with::<RECORD, _>(trs, world, root, placer, |_, q| {
+                sample(&self.keys, q, segments)
+            }),
+            Some(p) if p.nlerp => self.pose_with::<RECORD, _>(trs, world, root, placer, |qi, q| {
+                p.sample::<NLERP>(qi, q, segments)
+            }),
+            Some(p) => self.pose_with::<RECORD, _>(trs, world, root, placer, |qi, q| {
+                p.sample::<SLERP>(qi, q, segments)
+            }),
+        }
+    }
+
+    /// [`pose_into`](Self::pose_into) with each moving quad's transforms from `sample_at`.
+    #[inline(always)]
+    fn pose_with<const RECORD: bool, P: Place>(
+        &self,
+        trs: &mut [f32],
+        world: &mut [f32],
+        root: &Transform,
+        placer: P,
+        sample_at: impl Fn(usize, &Quad) -> Lanes,
+    ) {
+        for (qi, q) in self.quads.iter().enumerate() {
             let h = &q.held;
             if q.fixed != NONE {
                 // Nothing in the quad moves: its local matrices were composed at build time.
@@ -100,7 +124,7 @@ impl QuadPlan {
                 place(world, q, &self.fixed[q.fixed as usize], root);
                 continue;
             }
-            let v = sample(&self.keys, q, segments);
+            let v = sample_at(qi, q);
             if RECORD {
                 write_trs(trs, q, v.t.rows(), v.r.rows(), v.s.rows());
             }

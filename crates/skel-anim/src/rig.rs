@@ -7,7 +7,7 @@ use crate::blend_map::ChannelMaps;
 use crate::blend_tracks::TrackSlots;
 use crate::plan::PosePlan;
 use crate::quad_plan::LayerQuads;
-use crate::{AnimError, AnimationData, CpuKernels, TRS_STRIDE};
+use crate::{AnimError, AnimationData, ClipCompression, CpuKernels, RigOptions, TRS_STRIDE};
 
 /// One asset compiled for playback (ozz-animation's runtime skeleton and animations, bevy's
 /// animation graph asset): the validated [`AnimationData`], its evaluation plan (node order,
@@ -75,7 +75,37 @@ impl Rig {
         data: Arc<AnimationData>,
         kernels: CpuKernels,
     ) -> Result<Arc<Self>, AnimError> {
-        let plan = Arc::new(PosePlan::with_kernels(&data, kernels)?);
+        Self::with_options(
+            data,
+            &RigOptions {
+                kernels,
+                compression: None,
+            },
+        )
+    }
+
+    /// [`Rig::new`] with the kernels and the compression `options` ask for: lossy compressed
+    /// clips within an error bound are opt in ([`Compression`](crate::Compression));
+    /// [`Rig::clip_compression`] reports what it did.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use skel_anim::{AnimationData, Compression, NodeRest, Rig, RigOptions};
+    ///
+    /// let data = Arc::new(AnimationData { nodes: vec![NodeRest::new("root", None)], ..Default::default() });
+    /// let bad = Compression { bound: -1.0, ..Compression::default() };
+    /// let options = RigOptions { compression: Some(bad), ..RigOptions::default() };
+    /// assert!(Rig::with_options(data, &options).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Rig::new`], and [`AnimError::BadCompression`] for a shell distance or bound that
+    /// is not finite and positive.
+    pub fn with_options(
+        data: Arc<AnimationData>,
+        options: &RigOptions,
+    ) -> Result<Arc<Self>, AnimError> {
+        let plan = Arc::new(PosePlan::with_options(&data, options)?);
         let maps = ChannelMaps::new(&data);
         let tracks = TrackSlots::new(&data, &plan, &maps);
         #[expect(
@@ -163,6 +193,14 @@ impl Rig {
         self.layer_quads
             .as_ref()
             .is_some_and(|lq| lq.clip_ok.get(clip).copied().unwrap_or(false))
+    }
+
+    /// What compression did to clip `clip`: `None` for a rig built without
+    /// [`Compression`](crate::Compression), for a clip it does not apply to (see there), and
+    /// past the last clip.
+    #[must_use]
+    pub fn clip_compression(&self, clip: usize) -> Option<&ClipCompression> {
+        self.plan.clips.get(clip)?.compression.as_ref()
     }
 
     pub(crate) fn check_clip(&self, clip: usize) -> Result<(), AnimError> {

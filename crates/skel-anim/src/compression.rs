@@ -1,0 +1,127 @@
+//! Options for compiling a [`Rig`](crate::Rig): which CPU kernels run, and whether clips are
+//! compressed, with the report of what compression did to each clip.
+
+use crate::{AnimError, CpuKernels};
+
+/// How a [`Rig`](crate::Rig) is compiled ([`Rig::with_options`](crate::Rig::with_options)).
+/// `Default` is what [`Rig::new`](crate::Rig::new) does: the widest kernels this CPU runs and
+/// lossless keys.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RigOptions {
+    /// The CPU kernels of the pose pass.
+    pub kernels: CpuKernels,
+    /// Compress the clips' keys within an error bound (`None`: lossless, bit for bit the keys
+    /// of the asset).
+    pub compression: Option<Compression>,
+}
+
+/// Lossy compression of a rig's clips, bounded by the error it may cause (the method of the
+/// Animation Compression Library): for each joint, points at distance [`shell`](Self::shell)
+/// along its three axes are taken to the rig's space by the lossless pose and by the
+/// compressed one, and no point may move by more than [`bound`](Self::bound), at every key
+/// time and a quarter, half and three quarters of the way between keys.
+///
+/// Within that bound each clip's keys are:
+/// - **held** where a group of four nodes' translations, scales or rotations barely moves
+///   (stored once, not per key: constant and rest-equal tracks cost nothing);
+/// - else **quantised** to 8 or 16 bits per value, range-reduced per value over the clip;
+/// - else kept as f32;
+/// - and rotations interpolate by normalised lerp instead of slerp when [`nlerp`](Self::nlerp)
+///   allows it and that alone causes at most half the bound.
+///
+/// Units are the asset's: glTF's is the metre, so [`Compression::default`] is 0.01 cm at 3 cm
+/// (ACL's defaults); [`Compression::for_unit`] scales them for an asset written in other
+/// units. Compression applies to clips played four nodes at a time (LINEAR or STEP tracks
+/// sharing key times per group of four nodes, as exporters write them); other clips, and the
+/// paths that read tracks one by one (root motion, snapshots), keep the lossless keys.
+///
+/// ```
+/// use std::sync::Arc;
+/// use skel_anim::{AnimationData, Compression, NodeRest, Rig, RigOptions};
+///
+/// let data = Arc::new(AnimationData { nodes: vec![NodeRest::new("root", None)], ..Default::default() });
+/// let options = RigOptions { compression: Some(Compression::default()), ..Default::default() };
+/// let rig = Rig::with_options(data, &options)?;
+/// assert_eq!(rig.node_count(), 1);
+/// // A centimetre asset: the same 0.01 cm at 3 cm.
+/// assert_eq!(Compression::for_unit(0.01).shell, 3.0);
+/// # Ok::<(), skel_anim::AnimError>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Compression {
+    /// Distance of the measured points from each joint, in the asset's units.
+    pub shell: f32,
+    /// The largest distance any such point may move, in the asset's units.
+    pub bound: f32,
+    /// Whether rotations may interpolate by normalised lerp (ozz-animation's rule: cheaper,
+    /// and exact at keys and half-way) where its error is at most half the bound.
+    pub nlerp: bool,
+}
+
+impl Default for Compression {
+    /// ACL's defaults for an asset in metres: 0.01 cm at 3 cm; normalised lerp allowed.
+    fn default() -> Self {
+        Self::for_unit(1.0)
+    }
+}
+
+impl Compression {
+    /// ACL's defaults (0.01 cm at 3 cm) for an asset whose unit is `metres_per_unit` metres
+    /// (`1.0` for glTF's metre, `0.01` for an exporter that wrote centimetres).
+    #[must_use]
+    pub fn for_unit(metres_per_unit: f32) -> Self {
+        Self {
+            shell: 0.03 / metres_per_unit,
+            bound: 0.0001 / metres_per_unit,
+            nlerp: true,
+        }
+    }
+
+    pub(crate) fn check(&self) -> Result<(), AnimError> {
+        let ok = |v: f32| v.is_finite() && v > 0.0;
+        if ok(self.shell) && ok(self.bound) {
+            Ok(())
+        } else {
+            Err(AnimError::BadCompression {
+                shell: self.shell,
+                bound: self.bound,
+            })
+        }
+    }
+}
+
+/// What compression did to one clip ([`Rig::clip_compression`](crate::Rig::clip_compression)).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ClipCompression {
+    /// Bytes of the clip's translation, rotation and scale keys as f32 in the asset (key
+    /// times not counted).
+    pub raw_bytes: usize,
+    /// Bytes of the lossless four-node key blocks the passes would read otherwise.
+    pub lossless_bytes: usize,
+    /// Bytes of the compressed keys and their ranges.
+    pub compressed_bytes: usize,
+    /// Groups (one property of four nodes) held constant by compression, beyond those the
+    /// clip keeps constant itself.
+    pub held: usize,
+    /// Groups stored at 8 bits, 16 bits and as f32.
+    pub bits8: usize,
+    /// See [`bits8`](Self::bits8).
+    pub bits16: usize,
+    /// See [`bits8`](Self::bits8).
+    pub f32: usize,
+    /// Whether rotations interpolate by normalised lerp.
+    pub nlerp: bool,
+    /// The largest shell error measured while choosing (asset units), over every joint at the
+    /// times the [`Compression`] docs name.
+    pub max_error: f32,
+}
+
+impl ClipCompression {
+    /// `raw_bytes / compressed_bytes` (infinite when nothing is stored).
+    #[must_use]
+    #[expect(clippy::cast_precision_loss, reason = "a ratio of byte counts")]
+    pub fn ratio(&self) -> f64 {
+        self.raw_bytes as f64 / self.compressed_bytes as f64
+    }
+}

@@ -1,0 +1,250 @@
+//! The compressor of [`Compression`]: chooses, group by group, how a clip's four-node keys are
+//! stored ([`Width`]) so that the virtual-shell error of every node stays within the bound
+//! (the Animation Compression Library's method, greedy): rotations first switch to the
+//! normalised lerp if that alone keeps within half the bound; then, parents first, each
+//! moving group is tried held at its first key, then at 8 bits, then at 16, and kept as f32
+//! when none of those keeps every node within the bound. A trial plays the whole clip with
+//! every choice made so far, through the same decoder and pass as playback, so the error
+//! measured is the error of what plays.
+
+use glam::Vec4;
+
+use crate::compression::{ClipCompression, Compression};
+use crate::layout::Transform;
+use crate::packed::{GROUPS, PackedKeys, Width};
+use crate::quad_plan::{QuadPlan, ROWS, fix_if_constant, hold_constants};
+use crate::quads::Baseline;
+use crate::timeline::{Segment, TimeCursor};
+use crate::{Clip, interpolate};
+
+/// Fractions of each key interval measured besides the keys: the normalised lerp meets the
+/// slerp at the keys and half-way and strays most about a quarter of the way.
+const BETWEEN_KEYS: [f32; 3] = [0.25, 0.5, 0.75];
+
+/// The clip's plays at the measured times, and the lossless world matrices there.
+struct Trials {
+    /// `timelines` segments per measured time.
+    segments: Vec<Segment>,
+    timelines: usize,
+    /// `nodes · 16` floats per measured time.
+    reference: Vec<f32>,
+    nodes: usize,
+    /// The nodes the quads place (where errors are measured).
+    placed: Vec<u32>,
+    shell: f32,
+    /// Scratch: one frame's world matrices.
+    world: Vec<f32>,
+}
+
+/// `lossless` compressed by `c` (the clip's times from `clip` and each timeline's
+/// representative sampler `representative`, `nodes` nodes in the rig), with the report.
+/// `raw_bytes` is the clip's f32 key bytes, for the report.
+pub(crate) fn compress(
+    lossless: &QuadPlan,
+    clip: &Clip,
+    representative: &[u32],
+    nodes: usize,
+    c: &Compression,
+    raw_bytes: usize,
+) -> (QuadPlan, ClipCompression) {
+    let mut trials = Trials::new(lossless, clip, representative, nodes, c.shell);
+    let mut choice: Vec<[Width; 3]> = lossless
+        .quads
+        .iter()
+        .map(|q| {
+            [q.t_const, q.s_const, q.r_const].map(|held| if held { Width::Held } else { Width::F32 })
+        })
+        .collect();
+    let nlerp = c.nlerp && trials.within(&build(lossless, &choice, true), c.bound * 0.5);
+    for qi in 0..choice.len() {
+        for g in 0..GROUPS.len() {
+            if choice[qi][g] != Width::F32 {
+                continue;
+            }
+            for width in [Width::Held, Width::Bits8, Width::Bits16] {
+                choice[qi][g] = width;
+                if trials.within(&build(lossless, &choice, nlerp), c.bound) {
+                    break;
+                }
+                choice[qi][g] = Width::F32;
+            }
+        }
+    }
+    let plan = build(lossless, &choice, nlerp);
+    let mut report = ClipCompression {
+        raw_bytes,
+        lossless_bytes: lossless.keys.len() * 16,
+        compressed_bytes: plan.packed.as_ref().map_or(0, PackedKeys::bytes),
+        nlerp,
+        max_error: trials.max_error(&plan),
+        ..ClipCompression::default()
+    };
+    for (q, widths) in lossless.quads.iter().zip(&choice) {
+        for (&width, constant) in widths.iter().zip([q.t_const, q.s_const, q.r_const]) {
+            match width {
+                Width::Held if !constant => report.held += 1,
+                Width::Held => {}
+                Width::Bits8 => report.bits8 += 1,
+                Width::Bits16 => report.bits16 += 1,
+                Width::F32 => report.f32 += 1,
+            }
+        }
+    }
+    (plan, report)
+}
+
+/// `lossless` with its groups stored as `choice` says (groups held by it made constant at
+/// their first key), rotations by normalised lerp where `nlerp`.
+fn build(lossless: &QuadPlan, choice: &[[Width; 3]], nlerp: bool) -> QuadPlan {
+    let mut quads = lossless.quads.clone();
+    let mut fixed = Vec::new();
+    let mut packed = PackedKeys {
+        nlerp,
+        lossless_len: lossless.keys.len(),
+        ..PackedKeys::default()
+    };
+    let ends = lossless
+        .quads
+        .iter()
+        .skip(1)
+        .map(|q| q.first)
+        .chain([lossless.keys.len()]);
+    for ((q, end), widths) in quads.iter_mut().zip(ends).zip(choice) {
+        let keys = &lossless.keys[q.first..end];
+        let held = widths.map(|w| w == Width::Held);
+        if held != [q.t_const, q.s_const, q.r_const] {
+            [q.t_const, q.s_const, q.r_const] = held;
+            hold_constants(q, &keys[..ROWS]);
+        }
+        // At most one fixed quad per quad: the count fits as the lossless plan's did.
+        let _ = fix_if_constant(q, &mut fixed);
+        let groups = std::array::from_fn(|g| packed.push_group(keys, GROUPS[g], widths[g]));
+        packed.quads.push(groups);
+    }
+    QuadPlan {
+        quads,
+        keys: Vec::new(),
+        fixed,
+        packed: Some(packed),
+    }
+}
+
+impl Trials {
+    fn new(
+        lossless: &QuadPlan,
+        clip: &Clip,
+        representative: &[u32],
+        nodes: usize,
+        shell: f32,
+    ) -> Self {
+        let inputs: Vec<&[f32]> = representative
+            .iter()
+            .map(|&r| clip.samplers[r as usize].input())
+            .collect();
+        let mut keys: Vec<f32> = inputs.iter().flat_map(|i| i.iter().copied()).collect();
+        keys.sort_by(f32::total_cmp);
+        keys.dedup();
+        let mut times = Vec::with_capacity(keys.len() * 4);
+        for pair in keys.windows(2) {
+            times.push(pair[0]);
+            times.extend(BETWEEN_KEYS.map(|f| pair[0] + (pair[1] - pair[0]) * f));
+        }
+        times.extend(keys.last());
+        let mut segments = Vec::with_capacity(times.len() * inputs.len());
+        for &t in &times {
+            segments.extend(inputs.iter().map(|i| TimeCursor::default().locate(i, t)));
+        }
+        let placed = lossless
+            .quads
+            .iter()
+            .flat_map(|q| q.nodes[..q.lanes].iter().copied())
+            .collect();
+        let mut trials = Self {
+            segments,
+            timelines: inputs.len(),
+            reference: Vec::new(),
+            nodes,
+            placed,
+            shell,
+            world: vec![0.0; nodes * 16],
+        };
+        let mut reference = Vec::with_capacity(times.len() * nodes * 16);
+        for t in 0..times.len() {
+            trials.pose(lossless, t);
+            reference.extend_from_slice(&trials.world);
+        }
+        trials.reference = reference;
+        trials
+    }
+
+    fn times(&self) -> usize {
+        self.segments.len() / self.timelines.max(1)
+    }
+
+    /// Plays `plan` at measured time `t` into `self.world`.
+    fn pose(&mut self, plan: &QuadPlan, t: usize) {
+        let segments = &self.segments[t * self.timelines..(t + 1) * self.timelines];
+        let root = Transform::Diagonal(Vec4::ONE);
+        plan.pose_into::<false, _>(segments, &mut [], &mut self.world, &root, Baseline);
+    }
+
+    /// The largest shell error of `plan` at time `t`'s pose in `self.world`.
+    fn error_at(&self, t: usize) -> f32 {
+        let reference = &self.reference[t * self.nodes * 16..(t + 1) * self.nodes * 16];
+        let (want, got) = (
+            interpolate::matrices(reference),
+            interpolate::matrices(&self.world),
+        );
+        self.placed.iter().fold(0.0, |worst, &n| {
+            worst.max(shell_error(&want[n as usize], &got[n as usize], self.shell))
+        })
+    }
+
+    /// Whether `plan`'s error stays within `bound` at every measured time.
+    fn within(&mut self, plan: &QuadPlan, bound: f32) -> bool {
+        (0..self.times()).all(|t| {
+            self.pose(plan, t);
+            self.error_at(t) <= bound
+        })
+    }
+
+    fn max_error(&mut self, plan: &QuadPlan) -> f32 {
+        (0..self.times()).fold(0.0, |worst, t| {
+            self.pose(plan, t);
+            worst.max(self.error_at(t))
+        })
+    }
+
+}
+
+/// The virtual-shell error between two affine world matrices (column-major): the farthest
+/// that the points at distance `shell` along the joint's x, y and z axes move.
+fn shell_error(want: &[f32; 16], got: &[f32; 16], shell: f32) -> f32 {
+    let col = |m: &[f32; 16], c: usize| Vec4::from_slice(&m[c * 4..c * 4 + 4]);
+    let offset = col(got, 3) - col(want, 3);
+    (0..3).fold(0.0, |worst, c| {
+        worst.max((offset + (col(got, c) - col(want, c)) * shell).length())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shell_error_of_an_offset_is_its_length_and_of_a_turn_its_chord() {
+        let mut a = [0.0; 16];
+        for c in 0..4 {
+            a[c * 5] = 1.0;
+        }
+        let mut moved = a;
+        moved[12] = 0.3;
+        moved[13] = 0.4;
+        assert!((shell_error(&a, &moved, 2.0) - 0.5).abs() < 1e-6);
+        // A quarter turn about z: the x and y axes' points move by a chord of 2·d·sin(45°).
+        let mut turned = a;
+        (turned[0], turned[1], turned[4], turned[5]) = (0.0, 1.0, -1.0, 0.0);
+        let chord = 2.0 * 2.0 * core::f32::consts::FRAC_PI_4.sin();
+        assert!((shell_error(&a, &turned, 2.0) - chord).abs() < 1e-5);
+    }
+}
