@@ -179,7 +179,9 @@ pub enum AnimError {
     },
     /// A [`Compression`](crate::Compression) whose shell distance or error bound is not
     /// finite and positive.
-    #[error("compression: the shell distance ({shell}) and error bound ({bound}) must be finite and positive")]
+    #[error(
+        "compression: the shell distance ({shell}) and error bound ({bound}) must be finite and positive"
+    )]
     BadCompression {
         /// The shell distance given.
         shell: f32,

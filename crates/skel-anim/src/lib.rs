@@ -55,8 +55,8 @@ mod blend_map;
 mod blend_spec;
 mod blend_tracks;
 mod clip;
-mod compression;
 mod clock;
+mod compression;
 mod controller;
 mod crossfade;
 mod data;
@@ -69,10 +69,10 @@ mod instances;
 mod interpolate;
 mod kinds;
 mod layout;
-#[cfg(feature = "rayon")]
-mod parallel;
 mod packed;
 mod packed_build;
+#[cfg(feature = "rayon")]
+mod parallel;
 mod plan;
 mod player;
 mod pose;
@@ -93,8 +93,8 @@ mod wide;
 pub use blend::{BlendLayer, WeightedBlend};
 pub use blend_spec::parse_blend_spec;
 pub use clip::{Channel, Clip, Marker};
-pub use compression::{ClipCompression, Compression, RigOptions};
 pub use clock::{LoopMode, PlaybackClock};
+pub use compression::{ClipCompression, Compression, RigOptions};
 pub use controller::AnimationController;
 pub use crossfade::CrossFade;
 pub use data::{

@@ -87,7 +87,8 @@ impl PackedKeys {
             Width::F32 => {
                 let first = to_u32(self.f32s.len());
                 for key in keys.chunks_exact(ROWS) {
-                    self.f32s.extend_from_slice(&key[first_row..first_row + rows]);
+                    self.f32s
+                        .extend_from_slice(&key[first_row..first_row + rows]);
                 }
                 return PackedGroup {
                     width,
@@ -127,9 +128,9 @@ impl PackedKeys {
                     reason = "levels are whole numbers in 0..=255 or 0..=65 535"
                 )]
                 match width {
-                    Width::Bits8 => self.u8s.push(
-                        (0..4).fold(0_u32, |w, lane| w | (level(lane) as u32) << (8 * lane)),
-                    ),
+                    Width::Bits8 => self
+                        .u8s
+                        .push((0..4).fold(0_u32, |w, lane| w | (level(lane) as u32) << (8 * lane))),
                     _ => self.u16s.push(
                         (0..4).fold(0_u64, |w, lane| w | (level(lane) as u64) << (16 * lane)),
                     ),
@@ -175,7 +176,12 @@ impl PackedKeys {
     /// Quad `qi` (`q`) at the key intervals `segments`: its two keys decoded, then sampled as
     /// f32 keys are (`quad_sample::sample_rows`), rotations by `ROT`.
     #[inline(always)]
-    pub(crate) fn sample<const ROT: Rot>(&self, qi: usize, q: &Quad, segments: &[Segment]) -> Lanes {
+    pub(crate) fn sample<const ROT: Rot>(
+        &self,
+        qi: usize,
+        q: &Quad,
+        segments: &[Segment],
+    ) -> Lanes {
         if q.fixed != crate::layout::NONE {
             return Lanes::from_rows(&q.held);
         }
@@ -195,7 +201,10 @@ fn to_u32(n: usize) -> u32 {
 /// Four 16-bit levels (lane 0 lowest) as floats.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-#[allow(unsafe_code, reason = "SSE2 intrinsics on registers; the block says why")]
+#[allow(
+    unsafe_code,
+    reason = "SSE2 intrinsics on registers; the block says why"
+)]
 fn widen16(word: u64) -> Vec4 {
     use core::arch::x86_64::{
         _mm_cvtepi32_ps, _mm_cvtsi64_si128, _mm_setzero_si128, _mm_unpacklo_epi16,
@@ -224,7 +233,10 @@ fn widen16(word: u64) -> Vec4 {
 /// Four 8-bit levels (lane 0 lowest) as floats.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-#[allow(unsafe_code, reason = "SSE2 intrinsics on registers; the block says why")]
+#[allow(
+    unsafe_code,
+    reason = "SSE2 intrinsics on registers; the block says why"
+)]
 fn widen8(word: u32) -> Vec4 {
     use core::arch::x86_64::{
         _mm_cvtepi32_ps, _mm_cvtsi32_si128, _mm_setzero_si128, _mm_unpacklo_epi8,
@@ -277,7 +289,10 @@ mod tests {
                 p.decode(&[g, g_held(), g_held()], k, &mut out);
                 let want = keys[k as usize * ROWS];
                 assert!(
-                    (out[0] - want).abs().cmple(steps * 0.5 + Vec4::splat(1e-6)).all(),
+                    (out[0] - want)
+                        .abs()
+                        .cmple(steps * 0.5 + Vec4::splat(1e-6))
+                        .all(),
                     "{width:?} key {k}: {} vs {want}",
                     out[0]
                 );

@@ -52,7 +52,8 @@ pub(crate) fn compress(
         .quads
         .iter()
         .map(|q| {
-            [q.t_const, q.s_const, q.r_const].map(|held| if held { Width::Held } else { Width::F32 })
+            [q.t_const, q.s_const, q.r_const]
+                .map(|held| if held { Width::Held } else { Width::F32 })
         })
         .collect();
     let nlerp = c.nlerp && trials.within(&build(lossless, &choice, true), c.bound * 0.5);
@@ -214,7 +215,6 @@ impl Trials {
             worst.max(self.error_at(t))
         })
     }
-
 }
 
 /// The virtual-shell error between two affine world matrices (column-major): the farthest
@@ -229,7 +229,83 @@ fn shell_error(want: &[f32; 16], got: &[f32; 16], shell: f32) -> f32 {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+
     use super::*;
+    use crate::{AnimationData, Channel, ChannelPath, Interpolation, NodeRest, Sampler};
+
+    /// Five nodes in a chain, each turning and shifting smoothly over 9 keys.
+    fn chain() -> AnimationData {
+        let times: Vec<f32> = (0..9).map(|k| k as f32 * 0.1).collect();
+        let (mut samplers, mut channels) = (Vec::new(), Vec::new());
+        for node in 0..5 {
+            let wave = |t: f32| (3.0 * t + node as f32).sin();
+            let rot = times.iter().flat_map(|&t| {
+                let (s, c) = (0.4 * wave(t)).sin_cos();
+                [0.6 * s, 0.0, 0.8 * s, c]
+            });
+            let pos = times.iter().flat_map(|&t| [0.1 * wave(t), 0.3, 0.0]);
+            for (path, values) in [
+                (ChannelPath::Rotation, rot.collect::<Vec<_>>()),
+                (ChannelPath::Translation, pos.collect()),
+            ] {
+                channels.push(Channel {
+                    sampler: samplers.len(),
+                    node,
+                    path,
+                });
+                samplers.push(Sampler::new(times.clone(), values, Interpolation::Linear).unwrap());
+            }
+        }
+        AnimationData {
+            nodes: (0..5_usize)
+                .map(|i| NodeRest::new(format!("n{i}"), i.checked_sub(1)))
+                .collect(),
+            clips: vec![Clip::new("c", samplers, channels)],
+            ..AnimationData::default()
+        }
+    }
+
+    #[test]
+    fn packed_playback_is_the_unpacked_keys_played_bit_for_bit() {
+        let data = chain();
+        let options = crate::RigOptions {
+            kernels: crate::CpuKernels::Baseline,
+            compression: Some(Compression {
+                bound: 1e-3,
+                nlerp: false,
+                ..Compression::default()
+            }),
+        };
+        let plan = crate::plan::PosePlan::with_options(&data, &options).unwrap();
+        let packed = plan.clips[0].quads.as_ref().unwrap();
+        let p = packed.packed.as_ref().unwrap();
+        assert!(packed.keys.is_empty() && !p.nlerp);
+        assert!(
+            p.quads
+                .iter()
+                .flatten()
+                .any(|g| matches!(g.width, Width::Bits8 | Width::Bits16)),
+            "something is quantised"
+        );
+        let unpacked = packed.unpacked();
+        let root = Transform::Diagonal(Vec4::ONE);
+        let (mut a, mut b) = (vec![0.0; 5 * 16], vec![0.0; 5 * 16]);
+        for (key, s) in [(0, 0.0), (2, 0.3), (7, 0.99), (8, 0.0)] {
+            let seg = [Segment {
+                a: key,
+                b: (key + 1).min(8),
+                s,
+            }];
+            packed.pose_into::<false, _>(&seg, &mut [], &mut a, &root, Baseline);
+            unpacked.pose_into::<false, _>(&seg, &mut [], &mut b, &root, Baseline);
+            assert_eq!(
+                a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                b.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
+                "key {key} s {s}"
+            );
+        }
+    }
 
     #[test]
     fn the_shell_error_of_an_offset_is_its_length_and_of_a_turn_its_chord() {

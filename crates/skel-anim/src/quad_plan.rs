@@ -297,7 +297,12 @@ impl QuadPlan {
             return self.clone();
         };
         let mut keys = vec![Vec4::ZERO; p.lossless_len];
-        let ends = self.quads.iter().skip(1).map(|q| q.first).chain([p.lossless_len]);
+        let ends = self
+            .quads
+            .iter()
+            .skip(1)
+            .map(|q| q.first)
+            .chain([p.lossless_len]);
         for ((q, end), groups) in self.quads.iter().zip(ends).zip(&p.quads) {
             for (k, key) in keys[q.first..end].chunks_exact_mut(ROWS).enumerate() {
                 let key: &mut QuadRows = key.try_into().unwrap_or_else(|_| unreachable!());

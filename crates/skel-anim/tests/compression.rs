@@ -1,0 +1,315 @@
+//! Compressed clips (`RigOptions::compression`): the error of what plays stays within the bound
+//! (measured here independently of the compressor, on the world matrices players return),
+//! compression does compress, lossless stays the default, bad options are typed errors,
+//! layers work on compressed rigs, and ticks allocate nothing.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use skel_anim::{
+    AnimError, AnimationData, Channel, ChannelPath, Clip, Compression, CpuKernels, Interpolation,
+    LayerDesc, NodeRest, NullSink, Player, Rig, RigOptions, Sampler,
+};
+
+/// One node's motion: parent pick, rest offset, and how far its tracks move (translation in
+/// units, rotation in radians about `axis`, scale as a fraction), at `speed` radians per second.
+#[derive(Debug, Clone)]
+struct Motion {
+    parent: usize,
+    offset: [f32; 3],
+    axis: [f32; 3],
+    shift: f32,
+    turn: f32,
+    grow: f32,
+    speed: f32,
+}
+
+fn motion() -> impl Strategy<Value = Motion> {
+    (
+        0usize..64,
+        prop::array::uniform3(-0.4f32..0.4),
+        prop::array::uniform3(-1.0f32..1.0),
+        prop_oneof![Just(0.0f32), Just(1e-7), 0.001f32..0.2],
+        prop_oneof![Just(0.0f32), Just(1e-7), 0.01f32..1.5],
+        prop_oneof![Just(0.0f32), 0.001f32..0.1],
+        0.5f32..6.0,
+    )
+        .prop_map(|(parent, offset, axis, shift, turn, grow, speed)| Motion {
+            parent,
+            offset,
+            axis,
+            shift,
+            turn,
+            grow,
+            speed,
+        })
+}
+
+/// A rig of one node per motion (node `i`'s parent an earlier node, or none for node 0) and
+/// one clip of `keys` keys at 30 Hz moving every node as its motion says (nodes that do not
+/// move get no track).
+fn smooth_rig(motions: &[Motion], keys: usize) -> AnimationData {
+    let times: Vec<f32> = (0..keys).map(|k| k as f32 / 30.0).collect();
+    let mut nodes = Vec::new();
+    let (mut samplers, mut channels) = (Vec::new(), Vec::new());
+    let mut track = |node: usize, path: ChannelPath, values: Vec<f32>| {
+        channels.push(Channel {
+            sampler: samplers.len(),
+            node,
+            path,
+        });
+        samplers.push(Sampler::new(times.clone(), values, Interpolation::Linear).unwrap());
+    };
+    for (i, m) in motions.iter().enumerate() {
+        let parent = (i > 0).then(|| m.parent % i);
+        nodes.push(NodeRest {
+            translation: m.offset,
+            ..NodeRest::new(format!("n{i}"), parent)
+        });
+        let wave = |t: f32| (m.speed * t + i as f32).sin();
+        if m.shift > 0.0 {
+            let v = times
+                .iter()
+                .flat_map(|&t| m.offset.map(|o| o + m.shift * wave(t)));
+            track(i, ChannelPath::Translation, v.collect());
+        }
+        if m.turn > 0.0 {
+            let len = m.axis.iter().map(|a| a * a).sum::<f32>().sqrt().max(1e-3);
+            let axis = m.axis.map(|a| a / len);
+            let v = times.iter().flat_map(|&t| {
+                let (s, c) = (0.5 * m.turn * wave(t)).sin_cos();
+                [axis[0] * s, axis[1] * s, axis[2] * s, c]
+            });
+            track(i, ChannelPath::Rotation, v.collect());
+        }
+        if m.grow > 0.0 {
+            let v = times.iter().flat_map(|&t| [1.0 + m.grow * wave(t); 3]);
+            track(i, ChannelPath::Scale, v.collect());
+        }
+    }
+    AnimationData {
+        nodes,
+        clips: vec![Clip::new("smooth", samplers, channels)],
+        ..AnimationData::default()
+    }
+}
+
+fn rig(data: &Arc<AnimationData>, compression: Option<Compression>) -> Arc<Rig> {
+    let options = RigOptions {
+        kernels: CpuKernels::Baseline,
+        compression,
+    };
+    Rig::with_options(Arc::clone(data), &options).unwrap()
+}
+
+fn world_at(player: &mut Player, t: f32) -> Vec<f32> {
+    player.evaluate_clip_at(Some(0), t, &mut NullSink).unwrap();
+    player.world_matrices().to_vec()
+}
+
+/// The virtual-shell error (ACL's metric), in f64: the farthest that the points at distance
+/// `shell` along each node's axes move between the two poses.
+fn shell_error(want: &[f32], got: &[f32], shell: f64) -> f64 {
+    let mut worst = 0.0_f64;
+    for (a, b) in want.chunks_exact(16).zip(got.chunks_exact(16)) {
+        for axis in 0..3 {
+            let d: f64 = (0..3)
+                .map(|r| {
+                    let point =
+                        |m: &[f32]| f64::from(m[12 + r]) + shell * f64::from(m[axis * 4 + r]);
+                    (point(b) - point(a)).powi(2)
+                })
+                .sum();
+            worst = worst.max(d.sqrt());
+        }
+    }
+    worst
+}
+
+/// Every key time and the quarter points between keys (where the compressor measures).
+fn measured_times(keys: usize) -> Vec<f32> {
+    let mut t: Vec<f32> = (0..keys.saturating_sub(1))
+        .flat_map(|k| [0.0, 0.25, 0.5, 0.75].map(|f| (k as f32 + f) / 30.0))
+        .collect();
+    t.push((keys - 1) as f32 / 30.0);
+    t
+}
+
+/// The largest shell error of `compressed` against `lossless` over `times`.
+fn worst_error(lossless: &Arc<Rig>, compressed: &Arc<Rig>, times: &[f32], shell: f32) -> f64 {
+    let (mut a, mut b) = (Player::new(lossless), Player::new(compressed));
+    times.iter().fold(0.0, |worst, &t| {
+        worst.max(shell_error(
+            &world_at(&mut a, t),
+            &world_at(&mut b, t),
+            f64::from(shell),
+        ))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// What plays stays within the bound at every time the compressor measured (up to f32
+    /// rounding of two different evaluations), and within twice the bound between them.
+    #[test]
+    fn compressed_playback_stays_within_the_bound(
+        motions in prop::collection::vec(motion(), 2..14),
+        keys in 3usize..24,
+        loose in any::<bool>(),
+    ) {
+        let c = Compression {
+            bound: if loose { 1e-3 } else { 1e-4 },
+            ..Compression::default()
+        };
+        let data = Arc::new(smooth_rig(&motions, keys));
+        let (lossless, compressed) = (rig(&data, None), rig(&data, Some(c)));
+        let report = *compressed.clip_compression(0).expect("the clip is compressed");
+        prop_assert!(report.max_error <= c.bound, "{report:?}");
+        let at_keys = worst_error(&lossless, &compressed, &measured_times(keys), c.shell);
+        prop_assert!(at_keys <= f64::from(c.bound) + 2e-6, "{at_keys} > {} ({report:?})", c.bound);
+        let end = (keys - 1) as f32 / 30.0;
+        let off_grid: Vec<f32> = (0..).map(|i| i as f32 / 61.0).take_while(|&t| t <= end).collect();
+        let between = worst_error(&lossless, &compressed, &off_grid, c.shell);
+        prop_assert!(between <= 2.0 * f64::from(c.bound) + 2e-6, "{between} ({report:?})");
+    }
+}
+
+fn fixed_motions() -> Vec<Motion> {
+    let m = |parent, shift, turn, grow| Motion {
+        parent,
+        offset: [0.0, 0.3, 0.05],
+        axis: [0.3, 0.2, 1.0],
+        shift,
+        turn,
+        grow,
+        speed: 2.0,
+    };
+    // A root that barely moves (holdable), a spine that turns, limbs that shift and turn.
+    vec![
+        m(0, 1e-7, 1e-7, 0.0),
+        m(0, 0.0, 0.6, 0.0),
+        m(1, 1e-7, 0.4, 0.0),
+        m(2, 0.0, 0.9, 0.02),
+        m(1, 0.05, 0.2, 0.0),
+        m(4, 0.0, 0.05, 0.0),
+    ]
+}
+
+#[test]
+fn near_constant_groups_are_held_moving_ones_quantised_and_the_keys_shrink() {
+    let data = Arc::new(smooth_rig(&fixed_motions(), 61));
+    let c = Compression::default();
+    let (lossless, compressed) = (rig(&data, None), rig(&data, Some(c)));
+    let r = *compressed.clip_compression(0).unwrap();
+    assert!(r.held >= 1, "the barely moving root is held: {r:?}");
+    assert!(r.bits8 + r.bits16 >= 1, "something is quantised: {r:?}");
+    assert!(r.compressed_bytes * 2 <= r.lossless_bytes, "{r:?}");
+    assert!(r.ratio() > 1.0, "{r:?}");
+    let off_grid: Vec<f32> = (0..122).map(|i| i as f32 / 61.0).collect();
+    let e = worst_error(&lossless, &compressed, &off_grid, c.shell);
+    assert!(e > 0.0, "lossy: the error is not zero");
+    assert!(e <= 2.0 * f64::from(c.bound), "{e}");
+    // The same rig with a bound too tight for anything but f32 keys stores them all.
+    let tight = Compression {
+        bound: 1e-12,
+        nlerp: false,
+        ..c
+    };
+    let exact = *rig(&data, Some(tight)).clip_compression(0).unwrap();
+    assert_eq!(
+        (exact.held, exact.bits8, exact.bits16),
+        (0, 0, 0),
+        "{exact:?}"
+    );
+}
+
+#[test]
+fn lossless_is_the_default_and_bad_options_are_typed_errors() {
+    let data = Arc::new(smooth_rig(&fixed_motions(), 10));
+    let plain = Rig::new(Arc::clone(&data)).unwrap();
+    assert!(plain.clip_compression(0).is_none());
+    assert_eq!(RigOptions::default().compression, None);
+    let compressed = rig(&data, Some(Compression::default()));
+    assert!(compressed.clip_compression(0).is_some());
+    assert!(
+        compressed.clip_compression(1).is_none(),
+        "past the last clip"
+    );
+    for (shell, bound) in [
+        (0.03, 0.0),
+        (0.03, -1.0),
+        (f32::NAN, 1e-4),
+        (0.03, f32::INFINITY),
+        (0.0, 1e-4),
+    ] {
+        let c = Compression {
+            shell,
+            bound,
+            nlerp: true,
+        };
+        let options = RigOptions {
+            compression: Some(c),
+            ..RigOptions::default()
+        };
+        let err = Rig::with_options(Arc::clone(&data), &options).unwrap_err();
+        assert!(
+            matches!(err, AnimError::BadCompression { .. }),
+            "{shell} {bound}: {err:?}"
+        );
+    }
+}
+
+#[test]
+fn two_half_layers_of_a_compressed_clip_are_the_clip() {
+    let data = Arc::new(smooth_rig(&fixed_motions(), 31));
+    let compressed = rig(&data, Some(Compression::default()));
+    assert!(compressed.layers_four_nodes_at_a_time(0));
+    let mut single = Player::new(&compressed);
+    let mut halves = Player::new(&compressed);
+    for _ in 0..2 {
+        halves
+            .add_layer(LayerDesc {
+                weight: 0.5,
+                ..LayerDesc::new(0)
+            })
+            .unwrap();
+    }
+    for step in 0..20 {
+        let t = step as f32 * 0.037;
+        halves.seek(t);
+        halves.evaluate(&mut NullSink);
+        let want = world_at(&mut single, t);
+        let got = halves.world_matrices();
+        let diff = want
+            .iter()
+            .zip(got)
+            .fold(0.0_f32, |m, (a, b)| m.max((a - b).abs()));
+        assert!(diff < 1e-5, "t {t}: {diff}");
+    }
+}
+
+#[test]
+fn compressed_ticks_allocate_nothing() {
+    let data = Arc::new(smooth_rig(&fixed_motions(), 61));
+    let compressed = Rig::with_options(
+        data,
+        &RigOptions {
+            compression: Some(Compression::default()),
+            ..RigOptions::default()
+        },
+    )
+    .unwrap();
+    let mut player = Player::new(&compressed);
+    player.add_layer(LayerDesc::new(0)).unwrap();
+    player.tick(0.0, &mut NullSink);
+    let count = allocation_counter::measure(|| {
+        for _ in 0..500 {
+            player.tick(1.0 / 60.0, &mut NullSink);
+        }
+    })
+    .count_total;
+    assert_eq!(count, 0);
+}
