@@ -4,6 +4,7 @@
 //! ```text
 //! shell_error times ASSET FILE   # the sample times (60 Hz and every key time), one a line
 //! shell_error ozz ASSET DUMP     # ozz's model matrices (`harness --model … DUMP`) against skel's
+//! shell_error skel ASSET         # skel's compressed clips (ACL's default bound) against lossless
 //! ```
 //!
 //! `ozz` compares in the skeleton's model space as ozz defines it: the skin's root joint
@@ -11,7 +12,7 @@
 //! inverse of the world matrix of that root's parent at the same time; the mesh's rest frame
 //! that skel poses in internally plays no part (`AnimationController::world_matrices` is the
 //! glTF world, mirrored in x for left-handed loading: a root without a parent is unmirrored). The joints measured are the skins' joints (the J of the benchmarks); the shell
-//! is 3 cm in the asset's units (`shell::unit_metres`); the times are every 1/240 s and every
+//! is 3 cm in the asset's units (`support::unit_metres`); the times are every 1/240 s and every
 //! key time. Prints one line:
 //! `asset A joints J times T unit_m U shell S max_cm E p99_cm E p50_cm E worst JOINT at TIME`.
 
@@ -29,7 +30,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use glam::DMat4;
-use skel_anim::{AnimationController, Handedness, NullSink, Rig};
+use skel_anim::{AnimationController, Compression, Handedness, NullSink, Rig, RigOptions};
 
 /// Samples per second besides the key times: four per 60 Hz frame, so that a clip keyed at 30
 /// or 60 Hz is also measured a quarter and three quarters of the way between keys, where a
@@ -42,7 +43,8 @@ fn main() -> ExitCode {
     let result = match args.as_slice() {
         ["times", asset, file] => load(asset).and_then(|a| write_times(&a, Path::new(file))),
         ["ozz", asset, dump] => load(asset).and_then(|a| vs_ozz(&a, Path::new(dump))),
-        _ => Err("usage: shell_error times ASSET FILE | ozz ASSET DUMP".into()),
+        ["skel", asset] => load(asset).and_then(|a| compressed(&a)),
+        _ => Err("usage: shell_error times ASSET FILE | ozz ASSET DUMP | skel ASSET".into()),
     };
     match result {
         Ok(line) => {
@@ -92,11 +94,16 @@ fn joints(asset: &support::Loaded) -> Vec<usize> {
 /// skel's lossless world matrices of every node at each of `times` (times × nodes).
 fn skel_world(asset: &support::Loaded, times: &[f32]) -> Result<Vec<Vec<DMat4>>, String> {
     let rig = Rig::new(Arc::clone(&asset.data)).map_err(|e| e.to_string())?;
-    let mut c = AnimationController::from_rig(&rig);
+    world_of(&rig, asset.clip, times)
+}
+
+/// `rig`'s world matrices of every node playing `clip` at each of `times` (times × nodes).
+fn world_of(rig: &Arc<Rig>, clip: usize, times: &[f32]) -> Result<Vec<Vec<DMat4>>, String> {
+    let mut c = AnimationController::from_rig(rig);
     times
         .iter()
         .map(|&t| {
-            c.evaluate_at(Some(asset.clip), t, &mut NullSink)
+            c.evaluate_at(Some(clip), t, &mut NullSink)
                 .map_err(|e| e.to_string())?;
             Ok(c.world_matrices()
                 .chunks_exact(16)
@@ -202,7 +209,7 @@ fn vs_ozz(asset: &support::Loaded, dump: &Path) -> Result<String, String> {
         Handedness::LeftHanded => DMat4::from_cols_array(&skel_math::RH_TO_LH.map(f64::from)),
         Handedness::RightHanded => DMat4::IDENTITY,
     };
-    let unit = shell::unit_metres(asset.spec.name);
+    let unit = support::unit_metres(asset.spec.name);
     let d = shell::SHELL_METRES / unit;
     let mut errors = shell::Errors::default();
     let mut worst = (0.0, 0, 0.0);
@@ -238,5 +245,72 @@ fn vs_ozz(asset: &support::Loaded, dump: &Path) -> Result<String, String> {
         worst.2,
         dump.bytes,
         ratio,
+    ))
+}
+
+/// skel's compressed playback (`RigOptions::compression`, ACL's default bound in the asset's
+/// unit) against its lossless playback, joint by joint in model space (each joint relative to
+/// the parent of its topmost joint ancestor, as gltf2ozz roots a skeleton; without one, the
+/// scene's world unmirrored), at the times `vs_ozz` measures, with the compressor's report.
+fn compressed(asset: &support::Loaded) -> Result<String, String> {
+    let unit = support::unit_metres(asset.spec.name);
+    #[expect(clippy::cast_possible_truncation, reason = "a unit, 0.01 or 1")]
+    let compression = Compression::for_unit(unit as f32);
+    let options = RigOptions {
+        compression: Some(compression),
+        ..RigOptions::default()
+    };
+    let data = &asset.data;
+    let started = std::time::Instant::now();
+    let rig = Rig::with_options(Arc::clone(data), &options).map_err(|e| e.to_string())?;
+    let build_ms = started.elapsed().as_secs_f64() * 1e3;
+    let report = *rig
+        .clip_compression(asset.clip)
+        .ok_or("the clip is not compressed (not played four nodes at a time)")?;
+    let lossless = Rig::new(Arc::clone(data)).map_err(|e| e.to_string())?;
+    let t = times(asset);
+    let (want, got) = (
+        world_of(&lossless, asset.clip, &t)?,
+        world_of(&rig, asset.clip, &t)?,
+    );
+    let joints = joints(asset);
+    let is_joint = |n: usize| joints.binary_search(&n).is_ok();
+    let above = |mut j: usize| {
+        while let Some(p) = data.nodes[j].parent.filter(|&p| is_joint(p)) {
+            j = p;
+        }
+        data.nodes[j].parent
+    };
+    let model = |w: &[DMat4], j: usize| above(j).map_or(w[j], |p| w[p].inverse() * w[j]);
+    let d = shell::SHELL_METRES / unit;
+    let mut errors = shell::Errors::default();
+    for (a, b) in want.iter().zip(&got) {
+        for &j in &joints {
+            let (r, l) = (model(a, j), model(b, j));
+            let (r, l) = (r.to_cols_array().map(|v| v as f32), l.to_cols_array().map(|v| v as f32));
+            errors.push(shell::shell_error(&r, &l, d) * unit);
+        }
+    }
+    Ok(format!(
+        "asset {} joints {} times {} samples {} unit_m {unit} max_cm {:.5} p99_cm {:.5} \
+         p50_cm {:.5} raw_bytes {} lossless_bytes {} compressed_bytes {} ratio_raw {:.2} \
+         held {} bits8 {} bits16 {} f32 {} nlerp {} chosen_max_cm {:.5} build_ms {build_ms:.1}",
+        asset.spec.name,
+        joints.len(),
+        t.len(),
+        errors.len(),
+        errors.max() * 100.0,
+        errors.percentile(99.0) * 100.0,
+        errors.percentile(50.0) * 100.0,
+        report.raw_bytes,
+        report.lossless_bytes,
+        report.compressed_bytes,
+        report.ratio(),
+        report.held,
+        report.bits8,
+        report.bits16,
+        report.f32,
+        report.nlerp,
+        f64::from(report.max_error) * unit * 100.0,
     ))
 }

@@ -171,13 +171,37 @@ pub fn kernels_from_env() -> skel_anim::CpuKernels {
     }
 }
 
+/// The asset's unit in metres: glTF's unit is the metre (glTF 2.0, §3.4 "Coordinate System
+/// and Units"), and the shared assets keep it except Fox, whose exporter wrote centimetres
+/// (its hip stands 43 units above its root and each spine bone is 13–26 units long: a fox in
+/// metres would be 40 m tall at the hip). The generated rigs are built in metres.
+#[must_use]
+pub fn unit_metres(asset: &str) -> f64 {
+    if asset.starts_with("Fox") { 0.01 } else { 1.0 }
+}
+
+/// The rig a measurement asks for: the kernels of [`kernels_from_env`], and compressed clips
+/// (ACL's default bound, 0.01 cm at 3 cm, in the asset's unit) with `SKEL_COMPRESSED=1` in
+/// the environment.
+#[must_use]
+pub fn rig_from_env(asset: &Loaded) -> Arc<skel_anim::Rig> {
+    #[expect(clippy::cast_possible_truncation, reason = "a unit, 0.01 or 1")]
+    let compression = std::env::var_os("SKEL_COMPRESSED")
+        .is_some_and(|v| v == "1")
+        .then(|| skel_anim::Compression::for_unit(unit_metres(asset.spec.name) as f32));
+    let options = skel_anim::RigOptions {
+        kernels: kernels_from_env(),
+        compression,
+    };
+    skel_anim::Rig::with_options(Arc::clone(&asset.data), &options).expect("valid data")
+}
+
 /// `n` controllers over one asset, playing its clip, staggered evenly through it (as
-/// `skel bench` does), each warmed up by one tick so that cursors are placed; the rig's
-/// kernels by [`kernels_from_env`].
+/// `skel bench` does), each warmed up by one tick so that cursors are placed; the rig as
+/// [`rig_from_env`] builds it.
 #[must_use]
 pub fn crowd(asset: &Loaded, n: usize) -> Vec<AnimationController> {
-    let rig = skel_anim::Rig::with_kernels(Arc::clone(&asset.data), kernels_from_env())
-        .expect("valid data");
+    let rig = rig_from_env(asset);
     let mut first = AnimationController::from_rig(&rig);
     first.set_clip(Some(asset.clip)).expect("clip exists");
     let duration = first.duration();

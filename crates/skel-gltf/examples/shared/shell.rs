@@ -11,15 +11,6 @@ pub const SHELL_METRES: f64 = 0.03;
 /// ACL's default error bound on that shell, in metres (0.01 cm).
 pub const BOUND_METRES: f64 = 0.0001;
 
-/// The asset's unit in metres: glTF's unit is the metre (glTF 2.0, §3.4 "Coordinate System
-/// and Units"), and the shared assets keep it except Fox, whose exporter wrote centimetres
-/// (its hip stands 43 units above its root and each spine bone is 13–26 units long: a fox in
-/// metres would be 40 m tall at the hip). The generated rigs are built in metres.
-#[must_use]
-pub fn unit_metres(asset: &str) -> f64 {
-    if asset.starts_with("Fox") { 0.01 } else { 1.0 }
-}
-
 /// The shell error of one joint between a `reference` and a `lossy` model matrix (16 floats,
 /// column-major), for points at `shell` (model units) along the joint's local x, y and z:
 /// `max_k |(R − L)·(shell·e_k) + (R − L)·e_w|`, in model units. Computed in f64 so that the
