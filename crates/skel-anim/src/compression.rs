@@ -26,8 +26,9 @@ pub struct RigOptions {
 ///   (stored once, not per key: constant and rest-equal tracks cost nothing);
 /// - else **quantised** to 8 or 16 bits per value, range-reduced per value over the clip;
 /// - else kept as f32;
-/// - and rotations interpolate by normalised lerp instead of slerp when [`nlerp`](Self::nlerp)
-///   allows it and that alone causes at most half the bound.
+/// - and, group of four nodes by group, rotations interpolate by normalised lerp instead of
+///   slerp where [`nlerp`](Self::nlerp) allows it and that alone causes at most half the
+///   bound.
 ///
 /// Units are the asset's: glTF's is the metre, so [`Compression::default`] is 0.01 cm at 3 cm
 /// (ACL's defaults); [`Compression::for_unit`] scales them for an asset written in other
@@ -110,8 +111,8 @@ pub struct ClipCompression {
     pub bits16: usize,
     /// See [`bits8`](Self::bits8).
     pub f32: usize,
-    /// Whether rotations interpolate by normalised lerp.
-    pub nlerp: bool,
+    /// Groups of four nodes whose rotations interpolate by normalised lerp.
+    pub nlerp: usize,
     /// The largest shell error measured while choosing (asset units), over every joint at the
     /// times the [`Compression`] docs name.
     pub max_error: f32,

@@ -8,7 +8,7 @@
 use glam::Vec4;
 
 use crate::quad_plan::{Quad, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
-use crate::quad_sample::{Lanes, Rot, sample_rows, segment_of};
+use crate::quad_sample::{KeyPair, Lanes, NLERP, Rot, SLERP, sample_rows, segment_of};
 use crate::timeline::Segment;
 
 /// How one group of a quad's rows is stored.
@@ -54,9 +54,12 @@ pub(crate) struct PackedKeys {
     pub(crate) u16s: Vec<u64>,
     pub(crate) f32s: Vec<Vec4>,
     pub(crate) ranges: Vec<Range>,
-    /// Whether rotations interpolate by normalised lerp (ozz-animation's rule) instead of the
-    /// polynomial slerp.
-    pub(crate) nlerp: bool,
+    /// Per quad, whether its rotations interpolate by normalised lerp (ozz-animation's rule)
+    /// instead of the polynomial slerp.
+    pub(crate) nlerp: Vec<bool>,
+    /// The rule shared by every quad, where they share one (`None`: mixed), so that the
+    /// single-clip pass runs one rule without asking each quad.
+    pub(crate) uniform: Option<Rot>,
     /// Length of the lossless key array (`QuadPlan::keys`) these keys came from: what
     /// [`QuadPlan::unpacked`](crate::quad_plan::QuadPlan::unpacked) rebuilds.
     pub(crate) lossless_len: usize,
@@ -145,38 +148,50 @@ impl PackedKeys {
     }
 
     /// Decodes key `key` of quad `groups` into `out` (rows of held groups untouched).
-    #[inline(always)]
     pub(crate) fn decode(&self, groups: &[PackedGroup; 3], key: u32, out: &mut QuadRows) {
-        self.decode_group::<3>(groups[0], key, &mut out[T_ROWS..T_ROWS + 3]);
-        self.decode_group::<3>(groups[1], key, &mut out[S_ROWS..S_ROWS + 3]);
-        self.decode_group::<4>(groups[2], key, &mut out[R_ROWS..R_ROWS + 4]);
-    }
-
-    #[inline(always)]
-    fn decode_group<const R: usize>(&self, g: PackedGroup, key: u32, out: &mut [Vec4]) {
-        let at = g.first as usize + key as usize * R;
-        match g.width {
-            Width::Held => {}
-            Width::F32 => out[..R].copy_from_slice(&self.f32s[at..at + R]),
-            Width::Bits16 => {
-                let (words, ranges) = (&self.u16s[at..at + R], &self.ranges[g.range as usize..]);
-                for ((o, &w), r) in out.iter_mut().zip(words).zip(&ranges[..R]) {
-                    *o = r.min + widen16(w) * r.step;
-                }
-            }
-            Width::Bits8 => {
-                let (words, ranges) = (&self.u8s[at..at + R], &self.ranges[g.range as usize..]);
-                for ((o, &w), r) in out.iter_mut().zip(words).zip(&ranges[..R]) {
-                    *o = r.min + widen8(w) * r.step;
-                }
-            }
+        let pair = PackedPair {
+            keys: self,
+            groups,
+            a: key,
+            b: key,
+        };
+        if groups[0].width != Width::Held {
+            out[T_ROWS..T_ROWS + 3].copy_from_slice(&pair.rows::<T_ROWS, 3>().0);
+        }
+        if groups[1].width != Width::Held {
+            out[S_ROWS..S_ROWS + 3].copy_from_slice(&pair.rows::<S_ROWS, 3>().0);
+        }
+        if groups[2].width != Width::Held {
+            out[R_ROWS..R_ROWS + 4].copy_from_slice(&pair.rows::<R_ROWS, 4>().0);
         }
     }
 
-    /// Quad `qi` (`q`) at the key intervals `segments`: its two keys decoded, then sampled as
-    /// f32 keys are (`quad_sample::sample_rows`), rotations by `ROT`.
+    /// Quad `qi` (`q`) at the key intervals `segments`: its two keys decoded group by group
+    /// where it moves, and sampled as f32 keys are (`quad_sample::sample_rows`), rotations by
+    /// slerp or, where the compressor chose it for the quad, normalised lerp.
     #[inline(always)]
-    pub(crate) fn sample<const ROT: Rot>(
+    pub(crate) fn sample(&self, qi: usize, q: &Quad, segments: &[Segment]) -> Lanes {
+        if q.fixed != crate::layout::NONE {
+            return Lanes::from_rows(&q.held);
+        }
+        let seg = segment_of(q, segments);
+        let pair = PackedPair {
+            keys: self,
+            groups: &self.quads[qi],
+            a: seg.a,
+            b: seg.b,
+        };
+        if self.nlerp[qi] {
+            sample_rows::<NLERP>(&pair, q, seg)
+        } else {
+            sample_rows::<SLERP>(&pair, q, seg)
+        }
+    }
+
+    /// [`sample`](Self::sample) with every quad's rotations by `ROT` (the clip's
+    /// [`uniform`](Self::uniform) rule).
+    #[inline(always)]
+    pub(crate) fn sample_as<const ROT: Rot>(
         &self,
         qi: usize,
         q: &Quad,
@@ -186,11 +201,63 @@ impl PackedKeys {
             return Lanes::from_rows(&q.held);
         }
         let seg = segment_of(q, segments);
-        let groups = &self.quads[qi];
-        let (mut ka, mut kb) = ([Vec4::ZERO; ROWS], [Vec4::ZERO; ROWS]);
-        self.decode(groups, seg.a, &mut ka);
-        self.decode(groups, seg.b, &mut kb);
-        sample_rows::<ROT>(&ka, &kb, q, seg)
+        let pair = PackedPair {
+            keys: self,
+            groups: &self.quads[qi],
+            a: seg.a,
+            b: seg.b,
+        };
+        sample_rows::<ROT>(&pair, q, seg)
+    }
+}
+
+/// Keys `a` and `b` of one quad of [`PackedKeys`], decoded a group at a time.
+pub(crate) struct PackedPair<'p> {
+    keys: &'p PackedKeys,
+    groups: &'p [PackedGroup; 3],
+    a: u32,
+    b: u32,
+}
+
+impl KeyPair for PackedPair<'_> {
+    /// Both keys' rows of the group starting at row `FIRST` (`R` rows), each quantised row's
+    /// range read once for both.
+    #[inline(always)]
+    fn rows<const FIRST: usize, const R: usize>(&self) -> ([Vec4; R], [Vec4; R]) {
+        let g = self.groups[match FIRST {
+            T_ROWS => 0,
+            S_ROWS => 1,
+            _ => 2,
+        }];
+        let at = |key: u32| g.first as usize + key as usize * R;
+        let (at_a, at_b) = (at(self.a), at(self.b));
+        let p = self.keys;
+        let mut a = [Vec4::ZERO; R];
+        let mut b = [Vec4::ZERO; R];
+        match g.width {
+            Width::Held => {}
+            Width::F32 => {
+                a.copy_from_slice(&p.f32s[at_a..at_a + R]);
+                b.copy_from_slice(&p.f32s[at_b..at_b + R]);
+            }
+            Width::Bits16 => {
+                let (wa, wb) = (&p.u16s[at_a..at_a + R], &p.u16s[at_b..at_b + R]);
+                let ranges = &p.ranges[g.range as usize..][..R];
+                for c in 0..R {
+                    a[c] = ranges[c].min + widen16(wa[c]) * ranges[c].step;
+                    b[c] = ranges[c].min + widen16(wb[c]) * ranges[c].step;
+                }
+            }
+            Width::Bits8 => {
+                let (wa, wb) = (&p.u8s[at_a..at_a + R], &p.u8s[at_b..at_b + R]);
+                let ranges = &p.ranges[g.range as usize..][..R];
+                for c in 0..R {
+                    a[c] = ranges[c].min + widen8(wa[c]) * ranges[c].step;
+                    b[c] = ranges[c].min + widen8(wb[c]) * ranges[c].step;
+                }
+            }
+        }
+        (a, b)
     }
 }
 

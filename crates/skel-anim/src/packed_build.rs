@@ -56,7 +56,14 @@ pub(crate) fn compress(
                 .map(|held| if held { Width::Held } else { Width::F32 })
         })
         .collect();
-    let nlerp = c.nlerp && trials.within(&build(lossless, &choice, true), c.bound * 0.5);
+    // Normalised lerp quad by quad (parents first) while it alone keeps within half the bound.
+    let mut nlerp = vec![false; choice.len()];
+    for (qi, q) in lossless.quads.iter().enumerate() {
+        if c.nlerp && !q.r_const {
+            nlerp[qi] = true;
+            nlerp[qi] = trials.within(&build(lossless, &choice, &nlerp), c.bound * 0.5);
+        }
+    }
     for qi in 0..choice.len() {
         for g in 0..GROUPS.len() {
             if choice[qi][g] != Width::F32 {
@@ -64,19 +71,19 @@ pub(crate) fn compress(
             }
             for width in [Width::Held, Width::Bits8, Width::Bits16] {
                 choice[qi][g] = width;
-                if trials.within(&build(lossless, &choice, nlerp), c.bound) {
+                if trials.within(&build(lossless, &choice, &nlerp), c.bound) {
                     break;
                 }
                 choice[qi][g] = Width::F32;
             }
         }
     }
-    let plan = build(lossless, &choice, nlerp);
+    let plan = build(lossless, &choice, &nlerp);
     let mut report = ClipCompression {
         raw_bytes,
         lossless_bytes: lossless.keys.len() * 16,
         compressed_bytes: plan.packed.as_ref().map_or(0, PackedKeys::bytes),
-        nlerp,
+        nlerp: nlerp.iter().filter(|&&n| n).count(),
         max_error: trials.max_error(&plan),
         ..ClipCompression::default()
     };
@@ -95,12 +102,14 @@ pub(crate) fn compress(
 }
 
 /// `lossless` with its groups stored as `choice` says (groups held by it made constant at
-/// their first key), rotations by normalised lerp where `nlerp`.
-fn build(lossless: &QuadPlan, choice: &[[Width; 3]], nlerp: bool) -> QuadPlan {
+/// their first key), the rotations of quads flagged in `nlerp` by normalised lerp.
+fn build(lossless: &QuadPlan, choice: &[[Width; 3]], nlerp: &[bool]) -> QuadPlan {
     let mut quads = lossless.quads.clone();
     let mut fixed = Vec::new();
     let mut packed = PackedKeys {
-        nlerp,
+        nlerp: nlerp.to_vec(),
+        // Quads whose rotations are constant never interpolate: either rule suits them.
+        uniform: uniform(lossless, nlerp),
         lossless_len: lossless.keys.len(),
         ..PackedKeys::default()
     };
@@ -127,6 +136,18 @@ fn build(lossless: &QuadPlan, choice: &[[Width; 3]], nlerp: bool) -> QuadPlan {
         keys: Vec::new(),
         fixed,
         packed: Some(packed),
+    }
+}
+
+/// The rotation rule every quad that interpolates rotations shares, if they share one.
+fn uniform(lossless: &QuadPlan, nlerp: &[bool]) -> Option<crate::quad_sample::Rot> {
+    let mut moving = lossless.quads.iter().zip(nlerp).filter(|(q, _)| !q.r_const);
+    if moving.clone().all(|(_, &n)| n) {
+        Some(crate::quad_sample::NLERP)
+    } else if moving.all(|(_, &n)| !n) {
+        Some(crate::quad_sample::SLERP)
+    } else {
+        None
     }
 }
 
@@ -280,7 +301,7 @@ mod tests {
         let plan = crate::plan::PosePlan::with_options(&data, &options).unwrap();
         let packed = plan.clips[0].quads.as_ref().unwrap();
         let p = packed.packed.as_ref().unwrap();
-        assert!(packed.keys.is_empty() && !p.nlerp);
+        assert!(packed.keys.is_empty() && !p.nlerp.contains(&true));
         assert!(
             p.quads
                 .iter()

@@ -52,8 +52,7 @@ pub(crate) fn sample_quad<'p>(
         q,
         match &plan.packed {
             None => sample(&plan.keys, q, segments),
-            Some(p) if p.nlerp => p.sample::<NLERP>(qi, q, segments),
-            Some(p) => p.sample::<SLERP>(qi, q, segments),
+            Some(p) => p.sample(qi, q, segments),
         },
     ))
 }
@@ -91,40 +90,74 @@ fn sample_keys<const ROT: Rot>(keys: &[Vec4], q: &Quad, segments: &[Segment]) ->
         return Lanes::from_rows(&q.held);
     }
     let seg = segment_of(q, segments);
-    let ka = &keys[q.first + seg.a as usize * ROWS..][..ROWS];
-    let kb = &keys[q.first + seg.b as usize * ROWS..][..ROWS];
-    sample_rows::<ROT>(ka, kb, q, seg)
+    let a: &QuadRows = keys[q.first + seg.a as usize * ROWS..][..ROWS]
+        .try_into()
+        .unwrap_or_else(|_| unreachable!());
+    let b: &QuadRows = keys[q.first + seg.b as usize * ROWS..][..ROWS]
+        .try_into()
+        .unwrap_or_else(|_| unreachable!());
+    sample_rows::<ROT>(&RowPair { a, b }, q, seg)
 }
 
-/// Quad `q`'s transforms between its keys `ka` and `kb` (rows of constant groups are not
-/// read) at `seg.s`, rotations by `ROT`.
+/// The two keys of a quad's interval, read one group of rows at a time (a group is only read
+/// where it moves): f32 rows as they are ([`RowPair`]), or compressed ones decoded
+/// (`packed::PackedPair`).
+pub(crate) trait KeyPair {
+    /// Rows `FIRST..FIRST + R` of key `a` and of key `b`.
+    fn rows<const FIRST: usize, const R: usize>(&self) -> ([Vec4; R], [Vec4; R]);
+}
+
+/// Two f32 keys of [`ROWS`] rows.
+pub(crate) struct RowPair<'k> {
+    pub(crate) a: &'k QuadRows,
+    pub(crate) b: &'k QuadRows,
+}
+
+impl KeyPair for RowPair<'_> {
+    #[inline(always)]
+    fn rows<const FIRST: usize, const R: usize>(&self) -> ([Vec4; R], [Vec4; R]) {
+        (
+            std::array::from_fn(|c| self.a[FIRST + c]),
+            std::array::from_fn(|c| self.b[FIRST + c]),
+        )
+    }
+}
+
+/// Translation or scale (rows `FIRST..FIRST + 3`) of quad `q` at `s`: held where constant,
+/// key `a` in `hold` lanes, the lerp elsewhere.
 #[inline(always)]
-pub(crate) fn sample_rows<const ROT: Rot>(
-    ka: &[Vec4],
-    kb: &[Vec4],
+fn vec3<const FIRST: usize>(
+    keys: &impl KeyPair,
     q: &Quad,
-    seg: Segment,
-) -> Lanes {
+    hold: BVec4A,
+    constant: bool,
+    s: Vec4,
+) -> Vec3x4 {
+    let h = &q.held;
+    if constant {
+        return Vec3x4::new(h[FIRST], h[FIRST + 1], h[FIRST + 2]);
+    }
+    let (a, b) = keys.rows::<FIRST, 3>();
+    let a = Vec3x4::new(a[0], a[1], a[2]);
+    let b = Vec3x4::new(b[0], b[1], b[2]);
+    let lerped = Vec3x4::lerp(a, b, s);
+    if hold.any() {
+        Vec3x4::select(hold, a, lerped)
+    } else {
+        lerped
+    }
+}
+
+/// Quad `q`'s transforms between the two keys of `keys` at `seg.s` (rows of constant groups
+/// are not read), rotations by `ROT`.
+#[inline(always)]
+pub(crate) fn sample_rows<const ROT: Rot>(keys: &impl KeyPair, q: &Quad, seg: Segment) -> Lanes {
     let h = &q.held;
     let s = Vec4::splat(seg.s);
-    let vec3 = |first: usize, hold: BVec4A, constant: bool| {
-        if constant {
-            return Vec3x4::new(h[first], h[first + 1], h[first + 2]);
-        }
-        let a = Vec3x4::new(ka[first], ka[first + 1], ka[first + 2]);
-        let b = Vec3x4::new(kb[first], kb[first + 1], kb[first + 2]);
-        let lerped = Vec3x4::lerp(a, b, s);
-        if hold.any() {
-            Vec3x4::select(hold, a, lerped)
-        } else {
-            lerped
-        }
-    };
     let r = if q.r_const {
         Quatx4::new(h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3])
     } else {
-        let ra = [ka[R_ROWS], ka[R_ROWS + 1], ka[R_ROWS + 2], ka[R_ROWS + 3]];
-        let rb = [kb[R_ROWS], kb[R_ROWS + 1], kb[R_ROWS + 2], kb[R_ROWS + 3]];
+        let (ra, rb) = keys.rows::<R_ROWS, 4>();
         let copy = q.r_step | BVec4A::splat(seg.a == seg.b);
         let interpolated = Quatx4::from_rows(match ROT {
             SLERP => interpolate::slerp_soa(ra, rb, s, copy),
@@ -138,8 +171,8 @@ pub(crate) fn sample_rows<const ROT: Rot>(
         }
     };
     Lanes {
-        t: vec3(T_ROWS, q.t_hold, q.t_const),
+        t: vec3::<T_ROWS>(keys, q, q.t_hold, q.t_const, s),
         r,
-        s: vec3(S_ROWS, q.s_hold, q.s_const),
+        s: vec3::<S_ROWS>(keys, q, q.s_hold, q.s_const, s),
     }
 }

@@ -8,6 +8,7 @@ use skel_math::lanes::Affine3x4;
 use crate::interpolate::{self, Cols};
 use crate::layout::{NONE, Transform};
 use crate::quad_plan::{Quad, QuadPlan, R_ROWS, S_ROWS, T_ROWS};
+use crate::quad_sample::{NLERP, SLERP};
 use crate::timeline::Segment;
 
 pub(crate) use crate::quad_sample::{Lanes, sample, sample_differences, sample_quad};
@@ -84,17 +85,21 @@ impl QuadPlan {
         root: &Transform,
         placer: P,
     ) {
-        use crate::quad_sample::{NLERP, SLERP};
         match &self.packed {
             None => self.pose_with::<RECORD, _>(trs, world, root, placer, |_, q| {
                 sample(&self.keys, q, segments)
             }),
-            Some(p) if p.nlerp => self.pose_with::<RECORD, _>(trs, world, root, placer, |qi, q| {
-                p.sample::<NLERP>(qi, q, segments)
-            }),
-            Some(p) => self.pose_with::<RECORD, _>(trs, world, root, placer, |qi, q| {
-                p.sample::<SLERP>(qi, q, segments)
-            }),
+            Some(p) => match p.uniform {
+                Some(SLERP) => self.pose_with::<RECORD, _>(trs, world, root, placer, |qi, q| {
+                    p.sample_as::<SLERP>(qi, q, segments)
+                }),
+                Some(_) => self.pose_with::<RECORD, _>(trs, world, root, placer, |qi, q| {
+                    p.sample_as::<NLERP>(qi, q, segments)
+                }),
+                None => self.pose_with::<RECORD, _>(trs, world, root, placer, |qi, q| {
+                    p.sample(qi, q, segments)
+                }),
+            },
         }
     }
 

@@ -287,7 +287,10 @@ fn compressed(asset: &support::Loaded) -> Result<String, String> {
     for (a, b) in want.iter().zip(&got) {
         for &j in &joints {
             let (r, l) = (model(a, j), model(b, j));
-            let (r, l) = (r.to_cols_array().map(|v| v as f32), l.to_cols_array().map(|v| v as f32));
+            let (r, l) = (
+                r.to_cols_array().map(|v| v as f32),
+                l.to_cols_array().map(|v| v as f32),
+            );
             errors.push(shell::shell_error(&r, &l, d) * unit);
         }
     }
