@@ -8,6 +8,8 @@
 )]
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
+pub mod clips;
+
 use proptest::prelude::*;
 use proptest::sample::Index;
 use skel_anim::{
