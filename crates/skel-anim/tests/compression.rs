@@ -313,3 +313,38 @@ fn compressed_ticks_allocate_nothing() {
     .count_total;
     assert_eq!(count, 0);
 }
+
+#[test]
+fn an_additive_stack_on_a_compressed_rig_stays_near_the_lossless_stack() {
+    let data = Arc::new(smooth_rig(&fixed_motions(), 31));
+    let c = Compression::default();
+    let stack = |rig: &Arc<Rig>| {
+        let mut p = Player::new(rig);
+        p.add_layer(LayerDesc::new(0)).unwrap();
+        let additive = LayerDesc::new(0).additive(skel_anim::Reference::default());
+        p.add_layer(LayerDesc {
+            start: 0.3,
+            ..additive
+        })
+        .unwrap();
+        p
+    };
+    let (mut lossless, mut compressed) = (stack(&rig(&data, None)), stack(&rig(&data, Some(c))));
+    let mut worst = 0.0_f64;
+    for step in 0..25 {
+        let t = step as f32 * 0.041;
+        for p in [&mut lossless, &mut compressed] {
+            p.seek(t);
+            p.evaluate(&mut NullSink);
+        }
+        let want = lossless.world_matrices().to_vec();
+        worst = worst.max(shell_error(
+            &want,
+            compressed.world_matrices(),
+            f64::from(c.shell),
+        ));
+    }
+    // Each of the two samples within the bound, and the product of the two.
+    assert!(worst > 0.0, "the additive layer plays compressed keys too");
+    assert!(worst <= 3.0 * f64::from(c.bound), "{worst}");
+}
