@@ -171,20 +171,10 @@ impl PackedKeys {
     /// slerp or, where the compressor chose it for the quad, normalised lerp.
     #[inline(always)]
     pub(crate) fn sample(&self, qi: usize, q: &Quad, segments: &[Segment]) -> Lanes {
-        if q.fixed != crate::layout::NONE {
-            return Lanes::from_rows(&q.held);
-        }
-        let seg = segment_of(q, segments);
-        let pair = PackedPair {
-            keys: self,
-            groups: &self.quads[qi],
-            a: seg.a,
-            b: seg.b,
-        };
         if self.nlerp[qi] {
-            sample_rows::<NLERP>(&pair, q, seg)
+            self.sample_as::<NLERP>(qi, q, segments)
         } else {
-            sample_rows::<SLERP>(&pair, q, seg)
+            self.sample_as::<SLERP>(qi, q, segments)
         }
     }
 
