@@ -95,9 +95,7 @@ pub fn from_asset(
     } = asset;
     let animation = Arc::new(animation);
     // Compiled once: every player, group and bone control of the asset shares it.
-    let rig = Rig::new(Arc::clone(&animation))?;
-    #[cfg(not(feature = "bone-control"))]
-    let _ = options;
+    let rig = Rig::with_options(Arc::clone(&animation), &options.rig)?;
 
     // Rest-pose bone matrices: what the bone textures hold before the first tick.
     let mut rest = PoseScratch::for_rig(&rig);

@@ -221,6 +221,29 @@ fn default_character_loads_into_gpu_meshes_skeletons_morphs_and_groups() {
     )
     .unwrap();
     assert_eq!(rh.animation.handedness, skel::anim::Handedness::RightHanded);
+    assert!(
+        container.rig.clip_compression(0).is_none(),
+        "lossless by default"
+    );
+    let rig = skel::anim::RigOptions {
+        compression: Some(skel::anim::Compression::default()),
+        ..skel::anim::RigOptions::default()
+    };
+    let compressed = load_gltf(
+        &ctx,
+        DEFAULT_CHARACTER,
+        &LoadOptions::default().with_rig(rig),
+    );
+    let report = *compressed
+        .unwrap()
+        .rig
+        .clip_compression(0)
+        .expect("Walk compressed");
+    assert!(
+        report.compressed_bytes < report.lossless_bytes,
+        "{report:?}"
+    );
+    assert!(report.max_error <= skel::anim::Compression::default().bound);
 }
 
 #[test]
