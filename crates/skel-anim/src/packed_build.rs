@@ -94,7 +94,7 @@ pub(crate) fn compress(
                 Width::Held => {}
                 Width::Bits8 => report.bits8 += 1,
                 Width::Bits16 => report.bits16 += 1,
-                Width::F32 => report.f32 += 1,
+                Width::F32 => report.float32 += 1,
             }
         }
     }

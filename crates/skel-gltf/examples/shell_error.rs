@@ -312,7 +312,7 @@ fn compressed(asset: &support::Loaded) -> Result<String, String> {
         report.held,
         report.bits8,
         report.bits16,
-        report.f32,
+        report.float32,
         report.nlerp,
         f64::from(report.max_error) * unit * 100.0,
     ))
