@@ -21,7 +21,8 @@ use crate::{Clip, interpolate};
 /// slerp at the keys and half-way and strays most about a quarter of the way.
 const BETWEEN_KEYS: [f32; 3] = [0.25, 0.5, 0.75];
 
-/// The clip's plays at the measured times, and the lossless world matrices there.
+/// The clip's plays at the measured times: the lossless world matrices there, and those of
+/// the plan accepted so far (which a trial changes from its quad on, in place).
 struct Trials {
     /// `timelines` segments per measured time.
     segments: Vec<Segment>,
@@ -29,8 +30,12 @@ struct Trials {
     /// `nodes · 16` floats per measured time.
     reference: Vec<f32>,
     nodes: usize,
-    /// The nodes the quads place (where errors are measured).
+    /// The nodes the quads place (where errors are measured), in quad order.
     placed: Vec<u32>,
+    /// Where each quad's nodes start in `placed`.
+    placed_from: Vec<usize>,
+    /// `nodes · 16` floats per measured time: the accepted plan's world matrices.
+    accepted: Vec<f32>,
     shell: f32,
     /// Scratch: one frame's world matrices.
     world: Vec<f32>,
@@ -58,10 +63,17 @@ pub(crate) fn compress(
         .collect();
     // Normalised lerp quad by quad (parents first) while it alone keeps within half the bound.
     let mut nlerp = vec![false; choice.len()];
+    let mut current = build(lossless, &choice, &nlerp);
+    trials.accept(&current);
     for (qi, q) in lossless.quads.iter().enumerate() {
         if c.nlerp && !q.r_const {
             nlerp[qi] = true;
-            nlerp[qi] = trials.within(&build(lossless, &choice, &nlerp), c.bound * 0.5);
+            let trial = build(lossless, &choice, &nlerp);
+            if trials.try_plan(&trial, &current, qi, c.bound * 0.5) {
+                current = trial;
+            } else {
+                nlerp[qi] = false;
+            }
         }
     }
     for qi in 0..choice.len() {
@@ -71,20 +83,22 @@ pub(crate) fn compress(
             }
             for width in [Width::Held, Width::Bits8, Width::Bits16] {
                 choice[qi][g] = width;
-                if trials.within(&build(lossless, &choice, &nlerp), c.bound) {
+                let trial = build(lossless, &choice, &nlerp);
+                if trials.try_plan(&trial, &current, qi, c.bound) {
+                    current = trial;
                     break;
                 }
                 choice[qi][g] = Width::F32;
             }
         }
     }
-    let plan = build(lossless, &choice, &nlerp);
+    let plan = current;
     let mut report = ClipCompression {
         raw_bytes,
         lossless_bytes: lossless.keys.len() * 16,
         compressed_bytes: plan.packed.as_ref().map_or(0, PackedKeys::bytes),
         nlerp: nlerp.iter().filter(|&&n| n).count(),
-        max_error: trials.max_error(&plan),
+        max_error: trials.max_error(),
         ..ClipCompression::default()
     };
     for (q, widths) in lossless.quads.iter().zip(&choice) {
@@ -181,12 +195,23 @@ impl Trials {
             .iter()
             .flat_map(|q| q.nodes[..q.lanes].iter().copied())
             .collect();
+        let placed_from = lossless
+            .quads
+            .iter()
+            .scan(0, |at, q| {
+                let from = *at;
+                *at += q.lanes;
+                Some(from)
+            })
+            .collect();
         let mut trials = Self {
             segments,
             timelines: inputs.len(),
             reference: Vec::new(),
             nodes,
             placed,
+            placed_from,
+            accepted: Vec::new(),
             shell,
             world: vec![0.0; nodes * 16],
         };
@@ -210,31 +235,58 @@ impl Trials {
         plan.pose_into::<false, _>(segments, &mut [], &mut self.world, &root, Baseline);
     }
 
-    /// The largest shell error of `plan` at time `t`'s pose in `self.world`.
-    fn error_at(&self, t: usize) -> f32 {
-        let reference = &self.reference[t * self.nodes * 16..(t + 1) * self.nodes * 16];
+    /// Takes `plan` as the accepted one: its world matrices at every measured time.
+    fn accept(&mut self, plan: &QuadPlan) {
+        let mut accepted = Vec::with_capacity(self.reference.len());
+        for t in 0..self.times() {
+            self.pose(plan, t);
+            accepted.extend_from_slice(&self.world);
+        }
+        self.accepted = accepted;
+    }
+
+    /// The largest shell error at time `t` of the nodes of quad `from` on, in the accepted
+    /// matrices.
+    fn error_at(&self, t: usize, from: usize) -> f32 {
+        let at = t * self.nodes * 16..(t + 1) * self.nodes * 16;
         let (want, got) = (
-            interpolate::matrices(reference),
-            interpolate::matrices(&self.world),
+            interpolate::matrices(&self.reference[at.clone()]),
+            interpolate::matrices(&self.accepted[at]),
         );
-        self.placed.iter().fold(0.0, |worst, &n| {
-            worst.max(shell_error(&want[n as usize], &got[n as usize], self.shell))
-        })
+        self.placed[self.placed_from[from]..]
+            .iter()
+            .fold(0.0, |worst, &n| {
+                worst.max(shell_error(&want[n as usize], &got[n as usize], self.shell))
+            })
     }
 
-    /// Whether `plan`'s error stays within `bound` at every measured time.
-    fn within(&mut self, plan: &QuadPlan, bound: f32) -> bool {
-        (0..self.times()).all(|t| {
-            self.pose(plan, t);
-            self.error_at(t) <= bound
-        })
+    /// Plays `trial`, which differs from the accepted `current` from quad `from` on only, over
+    /// the accepted matrices from that quad on. Keeps them and returns `true` when every node's
+    /// error stays within `bound` at every measured time; otherwise puts `current`'s back (at
+    /// the times played) and returns `false`.
+    fn try_plan(&mut self, trial: &QuadPlan, current: &QuadPlan, from: usize, bound: f32) -> bool {
+        for t in 0..self.times() {
+            self.pose_accepted(trial, from, t);
+            if self.error_at(t, from) > bound {
+                for back in 0..=t {
+                    self.pose_accepted(current, from, back);
+                }
+                return false;
+            }
+        }
+        true
     }
 
-    fn max_error(&mut self, plan: &QuadPlan) -> f32 {
-        (0..self.times()).fold(0.0, |worst, t| {
-            self.pose(plan, t);
-            worst.max(self.error_at(t))
-        })
+    /// Plays `plan` from quad `from` on at measured time `t` into the accepted matrices.
+    fn pose_accepted(&mut self, plan: &QuadPlan, from: usize, t: usize) {
+        let segments = &self.segments[t * self.timelines..(t + 1) * self.timelines];
+        let world = &mut self.accepted[t * self.nodes * 16..(t + 1) * self.nodes * 16];
+        plan.pose_from(from, segments, world, &Transform::Diagonal(Vec4::ONE));
+    }
+
+    /// The accepted plan's largest error over every node and measured time.
+    fn max_error(&self) -> f32 {
+        (0..self.times()).fold(0.0, |worst, t| worst.max(self.error_at(t, 0)))
     }
 }
 

@@ -86,34 +86,58 @@ impl QuadPlan {
         placer: P,
     ) {
         match &self.packed {
-            None => self.pose_with::<RECORD, _>(trs, world, root, placer, |_, q| {
+            None => self.pose_with::<RECORD, _>(0, trs, world, root, placer, |_, q| {
                 sample(&self.keys, q, segments)
             }),
             Some(p) => match p.uniform {
-                Some(SLERP) => self.pose_with::<RECORD, _>(trs, world, root, placer, |qi, q| {
+                Some(SLERP) => self.pose_with::<RECORD, _>(0, trs, world, root, placer, |qi, q| {
                     p.sample_as::<SLERP>(qi, q, segments)
                 }),
-                Some(_) => self.pose_with::<RECORD, _>(trs, world, root, placer, |qi, q| {
+                Some(_) => self.pose_with::<RECORD, _>(0, trs, world, root, placer, |qi, q| {
                     p.sample_as::<NLERP>(qi, q, segments)
                 }),
-                None => self.pose_with::<RECORD, _>(trs, world, root, placer, |qi, q| {
+                None => self.pose_with::<RECORD, _>(0, trs, world, root, placer, |qi, q| {
                     p.sample(qi, q, segments)
                 }),
             },
         }
     }
 
-    /// [`pose_into`](Self::pose_into) with each moving quad's transforms from `sample_at`.
+    /// The quads from `start` on, without the record, by the baseline products: `world` must
+    /// hold the earlier quads' matrices already (what the compressor's trials re-pose).
+    pub(crate) fn pose_from(
+        &self,
+        start: usize,
+        segments: &[Segment],
+        world: &mut [f32],
+        root: &Transform,
+    ) {
+        match &self.packed {
+            None => self.pose_with::<false, _>(start, &mut [], world, root, Baseline, |_, q| {
+                sample(&self.keys, q, segments)
+            }),
+            Some(p) => {
+                self.pose_with::<false, _>(start, &mut [], world, root, Baseline, |qi, q| {
+                    p.sample(qi, q, segments)
+                })
+            }
+        }
+    }
+
+    /// [`pose_into`](Self::pose_into) from quad `start` on, with each moving quad's transforms
+    /// from `sample_at`.
     #[inline(always)]
     fn pose_with<const RECORD: bool, P: Place>(
         &self,
+        start: usize,
         trs: &mut [f32],
         world: &mut [f32],
         root: &Transform,
         placer: P,
         sample_at: impl Fn(usize, &Quad) -> Lanes,
     ) {
-        for (qi, q) in self.quads.iter().enumerate() {
+        for (i, q) in self.quads[start..].iter().enumerate() {
+            let qi = start + i;
             let h = &q.held;
             if q.fixed != NONE {
                 // Nothing in the quad moves: its local matrices were composed at build time.
