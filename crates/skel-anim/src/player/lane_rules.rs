@@ -1,5 +1,5 @@
 //! The layer rules on four lanes (four nodes of a quad at once): the blend sums and their
-//! finish, and the additive application (the quad's samples come from `quads::sample`); what
+//! finish, and the additive application (the quad's samples come from `pose::four_node::sample`); what
 //! [`quad_mix`](super::quad_mix) runs per quad. Each is `mix`'s property rule lane by lane.
 
 use core::ops::{Add, Mul};
@@ -7,7 +7,7 @@ use core::ops::{Add, Mul};
 use glam::{BVec4A, Vec4};
 use skel_math::lanes::{Quatx4, Vec3x4};
 
-use crate::interpolate;
+use crate::math::interpolate;
 
 /// `base + w · (value − reference)` in the lanes of `on`.
 #[inline(always)]
@@ -258,7 +258,7 @@ mod tests {
     use glam::Vec4;
     use proptest::prelude::*;
 
-    use crate::interpolate;
+    use crate::math::interpolate;
 
     fn unit_quats() -> impl Strategy<Value = [Vec4; 4]> {
         prop::array::uniform4(prop::array::uniform4(-1.0_f32..1.0)).prop_filter_map(

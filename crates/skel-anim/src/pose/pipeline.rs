@@ -32,7 +32,7 @@ impl Poser {
         if let (None, Some(c)) = (&self.hook, clip) {
             let data = &**self.rig.data();
             let record = sink.wants_local_transforms();
-            if crate::single::pose_clip(data, c, time, &mut self.scratch, record, sink) {
+            if crate::pose::single_clip::pose_clip(data, c, time, &mut self.scratch, record, sink) {
                 return;
             }
         }
@@ -63,7 +63,7 @@ impl Poser {
         if let Some(hook) = &self.hook {
             hook.after_channels(&mut scratch.trs);
         }
-        crate::pose::compute_frame_matrices(scratch);
-        crate::pose::compute_frame_bone_matrices(data, scratch, sink);
+        crate::pose::steps::compute_frame_matrices(scratch);
+        crate::pose::bones::compute_frame_bone_matrices(data, scratch, sink);
     }
 }

@@ -1,5 +1,5 @@
 //! Compressed four-node key blocks ([`Compression`](crate::Compression), opt in): a clip's
-//! [`QuadPlan`](crate::quad_plan::QuadPlan) keys stored per quad and per group of rows
+//! [`QuadPlan`](crate::rig::four_node::QuadPlan) keys stored per quad and per group of rows
 //! (translation, scale, rotation) as nothing (held constant), 8-bit or 16-bit levels
 //! range-reduced per row and lane over the clip, or f32, and decoded two keys at a time by the
 //! four-node passes. What plays is what the compressor measured: the player decodes with the
@@ -7,9 +7,11 @@
 
 use glam::Vec4;
 
-use crate::quad_plan::{Quad, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
-use crate::quad_sample::{KeyPair, Lanes, NLERP, Rot, SLERP, sample_rows, segment_of};
-use crate::timeline::Segment;
+use crate::sample::cursor::Segment;
+use crate::sample::four_node::{
+    KeyPair, Lanes, NLERP, Quad, QuadRows, R_ROWS, ROWS, Rot, S_ROWS, SLERP, T_ROWS, sample_rows,
+    segment_of,
+};
 
 /// How one group of a quad's rows is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,7 +63,7 @@ pub(crate) struct PackedKeys {
     /// single-clip pass runs one rule without asking each quad.
     pub(crate) uniform: Option<Rot>,
     /// Length of the lossless key array (`QuadPlan::keys`) these keys came from: what
-    /// [`QuadPlan::unpacked`](crate::quad_plan::QuadPlan::unpacked) rebuilds.
+    /// [`QuadPlan::unpacked`](crate::rig::four_node::QuadPlan::unpacked) rebuilds.
     pub(crate) lossless_len: usize,
 }
 
@@ -187,7 +189,7 @@ impl PackedKeys {
         q: &Quad,
         segments: &[Segment],
     ) -> Lanes {
-        if q.fixed != crate::layout::NONE {
+        if q.fixed != crate::data::NONE {
             return Lanes::from_rows(&q.held);
         }
         let seg = segment_of(q, segments);

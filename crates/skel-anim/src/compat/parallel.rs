@@ -6,7 +6,7 @@
 
 use rayon::prelude::*;
 
-use crate::instances::check_sinks;
+use crate::compat::instances::check_sinks;
 use crate::{AnimError, Animate, PoseSink};
 
 /// [`tick_all`](crate::tick_all) spread over rayon's thread pool (the global one, or the pool

@@ -11,63 +11,19 @@
 
 use glam::{BVec4A, Vec4};
 
-use crate::interpolate::{self, Cols};
+use crate::math::interpolate::{self, Cols};
 
-use crate::layout::{NONE, NodeSources, Track};
-use crate::packed::PackedKeys;
+use crate::data::NONE;
+use crate::rig::layout::{NodeSources, Track};
+use crate::sample::four_node::{Quad, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
+use crate::sample::packed::PackedKeys;
 use crate::{Clip, NodeRest};
-
-/// Rows per key of a quad: translation `x, y, z`, scale `x, y, z`, rotation `x, y, z, w`, each
-/// a `Vec4` with one node per lane.
-pub(crate) const ROWS: usize = 10;
-pub(crate) const T_ROWS: usize = 0;
-pub(crate) const S_ROWS: usize = 3;
-pub(crate) const R_ROWS: usize = 6;
 
 /// The regrouped keys may take at most this many times the bytes of the clip's tracks' keys
 /// (untracked properties of a quad with a tracked one repeat their rest value in every key) plus
 /// [`SLACK_BYTES`]; past it the clip keeps the array-of-structures pass.
 const MAX_GROWTH: usize = 8;
 const SLACK_BYTES: usize = 256 * 1024;
-
-/// Four consecutive nodes of the topological order (fewer in the last quad).
-#[derive(Debug, Clone)]
-pub(crate) struct Quad {
-    pub(crate) nodes: [u32; 4],
-    pub(crate) parents: [u32; 4],
-    pub(crate) lanes: usize,
-    /// The key-time array all of the quad's tracks use, [`NONE`] when nothing in it is keyed
-    /// (one key of rest values).
-    pub(crate) timeline: u32,
-    /// Where the quad's keys start in [`QuadPlan::keys`] (`ROWS` vectors per key).
-    pub(crate) first: usize,
-    /// Lanes whose translation / scale takes key `a` as it is: STEP tracks and untracked
-    /// properties (rest values repeated in every key).
-    pub(crate) t_hold: BVec4A,
-    pub(crate) s_hold: BVec4A,
-    /// Lanes whose rotation is STEP (key `a`, normalised, as the scalar path does).
-    pub(crate) r_step: BVec4A,
-    /// Lanes whose rotation is not keyed: the rest value, not normalised (as the scalar path).
-    pub(crate) r_rest: BVec4A,
-    /// Whether every lane's translation / scale / rotation is the same at every time (untracked,
-    /// or keys all equal bit for bit): the frame takes [`Quad::held`] for those rows instead of
-    /// loading and interpolating keys.
-    pub(crate) t_const: bool,
-    pub(crate) s_const: bool,
-    pub(crate) r_const: bool,
-    /// The rows every time gives where they are constant (`ROWS` rows as in the keys), bit for
-    /// bit what sampling them would give: a lerp of equal keys is the key plus zero, a slerp of
-    /// equal keys the normalised key (`interpolate::slerp`).
-    pub(crate) held: [Vec4; ROWS],
-    /// Where everything is constant: index of the quad's local matrices in
-    /// [`QuadPlan::fixed`], computed once; [`NONE`] otherwise.
-    pub(crate) fixed: u32,
-    /// Lanes whose translation / scale / rotation the clip keys (a track, STEP or not): what a
-    /// layer of the clip contributes to; untracked lanes hold rest values it must not blend.
-    pub(crate) t_keyed: BVec4A,
-    pub(crate) s_keyed: BVec4A,
-    pub(crate) r_keyed: BVec4A,
-}
 
 /// What [`QuadPlan::new`] reads of a clip's plan (the plan is built above this module).
 #[derive(Debug, Clone, Copy)]
@@ -355,9 +311,6 @@ pub(crate) fn hold_constants(quad: &mut Quad, k0: &[Vec4]) {
     }
 }
 
-/// Four nodes' values in the rows of a quad key (`ROWS` vectors, one node per lane).
-pub(crate) type QuadRows = [Vec4; ROWS];
-
 /// The rig's nodes four at a time, for the layered structure-of-arrays pass: the rest value of
 /// every quad, where each node sits, and which clips can take part (those whose [`QuadPlan`]
 /// groups the nodes this way and that have no CUBICSPLINE transforms).
@@ -376,7 +329,7 @@ pub(crate) struct LayerQuads {
 impl LayerQuads {
     /// The rig's quads over `steps` (its topological order), or `None` when no clip has quads.
     pub(crate) fn new(
-        steps: &[crate::layout::NodeStep],
+        steps: &[crate::rig::layout::NodeStep],
         rest: &[NodeRest],
         clips: &[Option<&QuadPlan>],
         cubic_free: &[bool],

@@ -1,7 +1,8 @@
 //! The pose passes' kernels for the CPU they run on: which ones a rig uses is decided once,
 //! when its plan is built ([`Kernels::detect`]), and stored in the plan, so nothing here is
-//! process-wide state and no build needs `-C target-cpu`. The passes that run them sit above
-//! (`single.rs`, `player/quad_mix.rs`).
+//! process-wide state and no build needs `-C target-cpu`. The passes that run them are per frame
+//! (the single clip's in `pose/single_clip.rs`, the layers' in `player/quad_mix.rs`, the bone
+//! product in `pose/bones.rs`).
 //!
 //! - [`Kernels::Baseline`]: the code as the crate is compiled (SSE2 on x86-64, NEON on
 //!   aarch64, portable code elsewhere). Always available; the reference the others are tested
@@ -11,25 +12,15 @@
 //!   same operations in the same order, the same bits for sampling, slerp, blending and
 //!   compose), with the hierarchy's products (`parent · local`) and the bone matrices
 //!   (`world · inverseBind`) two columns per 256-bit operation with fused multiply-adds
-//!   ([`avx2`]). FMA rounds once where the baseline rounds twice, so world and bone matrices
+//!   (`pose/avx2.rs`). FMA rounds once where the baseline rounds twice, so world and bone matrices
 //!   differ from the baseline's by a few units in the last place of the magnitudes multiplied
-//!   (the tests in `quads.rs` bound it); local poses (the TRS record) are bit for bit the
+//!   (the tests in `pose/four_node.rs` bound it); local poses (the TRS record) are bit for bit the
 //!   baseline's. Which kernel runs depends only on the machine and the path, so results are
 //!   deterministic per machine (serial and parallel ticks agree bit for bit). The
 //!   property-by-property layered path and hooked poses keep the baseline hierarchy.
 //!
 //! [`CpuKernels::Baseline`] (`Rig::with_kernels`) keeps the baseline on any CPU (for A/B
 //! measurements; the measuring programs take it from `SKEL_KERNELS=baseline`).
-
-#![allow(
-    unsafe_code,
-    reason = "calling #[target_feature] functions after run-time detection; every block says why"
-)]
-
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx2;
-
-use glam::Vec4;
 
 /// Which kernels a compiled rig may use ([`Rig::with_kernels`](crate::Rig::with_kernels)).
 ///
@@ -82,75 +73,17 @@ pub(crate) fn wide_splats(kernels: Kernels, ibm: &[f32]) -> Vec<[[f32; 8]; 8]> {
     match kernels {
         Kernels::Baseline => Vec::new(),
         #[cfg(target_arch = "x86_64")]
-        Kernels::Avx2Fma => ibm.chunks_exact(16).map(avx2::wide_splats).collect(),
+        Kernels::Avx2Fma => ibm.chunks_exact(16).map(wide_splat).collect(),
     }
 }
 
-/// `bones[i] = post(world[joints[i]] · inverseBind[i])` with `kernels`' product: the
-/// baseline's `pose::splat_bones` (the inverse binds from `splats`), or the AVX2 + FMA one
-/// (from `wide`, which must then be `wide_splats`' layout of the same matrices). `post` is a
-/// diagonal mesh inverse's column scale, `None` for the identity.
-#[inline(always)]
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the bone pass's buffers, borrowed apart"
-)]
-pub(crate) fn bones(
-    kernels: Kernels,
-    world: &[f32],
-    joints: &[usize],
-    splats: &[[glam::Vec4; 16]],
-    wide: &[[[f32; 8]; 8]],
-    affine: bool,
-    bones: &mut [f32],
-    post: Option<glam::Vec4>,
-) {
-    match (kernels, post) {
-        (Kernels::Baseline, None) => {
-            splat_bones(world, joints, splats, affine, bones, |c| c);
-        }
-        (Kernels::Baseline, Some(d)) => {
-            splat_bones(world, joints, splats, affine, bones, |c| c * d);
-        }
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
-        // `is_x86_feature_detected!` found both AVX2 and FMA on this CPU.
-        (Kernels::Avx2Fma, _) => unsafe {
-            avx2::splat_bones(world, joints, wide, affine, bones, post);
-        },
-    }
-}
-
-/// `bones[i] = post(world[joints[i]] · inverseBind[i])` column by column, the inverse binds
-/// given as splats (`BindingPlan::ibm_splats`): the same operations in the same order as
-/// `mul_affine` (`affine`) or `mul_full`, without broadcasting the inverse bind's elements.
-#[inline(always)]
-fn splat_bones(
-    world: &[f32],
-    joints: &[usize],
-    splats: &[[Vec4; 16]],
-    affine: bool,
-    bones: &mut [f32],
-    post: impl Fn(Vec4) -> Vec4,
-) {
-    use crate::interpolate::{load, matrices, matrices_mut, store};
-    let world = matrices(world);
-    let pairs = joints.iter().zip(splats).zip(matrices_mut(bones));
-    if affine {
-        for ((&joint, b), out) in pairs {
-            let w = load(&world[joint]);
-            let col = |c: usize| w[0] * b[4 * c] + w[1] * b[4 * c + 1] + w[2] * b[4 * c + 2];
-            let m = [col(0), col(1), col(2), col(3) + w[3]].map(&post);
-            store(out, &m);
-        }
-    } else {
-        for ((&joint, b), out) in pairs {
-            let w = load(&world[joint]);
-            let col = |c: usize| {
-                w[0] * b[4 * c] + w[1] * b[4 * c + 1] + w[2] * b[4 * c + 2] + w[3] * b[4 * c + 3]
-            };
-            let m = [col(0), col(1), col(2), col(3)].map(&post);
-            store(out, &m);
-        }
-    }
+/// An inverse-bind matrix (16 floats, column-major) laid out for the AVX2 bone product (`pose::avx2::splat_bones`): entry
+/// `4p + r` holds element (row `r`, column `2p`) in floats 0–3 and (row `r`, column `2p + 1`)
+/// in floats 4–7, so that one 256-bit load feeds two columns of the product.
+#[must_use]
+fn wide_splat(m: &[f32]) -> [[f32; 8]; 8] {
+    std::array::from_fn(|i| {
+        let (p, r) = (i / 4, i % 4);
+        std::array::from_fn(|k| m[4 * (2 * p + k / 4) + r])
+    })
 }

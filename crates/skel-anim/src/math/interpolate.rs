@@ -7,48 +7,10 @@
 
 use glam::{BVec4A, Mat4, Vec4};
 
+use crate::math::slerp_weights::{slerp_weights, slerp_weights_soa, slerp_weights_soa_wide};
+
 /// Four columns of a column-major 4×4 matrix.
 pub(crate) type Cols = [Vec4; 4];
-
-/// `cos θ` from which [`slerp_weights`] uses the polynomial (θ ≤ 25.8°, i.e. key rotations up to
-/// 51.7° apart); below it the weights come from `acos` and `sin`.
-pub(crate) const POLY_SLERP_MIN_COS: f32 = 0.9;
-
-/// Coefficients `u_i = 1 / (i (2i + 1))` and `v_i = i / (2i + 1)`, i = 1..4, of Eberly's series
-/// for `sin(tθ) / sin θ` in powers of `cos θ − 1` ("A Fast and Accurate Algorithm for Computing
-/// SLERP", Journal of Graphics, GPU, and Game Tools 15(3), 2011).
-const U: [f32; 4] = [1.0 / 3.0, 1.0 / 10.0, 1.0 / 21.0, 1.0 / 36.0];
-const V: [f32; 4] = [1.0 / 3.0, 2.0 / 5.0, 3.0 / 7.0, 4.0 / 9.0];
-
-/// `sin(tθ) / sin θ` for `x = cos θ ≥ 0.9` by four terms of Eberly's series (truncation error
-/// below 5e-8 there; see the tests).
-#[inline]
-#[must_use]
-fn sin_ratio(x_minus_1: f32, t: f32) -> f32 {
-    let t2 = t * t;
-    let mut r = 1.0;
-    r = 1.0 + r * (U[3] * t2 - V[3]) * x_minus_1;
-    r = 1.0 + r * (U[2] * t2 - V[2]) * x_minus_1;
-    r = 1.0 + r * (U[1] * t2 - V[1]) * x_minus_1;
-    r = 1.0 + r * (U[0] * t2 - V[0]) * x_minus_1;
-    t * r
-}
-
-/// The slerp weights `(sin((1−t)θ) / sin θ, sin(tθ) / sin θ)` for `cos = cos θ ∈ [0, 1]`: by
-/// the polynomial from [`POLY_SLERP_MIN_COS`] up, by `acos`/`sin` below, and `(1 − t, t)` (lerp)
-/// when θ is too small for `sin θ` to divide by.
-#[inline]
-#[must_use]
-pub(crate) fn slerp_weights(cos: f32, t: f32) -> (f32, f32) {
-    if cos >= POLY_SLERP_MIN_COS {
-        let xm1 = cos - 1.0;
-        (sin_ratio(xm1, 1.0 - t), sin_ratio(xm1, t))
-    } else {
-        let theta = cos.max(-1.0).acos();
-        let sin = theta.sin();
-        (((1.0 - t) * theta).sin() / sin, (t * theta).sin() / sin)
-    }
-}
 
 /// Shortest-path slerp of unit quaternions `a` → `b` by `t`, normalised (a zero or non-finite
 /// result becomes the identity, as [`skel_math::normalize_quat_into`] does).
@@ -152,7 +114,7 @@ pub(crate) fn nlerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [V
 /// hemisphere): `slerp(identity, b, s)` lane by lane, with the products by the identity's zeros
 /// and ones left out, for `s ∈ [0, 1]`. What an additive layer's weight does to its rotation
 /// delta. Lanes where `b` is within 51.7° of the identity get [`slerp`]'s polynomial weights;
-/// wider ones polynomial `acos` and `sin` (`slerp_wide`), within 1e-7 of them.
+/// wider ones polynomial `acos` and `sin` (`slerp_weights_soa_wide`), within 1e-7 of them.
 /// Not normalised: for a unit `b` the result is unit within 2e-7, and its one caller
 /// normalises the product it is multiplied into.
 #[inline(always)]
@@ -160,44 +122,8 @@ pub(crate) fn nlerp_soa(a: [Vec4; 4], b: [Vec4; 4], s: Vec4, copy: BVec4A) -> [V
 pub(crate) fn slerp_soa_from_identity(b: [Vec4; 4], s: Vec4) -> [Vec4; 4] {
     let [bx, by, bz, bw] = b;
     let cos = bw;
-    let (wa, wb) = crate::slerp_wide::slerp_weights_soa_wide(cos, s);
+    let (wa, wb) = slerp_weights_soa_wide(cos, s);
     [bx * wb, by * wb, bz * wb, wa + bw * wb]
-}
-
-/// [`slerp_weights`] of four lanes: the polynomial where `cos ≥ POLY_SLERP_MIN_COS`, the
-/// scalar function's other branches lane by lane elsewhere; the same bits as the scalar one.
-#[inline(always)]
-fn slerp_weights_soa(cos: Vec4, s: Vec4) -> (Vec4, Vec4) {
-    let (mut wa, mut wb) = slerp_weights_soa_near(cos, s);
-    let far = cos.cmplt(Vec4::splat(POLY_SLERP_MIN_COS));
-    if far.any() {
-        let (mut wa_l, mut wb_l) = (wa.to_array(), wb.to_array());
-        let (c, t) = (cos.to_array(), s.to_array());
-        for lane in 0..4 {
-            if far.test(lane) {
-                (wa_l[lane], wb_l[lane]) = slerp_weights(c[lane], t[lane]);
-            }
-        }
-        (wa, wb) = (Vec4::from_array(wa_l), Vec4::from_array(wb_l));
-    }
-    (wa, wb)
-}
-
-/// The polynomial of [`slerp_weights_soa`] in every lane (meaningful where
-/// `cos ≥ POLY_SLERP_MIN_COS`).
-#[inline(always)]
-pub(crate) fn slerp_weights_soa_near(cos: Vec4, s: Vec4) -> (Vec4, Vec4) {
-    let xm1 = cos - Vec4::ONE;
-    let ratio = |t: Vec4| {
-        let t2 = t * t;
-        let mut r = Vec4::ONE;
-        r = Vec4::ONE + r * (Vec4::splat(U[3]) * t2 - Vec4::splat(V[3])) * xm1;
-        r = Vec4::ONE + r * (Vec4::splat(U[2]) * t2 - Vec4::splat(V[2])) * xm1;
-        r = Vec4::ONE + r * (Vec4::splat(U[1]) * t2 - Vec4::splat(V[1])) * xm1;
-        r = Vec4::ONE + r * (Vec4::splat(U[0]) * t2 - Vec4::splat(V[0])) * xm1;
-        t * r
-    };
-    (ratio(Vec4::ONE - s), ratio(s))
 }
 
 /// [`normalize_quat`]'s rule on four quaternions split into components, lane by lane (so the

@@ -4,69 +4,12 @@
 //! topological order, and per clip the channels sorted into tracks that the hot loop walks
 //! without matching on paths, searching keys per channel or resolving "last channel wins" again.
 
-use crate::layout::{NONE, NodeSources, NodeStep, Track, Transform};
-use crate::quad_plan::QuadPlan;
-use crate::timeline::Timelines;
-use crate::{
-    AnimError, AnimationData, ChannelPath, Interpolation, R_OFF, S_OFF, T_OFF, TRS_STRIDE,
-    interpolate,
-};
-
-/// The keys of every track keyed on one timeline, copied once per asset and interleaved the
-/// way a frame reads them: key `k` holds the values of the block's translation/scale tracks
-/// (`xyz`, `w` zero), then of its rotation tracks, one `Vec4` each. A frame then reads two
-/// contiguous runs (keys `a` and `b`) instead of chasing every track's own arrays. Lossless: the
-/// values are the sampler's, bit for bit.
-#[derive(Debug, Clone)]
-pub(crate) struct KeyBlock {
-    pub(crate) timeline: u32,
-    /// The block's tracks in the clip's `vec3` and `quat` lists (tracks are sorted by
-    /// timeline, so these are ranges).
-    pub(crate) vec3: std::ops::Range<usize>,
-    pub(crate) quat: std::ops::Range<usize>,
-    /// `keys × (vec3.len() + quat.len())` values.
-    pub(crate) keys: Vec<glam::Vec4>,
-    /// Whether any of the block's tracks is STEP (then each track checks its flag).
-    pub(crate) has_step: bool,
-}
-
-impl KeyBlock {
-    /// Values per key.
-    #[inline]
-    pub(crate) fn width(&self) -> usize {
-        self.vec3.len() + self.quat.len()
-    }
-}
-
-/// One clip, sorted for evaluation.
-#[derive(Debug, Clone)]
-pub(crate) struct ClipPlan {
-    /// [`Clip::duration`](crate::Clip::duration), computed once (it walks every sampler).
-    pub(crate) duration: f32,
-    pub(crate) timelines: Timelines,
-    /// This clip's first [`TimeCursor`](crate::timeline::TimeCursor) in a scratch.
-    pub(crate) cursor_base: usize,
-    /// Translation and scale tracks (3 floats).
-    pub(crate) vec3: Vec<Track>,
-    /// Rotation tracks (4 floats, normalised, shortest-path slerp).
-    pub(crate) quat: Vec<Track>,
-    /// The tracks' keys, one block per timeline that has tracks.
-    pub(crate) blocks: Vec<KeyBlock>,
-    /// Channels evaluated by [`evaluate_sampler_cursor`](crate::evaluate_sampler_cursor) in
-    /// channel order: CUBICSPLINE translation/rotation/scale and every weights channel.
-    pub(crate) generic: Vec<u32>,
-    /// Every node in topological order with its sources, for the fused pass; empty when a
-    /// translation, rotation or scale channel of the clip needs the generic path (CUBICSPLINE).
-    pub(crate) nodes: Vec<NodeSources>,
-    /// Rest values the fused pass reads for properties without a track (copied after the
-    /// track samples each frame, so that every node reads its sources the same way).
-    pub(crate) fused_rest: Vec<glam::Vec4>,
-    /// The clip's keys four nodes at a time, for the structure-of-arrays pass (`None`: the
-    /// fused pass above, see [`QuadPlan::new`]).
-    pub(crate) quads: Option<QuadPlan>,
-    /// What compression did to the clip (`None`: lossless keys).
-    pub(crate) compression: Option<crate::ClipCompression>,
-}
+use crate::data::NONE;
+use crate::math::interpolate;
+use crate::rig::clip_plan::{ClipPlan, to_u32};
+use crate::rig::four_node::QuadPlan;
+use crate::rig::layout::{NodeStep, Transform};
+use crate::{AnimError, AnimationData, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
 
 /// What the bone pass needs to know about a skeleton binding beyond its data.
 #[derive(Debug, Clone)]
@@ -79,7 +22,7 @@ pub(crate) struct BindingPlan {
     /// broadcast load).
     pub(crate) ibm_splats: Vec<[glam::Vec4; 16]>,
     /// The same matrices laid out for the AVX2 + FMA bone kernel (two columns per 256-bit
-    /// load, `wide::avx2::wide_splats`); empty unless the plan's kernels are `Avx2Fma`.
+    /// load, `compile::kernels::wide_splats`); empty unless the plan's kernels are `Avx2Fma`.
     pub(crate) ibm_wide: Vec<[[f32; 8]; 8]>,
 }
 
@@ -101,7 +44,7 @@ impl Frame {
     /// World space itself: roots get the handedness mirror.
     fn world(handedness: crate::Handedness) -> Self {
         Self {
-            root: Transform::Diagonal(crate::layout::mirror(handedness)),
+            root: Transform::Diagonal(crate::rig::layout::mirror(handedness)),
             to_world: None,
         }
     }
@@ -114,7 +57,7 @@ impl Frame {
             return world_frame;
         };
         let mut rest_world = vec![0.0; data.nodes.len() * 16];
-        crate::layout::hierarchy_pass(rest_trs, steps, &mut rest_world, &world_frame.root);
+        crate::rig::layout::hierarchy_pass(rest_trs, steps, &mut rest_world, &world_frame.root);
         let b = interpolate::load(&interpolate::matrices(&rest_world)[binding.mesh_node]);
         let identity = [glam::Vec4::X, glam::Vec4::Y, glam::Vec4::Z, glam::Vec4::W];
         if b == identity || !interpolate::is_affine(&b) || !b.iter().all(|c| c.is_finite()) {
@@ -125,7 +68,7 @@ impl Frame {
             return world_frame;
         }
         let inv = glam::Mat4::from(affine.inverse());
-        let mirror = crate::layout::mirror(data.handedness);
+        let mirror = crate::rig::layout::mirror(data.handedness);
         let root = [
             inv.x_axis * mirror.x,
             inv.y_axis * mirror.y,
@@ -169,18 +112,7 @@ pub(crate) struct PosePlan {
     /// The frame controllers pose in.
     pub(crate) frame: Frame,
     /// Which compiled variant of the single-clip pass runs (found once, here: a CPU fact).
-    pub(crate) kernels: crate::wide::Kernels,
-}
-
-fn to_u32(value: usize, what: &'static str) -> Result<u32, AnimError> {
-    u32::try_from(value)
-        .ok()
-        .filter(|&v| v != NONE)
-        .ok_or(AnimError::LengthMismatch {
-            what,
-            expected: NONE as usize - 1,
-            got: value,
-        })
+    pub(crate) kernels: crate::rig::kernels::Kernels,
 }
 
 impl PosePlan {
@@ -249,7 +181,7 @@ impl PosePlan {
         for clip in &data.clips {
             let mut plan = ClipPlan::new(clip, timeline_total)?;
             (plan.nodes, plan.fused_rest) = plan.fused_nodes(clip, &steps, &data.nodes);
-            let inputs = crate::quad_plan::QuadInputs {
+            let inputs = crate::rig::four_node::QuadInputs {
                 nodes: &plan.nodes,
                 vec3: &plan.vec3,
                 quat: &plan.quat,
@@ -257,24 +189,6 @@ impl PosePlan {
                 block_key_values: plan.blocks.iter().map(|b| b.keys.len()).sum(),
             };
             plan.quads = QuadPlan::new(clip, &inputs, &data.nodes);
-            if let (Some(c), Some(lossless)) = (&options.compression, &plan.quads) {
-                let raw_bytes = plan
-                    .vec3
-                    .iter()
-                    .chain(&plan.quat)
-                    .map(|t| clip.samplers[t.sampler as usize].output().len() * 4)
-                    .sum();
-                let (packed, report) = crate::packed_build::compress(
-                    lossless,
-                    clip,
-                    &plan.timelines.representative,
-                    n,
-                    c,
-                    raw_bytes,
-                );
-                plan.quads = Some(packed);
-                plan.compression = Some(report);
-            }
             timeline_total += plan.timelines.len();
             max_timelines = max_timelines.max(plan.timelines.len());
             max_vec3 = max_vec3.max(plan.vec3.len());
@@ -283,7 +197,7 @@ impl PosePlan {
                 max_samples.max(plan.vec3.len() + plan.quat.len() + plan.fused_rest.len());
             clips.push(plan);
         }
-        let kernels = crate::wide::Kernels::detect(choice);
+        let kernels = crate::rig::kernels::Kernels::detect(choice);
         let bindings = data
             .skeletons
             .iter()
@@ -299,7 +213,7 @@ impl PosePlan {
                 BindingPlan {
                     ibm_affine,
                     ibm_splats,
-                    ibm_wide: crate::wide::wide_splats(kernels, &s.inverse_bind_matrices),
+                    ibm_wide: crate::rig::kernels::wide_splats(kernels, &s.inverse_bind_matrices),
                 }
             })
             .collect();
@@ -327,198 +241,6 @@ impl PosePlan {
             morph_next,
             kernels,
         })
-    }
-}
-
-impl ClipPlan {
-    fn new(clip: &crate::Clip, cursor_base: usize) -> Result<Self, AnimError> {
-        for s in &clip.samplers {
-            to_u32(s.input().len(), "keys of a sampler (at most 4 294 967 294)")?;
-        }
-        to_u32(
-            clip.channels.len(),
-            "channels of a clip (at most 4 294 967 294)",
-        )?;
-        to_u32(
-            clip.samplers.len(),
-            "samplers of a clip (at most 4 294 967 294)",
-        )?;
-        let timelines = Timelines::new(clip);
-        // When two channels of the clip animate one property, the later one wins (as when
-        // channels are applied in order): keep only the last per (node, path).
-        let mut last: std::collections::HashMap<(usize, u8), usize> =
-            std::collections::HashMap::new();
-        for (ci, ch) in clip.channels.iter().enumerate() {
-            let path = match ch.path {
-                ChannelPath::Translation => 0,
-                ChannelPath::Rotation => 1,
-                ChannelPath::Scale => 2,
-                ChannelPath::Weights => continue,
-            };
-            last.insert((ch.node, path), ci);
-        }
-        let mut plan = Self {
-            duration: clip.duration(),
-            timelines,
-            cursor_base,
-            vec3: Vec::new(),
-            quat: Vec::new(),
-            generic: Vec::new(),
-            nodes: Vec::new(),
-            fused_rest: Vec::new(),
-            blocks: Vec::new(),
-            quads: None,
-            compression: None,
-        };
-        for (ci, ch) in clip.channels.iter().enumerate() {
-            let (off, path) = match ch.path {
-                ChannelPath::Translation => (T_OFF, 0),
-                ChannelPath::Rotation => (R_OFF, 1),
-                ChannelPath::Scale => (S_OFF, 2),
-                ChannelPath::Weights => {
-                    plan.generic
-                        .push(to_u32(ci, "channels of a clip (at most 4 294 967 294)")?);
-                    continue;
-                }
-            };
-            if last.get(&(ch.node, path)) != Some(&ci) {
-                continue;
-            }
-            let sampler = &clip.samplers[ch.sampler];
-            if sampler.interpolation() == Interpolation::CubicSpline {
-                plan.generic
-                    .push(to_u32(ci, "channels of a clip (at most 4 294 967 294)")?);
-                continue;
-            }
-            let track = Track {
-                sampler: to_u32(ch.sampler, "samplers of a clip (at most 4 294 967 294)")?,
-                timeline: plan.timelines.of_sampler[ch.sampler],
-                dst: to_u32(ch.node * TRS_STRIDE + off, "nodes (at most 4 294 967 294)")?,
-                step: sampler.interpolation() == Interpolation::Step,
-            };
-            if path == 1 {
-                plan.quat.push(track);
-            } else {
-                plan.vec3.push(track);
-            }
-        }
-        // Group tracks by timeline (stable: channel order within a timeline) and copy their
-        // keys into one interleaved block per timeline.
-        plan.vec3.sort_by_key(|t| t.timeline);
-        plan.quat.sort_by_key(|t| t.timeline);
-        let (mut v, mut q) = (0, 0);
-        for (tl, &rep) in plan.timelines.representative.iter().enumerate() {
-            #[expect(
-                clippy::cast_possible_truncation,
-                reason = "timeline counts fit u32 (sampler counts were checked)"
-            )]
-            let timeline = tl as u32;
-            let v_end = v + plan.vec3[v..]
-                .iter()
-                .take_while(|t| t.timeline == timeline)
-                .count();
-            let q_end = q + plan.quat[q..]
-                .iter()
-                .take_while(|t| t.timeline == timeline)
-                .count();
-            if v_end > v || q_end > q {
-                let keys = clip.samplers[rep as usize].input().len();
-                let tracks = plan.vec3[v..v_end].iter().chain(&plan.quat[q..q_end]);
-                let mut values = Vec::with_capacity(keys * (v_end - v + q_end - q));
-                for k in 0..keys {
-                    for (i, tr) in tracks.clone().enumerate() {
-                        let out = clip.samplers[tr.sampler as usize].output();
-                        values.push(if i < v_end - v {
-                            glam::Vec4::new(out[k * 3], out[k * 3 + 1], out[k * 3 + 2], 0.0)
-                        } else {
-                            glam::Vec4::from_slice(&out[k * 4..k * 4 + 4])
-                        });
-                    }
-                }
-                plan.blocks.push(KeyBlock {
-                    timeline,
-                    vec3: v..v_end,
-                    quat: q..q_end,
-                    keys: values,
-                    has_step: tracks.clone().any(|t| t.step),
-                });
-            }
-            (v, q) = (v_end, q_end);
-        }
-        Ok(plan)
-    }
-}
-
-impl ClipPlan {
-    /// The fused pass's node list (see [`ClipPlan::nodes`]), or nothing when a transform
-    /// channel of the clip is evaluated generically.
-    fn fused_nodes(
-        &self,
-        clip: &crate::Clip,
-        steps: &[NodeStep],
-        rest: &[crate::NodeRest],
-    ) -> (Vec<NodeSources>, Vec<glam::Vec4>) {
-        let generic_transform = self
-            .generic
-            .iter()
-            .any(|&ci| clip.channels[ci as usize].path != ChannelPath::Weights);
-        if generic_transform {
-            return (Vec::new(), Vec::new());
-        }
-        let n = steps.len();
-        let (mut t, mut r, mut s) = (vec![NONE; n], vec![NONE; n], vec![NONE; n]);
-        for (i, tr) in self.vec3.iter().enumerate() {
-            let node = tr.dst as usize / TRS_STRIDE;
-            let slot = if tr.dst as usize % TRS_STRIDE == T_OFF {
-                &mut t
-            } else {
-                &mut s
-            };
-            #[expect(
-                clippy::cast_possible_truncation,
-                reason = "track counts fit u32 (channel counts were checked)"
-            )]
-            let index = i as u32;
-            slot[node] = index;
-        }
-        for (i, tr) in self.quat.iter().enumerate() {
-            #[expect(
-                clippy::cast_possible_truncation,
-                reason = "track counts fit u32 (channel counts were checked)"
-            )]
-            let index = (self.vec3.len() + i) as u32;
-            r[tr.dst as usize / TRS_STRIDE] = index;
-        }
-        let mut fused_rest = Vec::new();
-        let first_rest = self.vec3.len() + self.quat.len();
-        let mut source = |index: u32, value: glam::Vec4| {
-            if index != NONE {
-                return index;
-            }
-            fused_rest.push(value);
-            #[expect(
-                clippy::cast_possible_truncation,
-                reason = "at most 3 per node, and node counts fit u32"
-            )]
-            let index = (first_rest + fused_rest.len() - 1) as u32;
-            index
-        };
-        let v3 = |v: [f32; 3]| glam::Vec4::new(v[0], v[1], v[2], 0.0);
-        let nodes = steps
-            .iter()
-            .map(|st| {
-                let node = st.node as usize;
-                let n = &rest[node];
-                NodeSources {
-                    node: st.node,
-                    parent: st.parent,
-                    t: source(t[node], v3(n.translation)),
-                    r: source(r[node], glam::Vec4::from_array(n.rotation)),
-                    s: source(s[node], v3(n.scale)),
-                }
-            })
-            .collect();
-        (nodes, fused_rest)
     }
 }
 

@@ -1,14 +1,14 @@
 //! Where a blend layer's sampled tracks go: for every clip, the blend slot of each of its
 //! translation/scale and rotation tracks (in the clip plan's track order), and the channels
 //! left to the per-channel path (CUBICSPLINE). Built once per asset with the blend; a tick then
-//! samples each layer with [`sample_tracks`](crate::tracks::sample_tracks), one key search per
+//! samples each layer with [`sample_tracks`](crate::pose::tracks::sample_tracks), one key search per
 //! key-time array, and adds the samples to their slots.
 
 use std::collections::HashMap;
 
 use crate::Interpolation;
-use crate::blend_map::{ChannelMaps, TrsEntry};
-use crate::plan::PosePlan;
+use crate::rig::blend_map::{ChannelMaps, TrsEntry};
+use crate::rig::plan::PosePlan;
 use crate::{AnimationData, Clip};
 
 /// "No slot": a track whose property the blend does not map (never happens for validated

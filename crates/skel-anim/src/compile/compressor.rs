@@ -9,13 +9,16 @@
 
 use glam::Vec4;
 
-use crate::compression::{ClipCompression, Compression};
-use crate::layout::Transform;
-use crate::packed::{GROUPS, PackedKeys, Width};
-use crate::quad_plan::{QuadPlan, ROWS, fix_if_constant, hold_constants};
-use crate::quads::Baseline;
-use crate::timeline::{Segment, TimeCursor};
-use crate::{Clip, interpolate};
+use crate::math::interpolate;
+use crate::pose::four_node::Baseline;
+use crate::rig::four_node::{QuadPlan, fix_if_constant, hold_constants};
+use crate::rig::layout::Transform;
+use crate::rig::options::{ClipCompression, Compression};
+use crate::rig::plan::PosePlan;
+use crate::sample::cursor::{Segment, TimeCursor};
+use crate::sample::four_node::ROWS;
+use crate::sample::packed::{GROUPS, PackedKeys, Width};
+use crate::{AnimationData, Clip};
 
 /// Fractions of each key interval measured besides the keys: the normalised lerp meets the
 /// slerp at the keys and half-way and strays most about a quarter of the way.
@@ -39,6 +42,35 @@ struct Trials {
     shell: f32,
     /// Scratch: one frame's world matrices.
     world: Vec<f32>,
+}
+
+/// Compresses the four-node keys of every clip of `plan` (built lossless from `data`) under
+/// `compression`, recording each clip's report: what
+/// [`Rig::with_options`](crate::Rig::with_options) does when compression is asked for. Clips
+/// without four-node keys (CUBICSPLINE, or past the layout's size budget) stay lossless.
+pub(crate) fn compress_clips(plan: &mut PosePlan, data: &AnimationData, compression: &Compression) {
+    let nodes = data.nodes.len();
+    for (clip_plan, clip) in plan.clips.iter_mut().zip(&data.clips) {
+        let Some(lossless) = &clip_plan.quads else {
+            continue;
+        };
+        let raw_bytes = clip_plan
+            .vec3
+            .iter()
+            .chain(&clip_plan.quat)
+            .map(|t| clip.samplers[t.sampler as usize].output().len() * 4)
+            .sum();
+        let (packed, report) = compress(
+            lossless,
+            clip,
+            &clip_plan.timelines.representative,
+            nodes,
+            compression,
+            raw_bytes,
+        );
+        clip_plan.quads = Some(packed);
+        clip_plan.compression = Some(report);
+    }
 }
 
 /// `lossless` compressed by `c` (the clip's times from `clip` and each timeline's
@@ -154,12 +186,12 @@ fn build(lossless: &QuadPlan, choice: &[[Width; 3]], nlerp: &[bool]) -> QuadPlan
 }
 
 /// The rotation rule every quad that interpolates rotations shares, if they share one.
-fn uniform(lossless: &QuadPlan, nlerp: &[bool]) -> Option<crate::quad_sample::Rot> {
+fn uniform(lossless: &QuadPlan, nlerp: &[bool]) -> Option<crate::sample::four_node::Rot> {
     let mut moving = lossless.quads.iter().zip(nlerp).filter(|(q, _)| !q.r_const);
     if moving.clone().all(|(_, &n)| n) {
-        Some(crate::quad_sample::NLERP)
+        Some(crate::sample::four_node::NLERP)
     } else if moving.all(|(_, &n)| !n) {
-        Some(crate::quad_sample::SLERP)
+        Some(crate::sample::four_node::SLERP)
     } else {
         None
     }
@@ -350,7 +382,8 @@ mod tests {
                 ..Compression::default()
             }),
         };
-        let plan = crate::plan::PosePlan::with_options(&data, &options).unwrap();
+        let mut plan = crate::rig::plan::PosePlan::with_options(&data, &options).unwrap();
+        compress_clips(&mut plan, &data, options.compression.as_ref().unwrap());
         let packed = plan.clips[0].quads.as_ref().unwrap();
         let p = packed.packed.as_ref().unwrap();
         assert!(packed.keys.is_empty() && !p.nlerp.contains(&true));

@@ -6,13 +6,12 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec4};
 
-use crate::interpolate::{self, Cols};
-use crate::layout::{Transform, hierarchy_pass, mirror, place_step};
-use crate::plan::PosePlan;
-use crate::timeline::{Segment, TimeCursor};
+use crate::math::interpolate::{self, Cols};
+use crate::rig::layout::{Transform, hierarchy_pass, mirror, place_step};
+use crate::rig::plan::PosePlan;
+use crate::sample::cursor::{Segment, TimeCursor};
 use crate::{
-    AnimError, AnimationData, ChannelPath, PoseSink, SamplerCursor, TRS_STRIDE,
-    evaluate_sampler_cursor,
+    AnimError, AnimationData, ChannelPath, SamplerCursor, TRS_STRIDE, evaluate_sampler_cursor,
 };
 
 /// Every buffer one pose evaluation needs, sized once for one asset. Nothing here grows later.
@@ -23,7 +22,7 @@ use crate::{
 #[derive(Debug, Clone)]
 pub struct PoseScratch {
     /// TRS per node, [`TRS_STRIDE`] floats each. Plain single-clip playback writes it only for
-    /// sinks that read it ([`PoseSink::wants_local_transforms`]); hooks, layers, IK always.
+    /// sinks that read it ([`PoseSink::wants_local_transforms`](crate::PoseSink::wants_local_transforms)); hooks, layers, IK always.
     pub trs: Vec<f32>,
     /// World matrix per node, 16 floats each, as [`compute_world_matrices`] writes them. A
     /// controller poses in its own frame (see `PoseScratch::frame_world`) and fills this only
@@ -36,7 +35,7 @@ pub struct PoseScratch {
     /// What never changes between frames (shared by clones of this scratch).
     pub(crate) plan: Arc<PosePlan>,
     /// The controller's pose: every node's world matrix relative to the plan's frame
-    /// ([`Frame`](crate::plan::Frame): the first skinned mesh's rest world), 16 floats each.
+    /// ([`Frame`](crate::rig::plan::Frame): the first skinned mesh's rest world), 16 floats each.
     /// Bone matrices come out the same in any frame, with one product less per bone in this one.
     pub(crate) frame_world: Vec<f32>,
     /// Whether `world` is older than `frame_world`.
@@ -54,7 +53,7 @@ pub struct PoseScratch {
     samples: Vec<Vec4>,
     /// Per skeleton binding: the mesh world matrix of the last frame and its inverse (a mesh
     /// node that does not move, the usual case, is inverted once).
-    mesh_inverses: Vec<(Cols, MeshInverse)>,
+    pub(crate) mesh_inverses: Vec<(Cols, MeshInverse)>,
 }
 
 impl PoseScratch {
@@ -172,7 +171,7 @@ pub(crate) fn sample_clip(data: &AnimationData, clip: usize, time: f32, scratch:
     let cp = &plan.clips[clip];
     let timelines = cp.timelines.len();
     let (vec3_samples, quat_samples) = samples.split_at_mut(cp.vec3.len());
-    crate::tracks::sample_tracks(
+    crate::pose::tracks::sample_tracks(
         clip_data,
         cp,
         time,
@@ -232,7 +231,7 @@ fn sample_generic(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
 /// Same values as `reset_to_rest` + `apply_clip` + `compute_world_matrices`, without the round
 /// trip through `trs` and without the rest copy. Returns `false` (having done nothing) for a
 /// clip whose transforms need the generic path (CUBICSPLINE).
-/// With `record` false `trs` is left as it was ([`PoseSink::wants_local_transforms`]).
+/// With `record` false `trs` is left as it was ([`PoseSink::wants_local_transforms`](crate::PoseSink::wants_local_transforms)).
 #[inline(always)]
 pub(crate) fn pose_clip_fused(
     data: &AnimationData,
@@ -240,7 +239,7 @@ pub(crate) fn pose_clip_fused(
     time: f32,
     scratch: &mut PoseScratch,
     record: bool,
-    placer: impl crate::quads::Place,
+    placer: impl crate::pose::four_node::Place,
 ) -> bool {
     if scratch.plan.clips[clip].nodes.is_empty() && !data.nodes.is_empty() {
         return false;
@@ -262,7 +261,7 @@ pub(crate) fn pose_clip_fused(
         } = scratch;
         let cp = &plan.clips[clip];
         let timelines = cp.timelines.len();
-        crate::tracks::locate_segments(
+        crate::pose::tracks::locate_segments(
             &data.clips[clip],
             cp,
             time,
@@ -390,116 +389,10 @@ pub(crate) fn resolve_world(scratch: &mut PoseScratch) {
 /// Writes one node's transform to its TRS record (padding untouched).
 #[inline]
 fn write_trs(trs: &mut [f32], node: usize, t: Vec4, r: Vec4, s: Vec4) {
-    let rec = &mut crate::layout::records_mut(trs)[node];
+    let rec = &mut crate::rig::layout::records_mut(trs)[node];
     rec[0..3].copy_from_slice(&t.to_array()[..3]);
     r.write_to_slice(&mut rec[3..7]);
     rec[7..10].copy_from_slice(&s.to_array()[..3]);
-}
-
-/// Step 4: `bone[i] = invMeshWorld · world[joint[i]] · inverseBind[i]` for every skeleton
-/// binding, handed to `sink` together with every morph binding's weights.
-///
-/// A mesh node whose world matrix is singular (scaled to zero) uses the identity as its inverse.
-/// An identity inverse is skipped and a diagonal one (a mirror or a scale) costs a column scale;
-/// affine inverse-bind matrices (all but exotic files) use affine products.
-#[inline]
-pub fn compute_bone_matrices(
-    data: &AnimationData,
-    scratch: &mut PoseScratch,
-    sink: &mut dyn PoseSink,
-) {
-    bone_pass(data, scratch, false, sink);
-}
-
-/// [`compute_bone_matrices`] from the controller's frame matrices (`frame_world`): the frame
-/// cancels in `inverse(meshWorld) · jointWorld`, and the first skinned mesh's own matrix is
-/// (within rounding) the identity there, so its bones cost one product.
-#[inline(always)]
-pub(crate) fn compute_frame_bone_matrices(
-    data: &AnimationData,
-    scratch: &mut PoseScratch,
-    sink: &mut dyn PoseSink,
-) {
-    bone_pass(data, scratch, true, sink);
-}
-
-#[inline(always)]
-fn bone_pass(
-    data: &AnimationData,
-    scratch: &mut PoseScratch,
-    frame: bool,
-    sink: &mut dyn PoseSink,
-) {
-    let PoseScratch {
-        world,
-        frame_world,
-        bones,
-        plan,
-        morph_weights,
-        mesh_inverses,
-        ..
-    } = scratch;
-    let world: &[f32] = if frame { frame_world } else { world };
-    for (bi, (((binding, bones), bp), cached)) in data
-        .skeletons
-        .iter()
-        .zip(bones.iter_mut())
-        .zip(&plan.bindings)
-        .zip(mesh_inverses.iter_mut())
-        .enumerate()
-    {
-        let mesh_world = interpolate::load(&interpolate::matrices(world)[binding.mesh_node]);
-        if cached.0 != mesh_world {
-            *cached = (mesh_world, MeshInverse::of(&mesh_world));
-        }
-        let inv = &cached.1;
-        let (joints, splats, affine) = (&binding.joints, &bp.ibm_splats, bp.ibm_affine);
-        let wide = &bp.ibm_wide;
-        // The usual cases (the mesh at rest in the controller's frame, or mirrored): one
-        // product per bone, the inverse bind's elements splat at plan time.
-        if let MeshInverse::Identity = inv {
-            crate::wide::bones(
-                plan.kernels,
-                world,
-                joints,
-                splats,
-                wide,
-                affine,
-                bones,
-                None,
-            );
-        } else if let MeshInverse::Diagonal(d) = inv {
-            let d = Some(*d);
-            crate::wide::bones(plan.kernels, world, joints, splats, wide, affine, bones, d);
-        } else {
-            let world = interpolate::matrices(world);
-            for ((&joint, ibm), out) in binding
-                .joints
-                .iter()
-                .zip(interpolate::matrices(&binding.inverse_bind_matrices))
-                .zip(interpolate::matrices_mut(bones))
-            {
-                let w = interpolate::load(&world[joint]);
-                let ibm = interpolate::load(ibm);
-                let m = if bp.ibm_affine {
-                    interpolate::mul_affine(&w, &ibm)
-                } else {
-                    interpolate::mul_full(&w, &ibm)
-                };
-                let m = match inv {
-                    MeshInverse::Identity => m,
-                    MeshInverse::Diagonal(d) => m.map(|c| c * *d),
-                    MeshInverse::General(inv) if bp.ibm_affine => interpolate::mul_affine(inv, &m),
-                    MeshInverse::General(inv) => interpolate::mul_full(inv, &m),
-                };
-                interpolate::store(out, &m);
-            }
-        }
-        sink.bone_matrices(bi, bones);
-    }
-    for (mi, weights) in morph_weights.iter().enumerate() {
-        sink.morph_weights(mi, weights);
-    }
 }
 
 /// How far (per element) from the identity a mesh node's matrix may be and still count as it:
@@ -508,7 +401,7 @@ const NEAR_IDENTITY: f32 = 1e-6;
 
 /// The inverse of a mesh node's world matrix, by how cheaply it applies.
 #[derive(Debug, Clone, Copy)]
-enum MeshInverse {
+pub(crate) enum MeshInverse {
     Identity,
     /// `diag(d)`: a mirror and/or scale, applied row by row.
     Diagonal(Vec4),
@@ -516,7 +409,7 @@ enum MeshInverse {
 }
 
 impl MeshInverse {
-    fn of(m: &Cols) -> Self {
+    pub(crate) fn of(m: &Cols) -> Self {
         let diag = Vec4::new(m[0].x, m[1].y, m[2].z, m[3].w);
         let off_diagonal_zero = (0..4).all(|c| (0..4).all(|r| r == c || m[c][r] == 0.0));
         if off_diagonal_zero && diag == Vec4::ONE {

@@ -1,6 +1,13 @@
 //! The animation data of one asset: nodes at rest, clips, skeleton and morph bindings.
 
+pub(crate) mod clip;
+pub(crate) mod hierarchy;
+pub(crate) mod sampler;
+
 use crate::{AnimError, ChannelPath, Clip, NodeRest};
+
+/// "No parent" / "no binding" in the plan's `u32` links.
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// Floats per node in the TRS scratch buffer: translation, rotation, scale, padding.
 pub const TRS_STRIDE: usize = 12;

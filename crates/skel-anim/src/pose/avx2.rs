@@ -1,12 +1,18 @@
 //! The pose pass compiled for x86-64 with AVX2 and FMA. Every function here is
 //! `#[target_feature(enable = "avx2,fma")]`: calling one is sound only on a CPU that has both,
-//! which [`Kernels::detect`](super::Kernels::detect) checked before choosing them.
+//! which [`Kernels::detect`](crate::rig::kernels::Kernels::detect) checked before choosing them.
+
+#![allow(
+    unsafe_code,
+    reason = "#[target_feature] functions and the intrinsics they call; every block says why"
+)]
 
 use glam::Vec4;
 
-use crate::layout::{NONE, Transform};
-use crate::quad_plan::Quad;
-use crate::quads::Place;
+use crate::data::NONE;
+use crate::pose::four_node::Place;
+use crate::rig::layout::Transform;
+use crate::sample::four_node::Quad;
 
 /// [`Place`] by [`place_quad`]. Made only by [`Fma::new`], whose callers promise that the CPU
 /// has AVX2 and FMA: holding an `Fma` proves it.
@@ -19,7 +25,7 @@ impl Fma {
     /// # Safety
     /// Only where AVX2 and FMA are known to be present: inside a
     /// `#[target_feature(enable = "avx2,fma")]` function that is itself only called after
-    /// [`Kernels::detect`](super::Kernels::detect) chose `Avx2Fma`.
+    /// [`Kernels::detect`](crate::rig::kernels::Kernels::detect) chose `Avx2Fma`.
     #[inline(always)]
     pub(crate) unsafe fn new() -> Self {
         Self(())
@@ -43,7 +49,7 @@ impl Place for Fma {
     }
 }
 
-/// `quads::place_rows` of every lane of `q` with two columns per 256-bit operation and fused
+/// `pose::four_node::place_rows` of every lane of `q` with two columns per 256-bit operation and fused
 /// multiply-adds: each parent column broadcast to both halves once, each local element
 /// broadcast from its lane by one in-lane permute of a row's column pair. Roots (no parent)
 /// take the baseline's `place_rows`. Within rounding of the baseline (FMA rounds once per
@@ -111,14 +117,14 @@ unsafe fn place_lane<const IMM: i32>(
     let (node, parent) = (q.nodes[lane] as usize, q.parents[lane]);
     if parent == NONE {
         match lane {
-            0 => crate::quads::place_rows::<0>(world, q, e, zero, root),
-            1 => crate::quads::place_rows::<1>(world, q, e, zero, root),
-            2 => crate::quads::place_rows::<2>(world, q, e, zero, root),
-            _ => crate::quads::place_rows::<3>(world, q, e, zero, root),
+            0 => crate::pose::four_node::place_rows::<0>(world, q, e, zero, root),
+            1 => crate::pose::four_node::place_rows::<1>(world, q, e, zero, root),
+            2 => crate::pose::four_node::place_rows::<2>(world, q, e, zero, root),
+            _ => crate::pose::four_node::place_rows::<3>(world, q, e, zero, root),
         }
         return;
     }
-    let p: &[f32; 16] = &crate::interpolate::matrices(world)[parent as usize];
+    let p: &[f32; 16] = &crate::math::interpolate::matrices(world)[parent as usize];
     // SAFETY: the caller guarantees AVX2 and FMA; `p` is 16 floats, so each load of floats
     // 4c..4c + 4 (c < 4) is inside it, and `out` below is 16 floats, so both 8-float stores
     // are inside it.
@@ -134,7 +140,7 @@ unsafe fn place_lane<const IMM: i32>(
         let hi = _mm256_mul_ps(p0, at(0, 1));
         let hi = _mm256_fmadd_ps(p2, at(2, 1), _mm256_fmadd_ps(p1, at(1, 1), hi));
         let hi = _mm256_fmadd_ps(p3, last, hi);
-        let out = &mut crate::interpolate::matrices_mut(world)[node];
+        let out = &mut crate::math::interpolate::matrices_mut(world)[node];
         _mm256_storeu_ps(out.as_mut_ptr(), lo);
         _mm256_storeu_ps(out.as_mut_ptr().add(8), hi);
     }
@@ -164,8 +170,8 @@ pub(crate) fn splat_bones(
         let d = __m128::from(d);
         _mm256_set_m128(d, d)
     });
-    let world = crate::interpolate::matrices(world);
-    let bones = crate::interpolate::matrices_mut(bones);
+    let world = crate::math::interpolate::matrices(world);
+    let bones = crate::math::interpolate::matrices_mut(bones);
     for ((&joint, b), out) in joints.iter().zip(wide).zip(bones) {
         let w: &[f32; 16] = &world[joint];
         // Column `c` of the joint's world matrix in both halves.
@@ -197,15 +203,4 @@ pub(crate) fn splat_bones(
             _mm256_storeu_ps(out.as_mut_ptr().add(8), hi);
         }
     }
-}
-
-/// An inverse-bind matrix (16 floats, column-major) laid out for [`splat_bones`]: entry
-/// `4p + r` holds element (row `r`, column `2p`) in floats 0–3 and (row `r`, column `2p + 1`)
-/// in floats 4–7, so that one 256-bit load feeds two columns of the product.
-#[must_use]
-pub(crate) fn wide_splats(m: &[f32]) -> [[f32; 8]; 8] {
-    std::array::from_fn(|i| {
-        let (p, r) = (i / 4, i % 4);
-        std::array::from_fn(|k| m[4 * (2 * p + k / 4) + r])
-    })
 }

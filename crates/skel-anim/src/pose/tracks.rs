@@ -4,9 +4,9 @@
 use glam::Vec4;
 
 use crate::Clip;
-use crate::interpolate;
-use crate::plan::ClipPlan;
-use crate::timeline::{Segment, TimeCursor};
+use crate::math::interpolate;
+use crate::rig::clip_plan::ClipPlan;
+use crate::sample::cursor::{Segment, TimeCursor};
 
 /// The key interval of `time` on every timeline of `cp` (the plan of `clip`), into
 /// `segments[..timelines]`, moving each timeline's cursor.

@@ -1,14 +1,63 @@
-//! Sampling one quad of a clip's four-node key blocks ([`QuadPlan`]) at a key interval: what
-//! both four-node passes (the single clip's in `quads.rs`, the layers' in `player/quad_mix.rs`)
-//! start from.
+//! The four-node key block format and its reader: a quad (four nodes of the topological order,
+//! one per lane) and its keys as rows of `Vec4`s, sampled at a key interval. What both four-node
+//! passes (the single clip's in `pose/four_node.rs`, the layers' in `player/quad_mix.rs`) start
+//! from; `compile/four_node.rs` builds the blocks.
 
 use glam::{BVec4A, Vec4};
 use skel_math::lanes::{Quatx4, Vec3x4};
 
-use crate::interpolate;
-use crate::layout::NONE;
-use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
-use crate::timeline::Segment;
+use crate::data::NONE;
+use crate::math::interpolate;
+use crate::sample::cursor::Segment;
+
+/// Rows per key of a quad: translation `x, y, z`, scale `x, y, z`, rotation `x, y, z, w`, each
+/// a `Vec4` with one node per lane.
+pub(crate) const ROWS: usize = 10;
+pub(crate) const T_ROWS: usize = 0;
+pub(crate) const S_ROWS: usize = 3;
+pub(crate) const R_ROWS: usize = 6;
+
+/// Four consecutive nodes of the topological order (fewer in the last quad).
+#[derive(Debug, Clone)]
+pub(crate) struct Quad {
+    pub(crate) nodes: [u32; 4],
+    pub(crate) parents: [u32; 4],
+    pub(crate) lanes: usize,
+    /// The key-time array all of the quad's tracks use, [`NONE`] when nothing in it is keyed
+    /// (one key of rest values).
+    pub(crate) timeline: u32,
+    /// Where the quad's keys start in `QuadPlan::keys` (`ROWS` vectors per key).
+    pub(crate) first: usize,
+    /// Lanes whose translation / scale takes key `a` as it is: STEP tracks and untracked
+    /// properties (rest values repeated in every key).
+    pub(crate) t_hold: BVec4A,
+    pub(crate) s_hold: BVec4A,
+    /// Lanes whose rotation is STEP (key `a`, normalised, as the scalar path does).
+    pub(crate) r_step: BVec4A,
+    /// Lanes whose rotation is not keyed: the rest value, not normalised (as the scalar path).
+    pub(crate) r_rest: BVec4A,
+    /// Whether every lane's translation / scale / rotation is the same at every time (untracked,
+    /// or keys all equal bit for bit): the frame takes [`Quad::held`] for those rows instead of
+    /// loading and interpolating keys.
+    pub(crate) t_const: bool,
+    pub(crate) s_const: bool,
+    pub(crate) r_const: bool,
+    /// The rows every time gives where they are constant (`ROWS` rows as in the keys), bit for
+    /// bit what sampling them would give: a lerp of equal keys is the key plus zero, a slerp of
+    /// equal keys the normalised key (`interpolate::slerp`).
+    pub(crate) held: [Vec4; ROWS],
+    /// Where everything is constant: index of the quad's local matrices in
+    /// `QuadPlan::fixed`, computed once; [`NONE`] otherwise.
+    pub(crate) fixed: u32,
+    /// Lanes whose translation / scale / rotation the clip keys (a track, STEP or not): what a
+    /// layer of the clip contributes to; untracked lanes hold rest values it must not blend.
+    pub(crate) t_keyed: BVec4A,
+    pub(crate) s_keyed: BVec4A,
+    pub(crate) r_keyed: BVec4A,
+}
+
+/// Four nodes' values in the rows of a quad key (`ROWS` vectors, one node per lane).
+pub(crate) type QuadRows = [Vec4; ROWS];
 
 /// Four nodes' transforms.
 #[derive(Clone, Copy)]
@@ -38,24 +87,6 @@ pub(crate) const SLERP: Rot = 0;
 pub(crate) const DIFFERENCES: Rot = 1;
 /// The normalised lerp (ozz-animation's rule): compressed clips whose error allows it.
 pub(crate) const NLERP: Rot = 2;
-
-/// Quad `qi` of `plan` and its nodes' transforms at the key intervals `segments`, from its
-/// f32 keys or its compressed ones.
-#[inline(always)]
-pub(crate) fn sample_quad<'p>(
-    plan: &'p QuadPlan,
-    segments: &[Segment],
-    qi: usize,
-) -> Option<(&'p Quad, Lanes)> {
-    let q = plan.quads.get(qi)?;
-    Some((
-        q,
-        match &plan.packed {
-            None => sample(&plan.keys, q, segments),
-            Some(p) => p.sample(qi, q, segments),
-        },
-    ))
-}
 
 /// Quad `q`'s transforms (its keys in `keys`) at the key intervals `segments`: held rows where
 /// constant, the lerp (translation, scale) and polynomial slerp (rotation) of the interval's

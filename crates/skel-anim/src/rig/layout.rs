@@ -4,11 +4,9 @@
 
 use glam::Vec4;
 
-use crate::interpolate::{self, Cols};
+use crate::data::NONE;
+use crate::math::interpolate::{self, Cols};
 use crate::{Handedness, TRS_STRIDE};
-
-/// "No parent" / "no binding" in the plan's `u32` links.
-pub(crate) const NONE: u32 = u32::MAX;
 
 /// One node of the hierarchy pass, in parents-before-children order.
 #[derive(Debug, Clone, Copy)]

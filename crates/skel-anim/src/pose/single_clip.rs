@@ -1,5 +1,5 @@
 //! The single-clip pass's entry with the kernels of the rig's plan ([`Kernels`]): sampling,
-//! local → world (the hierarchy's products by the kernels' [`Place`](crate::quads::Place)) and
+//! local → world (the hierarchy's products by the kernels' [`Place`](crate::pose::four_node::Place)) and
 //! the bone matrices, into a sink. Above both the pose steps and the kernels, so that neither
 //! depends on the other.
 
@@ -8,7 +8,7 @@
     reason = "calling the AVX2 variant after run-time detection; every block says why"
 )]
 
-use crate::wide::Kernels;
+use crate::rig::kernels::Kernels;
 use crate::{AnimationData, PoseScratch, PoseSink};
 
 /// The single-clip pass (sampling, local → world, bone matrices to `sink`) with the kernels
@@ -49,7 +49,7 @@ pub(crate) fn pose_clip_baseline(
         scratch,
         record,
         sink,
-        crate::quads::Baseline,
+        crate::pose::four_node::Baseline,
     )
 }
 
@@ -63,10 +63,10 @@ pub(crate) fn pose_clip_with(
     scratch: &mut PoseScratch,
     record: bool,
     sink: &mut dyn PoseSink,
-    placer: impl crate::quads::Place,
+    placer: impl crate::pose::four_node::Place,
 ) -> bool {
-    if crate::pose::pose_clip_fused(data, clip, time, scratch, record, placer) {
-        crate::pose::compute_frame_bone_matrices(data, scratch, sink);
+    if crate::pose::steps::pose_clip_fused(data, clip, time, scratch, record, placer) {
+        crate::pose::bones::compute_frame_bone_matrices(data, scratch, sink);
         true
     } else {
         false
@@ -74,7 +74,7 @@ pub(crate) fn pose_clip_with(
 }
 
 /// The single-clip pass (inlined whole) compiled with AVX2 and FMA enabled, the hierarchy's
-/// products by `wide::avx2::place_quad` and the bone matrices by `wide::avx2::splat_bones`.
+/// products by `pose::avx2::place_quad` and the bone matrices by `pose::avx2::splat_bones`.
 /// Sampling and composition are the baseline's code: the compiler never fuses a multiply and
 /// an add on its own, so their operations and bits are the baseline's; only the encoding is
 /// shorter.
@@ -90,6 +90,6 @@ fn pose_clip_avx2(
 ) -> bool {
     // SAFETY: this function is compiled with AVX2 and FMA and called only where
     // `Kernels::detect` found both (`pose_clip`'s match on the plan's kernels).
-    let fma = unsafe { crate::wide::avx2::Fma::new() };
+    let fma = unsafe { crate::pose::avx2::Fma::new() };
     pose_clip_with(data, clip, time, scratch, record, sink, fma)
 }
