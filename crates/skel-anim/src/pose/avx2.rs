@@ -149,7 +149,7 @@ unsafe fn place_lane<const IMM: i32>(
 /// `bones[i] = post(world[joints[i]] · inverseBind[i])`, two columns per 256-bit operation
 /// with fused multiply-adds: `wide[i]` holds inverse bind `i` as [`wide_splats`] lays it out,
 /// and `post` is the diagonal mesh inverse's column scale (`None`: the identity). The
-/// baseline's `pose::splat_bones` within rounding (FMA rounds once per product and sum).
+/// baseline's `pose::bones::splat_bones` within rounding (FMA rounds once per product and sum).
 ///
 /// # Panics
 /// When a joint's matrix lies past the end of `world` (as the baseline).

@@ -124,8 +124,8 @@ fn bone_pass(
 }
 
 /// `bones[i] = post(world[joints[i]] · inverseBind[i])` with `kernels`' product: the
-/// baseline's `pose::splat_bones` (the inverse binds from `splats`), or the AVX2 + FMA one
-/// (from `wide`, which must then be `wide_splats`' layout of the same matrices). `post` is a
+/// baseline's `pose::bones::splat_bones` (the inverse binds from `splats`), or the AVX2 + FMA one
+/// (from `wide`, which must then be `rig::kernels::wide_splats`' layout of the same matrices). `post` is a
 /// diagonal mesh inverse's column scale, `None` for the identity.
 #[inline(always)]
 #[expect(

@@ -1,6 +1,6 @@
 //! The structure-of-arrays pose pass over a clip's [`QuadPlan`]: four nodes sampled, composed
 //! and placed per step with every value already in the lane it is used in. The values are bit
-//! for bit those of the array-of-structures fused pass (`pose::pose_clip_fused`).
+//! for bit those of the array-of-structures fused pass (`pose::steps::pose_clip_fused`).
 
 use glam::Vec4;
 use skel_math::lanes::Affine3x4;
@@ -35,7 +35,7 @@ pub(crate) fn sample_quad<'p>(
 
 /// How a quad's local matrices (elements in lanes, `interpolate::compose_rows`) are placed on
 /// their parents' world matrices: [`Baseline`]'s `place_rows` (SSE2 products, the
-/// array-of-structures pass's bits), or a kernel of `wide` chosen at run time.
+/// array-of-structures pass's bits), or a kernel chosen at run time (`pose::avx2`).
 pub(crate) trait Place: Copy {
     /// Writes the world matrix of each of `q`'s lanes (parents first) to `world`.
     fn place_quad(

@@ -13,7 +13,7 @@ use crate::{AnimationData, PoseScratch, PoseSink};
 
 /// The single-clip pass (sampling, local → world, bone matrices to `sink`) with the kernels
 /// of `scratch`'s plan. Returns `false`, having done nothing, for a clip that needs the generic
-/// path (`pose::pose_clip_fused`'s rule).
+/// path (`pose::steps::pose_clip_fused`'s rule).
 #[inline]
 pub(crate) fn pose_clip(
     data: &AnimationData,

@@ -1,7 +1,7 @@
-//! The structure-of-arrays pose pass: a clip's keys regrouped four nodes at a time, so that a
+//! The four-node key layout of a clip, built once: its keys regrouped four nodes at a time, so that a
 //! frame samples, composes and places four nodes per step with every value already in the lane
 //! it is used in (ozz-animation's layout). The values are bit for bit those of the
-//! array-of-structures fused pass (`pose::pose_clip_fused`): each lane runs the same operations
+//! array-of-structures fused pass (`pose::steps::pose_clip_fused`): each lane runs the same operations
 //! in the same order, only no transposes or sample buffers sit between the steps.
 //!
 //! Built per clip when every node of each group of four takes its keyed properties from one

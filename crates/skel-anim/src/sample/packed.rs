@@ -3,7 +3,7 @@
 //! (translation, scale, rotation) as nothing (held constant), 8-bit or 16-bit levels
 //! range-reduced per row and lane over the clip, or f32, and decoded two keys at a time by the
 //! four-node passes. What plays is what the compressor measured: the player decodes with the
-//! same function the compressor evaluated (`packed_build.rs`).
+//! same function the compressor evaluated (`compile/compressor.rs`).
 
 use glam::Vec4;
 
@@ -169,7 +169,7 @@ impl PackedKeys {
     }
 
     /// Quad `qi` (`q`) at the key intervals `segments`: its two keys decoded group by group
-    /// where it moves, and sampled as f32 keys are (`quad_sample::sample_rows`), rotations by
+    /// where it moves, and sampled as f32 keys are (`sample::four_node::sample_rows`), rotations by
     /// slerp or, where the compressor chose it for the quad, normalised lerp.
     #[inline(always)]
     pub(crate) fn sample(&self, qi: usize, q: &Quad, segments: &[Segment]) -> Lanes {
