@@ -3,4 +3,4 @@
 //! products on SIMD registers. Depends on nothing else in the crate.
 
 pub(crate) mod interpolate;
-pub(crate) mod slerp_weights;
+pub(crate) mod slerp_wide;

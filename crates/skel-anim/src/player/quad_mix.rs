@@ -22,7 +22,7 @@ use super::lane_rules::{Acc, Sums, add_rotation_deltas, add_vectors};
 use crate::PoseScratch;
 use crate::Rig;
 use crate::player::layer::Layer;
-use crate::pose::four_node::{self, Lanes, Place, sample_quad};
+use crate::pose::four_node::{self, Lanes, Place};
 use crate::rig::four_node::QuadPlan;
 use crate::rig::kernels::Kernels;
 use crate::sample::cursor::Segment;
@@ -316,4 +316,22 @@ fn mix_quad(stack: &Stack<'_>, qi: usize, rest: &QuadRows) -> Lanes {
         }
     }
     out
+}
+
+/// Quad `qi` of `plan` and its nodes' transforms at the key intervals `segments`, from its
+/// f32 keys or its compressed ones.
+#[inline(always)]
+fn sample_quad<'p>(
+    plan: &'p QuadPlan,
+    segments: &[Segment],
+    qi: usize,
+) -> Option<(&'p Quad, Lanes)> {
+    let q = plan.quads.get(qi)?;
+    Some((
+        q,
+        match &plan.packed {
+            None => four_node::sample(&plan.keys, q, segments),
+            Some(p) => p.sample(qi, q, segments),
+        },
+    ))
 }

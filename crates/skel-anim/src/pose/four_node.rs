@@ -15,24 +15,6 @@ use crate::sample::four_node::{Quad, R_ROWS, S_ROWS, T_ROWS};
 
 pub(crate) use crate::sample::four_node::{Lanes, sample, sample_differences};
 
-/// Quad `qi` of `plan` and its nodes' transforms at the key intervals `segments`, from its
-/// f32 keys or its compressed ones.
-#[inline(always)]
-pub(crate) fn sample_quad<'p>(
-    plan: &'p QuadPlan,
-    segments: &[Segment],
-    qi: usize,
-) -> Option<(&'p Quad, Lanes)> {
-    let q = plan.quads.get(qi)?;
-    Some((
-        q,
-        match &plan.packed {
-            None => sample(&plan.keys, q, segments),
-            Some(p) => p.sample(qi, q, segments),
-        },
-    ))
-}
-
 /// How a quad's local matrices (elements in lanes, `interpolate::compose_rows`) are placed on
 /// their parents' world matrices: [`Baseline`]'s `place_rows` (SSE2 products, the
 /// array-of-structures pass's bits), or a kernel chosen at run time (`pose::avx2`).
