@@ -29,8 +29,8 @@
 //! player.add_layer(LayerDesc::new(0))?;
 //! let mut sink = RecordingSink::default();
 //! player.tick(0.5, &mut sink); // half a second
-//! let bone = &sink.bone_matrices[0];
-//! assert!((bone[12] - 1.0).abs() < 1e-6); // translated by 1 along x
+//! let bone = sink.bone_matrices[0][0]; // binding 0, joint 0: a glam::Mat4
+//! assert!((bone.w_axis.x - 1.0).abs() < 1e-6); // translated by 1 along x
 //! # Ok::<(), AnimError>(())
 //! ```
 //!

@@ -7,7 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{MIRROR_X64, assert_mat_close, compose_f32_in, mul_f64};
+use common::{MIRROR_X64, assert_mat_close, compose_f32_in, flat, mul_f64};
 use skel_anim::{AnimationController, AnimationData, Handedness, NodeRest, RecordingSink};
 
 fn two_roots_and_a_child(handedness: Handedness) -> AnimationData {
@@ -51,7 +51,7 @@ fn roots_get_the_mirror_pre_multiplied_once() {
     };
     let mut c = AnimationController::new(Arc::new(data.clone())).unwrap();
     c.tick(0.0, &mut RecordingSink::default());
-    let w = c.world_matrices();
+    let w = flat(c.world_matrices());
     assert_mat_close(&w[0..16], &mul_f64(&MIRROR_X64, &local(0)), 1e-6, "root a");
     assert_mat_close(&w[32..48], &mul_f64(&MIRROR_X64, &local(2)), 1e-6, "root c");
     // The child inherits the mirror through its parent; it is not applied a second time.
@@ -68,7 +68,7 @@ fn right_handed_applies_no_mirror() {
     let data = two_roots_and_a_child(Handedness::RightHanded);
     let mut c = AnimationController::new(Arc::new(data.clone())).unwrap();
     c.tick(0.0, &mut RecordingSink::default());
-    let w = c.world_matrices();
+    let w = flat(c.world_matrices());
     let n = &data.nodes;
     assert_mat_close(
         &w[0..16],
@@ -94,10 +94,9 @@ fn left_handed_world_is_the_mirror_times_right_handed_world_while_bones_agree() 
         let mut sr = RecordingSink::default();
         cl.evaluate_at(Some(0), t, &mut sl).unwrap();
         cr.evaluate_at(Some(0), t, &mut sr).unwrap();
-        for (node, (wl, wr)) in cl
-            .world_matrices()
+        for (node, (wl, wr)) in flat(cl.world_matrices())
             .chunks_exact(16)
-            .zip(cr.world_matrices().chunks_exact(16))
+            .zip(flat(cr.world_matrices()).chunks_exact(16))
             .enumerate()
         {
             let wr: common::M64 = std::array::from_fn(|i| f64::from(wr[i]));
@@ -108,9 +107,9 @@ fn left_handed_world_is_the_mirror_times_right_handed_world_while_bones_agree() 
                 &format!("node {node} at {t}"),
             );
         }
-        let diff = sl.bone_matrices[0]
+        let diff = flat(&sl.bone_matrices[0])
             .iter()
-            .zip(&sr.bone_matrices[0])
+            .zip(flat(&sr.bone_matrices[0]))
             .map(|(a, b)| (a - b).abs())
             .fold(0.0, f32::max);
         assert!(

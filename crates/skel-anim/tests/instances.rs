@@ -151,9 +151,16 @@ fn parallel_ticks_are_bit_identical_to_serial_ones() {
             let bits = |v: &Vec<Vec<f32>>| -> Vec<u32> {
                 v.concat().iter().map(|x| x.to_bits()).collect()
             };
+            let matrix_bits = |v: &Vec<Vec<skel_anim::glam::Mat4>>| -> Vec<u32> {
+                v.concat()
+                    .iter()
+                    .flat_map(|m| m.to_cols_array())
+                    .map(f32::to_bits)
+                    .collect()
+            };
             assert_eq!(
-                bits(&s.bone_matrices),
-                bits(&p.bone_matrices),
+                matrix_bits(&s.bone_matrices),
+                matrix_bits(&p.bone_matrices),
                 "instance {i}, frame {frame}"
             );
             assert_eq!(

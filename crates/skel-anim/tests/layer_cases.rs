@@ -176,7 +176,10 @@ fn jobs_pose_what_the_player_poses(data: AnimationData) {
     assert_eq!(scratch.morph_weights, player.scratch().morph_weights);
     skel_anim::compute_world_matrices(&data, &mut scratch);
     let world = player.world_matrices().to_vec();
-    for (a, b) in scratch.world.iter().zip(&world) {
+    for (a, b) in common::flat(&scratch.world)
+        .iter()
+        .zip(common::flat(&world))
+    {
         assert!((a - b).abs() <= 1e-5 * b.abs().max(1.0), "{a} vs {b}");
     }
 }

@@ -342,7 +342,7 @@ proptest! {
         let mut scratch = skel_anim::PoseScratch::for_rig(&rig);
         scratch.trs.copy_from_slice(&player.scratch().trs);
         skel_anim::compute_world_matrices(&data, &mut scratch);
-        for (i, (a, b)) in player.world_matrices().iter().zip(&scratch.world).enumerate() {
+        for (i, (a, b)) in common::flat(player.world_matrices()).iter().zip(common::flat(&scratch.world)).enumerate() {
             prop_assert!((a - b).abs() <= 1e-5 * b.abs().max(1.0), "world[{}]: {} vs {}", i, a, b);
         }
     }

@@ -9,33 +9,26 @@ mod common;
 use std::sync::Arc;
 
 use common::assert_close;
+use skel_anim::glam::{Mat4, Vec3};
 use skel_anim::{
     AnimError, AnimationController, MorphTargets, RecordingSink, VertexInfluences, skin_vertices,
 };
 
-/// Four bone matrices, column-major:
+/// Four bone matrices:
 /// 0: translate (1, 0, 0); 1: rotate 90° about z, (x, y, z) → (−y, x, z); 2: scale 2;
 /// 3: translate (0, 0, 5).
-fn bones() -> Vec<f32> {
-    let mut b = Vec::new();
-    let mut t = skel_math::IDENTITY;
-    t[12] = 1.0;
-    b.extend(t);
-    b.extend([
-        0.0, 1.0, 0.0, 0.0, //
-        -1.0, 0.0, 0.0, 0.0, //
-        0.0, 0.0, 1.0, 0.0, //
-        0.0, 0.0, 0.0, 1.0,
-    ]);
-    let mut s = skel_math::IDENTITY;
-    s[0] = 2.0;
-    s[5] = 2.0;
-    s[10] = 2.0;
-    b.extend(s);
-    let mut t = skel_math::IDENTITY;
-    t[14] = 5.0;
-    b.extend(t);
-    b
+fn bones() -> Vec<Mat4> {
+    vec![
+        Mat4::from_translation(Vec3::new(1.0, 0.0, 0.0)),
+        Mat4::from_cols_array(&[
+            0.0, 1.0, 0.0, 0.0, //
+            -1.0, 0.0, 0.0, 0.0, //
+            0.0, 0.0, 1.0, 0.0, //
+            0.0, 0.0, 0.0, 1.0,
+        ]),
+        Mat4::from_scale(Vec3::splat(2.0)),
+        Mat4::from_translation(Vec3::new(0.0, 0.0, 5.0)),
+    ]
 }
 
 fn skin(
@@ -264,8 +257,8 @@ fn length_errors_name_the_buffer() {
         e,
         AnimError::LengthMismatch {
             what: "bone matrices for joint index",
-            expected: 80,
-            got: 64
+            expected: 5,
+            got: 4
         }
     );
     let e = skin_vertices(&[0.0; 3], Some(&[0.0; 6]), None, &b, None, &mut out, None).unwrap_err();

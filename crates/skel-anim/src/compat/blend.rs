@@ -52,13 +52,13 @@
 //! }
 //! blend.evaluate(&mut sink);
 //! // 0.25 · -1 + 0.75 · 1 = 0.5
-//! assert!((sink.bone_matrices[0][12] - 0.5).abs() < 1e-6);
+//! assert!((sink.bone_matrices[0][0].w_axis.x - 0.5).abs() < 1e-6);
 //!
 //! // Weight 0.5 on "right" alone: the rest pose (x = 0) fills in the other half.
 //! blend.set_weight(0, 0.0)?;
 //! blend.set_weight(1, 0.5)?;
 //! blend.evaluate(&mut sink);
-//! assert!((sink.bone_matrices[0][12] - 0.5).abs() < 1e-6);
+//! assert!((sink.bone_matrices[0][0].w_axis.x - 0.5).abs() < 1e-6);
 //! # Ok::<(), AnimError>(())
 //! ```
 
@@ -229,8 +229,8 @@ impl WeightedBlend {
         self.player.evaluate(sink);
     }
 
-    /// World matrices of every node from the last pose, 16 floats each.
-    pub fn world_matrices(&mut self) -> &[f32] {
+    /// World matrices of every node from the last pose, by node index.
+    pub fn world_matrices(&mut self) -> &[glam::Mat4] {
         self.player.world_matrices()
     }
 
@@ -241,7 +241,7 @@ impl WeightedBlend {
 
     /// Bone matrices of skeleton binding `binding` from the last pose.
     #[must_use]
-    pub fn bone_matrices(&self, binding: usize) -> Option<&[f32]> {
+    pub fn bone_matrices(&self, binding: usize) -> Option<&[glam::Mat4]> {
         self.player.bone_matrices(binding)
     }
 

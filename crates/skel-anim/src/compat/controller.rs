@@ -168,13 +168,13 @@ impl AnimationController {
         self.player.evaluate_clip_at(clip, time, sink)
     }
 
-    /// World matrices of every node from the last pose, 16 floats each (the seed's
+    /// World matrices of every node from the last pose, by node index (the seed's
     /// `_debugWorldMat`).
     ///
     /// The controller poses in a frame where the first skinned mesh sits at its rest place
     /// (bone matrices then cost one product each, not two); world matrices are one product per
     /// node away and are computed here, on the first call after each pose.
-    pub fn world_matrices(&mut self) -> &[f32] {
+    pub fn world_matrices(&mut self) -> &[glam::Mat4] {
         self.player.world_matrices()
     }
 
@@ -187,7 +187,7 @@ impl AnimationController {
 
     /// Bone matrices of skeleton binding `binding` from the last pose.
     #[must_use]
-    pub fn bone_matrices(&self, binding: usize) -> Option<&[f32]> {
+    pub fn bone_matrices(&self, binding: usize) -> Option<&[glam::Mat4]> {
         self.player.bone_matrices(binding)
     }
 

@@ -38,10 +38,10 @@ use crate::{AnimError, AnimationData, PoseSink, WeightedBlend};
 /// fader.fade_to(1, 0.5)?; // half a second
 /// let mut sink = RecordingSink::default();
 /// fader.tick(250.0, &mut sink);
-/// assert!((sink.bone_matrices[0][12] - 0.5).abs() < 1e-6); // half-way
+/// assert!((sink.bone_matrices[0][0].w_axis.x - 0.5).abs() < 1e-6); // half-way
 /// fader.tick(250.0, &mut sink);
 /// assert!(!fader.is_fading());
-/// assert!((sink.bone_matrices[0][12] - 1.0).abs() < 1e-6);
+/// assert!((sink.bone_matrices[0][0].w_axis.x - 1.0).abs() < 1e-6);
 /// # Ok::<(), AnimError>(())
 /// ```
 #[derive(Debug, Clone)]

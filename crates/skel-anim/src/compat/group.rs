@@ -28,10 +28,10 @@
 //! group.play();
 //! let mut sink = RecordingSink::default();
 //! tick_animation(group, 750.0, &mut sink);
-//! assert!((sink.bone_matrices[0][12] - 1.5).abs() < 1e-6);
+//! assert!((sink.bone_matrices[0][0].w_axis.x - 1.5).abs() < 1e-6);
 //! tick_animation(group, 750.0, &mut sink); // runs into the end: clamped, finished
 //! assert!(group.is_finished() && group.finished_this_tick());
-//! assert_eq!(sink.bone_matrices[0][12], 2.0);
+//! assert_eq!(sink.bone_matrices[0][0].w_axis.x, 2.0);
 //! # Ok::<(), AnimError>(())
 //! ```
 
@@ -212,9 +212,9 @@ impl AnimationGroup {
         &self.player
     }
 
-    /// World matrices of every node from the last pose, 16 floats each (see
+    /// World matrices of every node from the last pose, by node index (see
     /// [`Player::world_matrices`]).
-    pub fn world_matrices(&mut self) -> &[f32] {
+    pub fn world_matrices(&mut self) -> &[glam::Mat4] {
         self.player.world_matrices()
     }
 

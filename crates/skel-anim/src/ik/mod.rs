@@ -56,21 +56,18 @@ use crate::{AnimError, AnimationData, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
 /// Lengths (in the joint's own units) below this, relative to the chain, count as zero.
 pub(crate) const REL_EPS: f64 = 1e-9;
 
-/// Reads node `node`'s model matrix from a buffer of 16 floats per node, column-major (the
-/// layout of [`PoseScratch::world`](crate::PoseScratch::world)), as the solvers take it.
+/// Node `node`'s model matrix from a pose's world matrices ([`PoseScratch::world`](crate::PoseScratch::world),
+/// [`Player::world_matrices`](crate::Player::world_matrices)), as the solvers take it.
 ///
 /// # Errors
-/// [`AnimError::LengthMismatch`] when the buffer holds no matrix `node`.
-pub fn model_matrix(world: &[f32], node: usize) -> Result<Affine3A, AnimError> {
-    let cols = node
-        .checked_mul(16)
-        .and_then(|at| world.get(at..at.checked_add(16)?))
-        .ok_or(AnimError::LengthMismatch {
-            what: "IK model matrices",
-            expected: node.saturating_add(1).saturating_mul(16),
-            got: world.len(),
-        })?;
-    Ok(Affine3A::from_mat4(Mat4::from_cols_slice(cols)))
+/// [`AnimError::LengthMismatch`] when `world` holds no matrix `node`.
+pub fn model_matrix(world: &[Mat4], node: usize) -> Result<Affine3A, AnimError> {
+    let m = world.get(node).ok_or(AnimError::LengthMismatch {
+        what: "IK model matrices",
+        expected: node.saturating_add(1),
+        got: world.len(),
+    })?;
+    Ok(Affine3A::from_mat4(*m))
 }
 
 /// Node `node`'s model matrix computed from a TRS buffer by walking its parents:

@@ -7,6 +7,21 @@
 
 use glam::{BVec4A, Mat4, Vec4};
 
+/// `m`'s matrices as the 16 column-major floats each that the passes read and write: a free
+/// view (a `Mat4` is sixteen `f32`s, 16-byte aligned).
+#[inline(always)]
+#[must_use]
+pub(crate) fn floats(m: &[Mat4]) -> &[f32] {
+    bytemuck::cast_slice(m)
+}
+
+/// [`floats`] for writing.
+#[inline(always)]
+#[must_use]
+pub(crate) fn floats_mut(m: &mut [Mat4]) -> &mut [f32] {
+    bytemuck::cast_slice_mut(m)
+}
+
 /// Four columns of a column-major 4×4 matrix.
 pub(crate) type Cols = [Vec4; 4];
 

@@ -17,6 +17,8 @@ mod root_motion;
 
 use std::sync::Arc;
 
+use glam::Mat4;
+
 pub use events::AnimationEvent;
 pub use fade::FadeSync;
 pub use ik_pass::IkJob;
@@ -88,15 +90,15 @@ use accumulators::{Mix, Snapshot};
 /// let mut sink = RecordingSink::default();
 /// player.tick(1.0, &mut sink); // one second: both clips at their last key
 /// // 0.25 · -1 + 0.75 · 1 = 0.5 … but a second wraps a looping clip back to 0:
-/// assert!(sink.bone_matrices[0][12].abs() < 1e-6);
+/// assert!(sink.bone_matrices[0][0].w_axis.x.abs() < 1e-6);
 /// player.tick(0.5, &mut sink);
-/// assert!((sink.bone_matrices[0][12] - 0.25).abs() < 1e-6);
+/// assert!((sink.bone_matrices[0][0].w_axis.x - 0.25).abs() < 1e-6);
 ///
 /// // "right" added on top of itself at half weight: +0.5 · (0.5 − 0).
 /// player.add_layer(LayerDesc::new(1).weight(0.5).additive(Reference::default()))?;
 /// player.layer_mut(2)?.clock_mut().seek(0.5);
 /// player.evaluate(&mut sink);
-/// assert!((sink.bone_matrices[0][12] - 0.5).abs() < 1e-6);
+/// assert!((sink.bone_matrices[0][0].w_axis.x - 0.5).abs() < 1e-6);
 /// # Ok::<(), AnimError>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -232,10 +234,10 @@ impl Player {
         self.visible
     }
 
-    /// World matrices of every node from the last pose, 16 floats each (computed on the first
+    /// World matrices of every node from the last pose, by node index (computed on the first
     /// call after each pose: the player poses in the first skinned mesh's rest frame, where a
     /// bone costs one product).
-    pub fn world_matrices(&mut self) -> &[f32] {
+    pub fn world_matrices(&mut self) -> &[Mat4] {
         self.resolve_world_matrices();
         &self.poser.scratch.world
     }
@@ -247,7 +249,7 @@ impl Player {
 
     /// Bone matrices of skeleton binding `binding` from the last pose.
     #[must_use]
-    pub fn bone_matrices(&self, binding: usize) -> Option<&[f32]> {
+    pub fn bone_matrices(&self, binding: usize) -> Option<&[Mat4]> {
         self.poser.scratch.bones.get(binding).map(Vec::as_slice)
     }
 

@@ -60,8 +60,8 @@ fn bone_pass(
         mesh_inverses,
         ..
     } = scratch;
-    let world: &[f32] = if frame { frame_world } else { world };
-    for (bi, (((binding, bones), bp), cached)) in data
+    let world = interpolate::floats(if frame { frame_world } else { world });
+    for (bi, (((binding, matrices), bp), cached)) in data
         .skeletons
         .iter()
         .zip(bones.iter_mut())
@@ -74,6 +74,7 @@ fn bone_pass(
             *cached = (mesh_world, MeshInverse::of(&mesh_world));
         }
         let inv = &cached.1;
+        let bones = interpolate::floats_mut(matrices);
         let (joints, splats, affine) = (&binding.joints, &bp.ibm_splats, bp.ibm_affine);
         let wide = &bp.ibm_wide;
         // The usual cases (the mesh at rest in the controller's frame, or mirrored): one
@@ -116,7 +117,7 @@ fn bone_pass(
                 interpolate::store(out, &m);
             }
         }
-        sink.bone_matrices(bi, bones);
+        sink.bone_matrices(bi, matrices);
     }
     for (mi, weights) in morph_weights.iter().enumerate() {
         sink.morph_weights(mi, weights);

@@ -5,8 +5,10 @@
 
 use std::sync::Arc;
 
+use glam::Mat4;
 use proptest::prelude::*;
 
+use crate::math::interpolate::floats;
 use crate::{
     AnimationController, AnimationData, Channel, ChannelPath, Clip, Handedness, Interpolation,
     NodeRest, NullSink, PoseScratch, Sampler, apply_clip, compute_world_matrices, reset_to_rest,
@@ -156,7 +158,7 @@ proptest! {
             compute_world_matrices(&data, &mut reference);
             let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             prop_assert_eq!(bits(&scratch.trs), bits(&reference.trs), "TRS at {}", t);
-            prop_assert_eq!(bits(&scratch.world), bits(&reference.world), "world at {}", t);
+            prop_assert_eq!(bits(floats(&scratch.world)), bits(floats(&reference.world)), "world at {}", t);
         }
     }
 }
@@ -175,7 +177,7 @@ fn baseline_scratch(data: &AnimationData) -> PoseScratch {
 struct MatricesOnly;
 
 impl crate::PoseSink for MatricesOnly {
-    fn bone_matrices(&mut self, _binding: usize, _matrices: &[f32]) {}
+    fn bone_matrices(&mut self, _binding: usize, _matrices: &[Mat4]) {}
     fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
     fn wants_local_transforms(&self) -> bool {
         false
@@ -199,7 +201,7 @@ proptest! {
         recorded.evaluate_at(Some(0), t, &mut NullSink).unwrap();
         skipped.evaluate_at(Some(0), t, &mut MatricesOnly).unwrap();
         let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        prop_assert_eq!(bits(recorded.world_matrices()), bits(skipped.world_matrices()));
+        prop_assert_eq!(bits(floats(recorded.world_matrices())), bits(floats(skipped.world_matrices())));
         prop_assert_eq!(bits(&skipped.scratch().trs), bits(&before));
     }
 }
@@ -248,18 +250,18 @@ proptest! {
             for step in &base.plan.steps {
                 let (node, parent) = (step.node as usize, step.parent);
                 let up = if parent == crate::data::NONE { 1.0 } else { bound[parent as usize] };
-                let own = base.frame_world[16 * node..16 * node + 16].iter().fold(0.0f32, |m, v| m.max(v.abs()));
+                let own = base.frame_world[node].abs().to_cols_array().into_iter().fold(0.0f32, f32::max);
                 bound[node] = (up * 7.0).max(own);
             }
-            for (node, (x, y)) in base.frame_world.chunks_exact(16).zip(wide.frame_world.chunks_exact(16)).enumerate() {
+            for (node, (x, y)) in floats(&base.frame_world).chunks_exact(16).zip(floats(&wide.frame_world).chunks_exact(16)).enumerate() {
                 for (p, q) in x.iter().zip(y) {
                     prop_assert!((p - q).abs() <= 4e-6 * (1.0 + bound[node]), "world {}: {} vs {}", node, p, q);
                 }
             }
             for (binding, (x, y)) in a.bone_matrices.iter().zip(&b.bone_matrices).enumerate() {
                 let joints = &data.skeletons[binding].joints;
-                for ((m, w), &j) in x.chunks_exact(16).zip(y.chunks_exact(16)).zip(joints) {
-                    let world = &base.frame_world[16 * j..16 * j + 16];
+                for ((m, w), &j) in floats(x).chunks_exact(16).zip(floats(y).chunks_exact(16)).zip(joints) {
+                    let world = base.frame_world[j].to_cols_array();
                     // The product's own rounding, and the world matrix's (above) times the
                     // inverse bind's four terms of at most 3.
                     let scale = 1.0 + world.iter().map(|v| v.abs()).sum::<f32>() * 3.0;

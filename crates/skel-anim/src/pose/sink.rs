@@ -1,12 +1,16 @@
-//! Where the pose goes: the sink trait the controller writes to.
+//! Where the pose goes: the sink trait every pose writes to.
+
+use glam::Mat4;
 
 /// Receives the results of a tick. `skel-gpu` implements it with `Queue::write_texture` and
 /// `Queue::write_buffer`; tests and servers can record into vectors ([`RecordingSink`]).
 ///
 /// Slices are only valid during the call; implementations copy what they keep.
 pub trait PoseSink {
-    /// Bone matrices of skeleton binding `binding`: 16 floats per bone, column-major.
-    fn bone_matrices(&mut self, binding: usize, matrices: &[f32]);
+    /// Bone matrices of skeleton binding `binding`, one per joint of the binding (its skinning
+    /// matrices: `inverse(meshWorld) · jointWorld · inverseBind`). `bytemuck::cast_slice`
+    /// turns them into the bytes a GPU buffer takes, without a copy.
+    fn bone_matrices(&mut self, binding: usize, matrices: &[Mat4]);
     /// Morph weights of morph binding `binding`, one per target.
     fn morph_weights(&mut self, binding: usize, weights: &[f32]);
 
@@ -15,17 +19,17 @@ pub trait PoseSink {
     ///
     /// A sink that only needs the matrices (a GPU upload, a crowd) returns `false`, and plain
     /// single-clip playback then skips the record: 16–31 of 150–300 instructions per joint
-    /// (`docs/benchmarks.md`, issue 15). Hooks, layers, snapshots and IK are unaffected (they
+    /// (`docs/benchmarks.md`). Hooks, layers, snapshots and IK are unaffected (they
     /// read and write the record themselves).
     ///
     /// ```
-    /// use skel_anim::PoseSink;
+    /// use skel_anim::{PoseSink, glam::Mat4};
     ///
     /// /// Bone matrices to a GPU buffer; nobody reads the local transforms.
-    /// struct Upload(Vec<f32>);
+    /// struct Upload(Vec<Mat4>);
     ///
     /// impl PoseSink for Upload {
-    ///     fn bone_matrices(&mut self, _binding: usize, m: &[f32]) {
+    ///     fn bone_matrices(&mut self, _binding: usize, m: &[Mat4]) {
     ///         self.0.clear();
     ///         self.0.extend_from_slice(m);
     ///     }
@@ -46,7 +50,7 @@ pub trait PoseSink {
 pub struct NullSink;
 
 impl PoseSink for NullSink {
-    fn bone_matrices(&mut self, _binding: usize, _matrices: &[f32]) {}
+    fn bone_matrices(&mut self, _binding: usize, _matrices: &[Mat4]) {}
     fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
 }
 
@@ -55,12 +59,12 @@ impl PoseSink for NullSink {
 #[derive(Debug, Default, Clone)]
 pub struct RecordingSink {
     /// Last bone matrices per skeleton binding.
-    pub bone_matrices: Vec<Vec<f32>>,
+    pub bone_matrices: Vec<Vec<Mat4>>,
     /// Last morph weights per morph binding.
     pub morph_weights: Vec<Vec<f32>>,
 }
 
-fn store(slots: &mut Vec<Vec<f32>>, index: usize, values: &[f32]) {
+fn store<T: Copy>(slots: &mut Vec<Vec<T>>, index: usize, values: &[T]) {
     if slots.len() <= index {
         slots.resize_with(index + 1, Vec::new);
     }
@@ -70,7 +74,7 @@ fn store(slots: &mut Vec<Vec<f32>>, index: usize, values: &[f32]) {
 }
 
 impl PoseSink for RecordingSink {
-    fn bone_matrices(&mut self, binding: usize, matrices: &[f32]) {
+    fn bone_matrices(&mut self, binding: usize, matrices: &[Mat4]) {
         store(&mut self.bone_matrices, binding, matrices);
     }
     fn morph_weights(&mut self, binding: usize, weights: &[f32]) {

@@ -1,7 +1,6 @@
 //! CPU reference skinning: the oracle for GPU tests, and positions for picking and bounds.
 
 use glam::{Mat4, Vec3};
-use skel_math::load_mat4;
 
 use crate::AnimError;
 
@@ -48,7 +47,7 @@ pub fn skin_vertices(
     positions: &[f32],
     normals: Option<&[f32]>,
     influences: Option<&VertexInfluences>,
-    bone_matrices: &[f32],
+    bone_matrices: &[Mat4],
     morph: Option<(&MorphTargets, &[f32])>,
     out_positions: &mut [f32],
     mut out_normals: Option<&mut [f32]>,
@@ -84,11 +83,14 @@ pub fn skin_vertices(
             n.saturating_mul(inf.per_vertex),
             inf.weights.len(),
         )?;
-        let bones = bone_matrices.len() / 16;
-        if let Some(&bad) = inf.joints.iter().find(|&&j| j as usize >= bones) {
+        if let Some(&bad) = inf
+            .joints
+            .iter()
+            .find(|&&j| j as usize >= bone_matrices.len())
+        {
             return Err(AnimError::LengthMismatch {
                 what: "bone matrices for joint index",
-                expected: (bad as usize + 1) * 16,
+                expected: bad as usize + 1,
                 got: bone_matrices.len(),
             });
         }
@@ -130,7 +132,7 @@ pub fn skin_vertices(
             for i in v * k..v * k + k {
                 let w = inf.weights[i];
                 if w != 0.0 {
-                    m += load_mat4(bone_matrices, inf.joints[i] as usize * 16) * w;
+                    m += bone_matrices[inf.joints[i] as usize] * w;
                 }
             }
             m

@@ -24,20 +24,20 @@ pub struct PoseScratch {
     /// TRS per node, [`TRS_STRIDE`] floats each. Plain single-clip playback writes it only for
     /// sinks that read it ([`PoseSink::wants_local_transforms`](crate::PoseSink::wants_local_transforms)); hooks, layers, IK always.
     pub trs: Vec<f32>,
-    /// World matrix per node, 16 floats each, as [`compute_world_matrices`] writes them. A
+    /// World matrix per node, as [`compute_world_matrices`] writes them. A
     /// controller poses in its own frame (see `PoseScratch::frame_world`) and fills this only
     /// when asked ([`AnimationController::world_matrices`](crate::AnimationController::world_matrices)).
-    pub world: Vec<f32>,
-    /// Bone matrices per skeleton binding, 16 floats per bone.
-    pub bones: Vec<Vec<f32>>,
+    pub world: Vec<Mat4>,
+    /// Bone matrices per skeleton binding, one per joint.
+    pub bones: Vec<Vec<Mat4>>,
     /// Morph weights per morph binding.
     pub morph_weights: Vec<Vec<f32>>,
     /// What never changes between frames (shared by clones of this scratch).
     pub(crate) plan: Arc<PosePlan>,
     /// The controller's pose: every node's world matrix relative to the plan's frame
-    /// ([`Frame`](crate::rig::plan::Frame): the first skinned mesh's rest world), 16 floats each.
+    /// ([`Frame`](crate::rig::plan::Frame): the first skinned mesh's rest world).
     /// Bone matrices come out the same in any frame, with one product less per bone in this one.
-    pub(crate) frame_world: Vec<f32>,
+    pub(crate) frame_world: Vec<Mat4>,
     /// Whether `world` is older than `frame_world`.
     pub(crate) world_stale: bool,
     /// One cursor per sampler of every clip, flattened (`cursor_base[clip] + sampler`), for
@@ -85,13 +85,13 @@ impl PoseScratch {
         }
         let mut scratch = Self {
             trs: vec![0.0; n * TRS_STRIDE],
-            world: vec![0.0; n * 16],
-            frame_world: vec![0.0; n * 16],
+            world: vec![Mat4::ZERO; n],
+            frame_world: vec![Mat4::ZERO; n],
             world_stale: false,
             bones: data
                 .skeletons
                 .iter()
-                .map(|s| vec![0.0; s.joints.len() * 16])
+                .map(|s| vec![Mat4::ZERO; s.joints.len()])
                 .collect(),
             morph_weights: data
                 .morph_bindings
@@ -259,6 +259,7 @@ pub(crate) fn pose_clip_fused(
             segments,
             ..
         } = scratch;
+        let world = interpolate::floats_mut(world);
         let cp = &plan.clips[clip];
         let timelines = cp.timelines.len();
         crate::pose::tracks::locate_segments(
@@ -286,6 +287,7 @@ pub(crate) fn pose_clip_fused(
         samples,
         ..
     } = scratch;
+    let world = interpolate::floats_mut(world);
     let root = &plan.frame.root;
     let cp = &plan.clips[clip];
     let tracks = cp.vec3.len() + cp.quat.len();
@@ -342,7 +344,7 @@ pub fn compute_world_matrices(data: &AnimationData, scratch: &mut PoseScratch) {
     let PoseScratch {
         trs, world, plan, ..
     } = scratch;
-    hierarchy_pass(trs, &plan.steps, world, &root);
+    hierarchy_pass(trs, &plan.steps, interpolate::floats_mut(world), &root);
 }
 
 /// [`compute_world_matrices`] into the controller's frame (`frame_world`): roots get the
@@ -356,7 +358,12 @@ pub(crate) fn compute_frame_matrices(scratch: &mut PoseScratch) {
         world_stale,
         ..
     } = scratch;
-    hierarchy_pass(trs, &plan.steps, frame_world, &plan.frame.root);
+    hierarchy_pass(
+        trs,
+        &plan.steps,
+        interpolate::floats_mut(frame_world),
+        &plan.frame.root,
+    );
     *world_stale = true;
 }
 
@@ -375,9 +382,9 @@ pub(crate) fn resolve_world(scratch: &mut PoseScratch) {
     match &plan.frame.to_world {
         None => world.copy_from_slice(frame_world),
         Some(to_world) => {
-            let pairs = interpolate::matrices_mut(world)
+            let pairs = interpolate::matrices_mut(interpolate::floats_mut(world))
                 .iter_mut()
-                .zip(interpolate::matrices(frame_world));
+                .zip(interpolate::matrices(interpolate::floats(frame_world)));
             for (out, m) in pairs {
                 interpolate::store(out, &to_world.apply(&interpolate::load(m)));
             }

@@ -121,8 +121,27 @@ pub fn to_f32(m: &M64) -> [f32; 16] {
     m.map(|v| v as f32)
 }
 
-/// Largest absolute difference between an f32 matrix (16 floats) and an f64 one.
-pub fn max_diff(got: &[f32], want: &M64) -> f64 {
+/// A matrix as its 16 column-major floats: a `Mat4`, or a slice of 16 floats.
+pub trait Floats {
+    /// The floats.
+    fn floats(&self) -> &[f32];
+}
+
+impl Floats for [f32] {
+    fn floats(&self) -> &[f32] {
+        self
+    }
+}
+
+impl Floats for skel_anim::glam::Mat4 {
+    fn floats(&self) -> &[f32] {
+        self.as_ref()
+    }
+}
+
+/// Largest absolute difference between an f32 matrix and an f64 one.
+pub fn max_diff(got: &(impl Floats + ?Sized), want: &M64) -> f64 {
+    let got = got.floats();
     assert_eq!(got.len(), 16, "a matrix is 16 floats");
     got.iter()
         .zip(want)
@@ -130,10 +149,11 @@ pub fn max_diff(got: &[f32], want: &M64) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Asserts that `got` (16 floats) is within `tol` of `want` in every element.
+/// Asserts that `got` is within `tol` of `want` in every element.
 #[track_caller]
-pub fn assert_mat_close(got: &[f32], want: &M64, tol: f64, what: &str) {
+pub fn assert_mat_close(got: &(impl Floats + ?Sized), want: &M64, tol: f64, what: &str) {
     let d = max_diff(got, want);
+    let got = got.floats();
     assert!(
         d <= tol,
         "{what}: differs by {d} (tolerance {tol})\n got  {got:?}\n want {want:?}"
@@ -352,4 +372,9 @@ pub fn inverse_binds_of_rest(data: &AnimationData, joints: &[usize]) -> Vec<f32>
         .iter()
         .flat_map(|&j| to_f32(&invert_f64(&world[j])))
         .collect()
+}
+
+/// Matrices as their 16 column-major floats each, for comparing against f64 references.
+pub fn flat(m: &[skel_anim::glam::Mat4]) -> &[f32] {
+    bytemuck::cast_slice(m)
 }
