@@ -1,128 +1,118 @@
-//! The CPU pose pipeline of skel: keyframe sampling, clips, node hierarchy, the per-frame
-//! [`AnimationController`] and CPU reference skinning. No GPU, no glTF.
+//! The CPU pose pipeline of skel: clips sampled, layered and posed through a node hierarchy
+//! into skinning matrices, with zero allocations per frame. No GPU, no glTF.
 //!
-//! Data arrives as plain [`AnimationData`] (built by `skel-gltf` from a file, or by hand), is
-//! shared between characters behind an [`Arc`](std::sync::Arc), and every frame
-//! [`AnimationController::tick`] writes bone matrices and morph weights to a [`PoseSink`]
-//! (`skel-gpu` implements one that uploads to wgpu; a `Vec<f32>` will do in tests).
-//!
-//! The runtime behind it: a [`Rig`] compiles an asset once (evaluation plan, four-node key
-//! blocks, blend maps, the CPU kernels: [`Rig::with_kernels`]) and every [`Player`] of the
-//! asset shares it; a player holds an ordered list of [`Layer`]s (blend or additive, masks,
-//! cross-fades, IK, root motion, events) and poses single clips and layer stacks four nodes at
-//! a time. The seed's names are thin adapters over it: [`AnimationGroup`]s play one clip each
-//! with play / pause / stop / seek / speed / loop / sub-range ([`group`] has an example), a
-//! [`WeightedBlend`] mixes any number of clips with per-property weight normalisation
-//! ([`blend`] says what you will see), [`CrossFade`] fades between clips without pops, and
-//! [`instantiate`] / [`tick_all`] (or `par_tick_all` with the `rayon` feature) drive crowds that
-//! share one asset's keyframes.
+//! Compile an asset once into a [`Rig`] and give every character a [`Player`]: the player holds
+//! an ordered list of [`Layer`]s (blend or additive, with masks, cross-fades, IK, root motion and
+//! events), advances them in **seconds**, and every tick writes bone matrices and morph weights
+//! to a [`PoseSink`] (`skel-gpu` implements one that uploads to wgpu; [`RecordingSink`] keeps
+//! them in memory).
 //!
 //! ```
 //! use std::sync::Arc;
 //! use skel_anim::*;
 //!
 //! // One root joint that moves along x from 0 to 2 over one second, skinning a mesh on node 1.
+//! let slide = Sampler::new(vec![0.0, 1.0], vec![0.0, 0.0, 0.0, 2.0, 0.0, 0.0], Interpolation::Linear)?;
 //! let data = AnimationData {
 //!     nodes: vec![NodeRest::new("root", None), NodeRest::new("mesh", None)],
 //!     clips: vec![Clip::new(
 //!         "slide",
-//!         vec![Sampler::new(vec![0.0, 1.0], vec![0.0, 0.0, 0.0, 2.0, 0.0, 0.0], Interpolation::Linear).unwrap()],
+//!         vec![slide],
 //!         vec![Channel { sampler: 0, node: 0, path: ChannelPath::Translation }],
 //!     )],
-//!     skeletons: vec![SkeletonBinding::new(0, 1, vec![0], vec![]).unwrap()],
+//!     skeletons: vec![SkeletonBinding::new(0, 1, vec![0], vec![])?],
 //!     morph_bindings: vec![],
 //!     handedness: Handedness::RightHanded,
 //! };
-//! let mut controller = AnimationController::new(Arc::new(data)).unwrap();
-//! controller.set_clip(Some(0)).unwrap();
+//! let rig = Rig::new(Arc::new(data))?; // once per asset
+//! let mut player = Player::new(&rig); // once per character
+//! player.add_layer(LayerDesc::new(0))?;
 //! let mut sink = RecordingSink::default();
-//! controller.tick(500.0, &mut sink); // half a second
+//! player.tick(0.5, &mut sink); // half a second
 //! let bone = &sink.bone_matrices[0];
 //! assert!((bone[12] - 1.0).abs() < 1e-6); // translated by 1 along x
+//! # Ok::<(), AnimError>(())
 //! ```
+//!
+//! # How the crate is laid out
+//!
+//! The modules follow the data, bottom to top; each depends only on those before it
+//! (`cargo xtask ci` fails on an import circle):
+//!
+//! | stage | when it runs | what it holds |
+//! |---|---|---|
+//! | `data` | load time | [`AnimationData`], [`Clip`], [`Sampler`], [`NodeRest`]: what a loader produces |
+//! | `sample` | per frame | key-interval cursors, the four-node key blocks' format and readers (lossless and compressed), [`evaluate_sampler`] |
+//! | `rig` | built once, read per frame | [`Rig`]: the evaluation plan, hierarchy layout, four-node blocks, blend maps, CPU kernels |
+//! | `pose` | per frame | sampling into local transforms, local → world, skinning matrices, [`PoseSink`], [`PoseHook`] |
+//! | `compile` | once per asset | [`Rig::new`] / [`Rig::with_options`], the clip compressor (which plays its trials through `pose`) |
+//! | [`ik`] | per frame | stateless two-bone and aim solvers |
+//! | `player` | per frame | [`Player`]: layers, masks, fades, events, root motion, IK jobs |
+//! | [`compat`] | per frame | the seed's Babylon-style names as thin adapters |
+//!
+//! # The seed's names
+//!
+//! The Babylon-style API of the seed sits in [`compat`] as thin adapters over [`Rig`] +
+//! [`Player`], in milliseconds where the seed's signatures are: [`AnimationController`],
+//! [`AnimationGroup`]s with play / pause / stop / seek / speed / loop / sub-range
+//! ([`compat::group`] has an example), [`WeightedBlend`] ([`compat::blend`] says what you will
+//! see), [`CrossFade`], and [`instantiate`] / [`tick_all`] (or `par_tick_all` with the `rayon`
+//! feature) for crowds that share one asset's keyframes.
 
-// No `unsafe` outside the run-time detected CPU kernels (`wide`) and the passes that call them
-// (`single`, `player::quad_mix`): each has its own `allow` and a `// SAFETY:` reason on every
-// block.
+// No `unsafe` outside the run-time detected CPU kernels (`pose::avx2`) and the passes that
+// call them (`pose::bones`, `pose::single_clip`, `player::quad_mix`): each has its own `allow`
+// and a `// SAFETY:` reason on every block.
 #![deny(unsafe_code)]
 
 /// The math crate of the public API (root-motion deltas, IK targets), re-exported so that a
 /// user names the same version.
 pub use glam;
 
-pub mod blend;
-mod blend_map;
-mod blend_spec;
-mod blend_tracks;
-mod clip;
-mod clock;
-mod compression;
-mod controller;
-mod crossfade;
+pub mod compat;
+mod compile;
 mod data;
 mod error;
-pub mod group;
-mod hierarchy;
-mod hooks;
 pub mod ik;
-mod instances;
-mod interpolate;
 mod kinds;
-mod layout;
-mod packed;
-mod packed_build;
-#[cfg(feature = "rayon")]
-mod parallel;
-mod plan;
+mod math;
 mod player;
 mod pose;
-mod poser;
-mod quad_plan;
-mod quad_sample;
-mod quads;
 mod rig;
-mod sampler;
-mod single;
-mod sink;
-mod skinning;
-mod slerp_wide;
-mod timeline;
-mod tracks;
-mod wide;
+mod sample;
 
-pub use blend::{BlendLayer, WeightedBlend};
-pub use blend_spec::parse_blend_spec;
-pub use clip::{Channel, Clip, Marker};
-pub use clock::{LoopMode, PlaybackClock};
-pub use compression::{ClipCompression, Compression, RigOptions};
-pub use controller::AnimationController;
-pub use crossfade::CrossFade;
+pub use compat::blend::{BlendLayer, WeightedBlend};
+pub use compat::blend_spec::parse_blend_spec;
+pub use compat::controller::AnimationController;
+pub use compat::crossfade::CrossFade;
+pub use compat::group::{
+    AnimationGroup, create_animation_groups, create_animation_groups_for, tick_animation,
+};
+pub use compat::instances::{Animate, instantiate, tick_all};
+#[cfg(feature = "rayon")]
+pub use compat::parallel::par_tick_all;
+pub use data::clip::{Channel, Clip, Marker};
+pub use data::hierarchy::{NodeRest, compute_topo_order};
+pub use data::sampler::Sampler;
 pub use data::{
     AnimationData, Handedness, MorphBinding, R_OFF, S_OFF, SkeletonBinding, T_OFF, TRS_STRIDE,
 };
 pub use error::AnimError;
-pub use group::{
-    AnimationGroup, create_animation_groups, create_animation_groups_for, tick_animation,
-};
-pub use hierarchy::{NodeRest, compute_topo_order};
-pub use hooks::PoseHook;
 pub use ik::{
     AimIk, AimSolution, TwoBoneIk, TwoBoneSolution, apply_correction, check_chain, model_matrix,
     model_matrix_from_trs,
 };
-pub use instances::{Animate, instantiate, tick_all};
 pub use kinds::{ChannelPath, Interpolation};
-#[cfg(feature = "rayon")]
-pub use parallel::par_tick_all;
+pub use player::clock::{LoopMode, PlaybackClock};
 pub use player::{
     AnimationEvent, FadeSync, IkJob, Layer, LayerDesc, LayerMix, LayerMode, MAX_WEIGHT, Mask,
     Player, Reference, RootDelta, RootMotion, mix_layers,
 };
-pub use pose::{
-    PoseScratch, apply_clip, compute_bone_matrices, compute_world_matrices, reset_to_rest,
-};
-pub use rig::Rig;
-pub use sampler::{Sampler, SamplerCursor, evaluate_sampler, evaluate_sampler_cursor};
-pub use sink::{NullSink, PoseSink, RecordingSink};
-pub use skinning::{MorphTargets, VertexInfluences, skin_vertices};
-pub use wide::CpuKernels;
+pub use pose::bones::compute_bone_matrices;
+pub use pose::hook::PoseHook;
+pub use pose::sink::{NullSink, PoseSink, RecordingSink};
+pub use pose::skinning::{MorphTargets, VertexInfluences, skin_vertices};
+pub use pose::steps::{PoseScratch, apply_clip, compute_world_matrices, reset_to_rest};
+pub use rig::asset::Rig;
+pub use rig::kernels::CpuKernels;
+pub use rig::options::{ClipCompression, Compression, RigOptions};
+pub use sample::sampler::{SamplerCursor, evaluate_sampler, evaluate_sampler_cursor};

@@ -1,14 +1,14 @@
 //! Weighted blending: exactness at the corners ((1, 0) is the first clip bit for bit; a clip
 //! blended with itself is itself), per-property normalisation with rest fill-in, quaternion
 //! hemisphere alignment, morph weights, bone-control hooks under blending (visibility beats
-//! scale tracks), zero allocations per tick, and the blend-cost ratio (ignored test, release).
+//! scale tracks) and zero allocations per tick. (The cost of a blend is measured by the benches:
+//! `layer_stack_frames` and `cargo bench -p skel-gltf`.)
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 mod playback_rig;
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use playback_rig::{
     DURATION, HAND, MORPH_DEFAULT, RUN, STILL, WALK, WAVE, max_abs_diff, max_abs_diff_f64,
@@ -16,9 +16,8 @@ use playback_rig::{
 };
 use skel_anim::{
     AnimError, AnimationController, AnimationData, Channel, ChannelPath, Clip, Handedness,
-    Interpolation, NodeRest, NullSink, PoseHook, PoseScratch, R_OFF, RecordingSink, S_OFF, Sampler,
-    SkeletonBinding, T_OFF, TRS_STRIDE, WeightedBlend, apply_clip, compute_bone_matrices,
-    compute_world_matrices, parse_blend_spec,
+    Interpolation, NodeRest, NullSink, PoseHook, R_OFF, RecordingSink, S_OFF, Sampler,
+    SkeletonBinding, T_OFF, TRS_STRIDE, WeightedBlend, parse_blend_spec,
 };
 
 const JOINTS: usize = 8;
@@ -493,88 +492,4 @@ fn a_tick_of_a_blend_of_three_clips_allocates_nothing() {
         info.count_total, 0,
         "allocations during 600 ticks: {info:?}"
     );
-}
-
-/// Seconds per call of `f`: the fastest of `rounds` rounds of `iters` calls. The minimum, not
-/// the median: on a shared 2-core machine slower rounds are other processes' time, not ours.
-fn best_time(rounds: usize, iters: usize, mut f: impl FnMut()) -> f64 {
-    let mut times: Vec<f64> = (0..rounds)
-        .map(|_| {
-            let start = Instant::now();
-            for _ in 0..iters {
-                f();
-            }
-            start.elapsed().as_secs_f64() / iters as f64
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[0]
-}
-
-/// The cost of a blend of 3 full-body clips against one clip through the controller (issue 8:
-/// ≤ 2.5×). Timing is not asserted; run in release to read the figure:
-/// `cargo test --release -p skel-anim --test blend -- --ignored --nocapture`.
-#[test]
-#[ignore = "timing; run in release with --nocapture"]
-fn blend_cost_ratio() {
-    for joints in [19, 67, 368] {
-        let data = Arc::new(rig(joints));
-        let controller = |clip| {
-            let mut c = AnimationController::new(data.clone()).unwrap();
-            c.set_clip(Some(clip)).unwrap();
-            c
-        };
-        // Three layers of one clip, a third of a cycle apart: the same sampling work per layer
-        // as the single clip, so the ratio measures the blend and not the choice of clips.
-        let three_of = |clip| {
-            let mut b =
-                WeightedBlend::with_weights(data.clone(), &[(clip, 0.5), (clip, 0.3), (clip, 0.6)])
-                    .unwrap();
-            b.layers_mut()[1].clock_mut().seek(DURATION / 3.0);
-            b.layers_mut()[2].clock_mut().seek(2.0 * DURATION / 3.0);
-            b
-        };
-        let mut sink = NullSink;
-        let dt = 1000.0 / 60.0;
-        let (rounds, iters) = (201, 20_000 / joints);
-        for (name, clip) in [("walk", WALK), ("run", RUN)] {
-            let mut single = controller(clip);
-            let mut one = WeightedBlend::with_weights(data.clone(), &[(clip, 1.0)]).unwrap();
-            let mut three = three_of(clip);
-            let t_single = best_time(rounds, iters, || single.tick(dt, &mut sink));
-            let t_one = best_time(rounds, iters, || one.tick(dt, &mut sink));
-            let t_three = best_time(rounds, iters, || three.tick(dt, &mut sink));
-            let ns = |t: f64| t * 1e9 / joints as f64;
-            println!(
-                "{joints:>4} joints, {name}, ns/joint/frame: controller {:.1}; blend of 1 layer {:.1} ({:.2}x); blend of 3 layers {:.1} ({:.2}x)",
-                ns(t_single),
-                ns(t_one),
-                t_one / t_single,
-                ns(t_three),
-                t_three / t_single,
-            );
-        }
-        // Where a single clip's time goes: sampling, then the hierarchy and bone matrices.
-        let mut scratch = PoseScratch::new(&data).unwrap();
-        let mut t = 0.0_f32;
-        let t_sample_walk = best_time(rounds, iters, || {
-            t = (t + 1.0 / 60.0) % DURATION;
-            apply_clip(&data, WALK, t, &mut scratch);
-        });
-        let t_sample_run = best_time(rounds, iters, || {
-            t = (t + 1.0 / 60.0) % DURATION;
-            apply_clip(&data, RUN, t, &mut scratch);
-        });
-        let t_hierarchy = best_time(rounds, iters, || {
-            compute_world_matrices(&data, &mut scratch);
-            compute_bone_matrices(&data, &mut scratch, &mut NullSink);
-        });
-        let ns = |t: f64| t * 1e9 / joints as f64;
-        println!(
-            "{joints:>4} joints, ns/joint/frame: sampling walk {:.1}, run {:.1}; world + bones {:.1}",
-            ns(t_sample_walk),
-            ns(t_sample_run),
-            ns(t_hierarchy)
-        );
-    }
 }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use skel_anim::blend::MAX_WEIGHT;
+use skel_anim::MAX_WEIGHT;
 use skel_anim::*;
 
 /// One joint sliding along x from 0 to 2 over one second, under a mirrored (left-handed) root.

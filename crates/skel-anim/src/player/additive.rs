@@ -52,7 +52,11 @@ pub(crate) fn add_rotation(q: Quat, reference: Quat, value: Quat, w: f32) -> Qua
     let powered = if w == 1.0 {
         delta
     } else if (0.0..=1.0).contains(&w) {
-        Quat::from_vec4(crate::interpolate::slerp(Vec4::W, Vec4::from(delta), w))
+        Quat::from_vec4(crate::math::interpolate::slerp(
+            Vec4::W,
+            Vec4::from(delta),
+            w,
+        ))
     } else {
         let v = glam::Vec3::new(delta.x, delta.y, delta.z);
         let sin_half = v.length();

@@ -1,5 +1,5 @@
 //! The layer rules on four lanes (four nodes of a quad at once): the blend sums and their
-//! finish, and the additive application (the quad's samples come from `quads::sample`); what
+//! finish, and the additive application (the quad's samples come from `pose::four_node::sample`); what
 //! [`quad_mix`](super::quad_mix) runs per quad. Each is `mix`'s property rule lane by lane.
 
 use core::ops::{Add, Mul};
@@ -7,7 +7,7 @@ use core::ops::{Add, Mul};
 use glam::{BVec4A, Vec4};
 use skel_math::lanes::{Quatx4, Vec3x4};
 
-use crate::interpolate;
+use crate::math::{interpolate, slerp_wide};
 
 /// `base + w · (value − reference)` in the lanes of `on`.
 #[inline(always)]
@@ -216,7 +216,7 @@ pub(super) fn add_rotation_deltas(q: Quatx4, delta: Quatx4, w: Vec4, on: BVec4A)
     } else {
         delta
     };
-    let slerped = Quatx4::from_rows(interpolate::slerp_soa_from_identity(delta.rows(), w));
+    let slerped = Quatx4::from_rows(slerp_wide::slerp_soa_from_identity(delta.rows(), w));
     let one = w.cmpeq(Vec4::ONE);
     let powered = if one.any() {
         Quatx4::select(one, delta, slerped)
@@ -258,7 +258,7 @@ mod tests {
     use glam::Vec4;
     use proptest::prelude::*;
 
-    use crate::interpolate;
+    use crate::math::slerp_wide;
 
     fn unit_quats() -> impl Strategy<Value = [Vec4; 4]> {
         prop::array::uniform4(prop::array::uniform4(-1.0_f32..1.0)).prop_filter_map(
@@ -285,7 +285,7 @@ mod tests {
         #[test]
         fn slerp_from_the_identity_is_the_exact_slerp(b in unit_quats(),
                                                       s in prop::array::uniform4(0.0_f32..=1.0)) {
-            let got = interpolate::slerp_soa_from_identity(b, Vec4::from_array(s));
+            let got = slerp_wide::slerp_soa_from_identity(b, Vec4::from_array(s));
             for (lane, &t) in s.iter().enumerate() {
                 // f64: q^s = (sin(sθ)/sin θ · v, cos(sθ)), θ the half angle.
                 let q: [f64; 4] = std::array::from_fn(|c| f64::from(b[c].to_array()[lane]));

@@ -6,8 +6,9 @@ use glam::Vec4;
 use crate::player::mask::Mask;
 use std::sync::Arc;
 
-use crate::quad_plan::{QuadPlan, QuadRows, R_ROWS, S_ROWS, T_ROWS};
-use crate::timeline::{Segment, TimeCursor};
+use crate::rig::four_node::QuadPlan;
+use crate::sample::cursor::{Segment, TimeCursor};
+use crate::sample::four_node::{QuadRows, R_ROWS, S_ROWS, T_ROWS};
 use crate::{AnimError, LoopMode, PlaybackClock, PoseScratch, Rig, SamplerCursor};
 
 /// The largest weight a layer or snapshot takes; larger finite weights count as this.
@@ -395,11 +396,11 @@ fn reference_pose(rig: &Rig, clip: usize, time: f32) -> Result<ReferencePose, An
     let quads = rig.layer_quads.as_ref().map(|lq| {
         let mut rows = lq.rest.clone().into_boxed_slice();
         for (node, &at) in lq.lane_of.iter().enumerate() {
-            if at == crate::layout::NONE {
+            if at == crate::data::NONE {
                 continue;
             }
             let (q, lane) = (at as usize / 4, at as usize % 4);
-            let rec = &crate::layout::records(&scratch.trs)[node][..10];
+            let rec = &crate::rig::layout::records(&scratch.trs)[node][..10];
             // Record order t(3) r(4) s(3); row order t(3) s(3) r(4).
             for (c, &v) in rec.iter().enumerate() {
                 let row = match c {

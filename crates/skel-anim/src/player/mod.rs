@@ -1,12 +1,17 @@
 //! The player of layers (see [`Player`]) and its parts.
+pub(crate) mod accumulators;
 mod additive;
+pub(crate) mod clock;
 mod events;
 mod fade;
 mod ik_jobs;
+pub(crate) mod ik_pass;
 mod lane_rules;
 mod layer;
 mod mask;
 pub(crate) mod mix;
+pub(crate) mod motion_extraction;
+mod playback;
 mod quad_mix;
 mod root_motion;
 
@@ -14,14 +19,14 @@ use std::sync::Arc;
 
 pub use events::AnimationEvent;
 pub use fade::FadeSync;
-pub use ik_jobs::IkJob;
+pub use ik_pass::IkJob;
 pub use layer::{Layer, LayerDesc, LayerMode, MAX_WEIGHT, Reference};
 pub use mask::Mask;
 pub use mix::{LayerMix, mix_layers};
-pub use root_motion::{RootDelta, RootMotion};
+pub use motion_extraction::{RootDelta, RootMotion};
 
-use crate::{AnimError, AnimationData, PoseHook, PoseScratch, PoseSink, Rig};
-use mix::{Mix, Snapshot};
+use crate::{AnimError, AnimationData, PoseHook, PoseScratch, Rig};
+use accumulators::{Mix, Snapshot};
 
 /// One player per character: an ordered list of layers over a compiled [`Rig`], turned into
 /// bone matrices and morph weights every tick (bevy's `AnimationPlayer`, three.js's
@@ -96,26 +101,14 @@ use mix::{Mix, Snapshot};
 /// ```
 #[derive(Debug, Clone)]
 pub struct Player {
-    poser: crate::poser::Poser,
+    poser: crate::pose::pipeline::Poser,
     layers: Vec<Layer>,
     mix: Mix,
     snapshot: Snapshot,
     visible: bool,
-    root: Option<RootState>,
+    root: Option<motion_extraction::RootState>,
     ik: Vec<IkJob>,
-    frame_map: ik_jobs::FrameMap,
-}
-
-/// Root motion of a player: what is extracted, where its slots are, and the deltas.
-#[derive(Debug, Clone)]
-pub(crate) struct RootState {
-    pub(crate) plan: root_motion::RootPlan,
-    /// The blend slots of the root's translation and rotation (`usize::MAX`: no clip animates
-    /// it).
-    pub(crate) t_slot: usize,
-    pub(crate) r_slot: usize,
-    delta: root_motion::Motion,
-    total: root_motion::Motion,
+    frame_map: ik_pass::FrameMap,
 }
 
 impl Player {
@@ -123,14 +116,14 @@ impl Player {
     #[must_use]
     pub fn new(rig: &Arc<Rig>) -> Self {
         Self {
-            poser: crate::poser::Poser::new(rig),
+            poser: crate::pose::pipeline::Poser::new(rig),
             layers: Vec::new(),
             mix: Mix::new(rig),
             snapshot: Snapshot::new(rig),
             visible: true,
             root: None,
             ik: Vec::new(),
-            frame_map: ik_jobs::FrameMap::of(rig),
+            frame_map: ik_pass::FrameMap::of(rig),
         }
     }
 
@@ -239,292 +232,6 @@ impl Player {
         self.visible
     }
 
-    /// Advances every layer's clock and fade by `dt` seconds, drops layers whose fade-out has
-    /// ended, then (when [`visible`](Self::visible)) evaluates and writes the pose to `sink`.
-    /// A NaN or infinite `dt` moves nothing.
-    pub fn tick(&mut self, dt: f32, sink: &mut dyn PoseSink) {
-        self.tick_seconds(f64::from(dt), sink);
-    }
-
-    /// [`tick`](Self::tick) with the step in f64 seconds (the millisecond adapters convert in
-    /// f64, so their clocks move exactly as they always did).
-    pub(crate) fn tick_seconds(&mut self, dt: f64, sink: &mut dyn PoseSink) {
-        self.advance_seconds(dt);
-        if self.visible {
-            self.evaluate(sink);
-        }
-    }
-
-    /// Moves every layer's playhead to `time` seconds (each clamped to its layer's range),
-    /// keeping playing or paused as it was. A seek is not motion: it fires no event and moves no
-    /// root. A NaN or infinite time is ignored.
-    pub fn seek(&mut self, time: f32) {
-        for layer in &mut self.layers {
-            layer.clock.seek(time);
-        }
-    }
-
-    /// Pauses (`false`) or plays (`true`) every layer's clock (see
-    /// [`PlaybackClock::play`](crate::PlaybackClock::play)); fades keep running.
-    pub fn set_playing(&mut self, playing: bool) {
-        for layer in &mut self.layers {
-            if playing {
-                layer.clock.play();
-            } else {
-                layer.clock.pause();
-            }
-        }
-    }
-
-    /// The clock-and-fade half of [`tick`](Self::tick), without posing.
-    pub fn advance(&mut self, dt: f32) {
-        self.advance_seconds(f64::from(dt));
-    }
-
-    fn advance_seconds(&mut self, dt: f64) {
-        self.advance_inner(dt, None);
-    }
-
-    /// [`tick`](Self::tick), calling `on_event` for every marker a layer's playhead passes
-    /// (see [`AnimationEvent`]): forward over `(previous, current]`, backward over
-    /// `[current, previous)`, once per loop when a tick spans several, both ways at ping-pong
-    /// turns. Seeking fires nothing. Within a tick, events come layer by layer, each layer's
-    /// markers in its playing direction. Allocates nothing.
-    pub fn tick_with_events(
-        &mut self,
-        dt: f32,
-        sink: &mut dyn PoseSink,
-        on_event: &mut dyn FnMut(&AnimationEvent<'_>),
-    ) {
-        self.advance_inner(f64::from(dt), Some(on_event));
-        if self.visible {
-            self.evaluate(sink);
-        }
-    }
-
-    /// [`advance`](Self::advance), calling `on_event` for every marker passed (see
-    /// [`tick_with_events`](Self::tick_with_events)).
-    pub fn advance_with_events(&mut self, dt: f32, on_event: &mut dyn FnMut(&AnimationEvent<'_>)) {
-        self.advance_inner(f64::from(dt), Some(on_event));
-    }
-
-    fn advance_inner(
-        &mut self,
-        dt: f64,
-        mut on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>,
-    ) {
-        if self.root.is_none() && on_event.is_none() {
-            // Plain playback: clocks only, and the fade bookkeeping when a ramp runs.
-            let mut fading = false;
-            for layer in &mut self.layers {
-                layer.advance(dt);
-                fading |= layer.fade.is_some();
-            }
-            if fading {
-                self.finish_fades();
-            }
-            return;
-        }
-        let data = self.poser.rig.data();
-        let mut motion = root_motion::MotionMix::default();
-        for (index, layer) in self.layers.iter_mut().enumerate() {
-            let before = *layer.clock();
-            layer.advance(dt);
-            if let Some(root) = &self.root {
-                let step = dt * f64::from(before.speed_ratio());
-                let clip = &data.clips[layer.clip];
-                let d = root
-                    .plan
-                    .layer_delta(clip, layer.clip, &before, layer.clock(), step);
-                let w =
-                    f64::from(layer.effective_weight() * layer.mask_weight(root.plan.config.node));
-                match layer.mode {
-                    LayerMode::Blend => motion.add_blend(w, d),
-                    LayerMode::Additive(_) => motion.add_additive(w, d),
-                }
-            }
-            let Some(on_event) = on_event.as_deref_mut() else {
-                continue;
-            };
-            let markers = &data.clips[layer.clip].markers;
-            if markers.is_empty() {
-                continue;
-            }
-            let step = dt * f64::from(before.speed_ratio());
-            let Some(sweep) = events::Sweep::between(&before, layer.clock(), step) else {
-                continue;
-            };
-            let mut fire = |(marker, m): (usize, &crate::Marker)| {
-                for _ in 0..sweep.crossings(m.time) {
-                    on_event(&AnimationEvent {
-                        layer: index,
-                        clip: layer.clip,
-                        marker,
-                        name: &m.name,
-                        time: m.time,
-                        weight: layer.effective_weight(),
-                    });
-                }
-            };
-            if step >= 0.0 {
-                markers.iter().enumerate().for_each(&mut fire);
-            } else {
-                markers.iter().enumerate().rev().for_each(&mut fire);
-            }
-        }
-        if let Some(root) = &mut self.root {
-            root.delta = motion.finish();
-            root.total = root.total.then(root.delta);
-        }
-        self.finish_fades();
-    }
-
-    /// Evaluates the layers at their current times and writes the pose to `sink`: rest reset,
-    /// bone-control overrides, blend layers, additive layers, visibility, local → world, bone
-    /// matrices and morph weights.
-    pub fn evaluate(&mut self, sink: &mut dyn PoseSink) {
-        if let Some(single) = self.single_clip() {
-            self.mix.trs_current = false;
-            self.poser.pose(single.0, single.1, sink);
-            return;
-        }
-        if self.poser.hook.is_none()
-            && self.ik.is_empty()
-            && self.root.is_none()
-            && self.snapshot.weight <= 0.0
-            && quad_mix::pose(
-                &self.poser.rig,
-                &mut self.layers,
-                &mut self.poser.scratch,
-                sink.wants_local_transforms(),
-            )
-        {
-            // Nothing reads the pose between the steps: mixed, composed and placed in one
-            // pass; the morph weights follow.
-            let poser = &mut self.poser;
-            let (rig, scratch) = (&*poser.rig, &mut poser.scratch);
-            let data = &**rig.data();
-            for (mb, w) in data.morph_bindings.iter().zip(&mut scratch.morph_weights) {
-                w.copy_from_slice(&mb.default_weights);
-            }
-            mix::mix_morphs(rig, &mut self.layers, &mut self.mix, scratch);
-            self.mix.trs_current = false;
-            crate::pose::compute_frame_bone_matrices(data, scratch, sink);
-            return;
-        }
-        let Self {
-            poser,
-            layers,
-            mix,
-            snapshot,
-            root,
-            ik,
-            frame_map,
-            ..
-        } = self;
-        poser.pose_with(sink, |rig, scratch| {
-            mix::mix_layers_with(rig, scratch, layers, mix, snapshot, root.as_ref());
-            if !ik.is_empty() {
-                ik_jobs::solve_all(scratch, ik, frame_map);
-            }
-        });
-    }
-
-    /// `Some((clip, time))` when the stack is plain playback of one clip (or of nothing): one
-    /// contributing layer, blend mode, effective weight ≥ 1, no mask, no snapshot.
-    fn single_clip(&self) -> Option<(Option<usize>, f32)> {
-        if self.snapshot.weight > 0.0 || self.root.is_some() || !self.ik.is_empty() {
-            return None;
-        }
-        let mut found = None;
-        for layer in &self.layers {
-            let w = layer.effective_weight();
-            if w == 0.0 {
-                continue;
-            }
-            if found.is_some() || layer.mode != LayerMode::Blend || layer.mask.is_some() || w < 1.0
-            {
-                return None;
-            }
-            found = Some(layer);
-        }
-        Some(found.map_or((None, 0.0), |l| (Some(l.clip), l.clock.time())))
-    }
-
-    /// Poses valid `clip` (or the rest pose) at `time` with the single-clip pass.
-    #[inline]
-    pub(crate) fn pose_clip(&mut self, clip: Option<usize>, time: f32, sink: &mut dyn PoseSink) {
-        self.poser.pose(clip, time, sink);
-    }
-
-    /// Poses `clip` (or the rest pose) at `time` seconds into `sink` without touching any
-    /// layer: for tools, tests and scrubbing.
-    ///
-    /// # Errors
-    /// [`AnimError::NoSuchClip`] for an index past the end.
-    pub fn evaluate_clip_at(
-        &mut self,
-        clip: Option<usize>,
-        time: f32,
-        sink: &mut dyn PoseSink,
-    ) -> Result<(), AnimError> {
-        if let Some(c) = clip {
-            self.poser.rig.check_clip(c)?;
-        }
-        self.poser.pose(clip, time, sink);
-        Ok(())
-    }
-
-    /// Freezes the blended values of the last evaluation as an extra blend contributor that
-    /// mixes in with [`set_snapshot_weight`](Self::set_snapshot_weight) (0 until set). Before
-    /// any layered evaluation the snapshot is empty. Allocates nothing.
-    pub fn capture_snapshot(&mut self) {
-        if !self.mix.trs_current {
-            // The last pose took a pass that keeps no per-property sums: run the property by
-            // property step for them, capture, and pose again as before.
-            let Self {
-                poser,
-                layers,
-                mix,
-                snapshot,
-                root,
-                ..
-            } = self;
-            let frozen = std::mem::replace(&mut snapshot.weight, 0.0);
-            poser.pose_with(&mut crate::NullSink, |rig, scratch| {
-                mix::mix_by_property(rig, scratch, layers, mix, snapshot, root.as_ref());
-            });
-            snapshot.weight = frozen;
-            self.snapshot.capture(&self.poser.rig, &self.mix);
-            self.evaluate(&mut crate::NullSink);
-            return;
-        }
-        self.snapshot.capture(&self.poser.rig, &self.mix);
-    }
-
-    /// Weight of the captured snapshot (0: ignored).
-    #[must_use]
-    pub fn snapshot_weight(&self) -> f32 {
-        self.snapshot.weight
-    }
-
-    /// Sets the snapshot's weight (negative, NaN and infinite weights count as 0, weights above
-    /// [`MAX_WEIGHT`] as `MAX_WEIGHT`).
-    pub fn set_snapshot_weight(&mut self, weight: f32) {
-        self.snapshot.weight = if weight.is_finite() && weight > 0.0 {
-            weight.min(MAX_WEIGHT)
-        } else {
-            0.0
-        };
-    }
-
-    /// Drops the snapshot (weight 0, nothing captured).
-    pub fn clear_snapshot(&mut self) {
-        self.snapshot.weight = 0.0;
-        self.snapshot.trs_slots.clear();
-        self.snapshot.morph_slots.clear();
-    }
-
     /// World matrices of every node from the last pose, 16 floats each (computed on the first
     /// call after each pose: the player poses in the first skinned mesh's rest frame, where a
     /// bone costs one product).
@@ -535,7 +242,7 @@ impl Player {
 
     /// Brings `scratch().world` up to date with the last pose.
     pub fn resolve_world_matrices(&mut self) {
-        crate::pose::resolve_world(&mut self.poser.scratch);
+        crate::pose::steps::resolve_world(&mut self.poser.scratch);
     }
 
     /// Bone matrices of skeleton binding `binding` from the last pose.

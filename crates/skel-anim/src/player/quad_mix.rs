@@ -22,10 +22,11 @@ use super::lane_rules::{Acc, Sums, add_rotation_deltas, add_vectors};
 use crate::PoseScratch;
 use crate::Rig;
 use crate::player::layer::Layer;
-use crate::quad_plan::{Quad, QuadPlan, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
-use crate::quads::{self, Lanes, Place, sample_quad};
-use crate::timeline::Segment;
-use crate::wide::Kernels;
+use crate::pose::four_node::{self, Lanes, Place};
+use crate::rig::four_node::QuadPlan;
+use crate::rig::kernels::Kernels;
+use crate::sample::cursor::Segment;
+use crate::sample::four_node::{Quad, QuadRows, R_ROWS, ROWS, S_ROWS, T_ROWS};
 
 /// The most blend layers, and the most additive layers, that contribute to a stack the quad
 /// pass takes (their parameters sit in fixed arrays on the stack: nothing is allocated);
@@ -97,7 +98,7 @@ impl<'a> Stack<'a> {
             if *count == MAX_LAYERS_PER_KIND {
                 return None;
             }
-            crate::tracks::locate_segments(
+            crate::pose::tracks::locate_segments(
                 &data.clips[l.clip],
                 &rig.plan.clips[l.clip],
                 l.clock.time(),
@@ -139,7 +140,7 @@ pub(crate) fn mix_trs(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch
     for (qi, q) in lq.shape.iter().enumerate() {
         let rest = gather(trs, q);
         let out = mix_quad(&stack, qi, &rest);
-        quads::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
+        four_node::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
     }
     true
 }
@@ -148,7 +149,7 @@ pub(crate) fn mix_trs(rig: &Rig, layers: &mut [Layer], scratch: &mut PoseScratch
 /// matrix (`scratch.frame_world`), parents first, in one pass over the quads, and its TRS
 /// record when `record` (a sink that reads no local transforms, with no hook or IK, needs none);
 /// `false`, with nothing written, where the quad pass cannot run the stack ([`mix_trs`]).
-/// Runs with the kernels of the rig's plan (`wide::Kernels`).
+/// Runs with the kernels of the rig's plan (`compile::kernels::Kernels`).
 #[allow(
     unsafe_code,
     reason = "calling the AVX2 variant after run-time detection; the block says why"
@@ -160,7 +161,7 @@ pub(crate) fn pose(
     record: bool,
 ) -> bool {
     match scratch.plan.kernels {
-        Kernels::Baseline => pose_with(rig, layers, scratch, record, quads::Baseline),
+        Kernels::Baseline => pose_with(rig, layers, scratch, record, four_node::Baseline),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
         // `is_x86_feature_detected!` found both AVX2 and FMA on this CPU.
@@ -169,7 +170,7 @@ pub(crate) fn pose(
 }
 
 /// [`pose_with`] compiled with AVX2 and FMA enabled (everything it calls is inlined into it),
-/// the hierarchy's products by `wide::avx2::place_quad`: shorter encodings, one-instruction
+/// the hierarchy's products by `pose::avx2::place_quad`: shorter encodings, one-instruction
 /// selects, fused multiply-adds in the products.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
@@ -185,7 +186,7 @@ unsafe fn pose_avx2(
 ) -> bool {
     // SAFETY: this function is compiled with AVX2 and FMA and called only where
     // `Kernels::detect` found both (`pose`'s match on the plan's kernels).
-    let fma = unsafe { crate::wide::avx2::Fma::new() };
+    let fma = unsafe { crate::pose::avx2::Fma::new() };
     pose_with(rig, layers, scratch, record, fma)
 }
 
@@ -216,7 +217,7 @@ fn pose_with(
     for (qi, q) in lq.shape.iter().enumerate() {
         let out = mix_quad(&stack, qi, &lq.rest[qi]);
         if record {
-            quads::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
+            four_node::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
         }
         let Affine3x4 { m: e, zero } = Affine3x4::from_trs(out.t, out.r, out.s);
         placer.place_quad(world, q, &e, zero, root);
@@ -236,7 +237,7 @@ fn gather(trs: &[f32], q: &Quad) -> QuadRows {
         }; 4]
     });
     for (l, &node) in q.nodes.iter().enumerate().take(q.lanes) {
-        let rec = &crate::layout::records(trs)[node as usize];
+        let rec = &crate::rig::layout::records(trs)[node as usize];
         for c in 0..3 {
             lanes[T_ROWS + c][l] = rec[c];
             lanes[S_ROWS + c][l] = rec[7 + c];
@@ -307,7 +308,7 @@ fn mix_quad(stack: &Stack<'_>, qi: usize, rest: &QuadRows) -> Lanes {
             continue;
         }
         // The clip baked relative to the reference: its samples are the differences.
-        let d = quads::sample_differences(&c.plan.keys, q, c.segments);
+        let d = four_node::sample_differences(&c.plan.keys, q, c.segments);
         out.t = add_vectors(out.t, Vec3x4::ZERO, d.t, w, t_on);
         out.s = add_vectors(out.s, Vec3x4::ZERO, d.s, w, s_on);
         if r_on.any() {
@@ -315,4 +316,22 @@ fn mix_quad(stack: &Stack<'_>, qi: usize, rest: &QuadRows) -> Lanes {
         }
     }
     out
+}
+
+/// Quad `qi` of `plan` and its nodes' transforms at the key intervals `segments`, from its
+/// f32 keys or its compressed ones.
+#[inline(always)]
+fn sample_quad<'p>(
+    plan: &'p QuadPlan,
+    segments: &[Segment],
+    qi: usize,
+) -> Option<(&'p Quad, Lanes)> {
+    let q = plan.quads.get(qi)?;
+    Some((
+        q,
+        match &plan.packed {
+            None => four_node::sample(&plan.keys, q, segments),
+            Some(p) => p.sample(qi, q, segments),
+        },
+    ))
 }

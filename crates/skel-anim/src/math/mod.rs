@@ -1,0 +1,6 @@
+//! The arithmetic every stage shares, build time and per frame alike: quaternion interpolation
+//! (a polynomial slerp, and its wide-angle weights), TRS → matrix composition and affine
+//! products on SIMD registers. Depends on nothing else in the crate.
+
+pub(crate) mod interpolate;
+pub(crate) mod slerp_wide;

@@ -1,0 +1,119 @@
+//! The IK pass of a player: its jobs solved in order after the layers (and bone control's
+//! overrides), on the local pose, before local → world; targets and poles in the asset's
+//! world frame.
+
+use glam::{Affine3A, Mat4, Vec3};
+
+use crate::ik::{AimIk, TwoBoneIk, model_matrix};
+use crate::{AnimError, PoseScratch, Rig};
+
+/// One inverse-kinematics job of a [`Player`](crate::Player). Targets, poles and offsets are in
+/// the asset's world frame, as [`Player::world_matrices`](crate::Player::world_matrices) and
+/// `skel pose` report it (after the handedness chosen at load).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum IkJob {
+    /// A start → mid → end chain (thigh, calf, foot) reaching for a target.
+    TwoBone {
+        /// The chain's first joint.
+        start: usize,
+        /// Its child.
+        mid: usize,
+        /// The mid joint's child: what reaches the target.
+        end: usize,
+        /// Target, pole, twist, soften, weight.
+        ik: TwoBoneIk,
+    },
+    /// One node (a head, a gun) turned to aim at a target.
+    Aim {
+        /// The node turned.
+        node: usize,
+        /// Target, axes, pole, offset, weight.
+        ik: AimIk,
+    },
+}
+
+/// The world → pose-frame map of a rig: the player poses in `inverse(B) · world` (the first
+/// skinned mesh's rest frame), so world targets go through `inverse(B)`, and twists flip with
+/// the sign of `det(B)`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct FrameMap {
+    to_frame: Affine3A,
+    twist_sign: f32,
+}
+
+impl FrameMap {
+    pub(crate) fn of(rig: &Rig) -> Self {
+        let b = match &rig.plan.frame.to_world {
+            None => Affine3A::IDENTITY,
+            Some(t) => {
+                let cols = t.apply(&[glam::Vec4::X, glam::Vec4::Y, glam::Vec4::Z, glam::Vec4::W]);
+                Affine3A::from_mat4(Mat4::from_cols(cols[0], cols[1], cols[2], cols[3]))
+            }
+        };
+        let det = b.matrix3.determinant();
+        Self {
+            to_frame: if det != 0.0 && det.is_finite() {
+                b.inverse()
+            } else {
+                Affine3A::IDENTITY
+            },
+            twist_sign: if det < 0.0 { -1.0 } else { 1.0 },
+        }
+    }
+
+    fn point(&self, p: Vec3) -> Vec3 {
+        self.to_frame.transform_point3(p)
+    }
+
+    fn vector(&self, v: Vec3) -> Vec3 {
+        self.to_frame.transform_vector3(v)
+    }
+}
+
+/// Solves `jobs` in order on `scratch.trs`, reading model matrices from a fresh hierarchy pass
+/// before each job (a job may move the joints of the next). A job whose solver reports a
+/// degenerate input this tick (zero-length bones, a singular joint matrix, a non-finite
+/// target: see the solvers) leaves the pose as it was, and the next job runs. Allocates
+/// nothing.
+pub(crate) fn solve_all(scratch: &mut PoseScratch, jobs: &[IkJob], map: &FrameMap) {
+    for job in jobs {
+        crate::pose::steps::compute_frame_matrices(scratch);
+        // Degenerate input skips the job (documented on `Player::add_ik`).
+        let _ = solve_one(job, scratch, map);
+    }
+}
+
+fn solve_one(job: &IkJob, scratch: &mut PoseScratch, map: &FrameMap) -> Result<(), AnimError> {
+    let world = &scratch.frame_world;
+    match *job {
+        IkJob::TwoBone {
+            start,
+            mid,
+            end,
+            ik,
+        } => {
+            let framed = TwoBoneIk {
+                target: map.point(ik.target),
+                pole: map.vector(ik.pole),
+                twist: ik.twist * map.twist_sign,
+                ..ik
+            };
+            let solution = framed.solve(
+                &model_matrix(world, start)?,
+                &model_matrix(world, mid)?,
+                &model_matrix(world, end)?,
+            )?;
+            solution.apply(&mut scratch.trs, start, mid)
+        }
+        IkJob::Aim { node, ik } => {
+            let framed = AimIk {
+                target: map.point(ik.target),
+                pole: map.vector(ik.pole),
+                twist: ik.twist * map.twist_sign,
+                ..ik
+            };
+            let solution = framed.solve(&model_matrix(world, node)?)?;
+            solution.apply(&mut scratch.trs, node)
+        }
+    }
+}
