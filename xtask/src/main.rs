@@ -16,6 +16,7 @@ mod ci;
 mod demo;
 mod fixtures;
 mod fuzz;
+mod plots;
 mod validate_shaders;
 
 /// Development chores for the skel workspace.
@@ -81,6 +82,7 @@ enum Command {
         /// --vs-ozz, only assets whose name contains it.
         filter: Option<String>,
     },
+    Plots(plots::Args),
     /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
     Bless,
     /// Replay the fuzz regressions, then build the cargo-fuzz targets (fuzz/) and run each for
@@ -131,6 +133,7 @@ fn main() -> ExitCode {
                 filter,
             }),
         },
+        Command::Plots(args) => plots::run(args.check),
         Command::Bless => bless::run(),
         Command::Fuzz { seconds, target } => fuzz::run(seconds, target.as_deref()),
     };
