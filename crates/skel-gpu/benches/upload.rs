@@ -81,16 +81,8 @@ fn allocations(ctx: &GpuContext, mut frame: impl FnMut()) -> f64 {
 }
 
 fn main() {
-    let ctx = match GpuContext::new_headless() {
-        Ok(ctx) => ctx,
-        Err(e) => {
-            assert!(
-                std::env::var("SKEL_REQUIRE_GPU").as_deref() != Ok("1"),
-                "SKEL_REQUIRE_GPU=1 but no adapter: {e}"
-            );
-            eprintln!("SKIP: no GPU adapter ({e}); upload bench not run");
-            return;
-        }
+    let Some(ctx) = skel_test_support::gpu("upload bench", GpuContext::new_headless()) else {
+        return;
     };
     let adapter = format!("{} ({:?})", ctx.adapter_info.name, ctx.adapter_info.backend);
     eprintln!("upload bench on {adapter}");

@@ -4,31 +4,22 @@ use std::sync::OnceLock;
 
 use skel_gpu::{GpuContext, HeadlessOptions};
 
-/// Whether the run must have a GPU (`SKEL_REQUIRE_GPU=1`).
-fn gpu_required() -> bool {
-    std::env::var("SKEL_REQUIRE_GPU").is_ok_and(|v| v == "1")
-}
-
+/// A device made with `options`, or `None` after the skip (`skel_test_support::gpu`: a
+/// failure instead when `SKEL_REQUIRE_GPU=1`). One skip stands for every test of this binary
+/// that shares the device.
 fn make(options: &HeadlessOptions) -> Option<GpuContext> {
-    match GpuContext::new_headless_with(options) {
-        Ok(ctx) => {
-            eprintln!(
-                "skel-gpu tests: adapter {:?} ({:?}, {:?}), max_texture_dimension_2d {}",
-                ctx.adapter_info.name,
-                ctx.adapter_info.device_type,
-                ctx.adapter_info.backend,
-                ctx.limits.max_texture_dimension_2d
-            );
-            Some(ctx)
-        }
-        Err(e) if gpu_required() => panic!("SKEL_REQUIRE_GPU=1 but no GPU device: {e}"),
-        Err(e) => {
-            eprintln!(
-                "\n*** SKIP: no wgpu adapter ({e}); set SKEL_REQUIRE_GPU=1 to fail instead ***\n"
-            );
-            None
-        }
-    }
+    let ctx = skel_test_support::gpu(
+        "skel-gpu tests/gpu (every test on this device)",
+        GpuContext::new_headless_with(options),
+    )?;
+    eprintln!(
+        "skel-gpu tests: adapter {:?} ({:?}, {:?}), max_texture_dimension_2d {}",
+        ctx.adapter_info.name,
+        ctx.adapter_info.device_type,
+        ctx.adapter_info.backend,
+        ctx.limits.max_texture_dimension_2d
+    );
+    Some(ctx)
 }
 
 /// The device every test shares (the adapter's full limits), or `None` after a loud SKIP.
@@ -163,22 +154,8 @@ pub fn output_buffer(ctx: &GpuContext, bytes: u64) -> wgpu::Buffer {
     })
 }
 
-/// The workspace's `../shared/assets` directory, or `None` after a loud SKIP (failing when
+/// The workspace's `../shared/assets` directory, or `None` after a skip (failing when
 /// `SKEL_REQUIRE_ASSETS=1`).
 pub fn assets_dir() -> Option<std::path::PathBuf> {
-    let dir = std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/assets"
-    ));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("SKEL_REQUIRE_ASSETS").is_ok_and(|v| v == "1") {
-        panic!("SKEL_REQUIRE_ASSETS=1 but {} is missing", dir.display());
-    }
-    eprintln!(
-        "\n*** SKIP: {} is missing; set SKEL_REQUIRE_ASSETS=1 to fail instead ***\n",
-        dir.display()
-    );
-    None
+    skel_test_support::shared("skel-gpu tests/gpu (shared assets)", "assets")
 }
