@@ -2,6 +2,8 @@
 
 use std::process::Command;
 
+use crate::test_tally::Tally;
+
 /// The facade's examples, run after the tests (on lavapipe in CI): `(name, features)`.
 const EXAMPLES: [(&str, &str); 10] = [
     ("load_and_play", ""),
@@ -31,9 +33,32 @@ fn cargo(args: &[&str]) -> Result<(), String> {
     }
 }
 
-/// Runs fmt, clippy, doc, shader validation, the generated-fixtures check and the test suite;
-/// stops at the first failure.
-pub(crate) fn run() -> Result<(), String> {
+/// Installs the Vulkan driver and Xvfb + xdotool when missing (unless `no_install`), then
+/// runs fmt, clippy, the module-circle check, doc, shader validation, the generated-fixtures
+/// check, the test suite, the examples and packaging; stops at the first failure. Ends with
+/// `N passed, N failed, N skipped` and the skipped tests, whether it passed or not.
+pub(crate) fn run(no_install: bool) -> Result<(), String> {
+    if no_install {
+        eprintln!("xtask ci: --no-install: tests needing a missing driver or X server will skip");
+    } else {
+        crate::install::vulkan("xtask ci");
+        crate::install::display("xtask ci");
+    }
+    let root = crate::workspace_root();
+    let mut tally = Tally::new(&root.join("target/xtask-ci"))?;
+    eprintln!(
+        "xtask ci: tests log their skips to {}",
+        tally.log().display()
+    );
+    let result = checks(&mut tally);
+    if let Some(summary) = tally.summary() {
+        eprintln!("xtask ci: {summary}");
+    }
+    result
+}
+
+/// Every step of [`run`] after the installs.
+fn checks(tally: &mut Tally) -> Result<(), String> {
     let root = crate::workspace_root();
     let steps: [&[&str]; 5] = [
         &["fmt", "--all", "--", "--check"],
@@ -72,9 +97,18 @@ pub(crate) fn run() -> Result<(), String> {
         if args[0] == "doc" {
             cmd.env("RUSTDOCFLAGS", "-D warnings");
         }
-        let status = cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?;
+        let status = if args[0] == "test" {
+            tally.run(&mut cmd)?
+        } else {
+            cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?
+        };
         if !status.success() {
             return Err(format!("cargo {} failed ({status})", args.join(" ")));
+        }
+        if args[0] == "clippy" {
+            // Modules using each other's items, which lints do not see.
+            eprintln!("xtask ci: module circles (cargo xtask module-graph shows every edge)");
+            crate::module_graph::check(&root)?;
         }
     }
     // Every example builds and runs to the end: the rendering ones draw and save a picture.

@@ -16,7 +16,12 @@ mod ci;
 mod demo;
 mod fixtures;
 mod fuzz;
+mod install;
+mod module_graph;
+mod plots;
+mod test_tally;
 mod validate_shaders;
+mod workspace;
 
 /// Development chores for the skel workspace.
 #[derive(Debug, Parser)]
@@ -28,8 +33,20 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// fmt --check, clippy -D warnings, doc, test: what CI runs.
-    Ci,
+    /// fmt --check, clippy -D warnings, module circles, doc, test: what CI runs. Installs the
+    /// Vulkan driver and Xvfb + xdotool first when missing; ends with passed/failed/skipped.
+    Ci {
+        /// Do not install anything: tests that need what is missing skip (and are listed).
+        #[arg(long)]
+        no_install: bool,
+    },
+    /// Print every crate's modules and, per module, the modules whose items it uses (with
+    /// the first reference), and any circle: a map for reorganising code.
+    ModuleGraph {
+        /// Graphviz output instead (`cargo xtask module-graph --dot | dot -Tsvg > g.svg`).
+        #[arg(long)]
+        dot: bool,
+    },
     /// Parse and validate every WGSL file and every generated skinning variant with naga.
     ValidateShaders,
     /// Render the built-in character to out/ (PNG frames, anim.gif, contact sheet); installs
@@ -81,6 +98,7 @@ enum Command {
         /// --vs-ozz, only assets whose name contains it.
         filter: Option<String>,
     },
+    Plots(plots::Args),
     /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
     Bless,
     /// Replay the fuzz regressions, then build the cargo-fuzz targets (fuzz/) and run each for
@@ -95,16 +113,15 @@ enum Command {
     },
 }
 
-/// The workspace root (the parent of this crate's directory).
-pub(crate) fn workspace_root() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().map_or(manifest.clone(), PathBuf::from)
-}
+// Every subcommand needs the root; defined in a module of its own so that they depend on it,
+// not on this file that depends on them.
+pub(crate) use workspace::workspace_root;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Ci => ci::run(),
+        Command::Ci { no_install } => ci::run(no_install),
+        Command::ModuleGraph { dot } => module_graph::run(dot),
         Command::ValidateShaders => validate_shaders::run(),
         Command::Demo { args } => demo::run(&args),
         Command::Fixtures { check } => fixtures::run(check),
@@ -131,6 +148,7 @@ fn main() -> ExitCode {
                 filter,
             }),
         },
+        Command::Plots(args) => plots::run(args.check),
         Command::Bless => bless::run(),
         Command::Fuzz { seconds, target } => fuzz::run(seconds, target.as_deref()),
     };

@@ -17,17 +17,9 @@ use skel_bone_control::{BoneControlAsset, enable_bone_control, get_mesh_skeleton
 use skel_gltf::GltfAsset;
 use skel_gpu::{GpuContext, GpuPoseSink, JointIndices, SkeletonGpu, create_skeleton};
 
+/// A device, or `None` after a skip (a failure when `SKEL_REQUIRE_GPU=1`).
 fn context() -> Option<GpuContext> {
-    match GpuContext::new_headless() {
-        Ok(ctx) => Some(ctx),
-        Err(e) if std::env::var("SKEL_REQUIRE_GPU").as_deref() == Ok("1") => {
-            panic!("SKEL_REQUIRE_GPU=1 but no GPU device: {e}")
-        }
-        Err(e) => {
-            eprintln!("\n*** SKIP: no wgpu adapter ({e}); set SKEL_REQUIRE_GPU=1 to fail ***\n");
-            None
-        }
-    }
+    skel_test_support::gpu("skel-bone-control gpu_readback", GpuContext::new_headless())
 }
 
 /// One `SkeletonGpu` per skeleton binding, built from the binding's primitive influences and
@@ -54,7 +46,10 @@ fn gpu_skeletons(
                 JointIndices::U32(&inf.joints0),
                 &inf.weights0,
                 u32::try_from(bone_count).unwrap(),
-                &rest.bones[binding],
+                &rest.bones[binding]
+                    .chunks_exact(16)
+                    .map(skel_gpu::glam::Mat4::from_cols_slice)
+                    .collect::<Vec<_>>(),
                 inf.joints1.as_deref().map(JointIndices::U32),
                 inf.weights1.as_deref(),
             )

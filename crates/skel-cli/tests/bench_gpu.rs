@@ -80,9 +80,8 @@ fn run_json(test: &str, args: &[&str]) -> Option<Value> {
     all.extend_from_slice(args);
     all.push("--json");
     let (ok, stdout, stderr) = skel(&all);
-    if !ok && stderr.contains("adapter") && std::env::var("SKEL_REQUIRE_GPU").as_deref() != Ok("1")
-    {
-        eprintln!("SKIP {test}: {stderr}");
+    if !ok && stderr.contains("adapter") && !skel_test_support::required("SKEL_REQUIRE_GPU") {
+        skel_test_support::skip(test, stderr.trim());
         return None;
     }
     assert!(ok, "{all:?}: {stderr}");

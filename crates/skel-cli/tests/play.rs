@@ -5,9 +5,8 @@
 
 mod common;
 
-use std::path::PathBuf;
-
 use serde_json::Value;
+use skel_test_support::TempFile;
 
 fn walk() -> String {
     concat!(
@@ -17,13 +16,9 @@ fn walk() -> String {
     .to_owned()
 }
 
-fn stack(name: &str, json: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("skel-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, json).unwrap();
-    path
+/// A layer file holding `json`, removed when the test is done with it.
+fn stack(name: &str, json: &str) -> TempFile {
+    TempFile::new(name, json)
 }
 
 fn play(name: &str, json: &str, seconds: &str, fps: &str) -> Value {

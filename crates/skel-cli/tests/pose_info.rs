@@ -10,18 +10,11 @@ use std::path::PathBuf;
 use common::{max_diff, skel};
 use serde_json::Value;
 
+/// `../shared` when it holds `assets/` and `golden/`; otherwise `None` after a skip.
 fn shared_dir(test: &str) -> Option<PathBuf> {
-    let dir = common::shared_root();
-    if dir.join("assets").is_dir() && dir.join("golden").is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-        "{test}: {} is missing and SKEL_REQUIRE_ASSETS=1",
-        dir.display()
-    );
-    eprintln!("SKIP {test}: {} not found", dir.display());
-    None
+    skel_test_support::shared(test, "assets")?;
+    skel_test_support::shared(test, "golden")?;
+    Some(common::shared_root())
 }
 
 fn nums(v: &Value) -> Vec<f64> {

@@ -9,6 +9,7 @@ mod common;
 use std::path::PathBuf;
 
 use serde_json::Value;
+use skel_test_support::TempFile;
 
 fn golden_root() -> PathBuf {
     common::shared_root().join("golden-layers")
@@ -67,7 +68,9 @@ fn worst(mine: &Value, golden: &Value, extent: f64) -> f64 {
 #[test]
 fn every_golden_layer_stack_is_within_tolerance() {
     let index = golden_root().join("index.json");
-    if common::shared_asset("golden layers", "Fox/Fox.glb").is_none() || !index.is_file() {
+    if common::shared_asset("golden layers", "Fox/Fox.glb").is_none()
+        || skel_test_support::shared("golden layers", "golden-layers/index.json").is_none()
+    {
         return;
     }
     let index: Value = serde_json::from_str(&std::fs::read_to_string(index).unwrap()).unwrap();
@@ -115,13 +118,9 @@ fn every_golden_layer_stack_is_within_tolerance() {
     }
 }
 
-fn stack_file(name: &str, json: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("skel-layers-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, json).unwrap();
-    path
+/// A layer file holding `json`, removed when the test is done with it.
+fn stack_file(name: &str, json: &str) -> TempFile {
+    TempFile::new(name, json)
 }
 
 /// Runs `skel pose Fox --layers <json>`: the error line on failure.
@@ -205,7 +204,7 @@ fn ik_in_the_stack_file_reaches_a_world_target() {
     };
     let fox = fox.to_str().unwrap().to_owned();
     // Fox nodes: b_LeftLeg01_015 = 18, b_LeftLeg02_016 = 19, b_LeftFoot01_017 = 20.
-    let pose = |file: &PathBuf| {
+    let pose = |file: &TempFile| {
         common::pose(&[
             "pose",
             &fox,

@@ -34,18 +34,9 @@ fn workspace() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
+/// Whether there is an adapter; `false` after a skip (a failure when `SKEL_REQUIRE_GPU=1`).
 fn gpu_available(test: &str) -> bool {
-    match skel::gpu::GpuContext::new_headless() {
-        Ok(_) => true,
-        Err(e) => {
-            assert!(
-                std::env::var("SKEL_REQUIRE_GPU").as_deref() != Ok("1"),
-                "{test}: no GPU adapter and SKEL_REQUIRE_GPU=1: {e}"
-            );
-            eprintln!("SKIP {test}: no GPU adapter ({e}); install mesa-vulkan-drivers");
-            false
-        }
-    }
+    skel_test_support::gpu(test, skel::gpu::GpuContext::new_headless()).is_some()
 }
 
 struct Run {

@@ -30,7 +30,7 @@ impl Drop for Xvfb {
 
 /// Starts Xvfb, or `None` (after the SKIP line) when Xvfb, xdotool or an adapter is missing.
 fn xvfb(test: &str) -> Option<Xvfb> {
-    let required = std::env::var("SKEL_REQUIRE_DISPLAY").as_deref() == Ok("1");
+    let required = skel_test_support::required("SKEL_REQUIRE_DISPLAY");
     let have = |tool: &str| {
         Command::new("which")
             .arg(tool)
@@ -42,17 +42,13 @@ fn xvfb(test: &str) -> Option<Xvfb> {
             !required,
             "{test}: Xvfb or xdotool missing and SKEL_REQUIRE_DISPLAY=1"
         );
-        eprintln!("SKIP {test}: install xvfb and xdotool to test skel view");
-        return None;
-    }
-    if let Err(e) = skel::gpu::GpuContext::new_headless() {
-        assert!(
-            std::env::var("SKEL_REQUIRE_GPU").as_deref() != Ok("1"),
-            "{test}: no GPU adapter and SKEL_REQUIRE_GPU=1: {e}"
+        skel_test_support::skip(
+            test,
+            "Xvfb or xdotool missing (bash scripts/install-display.sh) to test skel view",
         );
-        eprintln!("SKIP {test}: no GPU adapter ({e})");
         return None;
     }
+    skel_test_support::gpu(test, skel::gpu::GpuContext::new_headless())?;
     let mut child = Command::new("Xvfb")
         .args([
             "-displayfd",

@@ -116,6 +116,27 @@ pub(crate) fn accessor_count(
     })
 }
 
+/// Checks accessor `accessor` has exactly `expected` elements (a vertex stream, a joint or
+/// weight set: every one of a primitive's must have one element per vertex).
+pub(crate) fn check_count(
+    doc: &GltfDocument,
+    accessor: usize,
+    used_as: &str,
+    expected: usize,
+) -> Result<(), GltfError> {
+    let got = accessor_count(doc, accessor, used_as)?;
+    if got == expected {
+        Ok(())
+    } else {
+        Err(GltfError::AccessorCount {
+            accessor,
+            used_as: used_as.to_owned(),
+            expected,
+            got,
+        })
+    }
+}
+
 /// One decoded component.
 trait Component: Copy + Default {
     fn decode(ct: ComponentType, normalized: bool, bytes: &[u8]) -> Self;

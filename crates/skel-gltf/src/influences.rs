@@ -4,7 +4,7 @@
 use gltf::json::accessor::Type;
 use skel_anim::VertexInfluences;
 
-use crate::accessor::{Expect, IntAs, JOINT_INDEX, UNSIGNED_NORM, read_f32, read_u32};
+use crate::accessor::{Expect, IntAs, JOINT_INDEX, UNSIGNED_NORM, check_count, read_f32, read_u32};
 use crate::{GltfDocument, GltfError};
 
 /// Influences per vertex the GPU paths read: `JOINTS_0..3` / `WEIGHTS_0..3`.
@@ -172,8 +172,8 @@ pub(crate) fn read_influences(
     for (s, &(ja, wa)) in sets.iter().enumerate() {
         let j_use = format!("{used_by}.JOINTS_{s}");
         let w_use = format!("{used_by}.WEIGHTS_{s}");
-        crate::mesh::check_count(doc, ja, &j_use, vertex_count)?;
-        crate::mesh::check_count(doc, wa, &w_use, vertex_count)?;
+        check_count(doc, ja, &j_use, vertex_count)?;
+        check_count(doc, wa, &w_use, vertex_count)?;
         let j = read_u32(
             doc,
             ja,

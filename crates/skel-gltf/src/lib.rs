@@ -40,6 +40,7 @@ mod material;
 mod mesh;
 mod nodes;
 mod pose;
+mod rest_pose;
 mod skin;
 mod uri;
 
@@ -53,4 +54,5 @@ pub use material::{AlphaMode, DecodedImage, ImageSlot, MaterialInfo, TextureRef}
 pub use mesh::{MeshInfo, PrimitiveData, PrimitiveMode};
 pub use nodes::NodeInfo;
 pub use pose::CpuPoser;
-pub use skin::{SkinData, SkinInfo, compute_bone_texture_data, extract_skin, rest_world_matrices};
+pub use rest_pose::{SkinData, compute_bone_texture_data, extract_skin, rest_world_matrices};
+pub use skin::SkinInfo;

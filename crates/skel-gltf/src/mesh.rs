@@ -7,7 +7,8 @@ use gltf::json::mesh::{Mode, Semantic};
 use skel_anim::{MorphTargets, VertexInfluences};
 
 use crate::accessor::{
-    Expect, IntAs, QUANTIZED, SIGNED_NORM, VERTEX_INDEX, accessor_count, read_f32, read_u32, valid,
+    Expect, IntAs, QUANTIZED, SIGNED_NORM, VERTEX_INDEX, accessor_count, check_count, read_f32,
+    read_u32, valid,
 };
 use crate::budget::Budget;
 use crate::influences::{GpuInfluences, gpu_influences, read_influences};
@@ -110,26 +111,6 @@ impl PrimitiveData {
     #[must_use]
     pub fn gpu_influences(&self) -> Option<GpuInfluences> {
         self.influences.as_ref().map(gpu_influences)
-    }
-}
-
-/// Checks accessor `accessor` has exactly `expected` elements.
-pub(crate) fn check_count(
-    doc: &GltfDocument,
-    accessor: usize,
-    used_as: &str,
-    expected: usize,
-) -> Result<(), GltfError> {
-    let got = accessor_count(doc, accessor, used_as)?;
-    if got == expected {
-        Ok(())
-    } else {
-        Err(GltfError::AccessorCount {
-            accessor,
-            used_as: used_as.to_owned(),
-            expected,
-            got,
-        })
     }
 }
 

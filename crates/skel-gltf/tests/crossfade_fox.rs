@@ -6,7 +6,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use skel_anim::{AnimationController, AnimationData, CrossFade, RecordingSink};
@@ -15,17 +14,7 @@ use skel_gltf::{LoadOptions, load_path};
 const DT_MS: f32 = 1000.0 / 60.0;
 
 fn fox() -> Option<Arc<AnimationData>> {
-    let shared = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"));
-    let path = shared.join("assets/Fox/Fox.glb");
-    if !path.exists() {
-        assert!(
-            std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-            "SKEL_REQUIRE_ASSETS=1 but {} is missing",
-            path.display()
-        );
-        eprintln!("SKIP crossfade_fox: {} not found", path.display());
-        return None;
-    }
+    let path = skel_test_support::shared_asset("crossfade_fox", "Fox/Fox.glb")?;
     let opts = LoadOptions {
         decode_images: false,
         ..LoadOptions::default()

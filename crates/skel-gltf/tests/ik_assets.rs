@@ -8,8 +8,6 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use std::path::PathBuf;
-
 use glam::{Affine3A, Vec3};
 use skel_anim::{
     Handedness, PoseScratch, TwoBoneIk, apply_clip, check_chain, compute_world_matrices,
@@ -31,20 +29,9 @@ struct Worst {
 }
 
 fn check_asset(file: &str, names: [&str; 3], worst: &mut Worst) -> bool {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/assets"
-    ))
-    .join(file);
-    if !path.exists() {
-        assert!(
-            std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-            "SKEL_REQUIRE_ASSETS=1 but {} is missing",
-            path.display()
-        );
-        eprintln!("SKIP ik_assets: {} not found", path.display());
+    let Some(path) = skel_test_support::shared_asset("ik_assets", file) else {
         return false;
-    }
+    };
     for handedness in [Handedness::LeftHanded, Handedness::RightHanded] {
         let opts = LoadOptions {
             decode_images: false,
@@ -179,15 +166,9 @@ fn two_bone_on_real_legs_and_arms() {
 /// matrices.
 #[test]
 fn aim_on_the_fox_head() {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/assets/Fox/Fox.glb"
-    ));
-    if !path.exists() {
-        assert!(std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"));
-        eprintln!("SKIP ik_assets: {} not found", path.display());
+    let Some(path) = skel_test_support::shared_asset("aim_on_the_fox_head", "Fox/Fox.glb") else {
         return;
-    }
+    };
     let mut worst = 0.0_f64;
     for handedness in [Handedness::LeftHanded, Handedness::RightHanded] {
         let opts = LoadOptions {

@@ -4,7 +4,6 @@
 //! allocates per tick.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use glam::Vec3;
@@ -14,18 +13,7 @@ use skel_anim::{
 use skel_gltf::{LoadOptions, load_path};
 
 fn fox(handedness: Handedness) -> Option<Arc<Rig>> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/assets/Fox/Fox.glb"
-    ));
-    if !path.exists() {
-        assert!(
-            std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-            "Fox.glb missing"
-        );
-        eprintln!("SKIP: {} not found", path.display());
-        return None;
-    }
+    let path = skel_test_support::shared_asset("ik_player", "Fox/Fox.glb")?;
     let asset = load_path(&path, &LoadOptions::with_handedness(handedness)).unwrap();
     Some(Rig::new(Arc::new(asset.animation)).unwrap())
 }

@@ -19,19 +19,24 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
+use skel_gpu::glam::Mat4;
 use skel_gpu::{GpuContext, JointIndices, SkeletonGpu, create_skeleton};
 
 const CHARACTERS: usize = 1000;
 const JOINTS: usize = 64;
 
 /// Distinct, finite bone matrices for character `c` (the values do not matter to the copy).
-fn bones_of(c: usize) -> Vec<f32> {
-    (0..JOINTS * 16)
-        .map(|i| ((c * 31 + i) % 97) as f32 * 0.01)
+fn bones_of(c: usize) -> Vec<Mat4> {
+    (0..JOINTS)
+        .map(|b| {
+            Mat4::from_cols_array(&std::array::from_fn(|e| {
+                ((c * 31 + b * 16 + e) % 97) as f32 * 0.01
+            }))
+        })
         .collect()
 }
 
-fn skeleton(ctx: &GpuContext, bones: usize, data: &[f32]) -> SkeletonGpu {
+fn skeleton(ctx: &GpuContext, bones: usize, data: &[Mat4]) -> SkeletonGpu {
     create_skeleton(
         ctx,
         JointIndices::U32(&[0, 0, 0, 0]),
@@ -76,25 +81,17 @@ fn allocations(ctx: &GpuContext, mut frame: impl FnMut()) -> f64 {
 }
 
 fn main() {
-    let ctx = match GpuContext::new_headless() {
-        Ok(ctx) => ctx,
-        Err(e) => {
-            assert!(
-                std::env::var("SKEL_REQUIRE_GPU").as_deref() != Ok("1"),
-                "SKEL_REQUIRE_GPU=1 but no adapter: {e}"
-            );
-            eprintln!("SKIP: no GPU adapter ({e}); upload bench not run");
-            return;
-        }
+    let Some(ctx) = skel_test_support::gpu("upload bench", GpuContext::new_headless()) else {
+        return;
     };
     let adapter = format!("{} ({:?})", ctx.adapter_info.name, ctx.adapter_info.backend);
     eprintln!("upload bench on {adapter}");
-    let per_character: Vec<Vec<f32>> = (0..CHARACTERS).map(bones_of).collect();
+    let per_character: Vec<Vec<Mat4>> = (0..CHARACTERS).map(bones_of).collect();
     let mut separate: Vec<SkeletonGpu> = per_character
         .iter()
         .map(|b| skeleton(&ctx, JOINTS, b))
         .collect();
-    let mut batch = vec![0.0_f32; CHARACTERS * JOINTS * 16];
+    let mut batch = vec![Mat4::ZERO; CHARACTERS * JOINTS];
     let crowd = skeleton(&ctx, CHARACTERS * JOINTS, &batch);
 
     let mut separate_frame = || {
@@ -104,7 +101,7 @@ fn main() {
     };
     let separate_allocs = allocations(&ctx, &mut separate_frame);
     let mut batched_frame = || {
-        for (dst, bones) in batch.chunks_exact_mut(JOINTS * 16).zip(&per_character) {
+        for (dst, bones) in batch.chunks_exact_mut(JOINTS).zip(&per_character) {
             dst.copy_from_slice(bones);
         }
         assert!(crowd.write_bone_matrices(&ctx.queue, black_box(&batch)));

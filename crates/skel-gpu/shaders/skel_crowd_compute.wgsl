@@ -67,109 +67,53 @@ fn skel_crowd_write(slot: u32, v: u32, s: SkelCrowdVertex) {
     skel_out_normals[at + 2u] = s.normal.z;
 }
 
-fn skel_crowd_store(slot: u32, v: u32, m: mat4x4<f32>) {
+// Vertex v's JOINTS_n / WEIGHTS_n. Each entry point calls only the sets it binds.
+fn skel_crowd_set0(v: u32) -> SkelCrowdSet { return SkelCrowdSet(skel_joints0[v], skel_weights0[v]); }
+fn skel_crowd_set1(v: u32) -> SkelCrowdSet { return SkelCrowdSet(skel_joints1[v], skel_weights1[v]); }
+fn skel_crowd_set2(v: u32) -> SkelCrowdSet { return SkelCrowdSet(skel_joints2[v], skel_weights2[v]); }
+fn skel_crowd_set3(v: u32) -> SkelCrowdSet { return SkelCrowdSet(skel_joints3[v], skel_weights3[v]); }
+
+// Skins vertex id.x of this workgroup's slot from its rest pose and writes it (nothing past the
+// mesh or the visible list). The sets are read by the entry point, before this check: a read
+// past the mesh is bounds-checked, and its value is not used.
+fn skel_crowd_skin_at(id: vec3<u32>, group: vec3<u32>, groups: vec3<u32>, dual_quat: bool, sets: u32, s0: SkelCrowdSet, s1: SkelCrowdSet, s2: SkelCrowdSet, s3: SkelCrowdSet) {
+    let v = id.x;
+    let base = skel_crowd_base(group, groups);
+    if (v >= skel_crowd_params.vertex_count || base.y == 0xffffffffu) {
+        return;
+    }
     let rest = skel_crowd_rest(v);
-    skel_crowd_write(slot, v, skel_crowd_apply(m, rest.position, rest.normal));
+    skel_crowd_write(base.x, v, skel_crowd_skin_sets(base.y, dual_quat, rest.position, rest.normal, sets, s0, s1, s2, s3));
 }
 
-fn skel_crowd_store_dq(slot: u32, v: u32, blend: SkelDqBlend) {
-    let rest = skel_crowd_rest(v);
-    skel_crowd_write(slot, v, skel_crowd_apply_dq(blend, rest.position, rest.normal));
-}
+// The entry points: 4, 8 or 16 influences, linear or dual-quaternion.
 
 @compute @workgroup_size(256)
-fn skel_crowd_skin4(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(workgroup_id) group: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-) {
-    let v = id.x;
-    let base = skel_crowd_base(group, groups);
-    if (v >= skel_crowd_params.vertex_count || base.y == 0xffffffffu) {
-        return;
-    }
-    let m = skel_crowd_add_influences(SKEL_CROWD_ZERO_MATRIX, base.y, skel_joints0[v], skel_weights0[v]);
-    skel_crowd_store(base.x, v, m);
+fn skel_crowd_skin4(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_at(id, group, groups, false, 1u, skel_crowd_set0(id.x), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
 }
 
 @compute @workgroup_size(256)
-fn skel_crowd_skin8(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(workgroup_id) group: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-) {
-    let v = id.x;
-    let base = skel_crowd_base(group, groups);
-    if (v >= skel_crowd_params.vertex_count || base.y == 0xffffffffu) {
-        return;
-    }
-    var m = skel_crowd_add_influences(SKEL_CROWD_ZERO_MATRIX, base.y, skel_joints0[v], skel_weights0[v]);
-    m = skel_crowd_add_influences(m, base.y, skel_joints1[v], skel_weights1[v]);
-    skel_crowd_store(base.x, v, m);
+fn skel_crowd_skin4_dq(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_at(id, group, groups, true, 1u, skel_crowd_set0(id.x), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
 }
 
 @compute @workgroup_size(256)
-fn skel_crowd_skin16(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(workgroup_id) group: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-) {
-    let v = id.x;
-    let base = skel_crowd_base(group, groups);
-    if (v >= skel_crowd_params.vertex_count || base.y == 0xffffffffu) {
-        return;
-    }
-    var m = skel_crowd_add_influences(SKEL_CROWD_ZERO_MATRIX, base.y, skel_joints0[v], skel_weights0[v]);
-    m = skel_crowd_add_influences(m, base.y, skel_joints1[v], skel_weights1[v]);
-    m = skel_crowd_add_influences(m, base.y, skel_joints2[v], skel_weights2[v]);
-    m = skel_crowd_add_influences(m, base.y, skel_joints3[v], skel_weights3[v]);
-    skel_crowd_store(base.x, v, m);
-}
-@compute @workgroup_size(256)
-fn skel_crowd_skin4_dq(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(workgroup_id) group: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-) {
-    let v = id.x;
-    let base = skel_crowd_base(group, groups);
-    if (v >= skel_crowd_params.vertex_count || base.y == 0xffffffffu) {
-        return;
-    }
-    let b = skel_crowd_blend_dq_set(SKEL_DQ_EMPTY, base.y, skel_joints0[v], skel_weights0[v]);
-    skel_crowd_store_dq(base.x, v, b);
+fn skel_crowd_skin8(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_at(id, group, groups, false, 2u, skel_crowd_set0(id.x), skel_crowd_set1(id.x), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
 }
 
 @compute @workgroup_size(256)
-fn skel_crowd_skin8_dq(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(workgroup_id) group: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-) {
-    let v = id.x;
-    let base = skel_crowd_base(group, groups);
-    if (v >= skel_crowd_params.vertex_count || base.y == 0xffffffffu) {
-        return;
-    }
-    var b = skel_crowd_blend_dq_set(SKEL_DQ_EMPTY, base.y, skel_joints0[v], skel_weights0[v]);
-    b = skel_crowd_blend_dq_set(b, base.y, skel_joints1[v], skel_weights1[v]);
-    skel_crowd_store_dq(base.x, v, b);
+fn skel_crowd_skin8_dq(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_at(id, group, groups, true, 2u, skel_crowd_set0(id.x), skel_crowd_set1(id.x), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
 }
 
 @compute @workgroup_size(256)
-fn skel_crowd_skin16_dq(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(workgroup_id) group: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-) {
-    let v = id.x;
-    let base = skel_crowd_base(group, groups);
-    if (v >= skel_crowd_params.vertex_count || base.y == 0xffffffffu) {
-        return;
-    }
-    var b = skel_crowd_blend_dq_set(SKEL_DQ_EMPTY, base.y, skel_joints0[v], skel_weights0[v]);
-    b = skel_crowd_blend_dq_set(b, base.y, skel_joints1[v], skel_weights1[v]);
-    b = skel_crowd_blend_dq_set(b, base.y, skel_joints2[v], skel_weights2[v]);
-    b = skel_crowd_blend_dq_set(b, base.y, skel_joints3[v], skel_weights3[v]);
-    skel_crowd_store_dq(base.x, v, b);
+fn skel_crowd_skin16(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_at(id, group, groups, false, 4u, skel_crowd_set0(id.x), skel_crowd_set1(id.x), skel_crowd_set2(id.x), skel_crowd_set3(id.x));
+}
+
+@compute @workgroup_size(256)
+fn skel_crowd_skin16_dq(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_at(id, group, groups, true, 4u, skel_crowd_set0(id.x), skel_crowd_set1(id.x), skel_crowd_set2(id.x), skel_crowd_set3(id.x));
 }

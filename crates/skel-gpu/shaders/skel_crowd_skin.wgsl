@@ -2,6 +2,8 @@
 // vertex-shader fragment (skel_crowd_vertex.wgsl): skel-gpu appends it to both
 // (CROWD_COMPUTE_WGSL, CROWD_VERTEX_WGSL). It reads `skel_crowd_bones` (every instance's bone
 // matrices, column-major 4x4, instance-major), which each of the two declares in its own group.
+// Both skin every vertex through skel_crowd_skin_sets (at the end): the compute entry points
+// and the vertex functions only say where the bones and the joint/weight sets come from.
 
 struct SkelCrowdVertex {
     position: vec3<f32>,
@@ -134,4 +136,53 @@ fn skel_crowd_apply_dq(blend: SkelDqBlend, position: vec3<f32>, normal: vec3<f32
         unit = n * inverseSqrt(len2);
     }
     return SkelCrowdVertex(p, unit);
+}
+
+// ---- One vertex, linear or dual-quaternion: what both crowd modules call ----
+
+// One JOINTS_n / WEIGHTS_n pair of a vertex.
+struct SkelCrowdSet {
+    joints: vec4<u32>,
+    weights: vec4<f32>,
+}
+
+// A set that is not there (zero weights read nothing).
+const SKEL_CROWD_NO_SET: SkelCrowdSet = SkelCrowdSet(vec4<u32>(0u), vec4<f32>(0.0));
+
+// A running blend of either kind: the matrix sum (linear) or the dual-quaternion sum.
+struct SkelCrowdBlend {
+    linear: mat4x4<f32>,
+    dq: SkelDqBlend,
+    dual_quat: bool,
+}
+
+fn skel_crowd_add_set(blend: SkelCrowdBlend, base: u32, s: SkelCrowdSet) -> SkelCrowdBlend {
+    var b = blend;
+    if (b.dual_quat) {
+        b.dq = skel_crowd_blend_dq_set(b.dq, base, s.joints, s.weights);
+    } else {
+        b.linear = skel_crowd_add_influences(b.linear, base, s.joints, s.weights);
+    }
+    return b;
+}
+
+// Skins `position` and `normal` with the bones from `base` in skel_crowd_bones over the first
+// `sets` (1, 2 or 4) of s0..s3: Σ w·M (zero weights read nothing), or with `dual_quat` the
+// blended dual quaternions (each influence in the first one's hemisphere, renormalised). The
+// normal comes out unit length (zero stays zero). Callers pass `sets` and `dual_quat` as
+// constants, so a compiled entry point keeps one of the four paths.
+fn skel_crowd_skin_sets(base: u32, dual_quat: bool, position: vec3<f32>, normal: vec3<f32>, sets: u32, s0: SkelCrowdSet, s1: SkelCrowdSet, s2: SkelCrowdSet, s3: SkelCrowdSet) -> SkelCrowdVertex {
+    var b = SkelCrowdBlend(SKEL_CROWD_ZERO_MATRIX, SKEL_DQ_EMPTY, dual_quat);
+    b = skel_crowd_add_set(b, base, s0);
+    if (sets > 1u) {
+        b = skel_crowd_add_set(b, base, s1);
+    }
+    if (sets > 2u) {
+        b = skel_crowd_add_set(b, base, s2);
+        b = skel_crowd_add_set(b, base, s3);
+    }
+    if (dual_quat) {
+        return skel_crowd_apply_dq(b.dq, position, normal);
+    }
+    return skel_crowd_apply(b.linear, position, normal);
 }

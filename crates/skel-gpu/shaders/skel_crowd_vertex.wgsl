@@ -9,9 +9,9 @@
 // path does (same formulas; skel_gpu::dual_quat is the CPU reference).
 //
 // Bindings 3 and 4 (compute output) are needed only by skel_crowd_skinned. The skinning itself
-// (skel_crowd_add_influences, skel_crowd_apply, the dual-quaternion blend) is
-// skel_crowd_skin.wgsl, shared with crowd compute skinning and appended by skel-gpu
-// (CROWD_VERTEX_WGSL is the assembled module).
+// (skel_crowd_skin_sets: the linear and the dual-quaternion blend) is skel_crowd_skin.wgsl,
+// shared with crowd compute skinning and appended by skel-gpu (CROWD_VERTEX_WGSL is the
+// assembled module): each function here only finds the instance's bones and passes its sets.
 
 struct SkelCrowdDraw {
     vertex_count: u32,
@@ -39,28 +39,34 @@ fn skel_crowd_bone_base(instance_index: u32) -> u32 {
 
 // Skins a vertex with 4 influences (JOINTS_0 / WEIGHTS_0) for instance `instance_index`.
 fn skel_crowd_skin4(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>) -> SkelCrowdVertex {
-    let base = skel_crowd_bone_base(instance_index);
-    return skel_crowd_apply(skel_crowd_add_influences(SKEL_CROWD_ZERO_MATRIX, base, joints0, weights0), position, normal);
+    return skel_crowd_skin_sets(skel_crowd_bone_base(instance_index), false, position, normal, 1u, SkelCrowdSet(joints0, weights0), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
+}
+
+// skel_crowd_skin4 with dual quaternions.
+fn skel_crowd_skin4_dq(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>) -> SkelCrowdVertex {
+    return skel_crowd_skin_sets(skel_crowd_bone_base(instance_index), true, position, normal, 1u, SkelCrowdSet(joints0, weights0), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
 }
 
 // Skins a vertex with 8 influences (and JOINTS_1 / WEIGHTS_1) for instance `instance_index`.
 fn skel_crowd_skin8(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>, joints1: vec4<u32>, weights1: vec4<f32>) -> SkelCrowdVertex {
-    let base = skel_crowd_bone_base(instance_index);
-    var m = skel_crowd_add_influences(SKEL_CROWD_ZERO_MATRIX, base, joints0, weights0);
-    m = skel_crowd_add_influences(m, base, joints1, weights1);
-    return skel_crowd_apply(m, position, normal);
+    return skel_crowd_skin_sets(skel_crowd_bone_base(instance_index), false, position, normal, 2u, SkelCrowdSet(joints0, weights0), SkelCrowdSet(joints1, weights1), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
+}
+
+// skel_crowd_skin8 with dual quaternions.
+fn skel_crowd_skin8_dq(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>, joints1: vec4<u32>, weights1: vec4<f32>) -> SkelCrowdVertex {
+    return skel_crowd_skin_sets(skel_crowd_bone_base(instance_index), true, position, normal, 2u, SkelCrowdSet(joints0, weights0), SkelCrowdSet(joints1, weights1), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
 }
 
 // Skins a vertex with 16 influences (JOINTS_0..3 / WEIGHTS_0..3) for instance `instance_index`.
 // Sets 2 and 3 come from wherever the caller keeps them (the skeleton's joints2/weights2/
 // joints3/weights3 buffers bound as storage and read at the vertex index, for instance).
 fn skel_crowd_skin16(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>, joints1: vec4<u32>, weights1: vec4<f32>, joints2: vec4<u32>, weights2: vec4<f32>, joints3: vec4<u32>, weights3: vec4<f32>) -> SkelCrowdVertex {
-    let base = skel_crowd_bone_base(instance_index);
-    var m = skel_crowd_add_influences(SKEL_CROWD_ZERO_MATRIX, base, joints0, weights0);
-    m = skel_crowd_add_influences(m, base, joints1, weights1);
-    m = skel_crowd_add_influences(m, base, joints2, weights2);
-    m = skel_crowd_add_influences(m, base, joints3, weights3);
-    return skel_crowd_apply(m, position, normal);
+    return skel_crowd_skin_sets(skel_crowd_bone_base(instance_index), false, position, normal, 4u, SkelCrowdSet(joints0, weights0), SkelCrowdSet(joints1, weights1), SkelCrowdSet(joints2, weights2), SkelCrowdSet(joints3, weights3));
+}
+
+// skel_crowd_skin16 with dual quaternions.
+fn skel_crowd_skin16_dq(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>, joints1: vec4<u32>, weights1: vec4<f32>, joints2: vec4<u32>, weights2: vec4<f32>, joints3: vec4<u32>, weights3: vec4<f32>) -> SkelCrowdVertex {
+    return skel_crowd_skin_sets(skel_crowd_bone_base(instance_index), true, position, normal, 4u, SkelCrowdSet(joints0, weights0), SkelCrowdSet(joints1, weights1), SkelCrowdSet(joints2, weights2), SkelCrowdSet(joints3, weights3));
 }
 
 // What crowd compute skinning wrote for vertex `vertex_index` of `instance_index`.
@@ -70,28 +76,4 @@ fn skel_crowd_skinned(instance_index: u32, vertex_index: u32) -> SkelCrowdVertex
         vec3<f32>(skel_crowd_skinned_positions[at], skel_crowd_skinned_positions[at + 1u], skel_crowd_skinned_positions[at + 2u]),
         vec3<f32>(skel_crowd_skinned_normals[at], skel_crowd_skinned_normals[at + 1u], skel_crowd_skinned_normals[at + 2u]),
     );
-}
-
-// skel_crowd_skin4 with dual quaternions.
-fn skel_crowd_skin4_dq(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>) -> SkelCrowdVertex {
-    let base = skel_crowd_bone_base(instance_index);
-    return skel_crowd_apply_dq(skel_crowd_blend_dq_set(SKEL_DQ_EMPTY, base, joints0, weights0), position, normal);
-}
-
-// skel_crowd_skin8 with dual quaternions.
-fn skel_crowd_skin8_dq(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>, joints1: vec4<u32>, weights1: vec4<f32>) -> SkelCrowdVertex {
-    let base = skel_crowd_bone_base(instance_index);
-    var b = skel_crowd_blend_dq_set(SKEL_DQ_EMPTY, base, joints0, weights0);
-    b = skel_crowd_blend_dq_set(b, base, joints1, weights1);
-    return skel_crowd_apply_dq(b, position, normal);
-}
-
-// skel_crowd_skin16 with dual quaternions.
-fn skel_crowd_skin16_dq(instance_index: u32, position: vec3<f32>, normal: vec3<f32>, joints0: vec4<u32>, weights0: vec4<f32>, joints1: vec4<u32>, weights1: vec4<f32>, joints2: vec4<u32>, weights2: vec4<f32>, joints3: vec4<u32>, weights3: vec4<f32>) -> SkelCrowdVertex {
-    let base = skel_crowd_bone_base(instance_index);
-    var b = skel_crowd_blend_dq_set(SKEL_DQ_EMPTY, base, joints0, weights0);
-    b = skel_crowd_blend_dq_set(b, base, joints1, weights1);
-    b = skel_crowd_blend_dq_set(b, base, joints2, weights2);
-    b = skel_crowd_blend_dq_set(b, base, joints3, weights3);
-    return skel_crowd_apply_dq(b, position, normal);
 }

@@ -14,6 +14,8 @@
 //! `textureLoad(boneTex, vec2<i32>(boneIdx * 4 + col, 0), 0)`; the WGSL reads `width` from
 //! `textureDimensions`, so shaders need no uniform for it.
 
+use glam::Mat4;
+
 use crate::GpuError;
 
 /// The texture format of bone textures: four `f32` per texel, one matrix column.
@@ -97,86 +99,135 @@ impl BoneTextureLayout {
     }
 }
 
-/// Creates an empty bone texture of `layout`'s size. Usage `TEXTURE_BINDING | COPY_DST` (the
-/// seed's) plus `COPY_SRC`, so that tools and tests can read back what was uploaded.
-pub(crate) fn create_bone_texture(
-    device: &wgpu::Device,
-    layout: &BoneTextureLayout,
-) -> wgpu::Texture {
-    device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("skel bone texture"),
-        size: layout.extent(),
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: BONE_TEXTURE_FORMAT,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::COPY_DST
-            | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    })
+impl BoneTextureLayout {
+    /// Creates an empty bone texture of this layout's size ([`extent`](Self::extent)), format
+    /// [`BONE_TEXTURE_FORMAT`], usage `TEXTURE_BINDING | COPY_DST` (the seed's) plus
+    /// `COPY_SRC`, so that tools and tests can read back what was uploaded. Fill it with
+    /// [`write_all`](Self::write_all) or [`write_bones`](Self::write_bones).
+    #[must_use]
+    pub fn create_texture(&self, device: &wgpu::Device) -> wgpu::Texture {
+        device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("skel bone texture"),
+            size: self.extent(),
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format: BONE_TEXTURE_FORMAT,
+            usage: wgpu::TextureUsages::TEXTURE_BINDING
+                | wgpu::TextureUsages::COPY_DST
+                | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        })
+    }
+
+    /// Writes `matrices` into `texture` (one of this layout) as every bone from bone 0: the
+    /// full rows with one `Queue::write_texture`, the partial last row with another. Allocates
+    /// nothing. Matrices past [`bone_count`](Self::bone_count) are not written; fewer leave
+    /// the rest of the texture as it was. Returns the `write_texture` calls made (0 to 2).
+    ///
+    /// This is what every skeleton upload does ([`SkeletonGpu::write_bone_matrices`](crate::SkeletonGpu::write_bone_matrices),
+    /// [`GpuPoseSink`](crate::GpuPoseSink)).
+    pub fn write_all(
+        &self,
+        queue: &wgpu::Queue,
+        texture: &wgpu::Texture,
+        matrices: &[Mat4],
+    ) -> u32 {
+        let per_row = self.bones_per_row();
+        let count = self.clamped(0, matrices.len());
+        let full_rows = count / per_row;
+        let mut calls = 0;
+        if full_rows > 0 {
+            let end = (full_rows * per_row) as usize;
+            write_rows(
+                queue,
+                texture,
+                (0, 0),
+                self.width,
+                full_rows,
+                &matrices[..end],
+            );
+            calls += 1;
+        }
+        let written = full_rows * per_row;
+        calls
+            + self.write_bones(
+                queue,
+                texture,
+                written,
+                &matrices[written as usize..count as usize],
+            )
+    }
+
+    /// Writes `matrices` into `texture` (one of this layout) as bones `first..first + len`,
+    /// one `Queue::write_texture` per texture row they touch (a run of bones that straddles a
+    /// row takes two). Allocates nothing. Matrices past [`bone_count`](Self::bone_count) are
+    /// not written. Returns the `write_texture` calls made.
+    pub fn write_bones(
+        &self,
+        queue: &wgpu::Queue,
+        texture: &wgpu::Texture,
+        first: u32,
+        matrices: &[Mat4],
+    ) -> u32 {
+        let per_row = self.bones_per_row();
+        let end = first + self.clamped(first, matrices.len());
+        let mut bone = first;
+        let mut calls = 0;
+        while bone < end {
+            let run = (per_row - bone % per_row).min(end - bone);
+            let from = (bone - first) as usize;
+            let texel = self.texel(bone, 0);
+            write_rows(
+                queue,
+                texture,
+                texel,
+                run * 4,
+                1,
+                &matrices[from..from + run as usize],
+            );
+            bone += run;
+            calls += 1;
+        }
+        calls
+    }
+
+    /// How many of `len` matrices starting at bone `first` fit below `bone_count`.
+    fn clamped(&self, first: u32, len: usize) -> u32 {
+        let room = self.bone_count.saturating_sub(first);
+        u32::try_from(len).map_or(room, |len| len.min(room))
+    }
 }
 
-/// Uploads `matrices` (exactly `layout.bone_count * 16` floats, checked by the caller) with at
-/// most two `write_texture` calls: the full rows, then the partial last row. Allocates nothing.
-pub(crate) fn write_bone_texture(
+/// One `write_texture` of `rows` rows of `width` texels at texel `(x, y)`, from `matrices`
+/// (4 texels each, rows back to back).
+fn write_rows(
     queue: &wgpu::Queue,
     texture: &wgpu::Texture,
-    layout: &BoneTextureLayout,
-    matrices: &[f32],
+    (x, y): (u32, u32),
+    width: u32,
+    rows: u32,
+    matrices: &[Mat4],
 ) {
-    let bytes: &[u8] = bytemuck::cast_slice(matrices);
-    let row_bytes = layout.width * BONE_TEXEL_BYTES;
-    let full_rows = layout.full_rows();
-    if full_rows > 0 {
-        let end = (full_rows * row_bytes) as usize;
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d::ZERO,
-                aspect: wgpu::TextureAspect::All,
-            },
-            &bytes[..end],
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(row_bytes),
-                rows_per_image: Some(full_rows),
-            },
-            wgpu::Extent3d {
-                width: layout.width,
-                height: full_rows,
-                depth_or_array_layers: 1,
-            },
-        );
-    }
-    let rest = layout.bones_in_last_row();
-    if rest > 0 {
-        let start = (full_rows * row_bytes) as usize;
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d {
-                    x: 0,
-                    y: full_rows,
-                    z: 0,
-                },
-                aspect: wgpu::TextureAspect::All,
-            },
-            &bytes[start..],
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(rest * 4 * BONE_TEXEL_BYTES),
-                rows_per_image: Some(1),
-            },
-            wgpu::Extent3d {
-                width: rest * 4,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
-        );
-    }
+    queue.write_texture(
+        wgpu::TexelCopyTextureInfo {
+            texture,
+            mip_level: 0,
+            origin: wgpu::Origin3d { x, y, z: 0 },
+            aspect: wgpu::TextureAspect::All,
+        },
+        bytemuck::cast_slice(matrices),
+        wgpu::TexelCopyBufferLayout {
+            offset: 0,
+            bytes_per_row: Some(width * BONE_TEXEL_BYTES),
+            rows_per_image: Some(rows),
+        },
+        wgpu::Extent3d {
+            width,
+            height: rows,
+            depth_or_array_layers: 1,
+        },
+    );
 }
 
 /// Bytes per full row of bone texels in a staging buffer: `copy_buffer_to_texture` needs rows
@@ -193,11 +244,11 @@ pub(crate) fn staged_bone_bytes(layout: &BoneTextureLayout) -> u64 {
         + u64::from(layout.bones_in_last_row() * 4 * BONE_TEXEL_BYTES)
 }
 
-/// Writes `matrices` (exactly `layout.bone_count * 16` floats, checked by the caller) into a
-/// mapped staging range of [`staged_bone_bytes`], one texture row per padded stride.
+/// Writes `matrices` (exactly `layout.bone_count`, checked by the caller) into a mapped
+/// staging range of [`staged_bone_bytes`], one texture row per padded stride.
 pub(crate) fn stage_bone_matrices(
     layout: &BoneTextureLayout,
-    matrices: &[f32],
+    matrices: &[Mat4],
     mut out: wgpu::WriteOnly<'_, [u8]>,
 ) {
     let bytes: &[u8] = bytemuck::cast_slice(matrices);

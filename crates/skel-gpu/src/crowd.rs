@@ -20,6 +20,8 @@
 //! in a second box (`wgpu/src/backend/wgpu_core.rs`), whatever the callback is. No mapping or
 //! `write_buffer` path of wgpu 30 avoids those.
 
+use glam::Mat4;
+
 use crate::{GpuContext, GpuError};
 
 /// Bytes per bone matrix in a crowd's bone buffer: a column-major 4×4 `f32` matrix
@@ -149,10 +151,11 @@ impl CrowdBones {
         self.bones_per_instance
     }
 
-    /// Floats of the CPU array [`upload`](Self::upload) takes: 16 per bone per instance.
+    /// Matrices in the array [`upload`](Self::upload) takes: one per bone per instance
+    /// (`instance_count × bones_per_instance`).
     #[must_use]
-    pub fn float_count(&self) -> usize {
-        self.instance_count as usize * self.bones_per_instance as usize * 16
+    pub fn matrix_count(&self) -> usize {
+        self.instance_count as usize * self.bones_per_instance as usize
     }
 
     /// The storage buffer of every instance's bone matrices.
@@ -180,7 +183,8 @@ impl CrowdBones {
         self.waits
     }
 
-    /// Copies `bones` (every instance's matrices, [`float_count`](Self::float_count) floats)
+    /// Copies `bones` (every instance's matrices, instance-major, column-major each:
+    /// [`matrix_count`](Self::matrix_count) of them)
     /// and the visible list into the next staging slot and records the copies into
     /// `encoder`, plus the slot's remapping once `encoder`'s command buffer has run. Submit
     /// `encoder` before the next upload needs the slot again.
@@ -198,13 +202,13 @@ impl CrowdBones {
         &mut self,
         ctx: &GpuContext,
         encoder: &mut wgpu::CommandEncoder,
-        bones: &[f32],
+        bones: &[Mat4],
         visible: &[u32],
     ) -> Result<(), GpuError> {
-        if bones.len() != self.float_count() {
+        if bones.len() != self.matrix_count() {
             return Err(GpuError::BoneCountMismatch {
-                expected: u32::try_from(self.float_count() / 16).unwrap_or(u32::MAX),
-                got_floats: bones.len(),
+                expected: u32::try_from(self.matrix_count()).unwrap_or(u32::MAX),
+                got: bones.len(),
             });
         }
         if visible.len() > self.instance_count as usize {
@@ -274,6 +278,6 @@ impl CrowdBones {
 }
 
 /// Bytes of a bone array.
-fn bone_bytes_of(bones: &[f32]) -> u64 {
-    bones.len() as u64 * 4
+fn bone_bytes_of(bones: &[Mat4]) -> u64 {
+    bones.len() as u64 * CROWD_BONE_BYTES
 }

@@ -402,6 +402,7 @@ mod tests {
             assert!(module.ends_with(skin));
             assert_eq!(module.matches("fn skel_crowd_add_influences(").count(), 1);
             assert_eq!(module.matches("fn skel_dual_quat(").count(), 1);
+            assert_eq!(module.matches("fn skel_crowd_skin_sets(").count(), 1);
         }
     }
 }

@@ -11,8 +11,13 @@
 //! shear or a reflection ([`dual_quat_from_matrix`] returns `None`) cannot be expressed: such
 //! meshes fall back to linear skinning (the crowd records a warning).
 //!
-//! Layout: `[real.x, real.y, real.z, real.w, dual.x, dual.y, dual.z, dual.w]`. The GPU
-//! fragments convert each bone matrix with the same formulas, in the same order, in `f32`.
+//! Bone matrices come in as [`Mat4`] (column-major, the layout of glTF and WGSL), dual
+//! quaternions go out as [`DualQuat`] (two [`Quat`]s, `[x, y, z, w]` each), points and normals
+//! as [`Vec3`], in the bones' units. The GPU fragments convert each bone matrix with the same
+//! formulas, in the same order, in `f32`; the arithmetic here is spelled out component by
+//! component (not glam's SIMD operators) so that it stays that reference to the last bit.
+
+use glam::{Mat4, Quat, Vec3};
 
 /// How far a bone matrix's 3×3 part may be from a rotation (column lengths from 1, column dot
 /// products from 0) and still be skinned with dual quaternions.
@@ -28,7 +33,43 @@ pub enum SkinningMethod {
     DualQuaternion,
 }
 
-fn column(m: &[f32], c: usize) -> [f32; 3] {
+/// A dual quaternion `real + ε·dual`: `real` is the unit rotation, `dual` is
+/// `½·(t, 0)·real` for the translation `t`. 32 bytes, `#[repr(C)]` and [`bytemuck::Pod`], so
+/// an array of them uploads as WGSL's `struct { real: vec4<f32>, dual: vec4<f32> }` (the
+/// fragments' `SkelDualQuat`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, bytemuck::Pod, bytemuck::Zeroable)]
+pub struct DualQuat {
+    /// The rotation, a unit quaternion `[x, y, z, w]`.
+    pub real: Quat,
+    /// Half the translation times the rotation (`½·(t, 0)·real`), in the bones' units.
+    pub dual: Quat,
+}
+
+impl DualQuat {
+    /// No rotation, no translation.
+    pub const IDENTITY: Self = Self {
+        real: Quat::IDENTITY,
+        dual: Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+    };
+
+    /// The eight components `[real.x, real.y, real.z, real.w, dual.x, dual.y, dual.z, dual.w]`.
+    #[inline]
+    #[must_use]
+    pub fn to_array(self) -> [f32; 8] {
+        bytemuck::cast(self)
+    }
+
+    /// The dual quaternion of `[real.x, real.y, real.z, real.w, dual.x, dual.y, dual.z,
+    /// dual.w]` (not normalised).
+    #[inline]
+    #[must_use]
+    pub fn from_array(a: [f32; 8]) -> Self {
+        bytemuck::cast(a)
+    }
+}
+
+fn column(m: &[f32; 16], c: usize) -> [f32; 3] {
     [m[c * 4], m[c * 4 + 1], m[c * 4 + 2]]
 }
 
@@ -44,14 +85,12 @@ fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
     ]
 }
 
-/// Whether the 3×3 part of column-major `m` (16 floats) is a rotation within
-/// [`DQ_RIGID_TOLERANCE`].
+/// Whether the 3×3 part of `m` is a rotation within [`DQ_RIGID_TOLERANCE`] (unit, orthogonal
+/// columns and no reflection; the translation column is not looked at).
 #[must_use]
-pub fn is_rigid(m: &[f32]) -> bool {
-    if m.len() < 16 {
-        return false;
-    }
-    let (x, y, z) = (column(m, 0), column(m, 1), column(m, 2));
+pub fn is_rigid(m: &Mat4) -> bool {
+    let m = m.to_cols_array();
+    let (x, y, z) = (column(&m, 0), column(&m, 1), column(&m, 2));
     let t = DQ_RIGID_TOLERANCE;
     let unit = |c| (dot3(c, c).sqrt() - 1.0).abs() <= t;
     unit(x)
@@ -63,17 +102,22 @@ pub fn is_rigid(m: &[f32]) -> bool {
         && dot3(cross(x, y), z) > 0.0
 }
 
-/// The first bone of `bones` (16-float matrices) that is not rigid ([`is_rigid`]): a mesh
-/// with one cannot be skinned with dual quaternions.
+/// The index of the first of `bones` that is not rigid ([`is_rigid`]): a mesh with one cannot
+/// be skinned with dual quaternions.
 #[must_use]
-pub fn first_non_rigid_bone(bones: &[f32]) -> Option<usize> {
-    bones.chunks_exact(16).position(|m| !is_rigid(m))
+pub fn first_non_rigid_bone(bones: &[Mat4]) -> Option<usize> {
+    bones.iter().position(|m| !is_rigid(m))
 }
 
-/// The unit rotation quaternion of a rotation matrix's 3×3 part (Shepperd's method: the
-/// largest of w, x, y, z is found first, so no division is by a small number).
+/// The unit rotation quaternion of the 3×3 part of `m`, assumed a rotation (Shepperd's
+/// method: the largest of w, x, y, z is found first, so no division is by a small number).
 #[must_use]
-pub fn quat_from_rotation(m: &[f32]) -> [f32; 4] {
+pub fn quat_from_rotation(m: &Mat4) -> Quat {
+    Quat::from_array(quat_of(&m.to_cols_array()))
+}
+
+/// [`quat_from_rotation`] on the column-major elements.
+fn quat_of(m: &[f32; 16]) -> [f32; 4] {
     let (m00, m11, m22) = (m[0], m[5], m[10]);
     // m[c * 4 + r] is row r of column c.
     let (m01, m02, m10, m12, m20, m21) = (m[4], m[8], m[1], m[9], m[2], m[6]);
@@ -103,10 +147,10 @@ fn quat_mul(a: [f32; 4], b: [f32; 4]) -> [f32; 4] {
     ]
 }
 
-/// The dual quaternion of a rigid column-major matrix (16 floats), or `None` when its 3×3 part
-/// is not a rotation (scale, shear, reflection; see [`is_rigid`]).
+/// The dual quaternion of a rigid matrix, or `None` when its 3×3 part is not a rotation
+/// (scale, shear, reflection; see [`is_rigid`]).
 #[must_use]
-pub fn dual_quat_from_matrix(m: &[f32]) -> Option<[f32; 8]> {
+pub fn dual_quat_from_matrix(m: &Mat4) -> Option<DualQuat> {
     if !is_rigid(m) {
         return None;
     }
@@ -115,8 +159,13 @@ pub fn dual_quat_from_matrix(m: &[f32]) -> Option<[f32; 8]> {
 
 /// [`dual_quat_from_matrix`] without the rigidity check (what the GPU fragments compute).
 #[must_use]
-pub fn dual_quat_unchecked(m: &[f32]) -> [f32; 8] {
-    let r = quat_from_rotation(m);
+pub fn dual_quat_unchecked(m: &Mat4) -> DualQuat {
+    DualQuat::from_array(dual_quat_of(&m.to_cols_array()))
+}
+
+/// [`dual_quat_unchecked`] on the column-major elements.
+fn dual_quat_of(m: &[f32; 16]) -> [f32; 8] {
+    let r = quat_of(m);
     let t = [m[12], m[13], m[14], 0.0];
     let d = quat_mul(t, r);
     [
@@ -144,22 +193,22 @@ fn rotate(q: [f32; 4], v: [f32; 3]) -> [f32; 3] {
     ]
 }
 
-/// Blends the dual quaternions of `bones` (16-float matrices, converted unchecked) over one
-/// vertex's influences, each flipped to the hemisphere of the vertex's first influence
-/// (antipodality per vertex), and renormalises. `None` when the weights sum to zero.
+/// Blends the dual quaternions of `bones` (converted unchecked) over one vertex's influences
+/// (`joints[k]` indexes `bones`, with weight `weights[k]`; joints past `bones` are skipped),
+/// each flipped to the hemisphere of the vertex's first influence (antipodality per vertex),
+/// and renormalises. `None` when the weights sum to zero.
 #[must_use]
-pub fn blend_dual_quats(bones: &[f32], joints: &[u32], weights: &[f32]) -> Option<[f32; 8]> {
+pub fn blend_dual_quats(bones: &[Mat4], joints: &[u32], weights: &[f32]) -> Option<DualQuat> {
     let mut acc = [0.0f32; 8];
     let mut pivot: Option<[f32; 4]> = None;
     for (&j, &w) in joints.iter().zip(weights) {
         if w == 0.0 {
             continue;
         }
-        let at = j as usize * 16;
-        let Some(m) = bones.get(at..at + 16) else {
+        let Some(m) = bones.get(j as usize) else {
             continue;
         };
-        let dq = dual_quat_unchecked(m);
+        let dq = dual_quat_of(&m.to_cols_array());
         let real = [dq[0], dq[1], dq[2], dq[3]];
         let p = *pivot.get_or_insert(real);
         let s = if real[0] * p[0] + real[1] * p[1] + real[2] * p[2] + real[3] * p[3] < 0.0 {
@@ -175,13 +224,19 @@ pub fn blend_dual_quats(bones: &[f32], joints: &[u32], weights: &[f32]) -> Optio
     if n == 0.0 {
         return None;
     }
-    Some(acc.map(|a| a / n))
+    Some(DualQuat::from_array(acc.map(|a| a / n)))
 }
 
-/// Applies a unit dual quaternion to a position (rotation, then translation
-/// 2·dual·conj(real)) and a normal (rotation).
+/// Applies a unit dual quaternion to a `position` (rotation, then translation
+/// 2·dual·conj(real)) and a `normal` (rotation only, not renormalised): `(position, normal)`.
 #[must_use]
-pub fn apply_dual_quat(dq: [f32; 8], position: [f32; 3], normal: [f32; 3]) -> ([f32; 3], [f32; 3]) {
+pub fn apply_dual_quat(dq: DualQuat, position: Vec3, normal: Vec3) -> (Vec3, Vec3) {
+    let (p, n) = apply_dq(dq.to_array(), position.to_array(), normal.to_array());
+    (Vec3::from_array(p), Vec3::from_array(n))
+}
+
+/// [`apply_dual_quat`] on components.
+fn apply_dq(dq: [f32; 8], position: [f32; 3], normal: [f32; 3]) -> ([f32; 3], [f32; 3]) {
     let r = [dq[0], dq[1], dq[2], dq[3]];
     let d = [dq[4], dq[5], dq[6], dq[7]];
     let conj = [-r[0], -r[1], -r[2], r[3]];
@@ -193,10 +248,11 @@ pub fn apply_dual_quat(dq: [f32; 8], position: [f32; 3], normal: [f32; 3]) -> ([
     )
 }
 
-/// Dual-quaternion skinning of `positions` (and `normals`), 3 floats per vertex, with
-/// `per_vertex` influences per vertex in `joints`/`weights`, into the `out_*` buffers. A vertex
-/// whose weights sum to zero keeps its rest position. Normals are renormalised (zero stays
-/// zero), as in linear skinning.
+/// Dual-quaternion skinning of `positions` (and `normals`), vertex streams of 3 floats per
+/// vertex as glTF stores them (what `skel_anim::skin_vertices` takes), with `per_vertex`
+/// influences per vertex in `joints`/`weights` and one matrix per joint in `bones`, into the
+/// `out_*` streams. A vertex whose weights sum to zero keeps its rest position. Normals are
+/// renormalised (zero stays zero), as in linear skinning.
 ///
 /// # Panics
 /// When a slice is shorter than the vertex count of `positions` needs.
@@ -210,7 +266,7 @@ pub fn skin_vertices_dq(
     per_vertex: usize,
     joints: &[u32],
     weights: &[f32],
-    bones: &[f32],
+    bones: &[Mat4],
     out_positions: &mut [f32],
     mut out_normals: Option<&mut [f32]>,
 ) {
@@ -219,7 +275,7 @@ pub fn skin_vertices_dq(
         let n = normals.map_or([0.0; 3], |n| [n[v * 3], n[v * 3 + 1], n[v * 3 + 2]]);
         let range = v * per_vertex..(v + 1) * per_vertex;
         let (sp, sn) = match blend_dual_quats(bones, &joints[range.clone()], &weights[range]) {
-            Some(dq) => apply_dual_quat(dq, p, n),
+            Some(dq) => apply_dq(dq.to_array(), p, n),
             None => (p, n),
         };
         out_positions[v * 3..v * 3 + 3].copy_from_slice(&sp);
@@ -240,20 +296,20 @@ mod tests {
     use super::*;
 
     /// Column-major rotation by `angle` radians about x, then translation `t`.
-    fn rot_x(angle: f32, t: [f32; 3]) -> [f32; 16] {
+    fn rot_x(angle: f32, t: [f32; 3]) -> Mat4 {
         let (s, c) = angle.sin_cos();
-        [
+        Mat4::from_cols_array(&[
             1.0, 0.0, 0.0, 0.0, 0.0, c, s, 0.0, 0.0, -s, c, 0.0, t[0], t[1], t[2], 1.0,
-        ]
+        ])
     }
 
     /// Column-major rotation about the axis (1, 1, 1)/√3 by `angle`, then translation `t`.
-    fn rot_diag(angle: f32, t: [f32; 3]) -> [f32; 16] {
+    fn rot_diag(angle: f32, t: [f32; 3]) -> Mat4 {
         let k = 1.0 / 3.0f32.sqrt();
         let (s, c) = angle.sin_cos();
         let a = 1.0 - c;
         let (x, y, z) = (k, k, k);
-        [
+        Mat4::from_cols_array(&[
             c + x * x * a,
             y * x * a + z * s,
             z * x * a - y * s,
@@ -270,13 +326,13 @@ mod tests {
             t[1],
             t[2],
             1.0,
-        ]
+        ])
     }
 
-    fn linear(bones: &[f32], joints: &[u32], weights: &[f32], p: [f32; 3]) -> [f32; 3] {
+    fn linear(bones: &[Mat4], joints: &[u32], weights: &[f32], p: [f32; 3]) -> [f32; 3] {
         let mut out = [0.0; 3];
         for (&j, &w) in joints.iter().zip(weights) {
-            let m = &bones[j as usize * 16..j as usize * 16 + 16];
+            let m = bones[j as usize].to_cols_array();
             for (r, o) in out.iter_mut().enumerate() {
                 *o += w * (m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r]);
             }
@@ -294,11 +350,11 @@ mod tests {
         // each their own, used alone (weight 1).
         let mut bones = Vec::new();
         for _ in 0..4 {
-            bones.extend(rot_diag(2.1, [0.3, -1.0, 2.0]));
+            bones.push(rot_diag(2.1, [0.3, -1.0, 2.0]));
         }
-        bones.extend(rot_x(0.7, [1.0, 0.0, 0.0]));
-        bones.extend(rot_diag(-2.9, [0.0, 4.0, -1.0]));
-        bones.extend(rot_x(3.0, [0.0, 0.0, 0.5]));
+        bones.push(rot_x(0.7, [1.0, 0.0, 0.0]));
+        bones.push(rot_diag(-2.9, [0.0, 4.0, -1.0]));
+        bones.push(rot_x(3.0, [0.0, 0.0, 0.5]));
         let cases: [([u32; 4], [f32; 4]); 5] = [
             ([0, 1, 2, 3], [0.1, 0.2, 0.3, 0.4]),
             ([3, 2, 0, 0], [0.5, 0.5, 0.0, 0.0]),
@@ -309,7 +365,8 @@ mod tests {
         for (joints, weights) in cases {
             for p in [[0.0, 0.0, 0.0], [1.0, -2.0, 0.5], [-3.0, 0.25, 7.0]] {
                 let dq = blend_dual_quats(&bones, &joints, &weights).unwrap();
-                let (got, _) = apply_dual_quat(dq, p, [0.0; 3]);
+                let (got, _) = apply_dual_quat(dq, Vec3::from(p), Vec3::ZERO);
+                let got = got.to_array();
                 let want = linear(&bones, &joints, &weights, p);
                 assert!(
                     close(got, want, 1e-5),
@@ -336,8 +393,7 @@ mod tests {
     fn a_cylinder_twisted_180_degrees_keeps_its_cross_section_with_dual_quaternions() {
         // A unit-radius cylinder along x from 0 to 2; bone 0 still, bone 1 turned 180° about x;
         // weight of bone 1 rising linearly with x.
-        let mut bones = rot_x(0.0, [0.0; 3]).to_vec();
-        bones.extend(rot_x(std::f32::consts::PI, [0.0; 3]));
+        let bones = [rot_x(0.0, [0.0; 3]), rot_x(std::f32::consts::PI, [0.0; 3])];
         let segments = 32;
         let rest_area = ring_area(
             &(0..segments)
@@ -359,7 +415,7 @@ mod tests {
                 let a = k as f32 / segments as f32 * std::f32::consts::TAU;
                 let p = [x, a.cos(), a.sin()];
                 let dq = blend_dual_quats(&bones, &[0, 1], &weights).unwrap();
-                dq_ring.push(apply_dual_quat(dq, p, [0.0; 3]).0);
+                dq_ring.push(apply_dual_quat(dq, Vec3::from(p), Vec3::ZERO).0.to_array());
                 lin_ring.push(linear(&bones, &[0, 1], &weights, p));
             }
             worst_dq = worst_dq.min(ring_area(&dq_ring) / rest_area);
@@ -381,10 +437,10 @@ mod tests {
     fn influences_are_blended_in_the_first_ones_hemisphere() {
         // 200° about x converts to a quaternion with w < 0, opposite the identity's: unflipped,
         // the half-half blend turns +100° (the long way); flipped, -80° (the short way).
-        let mut bones = rot_x(0.0, [0.0; 3]).to_vec();
-        bones.extend(rot_x(200f32.to_radians(), [0.0; 3]));
+        let bones = [rot_x(0.0, [0.0; 3]), rot_x(200f32.to_radians(), [0.0; 3])];
         let dq = blend_dual_quats(&bones, &[0, 1], &[0.5, 0.5]).unwrap();
-        let (p, _) = apply_dual_quat(dq, [0.0, 1.0, 0.0], [0.0; 3]);
+        let (p, _) = apply_dual_quat(dq, Vec3::Y, Vec3::ZERO);
+        let p = p.to_array();
         let a = (-80f32).to_radians();
         assert!(close(p, [0.0, a.cos(), a.sin()], 1e-5), "{p:?}");
     }
@@ -394,19 +450,16 @@ mod tests {
         let mut m = rot_diag(1.0, [1.0, 2.0, 3.0]);
         assert!(is_rigid(&m));
         assert!(dual_quat_from_matrix(&m).is_some());
-        // Non-uniform scale on the first column.
-        for v in &mut m[0..3] {
-            *v *= 1.5;
-        }
+        // Non-uniform scale on the first column (its w is 0: only x, y, z change).
+        m.x_axis *= 1.5;
         assert!(!is_rigid(&m));
         assert!(dual_quat_from_matrix(&m).is_none());
-        let mut bones = rot_x(0.3, [0.0; 3]).to_vec();
-        bones.extend(m);
+        let bones = [rot_x(0.3, [0.0; 3]), m];
         assert_eq!(first_non_rigid_bone(&bones), Some(1));
         // A reflection is not a rotation either.
-        let mirror = [
+        let mirror = Mat4::from_cols_array(&[
             -1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
-        ];
+        ]);
         assert!(!is_rigid(&mirror));
     }
 }

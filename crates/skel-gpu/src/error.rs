@@ -64,12 +64,12 @@ pub enum GpuError {
         bone_count: u32,
     },
     /// A matrix upload does not have one matrix per bone.
-    #[error("expected {expected} bone matrices ({} floats), got {got_floats} floats", expected * 16)]
+    #[error("expected {expected} bone matrices, got {got}")]
     BoneCountMismatch {
-        /// Bones in the skeleton.
+        /// Bone matrices expected (bones in the skeleton, or in the whole crowd).
         expected: u32,
-        /// Floats given.
-        got_floats: usize,
+        /// Matrices given.
+        got: usize,
     },
     /// A skeleton needs at least one bone.
     #[error("a skeleton needs at least one bone, got 0")]

@@ -30,12 +30,18 @@
 //! - Device loss: [`SkeletonGpu::recreate`] / [`MorphGpu::recreate`] rebuild the GPU fields
 //!   from the CPU mirrors on a new device, leaving the `handle` association alone.
 //!
+//! Conventions: bone matrices cross this API as [`glam::Mat4`] (re-exported as [`glam`]),
+//! one per bone, column-major (the layout of glTF and WGSL's `mat4x4<f32>`), in the mesh's
+//! units; a `&[Mat4]` is cast to the bytes the GPU reads for free (bytemuck). Dual quaternions
+//! are [`DualQuat`], points and normals [`glam::Vec3`]. Weights, morph values and vertex
+//! streams (3 floats per vertex, as glTF stores them) stay `&[f32]`.
+//!
 //! ```no_run
 //! use skel_gpu::*;
 //!
 //! let ctx = GpuContext::new_headless()?;
 //! // One vertex fully bound to bone 0, which translates by +1 in x.
-//! let mut bone = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0];
+//! let mut bone = [glam::Mat4::from_translation(glam::Vec3::X)];
 //! let mut skeleton = create_skeleton(
 //!     &ctx,
 //!     JointIndices::U8(&[0, 0, 0, 0]),
@@ -45,7 +51,7 @@
 //!     None,
 //!     None,
 //! )?;
-//! bone[12] = 2.0;
+//! bone[0].w_axis.x = 2.0;
 //! update_skeleton_bone_matrices(&ctx, &mut skeleton, &bone)?;
 //! let fragment = ShaderFragment::for_skeleton(&skeleton, false, FragmentBindings::default());
 //! assert!(fragment.source().contains("fn skel_skin_vertex"));
@@ -53,6 +59,11 @@
 //! ```
 
 #![forbid(unsafe_code)]
+
+/// The glam this crate's API speaks: bone matrices are [`glam::Mat4`] (column-major, glTF's and
+/// WGSL's layout), cast to bytes for free with bytemuck; use this re-export to name the same
+/// version.
+pub use glam;
 
 mod bone_texture;
 mod buffers;
@@ -91,7 +102,7 @@ pub use crowd_skinning::{
     CrowdSkinningBindings, CrowdSkinningInputs, crowd_mesh_params, crowd_vertex_layout_entries,
     crowd_vertex_wgsl,
 };
-pub use dual_quat::SkinningMethod;
+pub use dual_quat::{DualQuat, SkinningMethod};
 pub use error::GpuError;
 pub use joints::JointIndices;
 pub use morph::{

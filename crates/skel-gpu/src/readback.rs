@@ -1,8 +1,11 @@
-//! Reading GPU data back to the CPU, for tests and debugging tools (blocking).
+//! Reading GPU data back to the CPU (blocking): buffers as bytes or as any `Pod` type
+//! (skinned vertices as `glam::Vec3`, timestamps as `u64`), textures as tightly packed rows.
+//! For tests, tools and debugging, not the per-frame path: each call allocates a staging
+//! buffer and waits for the device.
 
 use std::sync::mpsc;
 
-use crate::{BONE_TEXEL_BYTES, GpuContext, GpuError};
+use crate::{BONE_TEXTURE_FORMAT, GpuContext, GpuError};
 
 /// Copies `size` bytes of `buffer` from `offset` into a fresh `Vec` and waits for the GPU.
 /// `buffer` needs `COPY_SRC`; `offset` and `size` must be multiples of 4.
@@ -33,17 +36,54 @@ pub fn read_buffer(
     map_and_read(ctx, &staging, size)
 }
 
-/// Reads a whole `Rgba32Float` texture (mip 0, layer 0) as floats, rows in order without padding:
-/// `width * height * 4` floats. The texture needs `COPY_SRC`.
+/// Reads `count` values of `T` from `buffer`, starting `offset` bytes in, and waits for the GPU:
+/// [`read_buffer`] with the bytes cast (copied, so any alignment of `T` is fine). `buffer`
+/// needs `COPY_SRC`; `offset` and `count * size_of::<T>()` must be multiples of 4.
+///
+/// What a user reads skinned vertices back with, for instance: compute skinning writes tightly
+/// packed `f32` triples, so
+///
+/// ```no_run
+/// # fn f(ctx: &skel_gpu::GpuContext, out_positions: &wgpu::Buffer, n: usize)
+/// # -> Result<(), skel_gpu::GpuError> {
+/// let positions: Vec<glam::Vec3> = skel_gpu::readback::read_buffer_as(ctx, out_positions, 0, n)?;
+/// # Ok(()) }
+/// ```
 ///
 /// # Errors
-/// [`GpuError::Validation`] for a wrong format or usage; [`GpuError::Readback`].
-pub fn read_texture_rgba32float(
+/// As [`read_buffer`].
+pub fn read_buffer_as<T: bytemuck::Pod>(
     ctx: &GpuContext,
-    texture: &wgpu::Texture,
-) -> Result<Vec<f32>, GpuError> {
+    buffer: &wgpu::Buffer,
+    offset: u64,
+    count: usize,
+) -> Result<Vec<T>, GpuError> {
+    let size = (count * size_of::<T>()) as u64;
+    Ok(bytemuck::pod_collect_to_vec(&read_buffer(
+        ctx, buffer, offset, size,
+    )?))
+}
+
+/// Reads a whole texture (mip 0, layer 0) of an uncompressed colour format, rows in order with
+/// the copy's 256-byte row padding removed: `width * height` texels of the format's size. The
+/// texture needs `COPY_SRC`. Blocks until the GPU is done.
+///
+/// # Errors
+/// [`GpuError::Validation`] for a format with no per-texel copy size (depth-stencil,
+/// block-compressed) or a missing usage; [`GpuError::Readback`].
+pub fn read_texture(ctx: &GpuContext, texture: &wgpu::Texture) -> Result<Vec<u8>, GpuError> {
+    let format = texture.format();
+    let texel_bytes = match (format.block_copy_size(None), format.block_dimensions()) {
+        (Some(bytes), (1, 1)) => bytes,
+        _ => {
+            return Err(GpuError::Validation {
+                context: "read_texture",
+                message: format!("{format:?} has no per-texel copy size"),
+            });
+        }
+    };
     let size = texture.size();
-    let row_bytes = size.width * BONE_TEXEL_BYTES;
+    let row_bytes = size.width * texel_bytes;
     let padded_row = row_bytes.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
     let total = u64::from(padded_row) * u64::from(size.height);
     let staging = ctx.capture("read_texture", || {
@@ -75,11 +115,31 @@ pub fn read_texture_rgba32float(
         staging
     })?;
     let bytes = map_and_read(ctx, &staging, total)?;
-    let mut floats = Vec::with_capacity((row_bytes / 4 * size.height) as usize);
+    let mut tight = Vec::with_capacity((row_bytes * size.height) as usize);
     for row in bytes.chunks_exact(padded_row as usize) {
-        floats.extend_from_slice(bytemuck::cast_slice(&row[..row_bytes as usize]));
+        tight.extend_from_slice(&row[..row_bytes as usize]);
     }
-    Ok(floats)
+    Ok(tight)
+}
+
+/// Reads a whole `Rgba32Float` texture (mip 0, layer 0) as its raw texel data, rows in order
+/// without padding: `width * height * 4` floats (red, green, blue, alpha per texel; for a bone
+/// texture, one matrix column per texel, see [`BoneTextureLayout`](crate::BoneTextureLayout)).
+/// The texture needs `COPY_SRC`.
+///
+/// # Errors
+/// [`GpuError::Validation`] for another format or a missing usage; [`GpuError::Readback`].
+pub fn read_texture_rgba32float(
+    ctx: &GpuContext,
+    texture: &wgpu::Texture,
+) -> Result<Vec<f32>, GpuError> {
+    if texture.format() != BONE_TEXTURE_FORMAT {
+        return Err(GpuError::Validation {
+            context: "read_texture_rgba32float",
+            message: format!("the texture is {:?}", texture.format()),
+        });
+    }
+    Ok(bytemuck::pod_collect_to_vec(&read_texture(ctx, texture)?))
 }
 
 /// Reads `size` bytes of a `MAP_READ` buffer.

@@ -67,7 +67,7 @@ impl<S: AsMut<SkeletonGpu>, M: AsMut<MorphGpu>> PoseSink for GpuPoseSink<'_, S, 
         let written = self
             .skeletons
             .get_mut(binding)
-            .is_some_and(|s| s.as_mut().write_bone_matrices(self.queue, matrices));
+            .is_some_and(|s| s.as_mut().write_bone_elements(self.queue, matrices));
         if !written {
             self.skipped += 1;
         }

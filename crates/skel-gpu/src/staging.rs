@@ -22,6 +22,8 @@
 //! depends on when the GPU finishes each copy, so it varies between runs), and the same bench
 //! uploads in 8–36 µs per character.
 
+use glam::Mat4;
+
 use crate::bone_texture::{copy_staged_bone_matrices, stage_bone_matrices, staged_bone_bytes};
 use crate::{BoneTextureLayout, GpuContext, GpuError};
 
@@ -35,8 +37,8 @@ pub(crate) enum Contents<'a> {
     /// with zeros, so the buffer must be [`padded_buffer_size`](crate::padded_buffer_size) of
     /// it.
     Bytes(&'a [u8]),
-    /// A bone texture laid out as the layout says: `bone_count * 16` floats.
-    BoneMatrices(BoneTextureLayout, &'a [f32]),
+    /// A bone texture laid out as the layout says: `bone_count` matrices.
+    BoneMatrices(BoneTextureLayout, &'a [Mat4]),
 }
 
 /// Where one resource's contents sit in the staging buffer.

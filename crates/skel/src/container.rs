@@ -216,7 +216,14 @@ fn create_mesh_skeleton(
         node,
         reason: format!("{bone_count} bones"),
     })?;
-    let bone_data = rest.bones.get(binding).map_or(&[][..], Vec::as_slice);
+    // Copied into matrices: the pose's floats need not be 16-byte aligned.
+    let bone_data: Vec<skel_gpu::glam::Mat4> = rest
+        .bones
+        .get(binding)
+        .map_or(&[][..], Vec::as_slice)
+        .chunks_exact(16)
+        .map(skel_gpu::glam::Mat4::from_cols_slice)
+        .collect();
     let sets: Vec<skel_gpu::InfluenceSet<'_>> = streams
         .influence_sets
         .iter()
@@ -229,7 +236,7 @@ fn create_mesh_skeleton(
         ctx,
         &skel_gpu::SkeletonDescriptor {
             bone_count,
-            bone_data,
+            bone_data: &bone_data,
             influences: &sets,
         },
     )
@@ -388,7 +395,10 @@ impl PoseSink for MeshPoseSink<'_> {
                 .filter_map(skeleton_of)
                 .any(|earlier| Arc::ptr_eq(earlier, gpu));
             if !shared {
-                written |= gpu.write_bone_matrices(self.queue, matrices);
+                // The pose's floats as matrices (16-byte aligned as the allocator hands them
+                // out; a misaligned slice would count as skipped, never panic).
+                written |= bytemuck::try_cast_slice(matrices)
+                    .is_ok_and(|m| gpu.write_bone_matrices(self.queue, m));
             }
         }
         if !written {

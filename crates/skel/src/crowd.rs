@@ -18,6 +18,7 @@
 //! a crowd skins the rest shape of morphed meshes.
 
 use skel_anim::{LayerDesc, Player, PoseSink};
+use skel_gpu::glam::Mat4;
 use skel_gpu::{
     CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor, CrowdSkinning, CrowdSkinningBindings,
     CrowdSkinningInputs, GpuContext, GpuError, Influences, SkinningMethod,
@@ -134,7 +135,8 @@ impl PoseSink for SpanSink<'_> {
 pub struct Crowd {
     /// One player per instance (`set_visible(false)` culls one).
     pub players: Vec<Player>,
-    bones: Vec<f32>,
+    /// Every instance's matrices; `stride` counts their elements (16 per matrix).
+    bones: Vec<Mat4>,
     visible: Vec<u32>,
     spans: Vec<Span>,
     stride: usize,
@@ -288,15 +290,17 @@ impl Crowd {
             });
         }
         let instances = desc.instances as usize;
-        let mut bones = vec![0.0; stride * instances];
+        let mut bones = vec![Mat4::ZERO; stride / 16 * instances];
         // Every instance starts at the rest pose the skeletons were created with.
         for mesh in &asset.meshes {
             if let Some(s) = &mesh.skeleton
                 && let Some(span) = spans.iter().find(|sp| sp.binding == s.binding)
             {
                 let rest = s.gpu.bone_matrices();
-                for chunk in bones.chunks_mut(stride) {
-                    chunk[span.first..span.first + span.floats].copy_from_slice(&rest);
+                let floats: &mut [f32] = bytemuck::cast_slice_mut(&mut bones);
+                for chunk in floats.chunks_mut(stride) {
+                    chunk[span.first..span.first + span.floats]
+                        .copy_from_slice(bytemuck::cast_slice(&rest));
                 }
             }
         }
@@ -325,20 +329,17 @@ impl Crowd {
     /// `ThreadPool::install` for an allocation-free frame), then rebuilds the visible list.
     pub fn tick(&mut self, dt: f32) {
         let spans = &self.spans[..];
+        let bones: &mut [f32] = bytemuck::cast_slice_mut(&mut self.bones);
         #[cfg(feature = "rayon")]
         {
             use rayon::prelude::*;
             self.players
                 .par_iter_mut()
-                .zip(self.bones.par_chunks_mut(self.stride))
+                .zip(bones.par_chunks_mut(self.stride))
                 .for_each(|(player, out)| player.tick(dt, &mut SpanSink { spans, out }));
         }
         #[cfg(not(feature = "rayon"))]
-        for (player, out) in self
-            .players
-            .iter_mut()
-            .zip(self.bones.chunks_mut(self.stride))
-        {
+        for (player, out) in self.players.iter_mut().zip(bones.chunks_mut(self.stride)) {
             player.tick(dt, &mut SpanSink { spans, out });
         }
         self.visible.clear();
@@ -415,7 +416,7 @@ impl Crowd {
     /// as last posed; empty past the end.
     #[must_use]
     pub fn bone_matrices(&self, instance: usize) -> &[f32] {
-        self.bones
+        bytemuck::cast_slice::<Mat4, f32>(&self.bones)
             .chunks(self.stride)
             .nth(instance)
             .unwrap_or_default()
@@ -424,7 +425,7 @@ impl Crowd {
     /// The whole contiguous bone array.
     #[must_use]
     pub fn bone_array(&self) -> &[f32] {
-        &self.bones
+        bytemuck::cast_slice(&self.bones)
     }
 
     /// The GPU bone buffer, visible list and staging ring.

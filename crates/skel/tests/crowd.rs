@@ -442,7 +442,10 @@ fn dual_quaternion_crowds_match_the_cpu_reference() {
                     inf.per_vertex,
                     &inf.joints,
                     &inf.weights,
-                    bones,
+                    &bones
+                        .chunks_exact(16)
+                        .map(skel::gpu::glam::Mat4::from_cols_slice)
+                        .collect::<Vec<_>>(),
                     &mut cpu_p,
                     p.normals.as_ref().map(|_| &mut cpu_n[..]),
                 );

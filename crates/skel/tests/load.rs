@@ -8,8 +8,6 @@
 //! shared-asset cases SKIP, or fail when `SKEL_REQUIRE_ASSETS=1`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use std::path::PathBuf;
-
 use skel::anim::{NullSink, skin_vertices};
 use skel::gpu::{
     ComputeSkinning, ComputeSkinningConfig, ComputeSkinningInputs, GpuContext, JointFormat,
@@ -22,26 +20,9 @@ mod clones;
 
 mod common;
 use common::gpu;
+use skel_test_support::shared_asset;
 
 const DEFAULT_CHARACTER: &[u8] = skel::DEFAULT_CHARACTER;
-
-fn shared_asset(test: &str, rel: &str) -> Option<PathBuf> {
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/assets"
-    ))
-    .join(rel);
-    if path.is_file() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-        "{test}: {} is missing and SKEL_REQUIRE_ASSETS=1",
-        path.display()
-    );
-    eprintln!("SKIP {test}: {} not found", path.display());
-    None
-}
 
 fn floats(bytes: &[u8]) -> Vec<f32> {
     bytes

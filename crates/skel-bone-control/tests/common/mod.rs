@@ -261,26 +261,10 @@ impl MeshVisibility for TestMesh {
     }
 }
 
-/// Loads `../shared/assets/<rel>` (pose data only, no images). `None`, after a loud SKIP line,
-/// when the shared folder is missing, unless `SKEL_REQUIRE_ASSETS=1`.
+/// Loads `../shared/assets/<rel>` (pose data only, no images). `None`, after a skip, when the
+/// shared folder is missing, unless `SKEL_REQUIRE_ASSETS=1` (`skel_test_support::shared_asset`).
 pub fn load_asset(rel: &str, handedness: skel_anim::Handedness) -> Option<skel_gltf::GltfAsset> {
-    let root = std::path::Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/assets"
-    ));
-    let path = root.join(rel);
-    if !path.exists() {
-        assert!(
-            std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-            "SKEL_REQUIRE_ASSETS=1 but {} is missing",
-            path.display()
-        );
-        eprintln!(
-            "SKIP: {} not found (set SKEL_REQUIRE_ASSETS=1 to fail)",
-            path.display()
-        );
-        return None;
-    }
+    let path = skel_test_support::shared_asset(&format!("skel-bone-control tests ({rel})"), rel)?;
     let opts = skel_gltf::LoadOptions {
         handedness,
         decode_images: false,

@@ -348,13 +348,19 @@ fn character_gpu(
 ) -> Result<(Vec<SkeletonGpu>, Vec<MorphGpu>), Box<dyn std::error::Error>> {
     let mut skeletons = Vec::with_capacity(data.skeletons.len());
     for (b, binding) in data.skeletons.iter().enumerate() {
-        let bones = controller.bone_matrices(b).unwrap_or(&[]);
+        // Copied into matrices: the controller's floats need not be 16-byte aligned.
+        let bones: Vec<skel::gpu::glam::Mat4> = controller
+            .bone_matrices(b)
+            .unwrap_or(&[])
+            .chunks_exact(16)
+            .map(skel::gpu::glam::Mat4::from_cols_slice)
+            .collect();
         skeletons.push(skel::gpu::create_skeleton(
             ctx,
             JointIndices::U32(&[0, 0, 0, 0]),
             &[1.0, 0.0, 0.0, 0.0],
             u32::try_from(binding.joints.len())?,
-            bones,
+            &bones,
             None,
             None,
         )?);

@@ -1,32 +1,19 @@
 //! Helpers shared by the binary tests: locating the shared sample assets (skip or fail by
-//! `SKEL_REQUIRE_ASSETS`), running the real `skel` binary, comparing number lists.
+//! `SKEL_REQUIRE_ASSETS`, from `skel-test-support`), running the real `skel` binary,
+//! comparing number lists.
 #![allow(dead_code, reason = "each test binary uses a subset of these helpers")]
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
 
-/// `../shared` beside the workspace.
-pub fn shared_root() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"))
-}
-
-/// `../shared/assets/<rel>` when it exists. When it does not: panics if
-/// `SKEL_REQUIRE_ASSETS=1`, else prints a loud SKIP line for `test` and returns `None`.
-pub fn shared_asset(test: &str, rel: &str) -> Option<PathBuf> {
-    let path = shared_root().join("assets").join(rel);
-    if path.is_file() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-        "{test}: {} is missing and SKEL_REQUIRE_ASSETS=1",
-        path.display()
-    );
-    eprintln!("SKIP {test}: {} not found", path.display());
-    None
-}
+/// `../shared` beside the workspace, and `../shared/assets/<rel>` or `None` after a skip
+/// (a failure when `SKEL_REQUIRE_ASSETS=1`).
+#[allow(
+    unused_imports,
+    reason = "each test binary uses a subset of these helpers"
+)]
+pub use skel_test_support::{shared_asset, shared_root};
 
 /// Runs `skel` with `args`: (success, stdout, stderr).
 pub fn skel(args: &[&str]) -> (bool, String, String) {

@@ -86,7 +86,7 @@ pub fn asset(name: &str) -> AssetSpec {
 /// `../shared` beside the workspace root.
 #[must_use]
 pub fn shared_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"))
+    skel_test_support::shared_root()
 }
 
 /// A loaded benchmark asset.
@@ -104,27 +104,14 @@ pub struct Loaded {
     pub gltf: Option<skel_gltf::GltfAsset>,
 }
 
-/// Loads `spec`, or prints a loud SKIP and returns `None` when its file is missing (fails
-/// instead when `SKEL_REQUIRE_ASSETS=1`).
+/// Loads `spec`, or returns `None` after a skip when its file is missing (fails instead when
+/// `SKEL_REQUIRE_ASSETS=1`; `skel_test_support::shared_asset`).
 #[must_use]
 pub fn load(spec: AssetSpec) -> Option<Loaded> {
     let (data, gltf, clip) = match spec.source {
         Source::Generated(rig) => (rigs::generate(rig), None, 0),
         Source::Shared(file, clip) => {
-            let path = shared_dir().join("assets").join(file);
-            if !path.is_file() {
-                assert!(
-                    std::env::var("SKEL_REQUIRE_ASSETS").as_deref() != Ok("1"),
-                    "SKEL_REQUIRE_ASSETS=1 but {} is missing",
-                    path.display()
-                );
-                eprintln!(
-                    "SKIP: {} missing; benchmark {} not run",
-                    path.display(),
-                    spec.name
-                );
-                return None;
-            }
+            let path = skel_test_support::shared_asset(&format!("benchmark {}", spec.name), file)?;
             let options = skel_gltf::LoadOptions {
                 decode_images: false,
                 ..skel_gltf::LoadOptions::default()

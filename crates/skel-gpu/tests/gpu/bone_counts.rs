@@ -12,7 +12,7 @@ use skel_gpu::{
 };
 
 use crate::common::{
-    ctx, default_limits_ctx, narrow_rows_ctx, output_buffer, read_f32, tagged_bone_matrices,
+    ctx, default_limits_ctx, floats, narrow_rows_ctx, output_buffer, read_f32, tagged_bone_matrices,
 };
 
 const BONE_COUNTS: [u32; 4] = [1, 64, 2048, 5000];
@@ -174,7 +174,7 @@ fn check_bone_count(ctx: &GpuContext, count: u32) {
         for c in 0..4 {
             let (x, y) = layout.texel(b, c);
             let at = ((y * layout.width + x) * 4) as usize;
-            let want = &bones[(b * 16 + c * 4) as usize..][..4];
+            let want = &floats(&bones)[(b * 16 + c * 4) as usize..][..4];
             assert_eq!(
                 &texels[at..at + 4],
                 want,
@@ -187,7 +187,7 @@ fn check_bone_count(ctx: &GpuContext, count: u32) {
     for b in 0..count as usize {
         assert_eq!(
             &dumped[b * 16..b * 16 + 16],
-            &bones[b * 16..b * 16 + 16],
+            &floats(&bones)[b * 16..b * 16 + 16],
             "shader fetch of bone {b}"
         );
     }

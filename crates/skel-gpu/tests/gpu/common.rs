@@ -4,31 +4,22 @@ use std::sync::OnceLock;
 
 use skel_gpu::{GpuContext, HeadlessOptions};
 
-/// Whether the run must have a GPU (`SKEL_REQUIRE_GPU=1`).
-fn gpu_required() -> bool {
-    std::env::var("SKEL_REQUIRE_GPU").is_ok_and(|v| v == "1")
-}
-
+/// A device made with `options`, or `None` after the skip (`skel_test_support::gpu`: a
+/// failure instead when `SKEL_REQUIRE_GPU=1`). One skip stands for every test of this binary
+/// that shares the device.
 fn make(options: &HeadlessOptions) -> Option<GpuContext> {
-    match GpuContext::new_headless_with(options) {
-        Ok(ctx) => {
-            eprintln!(
-                "skel-gpu tests: adapter {:?} ({:?}, {:?}), max_texture_dimension_2d {}",
-                ctx.adapter_info.name,
-                ctx.adapter_info.device_type,
-                ctx.adapter_info.backend,
-                ctx.limits.max_texture_dimension_2d
-            );
-            Some(ctx)
-        }
-        Err(e) if gpu_required() => panic!("SKEL_REQUIRE_GPU=1 but no GPU device: {e}"),
-        Err(e) => {
-            eprintln!(
-                "\n*** SKIP: no wgpu adapter ({e}); set SKEL_REQUIRE_GPU=1 to fail instead ***\n"
-            );
-            None
-        }
-    }
+    let ctx = skel_test_support::gpu(
+        "skel-gpu tests/gpu (every test on this device)",
+        GpuContext::new_headless_with(options),
+    )?;
+    eprintln!(
+        "skel-gpu tests: adapter {:?} ({:?}, {:?}), max_texture_dimension_2d {}",
+        ctx.adapter_info.name,
+        ctx.adapter_info.device_type,
+        ctx.adapter_info.backend,
+        ctx.limits.max_texture_dimension_2d
+    );
+    Some(ctx)
 }
 
 /// The device every test shares (the adapter's full limits), or `None` after a loud SKIP.
@@ -97,18 +88,24 @@ impl Rng {
         (((self.next_f32() + 1.0) * 0.5 * n as f32) as u32).min(n - 1)
     }
 }
+/// The column-major elements of `matrices`, 16 per matrix (what a texture readback or a
+/// `skel_anim` pose holds).
+pub fn floats(matrices: &[glam::Mat4]) -> &[f32] {
+    bytemuck::cast_slice(matrices)
+}
+
 
 /// `count` distinct bone matrices whose every element differs (element e of bone b encodes b
 /// and e), so a wrong texel shows up as a wrong value.
-pub fn tagged_bone_matrices(count: u32) -> Vec<f32> {
+pub fn tagged_bone_matrices(count: u32) -> Vec<glam::Mat4> {
     (0..count)
-        .flat_map(|b| (0..16).map(move |e| b as f32 + e as f32 / 16.0))
+        .map(|b| glam::Mat4::from_cols_array(&std::array::from_fn(|e| b as f32 + e as f32 / 16.0)))
         .collect()
 }
 
 /// `count` random affine bone matrices (rotation-ish 3×3 with scale near 1, translation).
-pub fn random_affine_bones(count: u32, rng: &mut Rng) -> Vec<f32> {
-    let mut out = Vec::with_capacity(count as usize * 16);
+pub fn random_affine_bones(count: u32, rng: &mut Rng) -> Vec<glam::Mat4> {
+    let mut out = Vec::with_capacity(count as usize);
     for _ in 0..count {
         let axis =
             glam::Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32() + 1.5).normalize();
@@ -117,19 +114,19 @@ pub fn random_affine_bones(count: u32, rng: &mut Rng) -> Vec<f32> {
             glam::Quat::from_axis_angle(axis, 3.0 * rng.next_f32()),
             glam::Vec3::new(rng.next_f32(), rng.next_f32(), rng.next_f32()) * 2.0,
         );
-        out.extend_from_slice(&m.to_cols_array());
+        out.push(m);
     }
     out
 }
 
 /// Reads a buffer back as `f32`/`u32`.
 pub fn read_f32(ctx: &GpuContext, buffer: &wgpu::Buffer, bytes: u64) -> Vec<f32> {
-    bytemuck::cast_slice(&skel_gpu::readback::read_buffer(ctx, buffer, 0, bytes).unwrap()).to_vec()
+    skel_gpu::readback::read_buffer_as(ctx, buffer, 0, bytes as usize / 4).unwrap()
 }
 
 /// Reads a buffer back as `u32`.
 pub fn read_u32(ctx: &GpuContext, buffer: &wgpu::Buffer, bytes: u64) -> Vec<u32> {
-    bytemuck::cast_slice(&skel_gpu::readback::read_buffer(ctx, buffer, 0, bytes).unwrap()).to_vec()
+    skel_gpu::readback::read_buffer_as(ctx, buffer, 0, bytes as usize / 4).unwrap()
 }
 
 /// A `STORAGE | VERTEX | COPY_SRC | COPY_DST` buffer holding `data`.
@@ -157,22 +154,8 @@ pub fn output_buffer(ctx: &GpuContext, bytes: u64) -> wgpu::Buffer {
     })
 }
 
-/// The workspace's `../shared/assets` directory, or `None` after a loud SKIP (failing when
+/// The workspace's `../shared/assets` directory, or `None` after a skip (failing when
 /// `SKEL_REQUIRE_ASSETS=1`).
 pub fn assets_dir() -> Option<std::path::PathBuf> {
-    let dir = std::path::PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/assets"
-    ));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var("SKEL_REQUIRE_ASSETS").is_ok_and(|v| v == "1") {
-        panic!("SKEL_REQUIRE_ASSETS=1 but {} is missing", dir.display());
-    }
-    eprintln!(
-        "\n*** SKIP: {} is missing; set SKEL_REQUIRE_ASSETS=1 to fail instead ***\n",
-        dir.display()
-    );
-    None
+    skel_test_support::shared("skel-gpu tests/gpu (shared assets)", "assets")
 }

@@ -8,7 +8,9 @@ use skel_gpu::{
     SkeletonGpu, SkinningVariant, WeightFormat, create_morph, create_skeleton_with,
 };
 
-use crate::common::{Rng, ctx, output_buffer, random_affine_bones, read_f32, storage_buffer};
+use crate::common::{
+    Rng, ctx, floats, output_buffer, random_affine_bones, read_f32, storage_buffer,
+};
 use crate::probe::{bbox_diagonal, max_abs_diff, skin_compute_path, skin_vertex_path};
 
 /// Random mesh data: positions, unit normals, `sets` influence sets with weights summing to 1
@@ -66,7 +68,7 @@ impl Mesh {
             .flat_map(|c| c[set * 4..set * 4 + 4].to_vec())
             .collect()
     }
-    fn skeleton(&self, ctx: &GpuContext, bones: &[f32]) -> SkeletonGpu {
+    fn skeleton(&self, ctx: &GpuContext, bones: &[glam::Mat4]) -> SkeletonGpu {
         let joints: Vec<Vec<u32>> = (0..self.per_vertex / 4)
             .map(|s| self.set(&self.joints, s))
             .collect();
@@ -82,7 +84,7 @@ impl Mesh {
         let skeleton = create_skeleton_with(
             ctx,
             &SkeletonDescriptor {
-                bone_count: (bones.len() / 16) as u32,
+                bone_count: bones.len() as u32,
                 bone_data: bones,
                 influences: &sets,
             },
@@ -93,7 +95,7 @@ impl Mesh {
     }
     fn cpu(
         &self,
-        bones: &[f32],
+        bones: &[glam::Mat4],
         morph: Option<(&MorphTargets, &[f32])>,
         skinned: bool,
     ) -> (Vec<f32>, Vec<f32>) {
@@ -108,7 +110,7 @@ impl Mesh {
             &self.positions,
             Some(&self.normals),
             skinned.then_some(&inf),
-            bones,
+            floats(bones),
             morph,
             &mut p,
             Some(&mut n),

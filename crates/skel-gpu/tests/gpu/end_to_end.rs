@@ -12,7 +12,7 @@ use skel_gpu::{
     create_skeleton_with,
 };
 
-use crate::common::{Rng, assets_dir, ctx, random_affine_bones};
+use crate::common::{Rng, assets_dir, ctx, floats, random_affine_bones};
 use crate::probe::{bbox_diagonal, max_abs_diff, skin_compute_path, skin_vertex_path};
 
 /// Relative position tolerance (of the bounding-box diagonal) and absolute normal tolerance.
@@ -60,7 +60,7 @@ fn check_path(path: &std::path::Path) -> Option<Covered> {
     let mut random = sink.clone();
     let mut rng = Rng::new(file.len() as u64);
     for bones in &mut random.bone_matrices {
-        *bones = random_affine_bones((bones.len() / 16) as u32, &mut rng);
+        *bones = floats(&random_affine_bones((bones.len() / 16) as u32, &mut rng)).to_vec();
     }
     let mut covered = Covered::default();
     for (pose, sink) in [("clip", &sink), ("random bones", &random)] {
@@ -97,6 +97,11 @@ fn check_primitive(
     let bones: &[f32] = prim
         .skeleton_binding
         .map_or(&[], |b| &sink.bone_matrices[b]);
+    // The pose as matrices (copied: the recorded floats need not be 16-byte aligned).
+    let bone_data: Vec<glam::Mat4> = bones
+        .chunks_exact(16)
+        .map(glam::Mat4::from_cols_slice)
+        .collect();
     let skeleton = gpu_influences.as_ref().map(|inf| {
         let sets: Vec<InfluenceSet<'_>> = (0..inf.sets())
             .filter_map(|s| inf.set(s))
@@ -108,8 +113,8 @@ fn check_primitive(
         create_skeleton_with(
             ctx,
             &SkeletonDescriptor {
-                bone_count: (bones.len() / 16) as u32,
-                bone_data: bones,
+                bone_count: bone_data.len() as u32,
+                bone_data: &bone_data,
                 influences: &sets,
             },
         )

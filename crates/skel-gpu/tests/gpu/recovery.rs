@@ -10,7 +10,7 @@ use skel_gpu::{
     update_skeleton_bone_matrices,
 };
 
-use crate::common::{own_ctx, read_f32, read_u32, tagged_bone_matrices};
+use crate::common::{floats, own_ctx, read_f32, read_u32, tagged_bone_matrices};
 
 #[test]
 fn recreate_rebuilds_gpu_fields_from_the_mirror_and_keeps_the_handle() {
@@ -31,7 +31,7 @@ fn recreate_rebuilds_gpu_fields_from_the_mirror_and_keeps_the_handle() {
     .unwrap();
     let handle: Arc<dyn Any + Send + Sync> = Arc::new(String::from("bone control's Skeleton"));
     skeleton.handle = Some(Arc::clone(&handle));
-    let posed: Vec<f32> = tagged_bone_matrices(4).iter().map(|v| v * 2.0).collect();
+    let posed: Vec<glam::Mat4> = tagged_bone_matrices(4).iter().map(|m| *m * 2.0).collect();
     update_skeleton_bone_matrices(&lost, &mut skeleton, &posed).unwrap();
     let targets = MorphTargets {
         target_count: 2,
@@ -63,7 +63,7 @@ fn recreate_rebuilds_gpu_fields_from_the_mirror_and_keeps_the_handle() {
     );
     assert_eq!(
         skeleton.read_bone_texture(&fresh).unwrap(),
-        posed,
+        floats(&posed),
         "last pose restored"
     );
     assert_eq!(
@@ -91,6 +91,6 @@ fn recreate_rebuilds_gpu_fields_from_the_mirror_and_keeps_the_handle() {
     update_skeleton_bone_matrices(&fresh, &mut skeleton, &tagged_bone_matrices(4)).unwrap();
     assert_eq!(
         skeleton.read_bone_texture(&fresh).unwrap(),
-        tagged_bone_matrices(4)
+        floats(&tagged_bone_matrices(4))
     );
 }

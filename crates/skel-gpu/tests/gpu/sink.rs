@@ -10,7 +10,7 @@ use skel_anim::{
 };
 use skel_gpu::{GpuPoseSink, JointIndices, SkeletonGpu, create_morph, create_skeleton};
 
-use crate::common::{ctx, read_f32, tagged_bone_matrices};
+use crate::common::{ctx, floats, read_f32, tagged_bone_matrices};
 
 /// Two joints (root slides in x, child rotates), a skinned mesh node and a morphed node whose
 /// 3 weights animate.
@@ -113,7 +113,10 @@ fn tick_uploads_bone_matrices_and_morph_weights() {
         (expected_bones[12] - 1.0).abs() < 1e-6,
         "{expected_bones:?}"
     );
-    assert_eq!(skeletons[0].bone_matrices(), expected_bones.as_slice());
+    assert_eq!(
+        floats(&skeletons[0].bone_matrices()),
+        expected_bones.as_slice()
+    );
     assert_eq!(skeletons[0].read_bone_texture(ctx).unwrap(), expected_bones);
 
     let expected_weights = controller.morph_weights(0).unwrap().to_vec();
@@ -138,11 +141,11 @@ fn sink_skips_missing_slots_and_wrong_lengths_and_accepts_references() {
     .unwrap();
     let mut refs: Vec<&mut SkeletonGpu> = vec![&mut a];
     let mut sink = GpuPoseSink::skeletons(&ctx.queue, &mut refs);
-    sink.bone_matrices(0, &bones[..16]); // wrong length
-    sink.bone_matrices(1, &bones); // no such slot
+    sink.bone_matrices(0, &floats(&bones)[..16]); // wrong length
+    sink.bone_matrices(1, floats(&bones)); // no such slot
     sink.morph_weights(0, &[1.0]); // no morph slots
     assert_eq!(sink.skipped(), 3);
-    let moved: Vec<f32> = bones.iter().map(|v| v + 100.0).collect();
+    let moved: Vec<f32> = floats(&bones).iter().map(|v| v + 100.0).collect();
     sink.bone_matrices(0, &moved);
     assert_eq!(sink.skipped(), 3);
     assert_eq!(a.read_bone_texture(ctx).unwrap(), moved);

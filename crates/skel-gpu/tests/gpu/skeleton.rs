@@ -7,7 +7,7 @@ use skel_gpu::{
     update_skeleton_bone_matrices,
 };
 
-use crate::common::{ctx, read_f32, read_u32, tagged_bone_matrices};
+use crate::common::{ctx, floats, read_f32, read_u32, tagged_bone_matrices};
 
 #[test]
 fn bone_texture_is_bone_count_times_four_by_one_rgba32float() {
@@ -39,7 +39,7 @@ fn bone_texture_is_bone_count_times_four_by_one_rgba32float() {
         "{usage:?}"
     );
     // The texture holds the initial matrices, column c of bone b at texel b*4+c.
-    assert_eq!(skeleton.read_bone_texture(ctx).unwrap(), bones);
+    assert_eq!(skeleton.read_bone_texture(ctx).unwrap(), floats(&bones));
 }
 
 #[test]
@@ -135,21 +135,21 @@ fn update_replaces_mirror_and_texture() {
         None,
     )
     .unwrap();
-    let new: Vec<f32> = tagged_bone_matrices(2)
+    let new: Vec<glam::Mat4> = tagged_bone_matrices(2)
         .iter()
-        .map(|v| v * -3.0 + 0.5)
+        .map(|m| *m * -3.0 + glam::Mat4::from_cols_array(&[0.5; 16]))
         .collect();
     update_skeleton_bone_matrices(ctx, &mut skeleton, &new).unwrap();
     assert_eq!(skeleton.bone_matrices(), new.as_slice());
-    assert_eq!(skeleton.read_bone_texture(ctx).unwrap(), new);
+    assert_eq!(skeleton.read_bone_texture(ctx).unwrap(), floats(&new));
     // A wrong count changes nothing.
-    let err = update_skeleton_bone_matrices(ctx, &mut skeleton, &new[..16]).unwrap_err();
+    let err = update_skeleton_bone_matrices(ctx, &mut skeleton, &new[..1]).unwrap_err();
     assert_eq!(
         err,
         skel_gpu::GpuError::BoneCountMismatch {
             expected: 2,
-            got_floats: 16
+            got: 1
         }
     );
-    assert_eq!(skeleton.read_bone_texture(ctx).unwrap(), new);
+    assert_eq!(skeleton.read_bone_texture(ctx).unwrap(), floats(&new));
 }

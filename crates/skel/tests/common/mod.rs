@@ -4,23 +4,14 @@
 
 use skel::gpu::GpuContext;
 
-/// A headless GPU context, or `None` after a loud SKIP line when there is no adapter.
+/// A headless GPU context, or `None` after a skip (`skel_test_support::gpu`) when there is no
+/// adapter.
 ///
 /// # Panics
 /// Without an adapter when `SKEL_REQUIRE_GPU=1`: a CI machine that should have lavapipe must
 /// not pass by skipping.
 pub fn gpu(test: &str) -> Option<GpuContext> {
-    match GpuContext::new_headless() {
-        Ok(ctx) => Some(ctx),
-        Err(e) => {
-            assert!(
-                std::env::var("SKEL_REQUIRE_GPU").as_deref() != Ok("1"),
-                "{test}: no GPU adapter and SKEL_REQUIRE_GPU=1: {e}"
-            );
-            eprintln!("SKIP {test}: no GPU adapter ({e})");
-            None
-        }
-    }
+    skel_test_support::gpu(test, GpuContext::new_headless())
 }
 
 /// The diagonal of the bounding box of `points` (x, y, z triples), at least `floor` (so that a

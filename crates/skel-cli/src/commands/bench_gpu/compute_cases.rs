@@ -149,7 +149,7 @@ pub(super) struct Bench {
     pub(super) rounds: u32,
     pub(super) data: Data,
     pub(super) clustered: Vec<u32>,
-    pub(super) bones: Vec<f32>,
+    pub(super) bones: Vec<glam::Mat4>,
     pub(super) skeleton: SkeletonGpu,
     pub(super) rest_p: wgpu::Buffer,
     pub(super) rest_n: wgpu::Buffer,

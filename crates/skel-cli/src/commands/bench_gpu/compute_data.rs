@@ -1,6 +1,7 @@
 //! The synthetic mesh `skel bench gpu compute` skins, its vertex formats, and the check of a
 //! skinned result against the CPU reference (`skel_anim::skin_vertices`).
 
+use glam::Mat4;
 use skel::anim::{VertexInfluences, skin_vertices};
 use skel::gpu::{GpuContext, JointFormat, WeightFormat};
 
@@ -72,11 +73,11 @@ pub(super) fn clustered_joints(n: usize, bones: u32) -> Vec<u32> {
 }
 
 /// `bones` affine bone matrices (column-major 4×4): a rotation about z and a translation each.
-pub(super) fn bone_matrices(bones: u32) -> Vec<f32> {
+pub(super) fn bone_matrices(bones: u32) -> Vec<Mat4> {
     (0..bones)
-        .flat_map(|b| {
+        .map(|b| {
             let (s, c) = (b as f32 * 0.1).sin_cos();
-            [
+            Mat4::from_cols_array(&[
                 c,
                 s,
                 0.0,
@@ -93,7 +94,7 @@ pub(super) fn bone_matrices(bones: u32) -> Vec<f32> {
                 0.5,
                 -0.25,
                 1.0,
-            ]
+            ])
         })
         .collect()
 }
@@ -168,7 +169,7 @@ pub(super) fn weight_label(f: WeightFormat) -> &'static str {
 pub(super) struct Reference<'a> {
     pub(super) data: &'a Data,
     pub(super) joints: &'a [u32],
-    pub(super) bones: &'a [f32],
+    pub(super) bones: &'a [Mat4],
     pub(super) per_vertex: usize,
 }
 
@@ -192,9 +193,13 @@ pub(super) fn check(
         if count == 0 {
             return Ok(Vec::new());
         }
-        let bytes =
-            skel::gpu::readback::read_buffer(ctx, out, first as u64 * 12, count as u64 * 12)?;
-        Ok(bytemuck::pod_collect_to_vec(&bytes))
+        let offset = first as u64 * 12;
+        Ok(skel::gpu::readback::read_buffer_as(
+            ctx,
+            out,
+            offset,
+            count * 3,
+        )?)
     };
     let mut got = read(0, head)?;
     got.extend(read(head.max(tail_start), n - head.max(tail_start))?);
@@ -222,7 +227,7 @@ pub(super) fn check(
         &positions,
         None,
         Some(&influences),
-        reference.bones,
+        bytemuck::cast_slice(reference.bones),
         None,
         &mut cpu,
         None,

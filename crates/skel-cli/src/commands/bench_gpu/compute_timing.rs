@@ -79,12 +79,8 @@ pub(super) fn time_passes(
         }
         encoder.resolve_query_set(&queries, 0..count, &resolve, 0);
         ctx.queue.submit([encoder.finish()]);
-        let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&skel::gpu::readback::read_buffer(
-            ctx,
-            &resolve,
-            0,
-            u64::from(count) * 8,
-        )?);
+        let ticks: Vec<u64> =
+            skel::gpu::readback::read_buffer_as(ctx, &resolve, 0, count as usize)?;
         let period = f64::from(ctx.queue.get_timestamp_period()) * 1e-9;
         ticks
             .chunks_exact(2)
@@ -211,9 +207,7 @@ pub(super) fn copy_bandwidth(
             encoder.write_timestamp(&queries, 1);
             encoder.resolve_query_set(&queries, 0..2, &resolve, 0);
             ctx.queue.submit([encoder.finish()]);
-            let t: Vec<u64> = bytemuck::pod_collect_to_vec(&skel::gpu::readback::read_buffer(
-                ctx, &resolve, 0, 16,
-            )?);
+            let t: Vec<u64> = skel::gpu::readback::read_buffer_as(ctx, &resolve, 0, 2)?;
             t[1].saturating_sub(t[0]) as f64 * f64::from(ctx.queue.get_timestamp_period()) * 1e-9
         } else {
             ten_copies()?

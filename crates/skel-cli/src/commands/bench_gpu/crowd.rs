@@ -172,8 +172,7 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
             continue;
         }
         if let Some((_, resolve)) = &queries {
-            let bytes = skel::gpu::readback::read_buffer(&ctx, resolve, 0, 16)?;
-            let t: Vec<u64> = bytemuck::pod_collect_to_vec(&bytes);
+            let t: Vec<u64> = skel::gpu::readback::read_buffer_as(&ctx, resolve, 0, 2)?;
             skin_gpu.push(t[1].saturating_sub(t[0]) as f64 * period / 1e6);
         }
         pose.push(pose_ms);

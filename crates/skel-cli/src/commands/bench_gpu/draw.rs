@@ -15,7 +15,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use glam::Vec3;
+use glam::{Mat4, Vec3};
 use serde::Serialize;
 use skel::gltf::{CpuPoser, LoadOptions, load_path, load_slice};
 use skel::gpu::{GpuContext, HeadlessOptions, JointIndices, SkeletonGpu, create_skeleton};
@@ -152,8 +152,9 @@ pub(super) fn run(args: &DrawArgs) -> Result<(), Error> {
     }
     let bones_per_character = u32::try_from(poses[0].len() / 16)?;
     let n = args.characters;
-    let atlas: Vec<f32> = (0..n)
-        .flat_map(|c| poses[(c % args.poses) as usize].iter().copied())
+    let atlas: Vec<Mat4> = (0..n)
+        .flat_map(|c| poses[(c % args.poses) as usize].chunks_exact(16))
+        .map(Mat4::from_cols_slice)
         .collect();
     let skeleton: SkeletonGpu = create_skeleton(
         &ctx,
@@ -275,7 +276,7 @@ pub(super) fn run(args: &DrawArgs) -> Result<(), Error> {
         frame_wall_ms_median: wall * 1e3,
         fps_whole_frame: 1.0 / wall,
         upload_call_ms_median: upload * 1e3,
-        upload_bytes_per_frame: atlas.len() * 4,
+        upload_bytes_per_frame: atlas.len() * 64,
         pixels_covered: covered,
     };
     if args.json {

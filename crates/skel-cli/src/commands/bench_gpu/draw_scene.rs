@@ -323,7 +323,7 @@ impl Scene {
         &self,
         ctx: &GpuContext,
         skeleton: &SkeletonGpu,
-        atlas: &[f32],
+        atlas: &[Mat4],
         (skinned, timed): (bool, bool),
     ) -> Result<(f64, f64, Option<f64>), Error> {
         let start = Instant::now();
@@ -387,20 +387,17 @@ impl Scene {
         ctx.queue.submit([encoder.finish()]);
         ctx.device.poll(wgpu::PollType::wait_indefinitely())?;
         let wall = start.elapsed().as_secs_f64();
-        let gpu =
-            match queries {
-                Some(_) => {
-                    let t: Vec<u64> = bytemuck::pod_collect_to_vec(
-                        &skel::gpu::readback::read_buffer(ctx, &self.resolve, 0, 16)?,
-                    );
-                    Some(
-                        t[1].saturating_sub(t[0]) as f64
-                            * f64::from(ctx.queue.get_timestamp_period())
-                            * 1e-9,
-                    )
-                }
-                None => None,
-            };
+        let gpu = match queries {
+            Some(_) => {
+                let t: Vec<u64> = skel::gpu::readback::read_buffer_as(ctx, &self.resolve, 0, 2)?;
+                Some(
+                    t[1].saturating_sub(t[0]) as f64
+                        * f64::from(ctx.queue.get_timestamp_period())
+                        * 1e-9,
+                )
+            }
+            None => None,
+        };
         Ok((upload, wall, gpu))
     }
 
@@ -409,33 +406,9 @@ impl Scene {
     /// # Errors
     /// A failed readback.
     pub(super) fn pixels(&self, ctx: &GpuContext) -> Result<Vec<u8>, Error> {
-        let texture = self.color.texture();
-        let size = texture.size();
-        let row = (size.width * 4).next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
-        let staging = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: None,
-            size: u64::from(row) * u64::from(size.height),
-            usage: wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        encoder.copy_texture_to_buffer(
-            texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &staging,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(row),
-                    rows_per_image: Some(size.height),
-                },
-            },
-            size,
-        );
-        ctx.queue.submit([encoder.finish()]);
-        let bytes = skel::gpu::readback::read_buffer(ctx, &staging, 0, staging.size())?;
-        Ok(bytes
-            .chunks_exact(row as usize)
-            .flat_map(|r| r[..size.width as usize * 4].to_vec())
-            .collect())
+        Ok(skel::gpu::readback::read_texture(
+            ctx,
+            self.color.texture(),
+        )?)
     }
 }

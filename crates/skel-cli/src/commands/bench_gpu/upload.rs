@@ -24,12 +24,12 @@
 use std::io::Write as _;
 use std::time::Instant;
 
+use glam::Mat4;
 use serde::Serialize;
 use skel::anim::MorphTargets;
 use skel::gpu::{
-    BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout, CROWD_STAGING_SLOTS, CrowdBones,
-    CrowdBonesDescriptor, GpuContext, JointIndices, MorphGpu, SkeletonGpu, create_morph,
-    create_skeleton,
+    BoneTextureLayout, CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor, GpuContext,
+    JointIndices, MorphGpu, SkeletonGpu, create_morph, create_skeleton,
 };
 
 use super::{AdapterReport, median, positive_u32, table_out};
@@ -108,90 +108,6 @@ struct UploadReport {
     results: Vec<ModeReport>,
 }
 
-/// Writes bones `first..first + count` of `matrices` (16 floats each) into `texture` laid out
-/// as `layout`, one `write_texture` per texture row touched; returns the calls made.
-fn write_bones(
-    queue: &wgpu::Queue,
-    texture: &wgpu::Texture,
-    layout: &BoneTextureLayout,
-    matrices: &[f32],
-    (first, count): (u32, u32),
-) -> u32 {
-    let per_row = layout.bones_per_row();
-    let mut bone = first;
-    let mut calls = 0;
-    while bone < first + count {
-        let (x, y) = layout.texel(bone, 0);
-        let run = (per_row - bone % per_row).min(first + count - bone);
-        let start = bone as usize * 16;
-        let bytes: &[u8] = bytemuck::cast_slice(&matrices[start..start + run as usize * 16]);
-        queue.write_texture(
-            wgpu::TexelCopyTextureInfo {
-                texture,
-                mip_level: 0,
-                origin: wgpu::Origin3d { x, y, z: 0 },
-                aspect: wgpu::TextureAspect::All,
-            },
-            bytes,
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(run * 4 * BONE_TEXEL_BYTES),
-                rows_per_image: Some(1),
-            },
-            wgpu::Extent3d {
-                width: run * 4,
-                height: 1,
-                depth_or_array_layers: 1,
-            },
-        );
-        bone += run;
-        calls += 1;
-    }
-    calls
-}
-
-/// Writes every bone: the full rows in one call, the partial last row in another; returns the
-/// calls made.
-fn write_all(
-    queue: &wgpu::Queue,
-    texture: &wgpu::Texture,
-    layout: &BoneTextureLayout,
-    matrices: &[f32],
-) -> u32 {
-    let per_row = layout.bones_per_row();
-    let full_rows = layout.bone_count / per_row;
-    let mut calls = 0;
-    if full_rows > 0 {
-        let end = (full_rows * per_row) as usize * 16;
-        queue.write_texture(
-            texture.as_image_copy(),
-            bytemuck::cast_slice(&matrices[..end]),
-            wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(layout.width * BONE_TEXEL_BYTES),
-                rows_per_image: Some(full_rows),
-            },
-            wgpu::Extent3d {
-                width: layout.width,
-                height: full_rows,
-                depth_or_array_layers: 1,
-            },
-        );
-        calls += 1;
-    }
-    let rest = layout.bone_count - full_rows * per_row;
-    if rest > 0 {
-        calls += write_bones(
-            queue,
-            texture,
-            layout,
-            matrices,
-            (full_rows * per_row, rest),
-        );
-    }
-    calls
-}
-
 /// Free ranges between live allocations over every memory block: (live, gaps); `None` where
 /// the backend gives no allocator report.
 fn allocator_gaps(ctx: &GpuContext) -> Option<(usize, usize)> {
@@ -231,13 +147,13 @@ fn issue(
     ctx: &GpuContext,
     t: &mut Targets,
     mode: &str,
-    matrices: &[f32],
+    matrices: &[Mat4],
     (j, weights): (u32, &[f32]),
     encoder: &mut wgpu::CommandEncoder,
 ) -> Result<u32, Error> {
     let bad = || -> Error { "a bone array of the wrong length".into() };
     Ok(match mode {
-        "atlas_one_write" => write_all(&ctx.queue, &t.atlas, &t.layout, matrices),
+        "atlas_one_write" => t.layout.write_all(&ctx.queue, &t.atlas, matrices),
         "atlas_skeleton_gpu" => {
             if !t.atlas_skeleton.write_bone_matrices(&ctx.queue, matrices) {
                 return Err(bad());
@@ -248,14 +164,14 @@ fn issue(
         }
         "atlas_per_character" => {
             let mut calls = 0;
-            for c in 0..t.separate.len() as u32 {
-                calls += write_bones(&ctx.queue, &t.atlas, &t.layout, matrices, (c * j, j));
+            for (c, character) in matrices.chunks_exact(j as usize).enumerate() {
+                let first = c as u32 * j;
+                calls += t.layout.write_bones(&ctx.queue, &t.atlas, first, character);
             }
             calls
         }
         "separate_skeletons" => {
-            let per = j as usize * 16;
-            for (s, m) in t.separate.iter().zip(matrices.chunks_exact(per)) {
+            for (s, m) in t.separate.iter().zip(matrices.chunks_exact(j as usize)) {
                 if !s.write_bone_matrices(&ctx.queue, m) {
                     return Err(bad());
                 }
@@ -287,31 +203,14 @@ pub(super) fn run(args: &UploadArgs) -> Result<(), Error> {
         .ok_or("--characters × --bones overflows u32")?;
     // Frame f's matrices differ from frame f-1's (a translation term changes), so nothing can
     // be skipped as unchanged.
-    let mut matrices: Vec<f32> = (0..total)
-        .flat_map(|b| {
-            let t = b as f32 * 1e-3;
-            [
-                1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, t, 0.0, 0.0, 1.0,
-            ]
-        })
+    let mut matrices: Vec<Mat4> = (0..total)
+        .map(|b| Mat4::from_translation(glam::Vec3::new(b as f32 * 1e-3, 0.0, 0.0)))
         .collect();
     let layout = BoneTextureLayout::new(total, ctx.limits.max_texture_dimension_2d)?;
-    let atlas = ctx.device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("bone atlas"),
-        size: layout.extent(),
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: BONE_TEXTURE_FORMAT,
-        usage: wgpu::TextureUsages::TEXTURE_BINDING
-            | wgpu::TextureUsages::COPY_DST
-            | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let skeleton = |bones: u32, data: &[f32]| {
+    let atlas = layout.create_texture(&ctx.device);
+    let skeleton = |bones: u32, data: &[Mat4]| {
         create_skeleton(&ctx, JointIndices::U8(&[]), &[], bones, data, None, None)
     };
-    let per = j as usize * 16;
     let mut weights = vec![0.0f32; args.targets as usize];
     let morph_targets = MorphTargets {
         target_count: args.targets as usize,
@@ -321,7 +220,7 @@ pub(super) fn run(args: &UploadArgs) -> Result<(), Error> {
     let mut targets = Targets {
         atlas_skeleton: skeleton(total, &matrices)?,
         separate: matrices
-            .chunks_exact(per)
+            .chunks_exact(j as usize)
             .map(|m| skeleton(j, m))
             .collect::<Result<_, _>>()?,
         morphs: if args.targets > 0 {
@@ -369,7 +268,7 @@ pub(super) fn run(args: &UploadArgs) -> Result<(), Error> {
         let (mut issued, mut complete) = (Vec::new(), Vec::new());
         let (mut calls, mut alloc_issue, mut alloc_frame) = (0, 0, 0);
         for frame in 0..args.warmup + args.frames {
-            matrices[12] = frame as f32;
+            matrices[0].w_axis.x = frame as f32;
             if let Some(w) = weights.first_mut() {
                 *w = (frame % 10) as f32 * 0.1;
             }
@@ -423,7 +322,8 @@ pub(super) fn run(args: &UploadArgs) -> Result<(), Error> {
     // equal.
     if modes.contains(&"atlas_one_write") || modes.contains(&"atlas_per_character") {
         let back = skel::gpu::readback::read_texture_rgba32float(&ctx, &targets.atlas)?;
-        if back.get(..matrices.len()) != Some(&matrices[..]) {
+        let written: &[f32] = bytemuck::cast_slice(&matrices);
+        if back.get(..written.len()) != Some(written) {
             return Err("the bone atlas did not read back as written".into());
         }
     }
