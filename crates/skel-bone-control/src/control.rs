@@ -8,6 +8,7 @@
 //! write; [`Skeleton::bake_skeleton`] uploads the batch once.
 
 use skel_anim::PoseSink;
+use skel_anim::glam::Mat4;
 
 use crate::{
     BoneControlError, BoneKey, BoneOverrideState, BoneWorldPose, Skeleton,
@@ -280,15 +281,15 @@ impl Skeleton {
             .ok_or(BoneControlError::SingularWorld { bone: b, node })
     }
 
-    /// World matrix (16 floats, column-major, handedness included) of the bone's joint node as
-    /// the last bake computed it; the rest pose before the first bake.
+    /// World matrix (handedness included) of the bone's joint node as the last bake computed
+    /// it; the rest pose before the first bake.
     ///
     /// # Errors
     /// A bad bone.
-    pub fn baked_world_matrix(&self, bone: impl BoneKey) -> Result<[f32; 16], BoneControlError> {
+    pub fn baked_world_matrix(&self, bone: impl BoneKey) -> Result<Mat4, BoneControlError> {
         let b = bone.resolve(self)?;
         let node = self.joints[b];
         // The bake scratch has a world matrix per node and `node` is a validated joint index.
-        Ok(self.state.baked_world(node).unwrap_or(skel_math::IDENTITY))
+        Ok(self.state.baked_world(node).unwrap_or(Mat4::IDENTITY))
     }
 }

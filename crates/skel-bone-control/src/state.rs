@@ -73,12 +73,8 @@ impl SharedState {
     }
 
     /// World matrix of `node` from the last bake (the rest pose before the first one).
-    pub(crate) fn baked_world(&self, node: usize) -> Option<[f32; 16]> {
-        let scratch = self.scratch();
-        let m = scratch.world.get(node * 16..node * 16 + 16)?;
-        let mut out = [0.0; 16];
-        out.copy_from_slice(m);
-        Some(out)
+    pub(crate) fn baked_world(&self, node: usize) -> Option<skel_anim::glam::Mat4> {
+        self.scratch().world.get(node).copied()
     }
 }
 
@@ -86,7 +82,7 @@ impl SharedState {
 struct BonesOnly<'a>(&'a mut dyn PoseSink);
 
 impl PoseSink for BonesOnly<'_> {
-    fn bone_matrices(&mut self, binding: usize, matrices: &[f32]) {
+    fn bone_matrices(&mut self, binding: usize, matrices: &[skel_anim::glam::Mat4]) {
         self.0.bone_matrices(binding, matrices);
     }
     fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}

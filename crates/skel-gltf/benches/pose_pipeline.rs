@@ -162,7 +162,12 @@ fn parallel(c: &mut Criterion, asset: &Loaded, n: usize, records: &mut Vec<CaseR
         par_tick_all(&mut par, FRAME_MS, &mut sinks).unwrap();
     }
     for (a, b) in serial.iter().zip(&par) {
-        let bits = |m: &[f32]| m.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+        let bits = |m: &[glam::Mat4]| {
+            bytemuck::cast_slice::<_, f32>(m)
+                .iter()
+                .map(|v| v.to_bits())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
             bits(a.bone_matrices(0).unwrap()),
             bits(b.bone_matrices(0).unwrap())

@@ -45,7 +45,7 @@ struct Discard {
 }
 
 impl PoseSink for Discard {
-    fn bone_matrices(&mut self, _binding: usize, _matrices: &[f32]) {}
+    fn bone_matrices(&mut self, _binding: usize, _matrices: &[glam::Mat4]) {}
     fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
     fn wants_local_transforms(&self) -> bool {
         self.trs
@@ -121,7 +121,7 @@ fn run(asset: &support::Loaded, n: usize, warmup: usize, frames: usize) -> Resul
     };
     let mut bits: u64 = 0xcbf2_9ce4_8422_2325;
     for m in crowd.iter().filter_map(|c| c.bone_matrices(0)) {
-        for v in m {
+        for v in m.iter().flat_map(glam::Mat4::to_cols_array) {
             bits = (bits ^ u64::from(v.to_bits())).wrapping_mul(0x0100_0000_01b3);
         }
     }
@@ -129,7 +129,7 @@ fn run(asset: &support::Loaded, n: usize, warmup: usize, frames: usize) -> Resul
     let checksum: f32 = crowd
         .iter()
         .filter_map(|c| c.bone_matrices(0))
-        .flat_map(|m| m.chunks_exact(16).map(|b| b[12]))
+        .flat_map(|m| m.iter().map(|b| b.w_axis.x))
         .sum();
     #[expect(clippy::cast_precision_loss, reason = "frame counts")]
     let per_frame = if frames == 0 { 0.0 } else { ns / frames as f64 };

@@ -105,10 +105,7 @@ fn world_of(rig: &Arc<Rig>, clip: usize, times: &[f32]) -> Result<Vec<Vec<DMat4>
         .map(|&t| {
             c.evaluate_at(Some(clip), t, &mut NullSink)
                 .map_err(|e| e.to_string())?;
-            Ok(c.world_matrices()
-                .chunks_exact(16)
-                .map(|m| DMat4::from_cols_array(&std::array::from_fn(|i| f64::from(m[i]))))
-                .collect())
+            Ok(c.world_matrices().iter().map(|m| m.as_dmat4()).collect())
         })
         .collect()
 }

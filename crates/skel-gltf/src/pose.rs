@@ -4,10 +4,11 @@
 
 use std::sync::Arc;
 
+use skel_anim::glam::{Mat4, Vec3};
 use skel_anim::{
     AnimationController, IkJob, LayerDesc, NullSink, Player, PoseHook, RootMotion, skin_vertices,
 };
-use skel_math::{load_mat4, store_mat4};
+use skel_math::load_mat4;
 
 use crate::{GltfAsset, GltfError};
 
@@ -20,8 +21,8 @@ use crate::{GltfAsset, GltfError};
 #[derive(Debug, Clone)]
 pub struct CpuPoser {
     controller: AnimationController,
-    /// `jointWorld · inverseBind` per skin, 16 floats per joint.
-    skin_matrices: Vec<Vec<f32>>,
+    /// `jointWorld · inverseBind` per skin, one per joint.
+    skin_matrices: Vec<Vec<Mat4>>,
     /// World position of every vertex, per primitive.
     positions: Vec<Vec<f32>>,
     /// Mesh-space morphed positions (scratch for rigid primitives).
@@ -53,7 +54,7 @@ impl CpuPoser {
             skin_matrices: asset
                 .skins
                 .iter()
-                .map(|s| vec![0.0; s.joints.len() * 16])
+                .map(|s| vec![Mat4::ZERO; s.joints.len()])
                 .collect(),
             positions: asset
                 .primitives
@@ -183,9 +184,9 @@ impl CpuPoser {
         )
     }
 
-    /// World matrices of every node from the last pose, 16 floats each.
+    /// World matrices of every node from the last pose, by node index.
     #[must_use]
-    pub fn node_world_matrices(&self) -> &[f32] {
+    pub fn node_world_matrices(&self) -> &[Mat4] {
         // `pose` and `pose_blend` resolve the world matrices for skinning.
         match &self.player {
             Some((_, player)) if self.blended => &player.scratch().world,
@@ -195,15 +196,17 @@ impl CpuPoser {
 
     /// `jointWorld · inverseBind` of every joint of skin `skin` from the last pose.
     #[must_use]
-    pub fn skin_matrices(&self, skin: usize) -> Option<&[f32]> {
+    pub fn skin_matrices(&self, skin: usize) -> Option<&[Mat4]> {
         self.skin_matrices.get(skin).map(Vec::as_slice)
     }
 
-    /// World positions (x, y, z per vertex) of primitive `primitive` (index into
+    /// World position of every vertex of primitive `primitive` (index into
     /// [`GltfAsset::primitives`]) from the last pose.
     #[must_use]
-    pub fn positions(&self, primitive: usize) -> Option<&[f32]> {
-        self.positions.get(primitive).map(Vec::as_slice)
+    pub fn positions(&self, primitive: usize) -> Option<&[Vec3]> {
+        self.positions
+            .get(primitive)
+            .map(|p| bytemuck::cast_slice(p.as_slice()))
     }
 
     /// Morph weights of morph binding `binding` from the last pose.
@@ -236,16 +239,15 @@ impl CpuPoser {
 /// matrices and morph weights.
 fn skin_all(
     asset: &GltfAsset,
-    world: &[f32],
+    world: &[Mat4],
     morph_weights: &[Vec<f32>],
-    skin_matrices: &mut [Vec<f32>],
+    skin_matrices: &mut [Vec<Mat4>],
     positions: &mut [Vec<f32>],
     morphed: &mut [f32],
 ) -> Result<(), GltfError> {
     for (skin, out) in asset.skins.iter().zip(skin_matrices.iter_mut()) {
-        for (i, &j) in skin.joints.iter().enumerate() {
-            let m = load_mat4(world, j * 16) * load_mat4(&skin.inverse_bind_matrices, i * 16);
-            store_mat4(out, i * 16, &m);
+        for (i, (&j, m)) in skin.joints.iter().zip(out.iter_mut()).enumerate() {
+            *m = world[j] * load_mat4(&skin.inverse_bind_matrices, i * 16);
         }
     }
     for (pi, prim) in asset.primitives.iter().enumerate() {
@@ -269,9 +271,9 @@ fn skin_all(
             _ => {
                 let morphed = &mut morphed[..prim.positions.len()];
                 skin_vertices(&prim.positions, None, None, &[], morph, morphed, None)?;
-                let node_world = load_mat4(world, prim.node * 16);
+                let node_world = world[prim.node];
                 for (src, dst) in morphed.chunks_exact(3).zip(out.chunks_exact_mut(3)) {
-                    let p = node_world.transform_point3(glam::Vec3::from_slice(src));
+                    let p = node_world.transform_point3(Vec3::from_slice(src));
                     dst.copy_from_slice(&p.to_array());
                 }
             }

@@ -63,11 +63,11 @@ fn bone_matrices_match_the_world_matrices_on_every_asset() {
                     controller.evaluate_at(clip, t, &mut sink).unwrap();
                     let world = controller.world_matrices().to_vec();
                     for (b, binding) in data.skeletons.iter().enumerate() {
-                        let inv_mesh = mat(&world[binding.mesh_node * 16..][..16]).inverse();
+                        let inv_mesh = world[binding.mesh_node].as_dmat4().inverse();
                         for (i, &joint) in binding.joints.iter().enumerate() {
                             let ibm = mat(&binding.inverse_bind_matrices[i * 16..][..16]);
-                            let want = inv_mesh * mat(&world[joint * 16..][..16]) * ibm;
-                            let got = &sink.bone_matrices[b][i * 16..][..16];
+                            let want = inv_mesh * world[joint].as_dmat4() * ibm;
+                            let got = sink.bone_matrices[b][i].to_cols_array();
                             let scale = want
                                 .to_cols_array()
                                 .iter()
@@ -76,7 +76,7 @@ fn bone_matrices_match_the_world_matrices_on_every_asset() {
                                 .to_cols_array()
                                 .iter()
                                 .zip(got)
-                                .fold(0.0f64, |m, (w, g)| m.max((w - f64::from(*g)).abs()))
+                                .fold(0.0f64, |m, (w, g)| m.max((w - f64::from(g)).abs()))
                                 / scale;
                             worst = worst.max(err);
                             assert!(

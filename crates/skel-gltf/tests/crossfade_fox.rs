@@ -44,7 +44,7 @@ fn motion_and_distance(data: &Arc<AnimationData>, clips: &[usize]) -> (f32, f32)
                     controller
                         .evaluate_at(Some(clip), k as f32 * dt, &mut sink)
                         .unwrap();
-                    sink.bone_matrices.concat()
+                    bytemuck::cast_slice(&sink.bone_matrices.concat()).to_vec()
                 })
                 .collect(),
         );
@@ -71,7 +71,7 @@ fn step(fader: &mut CrossFade, frames: usize, last: &mut Vec<f32>) -> f32 {
     let mut largest = 0.0_f32;
     for _ in 0..frames {
         fader.tick(DT_MS, &mut sink);
-        let now = sink.bone_matrices.concat();
+        let now = bytemuck::cast_slice(&sink.bone_matrices.concat()).to_vec();
         if !last.is_empty() {
             largest = largest.max(max_abs_diff(last, &now));
         }

@@ -6,6 +6,7 @@ mod common;
 
 use common::builder::{BYTE, Builder, SHORT, UNSIGNED_SHORT, two_bone_strip};
 use serde_json::json;
+use skel_anim::glam::{Mat4, Vec3};
 use skel_anim::{ChannelPath, Handedness, Interpolation};
 use skel_gltf::{
     CpuPoser, GltfAsset, LoadOptions, compute_bone_texture_data, extract_skin, load_slice,
@@ -31,12 +32,20 @@ fn skinned_mesh_node_transform_is_ignored_and_joints_move_vertices() {
     // Rest: the mesh node's translation (10, 0, 0) must not move anything.
     poser.pose(&asset, None, 0.0).unwrap();
     let rest = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 2.0, 0.0];
-    assert!(close(poser.positions(0).unwrap(), &rest, 1e-6));
+    assert!(close(
+        bytemuck::cast_slice(poser.positions(0).unwrap()),
+        &rest,
+        1e-6
+    ));
     // t = 1: the tip joint turned 90° about z around (0, 1, 0).
     poser.pose(&asset, Some(0), 1.0).unwrap();
     let bent = [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, -1.0, 1.0, 0.0, -1.0, 2.0, 0.0];
     assert!(
-        close(poser.positions(0).unwrap(), &bent, 1e-6),
+        close(
+            bytemuck::cast_slice(poser.positions(0).unwrap()),
+            &bent,
+            1e-6
+        ),
         "{:?}",
         poser.positions(0)
     );
@@ -53,21 +62,23 @@ fn left_handed_mode_mirrors_x_at_the_roots() {
     let mut p_rh = CpuPoser::new(&rh).unwrap();
     p_lh.pose(&lh, Some(0), 0.5).unwrap();
     p_rh.pose(&rh, Some(0), 0.5).unwrap();
+    let mirror = Vec3::new(-1.0, 1.0, 1.0);
     for (a, b) in p_lh
         .positions(0)
         .unwrap()
-        .chunks(3)
-        .zip(p_rh.positions(0).unwrap().chunks(3))
+        .iter()
+        .zip(p_rh.positions(0).unwrap())
     {
-        assert!(
-            (a[0] + b[0]).abs() < 1e-6 && (a[1] - b[1]).abs() < 1e-6 && (a[2] - b[2]).abs() < 1e-6
-        );
+        assert!(a.abs_diff_eq(*b * mirror, 1e-6), "{a} vs {b}");
     }
     // World matrices: C·M with C = diag(-1, 1, 1, 1).
-    let (wl, wr) = (p_lh.node_world_matrices(), p_rh.node_world_matrices());
-    for i in 0..wl.len() {
-        let sign = if i % 4 == 0 { -1.0 } else { 1.0 };
-        assert!((wl[i] - sign * wr[i]).abs() < 1e-6);
+    let c = Mat4::from_scale(mirror);
+    for (l, r) in p_lh
+        .node_world_matrices()
+        .iter()
+        .zip(p_rh.node_world_matrices())
+    {
+        assert!(l.abs_diff_eq(c * *r, 1e-6), "{l} vs {r}");
     }
 }
 
@@ -111,18 +122,17 @@ fn extract_skin_and_rest_bone_texture() {
     let skin = extract_skin(&asset, 0, 0).unwrap();
     assert_eq!(skin.joint_nodes, [1, 2]);
     // Mesh node world: translation 10 in x.
-    assert_eq!(&skin.mesh_world_matrix[12..15], &[10.0, 0.0, 0.0]);
     assert_eq!(
-        &skin.joint_world_matrices[16 + 12..16 + 15],
-        &[0.0, 1.0, 0.0]
+        skin.mesh_world_matrix.w_axis.truncate(),
+        Vec3::new(10.0, 0.0, 0.0)
     );
+    assert_eq!(skin.joint_world_matrices[1].w_axis.truncate(), Vec3::Y);
     // bone = invMeshWorld · jointWorld · IBM: the IBMs undo the joints, leaving invMeshWorld,
     // which the GPU's mesh.world cancels.
     let bones = compute_bone_texture_data(&skin);
-    assert_eq!(bones.len(), 32);
-    for bone in bones.chunks(16) {
-        assert!((bone[12] + 10.0).abs() < 1e-6 && bone[13].abs() < 1e-6);
-        assert!((bone[0] - 1.0).abs() < 1e-6 && (bone[5] - 1.0).abs() < 1e-6);
+    assert_eq!(bones.len(), 2);
+    for bone in bones {
+        assert!(bone.abs_diff_eq(Mat4::from_translation(Vec3::new(-10.0, 0.0, 0.0)), 1e-6));
     }
     assert!(matches!(
         extract_skin(&asset, 0, 1),
@@ -177,13 +187,13 @@ fn node_matrix_is_decomposed_into_rest_trs() {
     );
     let mut poser = CpuPoser::new(&asset).unwrap();
     poser.pose(&asset, None, 0.0).unwrap();
-    assert!(close(poser.node_world_matrices(), &m, 1e-6));
-    // Rigid mesh: vertex (1, 0, 0) → (1, 4, 3).
     assert!(close(
-        &poser.positions(0).unwrap()[3..6],
-        &[1.0, 4.0, 3.0],
+        bytemuck::cast_slice(poser.node_world_matrices()),
+        &m,
         1e-6
     ));
+    // Rigid mesh: vertex (1, 0, 0) → (1, 4, 3).
+    assert!(poser.positions(0).unwrap()[1].abs_diff_eq(Vec3::new(1.0, 4.0, 3.0), 1e-6));
 }
 
 #[test]
@@ -262,11 +272,7 @@ fn quantized_attributes_and_morph_deltas_decode() {
     assert_eq!(asset.animation.morph_bindings[mb].default_weights, [0.5]);
     let mut poser = CpuPoser::new(&asset).unwrap();
     poser.pose(&asset, None, 0.0).unwrap();
-    assert!(close(
-        &poser.positions(0).unwrap()[..3],
-        &[100.5, 0.0, -200.0],
-        1e-5
-    ));
+    assert!(poser.positions(0).unwrap()[0].abs_diff_eq(Vec3::new(100.5, 0.0, -200.0), 1e-5));
 }
 
 #[test]
@@ -354,11 +360,7 @@ fn all_influence_sets_count_and_weights_are_renormalised() {
     let mut poser = CpuPoser::new(&asset).unwrap();
     poser.pose(&asset, None, 0.0).unwrap();
     // Vertex 0 = 0.5·(1, 1, 0) + 0.5·(0, 1, 4) = (0.5, 1, 2): joint 7 from JOINTS_1 counts.
-    assert!(close(
-        &poser.positions(0).unwrap()[..3],
-        &[0.5, 1.0, 2.0],
-        1e-5
-    ));
+    assert!(poser.positions(0).unwrap()[0].abs_diff_eq(Vec3::new(0.5, 1.0, 2.0), 1e-5));
     let gpu = p.gpu_influences().unwrap();
     assert_eq!(gpu.per_vertex(), 8);
     assert_eq!(gpu.joints1.as_deref().unwrap()[..4], [4, 5, 6, 7]);
@@ -408,14 +410,12 @@ fn clips_read_every_path_and_interpolation_with_unit_rotation_keys() {
     // Hermite with zero tangents at s = 0.5: halfway, 1.5 in x.
     poser.pose(&asset, Some(1), 1.0).unwrap();
     let w = poser.node_world_matrices();
-    assert!((w[16 + 12] - 1.5).abs() < 1e-6, "{}", w[16 + 12]);
+    assert!((w[1].w_axis.x - 1.5).abs() < 1e-6, "{}", w[1].w_axis.x);
     // STEP holds the first key's scale until t = 2.
-    let tip = &w[32..48];
-    let scale_x = (tip[0] * tip[0] + tip[1] * tip[1] + tip[2] * tip[2]).sqrt();
+    let scale_x = w[2].x_axis.truncate().length();
     assert!((scale_x - 1.0).abs() < 1e-6);
     poser.pose(&asset, Some(1), 2.0).unwrap();
-    let tip = &poser.node_world_matrices()[32..48];
-    let scale_x = (tip[0] * tip[0] + tip[1] * tip[1] + tip[2] * tip[2]).sqrt();
+    let scale_x = poser.node_world_matrices()[2].x_axis.truncate().length();
     assert!((scale_x - 3.0).abs() < 1e-5);
 }
 

@@ -111,20 +111,20 @@ fn check_file(golden_path: &Path, asset: &GltfAsset, clip: Option<usize>) -> Wor
         let world = poser.node_world_matrices();
         for (node, m) in frame["nodes"].as_object().unwrap() {
             let n: usize = node.parse().unwrap();
-            let err = matrix_error(&nums(m), &world[n * 16..n * 16 + 16]);
+            let err = matrix_error(&nums(m), world[n].as_ref());
             worst.matrices = worst.matrices.max(err);
         }
         for (skin, s) in frame["skins"].as_object().unwrap() {
             let si: usize = skin.parse().unwrap();
             let joints: Vec<usize> = nums(&s["joints"]).iter().map(|&j| j as usize).collect();
             assert_eq!(joints, asset.skins[si].joints, "{name}: skin {si} joints");
-            let mut joint_world = Vec::with_capacity(joints.len() * 16);
-            for &j in &joints {
-                joint_world.extend_from_slice(&world[j * 16..j * 16 + 16]);
-            }
-            let err = matrix_error(&nums(&s["jointWorld"]), &joint_world);
+            let joint_world: Vec<_> = joints.iter().map(|&j| world[j]).collect();
+            let err = matrix_error(&nums(&s["jointWorld"]), bytemuck::cast_slice(&joint_world));
             worst.matrices = worst.matrices.max(err);
-            let err = matrix_error(&nums(&s["skinMatrices"]), poser.skin_matrices(si).unwrap());
+            let err = matrix_error(
+                &nums(&s["skinMatrices"]),
+                bytemuck::cast_slice(poser.skin_matrices(si).unwrap()),
+            );
             worst.matrices = worst.matrices.max(err);
         }
         for (i, fm) in frame["meshes"].as_array().unwrap().iter().enumerate() {
@@ -145,7 +145,7 @@ fn check_file(golden_path: &Path, asset: &GltfAsset, clip: Option<usize>) -> Wor
             let diag = diagonals[i].max(f64::from(f32::EPSILON));
             for (k, &v) in indices.iter().enumerate() {
                 for c in 0..3 {
-                    let err = (golden_pos[k * 3 + c] - f64::from(ours[v * 3 + c])).abs() / diag;
+                    let err = (golden_pos[k * 3 + c] - f64::from(ours[v][c])).abs() / diag;
                     if err > worst.positions {
                         worst.positions = err;
                         worst.positions_at =

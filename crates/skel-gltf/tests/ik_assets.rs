@@ -15,7 +15,7 @@ use skel_anim::{
 };
 use skel_gltf::{LoadOptions, load_path};
 
-fn position(world: &[f32], node: usize) -> Vec3 {
+fn position(world: &[glam::Mat4], node: usize) -> Vec3 {
     model_matrix(world, node).unwrap().translation.into()
 }
 

@@ -63,11 +63,11 @@ impl<'a, S: AsMut<SkeletonGpu>> GpuPoseSink<'a, S, MorphGpu> {
 }
 
 impl<S: AsMut<SkeletonGpu>, M: AsMut<MorphGpu>> PoseSink for GpuPoseSink<'_, S, M> {
-    fn bone_matrices(&mut self, binding: usize, matrices: &[f32]) {
+    fn bone_matrices(&mut self, binding: usize, matrices: &[glam::Mat4]) {
         let written = self
             .skeletons
             .get_mut(binding)
-            .is_some_and(|s| s.as_mut().write_bone_elements(self.queue, matrices));
+            .is_some_and(|s| s.as_mut().write_bone_matrices(self.queue, matrices));
         if !written {
             self.skipped += 1;
         }

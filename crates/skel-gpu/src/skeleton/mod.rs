@@ -253,18 +253,11 @@ impl SkeletonGpu {
     /// owners; concurrent uploads are applied one at a time, mirror and texture in the same
     /// order.
     pub fn write_bone_matrices(&self, queue: &wgpu::Queue, matrices: &[Mat4]) -> bool {
-        self.write_bone_elements(queue, bytemuck::cast_slice(matrices))
-    }
-
-    /// [`write_bone_matrices`](Self::write_bone_matrices) from column-major elements, 16 per
-    /// bone, in a slice of any alignment (a `PoseSink` hands them over as `&[f32]`): they are
-    /// copied into the (aligned) mirror, and the mirror is uploaded.
-    pub(crate) fn write_bone_elements(&self, queue: &wgpu::Queue, elements: &[f32]) -> bool {
         let mut mirror = self.lock_bone_matrices();
-        if elements.len() != mirror.len() * 16 {
+        if matrices.len() != mirror.len() {
             return false;
         }
-        bytemuck::cast_slice_mut::<Mat4, f32>(&mut mirror).copy_from_slice(elements);
+        mirror.copy_from_slice(matrices);
         self.layout
             .write_all(queue, &self.gpu.bone_texture, &mirror);
         true
