@@ -88,12 +88,6 @@ impl Rng {
         (((self.next_f32() + 1.0) * 0.5 * n as f32) as u32).min(n - 1)
     }
 }
-/// The column-major elements of `matrices`, 16 per matrix (what a texture readback or a
-/// `skel_anim` pose holds).
-pub fn floats(matrices: &[glam::Mat4]) -> &[f32] {
-    bytemuck::cast_slice(matrices)
-}
-
 
 /// `count` distinct bone matrices whose every element differs (element e of bone b encodes b
 /// and e), so a wrong texel shows up as a wrong value.
@@ -101,6 +95,12 @@ pub fn tagged_bone_matrices(count: u32) -> Vec<glam::Mat4> {
     (0..count)
         .map(|b| glam::Mat4::from_cols_array(&std::array::from_fn(|e| b as f32 + e as f32 / 16.0)))
         .collect()
+}
+
+/// The column-major elements of `matrices`, 16 per matrix (what a texture readback or a
+/// `skel_anim` pose holds).
+pub fn floats(matrices: &[glam::Mat4]) -> &[f32] {
+    bytemuck::cast_slice(matrices)
 }
 
 /// `count` random affine bone matrices (rotation-ish 3×3 with scale near 1, translation).
