@@ -216,14 +216,7 @@ fn create_mesh_skeleton(
         node,
         reason: format!("{bone_count} bones"),
     })?;
-    // Copied into matrices: the pose's floats need not be 16-byte aligned.
-    let bone_data: Vec<skel_gpu::glam::Mat4> = rest
-        .bones
-        .get(binding)
-        .map_or(&[][..], Vec::as_slice)
-        .chunks_exact(16)
-        .map(skel_gpu::glam::Mat4::from_cols_slice)
-        .collect();
+    let bone_data = rest.bones.get(binding).map_or(&[][..], Vec::as_slice);
     let sets: Vec<skel_gpu::InfluenceSet<'_>> = streams
         .influence_sets
         .iter()
@@ -382,7 +375,7 @@ impl<'a> MeshPoseSink<'a> {
 }
 
 impl PoseSink for MeshPoseSink<'_> {
-    fn bone_matrices(&mut self, binding: usize, matrices: &[f32]) {
+    fn bone_matrices(&mut self, binding: usize, matrices: &[skel_anim::glam::Mat4]) {
         let skeleton_of = |mesh| skeleton_for(mesh, binding);
         let mut written = false;
         for (i, mesh) in self.meshes.iter().enumerate() {
@@ -395,10 +388,7 @@ impl PoseSink for MeshPoseSink<'_> {
                 .filter_map(skeleton_of)
                 .any(|earlier| Arc::ptr_eq(earlier, gpu));
             if !shared {
-                // The pose's floats as matrices (16-byte aligned as the allocator hands them
-                // out; a misaligned slice would count as skipped, never panic).
-                written |= bytemuck::try_cast_slice(matrices)
-                    .is_ok_and(|m| gpu.write_bone_matrices(self.queue, m));
+                written |= gpu.write_bone_matrices(self.queue, matrices);
             }
         }
         if !written {

@@ -86,19 +86,19 @@ pub struct CrowdMesh {
 struct Span {
     binding: usize,
     first: usize,
-    floats: usize,
+    count: usize,
 }
 
 /// The pose sink of one instance: copies each binding's matrices into its span.
 struct SpanSink<'a> {
     spans: &'a [Span],
-    out: &'a mut [f32],
+    out: &'a mut [Mat4],
 }
 
 impl PoseSink for SpanSink<'_> {
-    fn bone_matrices(&mut self, binding: usize, matrices: &[f32]) {
+    fn bone_matrices(&mut self, binding: usize, matrices: &[Mat4]) {
         if let Some(s) = self.spans.iter().find(|s| s.binding == binding) {
-            let n = s.floats.min(matrices.len());
+            let n = s.count.min(matrices.len());
             self.out[s.first..s.first + n].copy_from_slice(&matrices[..n]);
         }
     }
@@ -135,7 +135,7 @@ impl PoseSink for SpanSink<'_> {
 pub struct Crowd {
     /// One player per instance (`set_visible(false)` culls one).
     pub players: Vec<Player>,
-    /// Every instance's matrices; `stride` counts their elements (16 per matrix).
+    /// Every instance's matrices, `stride` per instance.
     bones: Vec<Mat4>,
     visible: Vec<u32>,
     spans: Vec<Span>,
@@ -166,13 +166,13 @@ impl Crowd {
             if let Some(s) = &mesh.skeleton
                 && !spans.iter().any(|sp| sp.binding == s.binding)
             {
-                let floats = s.gpu.bone_count() as usize * 16;
+                let count = s.gpu.bone_count() as usize;
                 spans.push(Span {
                     binding: s.binding,
                     first: stride,
-                    floats,
+                    count,
                 });
-                stride += floats;
+                stride += count;
             }
         }
         if spans.is_empty() {
@@ -190,7 +190,7 @@ impl Crowd {
             ctx,
             &CrowdBonesDescriptor {
                 instances: desc.instances,
-                bones_per_instance: u32::try_from(stride / 16).unwrap_or(u32::MAX),
+                bones_per_instance: u32::try_from(stride).unwrap_or(u32::MAX),
                 staging_slots: desc.staging_slots,
             },
         )
@@ -203,7 +203,7 @@ impl Crowd {
                 continue;
             };
             let span = spans.iter().find(|s| s.binding == skeleton.binding);
-            let bone_offset = span.map_or(0, |s| (s.first / 16) as u32);
+            let bone_offset = span.map_or(0, |s| s.first as u32);
             let influences = skeleton.gpu.influences_per_vertex();
             let what = format!("crowd mesh {index}");
             let params = skel_gpu::crowd_mesh_params(mesh.vertex_count, &gpu, bone_offset);
@@ -290,17 +290,15 @@ impl Crowd {
             });
         }
         let instances = desc.instances as usize;
-        let mut bones = vec![Mat4::ZERO; stride / 16 * instances];
+        let mut bones = vec![Mat4::ZERO; stride * instances];
         // Every instance starts at the rest pose the skeletons were created with.
         for mesh in &asset.meshes {
             if let Some(s) = &mesh.skeleton
                 && let Some(span) = spans.iter().find(|sp| sp.binding == s.binding)
             {
                 let rest = s.gpu.bone_matrices();
-                let floats: &mut [f32] = bytemuck::cast_slice_mut(&mut bones);
-                for chunk in floats.chunks_mut(stride) {
-                    chunk[span.first..span.first + span.floats]
-                        .copy_from_slice(bytemuck::cast_slice(&rest));
+                for chunk in bones.chunks_mut(stride) {
+                    chunk[span.first..span.first + span.count].copy_from_slice(&rest);
                 }
             }
         }
@@ -329,7 +327,7 @@ impl Crowd {
     /// `ThreadPool::install` for an allocation-free frame), then rebuilds the visible list.
     pub fn tick(&mut self, dt: f32) {
         let spans = &self.spans[..];
-        let bones: &mut [f32] = bytemuck::cast_slice_mut(&mut self.bones);
+        let bones = &mut self.bones[..];
         #[cfg(feature = "rayon")]
         {
             use rayon::prelude::*;
@@ -415,8 +413,8 @@ impl Crowd {
     /// Instance `instance`'s bone matrices (every skeleton, [`CrowdMesh::bone_offset`] order),
     /// as last posed; empty past the end.
     #[must_use]
-    pub fn bone_matrices(&self, instance: usize) -> &[f32] {
-        bytemuck::cast_slice::<Mat4, f32>(&self.bones)
+    pub fn bone_matrices(&self, instance: usize) -> &[Mat4] {
+        self.bones
             .chunks(self.stride)
             .nth(instance)
             .unwrap_or_default()
@@ -424,8 +422,8 @@ impl Crowd {
 
     /// The whole contiguous bone array.
     #[must_use]
-    pub fn bone_array(&self) -> &[f32] {
-        bytemuck::cast_slice(&self.bones)
+    pub fn bone_array(&self) -> &[Mat4] {
+        &self.bones
     }
 
     /// The GPU bone buffer, visible list and staging ring.

@@ -12,14 +12,17 @@ use glam::{BVec4A, Mat4, Vec4};
 #[inline(always)]
 #[must_use]
 pub(crate) fn floats(m: &[Mat4]) -> &[f32] {
-    bytemuck::cast_slice(m)
+    // Through `[f32; 16]` (same size: the length is kept) and `as_flattened`, whose length is
+    // an exact multiple of 16 the optimiser can see: the passes' `as_chunks::<16>` then costs
+    // nothing, where a byte-length cast left a division in every bounds check.
+    bytemuck::cast_slice::<Mat4, [f32; 16]>(m).as_flattened()
 }
 
 /// [`floats`] for writing.
 #[inline(always)]
 #[must_use]
 pub(crate) fn floats_mut(m: &mut [Mat4]) -> &mut [f32] {
-    bytemuck::cast_slice_mut(m)
+    bytemuck::cast_slice_mut::<Mat4, [f32; 16]>(m).as_flattened_mut()
 }
 
 /// Four columns of a column-major 4×4 matrix.

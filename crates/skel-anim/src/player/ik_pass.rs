@@ -4,7 +4,7 @@
 
 use glam::{Affine3A, Mat4, Vec3};
 
-use crate::ik::{AimIk, TwoBoneIk, model_matrix};
+use crate::ik::{AimIk, TwoBoneIk};
 use crate::{AnimError, PoseScratch, Rig};
 
 /// One inverse-kinematics job of a [`Player`](crate::Player). Targets, poles and offsets are in
@@ -83,6 +83,18 @@ pub(crate) fn solve_all(scratch: &mut PoseScratch, jobs: &[IkJob], map: &FrameMa
     }
 }
 
+/// Node `node`'s matrix in the pose's frame (`PoseScratch::frame_world`, 16 floats a node).
+fn frame_matrix(world: &[f32], node: usize) -> Result<Affine3A, AnimError> {
+    let m = world
+        .get(node * 16..node * 16 + 16)
+        .ok_or(AnimError::LengthMismatch {
+            what: "IK model matrices",
+            expected: node.saturating_add(1),
+            got: world.len() / 16,
+        })?;
+    Ok(Affine3A::from_mat4(Mat4::from_cols_slice(m)))
+}
+
 fn solve_one(job: &IkJob, scratch: &mut PoseScratch, map: &FrameMap) -> Result<(), AnimError> {
     let world = &scratch.frame_world;
     match *job {
@@ -99,9 +111,9 @@ fn solve_one(job: &IkJob, scratch: &mut PoseScratch, map: &FrameMap) -> Result<(
                 ..ik
             };
             let solution = framed.solve(
-                &model_matrix(world, start)?,
-                &model_matrix(world, mid)?,
-                &model_matrix(world, end)?,
+                &frame_matrix(world, start)?,
+                &frame_matrix(world, mid)?,
+                &frame_matrix(world, end)?,
             )?;
             solution.apply(&mut scratch.trs, start, mid)
         }
@@ -112,7 +124,7 @@ fn solve_one(job: &IkJob, scratch: &mut PoseScratch, map: &FrameMap) -> Result<(
                 twist: ik.twist * map.twist_sign,
                 ..ik
             };
-            let solution = framed.solve(&model_matrix(world, node)?)?;
+            let solution = framed.solve(&frame_matrix(world, node)?)?;
             solution.apply(&mut scratch.trs, node)
         }
     }

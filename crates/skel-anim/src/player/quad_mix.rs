@@ -213,7 +213,6 @@ fn pose_with(
         world_stale,
         ..
     } = scratch;
-    let world = crate::math::interpolate::floats_mut(world);
     let root = &plan.frame.root;
     for (qi, q) in lq.shape.iter().enumerate() {
         let out = mix_quad(&stack, qi, &lq.rest[qi]);

@@ -159,7 +159,7 @@ pub(crate) fn splat_bones(
     joints: &[usize],
     wide: &[[[f32; 8]; 8]],
     affine: bool,
-    bones: &mut [f32],
+    bones: &mut [[f32; 16]],
     post: Option<glam::Vec4>,
 ) {
     use std::arch::x86_64::{
@@ -171,7 +171,6 @@ pub(crate) fn splat_bones(
         _mm256_set_m128(d, d)
     });
     let world = crate::math::interpolate::matrices(world);
-    let bones = crate::math::interpolate::matrices_mut(bones);
     for ((&joint, b), out) in joints.iter().zip(wide).zip(bones) {
         let w: &[f32; 16] = &world[joint];
         // Column `c` of the joint's world matrix in both halves.

@@ -8,7 +8,7 @@
     reason = "calling #[target_feature] functions after run-time detection; every block says why"
 )]
 
-use glam::Vec4;
+use glam::{Mat4, Vec4};
 
 use crate::math::interpolate;
 #[cfg(target_arch = "x86_64")]
@@ -60,7 +60,11 @@ fn bone_pass(
         mesh_inverses,
         ..
     } = scratch;
-    let world = interpolate::floats(if frame { frame_world } else { world });
+    let world: &[f32] = if frame {
+        frame_world
+    } else {
+        interpolate::floats(world)
+    };
     for (bi, (((binding, matrices), bp), cached)) in data
         .skeletons
         .iter()
@@ -74,7 +78,7 @@ fn bone_pass(
             *cached = (mesh_world, MeshInverse::of(&mesh_world));
         }
         let inv = &cached.1;
-        let bones = interpolate::floats_mut(matrices);
+        let bones = bytemuck::cast_slice_mut::<Mat4, [f32; 16]>(matrices);
         let (joints, splats, affine) = (&binding.joints, &bp.ibm_splats, bp.ibm_affine);
         let wide = &bp.ibm_wide;
         // The usual cases (the mesh at rest in the controller's frame, or mirrored): one
@@ -99,7 +103,7 @@ fn bone_pass(
                 .joints
                 .iter()
                 .zip(interpolate::matrices(&binding.inverse_bind_matrices))
-                .zip(interpolate::matrices_mut(bones))
+                .zip(bones.iter_mut())
             {
                 let w = interpolate::load(&world[joint]);
                 let ibm = interpolate::load(ibm);
@@ -140,7 +144,7 @@ pub(crate) fn bones(
     splats: &[[glam::Vec4; 16]],
     wide: &[[[f32; 8]; 8]],
     affine: bool,
-    bones: &mut [f32],
+    bones: &mut [[f32; 16]],
     post: Option<glam::Vec4>,
 ) {
     match (kernels, post) {
@@ -168,12 +172,12 @@ fn splat_bones(
     joints: &[usize],
     splats: &[[Vec4; 16]],
     affine: bool,
-    bones: &mut [f32],
+    bones: &mut [[f32; 16]],
     post: impl Fn(Vec4) -> Vec4,
 ) {
-    use crate::math::interpolate::{load, matrices, matrices_mut, store};
+    use crate::math::interpolate::{load, matrices, store};
     let world = matrices(world);
-    let pairs = joints.iter().zip(splats).zip(matrices_mut(bones));
+    let pairs = joints.iter().zip(splats).zip(bones);
     if affine {
         for ((&joint, b), out) in pairs {
             let w = load(&world[joint]);

@@ -250,10 +250,10 @@ proptest! {
             for step in &base.plan.steps {
                 let (node, parent) = (step.node as usize, step.parent);
                 let up = if parent == crate::data::NONE { 1.0 } else { bound[parent as usize] };
-                let own = base.frame_world[node].abs().to_cols_array().into_iter().fold(0.0f32, f32::max);
+                let own = base.frame_world[16 * node..16 * node + 16].iter().fold(0.0f32, |m, v| m.max(v.abs()));
                 bound[node] = (up * 7.0).max(own);
             }
-            for (node, (x, y)) in floats(&base.frame_world).chunks_exact(16).zip(floats(&wide.frame_world).chunks_exact(16)).enumerate() {
+            for (node, (x, y)) in base.frame_world.chunks_exact(16).zip(wide.frame_world.chunks_exact(16)).enumerate() {
                 for (p, q) in x.iter().zip(y) {
                     prop_assert!((p - q).abs() <= 4e-6 * (1.0 + bound[node]), "world {}: {} vs {}", node, p, q);
                 }
@@ -261,7 +261,7 @@ proptest! {
             for (binding, (x, y)) in a.bone_matrices.iter().zip(&b.bone_matrices).enumerate() {
                 let joints = &data.skeletons[binding].joints;
                 for ((m, w), &j) in floats(x).chunks_exact(16).zip(floats(y).chunks_exact(16)).zip(joints) {
-                    let world = base.frame_world[j].to_cols_array();
+                    let world = &base.frame_world[16 * j..16 * j + 16];
                     // The product's own rounding, and the world matrix's (above) times the
                     // inverse bind's four terms of at most 3.
                     let scale = 1.0 + world.iter().map(|v| v.abs()).sum::<f32>() * 3.0;

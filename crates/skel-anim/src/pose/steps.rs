@@ -37,7 +37,7 @@ pub struct PoseScratch {
     /// The controller's pose: every node's world matrix relative to the plan's frame
     /// ([`Frame`](crate::rig::plan::Frame): the first skinned mesh's rest world).
     /// Bone matrices come out the same in any frame, with one product less per bone in this one.
-    pub(crate) frame_world: Vec<Mat4>,
+    pub(crate) frame_world: Vec<f32>,
     /// Whether `world` is older than `frame_world`.
     pub(crate) world_stale: bool,
     /// One cursor per sampler of every clip, flattened (`cursor_base[clip] + sampler`), for
@@ -86,7 +86,7 @@ impl PoseScratch {
         let mut scratch = Self {
             trs: vec![0.0; n * TRS_STRIDE],
             world: vec![Mat4::ZERO; n],
-            frame_world: vec![Mat4::ZERO; n],
+            frame_world: vec![0.0; n * 16],
             world_stale: false,
             bones: data
                 .skeletons
@@ -259,7 +259,6 @@ pub(crate) fn pose_clip_fused(
             segments,
             ..
         } = scratch;
-        let world = interpolate::floats_mut(world);
         let cp = &plan.clips[clip];
         let timelines = cp.timelines.len();
         crate::pose::tracks::locate_segments(
@@ -287,7 +286,6 @@ pub(crate) fn pose_clip_fused(
         samples,
         ..
     } = scratch;
-    let world = interpolate::floats_mut(world);
     let root = &plan.frame.root;
     let cp = &plan.clips[clip];
     let tracks = cp.vec3.len() + cp.quat.len();
@@ -358,12 +356,7 @@ pub(crate) fn compute_frame_matrices(scratch: &mut PoseScratch) {
         world_stale,
         ..
     } = scratch;
-    hierarchy_pass(
-        trs,
-        &plan.steps,
-        interpolate::floats_mut(frame_world),
-        &plan.frame.root,
-    );
+    hierarchy_pass(trs, &plan.steps, frame_world, &plan.frame.root);
     *world_stale = true;
 }
 
@@ -380,11 +373,11 @@ pub(crate) fn resolve_world(scratch: &mut PoseScratch) {
         ..
     } = scratch;
     match &plan.frame.to_world {
-        None => world.copy_from_slice(frame_world),
+        None => interpolate::floats_mut(world).copy_from_slice(frame_world),
         Some(to_world) => {
             let pairs = interpolate::matrices_mut(interpolate::floats_mut(world))
                 .iter_mut()
-                .zip(interpolate::matrices(interpolate::floats(frame_world)));
+                .zip(interpolate::matrices(frame_world));
             for (out, m) in pairs {
                 interpolate::store(out, &to_world.apply(&interpolate::load(m)));
             }

@@ -348,13 +348,7 @@ fn character_gpu(
 ) -> Result<(Vec<SkeletonGpu>, Vec<MorphGpu>), Box<dyn std::error::Error>> {
     let mut skeletons = Vec::with_capacity(data.skeletons.len());
     for (b, binding) in data.skeletons.iter().enumerate() {
-        // Copied into matrices: the controller's floats need not be 16-byte aligned.
-        let bones: Vec<skel::gpu::glam::Mat4> = controller
-            .bone_matrices(b)
-            .unwrap_or(&[])
-            .chunks_exact(16)
-            .map(skel::gpu::glam::Mat4::from_cols_slice)
-            .collect();
+        let bones = controller.bone_matrices(b).unwrap_or(&[]);
         skeletons.push(skel::gpu::create_skeleton(
             ctx,
             JointIndices::U32(&[0, 0, 0, 0]),

@@ -347,7 +347,7 @@ pub fn pose_report(
         let world = poser.node_world_matrices();
         let nodes = IndexMap(
             (0..asset.nodes.len())
-                .map(|n| (n, world[n * 16..n * 16 + 16].to_vec()))
+                .map(|n| (n, world[n].to_cols_array().to_vec()))
                 .collect(),
         );
         let skins = IndexMap(
@@ -359,12 +359,15 @@ pub fn pose_report(
                     let joint_world = skin
                         .joints
                         .iter()
-                        .flat_map(|&j| world[j * 16..j * 16 + 16].iter().copied())
+                        .flat_map(|&j| world[j].to_cols_array())
                         .collect();
                     let pose = SkinPose {
                         joints: skin.joints.clone(),
                         joint_world,
-                        skin_matrices: poser.skin_matrices(s).unwrap_or_default().to_vec(),
+                        skin_matrices: bytemuck::cast_slice(
+                            poser.skin_matrices(s).unwrap_or_default(),
+                        )
+                        .to_vec(),
                     };
                     (s, pose)
                 })
@@ -380,7 +383,7 @@ pub fn pose_report(
                     .morph_binding
                     .and_then(|b| poser.morph_weights(b))
                     .map(<[f32]>::to_vec),
-                positions: poser.positions(i).unwrap_or_default().to_vec(),
+                positions: bytemuck::cast_slice(poser.positions(i).unwrap_or_default()).to_vec(),
             })
             .collect();
         frames.push(Frame {

@@ -138,9 +138,7 @@ impl BoundsSampler {
             if ok.is_err() {
                 continue;
             }
-            let m = world
-                .get(s.node * 16..s.node * 16 + 16)
-                .map_or(Mat4::IDENTITY, Mat4::from_cols_slice);
+            let m = world.get(s.node).copied().unwrap_or(Mat4::IDENTITY);
             points.extend(
                 s.out
                     .chunks_exact(3)

@@ -4,6 +4,7 @@
 
 use skel::AssetContainer;
 pub use skel::anim::Player;
+use skel::anim::glam::Mat4;
 use skel::anim::{LayerDesc, PoseSink};
 
 use super::{Animation, RenderError, clip_list, resolve_clip};
@@ -14,7 +15,7 @@ pub trait RenderPlayback {
     /// Advances by `delta_ms`, writes the pose to `sink` and resolves the world matrices.
     fn tick_ms(&mut self, delta_ms: f32, sink: &mut dyn PoseSink);
     /// World matrices of every node as of the last tick.
-    fn resolved_world(&self) -> &[f32];
+    fn resolved_world(&self) -> &[Mat4];
     /// How long one loop lasts in seconds: the longest layer's range, 0 for the rest pose.
     fn loop_duration(&self) -> f32;
     /// With root motion: the world transform that moves the in-place character by the motion
@@ -29,7 +30,7 @@ impl RenderPlayback for Player {
         self.resolve_world_matrices();
     }
 
-    fn resolved_world(&self) -> &[f32] {
+    fn resolved_world(&self) -> &[Mat4] {
         &self.scratch().world
     }
 
@@ -41,7 +42,7 @@ impl RenderPlayback for Player {
     }
 
     fn root_instance(&self) -> Option<skel::anim::glam::Mat4> {
-        use skel::anim::glam::{Mat4, Vec3};
+        use skel::anim::glam::Vec3;
         let config = self.root_motion()?;
         let total = self.root_motion_total();
         let motion = Mat4::from_rotation_translation(total.rotation, total.translation);
@@ -49,8 +50,9 @@ impl RenderPlayback for Player {
         let parent = match data.nodes.get(config.node).and_then(|n| n.parent) {
             Some(p) => self
                 .resolved_world()
-                .get(p * 16..p * 16 + 16)
-                .map_or(Mat4::IDENTITY, Mat4::from_cols_slice),
+                .get(p)
+                .copied()
+                .unwrap_or(Mat4::IDENTITY),
             None => match data.handedness {
                 skel::anim::Handedness::LeftHanded => Mat4::from_scale(Vec3::new(-1.0, 1.0, 1.0)),
                 skel::anim::Handedness::RightHanded => Mat4::IDENTITY,

@@ -22,9 +22,7 @@ pub fn rest_bounds(container: &AssetContainer) -> (Vec3, Vec3) {
     }
     let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
     for mesh in &container.meshes {
-        let m = world
-            .get(mesh.node * 16..mesh.node * 16 + 16)
-            .map_or(Mat4::IDENTITY, Mat4::from_cols_slice);
+        let m = world.get(mesh.node).copied().unwrap_or(Mat4::IDENTITY);
         for primitive in &mesh.primitives {
             let Some(data) = container.primitives.get(primitive.source) else {
                 continue;

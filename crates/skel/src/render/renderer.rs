@@ -334,27 +334,25 @@ impl AssetRenderer {
         queue.write_buffer(&self.frame_uniform, 0, &frame_uniform(camera));
     }
 
-    /// Writes every primitive's world matrix from `world` (16 floats per node, the pose's
-    /// world matrices). A skinned mesh uses its node's world matrix too (the bone matrices hold
+    /// Writes every primitive's world matrix from `world` (the pose's world matrices, by node
+    /// index). A skinned mesh uses its node's world matrix too (the bone matrices hold
     /// its inverse, so the two cancel), or the identity when that matrix is singular (the
     /// pose pipeline then used the identity as its inverse).
     pub fn set_world_matrices(
         &self,
         queue: &wgpu::Queue,
         container: &AssetContainer,
-        world: &[f32],
+        world: &[Mat4],
     ) {
         self.write_world_matrices(queue, &container.meshes, world);
     }
 
-    fn write_world_matrices(&self, queue: &wgpu::Queue, meshes: &[crate::Mesh], world: &[f32]) {
+    fn write_world_matrices(&self, queue: &wgpu::Queue, meshes: &[crate::Mesh], world: &[Mat4]) {
         for draw in &self.draws {
             let Some(mesh) = meshes.get(draw.mesh) else {
                 continue;
             };
-            let m = world
-                .get(mesh.node * 16..mesh.node * 16 + 16)
-                .map_or(Mat4::IDENTITY, Mat4::from_cols_slice);
+            let m = world.get(mesh.node).copied().unwrap_or(Mat4::IDENTITY);
             let det = m.determinant();
             let m = if mesh.skeleton.is_some() && !(det != 0.0 && det.is_finite()) {
                 Mat4::IDENTITY

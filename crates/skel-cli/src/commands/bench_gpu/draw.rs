@@ -131,7 +131,7 @@ pub(super) fn run(args: &DrawArgs) -> Result<(), Error> {
     let clip = (!asset.animation.clips.is_empty()).then_some(0);
     let duration = clip.map_or(0.0, |c| asset.animation.clips[c].duration());
     let mut poses = Vec::new();
-    let mut posed: Vec<f32> = Vec::new();
+    let mut posed: Vec<Vec3> = Vec::new();
     let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
     for p in 0..args.poses {
         poser.pose(&asset, clip, duration * p as f32 / args.poses as f32)?;
@@ -145,16 +145,15 @@ pub(super) fn run(args: &DrawArgs) -> Result<(), Error> {
         if p == 0 {
             posed = positions.to_vec();
         }
-        for v in positions.chunks_exact(3) {
-            lo = lo.min(Vec3::from_slice(v));
-            hi = hi.max(Vec3::from_slice(v));
+        for &v in positions {
+            lo = lo.min(v);
+            hi = hi.max(v);
         }
     }
-    let bones_per_character = u32::try_from(poses[0].len() / 16)?;
+    let bones_per_character = u32::try_from(poses[0].len())?;
     let n = args.characters;
     let atlas: Vec<Mat4> = (0..n)
-        .flat_map(|c| poses[(c % args.poses) as usize].chunks_exact(16))
-        .map(Mat4::from_cols_slice)
+        .flat_map(|c| poses[(c % args.poses) as usize].iter().copied())
         .collect();
     let skeleton: SkeletonGpu = create_skeleton(
         &ctx,

@@ -92,7 +92,7 @@ pub(super) struct SceneDesc<'a> {
     pub(super) positions: &'a [f32],
     pub(super) normals: &'a [f32],
     /// Positions of the first pose, for the draw without skinning.
-    pub(super) posed: &'a [f32],
+    pub(super) posed: &'a [Vec3],
     pub(super) indices: &'a [u32],
     /// Bounds of the posed mesh over every pose: the grid spacing and camera follow them.
     pub(super) bounds: (Vec3, Vec3),
