@@ -187,24 +187,10 @@ impl CrateGraph {
     }
 }
 
-/// Every crate directory the check covers: each of `crates/*` and `xtask` itself.
-fn crate_dirs(root: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.join("Cargo.toml").is_file())
-        .collect();
-    dirs.sort();
-    dirs.push(root.join("xtask"));
-    dirs
-}
-
 /// Every crate's graph under `root` (a workspace).
 pub(crate) fn workspace_graphs(root: &Path) -> Result<Vec<CrateGraph>, String> {
     let mut graphs = Vec::new();
-    for dir in crate_dirs(root) {
+    for dir in crate::workspace::crate_dirs(root) {
         graphs.extend(CrateGraph::read(&dir, root)?);
     }
     Ok(graphs)
