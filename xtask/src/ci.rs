@@ -34,8 +34,9 @@ fn cargo(args: &[&str]) -> Result<(), String> {
 }
 
 /// Installs the Vulkan driver and Xvfb + xdotool when missing (unless `no_install`), then
-/// runs fmt, clippy, the module-circle check, doc, shader validation, the generated-fixtures
-/// check, the test suite, the examples and packaging; stops at the first failure. Ends with
+/// runs fmt, clippy, the module-circle check, the file-length check, doc, shader validation,
+/// the generated-fixtures and plots checks, the test suite, the examples and packaging; stops
+/// at the first failure. Ends with
 /// `N passed, N failed, N skipped` and the skipped tests, whether it passed or not.
 pub(crate) fn run(no_install: bool) -> Result<(), String> {
     if no_install {
@@ -90,6 +91,10 @@ fn checks(tally: &mut Tally) -> Result<(), String> {
             crate::validate_shaders::run().map_err(|e| format!("validate-shaders failed:\n{e}"))?;
             eprintln!("xtask ci: fixtures --check");
             crate::fixtures::run(true)?;
+            // A committed plot must be what its committed JSON draws, as a fixture must be
+            // what the generator writes.
+            eprintln!("xtask ci: plots --check");
+            crate::plots::run(true)?;
         }
         eprintln!("xtask ci: cargo {}", args.join(" "));
         let mut cmd = Command::new(env!("CARGO"));
@@ -109,6 +114,12 @@ fn checks(tally: &mut Tally) -> Result<(), String> {
             // Modules using each other's items, which lints do not see.
             eprintln!("xtask ci: module circles (cargo xtask module-graph shows every edge)");
             crate::module_graph::check(&root)?;
+            // Files that no longer fit on a few screens, which lints do not see either.
+            eprintln!(
+                "xtask ci: file lengths (at most {} lines)",
+                crate::file_length::MAX_LINES
+            );
+            crate::file_length::check(&root)?;
         }
     }
     // Every example builds and runs to the end: the rendering ones draw and save a picture.

@@ -14,6 +14,7 @@ mod bench_ozz;
 mod bless;
 mod ci;
 mod demo;
+mod file_length;
 mod fixtures;
 mod fuzz;
 mod install;
@@ -33,8 +34,9 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// fmt --check, clippy -D warnings, module circles, doc, test: what CI runs. Installs the
-    /// Vulkan driver and Xvfb + xdotool first when missing; ends with passed/failed/skipped.
+    /// fmt --check, clippy -D warnings, module and folder circles, file lengths (≤ 500 lines),
+    /// doc, fixtures and plots --check, test: what CI runs. Installs the Vulkan driver and
+    /// Xvfb + xdotool first when missing; ends with passed/failed/skipped.
     Ci {
         /// Do not install anything: tests that need what is missing skip (and are listed).
         #[arg(long)]

@@ -11,16 +11,18 @@
 //! elements that the viewer lays out, so no font file or system font library is needed, and
 //! the output depends on nothing but the JSON (the same bytes on every machine).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
 mod charts;
+mod inputs;
 
 use charts::{
     compression_error_size, compute_throughput, cpu_vs_ozz_instructions, crowd_frame,
     layers_instructions,
 };
+use inputs::read_json;
 
 /// Draw docs/plots/*.svg from the committed JSON results (docs/results/, docs/h200/); with
 /// --check, fail if a committed SVG differs from what its JSON draws.
@@ -148,73 +150,10 @@ fn render_all(root: &Path) -> Result<Vec<(&'static str, String)>, String> {
         .collect()
 }
 
-/// Every JSON value in `path`: one for a `.json` file, each object of a `.jsonl` file.
-fn read_json(path: &PathBuf) -> Result<Vec<Value>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let values = serde_json::Deserializer::from_str(&text)
-        .into_iter::<Value>()
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    if values.is_empty() {
-        return Err(format!("{}: no JSON value", path.display()));
-    }
-    Ok(values)
-}
-
-/// The number at `key` of a JSON object.
-fn num(value: &Value, key: &str) -> Result<f64, String> {
-    value
-        .get(key)
-        .and_then(Value::as_f64)
-        .ok_or_else(|| format!("no number `{key}` in {}", short(value)))
-}
-
-/// The string at `key` of a JSON object.
-fn text<'a>(value: &'a Value, key: &str) -> Result<&'a str, String> {
-    value
-        .get(key)
-        .and_then(Value::as_str)
-        .ok_or_else(|| format!("no string `{key}` in {}", short(value)))
-}
-
-/// The array at `key` of a JSON object.
-fn array<'a>(value: &'a Value, key: &str) -> Result<&'a [Value], String> {
-    value
-        .get(key)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .ok_or_else(|| format!("no array `{key}` in {}", short(value)))
-}
-
-/// The first input's single object (a `docs/results/` file).
-fn only(inputs: &[Vec<Value>], index: usize) -> Result<&Value, String> {
-    inputs
-        .get(index)
-        .and_then(|values| values.first())
-        .ok_or_else(|| format!("input {index} missing"))
-}
-
-/// The start of a JSON value, for error messages.
-fn short(value: &Value) -> String {
-    value.to_string().chars().take(80).collect()
-}
-
-/// A plotters error as text (they carry the backend's error).
-fn err<E: std::fmt::Debug>(e: E) -> String {
-    format!("plotters: {e:?}")
-}
-
-/// The median of `values` (the upper one of the middle two for an even count, as
-/// `skel bench gpu` takes it), sorting them.
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values.get(values.len() / 2).copied().unwrap_or(f64::NAN)
-}
-
 #[cfg(test)]
 mod tests {
     use super::charts::category_label;
+    use super::inputs::median;
     use super::*;
 
     /// Every plot's inputs parse and every plot renders: into a temporary directory, so that

@@ -1,9 +1,25 @@
-//! Where the workspace is, for every subcommand.
+//! Where the workspace and its crates are, for every subcommand and check.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The workspace root (the parent of this crate's directory).
 pub(crate) fn workspace_root() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     manifest.parent().map_or(manifest.clone(), PathBuf::from)
+}
+
+/// Every crate directory the source checks cover (module circles, file lengths): each of
+/// `crates/*` that has a `Cargo.toml`, sorted, then `xtask` itself, whose code is held to the
+/// same rules as the product's.
+pub(crate) fn crate_dirs(root: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("Cargo.toml").is_file())
+        .collect();
+    dirs.sort();
+    dirs.push(root.join("xtask"));
+    dirs
 }

@@ -218,8 +218,13 @@ impl BoneKey for &Bone {
     }
 }
 
+/// The supertrait that keeps [`BoneKey`] closed: it is not nameable outside this crate, so
+/// no other type can implement it. It names nothing of this module; the two impls live here
+/// beside the `BoneKey` impls, so the dependency runs one way (this module uses `sealed`).
 mod sealed {
+    /// Implemented for exactly the types that implement [`BoneKey`](super::BoneKey).
     pub trait Sealed {}
-    impl Sealed for usize {}
-    impl Sealed for &super::Bone {}
 }
+
+impl sealed::Sealed for usize {}
+impl sealed::Sealed for &Bone {}

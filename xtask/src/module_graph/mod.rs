@@ -5,14 +5,18 @@
 //! moved only together. This reads every crate's `src/` with `syn`, draws an edge A → B for
 //! each item A uses that is *defined* in B (through `use crate::…`/`super::…`/`self::…`,
 //! brace groups, and paths in code), resolving re-exports to the defining module, and reports
-//! every strongly connected set of two or more modules with one reference per arrow.
+//! every strongly connected set of two or more modules with one reference per arrow. Folders
+//! are layers too: a circle among the children of a module, each collapsed with its subtree,
+//! is reported as well (`folders.rs`), since two folders whose files use each other's items
+//! are one piece however acyclic the files are.
 
+mod cycles;
+mod folders;
 mod parse;
 mod resolve;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -31,9 +35,15 @@ pub(crate) struct CrateGraph {
     base: PathBuf,
 }
 
-/// A closed chain of modules, each referring to the next, the last to the first.
+/// A closed chain of modules, each referring to the next, the last to the first: files
+/// (modules as written) or folders (children of one module, each standing for its subtree).
 pub(crate) struct Circle {
     modules: Vec<ModId>,
+    /// For each arrow `modules[i] → modules[i + 1]`, the file-level edge that shows it: the
+    /// arrow itself for files, one edge between the two subtrees for folders.
+    via: Vec<(ModId, ModId)>,
+    /// Whether this is a circle of folders.
+    folders: bool,
 }
 
 impl CrateGraph {
@@ -79,52 +89,60 @@ impl CrateGraph {
         })
     }
 
-    /// Every circle: for each strongly connected set of two or more modules, the shortest
-    /// chain through each of its modules (duplicates removed), so that every module of the
-    /// set shows how it is caught.
+    /// Every circle: the file-level ones (for each strongly connected set of two or more
+    /// modules, the shortest chain through each of its modules, so that every module of the
+    /// set shows how it is caught), then the folder-level ones not already among them.
     pub(crate) fn circles(&self) -> Vec<Circle> {
-        let mut out: Vec<Vec<ModId>> = Vec::new();
-        for component in strongly_connected(&self.edges) {
-            if component.len() < 2 {
-                continue;
-            }
-            let inside: BTreeSet<ModId> = component.iter().copied().collect();
-            for &start in &component {
-                let Some(mut chain) = shortest_cycle(&self.edges, &inside, start) else {
-                    continue;
-                };
-                // One rotation per circle: start at its smallest module.
-                let min = chain
-                    .iter()
-                    .enumerate()
-                    .min_by_key(|(_, m)| **m)
-                    .map_or(0, |(i, _)| i);
-                chain.rotate_left(min);
-                if !out.contains(&chain) {
-                    out.push(chain);
-                }
-            }
-        }
-        out.into_iter().map(|modules| Circle { modules }).collect()
+        let mut out: Vec<Circle> = cycles::circles(&self.edges)
+            .into_iter()
+            .map(|modules| Circle {
+                via: (0..modules.len())
+                    .map(|i| (modules[i], modules[(i + 1) % modules.len()]))
+                    .collect(),
+                modules,
+                folders: false,
+            })
+            .collect();
+        out.extend(
+            folders::circles(&self.tree, &self.edges)
+                .into_iter()
+                .map(|c| Circle {
+                    modules: c.children,
+                    via: c.via,
+                    folders: true,
+                }),
+        );
+        out
     }
 
-    /// `crate: a -> b -> a` and one `a -> b: file:line` line per arrow.
+    /// `crate: a -> b -> a` (with ` (folders)` for a folder circle) and one
+    /// `a -> b: file:line` line per arrow; for folders, the modules of the example edge follow
+    /// when they are not the two children themselves.
     pub(crate) fn describe(&self, circle: &Circle) -> String {
         let names: Vec<String> = circle
             .modules
             .iter()
             .map(|&m| self.module_name(m))
             .collect();
-        let mut text = format!("{}: {} -> {}\n", self.name, names.join(" -> "), names[0]);
-        for (i, &from) in circle.modules.iter().enumerate() {
-            let to = circle.modules[(i + 1) % circle.modules.len()];
-            let _ = writeln!(
-                text,
-                "    {} -> {}: {}",
-                names[i],
-                self.module_name(to),
-                self.site(from, to)
-            );
+        let kind = if circle.folders { " (folders)" } else { "" };
+        let mut text = format!(
+            "{}: {} -> {}{kind}\n",
+            self.name,
+            names.join(" -> "),
+            names[0]
+        );
+        for (i, &(from, to)) in circle.via.iter().enumerate() {
+            let next = &names[(i + 1) % names.len()];
+            let _ = write!(text, "    {} -> {next}: {}", names[i], self.site(from, to));
+            if (from, to) != (circle.modules[i], circle.modules[(i + 1) % names.len()]) {
+                let _ = write!(
+                    text,
+                    " ({} -> {})",
+                    self.module_name(from),
+                    self.module_name(to)
+                );
+            }
+            text.push('\n');
         }
         text
     }
@@ -169,24 +187,10 @@ impl CrateGraph {
     }
 }
 
-/// Every crate directory the check covers: each of `crates/*` and `xtask` itself.
-fn crate_dirs(root: &Path) -> Vec<PathBuf> {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.join("Cargo.toml").is_file())
-        .collect();
-    dirs.sort();
-    dirs.push(root.join("xtask"));
-    dirs
-}
-
 /// Every crate's graph under `root` (a workspace).
 pub(crate) fn workspace_graphs(root: &Path) -> Result<Vec<CrateGraph>, String> {
     let mut graphs = Vec::new();
-    for dir in crate_dirs(root) {
+    for dir in crate::workspace::crate_dirs(root) {
         graphs.extend(CrateGraph::read(&dir, root)?);
     }
     Ok(graphs)
@@ -207,8 +211,9 @@ pub(crate) fn check(root: &Path) -> Result<(), String> {
     }
     eprint!("{report}");
     Err(format!(
-        "{count} module circle(s): each module above uses an item defined in the next; move \
-         the shared piece into the lower module or one of its own"
+        "{count} module circle(s): each module above uses an item defined in the next (for \
+         folders, somewhere in the next one's subtree); move the shared piece into the lower \
+         module or one of its own"
     ))
 }
 
@@ -230,88 +235,4 @@ pub(crate) fn run(dot: bool) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-/// Tarjan's strongly connected components, each sorted, in a stable order.
-fn strongly_connected(edges: &Edges) -> Vec<Vec<ModId>> {
-    struct State<'a> {
-        edges: &'a Edges,
-        index: Vec<Option<usize>>,
-        low: Vec<usize>,
-        on_stack: Vec<bool>,
-        stack: Vec<ModId>,
-        next: usize,
-        out: Vec<Vec<ModId>>,
-    }
-    fn visit(s: &mut State<'_>, v: ModId) {
-        s.index[v] = Some(s.next);
-        s.low[v] = s.next;
-        s.next += 1;
-        s.stack.push(v);
-        s.on_stack[v] = true;
-        for &w in s.edges[v].keys() {
-            match s.index[w] {
-                None => {
-                    visit(s, w);
-                    s.low[v] = s.low[v].min(s.low[w]);
-                }
-                Some(iw) if s.on_stack[w] => s.low[v] = s.low[v].min(iw),
-                Some(_) => {}
-            }
-        }
-        if Some(s.low[v]) == s.index[v] {
-            let mut component = Vec::new();
-            while let Some(w) = s.stack.pop() {
-                s.on_stack[w] = false;
-                component.push(w);
-                if w == v {
-                    break;
-                }
-            }
-            component.sort_unstable();
-            s.out.push(component);
-        }
-    }
-    let n = edges.len();
-    let mut state = State {
-        edges,
-        index: vec![None; n],
-        low: vec![0; n],
-        on_stack: vec![false; n],
-        stack: Vec::new(),
-        next: 0,
-        out: Vec::new(),
-    };
-    for v in 0..n {
-        if state.index[v].is_none() {
-            visit(&mut state, v);
-        }
-    }
-    state.out.sort();
-    state.out
-}
-
-/// The shortest chain `start → … → start` that stays inside `inside` (breadth first).
-fn shortest_cycle(edges: &Edges, inside: &BTreeSet<ModId>, start: ModId) -> Option<Vec<ModId>> {
-    let mut came_from: BTreeMap<ModId, ModId> = BTreeMap::new();
-    let mut queue = VecDeque::from([start]);
-    while let Some(v) = queue.pop_front() {
-        for &w in edges[v].keys().filter(|w| inside.contains(w)) {
-            if w == start {
-                let mut chain = vec![v];
-                let mut at = v;
-                while at != start {
-                    at = came_from[&at];
-                    chain.push(at);
-                }
-                chain.reverse();
-                return Some(chain);
-            }
-            if let std::collections::btree_map::Entry::Vacant(e) = came_from.entry(w) {
-                e.insert(v);
-                queue.push_back(w);
-            }
-        }
-    }
-    None
 }

@@ -161,6 +161,13 @@ fn add_items(
     Ok(())
 }
 
+/// Whether module `id` is an inline `mod a { … }` block (written in its parent's file).
+fn is_inline(tree: &Tree, id: ModId) -> bool {
+    tree.modules[id]
+        .parent
+        .is_some_and(|p| tree.modules[p].file == tree.modules[id].file)
+}
+
 /// Whether `file` is a crate root or a `mod.rs`: the files whose `pub use` are re-exports only.
 fn is_hub(file: &Path) -> bool {
     file.file_name()
@@ -182,6 +189,12 @@ fn add_child(
         Some((_, items)) => (file.to_path_buf(), items.clone(), child_dir),
         None => {
             let candidates = match path_attr(&m.attrs) {
+                // Rust reads `#[path]` in a file's own scope from that file's directory
+                // (`pose/four_node.rs` → `pose/four_node_tests.rs`), inside an inline
+                // module from that module's directory.
+                Some(p) if !is_inline(tree, parent) => {
+                    vec![file.parent().unwrap_or(dir).join(p)]
+                }
                 Some(p) => vec![dir.join(p)],
                 None => vec![dir.join(format!("{name}.rs")), child_dir.join("mod.rs")],
             };

@@ -196,3 +196,162 @@ fn the_check_covers_every_crate_of_this_workspace() {
         "{names:?}"
     );
 }
+
+#[test]
+fn folders_using_each_other_are_a_circle_without_any_file_loop() {
+    let tree = Planted::new(
+        "folders",
+        &[
+            ("lib.rs", "mod rig;\nmod pose;\n"),
+            ("rig/mod.rs", "pub mod a;\npub mod c;\n"),
+            ("rig/a.rs", "pub fn a() {\n    crate::pose::b::b();\n}\n"),
+            ("rig/c.rs", "pub fn c() {}\n"),
+            ("pose/mod.rs", "pub mod b;\n"),
+            ("pose/b.rs", "pub fn b() {\n    crate::rig::c::c();\n}\n"),
+        ],
+    );
+    // The files form a line: rig::a -> pose::b -> rig::c.
+    assert_eq!(
+        edges_of(&tree.graph()),
+        ["rig::a -> pose::b", "pose::b -> rig::c"]
+    );
+    let circles = tree.circles();
+    assert_eq!(circles.len(), 1, "{circles:?}");
+    assert_eq!(
+        circles[0],
+        "folders: rig -> pose -> rig (folders)\n\
+         \x20   rig -> pose: crates/folders/src/rig/a.rs:2 (rig::a -> pose::b)\n\
+         \x20   pose -> rig: crates/folders/src/pose/b.rs:2 (pose::b -> rig::c)\n"
+    );
+    assert!(check(&tree.base).is_err());
+}
+
+#[test]
+fn a_folder_circle_below_the_root_names_its_full_paths() {
+    let tree = Planted::new(
+        "nested",
+        &[
+            ("lib.rs", "mod player;\n"),
+            ("player/mod.rs", "mod lanes;\nmod mix;\n"),
+            ("player/lanes/mod.rs", "pub mod rules;\npub struct Lane;\n"),
+            (
+                "player/lanes/rules.rs",
+                "pub fn rule() -> usize {\n    super::super::mix::WIDTH\n}\n",
+            ),
+            (
+                "player/mix.rs",
+                "pub const WIDTH: usize = 4;\npub struct M(crate::player::lanes::Lane);\n",
+            ),
+        ],
+    );
+    let circles = tree.circles();
+    assert_eq!(circles.len(), 1, "{circles:?}");
+    assert!(
+        circles[0].starts_with("nested: player::lanes -> player::mix -> player::lanes (folders)\n"),
+        "{circles:?}"
+    );
+}
+
+#[test]
+fn the_parent_file_is_not_part_of_a_folder_circle() {
+    // a -> player (mod.rs) -> b -> ... nothing back into a: the parent's own items are the
+    // file-level check's business, so a and b are no folder circle.
+    let tree = Planted::new(
+        "parent",
+        &[
+            ("lib.rs", "mod player;\n"),
+            (
+                "player/mod.rs",
+                "mod a;\nmod b;\npub struct P;\npub struct Q(b::B);\n",
+            ),
+            ("player/a.rs", "pub struct A(super::P);\n"),
+            ("player/b.rs", "pub struct B;\n"),
+        ],
+    );
+    assert!(tree.circles().is_empty(), "{:?}", tree.circles());
+}
+
+#[test]
+fn a_file_circle_between_siblings_is_printed_once() {
+    let tree = Planted::new(
+        "once",
+        &[
+            ("lib.rs", "mod a;\nmod b;\n"),
+            ("a.rs", "pub struct A(crate::b::B);\n"),
+            ("b.rs", "pub struct B;\nfn f(_: crate::a::A) {}\n"),
+        ],
+    );
+    let circles = tree.circles();
+    assert_eq!(circles.len(), 1, "{circles:?}");
+    assert!(!circles[0].contains("(folders)"), "{circles:?}");
+}
+
+#[test]
+fn test_modules_in_their_own_files_are_left_out() {
+    let tree = Planted::new(
+        "test_files",
+        &[
+            ("lib.rs", "mod a;\nmod b;\n"),
+            (
+                "a.rs",
+                "pub struct A;\n#[cfg(test)]\n#[path = \"a_tests.rs\"]\nmod tests;\n",
+            ),
+            ("a_tests.rs", "use crate::b::B;\n"),
+            (
+                "b.rs",
+                "pub struct B(crate::a::A);\n#[cfg(test)]\nmod helpers;\n",
+            ),
+            (
+                "b/helpers.rs",
+                "pub fn h() -> crate::a::A { crate::a::A }\n",
+            ),
+        ],
+    );
+    assert!(tree.circles().is_empty(), "{:?}", tree.circles());
+    let graph = tree.graph();
+    let names: Vec<String> = (0..graph.tree.modules.len())
+        .map(|m| graph.module_name(m))
+        .collect();
+    assert_eq!(names, ["lib", "a", "b"]);
+}
+
+#[test]
+fn skel_anim_has_no_circle_of_files_or_folders() {
+    let root = crate::workspace_root();
+    let graph = CrateGraph::read(&root.join("crates/skel-anim"), &root)
+        .unwrap()
+        .unwrap();
+    let circles: Vec<String> = graph.circles().iter().map(|c| graph.describe(c)).collect();
+    assert!(circles.is_empty(), "{}", circles.concat());
+    // Its `#[cfg(test)] #[path = "…_tests.rs"] mod tests;` files are not modules here.
+    let names: Vec<String> = (0..graph.tree.modules.len())
+        .map(|m| graph.module_name(m))
+        .collect();
+    for declaring in ["pose::four_node", "math::interpolate"] {
+        assert!(names.iter().any(|n| n == declaring), "{names:?}");
+    }
+    assert!(
+        !names.iter().any(|n| n.ends_with("tests")),
+        "test modules in the graph: {names:?}"
+    );
+}
+
+#[test]
+fn a_path_attribute_is_read_from_the_declaring_file_s_directory() {
+    let tree = Planted::new(
+        "path_attr",
+        &[
+            ("lib.rs", "mod pose;\n"),
+            ("pose/mod.rs", "mod four_node;\n"),
+            (
+                "pose/four_node.rs",
+                "#[path = \"four_node_extra.rs\"]\nmod extra;\n",
+            ),
+            ("pose/four_node_extra.rs", "pub struct E;\n"),
+        ],
+    );
+    let graph = tree.graph();
+    let extra = graph.tree.modules.last().unwrap();
+    assert_eq!(extra.path, ["pose", "four_node", "extra"]);
+    assert!(extra.file.ends_with("src/pose/four_node_extra.rs"));
+}

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde_json::Value;
 
-use super::{array, err, median, num, only, text};
+use super::inputs::{array, median, num, only, text};
 
 /// Width and height of every plot, in SVG user units (pixels).
 const SIZE: (u32, u32) = (820, 480);
@@ -482,4 +482,9 @@ pub(super) fn crowd_frame(inputs: &[Vec<Value>]) -> Result<String, String> {
             .draw()
             .map_err(err)
     })
+}
+
+/// A plotters error as text (they carry the backend's error).
+fn err<E: std::fmt::Debug>(e: E) -> String {
+    format!("plotters: {e:?}")
 }
