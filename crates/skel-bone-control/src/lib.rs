@@ -41,14 +41,14 @@
 //! let mut sink = RecordingSink::default();
 //! let hand = skeleton.get_bone_by_name("hand").unwrap();
 //! skeleton.set_bone_visible(hand, false, &mut sink).unwrap();
-//! let hand_matrix = &sink.bone_matrices[0][16..32];
-//! assert_eq!(&hand_matrix[0..3], &[0.0, 0.0, 0.0]); // scaled to zero
+//! let hand_matrix = sink.bone_matrices[0][1]; // binding 0, joint 1: a glam::Mat4
+//! assert_eq!(hand_matrix.x_axis.truncate(), skel_anim::glam::Vec3::ZERO); // scaled to zero
 //!
 //! // A playing controller keeps it hidden through the hook.
 //! let mut controller = AnimationController::new(Arc::clone(&data)).unwrap();
 //! bones.install(&mut controller).unwrap();
 //! controller.tick(16.0, &mut sink);
-//! assert_eq!(&sink.bone_matrices[0][16..19], &[0.0, 0.0, 0.0]);
+//! assert_eq!(sink.bone_matrices[0][1].x_axis.truncate(), skel_anim::glam::Vec3::ZERO);
 //! ```
 //!
 //! [`AnimationController`]: skel_anim::AnimationController

@@ -11,7 +11,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{CountingSink, column_len, load_asset, mat, max_abs_diff};
+use common::{CountingSink, column_len, floats, load_asset, mat, max_abs_diff};
 use skel_anim::{AnimationController, AnimationData, Handedness};
 use skel_bone_control::{BoneControlAsset, enable_bone_control, get_mesh_skeleton};
 use skel_gltf::GltfAsset;
@@ -233,7 +233,7 @@ fn a_hidden_bone_stays_hidden_on_the_gpu_while_a_clip_with_scale_tracks_plays() 
         controller.tick(170.0, &mut GpuPoseSink::skeletons(&ctx.queue, &mut gpus));
         let got = read_bones(&ctx, &gpus[0]);
         assert_eq!(
-            max_abs_diff(&got, controller.bone_matrices(0).unwrap()),
+            max_abs_diff(&got, &floats(controller.bone_matrices(0).unwrap())),
             0.0,
             "the texture holds the tick's matrices"
         );

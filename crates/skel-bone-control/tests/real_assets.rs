@@ -276,7 +276,7 @@ fn cesium_man_world_poses_round_trip_through_the_bake() {
             Handedness::RightHanded => IDENTITY,
         };
         for (b, p, q) in wanted {
-            let world = sk.baked_world_matrix(b).unwrap();
+            let world = sk.baked_world_matrix(b).unwrap().to_cols_array();
             let s = [
                 column_len(&world, 0),
                 column_len(&world, 1),

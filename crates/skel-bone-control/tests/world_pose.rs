@@ -52,7 +52,7 @@ fn after_bake_each_joint_world_matrix_is_the_given_pose() {
         }
         sk.bake_skeleton(&mut CountingSink::default());
         for (&b, (p, q)) in PARENTS_FIRST.iter().zip(poses()) {
-            let world = sk.baked_world_matrix(b).unwrap();
+            let world = sk.baked_world_matrix(b).unwrap().to_cols_array();
             // The bone keeps its local scale: 0.5 from the armature for the body, 1 for the prop.
             let s = if b == bone::PROP { 1.0 } else { 0.5 };
             assert!((column_len(&world, 0) - s).abs() < 1e-5);
@@ -142,7 +142,7 @@ fn the_parent_world_includes_overrides_written_earlier_in_the_batch() {
     let (p, q) = ([0.0, 1.0, 0.0], quat_axis_angle([0.0, 0.0, 1.0], 0.2));
     sk.set_bone_world_pose_deferred(bone::SPINE, p, q).unwrap();
     sk.bake_skeleton(&mut CountingSink::default());
-    let world = sk.baked_world_matrix(bone::SPINE).unwrap();
+    let world = sk.baked_world_matrix(bone::SPINE).unwrap().to_cols_array();
     let d = max_abs_diff(&world, &pose_matrix(p, q, 0.5, Handedness::LeftHanded));
     assert!(d < 2e-5, "max difference {d}");
 }

@@ -35,9 +35,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let hand = node("RightHand")?;
     let foot = node("LeftFoot")?;
+    // Where a node is: the translation of its world matrix (a glam::Mat4).
     let at = |player: &mut Player, n: usize| {
-        let m = &player.world_matrices()[n * 16 + 12..n * 16 + 15];
-        format!("[{:+.3}, {:+.3}, {:+.3}]", m[0], m[1], m[2])
+        let p = player.world_matrices()[n].w_axis;
+        format!("[{:+.3}, {:+.3}, {:+.3}]", p.x, p.y, p.z)
     };
     for frame in 0..90 {
         // Your sink uploads bone matrices and morph weights (skel::MeshPoseSink on the GPU).

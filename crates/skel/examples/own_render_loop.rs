@@ -8,6 +8,7 @@
 //! Headless here so that it runs anywhere (CI uses lavapipe); a windowed program passes the
 //! device it made for its surface and the surface's format to `RenderFormat`.
 
+use skel::anim::{LayerDesc, Player};
 use skel::render::{AssetRenderer, Camera, RenderFormat, Vec3};
 use skel::{LoadOptions, gpu::GpuContext, load_gltf};
 
@@ -28,11 +29,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let color = attachment(&ctx.device, format.color);
     let depth = attachment(&ctx.device, format.depth);
 
-    let walk = character.clip_index("Walk").unwrap_or(0);
-    character.animation_groups[walk].play();
+    // One player per character over the asset's compiled rig: layers, in seconds.
+    let mut player = Player::new(&character.rig);
+    player.add_layer(LayerDesc::new(character.clip_index("Walk").unwrap_or(0)))?;
     for _frame in 0..60 {
-        character.tick_animation(walk, 1000.0 / 60.0, &ctx.queue); // bones + morph weights
-        renderer.update_from_group(&ctx.queue, &mut character, walk); // node transforms
+        player.tick(1.0 / 60.0, &mut character.pose_sink(&ctx.queue)); // bones + morph weights
+        renderer.set_world_matrices(&ctx.queue, &character, player.world_matrices()); // nodes
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {

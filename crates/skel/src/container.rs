@@ -229,7 +229,7 @@ fn create_mesh_skeleton(
         ctx,
         &skel_gpu::SkeletonDescriptor {
             bone_count,
-            bone_data: &bone_data,
+            bone_data,
             influences: &sets,
         },
     )

@@ -91,8 +91,8 @@ fn compare(
     );
     for (slot, &instance) in crowd.visible().iter().enumerate() {
         assert_ne!(instance as usize, CULLED);
-        let first = cm.bone_offset as usize * 16;
-        let bones = &crowd.bone_matrices(instance as usize)[first..first + bone_count * 16];
+        let first = cm.bone_offset as usize;
+        let bones = &crowd.bone_matrices(instance as usize)[first..first + bone_count];
         for primitive in &m.primitives {
             let p = &asset.primitives[primitive.source];
             let n = p.positions.len();
@@ -154,7 +154,7 @@ fn check_asset(ctx: &GpuContext, path: &Path) {
         for cm in crowd.meshes() {
             let binding = asset.meshes[cm.mesh].skeleton.as_ref().unwrap().binding;
             let expected = lone.bone_matrices(binding).unwrap();
-            let first = cm.bone_offset as usize * 16;
+            let first = cm.bone_offset as usize;
             assert_eq!(
                 &crowd.bone_matrices(i)[first..first + expected.len()],
                 expected,
@@ -442,10 +442,7 @@ fn dual_quaternion_crowds_match_the_cpu_reference() {
                     inf.per_vertex,
                     &inf.joints,
                     &inf.weights,
-                    &bones
-                        .chunks_exact(16)
-                        .map(skel::gpu::glam::Mat4::from_cols_slice)
-                        .collect::<Vec<_>>(),
+                    bones,
                     &mut cpu_p,
                     p.normals.as_ref().map(|_| &mut cpu_n[..]),
                 );

@@ -243,7 +243,7 @@ fn the_rest_pose_is_in_the_bone_texture_and_a_tick_uploads_the_pose() {
         .gpu
         .read_bone_texture(&ctx)
         .unwrap();
-    let expected = rest.bone_matrices(0).unwrap();
+    let expected: &[f32] = bytemuck::cast_slice(rest.bone_matrices(0).unwrap());
     assert!(
         texture[..expected.len()]
             .iter()
@@ -259,7 +259,7 @@ fn the_rest_pose_is_in_the_bone_texture_and_a_tick_uploads_the_pose() {
         "no such group"
     );
     let controller = container.animation_groups[1].player();
-    let bones = controller.bone_matrices(0).unwrap();
+    let bones: &[f32] = bytemuck::cast_slice(controller.bone_matrices(0).unwrap());
     assert!(
         bones
             .iter()

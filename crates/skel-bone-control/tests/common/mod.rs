@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use skel_anim::glam::Mat4;
+
 use skel_anim::{
     AnimationData, Channel, ChannelPath, Clip, Handedness, Interpolation, MorphBinding, NodeRest,
     PoseSink, Sampler, SkeletonBinding,
@@ -203,17 +205,22 @@ impl CountingSink {
 }
 
 impl PoseSink for CountingSink {
-    fn bone_matrices(&mut self, binding: usize, matrices: &[f32]) {
+    fn bone_matrices(&mut self, binding: usize, matrices: &[Mat4]) {
         self.bone_calls += 1;
         self.order.push(binding);
         if self.bones.len() <= binding {
             self.bones.resize_with(binding + 1, Vec::new);
         }
-        self.bones[binding] = matrices.to_vec();
+        self.bones[binding] = floats(matrices);
     }
     fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {
         self.morph_calls += 1;
     }
+}
+
+/// Matrices as their 16 column-major floats each.
+pub fn floats(m: &[Mat4]) -> Vec<f32> {
+    m.iter().flat_map(Mat4::to_cols_array).collect()
 }
 
 /// Matrix `i` of a flat list.

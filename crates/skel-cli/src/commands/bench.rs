@@ -354,7 +354,7 @@ fn character_gpu(
             JointIndices::U32(&[0, 0, 0, 0]),
             &[1.0, 0.0, 0.0, 0.0],
             u32::try_from(binding.joints.len())?,
-            &bones,
+            bones,
             None,
             None,
         )?);

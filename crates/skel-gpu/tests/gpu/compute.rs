@@ -8,9 +8,7 @@ use skel_gpu::{
     SkeletonGpu, SkinningVariant, WeightFormat, create_morph, create_skeleton_with,
 };
 
-use crate::common::{
-    Rng, ctx, floats, output_buffer, random_affine_bones, read_f32, storage_buffer,
-};
+use crate::common::{Rng, ctx, output_buffer, random_affine_bones, read_f32, storage_buffer};
 use crate::probe::{bbox_diagonal, max_abs_diff, skin_compute_path, skin_vertex_path};
 
 /// Random mesh data: positions, unit normals, `sets` influence sets with weights summing to 1
@@ -110,7 +108,7 @@ impl Mesh {
             &self.positions,
             Some(&self.normals),
             skinned.then_some(&inf),
-            floats(bones),
+            bones,
             morph,
             &mut p,
             Some(&mut n),

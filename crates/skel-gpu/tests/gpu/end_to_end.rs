@@ -12,7 +12,7 @@ use skel_gpu::{
     create_skeleton_with,
 };
 
-use crate::common::{Rng, assets_dir, ctx, floats, random_affine_bones};
+use crate::common::{Rng, assets_dir, ctx, random_affine_bones};
 use crate::probe::{bbox_diagonal, max_abs_diff, skin_compute_path, skin_vertex_path};
 
 /// Relative position tolerance (of the bounding-box diagonal) and absolute normal tolerance.
@@ -60,7 +60,7 @@ fn check_path(path: &std::path::Path) -> Option<Covered> {
     let mut random = sink.clone();
     let mut rng = Rng::new(file.len() as u64);
     for bones in &mut random.bone_matrices {
-        *bones = floats(&random_affine_bones((bones.len() / 16) as u32, &mut rng)).to_vec();
+        *bones = random_affine_bones(bones.len() as u32, &mut rng);
     }
     let mut covered = Covered::default();
     for (pose, sink) in [("clip", &sink), ("random bones", &random)] {
@@ -94,14 +94,10 @@ fn check_primitive(
     let normals = prim.normals.as_deref().unwrap_or(&zero_normals);
 
     let gpu_influences = prim.skeleton_binding.and_then(|_| prim.gpu_influences());
-    let bones: &[f32] = prim
+    let bones: &[glam::Mat4] = prim
         .skeleton_binding
         .map_or(&[], |b| &sink.bone_matrices[b]);
-    // The pose as matrices (copied: the recorded floats need not be 16-byte aligned).
-    let bone_data: Vec<glam::Mat4> = bones
-        .chunks_exact(16)
-        .map(glam::Mat4::from_cols_slice)
-        .collect();
+    let bone_data = bones;
     let skeleton = gpu_influences.as_ref().map(|inf| {
         let sets: Vec<InfluenceSet<'_>> = (0..inf.sets())
             .filter_map(|s| inf.set(s))
@@ -114,7 +110,7 @@ fn check_primitive(
             ctx,
             &SkeletonDescriptor {
                 bone_count: bone_data.len() as u32,
-                bone_data: &bone_data,
+                bone_data,
                 influences: &sets,
             },
         )

@@ -110,14 +110,14 @@ fn tick_uploads_bone_matrices_and_morph_weights() {
     // Half way: the root slid to x = 1 (the mesh node is a mirrored root too, so the
     // handedness flip cancels in invMeshWorld · world).
     assert!(
-        (expected_bones[12] - 1.0).abs() < 1e-6,
+        (expected_bones[0].w_axis.x - 1.0).abs() < 1e-6,
         "{expected_bones:?}"
     );
+    assert_eq!(skeletons[0].bone_matrices(), expected_bones);
     assert_eq!(
-        floats(&skeletons[0].bone_matrices()),
-        expected_bones.as_slice()
+        skeletons[0].read_bone_texture(ctx).unwrap(),
+        floats(&expected_bones)
     );
-    assert_eq!(skeletons[0].read_bone_texture(ctx).unwrap(), expected_bones);
 
     let expected_weights = controller.morph_weights(0).unwrap().to_vec();
     assert_eq!(expected_weights, [0.5, 0.25, 0.125]);
@@ -141,14 +141,17 @@ fn sink_skips_missing_slots_and_wrong_lengths_and_accepts_references() {
     .unwrap();
     let mut refs: Vec<&mut SkeletonGpu> = vec![&mut a];
     let mut sink = GpuPoseSink::skeletons(&ctx.queue, &mut refs);
-    sink.bone_matrices(0, &floats(&bones)[..16]); // wrong length
-    sink.bone_matrices(1, floats(&bones)); // no such slot
+    sink.bone_matrices(0, &bones[..1]); // wrong length
+    sink.bone_matrices(1, &bones); // no such slot
     sink.morph_weights(0, &[1.0]); // no morph slots
     assert_eq!(sink.skipped(), 3);
-    let moved: Vec<f32> = floats(&bones).iter().map(|v| v + 100.0).collect();
+    let moved: Vec<glam::Mat4> = bones
+        .iter()
+        .map(|m| *m + glam::Mat4::from_cols_array(&[100.0; 16]))
+        .collect();
     sink.bone_matrices(0, &moved);
     assert_eq!(sink.skipped(), 3);
-    assert_eq!(a.read_bone_texture(ctx).unwrap(), moved);
+    assert_eq!(a.read_bone_texture(ctx).unwrap(), floats(&moved));
 }
 
 #[test]

@@ -63,7 +63,7 @@ fn mesh_clones_share_one_bone_texture_and_one_upload_poses_every_clone() {
         wave.tick(0.0, &mut sink);
         assert_eq!(sink.skipped(), 0);
     }
-    let bones = wave.player().bone_matrices(0).unwrap().to_vec();
+    let bones = bytemuck::cast_slice::<_, f32>(wave.player().bone_matrices(0).unwrap()).to_vec();
     let weights = wave.player().morph_weights(0).unwrap().to_vec();
     assert!(
         bones.iter().zip(&rest).any(|(p, r)| (p - r).abs() > 1e-3),
@@ -91,7 +91,7 @@ fn mesh_clones_share_one_bone_texture_and_one_upload_poses_every_clone() {
         wave.tick(0.0, &mut sink);
         assert_eq!(sink.skipped(), 0);
     }
-    let bones = wave.player().bone_matrices(0).unwrap();
+    let bones: &[f32] = bytemuck::cast_slice(wave.player().bone_matrices(0).unwrap());
     for mesh in clones.iter().chain(&container.meshes) {
         let seen = bone_texture(&ctx, mesh);
         assert!(seen.iter().zip(bones).all(|(g, w)| (g - w).abs() < 1e-6));
