@@ -8,17 +8,16 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 mod common;
+#[path = "render/pictures.rs"]
+mod pictures;
+#[path = "render/run.rs"]
+mod run;
 
 use common::shared_asset;
-use std::path::{Path, PathBuf};
+use pictures::*;
+use run::{gpu_available, out_dir, render, skel, workspace};
+use std::path::PathBuf;
 use std::process::Command;
-
-use image::RgbaImage;
-
-/// The demo renderer's clear colour, as written to the sRGB target (#262a34 after rounding).
-const BACKGROUND: [u8; 3] = [38, 42, 52];
-/// A pixel further than this (max over channels) from the background belongs to the model.
-const MODEL_THRESHOLD: u8 = 16;
 
 /// Reference-image tolerance over the model's pixels (those that are not background in either
 /// image), set on `llvmpipe (LLVM 15.0.6, 256 bits)`, Mesa 22.3.6, Vulkan, 4× MSAA, where the
@@ -29,121 +28,6 @@ const MODEL_THRESHOLD: u8 = 16;
 const MAX_MEAN_ABS_DIFF: f64 = 1.0;
 /// 99th percentile of the per-pixel maximum channel difference.
 const MAX_P99_DIFF: u8 = 24;
-
-fn workspace() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
-
-/// Whether there is an adapter; `false` after a skip (a failure when `SKEL_REQUIRE_GPU=1`).
-fn gpu_available(test: &str) -> bool {
-    skel_test_support::gpu(test, skel::gpu::GpuContext::new_headless()).is_some()
-}
-
-struct Run {
-    ok: bool,
-    stdout: String,
-    stderr: String,
-}
-
-fn skel(args: &[&str]) -> Run {
-    let xdg = std::env::temp_dir();
-    let out = Command::new(env!("CARGO_BIN_EXE_skel"))
-        .args(args)
-        .env(
-            "XDG_RUNTIME_DIR",
-            std::env::var_os("XDG_RUNTIME_DIR").unwrap_or(xdg.into()),
-        )
-        .output()
-        .expect("run skel");
-    Run {
-        ok: out.status.success(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
-
-/// A fresh output directory for one test.
-fn out_dir(test: &str) -> PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("skel-render-test-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn render(test: &str, args: &[&str]) -> PathBuf {
-    let dir = out_dir(test);
-    let mut all = vec!["render", "--out", dir.to_str().unwrap()];
-    all.extend_from_slice(args);
-    let run = skel(&all);
-    assert!(
-        run.ok,
-        "{test}: skel {all:?} failed:\n{}\n{}",
-        run.stdout, run.stderr
-    );
-    dir
-}
-
-fn frame(dir: &Path, index: usize) -> RgbaImage {
-    image::open(dir.join(format!("frame_{index:04}.png")))
-        .unwrap()
-        .into_rgba8()
-}
-
-fn max_channel_diff(a: &image::Rgba<u8>, b: [u8; 3]) -> u8 {
-    (0..3).map(|c| a[c].abs_diff(b[c])).max().unwrap_or(0)
-}
-
-/// Pixels that are not background.
-fn model_pixels(image: &RgbaImage) -> usize {
-    image
-        .pixels()
-        .filter(|p| max_channel_diff(p, BACKGROUND) > MODEL_THRESHOLD)
-        .count()
-}
-
-/// Bounding box of the model pixels: (min x, min y, max x, max y).
-fn model_box(image: &RgbaImage) -> (u32, u32, u32, u32) {
-    let mut b = (u32::MAX, u32::MAX, 0, 0);
-    for (x, y, p) in image.enumerate_pixels() {
-        if max_channel_diff(p, BACKGROUND) > MODEL_THRESHOLD {
-            b = (b.0.min(x), b.1.min(y), b.2.max(x), b.3.max(y));
-        }
-    }
-    b
-}
-
-/// Mean absolute difference per channel and the 99th percentile of the per-pixel maximum
-/// channel difference, over the pixels where either image shows the model (so the numbers do
-/// not shrink with the share of background in the frame).
-fn compare(a: &RgbaImage, b: &RgbaImage) -> (f64, u8) {
-    assert_eq!(a.dimensions(), b.dimensions());
-    let mut sum = 0_u64;
-    let mut per_pixel: Vec<u8> = Vec::with_capacity(a.len() / 4);
-    for (p, q) in a.pixels().zip(b.pixels()) {
-        if max_channel_diff(p, BACKGROUND) <= MODEL_THRESHOLD
-            && max_channel_diff(q, BACKGROUND) <= MODEL_THRESHOLD
-        {
-            continue;
-        }
-        let d: Vec<u8> = (0..3).map(|c| p[c].abs_diff(q[c])).collect();
-        sum += d.iter().map(|&x| u64::from(x)).sum::<u64>();
-        per_pixel.push(d.into_iter().max().unwrap());
-    }
-    if per_pixel.is_empty() {
-        return (0.0, 0);
-    }
-    per_pixel.sort_unstable();
-    let p99 = per_pixel[(per_pixel.len() - 1) * 99 / 100];
-    #[allow(clippy::cast_precision_loss, reason = "pixel counts")]
-    let mean = sum as f64 / (per_pixel.len() * 3) as f64;
-    (mean, p99)
-}
-
-fn fraction(count: usize, image: &RgbaImage) -> f64 {
-    #[allow(clippy::cast_precision_loss, reason = "pixel counts")]
-    let f = count as f64 / f64::from(image.width() * image.height());
-    f
-}
 
 #[test]
 fn default_character_matches_the_reference_image() {
@@ -267,18 +151,6 @@ fn cesium_man_writes_frames_gif_and_contact_sheet() {
 }
 
 /// Share of pixels that are model in one image and background in the other.
-fn silhouette_change(a: &RgbaImage, b: &RgbaImage) -> f64 {
-    let changed = a
-        .pixels()
-        .zip(b.pixels())
-        .filter(|(p, q)| {
-            (max_channel_diff(p, BACKGROUND) > MODEL_THRESHOLD)
-                != (max_channel_diff(q, BACKGROUND) > MODEL_THRESHOLD)
-        })
-        .count();
-    fraction(changed, a)
-}
-
 #[test]
 fn morph_only_and_rigid_animated_assets_render_and_animate() {
     // (asset, frames at 2 fps): the silhouette must change, not only the shading — with morph

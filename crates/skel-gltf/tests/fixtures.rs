@@ -4,84 +4,12 @@
 //! `xtask/src/fixtures/*.rs`), not from the loader.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use std::path::PathBuf;
-use std::sync::Arc;
+#[path = "fixtures/posing.rs"]
+mod posing;
 
-use skel_anim::{
-    AnimationController, ChannelPath, Handedness, Interpolation, NullSink, R_OFF, TRS_STRIDE,
-    skin_vertices,
-};
-use skel_gltf::{GltfAsset, GltfError, LoadOptions, PrimitiveData, load_path, load_slice};
-
-fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures")).join(name)
-}
-
-/// Loads a fixture in glTF's own right-handed space (no mirroring to reason about).
-fn load(name: &str) -> GltfAsset {
-    let opts = LoadOptions {
-        handedness: Handedness::RightHanded,
-        decode_images: false,
-    };
-    load_path(&fixture(name), &opts).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-fn controller(asset: &GltfAsset) -> AnimationController {
-    AnimationController::new(Arc::new(asset.animation.clone())).unwrap()
-}
-
-/// Evaluates `clip` at `time` and returns the controller holding the pose.
-fn posed(asset: &GltfAsset, clip: Option<usize>, time: f32) -> AnimationController {
-    let mut c = controller(asset);
-    c.evaluate_at(clip, time, &mut NullSink).unwrap();
-    c
-}
-
-/// World-space translation of node `node` in the controller's last pose.
-fn node_position(c: &mut AnimationController, node: usize) -> [f32; 3] {
-    c.world_matrices()[node].w_axis.truncate().to_array()
-}
-
-/// World positions of `prim`'s vertices in the controller's last pose (morphs and skinning).
-fn skinned(c: &AnimationController, prim: &PrimitiveData) -> Vec<f32> {
-    let bones = prim
-        .skeleton_binding
-        .map_or(&[][..], |b| c.bone_matrices(b).unwrap());
-    let weights = prim.morph_binding.map(|b| c.morph_weights(b).unwrap());
-    let morph = prim.morph_targets.as_ref().zip(weights);
-    let mut out = vec![0.0; prim.positions.len()];
-    skin_vertices(
-        &prim.positions,
-        None,
-        prim.influences.as_ref(),
-        bones,
-        morph,
-        &mut out,
-        None,
-    )
-    .unwrap();
-    out
-}
-
-fn assert_close(got: &[f32], want: &[f32], tol: f32, what: &str) {
-    assert_eq!(got.len(), want.len(), "{what}: length");
-    for (i, (g, w)) in got.iter().zip(want).enumerate() {
-        assert!(
-            (g - w).abs() <= tol,
-            "{what}[{i}]: got {g}, want {w} (±{tol})"
-        );
-    }
-}
-
-fn assert_identity_bones(c: &AnimationController, binding: usize, what: &str) {
-    let bones = c.bone_matrices(binding).unwrap();
-    for (b, m) in bones.iter().enumerate() {
-        assert!(
-            m.abs_diff_eq(skel_anim::glam::Mat4::IDENTITY, 1e-5),
-            "{what} bone {b} at rest: {m}"
-        );
-    }
-}
+use posing::*;
+use skel_anim::{ChannelPath, Interpolation, R_OFF, TRS_STRIDE};
+use skel_gltf::{GltfError, LoadOptions, PrimitiveData, load_slice};
 
 #[test]
 fn chain_bone_parents_skip_the_non_joint_node() {

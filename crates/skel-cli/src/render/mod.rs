@@ -4,6 +4,7 @@
 //! GIF and a contact sheet (`output.rs`).
 
 mod bounds;
+mod clips;
 mod error;
 pub mod output;
 mod player;
@@ -16,6 +17,7 @@ use skel::gpu::GpuContext;
 use skel::render::{AssetRenderer, BACKGROUND, Camera, MSAA_SAMPLES, OffscreenTarget};
 use skel::{AssetContainer, LoadOptions, MeshPoseSink, Source};
 
+pub use clips::Animation;
 pub use error::{NO_ADAPTER_HINT, RenderError};
 pub use output::Outputs;
 
@@ -30,19 +32,6 @@ pub const DEFAULT_CHARACTER_NAME: &str = "the built-in character (fixtures/defau
 
 /// Frames rendered by default at most (one loop of the clip, capped here).
 pub const MAX_DEFAULT_FRAMES: usize = 240;
-
-/// Which animation to play.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Animation {
-    /// The first clip, or the rest pose when there is none.
-    Default,
-    /// A clip by index or name (`--clip`).
-    Clip(String),
-    /// A weighted blend, `CLIP=WEIGHT,…` (`--blend`).
-    Blend(String),
-    /// A layer stack from a JSON file (`--layers`).
-    Layers(std::path::PathBuf),
-}
 
 /// A bone override from the command line.
 #[derive(Debug, Clone, PartialEq)]
@@ -262,39 +251,6 @@ pub fn default_frames(duration: f32, fps: f32) -> usize {
     } else {
         1
     }
-}
-
-/// Resolves `--clip N|NAME` against the asset's clips.
-///
-/// # Errors
-/// [`RenderError::UnknownClip`] listing the clips there are.
-pub fn resolve_clip(
-    container: &AssetContainer,
-    requested: &str,
-    asset: &str,
-) -> Result<usize, RenderError> {
-    let clips = &container.animation.clips;
-    let by_index = requested.parse::<usize>().ok().filter(|&i| i < clips.len());
-    by_index
-        .or_else(|| container.clip_index(requested))
-        .ok_or_else(|| RenderError::UnknownClip {
-            asset: asset.to_owned(),
-            requested: requested.to_owned(),
-            available: clip_list(container),
-        })
-}
-
-pub(crate) fn clip_list(container: &AssetContainer) -> String {
-    let clips = &container.animation.clips;
-    if clips.is_empty() {
-        return "none (the asset has no animations)".into();
-    }
-    clips
-        .iter()
-        .enumerate()
-        .map(|(i, c)| format!("{i}: {:?}", c.name))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn apply_bone_overrides(

@@ -7,7 +7,8 @@ pub use skel::anim::Player;
 use skel::anim::glam::Mat4;
 use skel::anim::{LayerDesc, PoseSink};
 
-use super::{Animation, RenderError, clip_list, resolve_clip};
+use super::clips::{Animation, clip_list, resolve_clip};
+use super::error::RenderError;
 
 /// The render loop's view of a player: milliseconds per frame, world matrices resolved every
 /// tick (the renderer places meshes by their nodes).

@@ -24,7 +24,7 @@ use skel::gpu::{
 use super::compute_cases::{Bench, Case, Row, TuningReport, config, sweep_tunings, tuning_label};
 use super::compute_data::{Data, bone_matrices, buffer, clustered_joints, joint_label};
 use super::compute_timing::{CopyBandwidth, Timing, copy_bandwidth, has_timestamps};
-use super::{AdapterReport, positive_u32, table_out};
+use super::report::{AdapterReport, positive_u32, table_out};
 
 /// Arguments of `skel bench gpu compute`.
 #[derive(Debug, clap::Args)]

@@ -283,7 +283,7 @@ impl Bench {
         )?;
         let mut rows = Vec::new();
         for (i, case) in cases.iter().enumerate() {
-            let median = super::median(&mut medians[i].clone());
+            let median = super::report::median(&mut medians[i].clone());
             let c = &case.config;
             let per_vertex = c.bytes_per_vertex();
             let gbps = per_vertex as f64 * f64::from(case.vertices) / median / 1e9;

@@ -100,7 +100,7 @@ pub(super) fn time_passes(
     };
     secs.sort_by(f64::total_cmp);
     Ok((
-        super::median(&mut secs),
+        super::report::median(&mut secs),
         secs.first().copied().unwrap_or(0.0),
     ))
 }
@@ -217,7 +217,7 @@ pub(super) fn copy_bandwidth(
             copy_secs.push(secs);
         }
     }
-    let copy = super::median(&mut copy_secs);
+    let copy = super::report::median(&mut copy_secs);
     // Wall clock over 10 copies in one submission, whatever the timestamps say.
     let copy_wall = ten_copies()?;
 

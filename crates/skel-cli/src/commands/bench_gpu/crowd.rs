@@ -11,7 +11,7 @@ use serde::Serialize;
 use skel::gpu::{GpuContext, HeadlessOptions};
 use skel::{Crowd, CrowdDescriptor, LoadOptions, load_gltf};
 
-use super::{median, rayon_threads};
+use super::report::{median, rayon_threads};
 use crate::render::{DEFAULT_CHARACTER, DEFAULT_CHARACTER_NAME};
 
 /// Arguments of `skel bench gpu crowd`.

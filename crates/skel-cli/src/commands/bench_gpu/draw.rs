@@ -21,7 +21,7 @@ use skel::gltf::{CpuPoser, LoadOptions, load_path, load_slice};
 use skel::gpu::{GpuContext, HeadlessOptions, JointIndices, SkeletonGpu, create_skeleton};
 
 use super::draw_scene::{Scene, SceneDesc};
-use super::{AdapterReport, median, positive_u32, table_out};
+use super::report::{AdapterReport, median, positive_u32, table_out};
 use crate::render::{DEFAULT_CHARACTER, DEFAULT_CHARACTER_NAME};
 
 type Error = Box<dyn std::error::Error>;

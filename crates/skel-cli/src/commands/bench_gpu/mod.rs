@@ -19,10 +19,10 @@ mod compute_timing;
 mod crowd;
 mod draw;
 mod draw_scene;
+mod report;
 mod upload;
 
 use clap::Parser;
-use serde::Serialize;
 
 /// GPU benchmarks of skel (one JSON object with --json).
 #[derive(Debug, Parser)]
@@ -80,69 +80,5 @@ pub fn run(args: &[String]) -> Result<(), Box<dyn std::error::Error>> {
         BenchGpuCommand::Compute(a) => compute::run(&a),
         BenchGpuCommand::Upload(a) => upload::run(&a),
         BenchGpuCommand::Draw(a) => draw::run(&a),
-    }
-}
-
-/// The median of `v` (sorted in place; the upper one of an even count), 0 for none.
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 2).copied().unwrap_or(0.0)
-}
-
-/// Threads rayon's global pool uses (one per logical CPU unless `RAYON_NUM_THREADS` says).
-fn rayon_threads() -> usize {
-    std::env::var("RAYON_NUM_THREADS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|&n: &usize| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
-}
-
-/// The adapter a report was measured on, as the `compute` and `upload` JSON name it.
-#[derive(Debug, Serialize)]
-struct AdapterReport {
-    name: String,
-    backend: String,
-    device_type: String,
-    driver: String,
-    driver_info: String,
-}
-
-impl AdapterReport {
-    fn new(info: &wgpu::AdapterInfo) -> Self {
-        Self {
-            name: info.name.clone(),
-            backend: format!("{:?}", info.backend),
-            device_type: format!("{:?}", info.device_type),
-            driver: info.driver.clone(),
-            driver_info: info.driver_info.clone(),
-        }
-    }
-
-    /// One line for the text output.
-    fn line(&self) -> String {
-        format!(
-            "adapter: {} ({}, {}), driver {} {}",
-            self.name, self.device_type, self.backend, self.driver, self.driver_info
-        )
-    }
-}
-
-/// Where the text tables go: stdout, unless the JSON object takes stdout (then stderr, so a
-/// JSON run still shows its progress and tables).
-fn table_out(json: bool) -> Box<dyn std::io::Write> {
-    if json {
-        Box::new(std::io::stderr())
-    } else {
-        Box::new(std::io::stdout())
-    }
-}
-
-/// A positive count for a clap argument (`--frames 0` is an error, not a division by zero).
-fn positive_u32(s: &str) -> Result<u32, String> {
-    match s.parse::<u32>() {
-        Ok(0) => Err("must be at least 1".to_owned()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
     }
 }

@@ -32,7 +32,7 @@ use skel::gpu::{
     JointIndices, MorphGpu, SkeletonGpu, create_morph, create_skeleton,
 };
 
-use super::{AdapterReport, median, positive_u32, table_out};
+use super::report::{AdapterReport, median, positive_u32, table_out};
 
 type Error = Box<dyn std::error::Error>;
 
