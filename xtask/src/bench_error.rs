@@ -4,7 +4,7 @@
 //! asset's units) around each joint, in the skeleton's model space, at 240 Hz and at every key
 //! time of the clip. The metric and the comparison are `crates/skel-gltf/examples/
 //! shell_error.rs`; ozz's model matrices come from our harness (`scripts/ozz/harness.cc
-//! --model`). This is the bound that issue 15 sets for skel's compressed clips: no larger
+//! --model`). This is the bound set for skel's compressed clips: no larger
 //! error than ozz's own. Each asset's second row is skel's compressed clips
 //! (`RigOptions::compression`, ACL's default bound) measured the same way (`shell_error skel`).
 

@@ -176,40 +176,6 @@ fn parallel_ticks_are_bit_identical_to_serial_ones() {
     ));
 }
 
-/// Serial against parallel at 1 000 characters (issue 8: ≥ 1.8× on 2 cores). Not asserted; run
-/// `cargo test --release -p skel-anim --features rayon --test instances -- --ignored --nocapture`.
-#[cfg(feature = "rayon")]
-#[test]
-#[ignore = "timing; run in release with --nocapture"]
-fn parallel_speed_up() {
-    use std::time::Instant;
-    let data = Arc::new(rig(24));
-    for count in [100, 1000, 10_000] {
-        let mut crowd = crowd(&data, count);
-        let mut sinks = vec![NullSink; count];
-        let best = |f: &mut dyn FnMut()| {
-            (0..15)
-                .map(|_| {
-                    let start = Instant::now();
-                    for _ in 0..10 {
-                        f();
-                    }
-                    start.elapsed().as_secs_f64() / 10.0
-                })
-                .fold(f64::INFINITY, f64::min)
-        };
-        let serial = best(&mut || tick_all(&mut crowd, 16.0, &mut sinks).unwrap());
-        let parallel = best(&mut || skel_anim::par_tick_all(&mut crowd, 16.0, &mut sinks).unwrap());
-        println!(
-            "{count:>6} characters × 24 joints on {} cores: serial {:.1} µs, parallel {:.1} µs, speed-up {:.2}×",
-            std::thread::available_parallelism().map_or(1, |n| n.get()),
-            serial * 1e6,
-            parallel * 1e6,
-            serial / parallel
-        );
-    }
-}
-
 #[test]
 fn serial_ticks_of_a_crowd_allocate_nothing() {
     let data = data();

@@ -1,5 +1,5 @@
 //! End-to-end CPU pose pipeline: N characters × J joints per frame (sample every channel,
-//! local → world, bone matrices; `NullSink`, so no upload), on the assets of issue 8.
+//! local → world, bone matrices; `NullSink`, so no upload), on the benchmark assets (`support::ASSETS`).
 //!
 //! Groups (criterion IDs `group/asset/characters`):
 //! - `forward`: forward playback at 60 fps, one clip, N = 100 characters staggered through it;

@@ -15,7 +15,7 @@
 //! time of the timed frames only. The sinks take the bone matrices and say that nobody reads
 //! the local transforms (`PoseSink::wants_local_transforms`), as a renderer's would; with
 //! `POSE_FRAMES_TRS=1` in the environment they ask for the TRS record too (the frame before
-//! issue 15's "pay only for what is used"). With `POSE_FRAMES_THREADS=T` the frames run
+//! sinks could say they read no TRS record). With `POSE_FRAMES_THREADS=T` the frames run
 //! `par_tick_all` inside a rayon pool of T threads instead of `tick_all`. With `SKEL_COMPRESSED=1` the rig's
 //! clips are compressed (`RigOptions::compression`, ACL's default bound in the asset's unit;
 //! `support::rig_from_env`). `bits H` is a hash

@@ -1,4 +1,4 @@
-//! The shell error of lossy playback against skel's lossless sampling (issue 15's compressed
+//! The shell error of lossy playback against skel's lossless sampling (the compressed
 //! clips; the metric is in `shared/shell.rs`), on the benchmark assets of `pose_frames`.
 //!
 //! ```text

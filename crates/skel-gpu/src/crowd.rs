@@ -2,7 +2,7 @@
 //! array through a ring of persistently allocated staging buffers.
 //!
 //! Per-character bone textures cost one `write_texture` per character per frame, each staged
-//! by wgpu in a fresh allocation (issue 16 measured 31.7 ms and 50 040 heap allocations a frame
+//! by wgpu in a fresh allocation (measured: 31.7 ms and 50 040 heap allocations a frame
 //! for 10 000 characters on an H200). [`CrowdBones`] instead keeps every instance's matrices
 //! in one storage buffer, instance-major, and a ring of `MAP_WRITE | COPY_SRC` buffers of the
 //! same size: a frame copies the CPU array into a slot that is already mapped, records one

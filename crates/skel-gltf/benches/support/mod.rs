@@ -24,8 +24,8 @@ pub struct AssetSpec {
     pub name: &'static str,
     /// Where it comes from.
     pub source: Source,
-    /// ozz-animation 0.16's figure on this class of machine (ns/joint/frame, N = 100), from
-    /// issue 8, where one was measured.
+    /// ozz-animation 0.16's figure on this class of machine (ns/joint/frame, N = 100), where
+    /// one was measured.
     pub ozz_ns: Option<f64>,
     /// The target for forward playback (ns/joint/frame at N = 100), when the issue sets one.
     pub target_ns: Option<f64>,
@@ -40,7 +40,7 @@ pub enum Source {
     Generated(rigs::RigSpec),
 }
 
-/// The assets of issue 8's table, in its order.
+/// The benchmark assets, in the order of the tables in `docs/bench-cpu.md`.
 pub const ASSETS: [AssetSpec; 5] = [
     AssetSpec {
         name: "CesiumMan",
