@@ -155,21 +155,13 @@ fn includes_outside_crates(crates: &std::path::Path) -> Vec<String> {
         let Ok(root) = krate.canonicalize() else {
             continue;
         };
-        let mut stack = vec![krate.clone()];
-        while let Some(dir) = stack.pop() {
-            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    let text = std::fs::read_to_string(&path).unwrap_or_default();
-                    for target in included_paths(&text) {
-                        let resolved = path.parent().unwrap_or(&dir).join(&target);
-                        let inside = resolved.canonicalize().is_ok_and(|r| r.starts_with(&root));
-                        if !inside {
-                            problems.push(format!("{}: {target}", path.display()));
-                        }
-                    }
+        for path in crate::workspace::rust_files(&krate) {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            for target in included_paths(&text) {
+                let resolved = path.parent().unwrap_or(&krate).join(&target);
+                let inside = resolved.canonicalize().is_ok_and(|r| r.starts_with(&root));
+                if !inside {
+                    problems.push(format!("{}: {target}", path.display()));
                 }
             }
         }

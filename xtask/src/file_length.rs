@@ -20,7 +20,7 @@ pub(crate) fn too_long(root: &Path) -> Vec<(PathBuf, usize)> {
     let mut out = Vec::new();
     for krate in crate::workspace::crate_dirs(root) {
         for folder in CHECKED {
-            for file in rust_files(&krate.join(folder)) {
+            for file in crate::workspace::rust_files(&krate.join(folder)) {
                 let Ok(text) = std::fs::read_to_string(&file) else {
                     continue;
                 };
@@ -34,23 +34,6 @@ pub(crate) fn too_long(root: &Path) -> Vec<(PathBuf, usize)> {
     }
     out.sort();
     out
-}
-
-/// Every `.rs` file under `dir`, at any depth (none when it does not exist).
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(at) = stack.pop() {
-        for entry in std::fs::read_dir(&at).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files
 }
 
 /// The `xtask ci` step: fails listing every file over [`MAX_LINES`] with its length.

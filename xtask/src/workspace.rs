@@ -23,3 +23,20 @@ pub(crate) fn crate_dirs(root: &Path) -> Vec<PathBuf> {
     dirs.push(root.join("xtask"));
     dirs
 }
+
+/// Every `.rs` file under `dir`, at any depth (none when it does not exist).
+pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        for entry in std::fs::read_dir(&at).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files
+}

@@ -6,14 +6,16 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
+mod common;
 mod playback_rig;
 
 use std::sync::Arc;
 
 use skel_anim::glam::{Mat4, Vec3};
 
+use common::flat;
 use playback_rig::{
-    DURATION, HAND, MORPH_DEFAULT, RUN, STILL, WALK, WAVE, flat, max_abs_diff, max_abs_diff_f64,
+    DURATION, HAND, MORPH_DEFAULT, RUN, STILL, WALK, WAVE, max_abs_diff, max_abs_diff_f64,
     max_rel_diff, quat_distance, reference_blend, rig,
 };
 use skel_anim::{

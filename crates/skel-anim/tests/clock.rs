@@ -3,14 +3,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
+mod common;
+
 use std::sync::Arc;
 
-use skel_anim::glam::Mat4;
-
-fn flat(m: &[Mat4]) -> &[f32] {
-    bytemuck::cast_slice(m)
-}
-
+use common::flat;
 use skel_anim::{
     AnimError, AnimationController, AnimationData, Channel, ChannelPath, Clip, Handedness,
     Interpolation, NodeRest, RecordingSink, Sampler, SkeletonBinding,

@@ -5,11 +5,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
+mod common;
 mod playback_rig;
 
 use std::sync::Arc;
 
-use playback_rig::{DURATION, RUN, WALK, WAVE, flat, max_abs_diff, rig};
+use common::flat;
+use playback_rig::{DURATION, RUN, WALK, WAVE, max_abs_diff, rig};
 use skel_anim::{AnimError, AnimationController, AnimationData, CrossFade, RecordingSink};
 
 const JOINTS: usize = 8;

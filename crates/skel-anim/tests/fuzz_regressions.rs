@@ -3,14 +3,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
+mod common;
+
 use std::sync::Arc;
 
+use common::flat;
 use skel_anim::MAX_WEIGHT;
 use skel_anim::*;
-
-fn flat(m: &[glam::Mat4]) -> &[f32] {
-    bytemuck::cast_slice(m)
-}
 
 /// One joint sliding along x from 0 to 2 over one second, under a mirrored (left-handed) root.
 fn slide() -> Arc<AnimationData> {

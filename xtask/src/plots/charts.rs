@@ -73,14 +73,7 @@ fn grouped_bars(
             }))
             .map_err(err)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .label_font(("sans-serif", 13))
-        .draw()
-        .map_err(err)?;
+    legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     Ok(())
 }
 
@@ -253,14 +246,7 @@ pub(super) fn compression_error_size(inputs: &[Vec<Value>]) -> Result<String, St
                 .label(label)
                 .legend(move |(x, y)| Circle::new((x + 6, y), 5, colour.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(err)
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
     })
 }
 
@@ -364,14 +350,7 @@ pub(super) fn compute_throughput(inputs: &[Vec<Value>]) -> Result<String, String
             .map_err(err)?
             .label("16 influences, positions / + normals (2026-12-01)")
             .legend(move |(x, y)| TriangleMarker::new((x + 6, y), 6, colour.filled()));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(err)
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
@@ -473,18 +452,26 @@ pub(super) fn crowd_frame(inputs: &[Vec<Value>]) -> Result<String, String> {
                 }))
                 .map_err(err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(err)
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
 
 /// A plotters error as text (they carry the backend's error).
+/// Draws the series' legend in the one style every plot uses, at `position`.
+fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .label_font(("sans-serif", 13))
+        .draw()
+        .map_err(err)
+}
+
 fn err<E: std::fmt::Debug>(e: E) -> String {
     format!("plotters: {e:?}")
 }

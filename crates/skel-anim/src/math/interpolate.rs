@@ -12,9 +12,8 @@ use glam::{BVec4A, Mat4, Vec4};
 #[inline(always)]
 #[must_use]
 pub(crate) fn floats(m: &[Mat4]) -> &[f32] {
-    // Through `[f32; 16]` (same size: the length is kept) and `as_flattened`, whose length is
-    // an exact multiple of 16 the optimiser can see: the passes' `as_chunks::<16>` then costs
-    // nothing, where a byte-length cast left a division in every bounds check.
+    // Through `[f32; 16]` rows (the same size, so the length is kept, not recomputed from
+    // bytes), then flattened.
     bytemuck::cast_slice::<Mat4, [f32; 16]>(m).as_flattened()
 }
 

@@ -268,11 +268,6 @@ pub fn blend_values(contributors: &[(f64, Vec<f64>)], rest: &[f64], rotation: bo
 }
 
 /// Largest absolute difference between two equally long float slices.
-/// Matrices as their 16 column-major floats each, for element-wise comparisons.
-pub fn flat(m: &[skel_anim::glam::Mat4]) -> &[f32] {
-    bytemuck::cast_slice(m)
-}
-
 pub fn max_abs_diff(a: &[f32], b: &[f32]) -> f32 {
     assert_eq!(a.len(), b.len());
     a.iter()
