@@ -11,13 +11,12 @@ mod playback_rig;
 
 use std::sync::Arc;
 
-use skel_anim::glam::{Mat4, Vec3};
-
 use common::flat;
 use playback_rig::{
     DURATION, HAND, MORPH_DEFAULT, RUN, STILL, WALK, WAVE, max_abs_diff, max_abs_diff_f64,
     max_rel_diff, quat_distance, reference_blend, rig,
 };
+use skel_anim::glam::{Mat4, Vec3};
 use skel_anim::{
     AnimError, AnimationController, AnimationData, Channel, ChannelPath, Clip, Handedness,
     Interpolation, NodeRest, NullSink, PoseHook, R_OFF, RecordingSink, S_OFF, Sampler,
