@@ -152,6 +152,31 @@ pub enum AnimError {
         /// The clip of the layer.
         clip: usize,
     },
+    /// A layer group index past the end of a [`Player`](crate::Player)'s groups.
+    #[error("layer group {group} does not exist (there are {group_count})")]
+    NoSuchGroup {
+        /// The index asked for.
+        group: usize,
+        /// How many groups there are.
+        group_count: usize,
+    },
+    /// Something that does not fit a layer group's mode: an override group takes blend layers
+    /// and holds a snapshot, an additive group takes additive layers.
+    #[error("layer group {group} is {group_mode}: it cannot take {what}")]
+    GroupModeMismatch {
+        /// The group.
+        group: usize,
+        /// `"an override group"` or `"an additive group"`.
+        group_mode: &'static str,
+        /// What was asked of it (`"a blend layer"`, `"an additive layer"`, `"a snapshot"`).
+        what: &'static str,
+    },
+    /// A layer group's mask that leaves no node with a non-zero weight.
+    #[error("the mask of layer group {group} selects no node")]
+    GroupMaskSelectsNothing {
+        /// The group being added.
+        group: usize,
+    },
     /// A weight, time or duration that is NaN or infinite.
     #[error("{what} is {value}, not a finite number")]
     NotFiniteValue {

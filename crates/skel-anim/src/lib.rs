@@ -104,8 +104,8 @@ pub use ik::{
 pub use kinds::{ChannelPath, Interpolation};
 pub use player::clock::{LoopMode, PlaybackClock};
 pub use player::{
-    AnimationEvent, FadeSync, IkJob, Layer, LayerDesc, LayerMix, LayerMode, MAX_WEIGHT, Mask,
-    Player, Reference, RootDelta, RootMotion, mix_layers,
+    AnimationEvent, FadeSync, GroupDesc, GroupMode, IkJob, Layer, LayerDesc, LayerGroup, LayerMix,
+    LayerMode, MAX_WEIGHT, Mask, Player, Reference, RootDelta, RootMotion, mix_layers,
 };
 pub use pose::bones::compute_bone_matrices;
 pub use pose::hook::PoseHook;

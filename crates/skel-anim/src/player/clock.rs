@@ -252,7 +252,10 @@ impl PlaybackClock {
     }
 
     /// [`advance`](Self::advance) by `delta_s` seconds (times the speed ratio).
-    #[inline]
+    // Always inlined (with `wrap`): a clock step is a few instructions per layer and frame,
+    // and whether LLVM inlines it otherwise changes with how the crate's files fall into
+    // codegen units (measured: up to 13 instructions per character-frame).
+    #[inline(always)]
     pub fn advance_seconds(&mut self, delta_s: f64) {
         self.finished_this_tick = false;
         self.loops_this_tick = 0;
@@ -283,7 +286,7 @@ impl PlaybackClock {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn wrap(&mut self, t: f64, from: f64, to: f64) -> f64 {
         let len = to - from;
         if len <= END_SNAP_S {

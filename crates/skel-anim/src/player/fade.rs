@@ -17,9 +17,9 @@ pub enum FadeSync {
 }
 
 impl Player {
-    /// Fades every blend layer out and a new blend layer playing `clip` in, linearly over
-    /// `duration` seconds of real time (not clip time), and returns the new layer's index.
-    /// Additive layers are left alone. Faded-out layers are removed when their ramp ends (later
+    /// Fades every ungrouped blend layer out and a new blend layer playing `clip` in, linearly
+    /// over `duration` seconds of real time (not clip time), and returns the new layer's index.
+    /// Additive layers and the members of [groups](Player::add_group) are left alone. Faded-out layers are removed when their ramp ends (later
     /// layers move down). Interrupting a fade starts each ramp from the weight it has reached, so
     /// nothing jumps; weights that summed to 1 keep summing to 1 throughout.
     ///
@@ -45,7 +45,7 @@ impl Player {
             let strongest = self
                 .layers
                 .iter()
-                .filter(|l| l.mode == LayerMode::Blend)
+                .filter(|l| l.mode == LayerMode::Blend && l.group.is_none())
                 .max_by(|a, b| a.effective_weight().total_cmp(&b.effective_weight()));
             if let Some(from) = strongest {
                 let c = &from.clock;
@@ -61,7 +61,7 @@ impl Player {
         }
         let duration = duration.max(0.0);
         for layer in &mut self.layers {
-            if layer.mode == LayerMode::Blend {
+            if layer.mode == LayerMode::Blend && layer.group.is_none() {
                 layer.fade = Some(Fade {
                     from: layer.fade_factor,
                     to: 0.0,
@@ -84,8 +84,9 @@ impl Player {
         Ok(index - self.finish_fades_before(index))
     }
 
-    /// Ramps layer `layer`'s cross-fade factor to 1 and every other blend layer's to 0 over
-    /// `duration` seconds of real time, keeping every layer (a faded-out layer stays at factor
+    /// Ramps layer `layer`'s cross-fade factor to 1 and every other blend layer's of the same
+    /// [group](Player::add_group) (or, for an ungrouped layer, every other ungrouped blend
+    /// layer's) to 0 over `duration` seconds of real time, keeping every layer (a faded-out layer stays at factor
     /// 0, its clock running): fading among a fixed set of layers, e.g. one per clip, allocates
     /// nothing. Each ramp starts from the factor it has reached, so an interrupted fade never
     /// jumps. `duration` 0 (or less) switches at once.
@@ -102,8 +103,9 @@ impl Player {
             });
         }
         let duration = duration.max(0.0);
+        let group = self.layers[layer].group;
         for (i, l) in self.layers.iter_mut().enumerate() {
-            if i == layer || l.mode == LayerMode::Blend {
+            if i == layer || (l.mode == LayerMode::Blend && l.group == group) {
                 l.fade = Some(Fade {
                     from: l.fade_factor,
                     to: if i == layer { 1.0 } else { 0.0 },

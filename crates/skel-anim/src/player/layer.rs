@@ -3,7 +3,7 @@
 
 use glam::Vec4;
 
-use crate::player::mask::Mask;
+use crate::player::mask::{Mask, SlotMask};
 use std::sync::Arc;
 
 use crate::rig::four_node::QuadPlan;
@@ -59,6 +59,8 @@ pub struct LayerDesc {
     pub loop_mode: LoopMode,
     /// Start time in seconds (clamped to the clip).
     pub start: f32,
+    /// The [`LayerGroup`](crate::LayerGroup) the layer is a member of; `None`: ungrouped.
+    pub group: Option<usize>,
 }
 
 impl LayerDesc {
@@ -73,6 +75,7 @@ impl LayerDesc {
             speed: 1.0,
             loop_mode: LoopMode::Repeat,
             start: 0.0,
+            group: None,
         }
     }
 
@@ -115,6 +118,16 @@ impl LayerDesc {
     #[must_use]
     pub fn start(mut self, start: f32) -> Self {
         self.start = start;
+        self
+    }
+
+    /// As a member of the player's group `group` (see [`Player::add_group`]): an override
+    /// group takes blend layers, an additive group additive layers.
+    ///
+    /// [`Player::add_group`]: crate::Player::add_group
+    #[must_use]
+    pub fn group(mut self, group: usize) -> Self {
+        self.group = Some(group);
         self
     }
 }
@@ -163,9 +176,6 @@ pub(crate) struct ReferencePose {
     pub(crate) deltas: Option<Arc<QuadPlan>>,
 }
 
-/// A mask's weights per blend slot, then per morph slot.
-pub(crate) type SlotMask = (Box<[f32]>, Box<[f32]>);
-
 /// One clip playing inside a [`Player`](crate::Player): its clock, weight, mode and mask.
 #[derive(Debug, Clone)]
 pub struct Layer {
@@ -191,16 +201,21 @@ pub struct Layer {
     /// The key interval of each key-time array at the layer's time, for the layered
     /// structure-of-arrays pass (which locates every layer's before it walks the nodes).
     pub(crate) segments: Vec<Segment>,
+    /// The player's group the layer belongs to (`None`: ungrouped).
+    pub(crate) group: Option<usize>,
+    /// Whether the layer's markers fire events.
+    pub(crate) fires_events: bool,
 }
 
 impl Layer {
     /// Builds the layer `desc` describes over `rig`: resolves the mask, samples the additive
     /// reference. Allocates (the layer's cursors, mask and reference values). Players make
     /// their layers with [`Player::add_layer`](crate::Player::add_layer); this is for driving
-    /// [`mix_layers`](crate::mix_layers) yourself.
+    /// [`mix_layers`](crate::mix_layers) yourself (which knows no groups: it mixes every layer
+    /// as ungrouped, whatever `desc.group` says; the player checks and uses the group).
     ///
     /// # Errors
-    /// As [`Player::add_layer`](crate::Player::add_layer).
+    /// As [`Player::add_layer`](crate::Player::add_layer), less the group checks.
     pub fn new(rig: &Rig, desc: &LayerDesc) -> Result<Self, AnimError> {
         rig.check_clip(desc.clip)?;
         let finite = |what: &'static str, value: f32| {
@@ -231,15 +246,9 @@ impl Layer {
             }
             r
         });
-        let slot_mask = mask.as_deref().map(|m: &[f32]| {
-            let trs = rig.slot_nodes.iter().map(|&n| m[n as usize]).collect();
-            let morph = rig
-                .morph_slot_nodes
-                .iter()
-                .map(|&n| m[n as usize])
-                .collect();
-            (trs, morph)
-        });
+        let slot_mask = mask
+            .as_deref()
+            .map(|m| crate::player::mask::slot_mask(rig, m));
         let quad_mask = match (&mask, &rig.layer_quads) {
             (Some(m), Some(lq)) => Some(lq.per_lane(|node| m[node])),
             _ => None,
@@ -266,6 +275,8 @@ impl Layer {
             time_cursors: vec![TimeCursor::default(); timelines],
             quad_mask,
             segments: vec![Segment::default(); timelines],
+            group: desc.group,
+            fires_events: true,
         };
         layer.set_weight(desc.weight);
         Ok(layer)
@@ -309,6 +320,25 @@ impl Layer {
     #[must_use]
     pub fn mode(&self) -> LayerMode {
         self.mode
+    }
+
+    /// The player's group the layer belongs to (`None`: ungrouped).
+    #[must_use]
+    pub fn group(&self) -> Option<usize> {
+        self.group
+    }
+
+    /// Whether the markers this layer's playhead passes fire events (true unless turned off).
+    #[must_use]
+    pub fn fires_events(&self) -> bool {
+        self.fires_events
+    }
+
+    /// Turns the layer's events on or off: a follower in a synchronised blend plays its clip
+    /// in step with a leader whose markers alone should fire. Root motion and the pose are
+    /// unaffected.
+    pub fn set_fires_events(&mut self, fires: bool) {
+        self.fires_events = fires;
     }
 
     /// The mask's weight of `node` (1 without a mask or past the end of the nodes).
@@ -357,6 +387,10 @@ impl Layer {
 
     /// Advances the clock by `dt` seconds (times its speed) and a running fade by `dt` seconds
     /// of real time.
+    // Out of line, with the clock step inlined into it: the arrangement the instruction counts
+    // of docs/bench-layers.md were measured with (left to LLVM, the choice moves as the crate's
+    // files fall differently into codegen units).
+    #[inline(never)]
     pub fn advance(&mut self, dt: f64) {
         self.clock.advance_seconds(dt);
         if let Some(fade) = &mut self.fade {

@@ -55,6 +55,18 @@ impl Mask {
     /// for a NaN or infinite joint weight, [`AnimError::MaskSelectsNothing`] when every node
     /// ends up at weight 0.
     pub(crate) fn resolve(&self, rig: &Rig, clip: usize) -> Result<Box<[f32]>, AnimError> {
+        self.node_weights(rig, || AnimError::MaskSelectsNothing { clip })
+    }
+
+    /// The weight of every node of `rig`; `nothing` is the error when every weight is 0.
+    ///
+    /// # Errors
+    /// As [`resolve`](Self::resolve), with `nothing()` for a mask selecting nothing.
+    pub(crate) fn node_weights(
+        &self,
+        rig: &Rig,
+        nothing: impl FnOnce() -> AnimError,
+    ) -> Result<Box<[f32]>, AnimError> {
         let n = rig.node_count();
         let check = |node: usize, what: &str| {
             if node < n {
@@ -102,8 +114,23 @@ impl Mask {
             weights[check(node, "joint_weights")?] = w.clamp(0.0, 1.0);
         }
         if n > 0 && weights.iter().all(|&w| w == 0.0) {
-            return Err(AnimError::MaskSelectsNothing { clip });
+            return Err(nothing());
         }
         Ok(weights.into_boxed_slice())
     }
+}
+
+/// A mask's weights per blend slot, then per morph slot.
+pub(crate) type SlotMask = (Box<[f32]>, Box<[f32]>);
+
+/// Per-node weights `m` per blend slot, then per morph slot, of `rig` (what a tick reads: one
+/// lookup per property instead of slot → node → weight).
+pub(crate) fn slot_mask(rig: &Rig, m: &[f32]) -> SlotMask {
+    let trs = rig.slot_nodes.iter().map(|&n| m[n as usize]).collect();
+    let morph = rig
+        .morph_slot_nodes
+        .iter()
+        .map(|&n| m[n as usize])
+        .collect();
+    (trs, morph)
 }

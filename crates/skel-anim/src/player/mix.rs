@@ -14,7 +14,7 @@ use crate::{PoseScratch, Rig, SamplerCursor, evaluate_sampler_cursor};
 
 /// What one layer's samples are for.
 #[derive(Clone, Copy)]
-enum Use<'a> {
+pub(super) enum Use<'a> {
     /// Summed into the blend accumulators at the layer's weight.
     Blend,
     /// Added to the pose in `scratch` as differences from `reference`.
@@ -85,7 +85,7 @@ pub(crate) fn mix_morphs(
     mix.morph_count.fill(0);
     for layer in layers.iter_mut() {
         if layer.mode == LayerMode::Blend && layer.effective_weight() > 0.0 {
-            sample_morphs(rig, layer, mix, scratch, Use::Blend);
+            sample_morphs(rig, layer, mix, scratch, Use::Blend, Unity);
         }
     }
     for (s, slot) in rig.maps.morph_slots.iter().enumerate() {
@@ -98,7 +98,7 @@ pub(crate) fn mix_morphs(
             continue;
         }
         if let Some(reference) = layer.reference.take() {
-            sample_morphs(rig, layer, mix, scratch, Use::Add(&reference));
+            sample_morphs(rig, layer, mix, scratch, Use::Add(&reference), Unity);
             layer.reference = Some(reference);
         }
     }
@@ -134,7 +134,7 @@ pub(crate) fn mix_by_property(
     }
     for layer in layers.iter_mut() {
         if layer.mode == LayerMode::Blend && layer.effective_weight() > 0.0 {
-            sample_layer(rig, layer, mix, scratch, Use::Blend, root);
+            sample_layer(rig, layer, mix, scratch, Use::Blend, root, Unity);
         }
     }
     for (acc, slot) in mix.trs.iter_mut().zip(&maps.trs_slots) {
@@ -153,29 +153,55 @@ pub(crate) fn mix_by_property(
         }
         // Taken out for the call: the layer's cursors move while its reference is read.
         if let Some(reference) = layer.reference.take() {
-            sample_layer(rig, layer, mix, scratch, Use::Add(&reference), root);
+            sample_layer(rig, layer, mix, scratch, Use::Add(&reference), root, Unity);
             layer.reference = Some(reference);
         }
     }
 }
 
+/// A factor on a layer's weight per property, beyond its own weight and mask: 1 for layers of
+/// the player's stack, an additive group's weight times its mask for the group's members.
+pub(super) trait Gain: Copy {
+    /// The factor of blend slot `slot`.
+    fn trs(self, slot: usize) -> f32;
+    /// The factor of morph slot `slot`.
+    fn morph(self, slot: usize) -> f32;
+}
+
+/// No factor (the multiplications by 1 fold away).
+#[derive(Clone, Copy)]
+pub(super) struct Unity;
+
+impl Gain for Unity {
+    #[inline(always)]
+    fn trs(self, _: usize) -> f32 {
+        1.0
+    }
+    #[inline(always)]
+    fn morph(self, _: usize) -> f32 {
+        1.0
+    }
+}
+
 /// Samples `layer`'s clip at its clock's time and either sums it into `mix` or adds it to
-/// `scratch`, property by property, at the layer's weight times its mask's node weight.
+/// `scratch`, property by property, at the layer's weight times its mask's node weight (times
+/// `gain`).
 #[inline]
-fn sample_layer(
+pub(super) fn sample_layer(
     rig: &Rig,
     layer: &mut Layer,
     mix: &mut Mix,
     scratch: &mut PoseScratch,
     use_: Use<'_>,
     root: Option<&RootState>,
+    gain: impl Gain,
 ) {
     let data = rig.data();
     let w = layer.effective_weight();
     let clip = &data.clips[layer.clip];
     let t = layer.clock.time();
     let trs_mask = layer.slot_mask.as_ref().map(|(trs, _)| &trs[..]);
-    let weight_of = |slot: usize| trs_mask.map_or(w, |m| w * m[slot]);
+    let weight_of = |slot: usize| gain.trs(slot) * trs_mask.map_or(w, |m| w * m[slot]);
     // LINEAR and STEP transforms: every track of the clip at once (one key search per key-time
     // array), then applied to their slots.
     let cp = &rig.plan.clips[layer.clip];
@@ -296,18 +322,19 @@ fn sample_layer(
             }
         }
     }
-    sample_morphs(rig, layer, mix, scratch, use_);
+    sample_morphs(rig, layer, mix, scratch, use_, gain);
 }
 
 /// Samples `layer`'s morph-weight channels at its clock's time and sums them into `mix` or adds
 /// them to `scratch` (see [`sample_layer`]).
 #[inline]
-fn sample_morphs(
+pub(super) fn sample_morphs(
     rig: &Rig,
     layer: &mut Layer,
     mix: &mut Mix,
     scratch: &mut PoseScratch,
     use_: Use<'_>,
+    gain: impl Gain,
 ) {
     let clip = &rig.data().clips[layer.clip];
     let (w, t) = (layer.effective_weight(), layer.clock.time());
@@ -319,7 +346,7 @@ fn sample_morphs(
             values,
             components,
         } = *e;
-        let slot_w = morph_mask.map_or(w, |m| w * m[slot]);
+        let slot_w = gain.morph(slot) * morph_mask.map_or(w, |m| w * m[slot]);
         if slot_w == 0.0 {
             continue;
         }
@@ -390,7 +417,7 @@ fn sample_morph(
 
 /// Finishes one TRS property and writes it over its rest value.
 #[inline]
-fn write_trs(acc: &mut Acc, slot: &TrsSlot, trs: &mut [f32]) {
+pub(super) fn write_trs(acc: &mut Acc, slot: &TrsSlot, trs: &mut [f32]) {
     let at = slot.at;
     let rest = if slot.rotation {
         Vec4::new(trs[at], trs[at + 1], trs[at + 2], trs[at + 3])

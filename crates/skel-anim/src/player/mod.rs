@@ -4,6 +4,8 @@ mod additive;
 pub(crate) mod clock;
 mod events;
 mod fade;
+mod group;
+mod group_mix;
 mod ik_jobs;
 pub(crate) mod ik_pass;
 mod lane_rules;
@@ -21,6 +23,7 @@ use glam::Mat4;
 
 pub use events::AnimationEvent;
 pub use fade::FadeSync;
+pub use group::{GroupDesc, GroupMode, LayerGroup};
 pub use ik_pass::IkJob;
 pub use layer::{Layer, LayerDesc, LayerMode, MAX_WEIGHT, Reference};
 pub use mask::Mask;
@@ -54,13 +57,30 @@ use accumulators::{Mix, Snapshot};
 ///    A property only additive layers animate starts from its rest value.
 /// 3. A property no layer animates keeps its rest value.
 ///
+/// **Layer groups** ([`add_group`](Self::add_group), [`LayerDesc::group`]) put a pose made of
+/// several clips (a state mid-fade, a blend space) over what lies below, as Unity's layers do.
+/// Ungrouped blend layers make the base pose (rule 1); then each group applies, in the order
+/// the groups were added:
+/// - an **override** group's own pose is rule 1 over its members alone (blend layers; with its
+///   [snapshot](Self::capture_group_snapshot) as one more member), the pose below filling a
+///   total below 1; it is laid over the pose below as `lerp(below, own, weight × mask(node))`,
+///   rotations by a normalised lerp on the short path. Weight 0 leaves the pose below; weight
+///   1 over members whose weights sum to 1 shows the group's blend alone;
+/// - an **additive** group's members (additive layers) are added by rule 2 at their weight ×
+///   the group's weight × the group's mask.
+///
+/// Ungrouped additive layers then apply last (rule 2). Root motion follows the same weights
+/// (see [`RootMotion`]). A layer's members renormalise only against each other: that is what
+/// a group is for, and why weights alone cannot do it.
+///
 /// One blend layer at effective weight ≥ 1 with no mask (plain playback) takes the fused
 /// single-clip pass: it costs what a single clip always cost. Other stacks over clips whose
 /// keys come in four-node blocks ([`Rig::layers_four_nodes_at_a_time`]; exporters' usual
 /// output) apply these rules four nodes at a time and compose and place in the same pass; a
 /// stack with a [snapshot](Player::capture_snapshot) or [root motion](Player::set_root_motion),
 /// or over other clips, runs them property by property. Both give the same pose within f32
-/// rounding.
+/// rounding. A player with groups always runs property by property (a player without any
+/// takes exactly the paths it took before groups existed).
 ///
 /// Cross-fades are weight ramps owned by the player: [`Player::crossfade_to`] ramps every blend
 /// layer down to 0 and the new clip's layer up to 1 over the same time, so weights that summed to
@@ -105,6 +125,7 @@ use accumulators::{Mix, Snapshot};
 pub struct Player {
     poser: crate::pose::pipeline::Poser,
     layers: Vec<Layer>,
+    groups: Vec<LayerGroup>,
     mix: Mix,
     snapshot: Snapshot,
     visible: bool,
@@ -120,6 +141,7 @@ impl Player {
         Self {
             poser: crate::pose::pipeline::Poser::new(rig),
             layers: Vec::new(),
+            groups: Vec::new(),
             mix: Mix::new(rig),
             snapshot: Snapshot::new(rig),
             visible: true,
@@ -146,9 +168,14 @@ impl Player {
     /// # Errors
     /// [`AnimError::NoSuchClip`] for a clip (or reference clip) past the end,
     /// [`AnimError::NotFiniteValue`] for a NaN or infinite weight, speed, start or reference
-    /// time, and what [`Mask`] resolution finds (unknown node, mask selecting nothing). Nothing
-    /// is added on error.
+    /// time, and what [`Mask`] resolution finds (unknown node, mask selecting nothing);
+    /// for a [group](LayerDesc::group) member, [`AnimError::NoSuchGroup`] and
+    /// [`AnimError::GroupModeMismatch`] (an override group takes blend layers, an additive
+    /// group additive ones). Nothing is added on error.
     pub fn add_layer(&mut self, desc: LayerDesc) -> Result<usize, AnimError> {
+        if let Some(group) = desc.group {
+            self.check_member(group, desc.mode)?;
+        }
         let layer = Layer::new(&self.poser.rig, &desc)?;
         self.layers.push(layer);
         Ok(self.layers.len() - 1)

@@ -8,7 +8,11 @@
 //! a backward tick undoes motion, a ping-pong return leg walks back, and a seek moves no one.
 //! Blend layers mix their deltas with the normalised weights of their poses
 //! (`weight × fade × mask(root)`; below a total of 1 the rest, which does not move, fills in);
-//! additive layers add theirs at their weight.
+//! additive layers add theirs at their weight. Layer groups follow the pose's rule: an override
+//! group's members are normalised among themselves (its snapshot counting as a member that
+//! does not move, the motion below filling a total under 1) and lerped over the motion below by
+//! the group's weight × mask(root); an additive group's members add theirs at their weight ×
+//! the group's weight × mask(root).
 
 use glam::{DQuat, DVec3, Quat, Vec3, Vec4};
 
@@ -76,14 +80,14 @@ impl Motion {
         acc
     }
 
-    fn scaled(self, w: f64) -> Self {
+    pub(crate) fn scaled(self, w: f64) -> Self {
         Self {
             yaw: self.yaw * w,
             t: self.t * w,
         }
     }
 
-    fn plus(self, other: Self) -> Self {
+    pub(crate) fn plus(self, other: Self) -> Self {
         Self {
             yaw: self.yaw + other.yaw,
             t: self.t + other.t,
@@ -319,6 +323,30 @@ impl MotionMix {
     pub(crate) fn finish(self) -> Motion {
         let norm = self.blend_weight.max(1.0);
         self.blend.scaled(1.0 / norm).plus(self.additive)
+    }
+
+    /// The blend layers' part of [`finish`](Self::finish).
+    pub(crate) fn blend_part(self) -> Motion {
+        self.blend.scaled(1.0 / self.blend_weight.max(1.0))
+    }
+
+    /// The additive layers' part of [`finish`](Self::finish).
+    pub(crate) fn additive_part(self) -> Motion {
+        self.additive
+    }
+
+    /// A layer group's own motion: its blend members and a still member of weight `frozen`
+    /// (its snapshot) normalised, `below` filling a total under 1; `None` when nothing in the
+    /// group has weight.
+    pub(crate) fn blend_over(self, below: Motion, frozen: f64) -> Option<Motion> {
+        let total = self.blend_weight + frozen;
+        if total <= 0.0 {
+            None
+        } else if total >= 1.0 {
+            Some(self.blend.scaled(1.0 / total))
+        } else {
+            Some(self.blend.plus(below.scaled(1.0 - total)))
+        }
     }
 }
 

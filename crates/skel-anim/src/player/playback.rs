@@ -4,7 +4,7 @@
 //! bone matrices into the sink.
 
 use super::layer::{LayerMode, MAX_WEIGHT};
-use super::{Player, events, ik_pass, mix, motion_extraction, quad_mix};
+use super::{Player, events, group, group_mix, ik_pass, mix, motion_extraction, quad_mix};
 use crate::{AnimError, AnimationEvent, PoseSink};
 
 impl Player {
@@ -58,7 +58,9 @@ impl Player {
     /// (see [`AnimationEvent`]): forward over `(previous, current]`, backward over
     /// `[current, previous)`, once per loop when a tick spans several, both ways at ping-pong
     /// turns. Seeking fires nothing. Within a tick, events come layer by layer, each layer's
-    /// markers in its playing direction. Allocates nothing.
+    /// markers in its playing direction; layers whose events are turned off
+    /// ([`Layer::set_fires_events`](crate::Layer::set_fires_events)) fire none. Allocates
+    /// nothing.
     pub fn tick_with_events(
         &mut self,
         dt: f32,
@@ -77,11 +79,7 @@ impl Player {
         self.advance_inner(f64::from(dt), Some(on_event));
     }
 
-    fn advance_inner(
-        &mut self,
-        dt: f64,
-        mut on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>,
-    ) {
+    fn advance_inner(&mut self, dt: f64, on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>) {
         if self.root.is_none() && on_event.is_none() {
             // Plain playback: clocks only, and the fade bookkeeping when a ramp runs.
             let mut fading = false;
@@ -94,6 +92,17 @@ impl Player {
             }
             return;
         }
+        self.advance_tracked(dt, on_event);
+    }
+
+    /// [`advance_inner`](Self::advance_inner) with root motion or events: each layer's delta
+    /// and markers taken along its advance. Kept apart so that plain playback stays small.
+    #[inline(never)]
+    fn advance_tracked(
+        &mut self,
+        dt: f64,
+        mut on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>,
+    ) {
         let data = self.poser.rig.data();
         let mut motion = motion_extraction::MotionMix::default();
         for (index, layer) in self.layers.iter_mut().enumerate() {
@@ -105,16 +114,27 @@ impl Player {
                 let d = root
                     .plan
                     .layer_delta(clip, layer.clip, &before, layer.clock(), step);
-                let w =
-                    f64::from(layer.effective_weight() * layer.mask_weight(root.plan.config.node));
+                let node = root.plan.config.node;
+                let w = f64::from(layer.effective_weight() * layer.mask_weight(node));
+                let (mix, w) = match layer.group.and_then(|g| self.groups.get_mut(g)) {
+                    Some(g) if g.mode == group::GroupMode::Additive => {
+                        let gain = f64::from(g.weight * g.mask_weight(node));
+                        (&mut g.motion, w * gain)
+                    }
+                    Some(g) => (&mut g.motion, w),
+                    None => (&mut motion, w),
+                };
                 match layer.mode {
-                    LayerMode::Blend => motion.add_blend(w, d),
-                    LayerMode::Additive(_) => motion.add_additive(w, d),
+                    LayerMode::Blend => mix.add_blend(w, d),
+                    LayerMode::Additive(_) => mix.add_additive(w, d),
                 }
             }
             let Some(on_event) = on_event.as_deref_mut() else {
                 continue;
             };
+            if !layer.fires_events {
+                continue;
+            }
             let markers = &data.clips[layer.clip].markers;
             if markers.is_empty() {
                 continue;
@@ -142,7 +162,11 @@ impl Player {
             }
         }
         if let Some(root) = &mut self.root {
-            root.delta = motion.finish();
+            root.delta = if self.groups.is_empty() {
+                motion.finish()
+            } else {
+                group::group_motion(motion, &mut self.groups, root.plan.config.node)
+            };
             root.total = root.total.then(root.delta);
         }
         self.finish_fades();
@@ -152,6 +176,10 @@ impl Player {
     /// bone-control overrides, blend layers, additive layers, visibility, local → world, bone
     /// matrices and morph weights.
     pub fn evaluate(&mut self, sink: &mut dyn PoseSink) {
+        if !self.groups.is_empty() {
+            self.pose_groups(sink, group_mix::Capture::Nothing);
+            return;
+        }
         if let Some(single) = self.single_clip() {
             self.mix.trs_current = false;
             self.poser.pose(single.0, single.1, sink);
@@ -248,6 +276,11 @@ impl Player {
     /// mixes in with [`set_snapshot_weight`](Self::set_snapshot_weight) (0 until set). Before
     /// any layered evaluation the snapshot is empty. Allocates nothing.
     pub fn capture_snapshot(&mut self) {
+        if !self.groups.is_empty() {
+            // The base pose (ungrouped blend layers), as the last evaluation made it.
+            self.pose_groups(&mut crate::NullSink, group_mix::Capture::Base);
+            return;
+        }
         if !self.mix.trs_current {
             // The last pose took a pass that keeps no per-property sums: run the property by
             // property step for them, capture, and pose again as before.

@@ -1,0 +1,321 @@
+//! The channel step of a player with layer groups, property by property:
+//!
+//! 1. the ungrouped blend layers (and the player's snapshot) make the base pose, exactly as
+//!    without groups (the rest value filling a total below 1);
+//! 2. each group, bottom to top: an override group's own pose is the normalised blend of its
+//!    members that animate the property and of its snapshot (the pose below filling a total
+//!    below 1), laid over the pose below as `lerp(below, own, weight × mask(node))` (an
+//!    nlerp, hemisphere-aligned, for rotations); an additive group's members are added as
+//!    additive layers at their weight × the group's weight × the group's mask;
+//! 3. the ungrouped additive layers, in layer order.
+//!
+//! Buffers are the player's, sized once; nothing here allocates.
+
+use glam::Vec4;
+
+use super::accumulators::{Mix, Snapshot};
+use super::group::{GroupMode, LayerGroup};
+use super::layer::{Layer, LayerMode};
+use super::mask::SlotMask;
+use super::mix::{Gain, Unity, Use, sample_layer, write_trs};
+use super::motion_extraction::RootState;
+use super::{Player, ik_pass};
+use crate::rig::blend_map::TrsSlot;
+use crate::{AnimError, PoseScratch, PoseSink, Rig};
+
+/// Which pose an evaluation freezes on the way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Capture {
+    /// None.
+    Nothing,
+    /// The base pose, into the player's snapshot.
+    Base,
+    /// Override group `g`'s own pose, into its snapshot.
+    Group(usize),
+}
+
+/// An additive group's weight times its mask, on its members' weights.
+#[derive(Clone, Copy)]
+struct GroupGain<'a> {
+    weight: f32,
+    mask: Option<&'a SlotMask>,
+}
+
+impl Gain for GroupGain<'_> {
+    #[inline]
+    fn trs(self, slot: usize) -> f32 {
+        self.mask
+            .map_or(self.weight, |(m, _)| self.weight * m[slot])
+    }
+    #[inline]
+    fn morph(self, slot: usize) -> f32 {
+        self.mask
+            .map_or(self.weight, |(_, m)| self.weight * m[slot])
+    }
+}
+
+impl Player {
+    /// Freezes override group `group`'s own pose (the normalised blend of its members and of
+    /// its current snapshot, before its weight and mask lay it over the pose below) at the
+    /// layers' current times and weights: between ticks, what the last tick showed. The
+    /// snapshot then acts as one more member of the group at
+    /// [`set_group_snapshot_weight`](Self::set_group_snapshot_weight) (unchanged by the
+    /// capture): an interrupted fade continues from the pose on screen instead of restarting
+    /// a clip. Evaluates the pose once; allocates nothing.
+    ///
+    /// # Errors
+    /// [`AnimError::NoSuchGroup`] for an index past the end, [`AnimError::GroupModeMismatch`]
+    /// for an additive group.
+    pub fn capture_group_snapshot(&mut self, group: usize) -> Result<(), AnimError> {
+        self.override_group(group)?;
+        self.pose_groups(&mut crate::NullSink, Capture::Group(group));
+        Ok(())
+    }
+
+    /// Poses a player with groups into `sink` (rest, hook, groups, IK, world, bones),
+    /// freezing `capture` on the way.
+    #[inline(never)]
+    pub(super) fn pose_groups(&mut self, sink: &mut dyn PoseSink, capture: Capture) {
+        let Self {
+            poser,
+            layers,
+            groups,
+            mix,
+            snapshot,
+            root,
+            ik,
+            frame_map,
+            ..
+        } = self;
+        poser.pose_with(sink, |rig, scratch| {
+            mix_groups(
+                rig,
+                scratch,
+                Stack {
+                    layers,
+                    groups,
+                    snapshot,
+                },
+                mix,
+                root.as_ref(),
+                capture,
+            );
+            if !ik.is_empty() {
+                ik_pass::solve_all(scratch, ik, frame_map);
+            }
+        });
+    }
+}
+
+/// What a grouped evaluation mixes.
+struct Stack<'a> {
+    layers: &'a mut [Layer],
+    groups: &'a mut [LayerGroup],
+    snapshot: &'a mut Snapshot,
+}
+
+/// The channel step with groups over `scratch` (reset to rest, overrides applied): the rules
+/// of the module docs.
+fn mix_groups(
+    rig: &Rig,
+    scratch: &mut PoseScratch,
+    stack: Stack<'_>,
+    mix: &mut Mix,
+    root: Option<&RootState>,
+    capture: Capture,
+) {
+    let Stack {
+        layers,
+        groups,
+        snapshot,
+    } = stack;
+    // Whatever `mix.trs` holds afterwards, it is not the base the player's snapshot freezes.
+    mix.trs_current = false;
+    start(rig, mix, snapshot);
+    for layer in layers.iter_mut() {
+        if layer.group.is_none() && layer.mode == LayerMode::Blend && layer.effective_weight() > 0.0
+        {
+            sample_layer(rig, layer, mix, scratch, Use::Blend, root, Unity);
+        }
+    }
+    for (acc, slot) in mix.trs.iter_mut().zip(&rig.maps.trs_slots) {
+        if acc.count > 0 {
+            write_trs(acc, slot, &mut scratch.trs);
+        }
+    }
+    for (s, slot) in rig.maps.morph_slots.iter().enumerate() {
+        if mix.morph_count[s] > 0 {
+            mix.finish_morph(s, slot, scratch);
+        }
+    }
+    if capture == Capture::Base {
+        snapshot.capture(rig, mix);
+    }
+    for (g, group) in groups.iter_mut().enumerate() {
+        let members = layers.iter_mut().filter(|l| l.group == Some(g));
+        match group.mode {
+            GroupMode::Override => {
+                let capturing = capture == Capture::Group(g);
+                if group.weight <= 0.0 && !capturing {
+                    continue;
+                }
+                start(rig, mix, &group.snapshot);
+                for layer in members {
+                    if layer.mode == LayerMode::Blend && layer.effective_weight() > 0.0 {
+                        sample_layer(rig, layer, mix, scratch, Use::Blend, root, Unity);
+                    }
+                }
+                lay_over(rig, mix, group, scratch);
+                if capturing {
+                    group.snapshot.capture(rig, mix);
+                }
+            }
+            GroupMode::Additive => {
+                if group.weight == 0.0 {
+                    continue;
+                }
+                let gain = GroupGain {
+                    weight: group.weight,
+                    mask: group.slot_mask.as_ref(),
+                };
+                for layer in members {
+                    add_layer(rig, layer, mix, scratch, root, gain);
+                }
+            }
+        }
+    }
+    for layer in layers.iter_mut().filter(|l| l.group.is_none()) {
+        add_layer(rig, layer, mix, scratch, root, Unity);
+    }
+}
+
+/// Adds additive `layer` to the pose in `scratch` (when it has weight) at its weight × `gain`.
+#[inline]
+fn add_layer(
+    rig: &Rig,
+    layer: &mut Layer,
+    mix: &mut Mix,
+    scratch: &mut PoseScratch,
+    root: Option<&RootState>,
+    gain: impl Gain,
+) {
+    if layer.effective_weight() == 0.0 {
+        return;
+    }
+    // Taken out for the call: the layer's cursors move while its reference is read.
+    if let Some(reference) = layer.reference.take() {
+        sample_layer(rig, layer, mix, scratch, Use::Add(&reference), root, gain);
+        layer.reference = Some(reference);
+    }
+}
+
+/// Empties the accumulators and adds `snapshot` as a contributor at its weight.
+fn start(rig: &Rig, mix: &mut Mix, snapshot: &Snapshot) {
+    for acc in &mut mix.trs {
+        acc.count = 0;
+    }
+    mix.morph_weight.fill(0.0);
+    mix.morph_count.fill(0);
+    if snapshot.weight <= 0.0 {
+        return;
+    }
+    let w = snapshot.weight;
+    let maps = &rig.maps;
+    for &s in &snapshot.trs_slots {
+        mix.trs[s].add(snapshot.trs[s], w, maps.trs_slots[s].rotation);
+    }
+    for &s in &snapshot.morph_slots {
+        let slot = &maps.morph_slots[s];
+        let (values, n) = (slot.values, slot.components);
+        mix.morph_sample[..n].copy_from_slice(&snapshot.morph[values..values + n]);
+        mix.add_morph(s, values, n, w);
+    }
+}
+
+/// Finishes an override group's accumulators over the pose below (in `scratch`), leaving the
+/// group's own pose in them (for its snapshot), and lerps it into `scratch` by the group's
+/// weight × mask.
+fn lay_over(rig: &Rig, mix: &mut Mix, group: &LayerGroup, scratch: &mut PoseScratch) {
+    let maps = &rig.maps;
+    let node_w = |s: usize, morph: bool| {
+        group.slot_mask.as_ref().map_or(group.weight, |(t, m)| {
+            group.weight * if morph { m[s] } else { t[s] }
+        })
+    };
+    for (s, (acc, slot)) in mix.trs.iter_mut().zip(&maps.trs_slots).enumerate() {
+        if acc.count == 0 {
+            continue;
+        }
+        let below = read_trs(slot, &scratch.trs);
+        let own = acc.finish(below, slot.rotation);
+        let a = node_w(s, false);
+        if a > 0.0 {
+            write_value(slot, lerp(below, own, a, slot.rotation), &mut scratch.trs);
+        }
+    }
+    for (s, slot) in maps.morph_slots.iter().enumerate() {
+        if mix.morph_count[s] == 0 {
+            continue;
+        }
+        let n = slot.components;
+        let total = mix.morph_weight[s];
+        let dst = &mut scratch.morph_weights[slot.binding][..n];
+        let own = &mut mix.morph_acc[slot.values..slot.values + n];
+        if total < 1.0 {
+            for (o, &b) in own.iter_mut().zip(dst.iter()) {
+                *o += (1.0 - total) * b;
+            }
+        } else {
+            for o in own.iter_mut() {
+                *o /= total;
+            }
+        }
+        let a = node_w(s, true);
+        if a >= 1.0 {
+            dst.copy_from_slice(own);
+        } else if a > 0.0 {
+            for (d, &o) in dst.iter_mut().zip(own.iter()) {
+                *d = *d * (1.0 - a) + o * a;
+            }
+        }
+    }
+}
+
+/// `below` to `own` by `a` in `0..=1`: `own` itself at 1; rotations nlerped on the short path.
+#[inline]
+fn lerp(below: Vec4, own: Vec4, a: f32, rotation: bool) -> Vec4 {
+    if a >= 1.0 {
+        return own;
+    }
+    if !rotation {
+        return below * (1.0 - a) + own * a;
+    }
+    let own = if below.dot(own) < 0.0 { -own } else { own };
+    let out = below * (1.0 - a) + own * a;
+    let len_sq = out.length_squared();
+    if len_sq > 0.0 && len_sq.is_finite() {
+        out / len_sq.sqrt()
+    } else {
+        below
+    }
+}
+
+/// Property `slot`'s value in the TRS records (`w` 0 for vectors).
+#[inline]
+fn read_trs(slot: &TrsSlot, trs: &[f32]) -> Vec4 {
+    let at = slot.at;
+    let w = if slot.rotation { trs[at + 3] } else { 0.0 };
+    Vec4::new(trs[at], trs[at + 1], trs[at + 2], w)
+}
+
+/// Writes property `slot`'s value into the TRS records.
+#[inline]
+fn write_value(slot: &TrsSlot, v: Vec4, trs: &mut [f32]) {
+    let at = slot.at;
+    trs[at] = v.x;
+    trs[at + 1] = v.y;
+    trs[at + 2] = v.z;
+    if slot.rotation {
+        trs[at + 3] = v.w;
+    }
+}

@@ -1,0 +1,478 @@
+//! Layer groups against an f64 reference of the player's rule on random rigs, stacks and
+//! groups (translation, rotation, scale and morph weights; masks on layers and groups;
+//! override and additive groups), and the identities a group must keep: weight 0 is the pose
+//! below, weight 1 over members summing to 1 is the members' blend alone, an empty group
+//! changes nothing.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{ChannelSpec, arb_channel, arb_forest, arb_rest, pose_f64};
+use proptest::prelude::*;
+use proptest::sample::Index;
+use skel_anim::{
+    AnimationData, Channel, ChannelPath, Clip, GroupDesc, Handedness, Interpolation, LayerDesc,
+    Mask, MorphBinding, NodeRest, NullSink, Player, Reference, Rig, Sampler,
+};
+
+/// A random forest with four random clips; node 0 carries a two-target mesh whose weights
+/// clips 1 and 3 animate.
+fn arb_rig() -> impl Strategy<Value = AnimationData> {
+    arb_forest(6).prop_flat_map(|parents| {
+        let n = parents.len();
+        (
+            Just(parents),
+            prop::collection::vec(arb_rest(), n),
+            prop::collection::vec(prop::collection::vec(arb_channel(), 1..7), 4),
+            prop::collection::vec(0.0f32..1.0, 12),
+            any::<bool>(),
+        )
+            .prop_map(|(parents, rests, clips, morph, shared)| {
+                let n = parents.len();
+                let nodes = parents
+                    .iter()
+                    .zip(rests)
+                    .enumerate()
+                    .map(|(i, (&parent, (t, r, s)))| NodeRest {
+                        name: format!("n{i}"),
+                        parent,
+                        translation: t,
+                        rotation: r,
+                        scale: s,
+                    })
+                    .collect();
+                let clips = clips
+                    .into_iter()
+                    .enumerate()
+                    .map(|(c, specs)| {
+                        let weights = (c % 2 == 1).then(|| &morph[(c / 2) * 6..(c / 2) * 6 + 6]);
+                        let clip = clip(format!("c{c}"), specs, n, weights);
+                        if shared {
+                            common::clips::on_shared_times(&clip)
+                        } else {
+                            clip
+                        }
+                    })
+                    .collect();
+                AnimationData {
+                    nodes,
+                    clips,
+                    skeletons: vec![],
+                    morph_bindings: vec![MorphBinding {
+                        node: 0,
+                        default_weights: vec![0.25, 0.5],
+                    }],
+                    handedness: Handedness::RightHanded,
+                }
+            })
+    })
+}
+
+fn clip(name: String, specs: Vec<ChannelSpec>, n: usize, weights: Option<&[f32]>) -> Clip {
+    let mut samplers = Vec::new();
+    let mut channels = Vec::new();
+    for spec in specs {
+        channels.push(Channel {
+            sampler: samplers.len(),
+            node: spec.node.index(n),
+            path: spec.path,
+        });
+        samplers.push(spec.sampler);
+    }
+    if let Some(w) = weights {
+        channels.push(Channel {
+            sampler: samplers.len(),
+            node: 0,
+            path: ChannelPath::Weights,
+        });
+        let s = Sampler::new(vec![0.0, 0.7, 1.6], w.to_vec(), Interpolation::Linear).unwrap();
+        samplers.push(s);
+    }
+    Clip::new(name, samplers, channels)
+}
+
+/// A random mask: one include root, one exclude root, one joint weight.
+type MaskSpec = (Option<Index>, Option<Index>, Option<(Index, f32)>);
+
+fn arb_mask() -> impl Strategy<Value = Option<MaskSpec>> {
+    prop::option::weighted(
+        0.4,
+        (
+            any::<Option<Index>>(),
+            any::<Option<Index>>(),
+            prop::option::of((any::<Index>(), 0.0f32..1.0)),
+        ),
+    )
+}
+
+fn mask(spec: &MaskSpec, n: usize) -> Mask {
+    let (include, exclude, joint) = spec;
+    let mut m = Mask::default()
+        .include(include.iter().map(|i| i.index(n)))
+        .exclude(exclude.iter().map(|i| i.index(n)));
+    if let Some((node, w)) = joint {
+        m = m.joint_weight(node.index(n), *w);
+    }
+    m
+}
+
+/// One random group: additive or override, weight (0 and 1 often), mask.
+fn arb_group() -> impl Strategy<Value = (bool, f32, Option<MaskSpec>)> {
+    (
+        any::<bool>(),
+        prop_oneof![Just(0.0f32), Just(1.0f32), 0.0f32..1.0, -1.0f32..1.5],
+        arb_mask(),
+    )
+}
+
+/// One random layer: clip, weight, mask, group (or ungrouped and additive or not).
+fn arb_layer() -> impl Strategy<Value = (Index, f32, Option<MaskSpec>, Option<Index>, bool)> {
+    (
+        any::<Index>(),
+        -1.5f32..1.5,
+        arb_mask(),
+        prop::option::weighted(0.6, any::<Index>()),
+        any::<bool>(),
+    )
+}
+
+/// Mask weight per node, from the mask's definition (for the reference).
+fn mask_weights(data: &AnimationData, m: Option<&Mask>) -> Vec<f64> {
+    let n = data.nodes.len();
+    let Some(m) = m else {
+        return vec![1.0; n];
+    };
+    let under = |node: usize, roots: &[usize]| {
+        let mut cur = Some(node);
+        while let Some(c) = cur {
+            if roots.contains(&c) {
+                return true;
+            }
+            cur = data.nodes[c].parent;
+        }
+        false
+    };
+    (0..n)
+        .map(|node| {
+            if let Some(&(_, w)) = m.joint_weights.iter().rev().find(|(j, _)| *j == node) {
+                return f64::from(w);
+            }
+            let inc = m.include.is_empty() || under(node, &m.include);
+            if inc && !under(node, &m.exclude) {
+                1.0
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
+/// The player's blend rule over `below`: `None` without contributors.
+fn blend(contributors: &[(Vec<f64>, f64)], below: &[f64], rotation: bool) -> Option<Vec<f64>> {
+    let first = &contributors.first()?.0;
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let sign = |v: &[f64]| {
+        if rotation && dot(v, first) < 0.0 {
+            -1.0
+        } else {
+            1.0
+        }
+    };
+    let total: f64 = contributors.iter().map(|c| c.1).sum();
+    let mut sum = vec![0.0; below.len()];
+    for (v, w) in contributors {
+        for (s, x) in sum.iter_mut().zip(v) {
+            *s += sign(v) * w * x;
+        }
+    }
+    let mut out = if contributors.len() == 1 && total >= 1.0 {
+        first.clone()
+    } else if total < 1.0 {
+        let fill = sign(below) * (1.0 - total);
+        sum.iter().zip(below).map(|(s, b)| s + fill * b).collect()
+    } else {
+        sum.iter().map(|s| s / total).collect()
+    };
+    if rotation {
+        out = common::normalize_f64(&out);
+    }
+    Some(out)
+}
+
+/// `lerp(below, own, a)`, hemisphere-aligned and normalised for rotations.
+fn lerp(below: &[f64], own: &[f64], a: f64, rotation: bool) -> Vec<f64> {
+    let d: f64 = below.iter().zip(own).map(|(x, y)| x * y).sum();
+    let s = if rotation && d < 0.0 { -1.0 } else { 1.0 };
+    let v: Vec<f64> = below
+        .iter()
+        .zip(own)
+        .map(|(b, o)| b * (1.0 - a) + s * o * a)
+        .collect();
+    if rotation {
+        common::normalize_f64(&v)
+    } else {
+        v
+    }
+}
+
+/// The additive rule: `v · (conj(r) · x)^w` for rotations, `v + w · (x − r)` otherwise.
+fn add(v: &[f64], x: &[f64], r: &[f64], w: f64, rotation: bool) -> Vec<f64> {
+    if !rotation {
+        return v
+            .iter()
+            .zip(x)
+            .zip(r)
+            .map(|((v, x), r)| v + w * (x - r))
+            .collect();
+    }
+    let q = glam::DQuat::from_slice(v);
+    let delta = glam::DQuat::from_slice(r).conjugate() * glam::DQuat::from_slice(x);
+    let delta = if delta.w < 0.0 { -delta } else { delta };
+    let (axis, angle) = delta.to_axis_angle();
+    let powered = glam::DQuat::from_axis_angle(axis, angle * w);
+    (q * powered).normalize().to_array().to_vec()
+}
+
+/// A stack as the reference reads it.
+struct Stack {
+    groups: Vec<GroupDesc>,
+    layers: Vec<LayerDesc>,
+}
+
+/// One property: `Some(node, path)` or the morph weights (`None`).
+type Prop = Option<(usize, ChannelPath)>;
+
+/// The f64 rule of the player's docs for property `prop`.
+fn reference(data: &AnimationData, stack: &Stack, t: f32, prop: Prop) -> Vec<f64> {
+    let rotation = matches!(prop, Some((_, ChannelPath::Rotation)));
+    let node = prop.map_or(0, |p| p.0);
+    let get = |c: Option<usize>, time: f32| -> Vec<f64> {
+        let (trs, w) = pose_f64(data, c, time);
+        match prop {
+            None => w[0].clone(),
+            Some((n, ChannelPath::Translation)) => trs[n].t.to_vec(),
+            Some((n, ChannelPath::Rotation)) => trs[n].r.to_vec(),
+            Some((n, _)) => trs[n].s.to_vec(),
+        }
+    };
+    let animates = |c: usize| {
+        data.clips[c].channels.iter().any(|ch| match prop {
+            None => ch.path == ChannelPath::Weights,
+            Some((n, p)) => ch.node == n && ch.path == p,
+        })
+    };
+    let at = |c: usize| t.clamp(0.0, data.clips[c].duration());
+    let lw = |l: &LayerDesc| f64::from(l.weight) * mask_weights(data, l.mask.as_ref())[node];
+    let gw = |g: &GroupDesc| f64::from(g.weight) * mask_weights(data, g.mask.as_ref())[node];
+    let blend_of = |members: &mut dyn Iterator<Item = &LayerDesc>| -> Vec<(Vec<f64>, f64)> {
+        members
+            .filter(|l| l.mode == skel_anim::LayerMode::Blend && lw(l) > 0.0 && animates(l.clip))
+            .map(|l| (get(Some(l.clip), at(l.clip)), lw(l)))
+            .collect()
+    };
+    let add_all = |v: Vec<f64>, members: &mut dyn Iterator<Item = &LayerDesc>, gain: f64| {
+        members.fold(v, |v, l| {
+            let w = lw(l) * gain;
+            if !matches!(l.mode, skel_anim::LayerMode::Additive(_)) || w == 0.0 || !animates(l.clip)
+            {
+                return v;
+            }
+            add(
+                &v,
+                &get(Some(l.clip), at(l.clip)),
+                &get(Some(l.clip), 0.0),
+                w,
+                rotation,
+            )
+        })
+    };
+    let rest = get(None, 0.0);
+    let base = blend_of(&mut stack.layers.iter().filter(|l| l.group.is_none()));
+    let mut v = blend(&base, &rest, rotation).unwrap_or(rest);
+    for (g, group) in stack.groups.iter().enumerate() {
+        let mut members = stack.layers.iter().filter(|l| l.group == Some(g));
+        if group.mode == skel_anim::GroupMode::Additive {
+            v = add_all(v, &mut members, gw(group));
+        } else if let Some(own) = blend(&blend_of(&mut members), &v, rotation) {
+            v = lerp(&v, &own, gw(group).clamp(0.0, 1.0), rotation);
+        }
+    }
+    add_all(
+        v,
+        &mut stack.layers.iter().filter(|l| l.group.is_none()),
+        1.0,
+    )
+}
+
+fn close(got: &[f32], want: &[f64], rotation: bool, tol: f64) -> bool {
+    let d: f64 = got.iter().zip(want).map(|(g, w)| f64::from(*g) * w).sum();
+    let s = if rotation && d < 0.0 { -1.0 } else { 1.0 };
+    got.iter()
+        .zip(want)
+        .all(|(g, w)| (f64::from(*g) - s * w).abs() <= tol * w.abs().max(1.0))
+}
+
+/// Builds the player (`None` when a mask selects nothing: an error tested elsewhere) posed at
+/// `t`.
+fn posed(rig: &Arc<Rig>, stack: &Stack, t: f32) -> Option<Player> {
+    let mut p = Player::new(rig);
+    for g in &stack.groups {
+        p.add_group(g.clone()).ok()?;
+    }
+    for l in &stack.layers {
+        p.add_layer(l.clone()).ok()?;
+    }
+    for layer in p.layers_mut() {
+        let end = layer.clock().to();
+        layer.clock_mut().seek(t.min(end));
+    }
+    p.evaluate(&mut NullSink);
+    Some(p)
+}
+
+/// Every property of the rig against the reference.
+fn check(data: &AnimationData, p: &Player, stack: &Stack, t: f32) -> Result<(), TestCaseError> {
+    let trs = &p.scratch().trs;
+    for node in 0..data.nodes.len() {
+        for (path, off, len) in [
+            (ChannelPath::Translation, 0, 3),
+            (ChannelPath::Rotation, 3, 4),
+            (ChannelPath::Scale, 7, 3),
+        ] {
+            let want = reference(data, stack, t, Some((node, path)));
+            let got = &trs[node * 12 + off..node * 12 + off + len];
+            let rotation = path == ChannelPath::Rotation;
+            prop_assert!(
+                close(got, &want, rotation, 2e-4),
+                "node {} {:?}: {:?} vs {:?}",
+                node,
+                path,
+                got,
+                want
+            );
+        }
+    }
+    let want = reference(data, stack, t, None);
+    let got = p.morph_weights(0).unwrap();
+    prop_assert!(
+        close(got, &want, false, 2e-4),
+        "morph: {:?} vs {:?}",
+        got,
+        want
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn grouped_pose_matches_the_f64_reference(
+        data in arb_rig(),
+        groups in prop::collection::vec(arb_group(), 1..4),
+        layers in prop::collection::vec(arb_layer(), 1..7),
+        t in 0.0f32..2.0,
+    ) {
+        let (n, c) = (data.nodes.len(), data.clips.len());
+        let groups: Vec<GroupDesc> = groups.iter().map(|(additive, w, m)| {
+            let mut g = GroupDesc::new().weight(if *additive { *w } else { w.clamp(0.0, 1.0) });
+            if *additive { g = g.additive(); }
+            if let Some(m) = m { g = g.mask(mask(m, n)); }
+            g
+        }).collect();
+        let layers: Vec<LayerDesc> = layers.iter().map(|(clip, w, m, group, additive)| {
+            let mut d = LayerDesc::new(clip.index(c));
+            let additive = match group {
+                Some(g) => {
+                    let g = g.index(groups.len());
+                    d = d.group(g);
+                    groups[g].mode == skel_anim::GroupMode::Additive
+                }
+                None => *additive,
+            };
+            d = d.weight(if additive { *w } else { w.abs() });
+            if additive { d = d.additive(Reference::default()); }
+            if let Some(m) = m { d = d.mask(mask(m, n)); }
+            d
+        }).collect();
+        let stack = Stack { groups, layers };
+        let rig = Rig::new(Arc::new(data.clone())).unwrap();
+        let Some(p) = posed(&rig, &stack, t) else { return Ok(()) };
+        check(&data, &p, &stack, t)?;
+    }
+
+    #[test]
+    fn group_weight_zero_is_the_pose_below_and_one_is_the_members_blend(
+        data in arb_rig(),
+        a in 0.0f32..1.0,
+        t in 0.0f32..2.0,
+    ) {
+        let rig = Rig::new(Arc::new(data.clone())).unwrap();
+        let trs = |groups: &[GroupDesc], layers: &[LayerDesc]| {
+            let stack = Stack { groups: groups.to_vec(), layers: layers.to_vec() };
+            let p = posed(&rig, &stack, t).unwrap();
+            (p.scratch().trs.clone(), p.morph_weights(0).unwrap().to_vec())
+        };
+        let base = [LayerDesc::new(0)];
+        let members = [LayerDesc::new(1).weight(a), LayerDesc::new(2).weight(1.0 - a)];
+        let grouped = |w: f32| {
+            let mut layers = base.to_vec();
+            layers.extend(members.iter().map(|m| m.clone().group(0)));
+            trs(&[GroupDesc::new().weight(w)], &layers)
+        };
+        let below = trs(&[], &base);
+        let alone = trs(&[], &members);
+        // Weight 0: the pose below (which may have taken the four-node pass: within rounding).
+        let (zero, zero_morph) = grouped(0.0);
+        let (one, one_morph) = grouped(1.0);
+        let within = |x: &[f32], y: &[f32], tol: f32| {
+            x.iter().zip(y).all(|(p, q)| (p - q).abs() <= tol * q.abs().max(1.0))
+        };
+        prop_assert!(within(&zero, &below.0, 1e-5), "{:?} vs {:?}", zero, below.0);
+        prop_assert!(within(&zero_morph, &below.1, 1e-6));
+        // Weight 1 over members summing to 1: the members' blend where both animate, the pose
+        // below where neither does (where one does, the pose below fills its share).
+        let animates = |c: usize, node: usize, path: ChannelPath| {
+            data.clips[c].channels.iter().any(|ch| ch.node == node && ch.path == path)
+        };
+        for node in 0..data.nodes.len() {
+            for (path, off, len) in [(ChannelPath::Translation, 0, 3), (ChannelPath::Rotation, 3, 4), (ChannelPath::Scale, 7, 3)] {
+                let want = match (animates(1, node, path), animates(2, node, path)) {
+                    (true, true) => &alone.0,
+                    (false, false) => &below.0,
+                    _ => continue,
+                };
+                let r = node * 12 + off..node * 12 + off + len;
+                prop_assert!(within(&one[r.clone()], &want[r.clone()], 1e-5), "node {} {:?}", node, path);
+            }
+        }
+        prop_assert!(within(&one_morph, &alone.1, 1e-5), "{:?} vs {:?}", one_morph, alone.1);
+    }
+
+    #[test]
+    fn an_empty_group_changes_nothing(data in arb_rig(), t in 0.0f32..2.0) {
+        let rig = Rig::new(Arc::new(data.clone())).unwrap();
+        let layers = vec![
+            LayerDesc::new(0).weight(0.7),
+            LayerDesc::new(1).weight(0.6),
+            LayerDesc::new(3).additive(Reference::default()),
+        ];
+        let plain = posed(&rig, &Stack { groups: vec![], layers: layers.clone() }, t).unwrap();
+        let grouped = Stack { groups: vec![GroupDesc::new(), GroupDesc::new().additive()], layers };
+        let with_groups = posed(&rig, &grouped, t).unwrap();
+        let shared = (0..data.clips.len()).all(|c| rig.layers_four_nodes_at_a_time(c));
+        let (a, b) = (&plain.scratch().trs, &with_groups.scratch().trs);
+        if shared {
+            // The plain player took the four-node pass: the same rule within f32 rounding.
+            for (x, y) in a.iter().zip(b) {
+                prop_assert!((x - y).abs() <= 1e-5 * y.abs().max(1.0));
+            }
+        } else {
+            // Both property by property: the same operations, bit for bit.
+            prop_assert_eq!(a, b);
+        }
+        prop_assert_eq!(plain.morph_weights(0), with_groups.morph_weights(0));
+    }
+}
