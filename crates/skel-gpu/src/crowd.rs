@@ -139,6 +139,102 @@ impl CrowdBones {
         })
     }
 
+    /// A bone buffer for a crowd posed on the GPU ([`GpuCrowdPose`](crate::GpuCrowdPose)
+    /// writes it): no staging ring, every instance visible until
+    /// [`set_visible`](Self::set_visible) says otherwise, and the bone buffer may be larger than
+    /// one storage binding (the pose pass and chunked skinning bind it in pieces). The buffer
+    /// also has `COPY_SRC`, for reading poses back.
+    ///
+    /// # Errors
+    /// [`GpuError::LengthMismatch`] for zero instances or bones; [`GpuError::MissingLimit`]
+    /// (`max_buffer_size`, and `max_storage_buffer_binding_size` for the instance list);
+    /// [`GpuError::Validation`] / [`GpuError::OutOfMemory`] from buffer creation.
+    pub fn new_gpu_posed(
+        ctx: &GpuContext,
+        instances: u32,
+        bones_per_instance: u32,
+    ) -> Result<Self, GpuError> {
+        for (what, got) in [
+            ("crowd instances", instances as usize),
+            ("crowd bones per instance", bones_per_instance as usize),
+        ] {
+            if got == 0 {
+                return Err(GpuError::LengthMismatch {
+                    what,
+                    expected: 1,
+                    got,
+                });
+            }
+        }
+        let bone_bytes = u64::from(instances) * u64::from(bones_per_instance) * CROWD_BONE_BYTES;
+        let list_bytes = (u64::from(instances) + 1) * 4;
+        ctx.require_limit("max_buffer_size", bone_bytes, |l| l.max_buffer_size)?;
+        ctx.require_limit("max_storage_buffer_binding_size", list_bytes, |l| {
+            l.max_storage_buffer_binding_size
+        })?;
+        let mut crowd = ctx.capture("CrowdBones::new_gpu_posed", || {
+            let create = |label, size| {
+                ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size,
+                    usage: CROWD_BUFFER_USAGE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                })
+            };
+            Self {
+                bones: create("skel crowd bones (GPU posed)", bone_bytes),
+                instances: create(
+                    "skel crowd instances",
+                    list_bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT),
+                ),
+                ring: Vec::new(),
+                next: 0,
+                instance_count: instances,
+                bones_per_instance,
+                waits: 0,
+            }
+        })?;
+        let all: Vec<u32> = (0..instances).collect();
+        crowd.set_visible(ctx, &all)?;
+        Ok(crowd)
+    }
+
+    /// Writes the visible-instance list directly (one `write_buffer`): for crowds whose bones
+    /// the GPU writes, where [`upload`](Self::upload) has nothing to carry.
+    ///
+    /// # Errors
+    /// [`GpuError::LengthMismatch`] for more visible instances than instances,
+    /// [`GpuError::InstanceOutOfRange`] for a visible index past the crowd.
+    pub fn set_visible(&mut self, ctx: &GpuContext, visible: &[u32]) -> Result<(), GpuError> {
+        self.check_visible(visible)?;
+        let count = u32::try_from(visible.len()).unwrap_or(u32::MAX);
+        ctx.queue
+            .write_buffer(&self.instances, 0, &count.to_ne_bytes());
+        if !visible.is_empty() {
+            ctx.queue
+                .write_buffer(&self.instances, 4, bytemuck::cast_slice(visible));
+        }
+        Ok(())
+    }
+
+    fn check_visible(&self, visible: &[u32]) -> Result<(), GpuError> {
+        if visible.len() > self.instance_count as usize {
+            return Err(GpuError::LengthMismatch {
+                what: "visible crowd instances",
+                expected: self.instance_count as usize,
+                got: visible.len(),
+            });
+        }
+        if let Some(&index) = visible.iter().find(|&&i| i >= self.instance_count) {
+            return Err(GpuError::InstanceOutOfRange {
+                what: "visible crowd instances",
+                index,
+                count: self.instance_count,
+            });
+        }
+        Ok(())
+    }
+
     /// Instances in the crowd.
     #[must_use]
     pub fn instance_count(&self) -> u32 {
@@ -211,20 +307,7 @@ impl CrowdBones {
                 got: bones.len(),
             });
         }
-        if visible.len() > self.instance_count as usize {
-            return Err(GpuError::LengthMismatch {
-                what: "visible crowd instances",
-                expected: self.instance_count as usize,
-                got: visible.len(),
-            });
-        }
-        if let Some(&index) = visible.iter().find(|&&i| i >= self.instance_count) {
-            return Err(GpuError::InstanceOutOfRange {
-                what: "visible crowd instances",
-                index,
-                count: self.instance_count,
-            });
-        }
+        self.check_visible(visible)?;
         let len = (bone_bytes_of(bones) + (visible.len() as u64 + 1) * 4)
             .next_multiple_of(wgpu::MAP_ALIGNMENT);
         let (slot, mut view) = self.take_slot(ctx, len)?;

@@ -168,4 +168,23 @@ pub enum GpuError {
         /// The instance count.
         count: u32,
     },
+    /// A clip moves a skinned mesh's node or one of its ancestors; the GPU pose pass folds the
+    /// mesh's inverse world transform into constants and cannot follow it.
+    #[error("GPU posing: a clip animates node {node}, which places skinned mesh node {mesh_node}")]
+    AnimatedMeshNode {
+        /// The skinned mesh's node.
+        mesh_node: usize,
+        /// The animated node (the mesh node or an ancestor).
+        node: usize,
+    },
+    /// An option or argument is out of its range.
+    #[error("{what} is {got}, expected {expected}")]
+    OutOfRange {
+        /// Which value.
+        what: &'static str,
+        /// The value given.
+        got: String,
+        /// The range it must lie in.
+        expected: &'static str,
+    },
 }

@@ -25,6 +25,12 @@
 //!   every instance's bone matrices in one storage buffer written once per frame through a
 //!   staging ring, skinned in one compute dispatch per mesh, or in the user's vertex shader
 //!   (instance index → bone offset).
+//! - [`GpuClipSet`] → [`GpuClips`] → [`GpuCrowdPose`]: posing on the GPU. An asset's clips
+//!   resampled at a uniform rate per clip (the error against the lossless CPU pose measured and
+//!   bounded), and a pass that advances every instance's playheads by `dt`, samples up to two
+//!   clips per instance, walks the hierarchy and writes the skinning matrices into a
+//!   [`CrowdBones`] buffer ([`CrowdBones::new_gpu_posed`]), in chunks under the storage binding
+//!   limit. A steady crowd uploads one uniform per chunk per frame and nothing per instance.
 //! - [`dual_quat`]: dual-quaternion skinning's CPU reference and [`SkinningMethod`] (the crowd
 //!   compute path skins with either).
 //! - Device loss: [`SkeletonGpu::recreate`] / [`MorphGpu::recreate`] rebuild the GPU fields
@@ -67,6 +73,8 @@ pub use glam;
 
 mod bone_texture;
 mod buffers;
+mod clip_error;
+mod clip_set;
 mod compute;
 mod compute_config;
 mod compute_formats;
@@ -78,6 +86,8 @@ pub mod dual_quat;
 mod error;
 mod joints;
 mod morph;
+mod pose_data;
+mod pose_pass;
 pub mod readback;
 pub mod shader;
 mod sink;
@@ -86,6 +96,8 @@ mod staging;
 
 pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout};
 pub use buffers::{BufferInit, MIN_BUFFER_SIZE, create_buffers_init, padded_buffer_size};
+pub use clip_error::{bone_error, frame_at};
+pub use clip_set::{GpuClipSet, GpuClipSetOptions, GpuClipTable, NO_PARENT, POSE_NODE_VEC4S};
 pub use compute::{ComputeSkinning, ComputeSkinningBindings, ComputeSkinningInputs};
 pub use compute_config::ComputeSkinningConfig;
 pub use compute_formats::{JointFormat, WeightFormat};
@@ -109,6 +121,8 @@ pub use morph::{
     MAX_MORPH_TARGETS, MORPH_COUNTS_OFFSET, MORPH_PARAMS_SIZE, MORPH_WEIGHTS_MIN_UPLOAD, MorphGpu,
     create_morph, update_morph_weights,
 };
+pub use pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, POSE_MAX_CLIPS, POSE_WGSL, PoseInstance};
+pub use pose_pass::{GpuCrowdPose, GpuCrowdPoseDescriptor, POSE_WORKGROUP_SIZE, PoseLayout};
 pub use shader::{
     FragmentBindings, Influences, ShaderFragment, SkinningVariant, bone_texture_layout_entry,
 };

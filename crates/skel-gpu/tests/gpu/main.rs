@@ -14,6 +14,7 @@ mod compute;
 mod end_to_end;
 mod errors;
 mod morph;
+mod pose;
 mod probe;
 mod recovery;
 mod sink;

@@ -1,0 +1,305 @@
+// skel: the GPU pose pass. Every instance of a crowd plays up to two clips of one asset from a
+// GpuClipSet (every clip resampled at a uniform rate of its own: the frame around time t is
+// floor(t * rate)); its local transforms go through the node hierarchy and out as skinning
+// matrices (mesh inverse * model * inverse bind) into the crowd's bone buffer, which crowd
+// compute skinning and the crowd vertex fragment read.
+//
+// Entry points, in the order a frame runs them:
+// - skel_pose_advance: one thread per instance. Moves both clip times by dt * speed (wrapped,
+//   clamped or bounced by each clip's loop mode) and samples the morph weights. Only this pass
+//   writes instance state, so a steady crowd uploads nothing but the 64-byte uniform per chunk.
+// - skel_pose_bones: one thread per (instance, bone), walking from the bone's node up to its
+//   root; no barrier and no scratch memory, writes coalesced (bones of an instance are
+//   neighbours), ancestors sampled once per bone below them.
+// - skel_pose_characters: one thread per instance walking the posed nodes in order (parents
+//   first), model transforms in private memory (at most 64 posed nodes); each node sampled once.
+// Both bone passes skip an instance on frames its pose update rate (LOD) leaves out.
+
+struct SkelPoseParams {
+    // Instances in the crowd, and the first instance and instance count of this dispatch's
+    // chunk of the bone buffer.
+    instances: u32,
+    first_instance: u32,
+    chunk_instances: u32,
+    // Bones per instance and posed nodes.
+    bones: u32,
+    nodes: u32,
+    // Vec4s per frame row, and the first morph vec4 in a row (nodes * 3).
+    row_vec4s: u32,
+    morph_first: u32,
+    morph_vec4s: u32,
+    // Frame counter (LOD staggering) and seconds since the last frame.
+    frame: u32,
+    dt: f32,
+    // 1 when some bone has a mesh inverse other than the identity.
+    has_mesh_inverse: u32,
+    // Threads per row of the 2D dispatches (workgroups in x * 64): the bone pass's, the
+    // advance pass's.
+    row_threads: u32,
+    advance_row_threads: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+struct SkelClip {
+    offset: u32,
+    frames: u32,
+    rate: f32,
+    duration: f32,
+}
+
+// 32 bytes per instance: clip a (low 16 bits) and b (high 16 bits); flags: loop mode of a
+// (bits 0-1: 0 repeat, 1 once, 2 ping-pong) and b (bits 2-3), log2 of the pose update rate
+// (bits 4-5); the playheads (ping-pong: a phase over twice the duration); speeds; the weight of
+// clip b (0: clip a alone).
+struct SkelPoseInstance {
+    clips: u32,
+    flags: u32,
+    time_a: f32,
+    time_b: f32,
+    speed_a: f32,
+    speed_b: f32,
+    weight: f32,
+    _pad: u32,
+}
+
+struct SkelAffine {
+    r0: vec4<f32>,
+    r1: vec4<f32>,
+    r2: vec4<f32>,
+}
+
+@group(0) @binding(0) var<uniform> skel_pose: SkelPoseParams;
+@group(0) @binding(1) var<storage, read> skel_clips: array<SkelClip>;
+@group(0) @binding(2) var<storage, read> skel_frames: array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> skel_parents: array<u32>;
+@group(0) @binding(4) var<storage, read> skel_bone_nodes: array<u32>;
+// Per bone: the mesh inverse, then the inverse bind matrix.
+@group(0) @binding(5) var<storage, read> skel_bone_matrices: array<mat4x4<f32>>;
+@group(0) @binding(6) var<storage, read_write> skel_instances: array<SkelPoseInstance>;
+// This chunk's instances' bone matrices, instance-major.
+@group(0) @binding(7) var<storage, read_write> skel_bones_out: array<mat4x4<f32>>;
+// Every instance's morph weights, morph_vec4s each.
+@group(0) @binding(8) var<storage, read_write> skel_morph_out: array<vec4<f32>>;
+
+const SKEL_NO_PARENT: u32 = 0xffffffffu;
+const SKEL_MAX_CHARACTER_NODES: u32 = 64u;
+
+// Where a playhead stands in its clip: repeat and once keep it in range already; ping-pong
+// folds the phase back.
+fn skel_clip_time(phase: f32, mode: u32, duration: f32) -> f32 {
+    if mode == 2u {
+        return duration - abs(phase - duration);
+    }
+    return phase;
+}
+
+fn skel_advance(t: f32, step: f32, mode: u32, duration: f32) -> f32 {
+    if duration <= 0.0 {
+        return 0.0;
+    }
+    let moved = t + step;
+    if mode == 1u {
+        return clamp(moved, 0.0, duration);
+    }
+    let period = select(duration, 2.0 * duration, mode == 2u);
+    let wrapped = moved - floor(moved / period) * period;
+    return select(wrapped, 0.0, wrapped >= period);
+}
+
+// Frame row of `clip` before time `t`, and the fraction towards the next row.
+fn skel_frame(clip: u32, t: f32) -> vec2<f32> {
+    let c = skel_clips[clip];
+    let f = max(t * c.rate, 0.0);
+    let i = min(floor(f), f32(c.frames - 2u));
+    return vec2<f32>(f32(c.offset) + i * f32(skel_pose.row_vec4s), clamp(f - i, 0.0, 1.0));
+}
+
+struct SkelTrs {
+    t: vec3<f32>,
+    r: vec4<f32>,
+    s: vec3<f32>,
+}
+
+fn skel_sample(frame: vec2<f32>, node: u32) -> SkelTrs {
+    let a = u32(frame.x) + node * 3u;
+    let b = a + skel_pose.row_vec4s;
+    let k = frame.y;
+    return SkelTrs(
+        mix(skel_frames[a].xyz, skel_frames[b].xyz, k),
+        mix(skel_frames[a + 1u], skel_frames[b + 1u], k),
+        mix(skel_frames[a + 2u].xyz, skel_frames[b + 2u].xyz, k),
+    );
+}
+
+// The local transform of `node` for one instance: clip a alone, or blended with clip b by
+// `weight` (translation and scale lerped, rotations summed in the hemisphere of a's and
+// normalised, as the CPU player blends two layers).
+fn skel_local(fa: vec2<f32>, fb: vec2<f32>, weight: f32, node: u32) -> SkelAffine {
+    var trs = skel_sample(fa, node);
+    if weight > 0.0 {
+        // Each clip's rotation normalised first: a lerp between frames is a little shorter
+        // than unit length, and unequal lengths would skew the weights.
+        let b = skel_sample(fb, node);
+        let ra = normalize(trs.r);
+        let rb = normalize(b.r);
+        let sign = select(1.0, -1.0, dot(ra, rb) < 0.0);
+        trs = SkelTrs(
+            mix(trs.t, b.t, weight),
+            ra * (1.0 - weight) + rb * (sign * weight),
+            mix(trs.s, b.s, weight),
+        );
+    }
+    let q = normalize(trs.r);
+    let x2 = q.x + q.x;
+    let y2 = q.y + q.y;
+    let z2 = q.z + q.z;
+    let xx = q.x * x2;
+    let xy = q.x * y2;
+    let xz = q.x * z2;
+    let yy = q.y * y2;
+    let yz = q.y * z2;
+    let zz = q.z * z2;
+    let wx = q.w * x2;
+    let wy = q.w * y2;
+    let wz = q.w * z2;
+    let s = trs.s;
+    return SkelAffine(
+        vec4<f32>((1.0 - (yy + zz)) * s.x, (xy - wz) * s.y, (xz + wy) * s.z, trs.t.x),
+        vec4<f32>((xy + wz) * s.x, (1.0 - (xx + zz)) * s.y, (yz - wx) * s.z, trs.t.y),
+        vec4<f32>((xz - wy) * s.x, (yz + wx) * s.y, (1.0 - (xx + yy)) * s.z, trs.t.z),
+    );
+}
+
+// a * b for affine transforms stored as their top three rows.
+fn skel_affine_mul(a: SkelAffine, b: SkelAffine) -> SkelAffine {
+    let bt = vec3<f32>(b.r0.w, b.r1.w, b.r2.w);
+    return SkelAffine(
+        vec4<f32>(a.r0.x * b.r0.xyz + a.r0.y * b.r1.xyz + a.r0.z * b.r2.xyz, dot(a.r0.xyz, bt) + a.r0.w),
+        vec4<f32>(a.r1.x * b.r0.xyz + a.r1.y * b.r1.xyz + a.r1.z * b.r2.xyz, dot(a.r1.xyz, bt) + a.r1.w),
+        vec4<f32>(a.r2.x * b.r0.xyz + a.r2.y * b.r1.xyz + a.r2.z * b.r2.xyz, dot(a.r2.xyz, bt) + a.r2.w),
+    );
+}
+
+// mesh inverse * model * inverse bind, column-major.
+fn skel_skinning_matrix(model: SkelAffine, bone: u32) -> mat4x4<f32> {
+    let ibm = skel_bone_matrices[bone * 2u + 1u];
+    var out = mat4x4<f32>();
+    for (var c = 0u; c < 4u; c += 1u) {
+        let col = ibm[c];
+        out[c] = vec4<f32>(dot(model.r0, col), dot(model.r1, col), dot(model.r2, col), col.w);
+    }
+    if skel_pose.has_mesh_inverse != 0u {
+        out = skel_bone_matrices[bone * 2u] * out;
+    }
+    return out;
+}
+
+fn skel_thread(gid: vec3<u32>, row_threads: u32) -> u32 {
+    return gid.x + gid.y * row_threads;
+}
+
+// Whether `instance` poses this frame: every 2^k-th frame, staggered by instance.
+fn skel_updates(instance: u32, flags: u32) -> bool {
+    let rate_mask = (1u << ((flags >> 4u) & 3u)) - 1u;
+    return ((skel_pose.frame + instance) & rate_mask) == 0u;
+}
+
+struct SkelFrames {
+    fa: vec2<f32>,
+    fb: vec2<f32>,
+    weight: f32,
+}
+
+fn skel_instance_frames(inst: SkelPoseInstance) -> SkelFrames {
+    let clip_a = inst.clips & 0xffffu;
+    let clip_b = inst.clips >> 16u;
+    let ta = skel_clip_time(inst.time_a, inst.flags & 3u, skel_clips[clip_a].duration);
+    let tb = skel_clip_time(inst.time_b, (inst.flags >> 2u) & 3u, skel_clips[clip_b].duration);
+    return SkelFrames(skel_frame(clip_a, ta), skel_frame(clip_b, tb), clamp(inst.weight, 0.0, 1.0));
+}
+
+@compute @workgroup_size(64)
+fn skel_pose_advance(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let i = skel_thread(gid, skel_pose.advance_row_threads);
+    if i >= skel_pose.instances {
+        return;
+    }
+    var inst = skel_instances[i];
+    let clip_a = inst.clips & 0xffffu;
+    let clip_b = inst.clips >> 16u;
+    let dt = skel_pose.dt;
+    if dt != 0.0 {
+        inst.time_a = skel_advance(inst.time_a, dt * inst.speed_a, inst.flags & 3u, skel_clips[clip_a].duration);
+        inst.time_b = skel_advance(inst.time_b, dt * inst.speed_b, (inst.flags >> 2u) & 3u, skel_clips[clip_b].duration);
+        skel_instances[i] = inst;
+    }
+    if skel_pose.morph_vec4s == 0u {
+        return;
+    }
+    let f = skel_instance_frames(inst);
+    let row = skel_pose.row_vec4s;
+    for (var k = 0u; k < skel_pose.morph_vec4s; k += 1u) {
+        let a = u32(f.fa.x) + skel_pose.morph_first + k;
+        var w = mix(skel_frames[a], skel_frames[a + row], f.fa.y);
+        if f.weight > 0.0 {
+            let b = u32(f.fb.x) + skel_pose.morph_first + k;
+            w = mix(w, mix(skel_frames[b], skel_frames[b + row], f.fb.y), f.weight);
+        }
+        skel_morph_out[i * skel_pose.morph_vec4s + k] = w;
+    }
+}
+
+@compute @workgroup_size(64)
+fn skel_pose_bones(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let t = skel_thread(gid, skel_pose.row_threads);
+    let slot = t / skel_pose.bones;
+    if slot >= skel_pose.chunk_instances {
+        return;
+    }
+    let bone = t - slot * skel_pose.bones;
+    let instance = skel_pose.first_instance + slot;
+    let inst = skel_instances[instance];
+    if !skel_updates(instance, inst.flags) {
+        return;
+    }
+    let f = skel_instance_frames(inst);
+    var node = skel_bone_nodes[bone];
+    var model = skel_local(f.fa, f.fb, f.weight, node);
+    node = skel_parents[node];
+    while node != SKEL_NO_PARENT {
+        model = skel_affine_mul(skel_local(f.fa, f.fb, f.weight, node), model);
+        node = skel_parents[node];
+    }
+    skel_bones_out[t] = skel_skinning_matrix(model, bone);
+}
+
+@compute @workgroup_size(64)
+fn skel_pose_characters(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let slot = skel_thread(gid, skel_pose.row_threads);
+    if slot >= skel_pose.chunk_instances {
+        return;
+    }
+    let instance = skel_pose.first_instance + slot;
+    let inst = skel_instances[instance];
+    if !skel_updates(instance, inst.flags) {
+        return;
+    }
+    let f = skel_instance_frames(inst);
+    var model: array<SkelAffine, SKEL_MAX_CHARACTER_NODES>;
+    let nodes = min(skel_pose.nodes, SKEL_MAX_CHARACTER_NODES);
+    for (var n = 0u; n < nodes; n += 1u) {
+        let local = skel_local(f.fa, f.fb, f.weight, n);
+        let parent = skel_parents[n];
+        if parent == SKEL_NO_PARENT {
+            model[n] = local;
+        } else {
+            model[n] = skel_affine_mul(model[parent], local);
+        }
+    }
+    let first = slot * skel_pose.bones;
+    for (var b = 0u; b < skel_pose.bones; b += 1u) {
+        skel_bones_out[first + b] = skel_skinning_matrix(model[min(skel_bone_nodes[b], nodes - 1u)], b);
+    }
+}

@@ -1,0 +1,400 @@
+//! An asset's clips resampled for the GPU pose pass: every clip at a uniform frame rate of its
+//! own, so that finding the two frames around a time is an index (`floor(t × rate)`), not a
+//! search; each frame holds the local translation, rotation and scale of every node that moves
+//! a joint (the joints and their ancestors) and every morph weight.
+//!
+//! The rate of a clip is chosen by measurement, not assumed: starting from its shortest key
+//! interval, doubled until the bone matrices reconstructed the way the shader does (lerp of
+//! translation, scale and weights, normalised lerp of rotations) stay within
+//! [`GpuClipSetOptions::max_error`] of the lossless CPU pose at every key time and between
+//! every pair of frames. A clip whose keys are already uniform keeps its key rate, and its
+//! frames are its keys. [`GpuClipTable::max_error`] is what was measured.
+//!
+//! Built once per asset on the CPU ([`GpuClipSet::new`]); [`GpuClips`](crate::GpuClips) holds
+//! it on the GPU.
+
+use glam::{Mat4, Quat, Vec3, Vec4};
+use skel_anim::{AnimationData, PoseScratch, R_OFF, Rig, S_OFF, T_OFF, TRS_STRIDE};
+
+use crate::GpuError;
+pub use crate::clip_error::POSE_NODE_VEC4S;
+use crate::clip_error::{Reconstruction, Resampled, pose_error};
+
+/// A parent index meaning "a root of the posed hierarchy".
+pub const NO_PARENT: u32 = u32::MAX;
+
+/// How [`GpuClipSet::new`] resamples.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GpuClipSetOptions {
+    /// The largest displacement of a vertex, in the mesh's units, that resampling may cause,
+    /// bounded through each bone matrix as `|Δtranslation| + radius × ‖Δlinear part‖`.
+    pub max_error: f32,
+    /// The largest distance of a bind-pose vertex from the mesh's origin (the bound above
+    /// multiplies rotation and scale errors by it).
+    pub radius: f32,
+    /// The highest frame rate tried (frames per second); a clip that still misses
+    /// `max_error` there keeps this rate and reports its error.
+    pub max_rate: f32,
+}
+
+impl Default for GpuClipSetOptions {
+    /// 10⁻⁵ mesh units for a mesh of radius 1, up to 480 frames per second.
+    fn default() -> Self {
+        Self {
+            max_error: 1e-5,
+            radius: 1.0,
+            max_rate: 480.0,
+        }
+    }
+}
+
+impl GpuClipSetOptions {
+    /// Half of `fraction` of a mesh's bounding-box `diagonal` as the error budget (the other
+    /// half is left to the GPU's float arithmetic), with the diagonal as the radius.
+    #[must_use]
+    pub fn for_diagonal(diagonal: f32, fraction: f32) -> Self {
+        Self {
+            max_error: 0.5 * fraction * diagonal,
+            radius: diagonal,
+            ..Self::default()
+        }
+    }
+}
+
+/// One clip's frames in [`GpuClipSet::frames`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GpuClipTable {
+    /// First vec4 of the clip's first frame.
+    pub offset: u32,
+    /// Frames (at least 2; the last one at `duration`).
+    pub frames: u32,
+    /// Frames per second: `(frames - 1) / duration` (0 for a clip of no duration).
+    pub rate: f32,
+    /// The clip's duration in seconds.
+    pub duration: f32,
+    /// The largest bone error measured against the lossless CPU pose, in the options' units.
+    pub max_error: f32,
+}
+
+impl GpuClipTable {
+    /// Bytes of key data per second of this clip.
+    #[must_use]
+    pub fn bytes_per_second(&self, row_vec4s: u32) -> f32 {
+        self.rate.max(1.0) * row_vec4s as f32 * 16.0
+    }
+}
+
+/// An asset's clips resampled for the GPU, with the posed hierarchy and the bone layout (see
+/// the module docs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct GpuClipSet {
+    /// Asset node of each posed node, parents before children.
+    pub nodes: Vec<usize>,
+    /// Parent of each posed node as a posed-node index, or [`NO_PARENT`].
+    pub parents: Vec<u32>,
+    /// Posed node of each bone, bindings one after the other in the asset's order (the layout
+    /// of [`CrowdBones`](crate::CrowdBones)).
+    pub bone_nodes: Vec<u32>,
+    /// Inverse bind matrix of each bone.
+    pub inverse_binds: Vec<Mat4>,
+    /// Per bone: the inverse of its mesh node's rest world transform (applied on the left).
+    pub mesh_inverses: Vec<Mat4>,
+    /// First bone of each skeleton binding.
+    pub binding_offsets: Vec<u32>,
+    /// First morph weight of each morph binding in a frame's morph part.
+    pub morph_offsets: Vec<u32>,
+    /// Morph weights in all (the frame's morph part is this, rounded up to vec4s).
+    pub morph_count: u32,
+    /// Vec4s per frame: [`POSE_NODE_VEC4S`] per posed node, then the morph weights.
+    pub row_vec4s: u32,
+    /// The clips, in the asset's order.
+    pub clips: Vec<GpuClipTable>,
+    /// Every clip's frames, each `row_vec4s` long.
+    pub frames: Vec<Vec4>,
+}
+
+impl GpuClipSet {
+    /// Resamples every clip of `rig` (see the module docs).
+    ///
+    /// # Errors
+    /// [`GpuError::NoBones`] for an asset without skeleton bindings;
+    /// [`GpuError::AnimatedMeshNode`] when a clip moves a skinned mesh's node or one of its
+    /// ancestors (the pass folds the mesh's inverse world transform into constants);
+    /// [`GpuError::OutOfRange`] for options that are not positive finite numbers.
+    pub fn new(rig: &Rig, options: &GpuClipSetOptions) -> Result<Self, GpuError> {
+        for (what, v) in [
+            ("GpuClipSetOptions::max_error", options.max_error),
+            ("GpuClipSetOptions::radius", options.radius),
+            ("GpuClipSetOptions::max_rate", options.max_rate),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(GpuError::OutOfRange {
+                    what,
+                    got: v.to_string(),
+                    expected: "a positive finite number",
+                });
+            }
+        }
+        let data = &**rig.data();
+        if data.skeletons.is_empty() {
+            return Err(GpuError::NoBones);
+        }
+        let mut set = Self::layout(rig, data)?;
+        let mut scratch = PoseScratch::for_rig(rig);
+        let mut recon = Reconstruction::default();
+        for clip in 0..data.clips.len() {
+            let table = set.resample(data, clip, options, &mut scratch, &mut recon);
+            set.clips.push(table);
+        }
+        Ok(set)
+    }
+
+    /// The posed nodes, the bones and the morph layout; no clips yet.
+    fn layout(rig: &Rig, data: &AnimationData) -> Result<Self, GpuError> {
+        let mut wanted = vec![false; data.nodes.len()];
+        for binding in &data.skeletons {
+            for &joint in &binding.joints {
+                let mut node = Some(joint);
+                while let Some(n) = node.filter(|&n| !wanted[n]) {
+                    wanted[n] = true;
+                    node = data.nodes[n].parent;
+                }
+            }
+        }
+        let nodes: Vec<usize> = rig
+            .topo_order()
+            .iter()
+            .copied()
+            .filter(|&n| wanted[n])
+            .collect();
+        let mut posed = vec![NO_PARENT; data.nodes.len()];
+        for (i, &n) in nodes.iter().enumerate() {
+            posed[n] = i as u32;
+        }
+        let parents = nodes
+            .iter()
+            .map(|&n| data.nodes[n].parent.map_or(NO_PARENT, |p| posed[p]))
+            .collect();
+        let (mut bone_nodes, mut inverse_binds, mut mesh_inverses) = (vec![], vec![], vec![]);
+        let mut binding_offsets = Vec::with_capacity(data.skeletons.len());
+        for binding in &data.skeletons {
+            binding_offsets.push(bone_nodes.len() as u32);
+            let mesh_inverse = mesh_inverse(data, binding.mesh_node)?;
+            for (j, &joint) in binding.joints.iter().enumerate() {
+                bone_nodes.push(posed[joint]);
+                let ibm = &binding.inverse_bind_matrices[j * 16..j * 16 + 16];
+                inverse_binds.push(Mat4::from_cols_slice(ibm));
+                mesh_inverses.push(mesh_inverse);
+            }
+        }
+        let mut morph_offsets = Vec::with_capacity(data.morph_bindings.len());
+        let mut morph_count = 0;
+        for binding in &data.morph_bindings {
+            morph_offsets.push(morph_count);
+            morph_count += binding.target_count() as u32;
+        }
+        let row_vec4s = nodes.len() as u32 * POSE_NODE_VEC4S + morph_count.div_ceil(4);
+        Ok(Self {
+            nodes,
+            parents,
+            bone_nodes,
+            inverse_binds,
+            mesh_inverses,
+            binding_offsets,
+            morph_offsets,
+            morph_count,
+            row_vec4s,
+            clips: Vec::new(),
+            frames: Vec::new(),
+        })
+    }
+
+    /// Bones per instance (over every skeleton binding).
+    #[must_use]
+    pub fn bone_count(&self) -> u32 {
+        self.bone_nodes.len() as u32
+    }
+
+    /// Bytes of key data in all.
+    #[must_use]
+    pub fn frame_bytes(&self) -> u64 {
+        self.frames.len() as u64 * 16
+    }
+
+    /// Longest parent chain of the posed nodes (1 for a flat hierarchy).
+    #[must_use]
+    pub fn depth(&self) -> u32 {
+        let mut depth = vec![0u32; self.parents.len()];
+        for (i, &p) in self.parents.iter().enumerate() {
+            depth[i] = if p == NO_PARENT {
+                1
+            } else {
+                depth[p as usize] + 1
+            };
+        }
+        depth.into_iter().max().unwrap_or(0)
+    }
+
+    /// The frames of `clip` at `frames - 1` intervals over its duration, the rate doubled
+    /// until the error fits (see the module docs); appends them and returns the table.
+    fn resample(
+        &mut self,
+        data: &AnimationData,
+        clip: usize,
+        options: &GpuClipSetOptions,
+        scratch: &mut PoseScratch,
+        recon: &mut Reconstruction,
+    ) -> GpuClipTable {
+        let duration = data.clips[clip].duration();
+        let keys = key_times(data, clip, duration);
+        let offset = self.frames.len() as u32;
+        if duration <= 0.0 {
+            self.push_frame(data, clip, 0.0, false, scratch);
+            self.push_frame(data, clip, 0.0, false, scratch);
+            return GpuClipTable {
+                offset,
+                frames: 2,
+                rate: 0.0,
+                duration: 0.0,
+                max_error: 0.0,
+            };
+        }
+        let shortest = keys
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .filter(|&d| d > 1e-5)
+            .fold(duration, f32::min);
+        let most = (options.max_rate * duration).ceil().max(1.0) as u32;
+        // A curve between keys (cubic splines) needs frames between its keys from the start.
+        let curved = data.clips[clip]
+            .samplers
+            .iter()
+            .any(|s| s.interpolation() != skel_anim::Interpolation::Linear);
+        let start = if curved { 4 } else { 1 };
+        let mut intervals = ((duration / shortest).round() as u32 * start).clamp(1, most);
+        loop {
+            self.frames.truncate(offset as usize);
+            for i in 0..=intervals {
+                let t = duration * i as f32 / intervals as f32;
+                self.push_frame(data, clip, t, i > 0, scratch);
+            }
+            let table = GpuClipTable {
+                offset,
+                frames: intervals + 1,
+                rate: intervals as f32 / duration,
+                duration,
+                max_error: 0.0,
+            };
+            let resampled = Resampled {
+                nodes: &self.nodes,
+                row_vec4s: self.row_vec4s,
+                rows: &self.frames[offset as usize..],
+                rate: table.rate,
+                frames: table.frames,
+            };
+            // Between frames, at a quarter, half and three quarters: a symmetric curve (a
+            // spline easing in and out) meets its chord at the half.
+            let between = (0..intervals * 4)
+                .filter(|k| k % 4 != 0)
+                .map(|k| duration * k as f32 / (4 * intervals) as f32);
+            let worst = keys
+                .iter()
+                .copied()
+                .chain(between)
+                .map(|t| pose_error(data, clip, &resampled, (t, options.radius), scratch, recon))
+                .fold(0.0, f32::max);
+            if worst <= options.max_error || intervals >= most {
+                return GpuClipTable {
+                    max_error: worst,
+                    ..table
+                };
+            }
+            intervals = (intervals * 2).min(most);
+        }
+    }
+
+    /// Appends the lossless local pose of `clip` at `time`: each posed node's translation,
+    /// rotation (in the hemisphere of the previous frame's, so that a lerp between frames
+    /// takes the short way) and scale, then the morph weights.
+    fn push_frame(
+        &mut self,
+        data: &AnimationData,
+        clip: usize,
+        time: f32,
+        continues: bool,
+        scratch: &mut PoseScratch,
+    ) {
+        skel_anim::reset_to_rest(data, scratch);
+        skel_anim::apply_clip(data, clip, time, scratch);
+        let row = self.row_vec4s as usize;
+        let previous = self.frames.len().checked_sub(row).filter(|_| continues);
+        for (i, &node) in self.nodes.iter().enumerate() {
+            let rec = &scratch.trs[node * TRS_STRIDE..(node + 1) * TRS_STRIDE];
+            let t = Vec3::from_slice(&rec[T_OFF..T_OFF + 3]);
+            let mut r = Vec4::from_slice(&rec[R_OFF..R_OFF + 4]);
+            let s = Vec3::from_slice(&rec[S_OFF..S_OFF + 3]);
+            if let Some(prev) = previous {
+                let before = self.frames[prev + i * 3 + 1];
+                if before.dot(r) < 0.0 {
+                    r = -r;
+                }
+            }
+            self.frames.extend([t.extend(0.0), r, s.extend(0.0)]);
+        }
+        let mut morph = [0.0f32; 4];
+        let mut k = 0;
+        for weights in &scratch.morph_weights {
+            for &w in weights {
+                morph[k % 4] = w;
+                k += 1;
+                if k % 4 == 0 {
+                    self.frames.push(Vec4::from_array(morph));
+                    morph = [0.0; 4];
+                }
+            }
+        }
+        if k % 4 != 0 {
+            self.frames.push(Vec4::from_array(morph));
+        }
+    }
+}
+
+/// Every key time of `clip` within `[0, duration]`, sorted, with 0 and `duration`.
+fn key_times(data: &AnimationData, clip: usize, duration: f32) -> Vec<f32> {
+    let mut keys: Vec<f32> = data.clips[clip]
+        .samplers
+        .iter()
+        .flat_map(|s| s.input().iter().copied())
+        .filter(|&t| (0.0..=duration).contains(&t))
+        .chain([0.0, duration])
+        .collect();
+    keys.sort_by(f32::total_cmp);
+    keys.dedup();
+    keys
+}
+
+/// The inverse of `mesh_node`'s rest world transform (without the handedness mirror, which the
+/// CPU pose applies to the mesh and its joints alike and so cancels).
+fn mesh_inverse(data: &AnimationData, mesh_node: usize) -> Result<Mat4, GpuError> {
+    let mut world = Mat4::IDENTITY;
+    let mut node = Some(mesh_node);
+    while let Some(n) = node {
+        let paths = [
+            skel_anim::ChannelPath::Translation,
+            skel_anim::ChannelPath::Rotation,
+            skel_anim::ChannelPath::Scale,
+        ];
+        if paths.into_iter().any(|p| data.is_animated(n, p)) {
+            return Err(GpuError::AnimatedMeshNode { mesh_node, node: n });
+        }
+        let rest = &data.nodes[n];
+        let local = Mat4::from_scale_rotation_translation(
+            Vec3::from_array(rest.scale),
+            Quat::from_array(rest.rotation),
+            Vec3::from_array(rest.translation),
+        );
+        world = local * world;
+        node = rest.parent;
+    }
+    Ok(world.inverse())
+}

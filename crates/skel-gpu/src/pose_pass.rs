@@ -1,0 +1,474 @@
+//! The GPU pose pass of a crowd ([`GpuCrowdPose`]): per frame, one dispatch advances every
+//! instance's playheads by `dt` and samples its morph weights, then one dispatch per chunk of
+//! the bone buffer poses the instances into it. The only per-frame upload is one 256-byte
+//! uniform slot per chunk; instances are written when they change, sparsely.
+//!
+//! The bone buffer can be larger than a storage binding may be
+//! (`max_storage_buffer_binding_size`, 2 GiB − 4 on an NVIDIA H200): it is bound in chunks of
+//! whole instances, each under the limit, one dispatch each.
+
+use crate::pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, POSE_WGSL, PoseInstance};
+use crate::{CROWD_BONE_BYTES, CrowdBones, GpuContext, GpuError};
+
+/// Threads per workgroup of the pose passes.
+pub const POSE_WORKGROUP_SIZE: u32 = 64;
+
+/// Bytes between two chunks' uniform parameters (WebGPU's uniform offset alignment).
+const PARAMS_STRIDE: u64 = 256;
+
+/// Bytes of one chunk's parameters (`SkelPoseParams`).
+const PARAMS_BYTES: usize = 64;
+
+/// How the bone pass spreads its work over GPU threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PoseLayout {
+    /// One thread per bone of each instance, walking from the bone's node to its root (every
+    /// ancestor sampled again for each bone below it; no barriers, no scratch memory, bone
+    /// writes coalesced).
+    #[default]
+    PerBone,
+    /// One thread per instance, walking the posed nodes parents first with the model
+    /// transforms in private memory (each node sampled once; at most
+    /// [`POSE_MAX_CHARACTER_NODES`] posed nodes).
+    PerCharacter,
+}
+
+/// What [`GpuCrowdPose::new`] sets up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GpuCrowdPoseDescriptor {
+    /// The bone pass's thread layout.
+    pub layout: PoseLayout,
+    /// The largest chunk of the bone buffer one dispatch binds, in bytes; `None`: the device's
+    /// `max_storage_buffer_binding_size`. Smaller values exercise the chunking.
+    pub max_chunk_bytes: Option<u64>,
+}
+
+/// A crowd posed on the GPU (see the module docs): the instances' state, their morph weights,
+/// and the bind groups that pose them into a [`CrowdBones`] buffer.
+#[derive(Debug)]
+pub struct GpuCrowdPose {
+    layout: PoseLayout,
+    advance: wgpu::ComputePipeline,
+    pose: wgpu::ComputePipeline,
+    instances: wgpu::Buffer,
+    morph: wgpu::Buffer,
+    params: wgpu::Buffer,
+    groups: Vec<wgpu::BindGroup>,
+    params_bytes: Vec<u8>,
+    /// Per chunk: first instance, instances, workgroups (x, y) of the bone pass.
+    chunks: Vec<(u32, u32, u32, u32)>,
+    advance_groups: (u32, u32),
+    instance_count: u32,
+    bones: u32,
+    node_count: u32,
+    frame: u32,
+    uploaded: u64,
+    base_params: [u32; 16],
+}
+
+impl GpuCrowdPose {
+    /// Sets up posing `initial` (one entry per instance of `bones`) with `clips` into `bones`
+    /// (made with [`CrowdBones::new_gpu_posed`] or [`CrowdBones::new`]).
+    ///
+    /// # Errors
+    /// [`GpuError::BoneCountMismatch`] when `bones` holds another bone count per instance than
+    /// `clips`; [`GpuError::LengthMismatch`] for an `initial` of another length;
+    /// [`GpuError::OutOfRange`] for a clip id past the set, or
+    /// [`PoseLayout::PerCharacter`] with more than [`POSE_MAX_CHARACTER_NODES`] posed nodes;
+    /// [`GpuError::MissingLimit`] and [`GpuError::Validation`] from wgpu.
+    pub fn new(
+        ctx: &GpuContext,
+        clips: &GpuClips,
+        bones: &CrowdBones,
+        initial: &[PoseInstance],
+        desc: &GpuCrowdPoseDescriptor,
+    ) -> Result<Self, GpuError> {
+        if bones.bones_per_instance() != clips.bone_count {
+            return Err(GpuError::BoneCountMismatch {
+                expected: clips.bone_count,
+                got: bones.bones_per_instance() as usize,
+            });
+        }
+        let count = bones.instance_count();
+        if initial.len() != count as usize {
+            return Err(GpuError::LengthMismatch {
+                what: "initial pose instances",
+                expected: count as usize,
+                got: initial.len(),
+            });
+        }
+        check_clips(clips, initial)?;
+        if desc.layout == PoseLayout::PerCharacter && clips.node_count > POSE_MAX_CHARACTER_NODES {
+            return Err(GpuError::OutOfRange {
+                what: "posed nodes for PoseLayout::PerCharacter",
+                got: clips.node_count.to_string(),
+                expected: "at most 64",
+            });
+        }
+        let instance_bytes = u64::from(clips.bone_count) * CROWD_BONE_BYTES;
+        let limit = desc
+            .max_chunk_bytes
+            .unwrap_or(u64::MAX)
+            .min(ctx.limits.max_storage_buffer_binding_size);
+        // Whole instances, a multiple of 4 of them so that chunk offsets stay 256-byte aligned.
+        let per_chunk = ((limit / instance_bytes) / 4 * 4).min(u64::from(count)) as u32;
+        if per_chunk == 0 {
+            return Err(GpuError::MissingLimit {
+                name: "max_storage_buffer_binding_size",
+                needed: 4 * instance_bytes,
+                available: limit,
+            });
+        }
+        let max_x = ctx.limits.max_compute_workgroups_per_dimension.max(1);
+        let chunks: Vec<(u32, u32, u32, u32)> = (0..count.div_ceil(per_chunk))
+            .map(|c| {
+                let first = c * per_chunk;
+                let n = per_chunk.min(count - first);
+                let threads = match desc.layout {
+                    PoseLayout::PerBone => u64::from(n) * u64::from(clips.bone_count),
+                    PoseLayout::PerCharacter => u64::from(n),
+                };
+                let (x, y) = groups_2d(threads, max_x);
+                (first, n, x, y)
+            })
+            .collect();
+        let morph_bytes = u64::from(count) * u64::from(clips.morph_vec4s) * 16;
+        let state_bytes = u64::from(count) * size_of::<PoseInstance>() as u64;
+        for needed in [morph_bytes, state_bytes] {
+            ctx.require_limit("max_storage_buffer_binding_size", needed, |l| {
+                l.max_storage_buffer_binding_size
+            })?;
+        }
+        let advance_groups = groups_2d(u64::from(count), max_x);
+        let base_params = [
+            count,
+            0,
+            0,
+            clips.bone_count,
+            clips.node_count,
+            clips.row_vec4s,
+            clips.morph_first(),
+            clips.morph_vec4s,
+            0,
+            0,
+            u32::from(clips.has_mesh_inverse),
+            0,
+            advance_groups.0 * POSE_WORKGROUP_SIZE,
+            0,
+            0,
+            0,
+        ];
+        let params_bytes = vec![0u8; chunks.len() * PARAMS_STRIDE as usize];
+        ctx.capture("GpuCrowdPose::new", || {
+            let (layout, advance, pose) = pipelines(ctx, desc.layout);
+            let storage = |label, size: u64| {
+                ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size: size.max(16),
+                    usage: wgpu::BufferUsages::STORAGE
+                        | wgpu::BufferUsages::COPY_DST
+                        | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                })
+            };
+            let instances = storage("skel pose instances", state_bytes);
+            ctx.queue
+                .write_buffer(&instances, 0, bytemuck::cast_slice(initial));
+            let morph = storage("skel pose morph weights", morph_bytes);
+            let params = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("skel pose params"),
+                size: params_bytes.len() as u64,
+                usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            });
+            fn binding(buffer: &wgpu::Buffer, offset: u64, size: u64) -> wgpu::BindingResource<'_> {
+                wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer,
+                    offset,
+                    size: std::num::NonZeroU64::new(size.max(16)),
+                })
+            }
+            let groups = chunks
+                .iter()
+                .enumerate()
+                .map(|(c, &(first, n, _, _))| {
+                    let resources = [
+                        binding(&params, c as u64 * PARAMS_STRIDE, PARAMS_BYTES as u64),
+                        clips.clips.as_entire_binding(),
+                        clips.frames.as_entire_binding(),
+                        clips.parents.as_entire_binding(),
+                        clips.bone_nodes.as_entire_binding(),
+                        clips.bone_matrices.as_entire_binding(),
+                        instances.as_entire_binding(),
+                        binding(
+                            bones.bones_buffer(),
+                            u64::from(first) * instance_bytes,
+                            u64::from(n) * instance_bytes,
+                        ),
+                        binding(&morph, 0, morph_bytes),
+                    ];
+                    let entries: Vec<wgpu::BindGroupEntry> = resources
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, resource)| wgpu::BindGroupEntry {
+                            binding: i as u32,
+                            resource,
+                        })
+                        .collect();
+                    ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("skel pose chunk"),
+                        layout: &layout,
+                        entries: &entries,
+                    })
+                })
+                .collect();
+            Self {
+                layout: desc.layout,
+                advance,
+                pose,
+                instances,
+                morph,
+                params,
+                groups,
+                params_bytes,
+                chunks,
+                advance_groups,
+                instance_count: count,
+                bones: clips.bone_count,
+                node_count: clips.node_count,
+                frame: 0,
+                uploaded: state_bytes,
+                base_params,
+            }
+        })
+    }
+
+    /// Instances in the crowd.
+    #[must_use]
+    pub fn instance_count(&self) -> u32 {
+        self.instance_count
+    }
+
+    /// The thread layout of the bone pass.
+    #[must_use]
+    pub fn layout(&self) -> PoseLayout {
+        self.layout
+    }
+
+    /// Chunks the bone buffer is bound in (one bone dispatch each).
+    #[must_use]
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Instances per chunk (the last may hold fewer).
+    #[must_use]
+    pub fn chunk_instances(&self) -> u32 {
+        self.chunks.first().map_or(0, |c| c.1)
+    }
+
+    /// Frames prepared so far (the LOD stagger counts them).
+    #[must_use]
+    pub fn frame(&self) -> u32 {
+        self.frame
+    }
+
+    /// Bytes written to the GPU so far: instance state and per-frame parameters.
+    #[must_use]
+    pub fn uploaded_bytes(&self) -> u64 {
+        self.uploaded
+    }
+
+    /// Bytes one frame's parameters take (what [`prepare`](Self::prepare) writes).
+    #[must_use]
+    pub fn params_bytes_per_frame(&self) -> u64 {
+        self.params_bytes.len() as u64
+    }
+
+    /// The instances' state buffer ([`PoseInstance`]s, 32 bytes each; the GPU's playheads).
+    #[must_use]
+    pub fn instances_buffer(&self) -> &wgpu::Buffer {
+        &self.instances
+    }
+
+    /// Every instance's morph weights, [`GpuClips::morph_floats`] floats each.
+    #[must_use]
+    pub fn morph_buffer(&self) -> &wgpu::Buffer {
+        &self.morph
+    }
+
+    /// Replaces instances `first..first + instances.len()` (one `write_buffer`; the rest of
+    /// the crowd keeps playing untouched).
+    ///
+    /// # Errors
+    /// [`GpuError::InstanceOutOfRange`] past the crowd, [`GpuError::OutOfRange`] for a clip id
+    /// past `clips`.
+    pub fn write_instances(
+        &mut self,
+        ctx: &GpuContext,
+        clips: &GpuClips,
+        first: u32,
+        instances: &[PoseInstance],
+    ) -> Result<(), GpuError> {
+        let end = u64::from(first) + instances.len() as u64;
+        if end > u64::from(self.instance_count) {
+            return Err(GpuError::InstanceOutOfRange {
+                what: "GpuCrowdPose::write_instances",
+                index: u32::try_from(end - 1).unwrap_or(u32::MAX),
+                count: self.instance_count,
+            });
+        }
+        check_clips(clips, instances)?;
+        let bytes: &[u8] = bytemuck::cast_slice(instances);
+        ctx.queue.write_buffer(
+            &self.instances,
+            u64::from(first) * size_of::<PoseInstance>() as u64,
+            bytes,
+        );
+        self.uploaded += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Writes this frame's parameters (`dt` seconds since the last frame, the frame counter):
+    /// the one per-frame upload, [`params_bytes_per_frame`](Self::params_bytes_per_frame).
+    /// Call once per frame before recording the passes. Allocates nothing here.
+    pub fn prepare(&mut self, ctx: &GpuContext, dt: f32) {
+        let mut params = self.base_params;
+        params[8] = self.frame;
+        params[9] = if dt.is_finite() { dt.to_bits() } else { 0 };
+        for (c, &(first, n, x, _)) in self.chunks.iter().enumerate() {
+            params[1] = first;
+            params[2] = n;
+            params[11] = x * POSE_WORKGROUP_SIZE;
+            let at = c * PARAMS_STRIDE as usize;
+            self.params_bytes[at..at + PARAMS_BYTES].copy_from_slice(bytemuck::cast_slice(&params));
+        }
+        ctx.queue.write_buffer(&self.params, 0, &self.params_bytes);
+        self.uploaded += self.params_bytes.len() as u64;
+        self.frame = self.frame.wrapping_add(1);
+    }
+
+    /// Records the advance dispatch (playheads and morph weights) into `pass`.
+    pub fn record_advance(&self, pass: &mut wgpu::ComputePass<'_>) {
+        let (x, y) = self.advance_groups;
+        if let Some(group) = self.groups.first() {
+            pass.set_pipeline(&self.advance);
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+        }
+    }
+
+    /// Records the bone dispatches, one per chunk, into `pass` (after
+    /// [`record_advance`](Self::record_advance)).
+    pub fn record_bones(&self, pass: &mut wgpu::ComputePass<'_>) {
+        pass.set_pipeline(&self.pose);
+        for (group, &(_, _, x, y)) in self.groups.iter().zip(&self.chunks) {
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+        }
+    }
+
+    /// Records both passes into `pass`.
+    pub fn record(&self, pass: &mut wgpu::ComputePass<'_>) {
+        self.record_advance(pass);
+        self.record_bones(pass);
+    }
+
+    /// Posed nodes per instance and bones per instance.
+    #[must_use]
+    pub fn shape(&self) -> (u32, u32) {
+        (self.node_count, self.bones)
+    }
+}
+
+/// Fails on a clip id past `clips`.
+fn check_clips(clips: &GpuClips, instances: &[PoseInstance]) -> Result<(), GpuError> {
+    let count = clips.clip_count();
+    if let Some(bad) = instances.iter().find_map(|i| {
+        let (a, b) = i.clips();
+        [a, b].into_iter().find(|&c| usize::from(c) >= count)
+    }) {
+        return Err(GpuError::OutOfRange {
+            what: "PoseInstance clip id",
+            got: bad.to_string(),
+            expected: "below the clip set's clip count",
+        });
+    }
+    Ok(())
+}
+
+/// Workgroups (x, y) covering `threads` threads of [`POSE_WORKGROUP_SIZE`], x at most `max_x`.
+fn groups_2d(threads: u64, max_x: u32) -> (u32, u32) {
+    let groups = threads.div_ceil(u64::from(POSE_WORKGROUP_SIZE)).max(1);
+    let x = groups.min(u64::from(max_x)) as u32;
+    (x, groups.div_ceil(u64::from(x)) as u32)
+}
+
+/// The bind group layout and the two pipelines of `layout`.
+fn pipelines(
+    ctx: &GpuContext,
+    layout: PoseLayout,
+) -> (
+    wgpu::BindGroupLayout,
+    wgpu::ComputePipeline,
+    wgpu::ComputePipeline,
+) {
+    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    };
+    let read = wgpu::BufferBindingType::Storage { read_only: true };
+    let write = wgpu::BufferBindingType::Storage { read_only: false };
+    let entries = [
+        entry(0, wgpu::BufferBindingType::Uniform),
+        entry(1, read),
+        entry(2, read),
+        entry(3, read),
+        entry(4, read),
+        entry(5, read),
+        entry(6, write),
+        entry(7, write),
+        entry(8, write),
+    ];
+    let group_layout = ctx
+        .device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("skel pose"),
+            entries: &entries,
+        });
+    let module = ctx
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("skel pose"),
+            source: wgpu::ShaderSource::Wgsl(POSE_WGSL.into()),
+        });
+    let pipeline_layout = ctx
+        .device
+        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("skel pose"),
+            bind_group_layouts: &[Some(&group_layout)],
+            immediate_size: 0,
+        });
+    let make = |entry_point| {
+        ctx.device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry_point),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(entry_point),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                cache: None,
+            })
+    };
+    let bones_entry = match layout {
+        PoseLayout::PerBone => "skel_pose_bones",
+        PoseLayout::PerCharacter => "skel_pose_characters",
+    };
+    (group_layout, make("skel_pose_advance"), make(bones_entry))
+}

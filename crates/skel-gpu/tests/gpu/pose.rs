@@ -1,0 +1,211 @@
+//! The GPU pose pass against the CPU `Player`: every clip of four assets, one instance per case
+//! (at a key, between keys, backwards across the loop wrap, clamped at the end, a two-clip
+//! blend), ticked by the same `dt`s on both sides. Bone matrices must agree within 1e-4 of the
+//! asset's bounding-box diagonal, measured as the largest displacement they can cause to a
+//! vertex (`|Δtranslation| + radius × ‖Δlinear‖`).
+
+use std::sync::Arc;
+
+use glam::Mat4;
+use skel_anim::{LayerDesc, LoopMode, Player, RecordingSink, Rig};
+use skel_gltf::LoadOptions;
+use skel_gpu::{
+    CrowdBones, GpuClipSet, GpuClipSetOptions, GpuClips, GpuCrowdPose, GpuCrowdPoseDescriptor,
+    PoseInstance, PoseLayout, bone_error, readback,
+};
+
+use crate::common::{assets_dir, ctx};
+use crate::probe::bbox_diagonal;
+
+/// One case: the layers a player gets and the instance that should match it.
+struct Case {
+    layers: Vec<LayerDesc>,
+    instance: PoseInstance,
+}
+
+/// The asset's animation, its bounding-box diagonal and bind-pose radius.
+fn load(file: &str) -> Option<(Arc<Rig>, f32, f32)> {
+    let path = assets_dir()?.join(file);
+    let asset = skel_gltf::load_path(
+        &path,
+        &LoadOptions {
+            decode_images: false,
+            ..LoadOptions::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let positions: Vec<f32> = asset
+        .primitives
+        .iter()
+        .filter(|p| p.skeleton_binding.is_some())
+        .flat_map(|p| p.positions.iter().copied())
+        .collect();
+    let radius = positions
+        .chunks_exact(3)
+        .map(|p| glam::Vec3::from_slice(p).length())
+        .fold(0.0, f32::max);
+    let rig = Rig::new(Arc::new(asset.animation)).unwrap();
+    Some((rig, bbox_diagonal(&positions), radius))
+}
+
+/// Five cases per clip (see the module docs).
+fn cases(rig: &Rig) -> Vec<Case> {
+    let data = rig.data();
+    let n = data.clips.len();
+    let mut out = Vec::new();
+    for c in 0..n {
+        let d = data.clips[c].duration();
+        let key = data.clips[c].samplers[0]
+            .input()
+            .get(1)
+            .copied()
+            .unwrap_or(0.0);
+        let id = c as u16;
+        let single = |start: f32, speed: f32, mode: LoopMode| Case {
+            layers: vec![LayerDesc::new(c).start(start).speed(speed).loop_mode(mode)],
+            instance: PoseInstance::new(id, start)
+                .speed(speed)
+                .loop_modes(mode, mode),
+        };
+        out.push(single(0.0, 1.0, LoopMode::Repeat));
+        out.push(single(key, 1.0, LoopMode::Repeat));
+        out.push(single(0.37 * d, -1.3, LoopMode::Repeat));
+        out.push(single(0.8 * d, 2.1, LoopMode::Once));
+        let b = (c + 1) % n;
+        let db = data.clips[b].duration();
+        let w = 0.35;
+        out.push(Case {
+            layers: vec![
+                LayerDesc::new(c).start(0.2 * d).weight(1.0 - w),
+                LayerDesc::new(b).start(0.6 * db).speed(0.8).weight(w),
+            ],
+            instance: PoseInstance::new(id, 0.2 * d).blend(b as u16, 0.6 * db, 0.8, w),
+        });
+    }
+    out
+}
+
+/// Poses every case on the GPU and with players over the same ticks; returns the worst error
+/// relative to the diagonal.
+fn check(file: &str, layout: PoseLayout, max_chunk_bytes: Option<u64>) -> Option<f32> {
+    let ctx = ctx()?;
+    let (rig, diagonal, radius) = load(file)?;
+    let options = GpuClipSetOptions {
+        radius,
+        ..GpuClipSetOptions::for_diagonal(diagonal, 1e-4)
+    };
+    let set = GpuClipSet::new(&rig, &options).unwrap();
+    for (c, table) in set.clips.iter().enumerate() {
+        assert!(
+            table.max_error <= options.max_error,
+            "{file} clip {c}: resampling error {} over {}",
+            table.max_error,
+            options.max_error
+        );
+    }
+    for (c, t) in set.clips.iter().enumerate() {
+        eprintln!(
+            "{file} clip {c}: {} frames at {} fps, resampling error {:.2e} of the diagonal, \
+             {:.0} bytes per clip-second",
+            t.frames,
+            t.rate,
+            t.max_error / diagonal,
+            t.bytes_per_second(set.row_vec4s)
+        );
+    }
+    let clips = GpuClips::new(ctx, &set).unwrap();
+    let cases = cases(&rig);
+    let instances: Vec<PoseInstance> = cases.iter().map(|c| c.instance).collect();
+    let bones = CrowdBones::new_gpu_posed(ctx, instances.len() as u32, set.bone_count()).unwrap();
+    let desc = GpuCrowdPoseDescriptor {
+        layout,
+        max_chunk_bytes,
+    };
+    let mut pose = GpuCrowdPose::new(ctx, &clips, &bones, &instances, &desc).unwrap();
+    let mut players: Vec<Player> = cases
+        .iter()
+        .map(|case| {
+            let mut p = Player::new(&rig);
+            for layer in &case.layers {
+                p.add_layer(layer.clone()).unwrap();
+            }
+            p
+        })
+        .collect();
+    let per_instance = set.bone_count() as usize;
+    let mut worst = 0.0f32;
+    for dt in [0.0, 0.37, 0.91, 1.7] {
+        pose.prepare(ctx, dt);
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pose.record(&mut pass);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        let gpu: Vec<Mat4> =
+            readback::read_buffer_as(ctx, bones.bones_buffer(), 0, instances.len() * per_instance)
+                .unwrap();
+        for (i, player) in players.iter_mut().enumerate() {
+            let mut sink = RecordingSink::default();
+            player.tick(dt, &mut sink);
+            let cpu = sink.bone_matrices.iter().flatten();
+            let got = &gpu[i * per_instance..(i + 1) * per_instance];
+            for (b, (g, c)) in got.iter().zip(cpu).enumerate() {
+                let e = bone_error(g, c, radius) / diagonal;
+                assert!(
+                    e <= 1e-4,
+                    "{file} {layout:?}: instance {i} (clip {:?}), bone {b}, after dt {dt}: \
+                     error {e:.2e} of the diagonal\ngpu {g}\ncpu {c}",
+                    instances[i].clips()
+                );
+                worst = worst.max(e);
+            }
+        }
+    }
+    eprintln!(
+        "{file} {layout:?}: {} instances, {} clips, worst bone error {worst:.2e} of the diagonal, \
+         {} chunk(s), key data {} bytes",
+        instances.len(),
+        set.clips.len(),
+        pose.chunk_count(),
+        set.frame_bytes()
+    );
+    Some(worst)
+}
+
+#[test]
+fn gpu_pose_matches_the_player_on_cesium_man() {
+    check("CesiumMan/CesiumMan.glb", PoseLayout::PerBone, None);
+    check("CesiumMan/CesiumMan.glb", PoseLayout::PerCharacter, None);
+}
+
+#[test]
+fn gpu_pose_matches_the_player_on_fox() {
+    check("Fox/Fox.glb", PoseLayout::PerBone, None);
+}
+
+#[test]
+fn gpu_pose_matches_the_player_on_rigged_figure() {
+    check(
+        "RiggedFigure/RiggedFigure.glb",
+        PoseLayout::PerCharacter,
+        None,
+    );
+}
+
+#[test]
+fn gpu_pose_matches_the_player_on_robot_expressive() {
+    check(
+        "RobotExpressive/RobotExpressive.glb",
+        PoseLayout::PerBone,
+        None,
+    );
+}
+
+#[test]
+fn chunked_pose_equals_unchunked() {
+    // Chunks of 4 instances (the smallest): 5 cases per clip of CesiumMan's one clip, so two
+    // chunks, the second partly filled.
+    let bytes = 4 * 19 * 64;
+    check("CesiumMan/CesiumMan.glb", PoseLayout::PerBone, Some(bytes));
+}
