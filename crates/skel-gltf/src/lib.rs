@@ -43,6 +43,7 @@ mod pose;
 mod rest_pose;
 mod skin;
 mod uri;
+mod write;
 
 pub use asset::{
     GltfAsset, LoadOptions, load_document, load_path, load_slice, parse_animation_data,
@@ -56,3 +57,4 @@ pub use nodes::NodeInfo;
 pub use pose::CpuPoser;
 pub use rest_pose::{SkinData, compute_bone_texture_data, extract_skin, rest_world_matrices};
 pub use skin::SkinInfo;
+pub use write::{write_glb, write_glb_file};
