@@ -59,6 +59,8 @@ pub use skel_bone_control as bone_control;
 pub use skel_gltf as gltf;
 pub use skel_gpu as gpu;
 pub use skel_math as math;
+/// Retargeting: clips of one rig baked onto another (`retarget`, `HumanoidMap`, `NodeMap`).
+pub use skel_retarget as retarget;
 
 mod container;
 mod crowd;
