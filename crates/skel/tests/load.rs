@@ -185,7 +185,7 @@ fn default_character_loads_into_gpu_meshes_skeletons_morphs_and_groups() {
         .iter()
         .map(|g| g.name())
         .collect();
-    assert_eq!(names, ["Walk", "Wave"]);
+    assert_eq!(names, ["Walk", "Wave", "Idle", "Run"]);
     assert_eq!(container.clip_index("Wave"), Some(1));
     assert!(std::sync::Arc::ptr_eq(
         container.animation_groups[0].data(),
