@@ -16,6 +16,7 @@
 use std::sync::Arc;
 
 use arbitrary::Arbitrary;
+use skel_anim::glam::Mat4;
 use skel_anim::{
     AnimError, AnimationController, AnimationData, AnimationGroup, CrossFade, PlaybackClock,
     PoseHook, PoseSink, WeightedBlend, create_animation_groups, tick_all,
@@ -204,8 +205,10 @@ impl CheckSink {
 }
 
 impl PoseSink for CheckSink {
-    fn bone_matrices(&mut self, binding: usize, matrices: &[f32]) {
-        self.record("bone matrices", binding, matrices);
+    fn bone_matrices(&mut self, binding: usize, matrices: &[Mat4]) {
+        for m in matrices {
+            self.record("bone matrices", binding, &m.to_cols_array());
+        }
     }
     fn morph_weights(&mut self, binding: usize, weights: &[f32]) {
         self.record("morph weights", binding, weights);
@@ -742,7 +745,7 @@ fn bone_op<K: BoneKey + Copy + std::fmt::Debug>(
             }
             let world = skeleton.baked_world_matrix(bone);
             if let (true, Ok(m)) = (rig.sane, &world)
-                && m.iter().any(|v| !v.is_finite())
+                && !m.is_finite()
             {
                 fail(rig.name, i, whole, format!("baked world matrix {m:?}"));
             }
@@ -856,16 +859,14 @@ fn check_rig(rig: &Rig, i: usize, op: &Op, sink: &CheckSink) {
             ("blend", rig.blend.scratch()),
             ("cross-fade", rig.fade.blend().scratch()),
         ];
-        let groups = rig
-            .groups
-            .iter()
-            .map(|g| ("group", g.controller().scratch()));
+        let groups = rig.groups.iter().map(|g| ("group", g.player().scratch()));
         for (what, scratch) in players.into_iter().chain(groups) {
             let values = scratch
                 .world
                 .iter()
                 .chain(scratch.bones.iter().flatten())
-                .chain(scratch.morph_weights.iter().flatten());
+                .flat_map(Mat4::to_cols_array)
+                .chain(scratch.morph_weights.iter().flatten().copied());
             if let Some(v) = values.into_iter().find(|v| !v.is_finite()) {
                 fail(format!(
                     "{what}: a non-finite matrix or weight ({v}) from finite, moderate inputs"

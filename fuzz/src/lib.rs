@@ -3,13 +3,16 @@
 //! - `load_gltf`: arbitrary `.glb`/`.gltf` bytes through the whole CPU pipeline
 //!   ([`exercise_asset`]);
 //! - `controller_api`: arbitrary sequences of playback and bone-control calls with invariants
-//!   checked after each ([`api::run_bytes`]).
+//!   checked after each ([`api::run_bytes`]);
+//! - `graph_json`: arbitrary text as an animation-graph file, played when it compiles
+//!   ([`graph::run_bytes`]).
 //!
 //! Kept out of the workspace (it needs libFuzzer's nightly flags); run it with
 //! `cargo xtask fuzz --seconds N [--target T]` (see `docs/fuzzing.md`).
 
 pub mod api;
 mod asset;
+pub mod graph;
 pub mod num;
 pub mod rig;
 

@@ -19,7 +19,7 @@ use std::process::{Command, Stdio};
 use std::time::SystemTime;
 
 /// The fuzz targets, in the order they run.
-pub(crate) const TARGETS: [&str; 2] = ["load_gltf", "controller_api"];
+pub(crate) const TARGETS: [&str; 3] = ["load_gltf", "controller_api", "graph_json"];
 
 /// Per-input time limit: an input slower than this is reported as a hang.
 const INPUT_TIMEOUT_S: u32 = 30;
@@ -202,6 +202,11 @@ fn run_target(root: &Path, target: &str, seconds: u64) -> Result<Outcome, String
         let saved = root.join("fixtures/fuzz-regressions").join(target);
         if saved.is_dir() {
             corpus_dirs.push(saved);
+        }
+        // Committed seeds (graph files for `graph_json`), read-only like the saved inputs.
+        let seeds = root.join("fuzz/seeds").join(target);
+        if seeds.is_dir() {
+            corpus_dirs.push(seeds);
         }
     }
     let artifacts = root.join("fuzz/artifacts").join(target);

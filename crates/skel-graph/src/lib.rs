@@ -10,6 +10,9 @@
 //! - Each character holds a [`GraphInstance`]: parameter values and per layer the current
 //!   state, the fade in progress, the clips with weights and times. [`GraphInstance::tick`]
 //!   allocates nothing.
+//! - A [`GraphPlayer`] drives a `skel_anim::Player` with an instance: one layer group per
+//!   graph layer, one member layer per clip of each state, weights, speeds and times set
+//!   every tick; the player poses, fires events and extracts root motion.
 //!
 //! ```
 //! use std::sync::Arc;
@@ -58,6 +61,7 @@ mod error;
 pub mod file;
 mod graph;
 mod instance;
+mod player;
 mod sync;
 
 pub use blend_space_1d::{BlendSpace1d, MAX_POINTS};
@@ -68,3 +72,4 @@ pub use error::{BlendSpaceError, GraphError, NameKind};
 pub use file::{GraphDef, ParamKind};
 pub use graph::{Graph, ParamId};
 pub use instance::{ClipWeight, GraphInstance, ParamValue, TransitionView};
+pub use player::GraphPlayer;

@@ -3,8 +3,10 @@
 //! for the tick.
 
 use super::state_run::StateRun;
-use crate::file::CurveDef;
+use crate::file::{CurveDef, SyncDef};
 use crate::graph::GraphLayer;
+use crate::sync::clip_time;
+use skel_anim::LoopMode;
 
 /// The slot of an item from a frozen pose (it plays on no member layer).
 pub(crate) const FROZEN: u32 = u32::MAX;
@@ -15,9 +17,17 @@ pub(crate) struct Item {
     pub(crate) clip: u32,
     /// The member layer it plays on, or [`FROZEN`].
     pub(crate) slot: u32,
+    /// The member layer a frozen item played on before it froze.
+    pub(crate) origin: u32,
     pub(crate) weight: f32,
     pub(crate) time: f32,
+    /// The time before this tick's advance (`time` for a clip that did not move).
+    pub(crate) prev_time: f32,
+    /// How far the playhead moved this tick, in clip seconds: the unwrapped step of a
+    /// looping clip (whole loops included), the clamped or bounced difference otherwise.
     pub(crate) step: f64,
+    /// Whether its markers fire events (not a follower of a marker-synced blend).
+    pub(crate) fires: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -129,8 +139,13 @@ impl LayerRun {
         self.frozen.clear();
         self.frozen.extend_from_slice(&self.out);
         for it in &mut self.frozen {
+            if it.slot != FROZEN {
+                it.origin = it.slot;
+            }
             it.slot = FROZEN;
             it.step = 0.0;
+            it.prev_time = it.time;
+            it.fires = false;
         }
         if self.frozen.len() > self.frozen_cap {
             self.frozen
@@ -189,13 +204,22 @@ fn push_run(gl: &GraphLayer, run: &StateRun, k: f32, out: &mut Vec<Item>, share:
     for (i, (m, r)) in st.members.iter().zip(&run.members).enumerate() {
         let w = r.weight * k;
         if w > 0.0 {
+            let time = run.time(st, i);
+            let prev_time = clip_time(r.u - r.step, m.length, st.loop_mode);
+            let step = match st.loop_mode {
+                LoopMode::Repeat => r.step,
+                LoopMode::Once | LoopMode::PingPong => f64::from(time) - f64::from(prev_time),
+            };
             #[expect(clippy::cast_possible_truncation, reason = "slot counts fit u32")]
             out.push(Item {
                 clip: m.clip,
                 slot: st.first_slot + i as u32,
+                origin: st.first_slot + i as u32,
                 weight: w,
-                time: run.time(st, i),
-                step: r.step,
+                time,
+                prev_time,
+                step,
+                fires: st.sync != SyncDef::Markers || i == run.leader,
             });
         }
     }

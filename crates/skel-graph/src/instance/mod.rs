@@ -12,9 +12,7 @@ mod view;
 use std::sync::Arc;
 
 use crate::Graph;
-use layer_run::LayerRun;
-
-pub(crate) use layer_run::FROZEN;
+pub(crate) use layer_run::{FROZEN, Item, LayerRun};
 pub use params::ParamValue;
 pub use view::{ClipWeight, TransitionView};
 
@@ -129,6 +127,11 @@ impl GraphInstance {
                 crate::error::known_list(self.graph.layers.iter().map(|l| l.name.as_str()))
             ))
         })
+    }
+
+    /// Each layer's run (the player binding reads the clip lists).
+    pub(crate) fn runs(&self) -> &[LayerRun] {
+        &self.layers
     }
 
     /// Sets the weight of layer `layer` (clamped to 0..=1; NaN counts as 0); out of range
