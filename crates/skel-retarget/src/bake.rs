@@ -2,6 +2,7 @@
 
 use skel_anim::{AnimationData, Clip};
 
+use crate::align::aligned_rest;
 use crate::error::{RetargetError, Side};
 use crate::humanoid::HumanoidMap;
 use crate::map::NodeMap;
@@ -29,7 +30,11 @@ pub fn retarget(
     options: &RetargetOptions,
 ) -> Result<Vec<Clip>, RetargetError> {
     check_inputs(source, target, map)?;
-    let target_rest = RestPose::new(target, Side::Target)?;
+    let mut target_rest = RestPose::new(target, Side::Target)?;
+    if options.align_rest {
+        let source_rest = RestPose::new(source, Side::Source)?;
+        target_rest = aligned_rest(&source_rest, target, &target_rest, map)?;
+    }
     retarget_with_rest(source, target, target_rest, map, options)
 }
 

@@ -43,6 +43,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod align;
 mod bake;
 mod error;
 pub mod humanoid;

@@ -25,6 +25,11 @@ pub struct RetargetOptions {
     pub vertical_axis: Option<VerticalAxis>,
     /// How the root's offset is brought into its parent's frame.
     pub root_offset: RootOffset,
+    /// Turn each mapped target joint's reference rotation so that its bone (towards its one
+    /// mapped child) points where the source's does at rest, in world space, before the rule
+    /// runs (beyond Babylon.js: Godot's "fix silhouette", Unreal's auto-align). Off by
+    /// default: with it off the result matches Babylon.js.
+    pub align_rest: bool,
     /// Only these source clips (by name); `None`: every clip.
     pub clips: Option<Vec<String>>,
 }
@@ -37,6 +42,7 @@ impl Default for RetargetOptions {
             ground: None,
             vertical_axis: None,
             root_offset: RootOffset::Point,
+            align_rest: false,
             clips: None,
         }
     }
@@ -76,6 +82,9 @@ pub(crate) struct Plan {
     pub source: RestPose,
     pub rules: Vec<(usize, usize, KeyRule)>,
     pub root: Option<RootRule>,
+    /// Whether the target's reference was aligned: then mapped joints the clip does not rotate
+    /// still need their aligned rotation, as a one-key channel.
+    pub aligned: bool,
 }
 
 pub(crate) fn plan(
@@ -116,6 +125,7 @@ pub(crate) fn plan(
         source: source_rest,
         rules,
         root,
+        aligned: options.align_rest,
     })
 }
 
@@ -212,6 +222,27 @@ pub(crate) fn retarget_clip(
                 node: *t,
                 path: ch.path,
             });
+        }
+    }
+    if plan.aligned {
+        for (t, s, rule) in &plan.rules {
+            let rotated = clip
+                .channels
+                .iter()
+                .any(|c| c.node == *s && c.path == ChannelPath::Rotation);
+            if !rotated {
+                let rest = rule.rest_rotation();
+                let q = rule.rotation(rest).as_quat().to_array().to_vec();
+                let start = clip.samplers.first().map_or(0.0, Sampler::start_time);
+                if let Ok(sampler) = Sampler::new(vec![start], q, skel_anim::Interpolation::Step) {
+                    samplers.push(sampler);
+                    channels.push(Channel {
+                        sampler: samplers.len() - 1,
+                        node: *t,
+                        path: ChannelPath::Rotation,
+                    });
+                }
+            }
         }
     }
     let mut out = Clip::new(clip.name.clone(), samplers, channels);

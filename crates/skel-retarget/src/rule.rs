@@ -49,6 +49,11 @@ impl KeyRule {
         self.product(Trs { r: q, ..self.rest }).1
     }
 
+    /// The source node's rest rotation (what a clip without rotation keys leaves it at).
+    pub(crate) fn rest_rotation(&self) -> DQuat {
+        self.rest.r
+    }
+
     /// A translation key rewritten.
     pub(crate) fn translation(&self, t: DVec3) -> DVec3 {
         self.product(Trs { t, ..self.rest }).2
