@@ -5,7 +5,7 @@ use std::process::Command;
 use crate::test_tally::Tally;
 
 /// The facade's examples, run after the tests (on lavapipe in CI): `(name, features)`.
-const EXAMPLES: [(&str, &str); 10] = [
+const EXAMPLES: [(&str, &str); 11] = [
     ("load_and_play", ""),
     ("crossfade", ""),
     ("headless_png", ""),
@@ -16,6 +16,7 @@ const EXAMPLES: [(&str, &str); 10] = [
     ("events", ""),
     ("ik", ""),
     ("crowd", ""),
+    ("state_machine", ""),
 ];
 
 /// Runs `cargo ARGS` in the workspace root.

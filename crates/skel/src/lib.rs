@@ -9,6 +9,7 @@
 //! | [`gltf`] | `skel-gltf` | glTF/GLB → CPU data (`AnimationData`, vertex streams) |
 //! | [`gpu`] | `skel-gpu` | bone textures, joint/weight buffers, morph buffers, WGSL fragments |
 //! | `bone_control` | `skel-bone-control` | opt-in bone overrides (feature `bone-control`) |
+//! | [`graph`] | `skel-graph` | animation graphs: parameters, state machines, blend spaces, sync, graph files |
 //!
 //! [`load_gltf`] ties them together: it reads a file, creates a GPU skeleton per skinned mesh,
 //! morph buffers per morphed mesh and one animation group per clip, and returns an
@@ -58,6 +59,9 @@ pub use skel_anim as anim;
 pub use skel_bone_control as bone_control;
 pub use skel_gltf as gltf;
 pub use skel_gpu as gpu;
+/// Animation graphs: a graph file compiled against a rig drives a player
+/// (`Graph`, `GraphInstance`, `GraphPlayer`).
+pub use skel_graph as graph;
 pub use skel_math as math;
 /// Retargeting: clips of one rig baked onto another (`retarget`, `HumanoidMap`, `NodeMap`).
 pub use skel_retarget as retarget;
