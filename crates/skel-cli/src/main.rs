@@ -39,6 +39,9 @@ enum Command {
     /// Open a window on an animated asset: orbit camera, play/pause, next/previous clip,
     /// speed, frame time (the keys are listed by `skel view --help`).
     View(commands::view::ViewArgs),
+    /// Bake a source asset's clips onto a target rig (Babylon.js's retargeting rule, humanoid
+    /// auto-mapping with --auto) and write the target as one .glb with them.
+    Retarget(commands::retarget::RetargetArgs),
 }
 
 fn main() -> ExitCode {
@@ -55,6 +58,7 @@ fn main() -> ExitCode {
                 Command::Render(args) => commands::render::run(args),
                 Command::Bench(args) => commands::bench::run(&args),
                 Command::View(args) => commands::view::run(args),
+                Command::Retarget(args) => commands::retarget::run(&args),
             }
         };
     match result {

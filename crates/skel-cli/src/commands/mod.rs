@@ -6,4 +6,6 @@ pub mod info;
 pub mod play;
 pub mod pose;
 pub mod render;
+pub mod retarget;
+pub mod retarget_map;
 pub mod view;

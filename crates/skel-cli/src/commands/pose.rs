@@ -1,5 +1,6 @@
 //! `skel pose <asset> [--clip <index|name> | --blend CLIP=WEIGHT,…] --times t1,t2,…
-//! [--handedness lh|rh] [--hide-bone NAME]… [--bone-rotation NAME=x,y,z,w]… --json`: the CPU
+//! [--handedness lh|rh] [--hide-bone NAME]… [--bone-rotation NAME=x,y,z,w]…
+//! [--retarget-from SOURCE [--map MAP.json | --auto]] --json`: the CPU
 //! reference pose at each time, in the shape of the golden files of `../shared/golden` (format
 //! `peer-ref-golden/1`) so that the two can be compared file to file.
 
@@ -46,6 +47,8 @@ pub struct PoseArgs {
     /// that rotates the bone wins). Repeatable.
     #[arg(long = "bone-rotation", value_name = "NAME=X,Y,Z,W", value_parser = super::render::parse_bone_rotation)]
     bone_rotation: Vec<(String, [f32; 4])>,
+    #[command(flatten)]
+    retarget: super::retarget_map::RetargetFromArgs,
 }
 
 /// Poses the asset at every time and prints the result.
@@ -53,7 +56,8 @@ pub struct PoseArgs {
 /// # Errors
 /// When the asset cannot be loaded, a time or the clip is bad, or stdout fails.
 pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let asset = args.asset.load()?;
+    let mut asset = args.asset.load()?;
+    args.retarget.apply(&mut asset, args.clip.as_deref())?;
     let clip = args
         .clip
         .as_deref()
