@@ -27,25 +27,57 @@ pub fn cartesian_weights(points: &[Vec2], x: Vec2, out: &mut [f32]) {
 /// direction), the nearest point takes weight 1. Writes `out[..points.len()]`; allocates
 /// nothing.
 pub fn directional_weights(points: &[Vec2], x: Vec2, out: &mut [f32]) {
+    directional_with(points, None, x, out);
+}
+
+/// What the directional rule needs of the points alone, computed once per blend space: each
+/// point's length and the signed angle between every two non-zero points (`n × n`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Polar {
+    lengths: Vec<f32>,
+    angles: Vec<f32>,
+}
+
+impl Polar {
+    pub(crate) fn new(points: &[Vec2]) -> Self {
+        let n = points.len();
+        let lengths: Vec<f32> = points.iter().map(|p| p.length()).collect();
+        let mut angles = vec![0.0; n * n];
+        for i in 0..n {
+            for j in 0..n {
+                angles[i * n + j] = signed_angle(points[i], points[j], lengths[j]);
+            }
+        }
+        Self { lengths, angles }
+    }
+}
+
+/// [`directional_weights`], with the points' lengths and pair angles from `polar` when given
+/// (the same numbers, computed once).
+pub(crate) fn directional_with(points: &[Vec2], polar: Option<&Polar>, x: Vec2, out: &mut [f32]) {
     const ALPHA: f32 = 1.0;
+    let n = points.len().min(crate::MAX_POINTS);
     let x_len = x.length();
-    bands(points, x, out, |i, j| {
-        let (pi, pj) = (points[i], points[j]);
-        let (li, lj) = (pi.length(), pj.length());
+    // Per point: its length and the angle from it to x (once, not once per pair).
+    let mut len = [0.0_f32; crate::MAX_POINTS];
+    let mut to_x = [0.0_f32; crate::MAX_POINTS];
+    for i in 0..n {
+        len[i] = polar.map_or_else(|| points[i].length(), |p| p.lengths[i]);
+        to_x[i] = signed_angle(points[i], x, x_len);
+    }
+    bands(&points[..n], x, out, |i, j| {
+        let (li, lj) = (len[i], len[j]);
         let m = (li + lj) * 0.5;
         let (angle_ij, angle_ix) = if li == 0.0 {
-            (signed_angle(pj, x, x_len), 0.0)
+            (to_x[j], 0.0)
         } else if lj == 0.0 {
-            let a = signed_angle(pi, x, x_len);
-            (a, a)
+            (to_x[i], to_x[i])
         } else {
-            let a = signed_angle(pi, pj, lj);
-            let b = if x_len == 0.0 {
-                a
-            } else {
-                signed_angle(pi, x, x_len)
-            };
-            (a, b)
+            let a = polar.map_or_else(
+                || signed_angle(points[i], points[j], lj),
+                |p| p.angles[i * n + j],
+            );
+            (a, if x_len == 0.0 { a } else { to_x[i] })
         };
         let vij = Vec2::new((lj - li) / m, ALPHA * angle_ij);
         let vix = Vec2::new((x_len - li) / m, ALPHA * angle_ix);

@@ -9,6 +9,7 @@ use glam::Vec2;
 use crate::BlendSpaceError;
 use crate::blend_space_1d::check_count;
 
+use gradient_band::{Polar, directional_with};
 pub use gradient_band::{cartesian_weights, directional_weights};
 pub use triangles::Triangulation;
 
@@ -45,6 +46,8 @@ pub struct BlendSpace2d {
     mode: Mode2d,
     points: Vec<Vec2>,
     triangulation: Option<Triangulation>,
+    /// Lengths and pair angles for the directional rule.
+    polar: Option<Polar>,
 }
 
 impl BlendSpace2d {
@@ -73,6 +76,7 @@ impl BlendSpace2d {
             mode,
             points: points.to_vec(),
             triangulation,
+            polar: (mode == Mode2d::Directional).then(|| Polar::new(points)),
         })
     }
 
@@ -101,7 +105,9 @@ impl BlendSpace2d {
         let out = &mut out[..self.points.len()];
         match (&self.triangulation, self.mode) {
             (Some(t), _) => t.weights(&self.points, x, out),
-            (None, Mode2d::Directional) => directional_weights(&self.points, x, out),
+            (None, Mode2d::Directional) => {
+                directional_with(&self.points, self.polar.as_ref(), x, out);
+            }
             (None, _) => cartesian_weights(&self.points, x, out),
         }
     }
