@@ -226,3 +226,28 @@ fn draw_draws_the_crowd_and_the_posed_comparison() {
     assert!(covered > 0.0 && covered < 1.0, "{report}");
     assert!(report["frame_wall_ms_median"].as_f64().unwrap() > 0.0);
 }
+
+#[test]
+fn crowd_posed_on_the_gpu_uploads_nothing_per_character() {
+    let args = ["crowd", "--characters", "64", "--frames", "2"];
+    let gpu = [&args[..], &["--posing", "gpu", "--blend", "--lod", "2"]].concat();
+    let (Some(on_gpu), Some(on_cpu)) = (
+        run_json("bench gpu crowd --posing gpu", &gpu),
+        run_json("bench gpu crowd --posing cpu", &args),
+    ) else {
+        return;
+    };
+    assert_eq!(on_gpu["posing"], "gpu");
+    assert_eq!(on_gpu["blend"], true);
+    assert_eq!(on_gpu["lod"], 2);
+    assert_eq!(on_gpu["upload_bytes_per_character"], 0.0, "{on_gpu}");
+    assert_eq!(on_gpu["upload_bytes_per_frame"], 256, "{on_gpu}");
+    assert_eq!(on_gpu["pose_chunks"], 1);
+    // The CPU path uploads every bone of every character and the visible list.
+    let bones = on_cpu["bones_per_character"].as_u64().unwrap();
+    assert_eq!(
+        on_cpu["upload_bytes_per_frame"].as_u64().unwrap(),
+        64 * bones * 64 + 65 * 4,
+        "{on_cpu}"
+    );
+}

@@ -18,7 +18,8 @@ struct SkelCrowdParams {
     // Matrices per instance in skel_crowd_bones, and this mesh's first one within an instance.
     bone_stride: u32,
     bone_offset: u32,
-    _pad: u32,
+    // The first slot of this dispatch's chunk: the output buffers are bound from it on.
+    first_slot: u32,
 }
 
 @group(0) @binding(0) var<uniform> skel_crowd_params: SkelCrowdParams;
@@ -39,14 +40,16 @@ struct SkelCrowdParams {
 @group(0) @binding(13) var<storage, read> skel_joints3: array<vec4<u32>>;
 @group(0) @binding(14) var<storage, read> skel_weights3: array<vec4<f32>>;
 
-// The slot of this workgroup, and the first bone of its instance (or no slot past the list).
+// The slot of this workgroup within its chunk, and the first bone of its instance (or no slot
+// past the list).
 fn skel_crowd_base(group: vec3<u32>, groups: vec3<u32>) -> vec2<u32> {
-    let slot = group.z * groups.y + group.y;
+    let local = group.z * groups.y + group.y;
+    let slot = skel_crowd_params.first_slot + local;
     if (slot >= skel_crowd_instances[0]) {
-        return vec2<u32>(slot, 0xffffffffu);
+        return vec2<u32>(local, 0xffffffffu);
     }
     let instance = skel_crowd_instances[1u + slot];
-    return vec2<u32>(slot, instance * skel_crowd_params.bone_stride + skel_crowd_params.bone_offset);
+    return vec2<u32>(local, instance * skel_crowd_params.bone_stride + skel_crowd_params.bone_offset);
 }
 
 fn skel_crowd_rest(v: u32) -> SkelCrowdVertex {

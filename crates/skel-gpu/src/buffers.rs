@@ -127,10 +127,29 @@ pub(crate) fn create_filled_buffer(
 /// [`GpuError::MissingLimit`] / [`GpuError::Validation`] from the params buffer.
 pub(crate) fn params_bind_group(
     ctx: &GpuContext,
-    (params_label, group_label): (&'static str, &'static str),
+    labels: (&'static str, &'static str),
     layout: &wgpu::BindGroupLayout,
     params: &[u8],
     entries: &[(u32, &wgpu::Buffer, u64)],
+) -> Result<(wgpu::Buffer, wgpu::BindGroup), GpuError> {
+    let ranged: Vec<(u32, &wgpu::Buffer, u64, u64)> = entries
+        .iter()
+        .map(|&(binding, buffer, needed)| (binding, buffer, 0, needed))
+        .collect();
+    params_bind_group_ranges(ctx, labels, layout, params, &ranged)
+}
+
+/// [`params_bind_group`] with each storage entry `(binding, buffer, offset, bytes)` bound at its
+/// own offset (a chunk of a larger buffer). Must run inside [`GpuContext::capture`].
+///
+/// # Errors
+/// As [`params_bind_group`].
+pub(crate) fn params_bind_group_ranges(
+    ctx: &GpuContext,
+    (params_label, group_label): (&'static str, &'static str),
+    layout: &wgpu::BindGroupLayout,
+    params: &[u8],
+    entries: &[(u32, &wgpu::Buffer, u64, u64)],
 ) -> Result<(wgpu::Buffer, wgpu::BindGroup), GpuError> {
     let params = create_filled_buffer(ctx, params_label, wgpu::BufferUsages::UNIFORM, params)?;
     let mut bind_entries = Vec::with_capacity(entries.len() + 1);
@@ -138,18 +157,16 @@ pub(crate) fn params_bind_group(
         binding: 0,
         resource: params.as_entire_binding(),
     });
-    bind_entries.extend(
-        entries
-            .iter()
-            .map(|&(binding, buffer, needed)| wgpu::BindGroupEntry {
-                binding,
-                resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer,
-                    offset: 0,
-                    size: std::num::NonZeroU64::new(needed.max(4)),
-                }),
+    bind_entries.extend(entries.iter().map(|&(binding, buffer, offset, needed)| {
+        wgpu::BindGroupEntry {
+            binding,
+            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer,
+                offset,
+                size: std::num::NonZeroU64::new(needed.max(4)),
             }),
-    );
+        }
+    }));
     let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: Some(group_label),
         layout,

@@ -89,6 +89,8 @@ pub struct CrowdSkinningInputs<'a> {
 pub struct CrowdSkinningBindings {
     group: wgpu::BindGroup,
     vertex_count: u32,
+    /// Slots this binding skins: `first_slot..first_slot + instance_count`.
+    first_slot: u32,
     instance_count: u32,
     // Kept alive with the bind group that references it.
     _params: wgpu::Buffer,
@@ -99,6 +101,12 @@ impl CrowdSkinningBindings {
     #[must_use]
     pub fn vertex_count(&self) -> u32 {
         self.vertex_count
+    }
+
+    /// The slots this binding skins (a chunk of the crowd: first slot, count).
+    #[must_use]
+    pub fn slots(&self) -> (u32, u32) {
+        (self.first_slot, self.instance_count)
     }
 }
 
@@ -226,6 +234,54 @@ impl CrowdSkinning {
         ctx: &GpuContext,
         inputs: &CrowdSkinningInputs<'_>,
     ) -> Result<CrowdSkinningBindings, GpuError> {
+        self.bind_slots(ctx, inputs, 0, inputs.bones.instance_count())
+    }
+
+    /// [`bind`](Self::bind) in chunks of slots whose skinned output stays under
+    /// `max_chunk_bytes` per binding (`None`: the device's `max_storage_buffer_binding_size`),
+    /// so that a crowd whose output is larger than one storage binding may be (100 000
+    /// CesiumMan: 3.9 GB) skins with one dispatch per chunk. The output buffers are bound in
+    /// ranges; they may be as large as `max_buffer_size`.
+    ///
+    /// # Errors
+    /// As [`bind`](Self::bind); [`GpuError::MissingLimit`] when not even 64 slots fit a chunk.
+    pub fn bind_chunked(
+        &self,
+        ctx: &GpuContext,
+        inputs: &CrowdSkinningInputs<'_>,
+        max_chunk_bytes: Option<u64>,
+    ) -> Result<Vec<CrowdSkinningBindings>, GpuError> {
+        let limit = max_chunk_bytes
+            .unwrap_or(u64::MAX)
+            .min(ctx.limits.max_storage_buffer_binding_size);
+        let per_slot = inputs.skeleton.vertex_count() as u64 * 12;
+        // 64 slots of 12-byte vertices are a multiple of 256 bytes: every chunk's offset is
+        // aligned for a storage binding.
+        let slots = (limit / per_slot.max(1)) / 64 * 64;
+        let count = inputs.bones.instance_count();
+        if slots == 0 {
+            return Err(GpuError::MissingLimit {
+                name: "max_storage_buffer_binding_size",
+                needed: 64 * per_slot,
+                available: limit,
+            });
+        }
+        let slots = slots.min(u64::from(count)) as u32;
+        (0..count.div_ceil(slots))
+            .map(|c| {
+                let first = c * slots;
+                self.bind_slots(ctx, inputs, first, slots.min(count - first))
+            })
+            .collect()
+    }
+
+    fn bind_slots(
+        &self,
+        ctx: &GpuContext,
+        inputs: &CrowdSkinningInputs<'_>,
+        first_slot: u32,
+        slots: u32,
+    ) -> Result<CrowdSkinningBindings, GpuError> {
         let skeleton = inputs.skeleton;
         if skeleton.influences_per_vertex() != self.influences.count() {
             return Err(GpuError::InfluenceMismatch {
@@ -235,35 +291,38 @@ impl CrowdSkinning {
         }
         let vertex_count = u32::try_from(skeleton.vertex_count()).unwrap_or(u32::MAX);
         let n = u64::from(vertex_count);
-        let instances = u64::from(inputs.bones.instance_count());
+        let instances = u64::from(slots);
+        let out_offset = u64::from(first_slot) * n * 12;
         let groups_x = vertex_count.div_ceil(CROWD_WORKGROUP_SIZE);
         ctx.require_limit(
             "max_compute_workgroups_per_dimension",
             u64::from(groups_x),
             |l| u64::from(l.max_compute_workgroups_per_dimension),
         )?;
-        let mut entries: Vec<(u32, &wgpu::Buffer, u64)> = vec![
+        let mut entries: Vec<(u32, &wgpu::Buffer, u64, u64)> = vec![
             (
                 1,
                 inputs.bones.bones_buffer(),
+                0,
                 inputs.bones.bones_buffer().size(),
             ),
             (
                 2,
                 inputs.bones.instances_buffer(),
+                0,
                 inputs.bones.instances_buffer().size(),
             ),
-            (3, inputs.rest_positions, n * 12),
-            (4, inputs.rest_normals, n * 12),
-            (5, skeleton.joints_buffer(), n * 16),
-            (6, skeleton.weights_buffer(), n * 16),
-            (9, inputs.out_positions, n * 12 * instances),
-            (10, inputs.out_normals, n * 12 * instances),
+            (3, inputs.rest_positions, 0, n * 12),
+            (4, inputs.rest_normals, 0, n * 12),
+            (5, skeleton.joints_buffer(), 0, n * 16),
+            (6, skeleton.weights_buffer(), 0, n * 16),
+            (9, inputs.out_positions, out_offset, n * 12 * instances),
+            (10, inputs.out_normals, out_offset, n * 12 * instances),
         ];
         for set in 1..skeleton.influence_sets() {
             if let Some((j, w)) = skeleton.influence_buffers(set as usize) {
                 let binding = if set == 1 { 7 } else { 11 + 2 * (set - 2) };
-                entries.extend([(binding, j, n * 16), (binding + 1, w, n * 16)]);
+                entries.extend([(binding, j, 0, n * 16), (binding + 1, w, 0, n * 16)]);
             }
         }
         const NAMES: [&str; 15] = [
@@ -283,12 +342,12 @@ impl CrowdSkinning {
             "joints (set 3)",
             "weights (set 3)",
         ];
-        for &(binding, buffer, needed) in &entries {
+        for &(binding, buffer, offset, needed) in &entries {
             let what = NAMES[binding as usize];
-            if buffer.size() < needed {
+            if buffer.size() < offset + needed {
                 return Err(GpuError::BufferTooSmall {
                     what,
-                    needed,
+                    needed: offset + needed,
                     got: buffer.size(),
                 });
             }
@@ -296,9 +355,10 @@ impl CrowdSkinning {
                 l.max_storage_buffer_binding_size
             })?;
         }
-        let params = crowd_mesh_params(vertex_count, inputs.bones, inputs.bone_offset);
+        let mut params = crowd_mesh_params(vertex_count, inputs.bones, inputs.bone_offset);
+        params[3] = first_slot;
         ctx.capture("CrowdSkinning::bind", || {
-            let (params, group) = crate::buffers::params_bind_group(
+            let (params, group) = crate::buffers::params_bind_group_ranges(
                 ctx,
                 ("skel crowd params", "skel crowd skinning"),
                 &self.layout,
@@ -308,7 +368,8 @@ impl CrowdSkinning {
             Ok(CrowdSkinningBindings {
                 group,
                 vertex_count,
-                instance_count: inputs.bones.instance_count(),
+                first_slot,
+                instance_count: slots,
                 _params: params,
             })
         })?
@@ -329,16 +390,19 @@ impl CrowdSkinning {
         )
     }
 
-    /// Records the dispatch of one mesh for the first `visible` slots of the list uploaded
-    /// last (pass the same count; slots past the uploaded count are skipped on the GPU).
+    /// Records the dispatch of one mesh (or one chunk of it) for the first `visible` slots of
+    /// the list uploaded last (pass the same count; slots past the uploaded count are skipped
+    /// on the GPU).
     pub fn dispatch(
         &self,
         pass: &mut wgpu::ComputePass<'_>,
         bindings: &CrowdSkinningBindings,
         visible: u32,
     ) {
-        let (x, y, z) =
-            self.workgroups_for(bindings.vertex_count, visible.min(bindings.instance_count));
+        let slots = visible
+            .saturating_sub(bindings.first_slot)
+            .min(bindings.instance_count);
+        let (x, y, z) = self.workgroups_for(bindings.vertex_count, slots);
         if x == 0 {
             return;
         }

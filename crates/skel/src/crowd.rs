@@ -14,8 +14,10 @@
 //! [`CrowdBones`](skel_gpu::CrowdBones)); wgpu's encoder creation, `submit` and mapping allocate
 //! more, outside that count.
 //!
-//! Morph targets are not applied per instance (their weights live in one uniform per mesh);
-//! a crowd skins the rest shape of morphed meshes.
+//! With [`Posing::Gpu`] the GPU poses the crowd instead (see `crowd_gpu`): no players, no bone
+//! array, no upload per instance; [`Crowd::set_instances`] changes instances sparsely and
+//! [`Crowd::request_pose_readback`] reads chosen poses back. Its morph weights are sampled per
+//! instance into [`Crowd::morph_weights_buffer`]; the crowd's own skinning does not morph.
 
 use skel_anim::{LayerDesc, Player, PoseSink};
 use skel_gpu::glam::Mat4;
@@ -24,6 +26,8 @@ use skel_gpu::{
     CrowdSkinningInputs, GpuContext, GpuError, Influences, SkinningMethod,
 };
 
+use crate::crowd_gpu::{GpuPosing, Posing};
+use crate::crowd_pipelines::pipeline_slot;
 use crate::{AssetContainer, SkelError};
 
 /// What [`Crowd::new`] builds.
@@ -42,6 +46,12 @@ pub struct CrowdDescriptor {
     /// A mesh whose rest bones carry scale or shear falls back to linear skinning and says so
     /// in [`Crowd::warnings`].
     pub skinning: SkinningMethod,
+    /// Where instances are posed: CPU players, or the GPU pose pass (see [`Crowd::posed_on_gpu`]).
+    pub posing: Posing,
+    /// The largest storage binding a chunk of the bone buffer or the skinned output may take
+    /// (`None`: the device's `max_storage_buffer_binding_size`); smaller values exercise the
+    /// chunking that lets crowds past the limit skin.
+    pub max_chunk_bytes: Option<u64>,
 }
 
 impl Default for CrowdDescriptor {
@@ -53,6 +63,8 @@ impl Default for CrowdDescriptor {
             compute: true,
             staging_slots: CROWD_STAGING_SLOTS,
             skinning: SkinningMethod::Linear,
+            posing: Posing::Cpu,
+            max_chunk_bytes: None,
         }
     }
 }
@@ -78,7 +90,8 @@ pub struct CrowdMesh {
     pub skinned_normals: Option<wgpu::Buffer>,
     /// The 16-byte `SkelCrowdDraw` uniform of the vertex fragment.
     pub draw_params: wgpu::Buffer,
-    compute: Option<CrowdSkinningBindings>,
+    /// One binding per chunk of slots (one without chunking); empty without compute.
+    pub(crate) compute: Vec<CrowdSkinningBindings>,
 }
 
 /// A skeleton binding's place in an instance's bones.
@@ -136,15 +149,16 @@ pub struct Crowd {
     /// One player per instance (`set_visible(false)` culls one).
     pub players: Vec<Player>,
     /// Every instance's matrices, `stride` per instance.
-    bones: Vec<Mat4>,
+    pub(crate) bones: Vec<Mat4>,
     visible: Vec<u32>,
     spans: Vec<Span>,
-    stride: usize,
-    gpu: CrowdBones,
-    meshes: Vec<CrowdMesh>,
+    pub(crate) stride: usize,
+    pub(crate) gpu: CrowdBones,
+    pub(crate) meshes: Vec<CrowdMesh>,
     // [influence slot (0: 4, 1: 8, 2: 16 influences) + 3 * dual quaternion]
-    pipelines: [Option<CrowdSkinning>; 6],
+    pub(crate) pipelines: [Option<CrowdSkinning>; 6],
     warnings: Vec<String>,
+    pub(crate) gpu_posing: Option<GpuPosing>,
 }
 
 impl Crowd {
@@ -185,15 +199,25 @@ impl Crowd {
         if let Some(clip) = desc.clip {
             first.add_layer(LayerDesc::new(clip))?;
         }
-        let players = vec![first; desc.instances as usize];
-        let gpu = CrowdBones::new(
-            ctx,
-            &CrowdBonesDescriptor {
-                instances: desc.instances,
-                bones_per_instance: u32::try_from(stride).unwrap_or(u32::MAX),
-                staging_slots: desc.staging_slots,
-            },
-        )
+        let on_gpu = matches!(desc.posing, Posing::Gpu(_));
+        let players = if on_gpu {
+            Vec::new()
+        } else {
+            vec![first; desc.instances as usize]
+        };
+        let bones_per_instance = u32::try_from(stride).unwrap_or(u32::MAX);
+        let gpu = if on_gpu {
+            CrowdBones::new_gpu_posed(ctx, desc.instances, bones_per_instance)
+        } else {
+            CrowdBones::new(
+                ctx,
+                &CrowdBonesDescriptor {
+                    instances: desc.instances,
+                    bones_per_instance,
+                    staging_slots: desc.staging_slots,
+                },
+            )
+        }
         .map_err(SkelError::gpu("crowd bones"))?;
         let mut pipelines = [None, None, None, None, None, None];
         let mut meshes = Vec::new();
@@ -218,7 +242,7 @@ impl Crowd {
             )
             .map_err(SkelError::gpu(what.clone()))?
             .remove(0);
-            let (mut skinned_positions, mut skinned_normals, mut compute) = (None, None, None);
+            let (mut skinned_positions, mut skinned_normals, mut compute) = (None, None, vec![]);
             let mut skinning = desc.skinning;
             if skinning == SkinningMethod::DualQuaternion
                 && let Some(bone) =
@@ -270,11 +294,9 @@ impl Crowd {
                         what: "crowd pipeline",
                     })
                 })?;
-                compute = Some(
-                    pipeline
-                        .bind(ctx, &inputs)
-                        .map_err(SkelError::gpu(what.clone()))?,
-                );
+                compute = pipeline
+                    .bind_chunked(ctx, &inputs, desc.max_chunk_bytes)
+                    .map_err(SkelError::gpu(what.clone()))?;
                 (skinned_positions, skinned_normals) = (Some(p), Some(n));
             }
             meshes.push(CrowdMesh {
@@ -289,7 +311,21 @@ impl Crowd {
                 compute,
             });
         }
-        let instances = desc.instances as usize;
+        let gpu_posing = match desc.posing {
+            Posing::Cpu => None,
+            Posing::Gpu(layout) => Some(
+                GpuPosing::new(
+                    ctx,
+                    &asset.rig,
+                    &gpu,
+                    desc.clip,
+                    layout,
+                    desc.max_chunk_bytes,
+                )
+                .map_err(SkelError::gpu("crowd GPU posing"))?,
+            ),
+        };
+        let instances = if on_gpu { 0 } else { desc.instances as usize };
         let mut bones = vec![Mat4::ZERO; stride * instances];
         // Every instance starts at the rest pose the skeletons were created with.
         for mesh in &asset.meshes {
@@ -312,6 +348,7 @@ impl Crowd {
             meshes,
             pipelines,
             warnings,
+            gpu_posing,
         })
     }
 
@@ -326,6 +363,11 @@ impl Crowd {
     /// crowd's bone array (on rayon's pool with the `rayon` feature: call it inside
     /// `ThreadPool::install` for an allocation-free frame), then rebuilds the visible list.
     pub fn tick(&mut self, dt: f32) {
+        if let Some(posing) = &mut self.gpu_posing {
+            // The GPU advances the playheads at the next upload; the visible list stays.
+            posing.dt = dt;
+            return;
+        }
         let spans = &self.spans[..];
         let bones = &mut self.bones[..];
         #[cfg(feature = "rayon")]
@@ -360,9 +402,36 @@ impl Crowd {
         ctx: &GpuContext,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), SkelError> {
-        self.gpu
-            .upload(ctx, encoder, &self.bones, &self.visible)
-            .map_err(SkelError::gpu("crowd upload"))
+        self.upload_timed(ctx, encoder, None)
+    }
+
+    /// [`upload`](Self::upload) with GPU timestamps around the pose pass of a GPU-posed crowd
+    /// (ignored on the CPU path; for benchmarks, needs `Features::TIMESTAMP_QUERY`).
+    ///
+    /// # Errors
+    /// As [`upload`](Self::upload).
+    pub fn upload_timed(
+        &mut self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) -> Result<(), SkelError> {
+        let Some(posing) = &mut self.gpu_posing else {
+            return self
+                .gpu
+                .upload(ctx, encoder, &self.bones, &self.visible)
+                .map_err(SkelError::gpu("crowd upload"));
+        };
+        posing.pose.prepare(ctx, posing.dt);
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("skel crowd pose"),
+                timestamp_writes,
+            });
+            posing.pose.record(&mut pass);
+        }
+        posing.readback.record(ctx, encoder, &self.gpu);
+        Ok(())
     }
 
     /// Records one compute pass with one dispatch per mesh, skinning every visible instance
@@ -386,8 +455,10 @@ impl Crowd {
         });
         for mesh in &self.meshes {
             let slot = pipeline_slot(mesh.influences, mesh.skinning);
-            if let (Some(bindings), Some(pipeline)) = (&mesh.compute, &self.pipelines[slot]) {
-                pipeline.dispatch(&mut pass, bindings, visible);
+            if let Some(pipeline) = &self.pipelines[slot] {
+                for bindings in &mesh.compute {
+                    pipeline.dispatch(&mut pass, bindings, visible);
+                }
             }
         }
     }
@@ -409,81 +480,4 @@ impl Crowd {
     pub fn meshes(&self) -> &[CrowdMesh] {
         &self.meshes
     }
-
-    /// Instance `instance`'s bone matrices (every skeleton, [`CrowdMesh::bone_offset`] order),
-    /// as last posed; empty past the end.
-    #[must_use]
-    pub fn bone_matrices(&self, instance: usize) -> &[Mat4] {
-        self.bones
-            .chunks(self.stride)
-            .nth(instance)
-            .unwrap_or_default()
-    }
-
-    /// The whole contiguous bone array.
-    #[must_use]
-    pub fn bone_array(&self) -> &[Mat4] {
-        &self.bones
-    }
-
-    /// The GPU bone buffer, visible list and staging ring.
-    #[must_use]
-    pub fn gpu(&self) -> &CrowdBones {
-        &self.gpu
-    }
-
-    /// A bind group of [`skel_gpu::crowd_vertex_wgsl`] for mesh `mesh` (an index in
-    /// [`meshes`](Self::meshes)), for a layout made from
-    /// [`skel_gpu::crowd_vertex_layout_entries`]. Without compute, bindings 3 and 4 hold the
-    /// bone buffer (bind something; only `skel_crowd_skinned` reads them).
-    ///
-    /// # Errors
-    /// [`SkelError::Gpu`] for a mesh index past the end or a layout that does not match.
-    pub fn vertex_bind_group(
-        &self,
-        ctx: &GpuContext,
-        layout: &wgpu::BindGroupLayout,
-        mesh: usize,
-    ) -> Result<wgpu::BindGroup, SkelError> {
-        let m = self.meshes.get(mesh).ok_or_else(|| {
-            SkelError::gpu("crowd vertex bind group")(GpuError::InstanceOutOfRange {
-                what: "crowd meshes",
-                index: u32::try_from(mesh).unwrap_or(u32::MAX),
-                count: u32::try_from(self.meshes.len()).unwrap_or(u32::MAX),
-            })
-        })?;
-        let bones = self.gpu.bones_buffer();
-        let buffers = [
-            &m.draw_params,
-            bones,
-            self.gpu.instances_buffer(),
-            m.skinned_positions.as_ref().unwrap_or(bones),
-            m.skinned_normals.as_ref().unwrap_or(bones),
-        ];
-        let entries: Vec<wgpu::BindGroupEntry<'_>> = (0u32..)
-            .zip(buffers)
-            .map(|(binding, b)| wgpu::BindGroupEntry {
-                binding,
-                resource: b.as_entire_binding(),
-            })
-            .collect();
-        ctx.capture("Crowd::vertex_bind_group", || {
-            ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("skel crowd vertex"),
-                layout,
-                entries: &entries,
-            })
-        })
-        .map_err(SkelError::gpu("crowd vertex bind group"))
-    }
-}
-
-/// The pipeline of `influences` per vertex and `method` in [`Crowd`]'s table.
-fn pipeline_slot(influences: u32, method: SkinningMethod) -> usize {
-    let sets = match Influences::for_count(influences) {
-        Influences::None | Influences::Four => 0,
-        Influences::Eight => 1,
-        Influences::Sixteen => 2,
-    };
-    sets + 3 * usize::from(method == SkinningMethod::DualQuaternion)
 }

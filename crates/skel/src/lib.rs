@@ -68,6 +68,9 @@ pub use skel_retarget as retarget;
 
 mod container;
 mod crowd;
+mod crowd_api;
+mod crowd_gpu;
+mod crowd_pipelines;
 mod error;
 mod mesh;
 mod mesh_skeleton;
@@ -85,6 +88,7 @@ pub const DEFAULT_CHARACTER: &[u8] = include_bytes!("../assets/default_character
 
 pub use container::{AssetContainer, MeshPoseSink, VERTEX_BUFFER_USAGE, from_asset, load_gltf};
 pub use crowd::{Crowd, CrowdDescriptor, CrowdMesh};
+pub use crowd_gpu::Posing;
 pub use error::SkelError;
 pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;

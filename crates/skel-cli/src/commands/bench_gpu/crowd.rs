@@ -11,6 +11,8 @@ use serde::Serialize;
 use skel::gpu::{GpuContext, HeadlessOptions};
 use skel::{Crowd, CrowdDescriptor, LoadOptions, load_gltf};
 
+use super::compute_timing::{Timing, copy_bandwidth};
+use super::crowd_posing::{PoseFigures, PosingArgs, start_instances};
 use super::report::{median, rayon_threads};
 use crate::render::{DEFAULT_CHARACTER, DEFAULT_CHARACTER_NAME};
 
@@ -31,6 +33,8 @@ pub(super) struct CrowdArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    posing: PosingArgs,
 }
 
 /// What `skel bench gpu crowd --json` prints.
@@ -67,6 +71,9 @@ struct CrowdReport {
     /// Heap allocations on this thread over the whole upload frame, last frame: encoder,
     /// `tick`, `upload`, submit and wait (the rest is inside wgpu).
     allocations_per_upload_frame: u64,
+    /// Where the crowd was posed and what the pose pass cost (GPU path).
+    #[serde(flatten)]
+    pose: PoseFigures,
 }
 
 /// Runs `skel bench gpu crowd`.
@@ -97,12 +104,15 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
             } else {
                 skel::SkinningMethod::Linear
             },
+            compute: !args.posing.no_skin,
+            posing: args.posing.posing(),
+            max_chunk_bytes: args.posing.chunk_bytes(),
             ..CrowdDescriptor::default()
         },
     )?;
-    for (i, p) in crowd.players.iter_mut().enumerate() {
-        p.seek(i as f32 * 0.013);
-    }
+    start_instances(&ctx, &mut crowd, asset.animation.clips.len(), &args.posing)?;
+    let mut figures = PoseFigures::of(&crowd, &args.posing);
+    let on_gpu = crowd.posed_on_gpu();
     let vertices: u64 = crowd
         .meshes()
         .iter()
@@ -113,11 +123,12 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         let set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
             label: Some("bench gpu crowd"),
             ty: wgpu::QueryType::Timestamp,
-            count: 2,
+            count: 4,
         });
         let resolve = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bench gpu crowd timestamps"),
-            size: 16,
+            // The pose pass's pair at 256 (QUERY_RESOLVE_BUFFER_ALIGNMENT).
+            size: 272,
             usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
@@ -129,6 +140,8 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     let (mut pose, mut upload_cpu, mut upload_total, mut skin_gpu, mut skin_wall) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut pose_gpu, mut upload_bytes) = (Vec::new(), 0u64);
+    let uploaded = |crowd: &Crowd| crowd.gpu_pose().map_or(0, |p| p.uploaded_bytes());
     let (mut allocations, mut allocations_whole) = (0, 0);
     let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
     for frame in 0..10 + args.frames {
@@ -141,9 +154,27 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
             counted = allocation_counter::measure(|| crowd.tick(1.0 / 60.0)).count_total;
             pose_ms = ms(t0);
             let t1 = Instant::now();
-            counted += allocation_counter::measure(|| result = crowd.upload(&ctx, &mut encoder))
-                .count_total;
+            let pose_writes = queries.as_ref().filter(|_| on_gpu).map(|(set, _)| {
+                wgpu::ComputePassTimestampWrites {
+                    query_set: set,
+                    beginning_of_pass_write_index: Some(2),
+                    end_of_pass_write_index: Some(3),
+                }
+            });
+            let before = uploaded(&crowd);
+            counted += allocation_counter::measure(|| {
+                result = crowd.upload_timed(&ctx, &mut encoder, pose_writes);
+            })
+            .count_total;
             upload_cpu_ms = ms(t1);
+            upload_bytes = if on_gpu {
+                uploaded(&crowd) - before
+            } else {
+                crowd.gpu().matrix_count() as u64 * 64 + (crowd.visible().len() as u64 + 1) * 4
+            };
+            if let Some((set, resolve)) = queries.as_ref().filter(|_| on_gpu) {
+                encoder.resolve_query_set(set, 2..4, resolve, 256);
+            }
             ctx.queue.submit([encoder.finish()]);
             wait();
             upload_total_ms = ms(t1);
@@ -172,8 +203,11 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
             continue;
         }
         if let Some((_, resolve)) = &queries {
-            let t: Vec<u64> = skel::gpu::readback::read_buffer_as(&ctx, resolve, 0, 2)?;
+            let t: Vec<u64> = skel::gpu::readback::read_buffer_as(&ctx, resolve, 0, 34)?;
             skin_gpu.push(t[1].saturating_sub(t[0]) as f64 * period / 1e6);
+            if on_gpu {
+                pose_gpu.push(t[33].saturating_sub(t[32]) as f64 * period / 1e6);
+            }
         }
         pose.push(pose_ms);
         upload_cpu.push(upload_cpu_ms);
@@ -182,7 +216,19 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         allocations = counted;
         allocations_whole = whole;
     }
-    let skin_gpu_ms = (!skin_gpu.is_empty()).then(|| median(&mut skin_gpu));
+    let skin_gpu_ms = (!skin_gpu.is_empty() && !args.posing.no_skin).then(|| median(&mut skin_gpu));
+    if args.posing.copy_mib > 0 {
+        let timing = Timing {
+            iterations: 20,
+            warmup_ms: 200,
+        };
+        figures.copy_bandwidth = Some(copy_bandwidth(&ctx, timing, args.posing.copy_mib)?);
+    }
+    figures.finish((!pose_gpu.is_empty()).then(|| median(&mut pose_gpu)));
+    figures.upload_bytes_per_frame = upload_bytes;
+    let fixed = crowd.gpu_pose().map_or(0, |p| p.params_bytes_per_frame());
+    figures.upload_bytes_per_character =
+        upload_bytes.saturating_sub(fixed) as f64 / f64::from(args.characters);
     let skin_wall_ms = median(&mut skin_wall);
     let total = vertices * u64::from(args.characters);
     let info = &ctx.adapter_info;
@@ -208,6 +254,7 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         gvertices_per_s: total as f64 / (skin_gpu_ms.unwrap_or(skin_wall_ms) * 1e-3) / 1e9,
         allocations_per_frame: allocations,
         allocations_per_upload_frame: allocations_whole,
+        pose: figures,
     };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -225,13 +272,27 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         for w in &r.warnings {
             println!("warning: {w}");
         }
+        let f = &r.pose;
+        match f.pose_gpu_ms {
+            Some(g) => println!(
+                "pose (GPU, {}{}, lod {}): {g:.3} ms, {:.1} GB/s of bone matrices; CPU {:.3} ms",
+                f.layout.as_deref().unwrap_or("?"),
+                if f.blend { ", 2-clip blend" } else { "" },
+                f.lod,
+                f.pose_gb_per_s.unwrap_or(0.0),
+                r.pose_ms
+            ),
+            None => println!(
+                "pose (CPU, {} threads): {:.3} ms",
+                r.rayon_threads, r.pose_ms
+            ),
+        }
         println!(
-            "pose (CPU, {} threads): {:.3} ms",
-            r.rayon_threads, r.pose_ms
-        );
-        println!(
-            "bone upload: {:.3} ms CPU, {:.3} ms until copied",
-            r.upload_cpu_ms, r.upload_total_ms
+            "upload: {:.3} ms CPU, {:.3} ms until copied; {} bytes per frame, {:.1} per character",
+            r.upload_cpu_ms,
+            r.upload_total_ms,
+            f.upload_bytes_per_frame,
+            f.upload_bytes_per_character
         );
         match r.skin_gpu_ms {
             Some(g) => println!(

@@ -17,6 +17,7 @@ mod compute_cases;
 mod compute_data;
 mod compute_timing;
 mod crowd;
+mod crowd_posing;
 mod draw;
 mod draw_scene;
 mod report;
