@@ -337,7 +337,27 @@ proptest! {
             bytes[at] = byte;
         }
         if let Ok(text) = String::from_utf8(bytes) {
-            let _ = compile(&text);
+            // What compiles plays: attached to a player, ticked with its parameters moving.
+            if let Ok(g) = compile(&text) {
+                let rig = common::rig();
+                let mut gp = skel_graph::GraphPlayer::new(&g, skel_anim::Player::new(&rig)).unwrap();
+                let ids: Vec<_> = g.params().map(|(id, _, kind)| (id, kind)).collect();
+                for n in 0..20 {
+                    for &(id, kind) in &ids {
+                        let v = match kind {
+                            skel_graph::ParamKind::Float => skel_graph::ParamValue::Float(n as f32 * 0.3),
+                            skel_graph::ParamKind::Int => skel_graph::ParamValue::Int(n % 3),
+                            skel_graph::ParamKind::Bool => skel_graph::ParamValue::Bool(n % 4 < 2),
+                            skel_graph::ParamKind::Trigger => skel_graph::ParamValue::Trigger(n % 5 == 0),
+                        };
+                        gp.instance_mut().set(id, v).unwrap();
+                    }
+                    gp.tick(0.05, &mut skel_anim::NullSink);
+                    for layer in 0..g.layer_count() {
+                        common::assert_sums_to_one(gp.instance(), layer);
+                    }
+                }
+            }
         }
     }
 }

@@ -145,6 +145,44 @@ fn events_come_from_the_leader_and_root_motion_passes_through() {
 }
 
 #[test]
+fn an_interrupted_additive_fade_continues_without_a_jump() {
+    let rig = rig();
+    let g = graph(
+        r#"{ "parameters": { "a": {"type": "bool"}, "b": {"type": "bool"} },
+          "layers": [ { "name": "base", "entry": "idle", "states": { "idle": { "clip": "Idle" } } },
+            { "name": "add", "mode": "additive", "entry": "s",
+              "states": { "s": { "clip": "Walking" }, "t": { "clip": "Running" }, "u": { "clip": "Strafe" } },
+              "transitions": [
+                { "from": "s", "to": "t", "when": [{"param": "a"}], "duration": 0.5, "interrupt": "destination" },
+                { "from": "t", "to": "u", "when": [{"param": "b"}], "duration": 0.5 } ] } ] }"#,
+    );
+    let mut gp = GraphPlayer::new(&g, Player::new(&rig)).unwrap();
+    let mut poses = vec![];
+    for n in 0..80 {
+        if n == 20 {
+            gp.instance_mut().set_bool("a", true).unwrap();
+        }
+        if n == 35 {
+            gp.instance_mut().set_bool("b", true).unwrap();
+        }
+        gp.tick(DT, &mut NullSink);
+        poses.push(world(gp.player_mut()));
+    }
+    assert_eq!(gp.instance().state(1), Some("u"));
+    let steps: Vec<f32> = poses.windows(2).map(|w| change(&w[0], &w[1])).collect();
+    let usual = steps[25..34]
+        .iter()
+        .chain(&steps[38..45])
+        .fold(0.0_f32, |m, &s| m.max(s));
+    for (n, &s) in steps.iter().enumerate().take(40).skip(33) {
+        assert!(
+            s <= 1.5 * usual + 1e-4,
+            "tick {n}: the pose moved {s}, a tick usually moves ≤ {usual}"
+        );
+    }
+}
+
+#[test]
 fn ticking_the_player_allocates_nothing() {
     let rig = rig();
     let mut gp = GraphPlayer::new(&graph(LOCOMOTION), Player::new(&rig)).unwrap();

@@ -133,3 +133,27 @@ fn a_marker_synced_transition_starts_at_the_sources_phase() {
         );
     }
 }
+
+#[test]
+fn a_normalized_transition_starts_at_the_sources_normalised_time() {
+    let mut i = GraphInstance::new(&graph(
+        r#"{ "parameters": { "go": {"type": "bool"} },
+             "layers": [ { "name": "base", "entry": "walk",
+               "states": { "walk": { "clip": "Walking" }, "run": { "clip": "Running" } },
+               "transitions": [ { "from": "walk", "to": "run", "when": [{"param": "go"}],
+                                  "duration": 0.3, "sync": "normalized", "offset": 0.9 } ] } ] }"#,
+    ));
+    for _ in 0..50 {
+        i.tick(1.0 / 60.0);
+    }
+    let walk = clips(&i, 0)[0].clone();
+    i.set_bool("go", true).unwrap();
+    i.tick(0.0);
+    i.tick(1e-6);
+    let run = clips(&i, 0).into_iter().find(|c| c.0 == "Running").unwrap();
+    let (a, b) = (walk.2 / length("Walking"), run.2 / length("Running"));
+    assert!(
+        (a - b).abs() < 1e-4,
+        "walk at {a}, run starts at {b} (the offset is ignored)"
+    );
+}
