@@ -1,6 +1,7 @@
 //! `skel play ASSET --layers FILE.json --seconds S --fps F [--json]`: one player ticked from
 //! time 0 at a fixed step, printing per frame the root-motion delta and the events fired, and at
-//! the end the accumulated root motion.
+//! the end the accumulated root motion. With `--graph` instead, an animation graph chooses what
+//! plays (see [`play_graph`](super::play_graph)).
 
 use std::io::Write as _;
 
@@ -14,26 +15,33 @@ use super::asset_args::AssetArgs;
 #[derive(Debug, Clone, Args)]
 pub struct PlayArgs {
     #[command(flatten)]
-    asset: AssetArgs,
+    pub(super) asset: AssetArgs,
     /// The layer stack (layers with `speed`, `loop` (`repeat`, `once`, `pingpong`), `start`;
     /// `root_motion`), as for `skel pose --layers`.
-    #[arg(long, value_name = "FILE")]
-    layers: std::path::PathBuf,
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "graph",
+        conflicts_with = "graph"
+    )]
+    layers: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub(super) graph: super::graph_args::GraphArgs,
     /// How long to play, in seconds.
     #[arg(long, default_value_t = 1.0)]
-    seconds: f64,
+    pub(super) seconds: f64,
     /// Ticks per second (the step is 1/FPS; round(SECONDS × FPS) ticks).
     #[arg(long, default_value_t = 60.0)]
-    fps: f64,
+    pub(super) fps: f64,
     /// Print every frame as JSON.
     #[arg(long)]
-    json: bool,
+    pub(super) json: bool,
 }
 
 #[derive(Debug, Serialize)]
-struct Motion {
-    translation: [f32; 3],
-    rotation: [f32; 4],
+pub(super) struct Motion {
+    pub(super) translation: [f32; 3],
+    pub(super) rotation: [f32; 4],
 }
 
 impl From<RootDelta> for Motion {
@@ -46,11 +54,11 @@ impl From<RootDelta> for Motion {
 }
 
 #[derive(Debug, Serialize)]
-struct Event {
-    layer: usize,
-    clip: String,
-    name: String,
-    time: f32,
+pub(super) struct Event {
+    pub(super) layer: usize,
+    pub(super) clip: String,
+    pub(super) name: String,
+    pub(super) time: f32,
 }
 
 #[derive(Debug, Serialize)]
@@ -66,11 +74,11 @@ struct Report {
     root_total: Motion,
 }
 
-/// Plays the stack and prints the frames.
+/// How many ticks `--seconds` and `--fps` make: round(SECONDS × FPS).
 ///
 /// # Errors
-/// A bad asset, layer file, `--seconds` or `--fps`, or a failed write.
-pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
+/// A `--fps` that is not positive, a `--seconds` below 0, more than 10 000 000 ticks.
+pub(super) fn tick_count(args: &PlayArgs) -> Result<usize, Box<dyn std::error::Error>> {
     if !(args.fps.is_finite() && args.fps > 0.0) {
         return Err(format!("--fps must be a positive number, got {}", args.fps).into());
     }
@@ -81,8 +89,25 @@ pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
     if ticks > 10_000_000.0 {
         return Err(format!("{ticks} ticks is too many (at most 10 000 000)").into());
     }
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "checked finite, non-negative and at most 10 000 000 above"
+    )]
+    Ok(ticks as usize)
+}
+
+/// Plays the stack and prints the frames.
+///
+/// # Errors
+/// A bad asset, layer file, `--seconds` or `--fps`, or a failed write.
+pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let ticks = tick_count(args)?;
+    let Some(layers) = &args.layers else {
+        return super::play_graph::run(args, ticks);
+    };
     let asset = args.asset.load()?;
-    let stack = crate::layer_file::load(&args.layers, &asset.animation)?;
+    let stack = crate::layer_file::load(layers, &asset.animation)?;
     let rig = Rig::new(std::sync::Arc::new(asset.animation))?;
     let mut player = Player::new(&rig);
     for desc in stack.layers {
@@ -97,12 +122,6 @@ pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
         reason = "the step is a frame time; f32 is the player's unit"
     )]
     let dt = (1.0 / args.fps) as f32;
-    #[expect(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        reason = "checked finite, non-negative and at most 10 000 000 above"
-    )]
-    let ticks = ticks as usize;
     let clips = &rig.data().clips;
     let mut frames = Vec::with_capacity(ticks);
     for i in 0..ticks {

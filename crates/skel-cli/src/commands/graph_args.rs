@@ -1,0 +1,208 @@
+//! `--graph FILE.json` with `--set T:NAME=VALUE` and `--travel T:LAYER=STATE`: an animation
+//! graph (`skel::graph`) chooses what plays, and parameter changes and travels are scheduled
+//! on the timeline. Shared by `skel play`, `skel pose`, `skel render` and `skel view`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Args;
+use skel::anim::{Player, Rig};
+use skel::graph::{Graph, GraphPlayer};
+
+/// The graph arguments.
+#[derive(Debug, Clone, Default, Args)]
+pub struct GraphArgs {
+    /// Drive the character with an animation graph (see `graphs/` and `docs/graph.md`):
+    /// parameters choose states, blend spaces and fades; the graph decides what plays.
+    #[arg(long, value_name = "FILE.json")]
+    pub graph: Option<PathBuf>,
+    /// Set a graph parameter before the first tick starting at or after T seconds:
+    /// `T:NAME=VALUE` (`0.5:speed=3`, `1:waving=true`), or `T:NAME` to fire a trigger.
+    /// Repeatable.
+    #[arg(long = "set", value_name = "T:NAME=VALUE", requires = "graph")]
+    pub set: Vec<String>,
+    /// Travel a graph layer to a state along the cheapest chain of transitions (teleporting
+    /// when there is none) before the first tick starting at or after T seconds:
+    /// `T:LAYER=STATE`. Repeatable.
+    #[arg(long = "travel", value_name = "T:LAYER=STATE", requires = "graph")]
+    pub travel: Vec<String>,
+}
+
+/// A scheduled change.
+#[derive(Debug, Clone, PartialEq)]
+enum Action {
+    /// A parameter set from text (`None`: a trigger fired).
+    Set(String, Option<String>),
+    /// A layer sent to a state.
+    Travel(String, String),
+}
+
+/// A command-line value that cannot be used, naming the item as written.
+#[derive(Debug, thiserror::Error)]
+#[error("{flag} {item:?}: {reason}")]
+pub struct ScheduleError {
+    flag: &'static str,
+    item: String,
+    reason: &'static str,
+}
+
+/// `T:REST` split into a finite, non-negative time and the rest.
+fn timed<'a>(flag: &'static str, item: &'a str) -> Result<(f64, &'a str), ScheduleError> {
+    let err = |reason| ScheduleError {
+        flag,
+        item: item.to_owned(),
+        reason,
+    };
+    let (t, rest) = item
+        .split_once(':')
+        .ok_or_else(|| err("expected T:… (a time in seconds, a colon)"))?;
+    let t: f64 = t
+        .trim()
+        .parse()
+        .map_err(|_| err("the time before ':' is not a number"))?;
+    if !(t.is_finite() && t >= 0.0) {
+        return Err(err("the time must be a finite number of seconds from 0 up"));
+    }
+    if rest.trim().is_empty() {
+        return Err(err("nothing after the time"));
+    }
+    Ok((t, rest.trim()))
+}
+
+/// A graph player built from `--graph` with its schedule of `--set` and `--travel`.
+#[derive(Debug)]
+pub struct GraphDriver {
+    /// The graph and the player it drives.
+    pub player: GraphPlayer,
+    /// Actions by time (command-line order within a time), and how many have been applied.
+    schedule: Vec<(f64, Action)>,
+    applied: usize,
+}
+
+impl GraphArgs {
+    /// Parses the schedule, then compiles the graph against `rig` and builds its player.
+    /// `None` without `--graph`.
+    ///
+    /// # Errors
+    /// A malformed `--set` / `--travel`, an unreadable or invalid graph file (its error names
+    /// the JSON path), an unknown parameter, layer or state (found before the first tick).
+    pub fn driver(
+        &self,
+        rig: &Arc<Rig>,
+    ) -> Result<Option<GraphDriver>, Box<dyn std::error::Error>> {
+        let Some(path) = &self.graph else {
+            return Ok(None);
+        };
+        let mut schedule = Vec::new();
+        for item in &self.set {
+            let (t, rest) = timed("--set", item)?;
+            let action = match rest.split_once('=') {
+                Some((name, value)) => {
+                    Action::Set(name.trim().to_owned(), Some(value.trim().to_owned()))
+                }
+                None => Action::Set(rest.to_owned(), None),
+            };
+            schedule.push((t, action));
+        }
+        for item in &self.travel {
+            let (t, rest) = timed("--travel", item)?;
+            let (layer, state) = rest.split_once('=').ok_or_else(|| ScheduleError {
+                flag: "--travel",
+                item: item.clone(),
+                reason: "expected T:LAYER=STATE",
+            })?;
+            schedule.push((t, Action::Travel(layer.trim().into(), state.trim().into())));
+        }
+        // Stable: within one time, the order of the command line (sets before travels).
+        schedule.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read graph {}: {e}", path.display()))?;
+        let graph =
+            Graph::from_json(&text, rig).map_err(|e| format!("graph {}: {e}", path.display()))?;
+        let player = GraphPlayer::new(&graph, Player::new(rig))?;
+        // Every name is checked now, on a copy, so that a typo fails before any output.
+        let mut check = player.instance().clone();
+        for (_, action) in &schedule {
+            apply(&mut check, action)?;
+        }
+        Ok(Some(GraphDriver {
+            player,
+            schedule,
+            applied: 0,
+        }))
+    }
+}
+
+fn apply(
+    instance: &mut skel::graph::GraphInstance,
+    action: &Action,
+) -> Result<(), skel::graph::GraphError> {
+    match action {
+        Action::Set(name, value) => instance.set_from_text(name, value.as_deref()),
+        Action::Travel(layer, state) => instance.travel(layer, state),
+    }
+}
+
+impl GraphDriver {
+    /// Applies every scheduled action due at a tick starting at `t` seconds (those at or
+    /// before `t` not yet applied).
+    ///
+    /// # Errors
+    /// None after [`GraphArgs::driver`] checked the names; kept for what the graph reports.
+    pub fn apply_due(&mut self, t: f64) -> Result<(), skel::graph::GraphError> {
+        while let Some((at, action)) = self.schedule.get(self.applied) {
+            if *at > t + 1e-9 {
+                break;
+            }
+            apply(self.player.instance_mut(), action)?;
+            self.applied += 1;
+        }
+        Ok(())
+    }
+
+    /// The graph layer that player layer `layer` belongs to (its events' layer).
+    #[must_use]
+    pub fn graph_layer_of(&self, layer: usize) -> Option<usize> {
+        let count = self.player.instance().graph().layer_count();
+        (0..count).rev().find(|&l| {
+            self.player
+                .group_of(l)
+                .is_some_and(|(_, first)| first <= layer)
+        })
+    }
+
+    /// One line of the graph's state: each layer's state (and fade), then the parameters.
+    #[must_use]
+    pub fn summary(&self) -> String {
+        let inst = self.player.instance();
+        let graph = inst.graph();
+        let mut parts = Vec::new();
+        for l in 0..graph.layer_count() {
+            let name = graph.layer_name(l).unwrap_or("?");
+            let mut s = format!("{name}: {}", inst.state(l).unwrap_or("?"));
+            if let Some(t) = inst.transition(l) {
+                s += &format!(" ({} -> {} {:.0}%)", t.from, t.to, 100.0 * t.progress);
+            }
+            parts.push(s);
+        }
+        let params: Vec<String> = graph
+            .params()
+            .map(|(id, name, _)| match inst.get(id) {
+                Some(v) => format!("{name}={}", param_text(v)),
+                None => format!("{name}=?"),
+            })
+            .collect();
+        format!("{} | {}", parts.join("; "), params.join(" "))
+    }
+}
+
+/// A parameter's value as `--set` writes it.
+fn param_text(v: skel::graph::ParamValue) -> String {
+    use skel::graph::ParamValue as V;
+    match v {
+        V::Float(x) => format!("{x:.2}"),
+        V::Int(i) => i.to_string(),
+        V::Bool(b) => b.to_string(),
+        V::Trigger(set) => if set { "set" } else { "-" }.to_owned(),
+    }
+}

@@ -1,0 +1,208 @@
+//! `skel play --graph`: the built-in character's graph (`graphs/default_character.json`) fades
+//! from the Idle/Walk blend to Run when `--set` raises the speed, weights within a layer sum to
+//! 1 every frame, `--travel` sends a layer to a state, a trigger fires RobotExpressive's jump
+//! (`graphs/robot_expressive.json`), and bad arguments are refused naming what is wrong.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+mod common;
+
+use serde_json::Value;
+
+fn repo(rel: &str) -> String {
+    format!("{}/../../{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn play(asset: &str, graph: &str, extra: &[&str]) -> Value {
+    let (asset, graph) = (asset.to_owned(), repo(graph));
+    let mut args = vec!["play", &asset, "--graph", &graph, "--json"];
+    args.extend_from_slice(extra);
+    let (ok, stdout, stderr) = common::skel(&args);
+    assert!(ok, "skel {args:?}: {stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// Layer `l` of frame `f`.
+fn layer(frame: &Value, l: usize) -> &Value {
+    &frame["layers"][l]
+}
+
+fn clip_weight(layer: &Value, clip: &str) -> f64 {
+    layer["clips"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["clip"] == clip)
+        .map(|c| c["weight"].as_f64().unwrap())
+        .sum()
+}
+
+#[test]
+fn raising_the_speed_fades_the_character_into_run() {
+    let out = play(
+        &repo("fixtures/default_character.glb"),
+        "graphs/default_character.json",
+        &["--set", "0.5:speed=3", "--seconds", "1.5", "--fps", "20"],
+    );
+    let frames = out["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 30);
+    for f in frames {
+        for l in f["layers"].as_array().unwrap() {
+            let clips = l["clips"].as_array().unwrap();
+            if clips.is_empty() {
+                continue;
+            }
+            let total: f64 = clips.iter().map(|c| c["weight"].as_f64().unwrap()).sum();
+            assert!(
+                (total - 1.0).abs() < 1e-5,
+                "t {}: weights sum to {total}",
+                f["t"]
+            );
+            assert!(clips.iter().all(|c| c["time"].as_f64().unwrap() >= 0.0));
+        }
+    }
+    // Before 0.5 s: standing (speed 0: Idle alone), no fade.
+    let before = layer(&frames[9], 0);
+    assert_eq!(frames[9]["t"], 0.5);
+    assert_eq!(before["name"], "locomotion");
+    assert_eq!(before["state"], "move");
+    assert!(before["transition"].is_null());
+    assert_eq!(clip_weight(before, "Idle"), 1.0);
+    // The tick starting at 0.5 s sets the speed: a fade to run starts at once.
+    let fading = layer(&frames[10], 0);
+    assert_eq!(fading["state"], "run");
+    assert_eq!(fading["transition"]["from"], "move");
+    assert_eq!(fading["transition"]["to"], "run");
+    let progress: Vec<f64> = frames[10..]
+        .iter()
+        .map_while(|f| layer(f, 0)["transition"]["progress"].as_f64())
+        .collect();
+    assert!(
+        progress.len() >= 5,
+        "a 0.3 s fade spans 6 ticks at 20 fps: {progress:?}"
+    );
+    assert!(progress.windows(2).all(|w| w[1] > w[0]));
+    // Then Run alone.
+    let after = layer(&frames[29], 0);
+    assert!(after["transition"].is_null());
+    assert_eq!(clip_weight(after, "Run"), 1.0);
+    // The wave layer stays off (an empty state: no clips).
+    assert_eq!(layer(&frames[29], 1)["state"], "off");
+    assert!(
+        layer(&frames[29], 1)["clips"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    // Footfalls fire from the run (the graph layer's index is the event's layer).
+    let events: Vec<&Value> = frames
+        .iter()
+        .flat_map(|f| f["events"].as_array().unwrap())
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["clip"] == "Run" && e["name"] == "foot_l" && e["layer"] == 0)
+    );
+}
+
+#[test]
+fn travel_sends_a_layer_to_a_state_and_waving_blends_in() {
+    // At speed 2.2 the walk never turns into a run by itself (that takes 2.5), and a run
+    // stays one (down to 2.0): only the travel gets there.
+    let out = play(
+        &repo("fixtures/default_character.glb"),
+        "graphs/default_character.json",
+        &[
+            "--set",
+            "0:speed=2.2",
+            "--travel",
+            "0.2:locomotion=run",
+            "--set",
+            "0.2:waving=true",
+            "--seconds",
+            "1",
+        ],
+    );
+    let frames = out["frames"].as_array().unwrap();
+    assert_eq!(frames.len(), 60);
+    let last = &frames[59];
+    assert_eq!(layer(last, 0)["state"], "run");
+    assert_eq!(layer(last, 1)["state"], "on");
+    assert_eq!(clip_weight(layer(last, 1), "Wave"), 1.0);
+    assert_eq!(layer(&frames[11], 0)["state"], "move");
+    assert_eq!(layer(&frames[12], 0)["state"], "run");
+}
+
+#[test]
+fn a_trigger_makes_robot_expressive_jump() {
+    let Some(robot) = common::shared_asset(
+        "a_trigger_makes_robot_expressive_jump",
+        "RobotExpressive/RobotExpressive.glb",
+    ) else {
+        return;
+    };
+    let out = play(
+        &robot.display().to_string(),
+        "graphs/robot_expressive.json",
+        &[
+            "--set",
+            "0:speed=2",
+            "--set",
+            "0.5:jump",
+            "--seconds",
+            "1.5",
+            "--fps",
+            "30",
+        ],
+    );
+    let frames = out["frames"].as_array().unwrap();
+    let states: Vec<&str> = frames
+        .iter()
+        .map(|f| layer(f, 0)["state"].as_str().unwrap())
+        .collect();
+    // Walking and running share speed 2 before the jump.
+    let first = layer(&frames[3], 0);
+    assert_eq!(first["state"], "move");
+    let walking = clip_weight(first, "Walking");
+    assert!((walking - 0.8).abs() < 1e-5, "Walking weighs {walking}");
+    assert!((clip_weight(first, "Running") - 0.2).abs() < 1e-5);
+    // The trigger at 0.5 s fires the jump on the tick starting there, once.
+    let jump = states
+        .iter()
+        .position(|&s| s == "jump")
+        .expect("the jump never started");
+    assert_eq!(frames[jump]["t"].as_f64().unwrap(), 16.0 / 30.0);
+    let jumps = states
+        .windows(2)
+        .filter(|w| w[0] != "jump" && w[1] == "jump")
+        .count();
+    assert_eq!(jumps, 1, "{states:?}");
+    assert!(clip_weight(layer(&frames[jump + 4], 0), "Jump") > 0.99);
+}
+
+#[test]
+fn bad_graph_arguments_are_refused_by_name() {
+    let character = repo("fixtures/default_character.glb");
+    let graph = repo("graphs/default_character.json");
+    for (extra, says) in [
+        (&["--set", "0.5:sped=3"][..], "sped"),
+        (&["--set", "speed=3"][..], "T:"),
+        (&["--set=-1:speed=3"][..], "from 0 up"),
+        (&["--set", "0:speed=fast"][..], "fast"),
+        (&["--travel", "0:locomotion=fly"][..], "fly"),
+        (&["--travel", "0:legs=run"][..], "legs"),
+    ] {
+        let mut args = vec!["play", &character, "--graph", &graph];
+        args.extend_from_slice(extra);
+        let (ok, _, stderr) = common::skel(&args);
+        assert!(!ok, "{extra:?} accepted");
+        assert!(stderr.contains(says), "{extra:?}: {stderr}");
+    }
+    let robot = repo("graphs/robot_expressive.json");
+    let (ok, _, stderr) = common::skel(&["play", &character, "--graph", &robot]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("Walking"),
+        "an unknown clip is named: {stderr}"
+    );
+}
