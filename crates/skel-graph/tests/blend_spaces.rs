@@ -199,6 +199,29 @@ proptest! {
         }
     }
 
+    /// Continuity of the directional rule on the layouts it is meant for: idle at the origin
+    /// and clips around it in every direction (no gap of more than half a turn), away from the
+    /// origin itself (where the angle to x has no limit).
+    #[test]
+    fn directional_is_continuous_around_a_centre(
+        ring in prop::collection::vec((0.5_f32..2.0, -0.3_f32..0.3), 4..8),
+        x in (0.05_f32..3.0, -std::f32::consts::PI..std::f32::consts::PI),
+        step in (-1e-4_f32..1e-4, -1e-4_f32..1e-4),
+    ) {
+        let k = ring.len() as f32;
+        let mut p = vec![Vec2::ZERO];
+        p.extend(ring.iter().enumerate().map(|(i, &(r, jitter))| {
+            let a = std::f32::consts::TAU * i as f32 / k + jitter;
+            Vec2::new(a.cos(), a.sin()) * r
+        }));
+        let space = BlendSpace2d::new(Mode2d::Directional, &p).unwrap();
+        let x = Vec2::new(x.1.cos(), x.1.sin()) * x.0;
+        let w = weights_2d(&space, x);
+        let w2 = weights_2d(&space, x + Vec2::new(step.0, step.1));
+        let jump = w.iter().zip(&w2).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+        prop_assert!(jump < 1e-2, "jump {} at {} for {:?}", jump, x, p);
+    }
+
     #[test]
     fn triangles_are_delaunay_barycentric_inside_and_closest_edge_outside(
         p in layout(),

@@ -15,9 +15,8 @@ use crate::BlendSpaceError;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Triangulation {
     triangles: Vec<[u32; 3]>,
-    /// Per triangle: the first vertex and the inverse of the matrix of its two edges, so that
-    /// barycentric coordinates cost one 2×2 product.
-    frames: Vec<(Vec2, [Vec2; 2])>,
+    /// Per triangle: twice its area (the scale of the inside test's tolerance).
+    areas: Vec<f32>,
     hull: Vec<[u32; 2]>,
 }
 
@@ -76,17 +75,10 @@ impl Triangulation {
                 }
             }
         }
-        let frames = taken
+        #[expect(clippy::cast_possible_truncation, reason = "areas of f32 points")]
+        let areas = taken
             .iter()
-            .map(|t| {
-                let (a, b, c) = (p[t[0]], p[t[1]], p[t[2]]);
-                let (e1, e2) = (b - a, c - a);
-                let det = cross(e1, e2);
-                // Inverse of [e1 e2] (columns), as rows.
-                let r0 = DVec2::new(e2.y, -e2.x) / det;
-                let r1 = DVec2::new(-e1.y, e1.x) / det;
-                (a.as_vec2(), [r0.as_vec2(), r1.as_vec2()])
-            })
+            .map(|t| cross(p[t[1]] - p[t[0]], p[t[2]] - p[t[0]]) as f32)
             .collect();
         #[expect(clippy::cast_possible_truncation, reason = "at most MAX_POINTS")]
         let triangles = taken
@@ -95,7 +87,7 @@ impl Triangulation {
             .collect();
         Ok(Self {
             triangles,
-            frames,
+            areas,
             hull,
         })
     }
@@ -115,18 +107,21 @@ impl Triangulation {
     /// Writes the weights of `points` (those this was built from) at `x` into `out`.
     pub(crate) fn weights(&self, points: &[Vec2], x: Vec2, out: &mut [f32]) {
         out.fill(0.0);
-        const INSIDE: f32 = -1e-6;
-        for (t, (a, inv)) in self.triangles.iter().zip(&self.frames) {
-            let d = x - *a;
-            let (u, v) = (inv[0].dot(d), inv[1].dot(d));
-            let w = 1.0 - u - v;
-            if u >= INSIDE && v >= INSIDE && w >= INSIDE {
+        for (t, &area) in self.triangles.iter().zip(&self.areas) {
+            let [a, b, c] = t.map(|i| points[i as usize]);
+            // Edge functions: twice the areas of the sub-triangles opposite each vertex. At a
+            // vertex the other two are exactly 0, so the weights are exact there.
+            let wa = (b - x).perp_dot(c - x);
+            let wb = (c - x).perp_dot(a - x);
+            let wc = (a - x).perp_dot(b - x);
+            let slack = -1e-6 * area;
+            if wa >= slack && wb >= slack && wc >= slack {
                 // Clamp the rounding slack and renormalise, so the weights stay in 0..=1.
-                let (u, v, w) = (u.max(0.0), v.max(0.0), w.max(0.0));
-                let sum = u + v + w;
-                out[t[0] as usize] = w / sum;
-                out[t[1] as usize] = u / sum;
-                out[t[2] as usize] = v / sum;
+                let (wa, wb, wc) = (wa.max(0.0), wb.max(0.0), wc.max(0.0));
+                let sum = wa + wb + wc;
+                out[t[0] as usize] = wa / sum;
+                out[t[1] as usize] = wb / sum;
+                out[t[2] as usize] = wc / sum;
                 return;
             }
         }
