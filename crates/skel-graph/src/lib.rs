@@ -53,6 +53,47 @@
 //! assert!((character.transition(0).unwrap().progress - 0.5).abs() < 1e-6);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # One frame as JSON
+//!
+//! What `skel play --graph --json` prints per frame comes from read-only views of the
+//! instance: per layer its state, the transition in progress and every clip with a non-zero
+//! weight (the weights of a layer sum to 1; times in seconds). Events and the root delta come
+//! from the player ([`GraphPlayer::tick_with_events`], `Player::root_motion_delta`).
+//!
+//! ```
+//! # use std::sync::Arc;
+//! # use skel_anim::*;
+//! # use skel_graph::{Graph, GraphInstance};
+//! # let s = Sampler::new(vec![0.0, 1.0], vec![0.0; 6], Interpolation::Linear)?;
+//! # let clip = Clip::new("Idle", vec![s], vec![Channel { sampler: 0, node: 0, path: ChannelPath::Translation }]);
+//! # let rig = Rig::new(Arc::new(AnimationData { nodes: vec![NodeRest::new("root", None)], clips: vec![clip], ..Default::default() }))?;
+//! # let graph = Graph::from_json(r#"{"layers": [{"name": "base", "entry": "idle", "states": {"idle": {"clip": "Idle"}}}]}"#, &rig)?;
+//! # let mut character = GraphInstance::new(&graph);
+//! character.tick(0.25);
+//! let graph = character.graph();
+//! let layers: Vec<serde_json::Value> = (0..graph.layer_count())
+//!     .map(|l| {
+//!         serde_json::json!({
+//!             "layer": graph.layer_name(l),
+//!             "state": character.state(l),
+//!             "transition": character.transition(l).map(|t| serde_json::json!({
+//!                 "from": t.from, "to": t.to, "progress": t.progress })),
+//!             "clips": character.clips(l).map(|c| serde_json::json!({
+//!                 "clip": c.name, "weight": c.weight, "time": c.time }))
+//!                 .collect::<Vec<_>>(),
+//!         })
+//!     })
+//!     .collect();
+//! assert_eq!(layers[0]["clips"][0]["time"], 0.25);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Errors and allocation
+//!
+//! Building (reading, compiling, [`GraphInstance::new`], [`GraphPlayer::new`]) allocates and
+//! returns typed errors ([`GraphError`], [`BlendSpaceError`]); ticking allocates nothing and
+//! cannot fail: NaN or negative steps count as 0, parameters are checked when set.
 
 mod blend_space_1d;
 mod blend_space_2d;
