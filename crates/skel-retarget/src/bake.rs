@@ -50,7 +50,7 @@ pub(crate) fn retarget_with_rest(
         let human =
             HumanoidMap::detect(target).map_err(|_| RetargetError::NoRootNode { role: "root" })?;
         human
-            .root_and_ground(target)
+            .root_and_ground_mapped(target, map)
             .ok_or(RetargetError::NoRootNode {
                 role: "ground reference",
             })

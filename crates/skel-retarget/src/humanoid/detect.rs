@@ -137,6 +137,7 @@ impl HumanoidMap {
                 }
             }
         }
+        keep_chains(&mut bones, &rest);
         let limb =
             |b: &BTreeMap<HumanBone, usize>, side, l| b.get(&HumanBone::Limb(side, l)).copied();
         let lca = |a: usize, b: usize| {
@@ -260,6 +261,33 @@ impl HumanoidMap {
             .filter(|n| !used.contains(n) && !parse(&data.nodes[*n].name).end)
             .collect();
         Ok(Self { bones, unmatched })
+    }
+}
+
+/// Drops a limb joint that does not hang below the one before it in its chain (RobotExpressive's
+/// `Foot.L` is an IK target under the armature's root, not below `LowerLeg.L`): the key rule
+/// assumes parents map to parents, and such a pairing would tear the limb. It is listed as
+/// unmatched instead.
+fn keep_chains(bones: &mut BTreeMap<HumanBone, usize>, rest: &RestPose) {
+    const CHAINS: [[Limb; 4]; 2] = [
+        [Limb::Shoulder, Limb::UpperArm, Limb::LowerArm, Limb::Hand],
+        [Limb::UpperLeg, Limb::LowerLeg, Limb::Foot, Limb::Toes],
+    ];
+    for side in [BodySide::Left, BodySide::Right] {
+        for chain in CHAINS {
+            let mut above: Option<usize> = None;
+            for limb in chain {
+                let key = HumanBone::Limb(side, limb);
+                let Some(&node) = bones.get(&key) else {
+                    continue;
+                };
+                if above.is_some_and(|a| a == node || !rest.is_ancestor_or_self(a, node)) {
+                    bones.remove(&key);
+                } else {
+                    above = Some(node);
+                }
+            }
+        }
     }
 }
 

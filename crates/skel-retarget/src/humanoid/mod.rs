@@ -73,11 +73,31 @@ impl HumanoidMap {
     /// the axis of their largest difference.
     #[must_use]
     pub fn root_and_ground(&self, data: &AnimationData) -> Option<(usize, usize)> {
-        let hips = self.get(HumanBone::Hips)?;
+        self.root_and_ground_where(data, &|_| true)
+    }
+
+    /// [`HumanoidMap::root_and_ground`] among the nodes `map` drives (a foot the source has
+    /// no counterpart for gives way to the lower leg above it).
+    #[must_use]
+    pub fn root_and_ground_mapped(
+        &self,
+        data: &AnimationData,
+        map: &NodeMap,
+    ) -> Option<(usize, usize)> {
+        self.root_and_ground_where(data, &|n| map.source_of(n).is_some())
+    }
+
+    fn root_and_ground_where(
+        &self,
+        data: &AnimationData,
+        accept: &dyn Fn(usize) -> bool,
+    ) -> Option<(usize, usize)> {
+        let hips = self.get(HumanBone::Hips).filter(|&h| accept(h))?;
         let rest = crate::rest::RestPose::new(data, crate::error::Side::Target).ok()?;
         let foot = |side| {
-            self.get(HumanBone::Limb(side, Limb::Foot))
-                .or_else(|| self.get(HumanBone::Limb(side, Limb::LowerLeg)))
+            [Limb::Foot, Limb::LowerLeg]
+                .into_iter()
+                .find_map(|l| self.get(HumanBone::Limb(side, l)).filter(|&n| accept(n)))
         };
         let feet: Vec<usize> = [BodySide::Left, BodySide::Right]
             .into_iter()
