@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod graph_args;
 mod layer_file;
 mod render;
 mod view;

@@ -2,10 +2,10 @@
 pub mod asset_args;
 pub mod bench;
 pub mod bench_gpu;
-pub mod graph_args;
 pub mod info;
 pub mod play;
 pub mod play_graph;
+pub mod play_output;
 pub mod pose;
 pub mod render;
 pub mod retarget;

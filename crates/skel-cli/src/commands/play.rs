@@ -7,15 +7,16 @@ use std::io::Write as _;
 
 use clap::Args;
 use serde::Serialize;
-use skel::anim::{NullSink, Player, Rig, RootDelta};
+use skel::anim::{NullSink, Player, Rig};
 
 use super::asset_args::AssetArgs;
+use super::play_output::{Event, Motion, tick_count};
 
 /// Arguments of `skel play`.
 #[derive(Debug, Clone, Args)]
 pub struct PlayArgs {
     #[command(flatten)]
-    pub(super) asset: AssetArgs,
+    asset: AssetArgs,
     /// The layer stack (layers with `speed`, `loop` (`repeat`, `once`, `pingpong`), `start`;
     /// `root_motion`), as for `skel pose --layers`.
     #[arg(
@@ -26,39 +27,16 @@ pub struct PlayArgs {
     )]
     layers: Option<std::path::PathBuf>,
     #[command(flatten)]
-    pub(super) graph: super::graph_args::GraphArgs,
+    graph: crate::graph_args::GraphArgs,
     /// How long to play, in seconds.
     #[arg(long, default_value_t = 1.0)]
-    pub(super) seconds: f64,
+    seconds: f64,
     /// Ticks per second (the step is 1/FPS; round(SECONDS × FPS) ticks).
     #[arg(long, default_value_t = 60.0)]
-    pub(super) fps: f64,
+    fps: f64,
     /// Print every frame as JSON.
     #[arg(long)]
-    pub(super) json: bool,
-}
-
-#[derive(Debug, Serialize)]
-pub(super) struct Motion {
-    pub(super) translation: [f32; 3],
-    pub(super) rotation: [f32; 4],
-}
-
-impl From<RootDelta> for Motion {
-    fn from(d: RootDelta) -> Self {
-        Self {
-            translation: d.translation.to_array(),
-            rotation: d.rotation.to_array(),
-        }
-    }
-}
-
-#[derive(Debug, Serialize)]
-pub(super) struct Event {
-    pub(super) layer: usize,
-    pub(super) clip: String,
-    pub(super) name: String,
-    pub(super) time: f32,
+    json: bool,
 }
 
 #[derive(Debug, Serialize)]
@@ -74,37 +52,14 @@ struct Report {
     root_total: Motion,
 }
 
-/// How many ticks `--seconds` and `--fps` make: round(SECONDS × FPS).
-///
-/// # Errors
-/// A `--fps` that is not positive, a `--seconds` below 0, more than 10 000 000 ticks.
-pub(super) fn tick_count(args: &PlayArgs) -> Result<usize, Box<dyn std::error::Error>> {
-    if !(args.fps.is_finite() && args.fps > 0.0) {
-        return Err(format!("--fps must be a positive number, got {}", args.fps).into());
-    }
-    if !(args.seconds.is_finite() && args.seconds >= 0.0) {
-        return Err(format!("--seconds must be a number from 0 up, got {}", args.seconds).into());
-    }
-    let ticks = (args.seconds * args.fps).round();
-    if ticks > 10_000_000.0 {
-        return Err(format!("{ticks} ticks is too many (at most 10 000 000)").into());
-    }
-    #[expect(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        reason = "checked finite, non-negative and at most 10 000 000 above"
-    )]
-    Ok(ticks as usize)
-}
-
 /// Plays the stack and prints the frames.
 ///
 /// # Errors
 /// A bad asset, layer file, `--seconds` or `--fps`, or a failed write.
 pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let ticks = tick_count(args)?;
+    let ticks = tick_count(args.seconds, args.fps)?;
     let Some(layers) = &args.layers else {
-        return super::play_graph::run(args, ticks);
+        return super::play_graph::run(&args.asset, &args.graph, ticks, args.fps, args.json);
     };
     let asset = args.asset.load()?;
     let stack = crate::layer_file::load(layers, &asset.animation)?;

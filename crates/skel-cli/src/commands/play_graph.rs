@@ -10,7 +10,9 @@ use std::sync::Arc;
 use serde::Serialize;
 use skel::anim::{NullSink, Rig};
 
-use super::play::{Event, Motion, PlayArgs};
+use super::asset_args::AssetArgs;
+use super::play_output::{Event, Motion};
+use crate::graph_args::GraphArgs;
 
 #[derive(Debug, Serialize)]
 struct Transition {
@@ -49,22 +51,28 @@ struct Report {
     root_total: Motion,
 }
 
-/// Plays the graph for `ticks` ticks and prints the frames.
+/// Plays `graph` on `asset` for `ticks` ticks of 1/`fps` seconds and prints the frames
+/// (as JSON with `json`).
 ///
 /// # Errors
 /// A bad asset or graph (file, `--set`, `--travel`), or a failed write.
-pub fn run(args: &PlayArgs, ticks: usize) -> Result<(), Box<dyn std::error::Error>> {
-    let asset = args.asset.load()?;
+pub fn run(
+    asset: &AssetArgs,
+    graph: &GraphArgs,
+    ticks: usize,
+    fps: f64,
+    json: bool,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let asset = asset.load()?;
     let rig = Rig::new(Arc::new(asset.animation))?;
-    let mut driver = args
-        .graph
+    let mut driver = graph
         .driver(&rig)?
         .ok_or("skel play needs --layers or --graph")?;
     #[expect(
         clippy::cast_possible_truncation,
         reason = "the step is a frame time; f32 is the player's unit"
     )]
-    let dt = (1.0 / args.fps) as f32;
+    let dt = (1.0 / fps) as f32;
     let clips = &rig.data().clips;
     let mut frames = Vec::with_capacity(ticks);
     let mut last_line = String::new();
@@ -72,7 +80,7 @@ pub fn run(args: &PlayArgs, ticks: usize) -> Result<(), Box<dyn std::error::Erro
     let mut out = std::io::BufWriter::new(stdout.lock());
     for i in 0..ticks {
         #[expect(clippy::cast_precision_loss, reason = "frame counts far below 2^52")]
-        let (start, t) = (i as f64 / args.fps, (i + 1) as f64 / args.fps);
+        let (start, t) = (i as f64 / fps, (i + 1) as f64 / fps);
         driver.apply_due(start)?;
         let mut fired = Vec::new();
         driver.player.tick_with_events(dt, &mut NullSink, &mut |e| {
@@ -108,7 +116,7 @@ pub fn run(args: &PlayArgs, ticks: usize) -> Result<(), Box<dyn std::error::Erro
                     .collect(),
             })
             .collect();
-        if !args.json {
+        if !json {
             // One line whenever a state, fade or parameter changes, and one per event.
             let line = driver.summary();
             if line != last_line {
@@ -130,7 +138,7 @@ pub fn run(args: &PlayArgs, ticks: usize) -> Result<(), Box<dyn std::error::Erro
         frames,
         root_total: driver.player.player().root_motion_total().into(),
     };
-    if args.json {
+    if json {
         serde_json::to_writer(&mut out, &report)?;
         writeln!(out)?;
     }

@@ -8,13 +8,16 @@ use crate::view::{self, ViewJob};
 ///
 /// Keys: Space play/pause, N or → next clip, P or ← previous clip, + / − speed ×2 / ÷2,
 /// A / D orbit, W / S tilt, Q or Escape quit. Drag with the left mouse button to orbit, wheel
-/// to zoom.
+/// to zoom. With `--graph`: ↑ / ↓ step the first float parameter, → / ← the second, Space
+/// fires the first trigger, 1–9 toggle the bool parameters in declared order.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Keys: Space play/pause | N or Right next clip | P or Left previous clip | \
 + / - speed x2 / /2 | A / D orbit | W / S tilt | Q or Escape quit. \
 Mouse: drag to orbit, wheel to zoom. The title bar and stdout show clip, state, speed and \
-frame time."
+frame time. With --graph: Up / Down step the first float parameter, Right / Left the \
+second, Space fires the first trigger, 1-9 toggle the bool parameters in declared order; the \
+title bar and stdout show each graph layer's state and the parameters."
 )]
 pub struct ViewArgs {
     /// A .gltf or .glb file. Without one, the built-in character is shown.
@@ -31,6 +34,8 @@ pub struct ViewArgs {
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "800x600", value_parser = super::render::parse_size)]
     pub size: (u32, u32),
+    #[command(flatten)]
+    pub graph: crate::graph_args::GraphArgs,
 }
 
 /// Runs `skel view`.
@@ -52,5 +57,6 @@ pub fn run(args: ViewArgs) -> Result<(), Box<dyn std::error::Error>> {
         frames: args.frames,
         screenshot: args.screenshot,
         size: args.size,
+        graph: args.graph,
     })
 }

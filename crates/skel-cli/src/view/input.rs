@@ -10,6 +10,12 @@ use super::Viewer;
 impl Viewer {
     /// Handles a key press; `true` asks to close.
     pub(super) fn key(&mut self, key: &Key) -> bool {
+        if let Some(graph) = &mut self.graph
+            && graph.key(key)
+        {
+            self.report(true);
+            return false;
+        }
         let clips = self.character.animation_groups.len();
         match key.as_ref() {
             Key::Named(NamedKey::Escape) => return true,
@@ -75,14 +81,22 @@ impl Viewer {
             .animation_groups
             .get(self.clip)
             .map_or(("rest pose", false), |g| (g.name(), g.is_playing()));
-        let line = format!(
-            "clip {} {name:?} | {} | speed {}x | {:.1} ms/frame | frame {}",
-            self.clip,
-            if playing { "playing" } else { "paused" },
-            self.speed,
-            self.frame_ms,
-            self.frames
-        );
+        let line = match &self.graph {
+            Some(graph) => format!(
+                "graph {} | {:.1} ms/frame | frame {}",
+                graph.summary(),
+                self.frame_ms,
+                self.frames
+            ),
+            None => format!(
+                "clip {} {name:?} | {} | speed {}x | {:.1} ms/frame | frame {}",
+                self.clip,
+                if playing { "playing" } else { "paused" },
+                self.speed,
+                self.frame_ms,
+                self.frames
+            ),
+        };
         self.window.set_title(&format!("skel view | {line}"));
         println!("{line}");
     }
@@ -98,7 +112,11 @@ impl Viewer {
             0.9 * self.frame_ms + 0.1 * dt
         };
         let (ctx, clip) = (&self.gpu.ctx, self.clip);
-        if clip < self.character.animation_groups.len() {
+        if let Some(graph) = &mut self.graph {
+            let world = graph.tick(dt / 1000.0, &mut self.character, &ctx.queue);
+            self.renderer
+                .set_world_matrices(&ctx.queue, &self.character, world);
+        } else if clip < self.character.animation_groups.len() {
             self.character.tick_animation(clip, dt, &ctx.queue);
             self.renderer
                 .update_from_group(&ctx.queue, &mut self.character, clip);

@@ -3,6 +3,7 @@
 //! next/previous clip (N/P or →/←), speed (+/−), a frame-time readout in the title bar and on
 //! stdout (one line a second, and one per change, so scripts and tests can follow it).
 
+mod graph;
 mod input;
 mod surface;
 
@@ -33,6 +34,8 @@ pub struct ViewJob {
     pub screenshot: Option<PathBuf>,
     /// Window size.
     pub size: (u32, u32),
+    /// An animation graph driving the character (`--graph`, `--set`, `--travel`).
+    pub graph: crate::graph_args::GraphArgs,
 }
 
 /// Opens the window and runs until it is closed (or `--frames` is reached).
@@ -76,6 +79,8 @@ struct Viewer {
     last_report: Instant,
     drag: Option<(f64, f64)>,
     cursor: (f64, f64),
+    /// With `--graph`: what plays instead of the selected clip.
+    graph: Option<graph::LiveGraph>,
 }
 
 /// The orbit camera's state.
@@ -209,6 +214,7 @@ impl Viewer {
                 .or_else(|| character.clip_index(c))
                 .ok_or_else(|| format!("the asset has no clip {c:?}"))?,
         };
+        let graph = graph::LiveGraph::new(&job.graph, &character)?;
         let renderer =
             AssetRenderer::new(&gpu.ctx, &character, &gpu.format()).map_err(|e| e.to_string())?;
         let (lo, hi) = rest_bounds(&character);
@@ -234,6 +240,7 @@ impl Viewer {
             last_report: Instant::now(),
             drag: None,
             cursor: (0.0, 0.0),
+            graph,
         };
         viewer.select(clip);
         Ok(viewer)

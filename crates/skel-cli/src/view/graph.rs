@@ -1,0 +1,122 @@
+//! `skel view --graph`: an animation graph drives the character live. ↑ / ↓ step the first
+//! float parameter, → / ← the second, Space fires the first trigger, 1–9 toggle the bool
+//! parameters in declared order; `--set` and `--travel` run on the viewer's clock. The title
+//! bar and stdout show each layer's state and every parameter.
+
+use std::sync::Arc;
+
+use skel::AssetContainer;
+use skel::graph::{ParamKind, ParamValue};
+use winit::keyboard::{Key, NamedKey};
+
+use crate::graph_args::{GraphArgs, GraphDriver};
+
+/// How far one arrow key moves a float parameter.
+const STEP: f32 = 0.5;
+
+/// The graph, its clock and the parameters the keys reach.
+#[derive(Debug)]
+pub(super) struct LiveGraph {
+    driver: GraphDriver,
+    /// Seconds since the viewer started (what `--set` times refer to).
+    time: f64,
+    floats: Vec<String>,
+    trigger: Option<String>,
+    bools: Vec<String>,
+}
+
+impl LiveGraph {
+    /// The graph of `args` over the character's rig; `None` without `--graph`.
+    pub(super) fn new(
+        args: &GraphArgs,
+        character: &AssetContainer,
+    ) -> Result<Option<Self>, String> {
+        let Some(driver) = args
+            .driver(&Arc::clone(&character.rig))
+            .map_err(|e| e.to_string())?
+        else {
+            return Ok(None);
+        };
+        let graph = Arc::clone(driver.player.instance().graph());
+        let named = |kind: ParamKind| -> Vec<String> {
+            graph
+                .params()
+                .filter(|&(_, _, k)| k == kind)
+                .map(|(_, name, _)| name.to_owned())
+                .collect()
+        };
+        let mut floats = named(ParamKind::Float);
+        floats.truncate(2);
+        let mut bools = named(ParamKind::Bool);
+        bools.truncate(9);
+        Ok(Some(Self {
+            driver,
+            time: 0.0,
+            floats,
+            trigger: named(ParamKind::Trigger).into_iter().next(),
+            bools,
+        }))
+    }
+
+    /// Handles a key the graph owns; `false` leaves it to the viewer.
+    pub(super) fn key(&mut self, key: &Key) -> bool {
+        let inst = self.driver.player.instance_mut();
+        let step = |inst: &mut skel::graph::GraphInstance, name: Option<&String>, by: f32| {
+            let Some(name) = name else { return };
+            let Ok(id) = inst.param_id(name) else { return };
+            if let Some(ParamValue::Float(v)) = inst.get(id) {
+                let _ = inst.set(id, ParamValue::Float(v + by));
+            }
+        };
+        match key.as_ref() {
+            Key::Named(NamedKey::ArrowUp) => step(inst, self.floats.first(), STEP),
+            Key::Named(NamedKey::ArrowDown) => step(inst, self.floats.first(), -STEP),
+            Key::Named(NamedKey::ArrowRight) => step(inst, self.floats.get(1), STEP),
+            Key::Named(NamedKey::ArrowLeft) => step(inst, self.floats.get(1), -STEP),
+            Key::Named(NamedKey::Space) => {
+                if let Some(t) = &self.trigger {
+                    let _ = inst.set_trigger(t);
+                }
+            }
+            Key::Character(c) => {
+                let Some(digit) = c.chars().next().and_then(|d| d.to_digit(10)) else {
+                    return false;
+                };
+                let Some(name) = (digit as usize)
+                    .checked_sub(1)
+                    .and_then(|i| self.bools.get(i))
+                else {
+                    return false;
+                };
+                let Ok(id) = inst.param_id(name) else {
+                    return false;
+                };
+                if let Some(ParamValue::Bool(b)) = inst.get(id) {
+                    let _ = inst.set(id, ParamValue::Bool(!b));
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Advances the graph by `dt` seconds (scheduled `--set` / `--travel` first), uploads the
+    /// pose into the character's meshes and returns the world matrices to draw with.
+    pub(super) fn tick(
+        &mut self,
+        dt: f32,
+        character: &mut AssetContainer,
+        queue: &wgpu::Queue,
+    ) -> &[skel::render::Mat4] {
+        // Names were checked when the graph was built.
+        let _ = self.driver.apply_due(self.time);
+        self.driver.player.tick(dt, &mut character.pose_sink(queue));
+        self.time += f64::from(dt);
+        self.driver.player.player_mut().world_matrices()
+    }
+
+    /// Each layer's state and every parameter, on one line.
+    pub(super) fn summary(&self) -> String {
+        self.driver.summary()
+    }
+}
