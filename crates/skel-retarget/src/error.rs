@@ -128,12 +128,4 @@ pub enum RetargetError {
         /// Which part of the test failed.
         reason: String,
     },
-    /// A rebuilt clip was refused by skel-anim (never expected; reported rather than hidden).
-    #[error("clip {clip:?}: {source}")]
-    Clip {
-        /// The clip.
-        clip: String,
-        /// What skel-anim said.
-        source: AnimError,
-    },
 }
