@@ -206,3 +206,57 @@ fn bad_graph_arguments_are_refused_by_name() {
         "an unknown clip is named: {stderr}"
     );
 }
+
+#[test]
+fn pose_with_a_graph_shows_what_play_reports() {
+    let character = repo("fixtures/default_character.glb");
+    let graph = repo("graphs/default_character.json");
+    let played = play(
+        &character,
+        "graphs/default_character.json",
+        &["--set", "0.5:speed=3", "--seconds", "1.5"],
+    );
+    let last = layer(&played["frames"][89], 0);
+    assert_eq!(last["clips"][0]["clip"], "Run");
+    let run_time = last["clips"][0]["time"].as_f64().unwrap().to_string();
+    // The graph posed at 1.5 s: Run alone, at the time play reports.
+    let posed = common::pose(&[
+        "pose",
+        &character,
+        "--graph",
+        &graph,
+        "--set",
+        "0.5:speed=3",
+        "--times",
+        "0.25,1.5",
+        "--json",
+    ]);
+    assert_eq!(posed["graphFile"], graph.as_str());
+    assert_eq!(posed["frames"].as_array().unwrap().len(), 2);
+    let clip = common::pose(&[
+        "pose", &character, "--clip", "Run", "--times", &run_time, "--json",
+    ]);
+    let nodes = |v: &Value, f: usize| -> Vec<f64> {
+        let n = &v["frames"][f]["nodes"];
+        (0..24)
+            .flat_map(|i| {
+                n[i.to_string()]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_f64().unwrap())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let diff = common::max_diff(&nodes(&posed, 1), &nodes(&clip, 0));
+    assert!(diff < 1e-5, "the graph's pose differs from Run's by {diff}");
+    // At 0.25 s the character stands: Idle, not Run.
+    assert!(common::max_diff(&nodes(&posed, 0), &nodes(&clip, 0)) > 1e-2);
+    // Times that go back are refused (a graph's state depends on its path).
+    let (ok, _, stderr) =
+        common::skel(&["pose", &character, "--graph", &graph, "--times", "1,0.5"]);
+    assert!(!ok && stderr.contains("must not decrease"), "{stderr}");
+    let (ok, _, stderr) = common::skel(&["pose", &character, "--graph", &graph, "--clip", "Run"]);
+    assert!(!ok && stderr.contains("--clip"), "{stderr}");
+}

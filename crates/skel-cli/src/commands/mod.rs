@@ -7,6 +7,8 @@ pub mod play;
 pub mod play_graph;
 pub mod play_output;
 pub mod pose;
+pub mod pose_graph;
+pub mod pose_report;
 pub mod render;
 pub mod retarget;
 pub mod retarget_map;

@@ -7,12 +7,11 @@
 use std::io::Write as _;
 
 use clap::Args;
-use serde::Serialize;
-use serde::ser::SerializeMap as _;
-use skel::anim::{Handedness, Interpolation, NullSink};
+use skel::anim::{Interpolation, NullSink};
 use skel::gltf::{CpuPoser, GltfAsset};
 
 use super::asset_args::{AssetArgs, parse_times, resolve_clip};
+use super::pose_report::{BlendItem, ClipSummary, PoseReport, Poses, report_with, write_summary};
 use crate::render::BoneOverride;
 
 /// Arguments of `skel pose`.
@@ -49,6 +48,11 @@ pub struct PoseArgs {
     bone_rotation: Vec<(String, [f32; 4])>,
     #[command(flatten)]
     retarget: super::retarget_map::RetargetFromArgs,
+    /// `--graph FILE.json` (with `--set`, `--travel`): an animation graph played from time 0
+    /// (steps of at most 1/60 s) poses the character at each time; the times must not
+    /// decrease.
+    #[command(flatten)]
+    graph: crate::graph_args::GraphArgs,
 }
 
 /// Poses the asset at every time and prints the result.
@@ -56,6 +60,9 @@ pub struct PoseArgs {
 /// # Errors
 /// When the asset cannot be loaded, a time or the clip is bad, or stdout fails.
 pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
+    if args.graph.graph.is_some() {
+        return run_graph(args);
+    }
     let mut asset = args.asset.load()?;
     args.retarget.apply(&mut asset, args.clip.as_deref())?;
     let clip = args
@@ -130,101 +137,32 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Serialises `(index, value)` pairs as a JSON object keyed by the index, in index order
-/// (the golden files' `nodes` and `skins`).
-#[derive(Debug)]
-struct IndexMap<T>(Vec<(usize, T)>);
-
-impl<T: Serialize> Serialize for IndexMap<T> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.0.len()))?;
-        for (k, v) in &self.0 {
-            map.serialize_entry(&k.to_string(), v)?;
-        }
-        map.end()
+/// `skel pose --graph`: the graph's pose at each time (see [`pose_graph`](super::pose_graph)).
+fn run_graph(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let others = [
+        ("--clip", args.clip.is_some()),
+        ("--blend", args.blend.is_some()),
+        ("--layers", args.layers.is_some()),
+        ("--hide-bone", !args.hide_bone.is_empty()),
+        ("--bone-rotation", !args.bone_rotation.is_empty()),
+    ];
+    if let Some((flag, _)) = others.iter().find(|(_, given)| *given) {
+        return Err(format!("--graph chooses what plays: it does not take {flag}").into());
     }
-}
-
-/// The whole output of `skel pose --json`.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PoseReport {
-    format: &'static str,
-    engine: &'static str,
-    engine_version: &'static str,
-    asset: String,
-    handedness: &'static str,
-    clip: Option<ClipSummary>,
-    /// The blended clips and weights, with `--blend` (absent otherwise, as in the golden files).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    blend: Option<Vec<BlendItem>>,
-    /// The layer-stack file, with `--layers`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    layers_file: Option<String>,
-    clip_count: usize,
-    times: Vec<f32>,
-    meshes: Vec<MeshHeader>,
-    frames: Vec<Frame>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ClipSummary {
-    index: usize,
-    name: String,
-    duration: f32,
-    channels: usize,
-    interpolations: Vec<&'static str>,
-}
-
-#[derive(Debug, Serialize)]
-struct BlendItem {
-    index: usize,
-    name: String,
-    weight: f32,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct MeshHeader {
-    key: String,
-    node: usize,
-    mesh: usize,
-    primitive: usize,
-    name: String,
-    skinned: bool,
-    vertex_count: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    skin: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    joints: Option<Vec<usize>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    influence_sets: Option<usize>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct SkinPose {
-    joints: Vec<usize>,
-    joint_world: Vec<f32>,
-    skin_matrices: Vec<f32>,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct MeshPose {
-    key: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    morph_weights: Option<Vec<f32>>,
-    positions: Vec<f32>,
-}
-
-#[derive(Debug, Serialize)]
-struct Frame {
-    t: f32,
-    nodes: IndexMap<Vec<f32>>,
-    skins: IndexMap<SkinPose>,
-    meshes: Vec<MeshPose>,
+    let asset = args.asset.load()?;
+    let times = parse_times(&args.times)?;
+    let name = args.asset.asset.display().to_string();
+    let report = super::pose_graph::report(&asset, &name, &args.graph, &times)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    if args.json {
+        serde_json::to_writer(&mut out, &report)?;
+        writeln!(out)?;
+    } else {
+        write_summary(&mut out, &report)?;
+    }
+    out.flush()?;
+    Ok(())
 }
 
 /// Enables bone control on the poser's animation data, applies `bones` and installs the hook,
@@ -314,145 +252,41 @@ pub fn pose_report(
                 interpolations,
             }
         });
-    let meshes = asset
-        .primitives
-        .iter()
-        .map(|p| MeshHeader {
-            key: p.key.clone(),
-            node: p.node,
-            mesh: p.mesh,
-            primitive: p.primitive,
-            name: asset
-                .meshes
-                .get(p.mesh)
-                .map(|m| m.name.clone())
-                .unwrap_or_default(),
-            skinned: p.is_skinned(),
-            vertex_count: p.vertex_count(),
-            skin: p.skin.filter(|_| p.is_skinned()),
-            joints: p
-                .skin
-                .filter(|_| p.is_skinned())
-                .and_then(|s| asset.skins.get(s))
-                .map(|s| s.joints.clone()),
-            influence_sets: p.is_skinned().then_some(p.influence_sets),
-        })
-        .collect();
     let mut poser = CpuPoser::new(asset)?;
     apply_bone_overrides(&mut poser, bones)?;
-    let mut frames = Vec::with_capacity(times.len());
-    for &t in times {
-        match playback.layers {
-            Some(layers) => {
-                poser.pose_stack(asset, layers, playback.root_motion, playback.ik, t)?
-            }
-            None => poser.pose(asset, playback.clip, t)?,
-        }
-        let world = poser.node_world_matrices();
-        let nodes = IndexMap(
-            (0..asset.nodes.len())
-                .map(|n| (n, world[n].to_cols_array().to_vec()))
-                .collect(),
-        );
-        let skins = IndexMap(
-            asset
-                .skins
-                .iter()
-                .enumerate()
-                .map(|(s, skin)| {
-                    let joint_world = skin
-                        .joints
-                        .iter()
-                        .flat_map(|&j| world[j].to_cols_array())
-                        .collect();
-                    let pose = SkinPose {
-                        joints: skin.joints.clone(),
-                        joint_world,
-                        skin_matrices: bytemuck::cast_slice(
-                            poser.skin_matrices(s).unwrap_or_default(),
-                        )
-                        .to_vec(),
-                    };
-                    (s, pose)
-                })
-                .collect(),
-        );
-        let meshes = asset
-            .primitives
-            .iter()
-            .enumerate()
-            .map(|(i, p)| MeshPose {
-                key: p.key.clone(),
-                morph_weights: p
-                    .morph_binding
-                    .and_then(|b| poser.morph_weights(b))
-                    .map(<[f32]>::to_vec),
-                positions: bytemuck::cast_slice(poser.positions(i).unwrap_or_default()).to_vec(),
-            })
-            .collect();
-        frames.push(Frame {
-            t,
-            nodes,
-            skins,
-            meshes,
-        });
-    }
-    Ok(PoseReport {
-        format: "peer-ref-golden/1",
-        engine: "skel",
-        engine_version: env!("CARGO_PKG_VERSION"),
-        asset: name.to_owned(),
-        handedness: match asset.animation.handedness {
-            Handedness::LeftHanded => "left-handed: root nodes mirrored in x (diag(-1,1,1,1))",
-            Handedness::RightHanded => "right-handed: glTF native, no conversion",
-        },
-        clip: clip_summary,
-        blend: None,
-        layers_file: None,
-        clip_count: clips.len(),
-        times: times.to_vec(),
-        meshes,
-        frames,
-    })
+    let mut cpu = CpuPlayback { poser, playback };
+    let mut report = report_with(asset, name, times, &mut cpu)?;
+    report.clip = clip_summary;
+    Ok(report)
 }
 
-/// Without `--json`: the world-space bounds of every primitive at every time.
-fn write_summary(out: &mut impl std::io::Write, report: &PoseReport) -> std::io::Result<()> {
-    match (&report.clip, &report.blend) {
-        _ if report.layers_file.is_some() => {
-            writeln!(
-                out,
-                "layers {}",
-                report.layers_file.as_deref().unwrap_or_default()
-            )?;
+/// The CPU reference poser playing a [`Playback`].
+struct CpuPlayback<'a> {
+    poser: CpuPoser,
+    playback: &'a Playback<'a>,
+}
+
+impl Poses for CpuPlayback<'_> {
+    fn pose_at(&mut self, asset: &GltfAsset, t: f32) -> Result<(), Box<dyn std::error::Error>> {
+        let p = self.playback;
+        match p.layers {
+            Some(layers) => self
+                .poser
+                .pose_stack(asset, layers, p.root_motion, p.ik, t)?,
+            None => self.poser.pose(asset, p.clip, t)?,
         }
-        (_, Some(items)) => {
-            write!(out, "blend")?;
-            for b in items {
-                write!(out, " {} {:?}={}", b.index, b.name, b.weight)?;
-            }
-            writeln!(out)?;
-        }
-        (Some(c), None) => writeln!(out, "clip {} {:?} ({} s)", c.index, c.name, c.duration)?,
-        (None, None) => writeln!(out, "rest pose")?,
+        Ok(())
     }
-    for frame in &report.frames {
-        writeln!(out, "t = {}", frame.t)?;
-        for m in &frame.meshes {
-            let mut lo = [f32::INFINITY; 3];
-            let mut hi = [f32::NEG_INFINITY; 3];
-            for v in m.positions.chunks_exact(3) {
-                for c in 0..3 {
-                    lo[c] = lo[c].min(v[c]);
-                    hi[c] = hi[c].max(v[c]);
-                }
-            }
-            write!(out, "  {}: bounds {lo:?} .. {hi:?}", m.key)?;
-            if let Some(w) = &m.morph_weights {
-                write!(out, ", morph weights {w:?}")?;
-            }
-            writeln!(out)?;
-        }
+    fn world(&self) -> &[skel::anim::glam::Mat4] {
+        self.poser.node_world_matrices()
     }
-    Ok(())
+    fn skin_matrices(&self, skin: usize) -> Option<&[skel::anim::glam::Mat4]> {
+        self.poser.skin_matrices(skin)
+    }
+    fn positions(&self, primitive: usize) -> Option<&[skel::anim::glam::Vec3]> {
+        self.poser.positions(primitive)
+    }
+    fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
+        self.poser.morph_weights(binding)
+    }
 }

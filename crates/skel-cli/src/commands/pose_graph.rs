@@ -1,0 +1,154 @@
+//! `skel pose ASSET --graph FILE.json [--set …] [--travel …] --times t1,t2,… [--json]`: the
+//! graph ticked from time 0 in steps of at most 1/60 s (landing exactly on each time, which
+//! must not decrease: a graph's state depends on its path), its `--set` and `--travel` applied
+//! before the first tick starting at or after their times, and at each time the pose in the
+//! shape of `skel pose --json` (world matrices, skin matrices, skinned positions, weights).
+
+use std::sync::Arc;
+
+use skel::anim::glam::{Mat4, Vec3};
+use skel::anim::{NullSink, Rig, skin_vertices};
+use skel::gltf::GltfAsset;
+
+use super::pose_report::{PoseReport, Poses, report_with};
+use crate::graph_args::{GraphArgs, GraphDriver};
+
+/// The longest tick between two requested times.
+const MAX_STEP: f64 = 1.0 / 60.0;
+
+/// A graph's player posed on the CPU, skinning every primitive like the reference poser.
+struct GraphPose {
+    driver: GraphDriver,
+    /// Seconds played so far.
+    time: f64,
+    skins: Vec<Vec<Mat4>>,
+    positions: Vec<Vec<Vec3>>,
+    morphed: Vec<f32>,
+}
+
+impl Poses for GraphPose {
+    fn pose_at(&mut self, asset: &GltfAsset, t: f32) -> Result<(), Box<dyn std::error::Error>> {
+        let t = f64::from(t);
+        if t < self.time {
+            return Err(format!(
+                "with --graph, --times must not decrease ({t} s after {} s)",
+                self.time
+            )
+            .into());
+        }
+        loop {
+            self.driver.apply_due(self.time)?;
+            let remaining = t - self.time;
+            let step = remaining.min(MAX_STEP);
+            #[expect(clippy::cast_possible_truncation, reason = "a frame's step in seconds")]
+            self.driver.player.tick(step as f32, &mut NullSink);
+            if remaining <= MAX_STEP {
+                self.time = t;
+                break;
+            }
+            self.time += step;
+        }
+        let player = self.driver.player.player_mut();
+        player.resolve_world_matrices();
+        let scratch = player.scratch();
+        let world = &scratch.world;
+        for (skin, out) in asset.skins.iter().zip(&mut self.skins) {
+            for (i, (&j, m)) in skin.joints.iter().zip(out.iter_mut()).enumerate() {
+                let ibm = &skin.inverse_bind_matrices[i * 16..i * 16 + 16];
+                *m = world[j] * Mat4::from_cols_slice(ibm);
+            }
+        }
+        for (pi, prim) in asset.primitives.iter().enumerate() {
+            let morph = match (&prim.morph_targets, prim.morph_binding) {
+                (Some(targets), Some(b)) => scratch
+                    .morph_weights
+                    .get(b)
+                    .map(|w| (targets, w.as_slice())),
+                _ => None,
+            };
+            let out: &mut [f32] = bytemuck::cast_slice_mut(self.positions[pi].as_mut_slice());
+            match (&prim.influences, prim.skin) {
+                (Some(influences), Some(skin)) => {
+                    let bones = &self.skins[skin];
+                    skin_vertices(
+                        &prim.positions,
+                        None,
+                        Some(influences),
+                        bones,
+                        morph,
+                        out,
+                        None,
+                    )?;
+                }
+                _ => {
+                    let morphed = &mut self.morphed[..prim.positions.len()];
+                    skin_vertices(&prim.positions, None, None, &[], morph, morphed, None)?;
+                    let node_world = world[prim.node];
+                    for (src, dst) in morphed.chunks_exact(3).zip(out.chunks_exact_mut(3)) {
+                        let p = node_world.transform_point3(Vec3::from_slice(src));
+                        dst.copy_from_slice(&p.to_array());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn world(&self) -> &[Mat4] {
+        &self.driver.player.player().scratch().world
+    }
+
+    fn skin_matrices(&self, skin: usize) -> Option<&[Mat4]> {
+        self.skins.get(skin).map(Vec::as_slice)
+    }
+
+    fn positions(&self, primitive: usize) -> Option<&[Vec3]> {
+        self.positions.get(primitive).map(Vec::as_slice)
+    }
+
+    fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
+        self.driver.player.player().morph_weights(binding)
+    }
+}
+
+/// The report of `graph` played on `asset` up to every time.
+///
+/// # Errors
+/// A bad graph (file, `--set`, `--travel`), decreasing times, what posing finds.
+pub fn report(
+    asset: &GltfAsset,
+    name: &str,
+    graph: &GraphArgs,
+    times: &[f32],
+) -> Result<PoseReport, Box<dyn std::error::Error>> {
+    let rig = Rig::new(Arc::new(asset.animation.clone()))?;
+    let driver = graph
+        .driver(&rig)?
+        .ok_or("skel pose --graph needs a graph file")?;
+    let mut poser = GraphPose {
+        driver,
+        time: 0.0,
+        skins: asset
+            .skins
+            .iter()
+            .map(|s| vec![Mat4::IDENTITY; s.joints.len()])
+            .collect(),
+        positions: asset
+            .primitives
+            .iter()
+            .map(|p| vec![Vec3::ZERO; p.positions.len() / 3])
+            .collect(),
+        morphed: vec![
+            0.0;
+            asset
+                .primitives
+                .iter()
+                .map(|p| p.positions.len())
+                .max()
+                .unwrap_or(0)
+        ],
+    };
+    let mut report = report_with(asset, name, times, &mut poser)?;
+    report.graph_file = graph.graph.as_ref().map(|p| p.display().to_string());
+    Ok(report)
+}
