@@ -10,7 +10,7 @@ use skel::anim::{Player, Rig};
 use skel::graph::{Graph, GraphPlayer};
 
 /// The graph arguments.
-#[derive(Debug, Clone, Default, Args)]
+#[derive(Debug, Clone, Default, PartialEq, Args)]
 pub struct GraphArgs {
     /// Drive the character with an animation graph (see `graphs/` and `docs/graph.md`):
     /// parameters choose states, blend spaces and fades; the graph decides what plays.
@@ -70,7 +70,7 @@ fn timed<'a>(flag: &'static str, item: &'a str) -> Result<(f64, &'a str), Schedu
 }
 
 /// A graph player built from `--graph` with its schedule of `--set` and `--travel`.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct GraphDriver {
     /// The graph and the player it drives.
     pub player: GraphPlayer,
@@ -158,6 +158,12 @@ impl GraphDriver {
             self.applied += 1;
         }
         Ok(())
+    }
+
+    /// The time of the last scheduled change, if any.
+    #[must_use]
+    pub fn last_scheduled(&self) -> Option<f64> {
+        self.schedule.last().map(|(t, _)| *t)
     }
 
     /// The graph layer that player layer `layer` belongs to (its events' layer).

@@ -47,6 +47,10 @@ pub struct RenderArgs {
     /// Override a bone's local rotation, `NAME=x,y,z,w` (bone control; repeatable).
     #[arg(long = "bone-rotation", value_name = "NAME=X,Y,Z,W", value_parser = parse_bone_rotation)]
     pub bone_rotation: Vec<(String, [f32; 4])>,
+    /// `--graph FILE.json` (with `--set`, `--travel`): an animation graph chooses what plays
+    /// (default frames: its longest clip, or a second past its last scheduled change).
+    #[command(flatten)]
+    pub graph: crate::graph_args::GraphArgs,
 }
 
 /// `--handedness` values.
@@ -97,7 +101,14 @@ pub(crate) fn parse_bone_rotation(s: &str) -> Result<(String, [f32; 4]), String>
 /// # Errors
 /// What [`render::run`] reports.
 pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let others = args.clip.is_some() || args.blend.is_some() || args.layers.is_some();
+    if args.graph.graph.is_some() && others {
+        return Err(
+            "--graph chooses what plays: it does not take --clip, --blend or --layers".into(),
+        );
+    }
     let animation = match (args.clip, args.blend, args.layers) {
+        _ if args.graph.graph.is_some() => Animation::Graph(args.graph),
         (_, _, Some(path)) => Animation::Layers(path),
         (_, Some(spec), None) => Animation::Blend(spec),
         (Some(clip), None, None) => Animation::Clip(clip),

@@ -15,6 +15,8 @@ pub enum Animation {
     Blend(String),
     /// A layer stack from a JSON file (`--layers`).
     Layers(std::path::PathBuf),
+    /// An animation graph (`--graph`, `--set`, `--travel`).
+    Graph(crate::graph_args::GraphArgs),
 }
 
 /// Resolves `--clip N|NAME` against the asset's clips.

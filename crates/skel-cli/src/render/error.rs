@@ -34,6 +34,14 @@ pub enum RenderError {
     /// A bone override could not be applied (unknown bone, bad quaternion).
     #[error("bone control: {0}")]
     BoneControl(String),
+    /// `--graph` (or its `--set` / `--travel`) cannot be used with the asset.
+    #[error("{asset}: {message}")]
+    Graph {
+        /// The asset.
+        asset: String,
+        /// What is wrong, naming the graph file and the JSON path or name.
+        message: String,
+    },
     /// Loading the asset failed (missing file, bad glTF, GPU resource creation).
     #[error("cannot load {asset}: {source}")]
     Load {

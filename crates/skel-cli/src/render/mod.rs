@@ -8,6 +8,7 @@ mod clips;
 mod error;
 pub mod output;
 mod player;
+mod playing;
 
 use std::path::{Path, PathBuf};
 
@@ -151,7 +152,7 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
         });
     }
 
-    let (mut player, playing) = player::make_player(&container, &job.animation, &asset_name)?;
+    let (mut player, playing) = playing::make_player(&container, &job.animation, &asset_name)?;
 
     let frames = job
         .frames
@@ -167,7 +168,7 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
         probe.tick_ms(if i == 0 { 0.0 } else { delta_ms }, &mut NullSink);
         if i % stride == 0 || i + 1 == frames {
             let first = points.len();
-            sampler.collect(&container, &probe, &mut points);
+            sampler.collect(&container, probe.player(), &mut points);
             // With root motion the character travels: frame where it will be.
             if let Some(moved) = probe.root_instance() {
                 for p in &mut points[first..] {
@@ -178,7 +179,7 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     }
     // Bone overrides come after framing: the camera is the one the plain animation gets, so
     // pictures with and without `--hide-bone` / `--bone-rotation` compare pixel for pixel.
-    apply_bone_overrides(&ctx, &mut container, &mut player, &job.bones)?;
+    apply_bone_overrides(&ctx, &mut container, player.player_mut(), &job.bones)?;
     #[expect(clippy::cast_precision_loss, reason = "image sides are far below 2^24")]
     let aspect = job.width as f32 / job.height as f32;
     let camera = Camera::framing(&points, aspect, job.handedness);

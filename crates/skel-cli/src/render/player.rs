@@ -1,14 +1,10 @@
-//! What plays the asset's animation during a render: one [`Player`] of layers, built from
-//! `--clip` (one layer), `--blend` (blend layers), `--layers` (a layer-stack file) or nothing
-//! (the first clip, or the rest pose).
+//! The render loop's view of a [`Player`] of layers (built in [`playing`](super::playing) from
+//! `--clip` (one layer), `--blend` (blend layers), `--layers` (a layer-stack file) or nothing:
+//! the first clip, or the rest pose).
 
-use skel::AssetContainer;
 pub use skel::anim::Player;
+use skel::anim::PoseSink;
 use skel::anim::glam::Mat4;
-use skel::anim::{LayerDesc, PoseSink};
-
-use super::clips::{Animation, clip_list, resolve_clip};
-use super::error::RenderError;
 
 /// The render loop's view of a player: milliseconds per frame, world matrices resolved every
 /// tick (the renderer places meshes by their nodes).
@@ -62,55 +58,4 @@ impl RenderPlayback for Player {
         let det = parent.determinant();
         (det != 0.0 && det.is_finite()).then(|| parent * motion * parent.inverse())
     }
-}
-
-/// The player for `animation` over `container`'s rig, and a line saying what it plays.
-///
-/// # Errors
-/// An unknown clip, a bad `--blend` spec or a bad layer-stack file.
-pub fn make_player(
-    container: &AssetContainer,
-    animation: &Animation,
-    asset: &str,
-) -> Result<(Player, String), RenderError> {
-    let data = &container.animation;
-    let mut player = Player::new(&container.rig);
-    let what = match animation {
-        Animation::Default if data.clips.is_empty() => "rest pose (no clips)".to_owned(),
-        Animation::Default => {
-            player.add_layer(LayerDesc::new(0))?;
-            format!("clip 0 {:?}", data.clips[0].name)
-        }
-        Animation::Clip(requested) => {
-            let clip = resolve_clip(container, requested, asset)?;
-            player.add_layer(LayerDesc::new(clip))?;
-            format!("clip {clip} {:?}", data.clips[clip].name)
-        }
-        Animation::Blend(spec) => {
-            let weights =
-                skel::anim::parse_blend_spec(data, spec).map_err(|e| RenderError::BadBlend {
-                    asset: asset.to_owned(),
-                    spec: spec.clone(),
-                    reason: e.to_string(),
-                    available: clip_list(container),
-                })?;
-            for (clip, weight) in weights {
-                player.add_layer(LayerDesc::new(clip).weight(weight))?;
-            }
-            format!("blend {spec}")
-        }
-        Animation::Layers(path) => {
-            let stack = crate::layer_file::load(path, data)?;
-            let count = stack.layers.len();
-            for desc in stack.layers {
-                player.add_layer(desc)?;
-            }
-            for job in stack.ik {
-                player.add_ik(job)?;
-            }
-            player.set_root_motion(stack.root_motion)?;
-            format!("{count} layers from {}", path.display())
-        }
-    };
-    Ok((player, what))
 }
