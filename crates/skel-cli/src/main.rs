@@ -28,8 +28,9 @@ enum Command {
     /// Print the CPU reference pose of a clip (or the rest pose) at given times; --json gives
     /// the golden-file shape (node world matrices, skin matrices, world positions, weights).
     Pose(commands::pose::PoseArgs),
-    /// Tick one player of a layer stack from time 0 at a fixed step and print, per frame, the
-    /// root-motion delta and the animation events fired (--json for tools).
+    /// Tick one player of a layer stack (--layers) or an animation graph (--graph, with --set
+    /// and --travel) from time 0 at a fixed step and print, per frame, the graph's states and
+    /// clips, the root-motion delta and the animation events fired (--json for tools).
     Play(commands::play::PlayArgs),
     /// Render an animated, GPU-skinned glTF asset (default: the built-in character) to PNG
     /// frames, an animated GIF and a contact sheet.
