@@ -109,7 +109,7 @@ enum Command {
         /// Seconds to run each target.
         #[arg(long)]
         seconds: u64,
-        /// Run only this target (load_gltf or controller_api).
+        /// Run only this target (load_gltf, controller_api or graph_json).
         #[arg(long)]
         target: Option<String>,
     },
