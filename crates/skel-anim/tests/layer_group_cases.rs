@@ -415,3 +415,55 @@ fn refusals_are_typed_and_add_nothing() {
     p.add_layer(additive.group(add)).unwrap();
     assert_eq!(p.layers()[0].group(), Some(add));
 }
+
+#[test]
+fn a_lone_full_group_poses_as_the_plain_stack_it_equals() {
+    for rig in [smooth(), generated()] {
+        let stack = |grouped: Option<f32>, idle_member: Option<f32>| {
+            let mut p = Player::new(&rig);
+            let g = grouped.map(|w| p.add_group(GroupDesc::new().weight(w)).unwrap());
+            if let Some(w) = idle_member {
+                // A group at weight 0 (its member at weight `w`): it must not show.
+                let idle = p.add_group(GroupDesc::new().weight(0.0)).unwrap();
+                p.add_layer(LayerDesc::new(0).group(idle).weight(w).speed(3.0))
+                    .unwrap();
+            }
+            let member = |d: LayerDesc| match g {
+                Some(g) => d.group(g),
+                None => d,
+            };
+            p.add_layer(member(LayerDesc::new(0).weight(0.6))).unwrap();
+            p.add_layer(member(LayerDesc::new(0).weight(0.4).speed(1.9)))
+                .unwrap();
+            p.add_layer(LayerDesc::new(0).weight(0.3).additive(Reference::default()))
+                .unwrap();
+            for _ in 0..7 {
+                p.tick(0.05, &mut NullSink);
+            }
+            // World matrices: a rotation and its negation are one pose.
+            (
+                common::flat(p.world_matrices()).to_vec(),
+                p.morph_weights(0).unwrap().to_vec(),
+            )
+        };
+        let plain = stack(None, None);
+        // One override group at weight 1 over nothing: the same pose, bit for bit (the same
+        // path), with or without a silent group beside it.
+        assert_eq!(stack(Some(1.0), None), plain);
+        assert_eq!(stack(Some(1.0), Some(0.0)), plain);
+        let apart = |(world, morph): (Vec<f32>, Vec<f32>)| {
+            world
+                .iter()
+                .chain(&morph)
+                .zip(plain.0.iter().chain(&plain.1))
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f32::max)
+        };
+        // A group at weight 0 whose member has weight takes the group rule: the same pose
+        // within rounding; so does the group just below weight 1, within its 0.1 % lerp.
+        let silent = apart(stack(Some(1.0), Some(1.0)));
+        assert!(silent < 1e-5, "{silent}");
+        let near = apart(stack(Some(0.999), None));
+        assert!(near < 0.01, "{near}");
+    }
+}

@@ -259,6 +259,46 @@ impl Player {
         Ok(())
     }
 
+    /// Whether this evaluation's groups reduce to a plain stack: one override group at weight
+    /// 1 without a mask or snapshot over nothing (no ungrouped blend layer, no player
+    /// snapshot), every other layer at weight 0 but the ungrouped additive ones. Its members
+    /// then blend exactly as ungrouped blend layers would (a lerp at 1 over a pose whose fill
+    /// is the rest), so the player's plain paths pose it, four nodes at a time where they can:
+    /// the usual shape of a graph whose upper layers are off.
+    pub(super) fn groups_are_a_plain_stack(&self) -> bool {
+        if self.snapshot.weight > 0.0 {
+            return false;
+        }
+        let mut active = None;
+        for (g, group) in self.groups.iter().enumerate() {
+            // A group at weight 0 shows nothing, whatever its members and snapshot hold.
+            if group.weight == 0.0 {
+                continue;
+            }
+            let frozen = group.mode == GroupMode::Override && group.snapshot.weight > 0.0;
+            let has_members = self
+                .layers
+                .iter()
+                .any(|l| l.group == Some(g) && l.effective_weight() != 0.0);
+            if !has_members && !frozen {
+                continue;
+            }
+            let plain = group.mode == GroupMode::Override
+                && group.weight >= 1.0
+                && group.mask.is_none()
+                && !frozen;
+            if !plain || active.is_some() {
+                return false;
+            }
+            active = Some(g);
+        }
+        // The plain paths know no groups: every layer they see counts.
+        self.layers.iter().all(|l| match l.group {
+            None => l.mode != LayerMode::Blend || l.effective_weight() == 0.0,
+            Some(g) => Some(g) == active || l.effective_weight() == 0.0,
+        })
+    }
+
     /// Checks that a layer of mode `mode` may join group `group`.
     pub(super) fn check_member(&self, group: usize, mode: LayerMode) -> Result<(), AnimError> {
         let g = self.groups.get(group).ok_or(AnimError::NoSuchGroup {

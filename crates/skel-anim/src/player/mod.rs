@@ -79,8 +79,11 @@ use accumulators::{Mix, Snapshot};
 /// output) apply these rules four nodes at a time and compose and place in the same pass; a
 /// stack with a [snapshot](Player::capture_snapshot) or [root motion](Player::set_root_motion),
 /// or over other clips, runs them property by property. Both give the same pose within f32
-/// rounding. A player with groups always runs property by property (a player without any
-/// takes exactly the paths it took before groups existed).
+/// rounding. A player with groups runs property by property, unless its groups reduce to a
+/// plain stack (one override group at weight 1 without a mask or snapshot, nothing below it,
+/// every other layer silent but the ungrouped additive ones: a graph whose upper layers are
+/// off), which takes the paths above; a player without groups takes exactly the paths it took
+/// before groups existed.
 ///
 /// Cross-fades are weight ramps owned by the player: [`Player::crossfade_to`] ramps every blend
 /// layer down to 0 and the new clip's layer up to 1 over the same time, so weights that summed to

@@ -176,7 +176,7 @@ impl Player {
     /// bone-control overrides, blend layers, additive layers, visibility, local → world, bone
     /// matrices and morph weights.
     pub fn evaluate(&mut self, sink: &mut dyn PoseSink) {
-        if !self.groups.is_empty() {
+        if !self.groups.is_empty() && !self.groups_are_a_plain_stack() {
             self.pose_groups(sink, group_mix::Capture::Nothing);
             return;
         }
