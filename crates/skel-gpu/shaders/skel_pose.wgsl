@@ -200,10 +200,12 @@ fn skel_thread(gid: vec3<u32>, row_threads: u32) -> u32 {
     return gid.x + gid.y * row_threads;
 }
 
-// Whether `instance` poses this frame: every 2^k-th frame, staggered by instance.
+// Whether `instance` poses this frame: every 2^k-th frame, staggered by blocks of 64
+// instances (a block's threads skip together, so a skipped frame saves whole warps; staggering
+// single instances left every warp busy with a quarter of its threads).
 fn skel_updates(instance: u32, flags: u32) -> bool {
     let rate_mask = (1u << ((flags >> 4u) & 3u)) - 1u;
-    return ((skel_pose.frame + instance) & rate_mask) == 0u;
+    return ((skel_pose.frame + (instance >> 6u)) & rate_mask) == 0u;
 }
 
 struct SkelFrames {

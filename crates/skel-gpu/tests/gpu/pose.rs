@@ -209,3 +209,52 @@ fn chunked_pose_equals_unchunked() {
     let bytes = 4 * 19 * 64;
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerBone, Some(bytes));
 }
+
+#[test]
+fn an_instance_posed_every_second_frame_holds_its_pose_between() {
+    let Some(ctx) = ctx() else {
+        return;
+    };
+    let Some((rig, diagonal, radius)) = load("CesiumMan/CesiumMan.glb") else {
+        return;
+    };
+    let set = GpuClipSet::new(&rig, &GpuClipSetOptions::for_diagonal(diagonal, 1e-4)).unwrap();
+    let clips = GpuClips::new(ctx, &set).unwrap();
+    // Instance 64 is in the second block of 64: it poses on odd frames, instance 0 on even ones.
+    let instances = vec![PoseInstance::new(0, 0.1).update_every(2); 65];
+    let bones = CrowdBones::new_gpu_posed(ctx, 65, set.bone_count()).unwrap();
+    let desc = GpuCrowdPoseDescriptor::default();
+    let mut pose = GpuCrowdPose::new(ctx, &clips, &bones, &instances, &desc).unwrap();
+    let per = set.bone_count() as usize;
+    let mut player = Player::new(&rig);
+    player.add_layer(LayerDesc::new(0).start(0.1)).unwrap();
+    let mut frames = Vec::new();
+    for dt in [0.0, 0.25, 0.25] {
+        pose.prepare(ctx, dt);
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        pose.record(&mut encoder.begin_compute_pass(&Default::default()));
+        ctx.queue.submit([encoder.finish()]);
+        let all: Vec<Mat4> =
+            readback::read_buffer_as(ctx, bones.bones_buffer(), 0, 65 * per).unwrap();
+        let mut sink = RecordingSink::default();
+        player.tick(dt, &mut sink);
+        frames.push((
+            all[..per].to_vec(),
+            all[64 * per..].to_vec(),
+            sink.bone_matrices[0].clone(),
+        ));
+    }
+    let close = |a: &[Mat4], b: &[Mat4]| {
+        a.iter()
+            .zip(b)
+            .all(|(x, y)| bone_error(x, y, radius) / diagonal <= 1e-4)
+    };
+    // Instance 0: posed at frames 0 and 2, held at frame 1 though its playhead moved.
+    assert!(close(&frames[0].0, &frames[0].2));
+    assert_eq!(frames[1].0, frames[0].0);
+    assert!(!close(&frames[1].0, &frames[1].2));
+    assert!(close(&frames[2].0, &frames[2].2));
+    // Instance 64: posed at frame 1 (at the advanced playhead), held at frame 2.
+    assert!(close(&frames[1].1, &frames[1].2));
+    assert_eq!(frames[2].1, frames[1].1);
+}
