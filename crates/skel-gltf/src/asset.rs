@@ -8,6 +8,7 @@ use crate::animation::read_clips;
 use crate::budget::Budget;
 use crate::material::{ImageSlot, decode_image};
 use crate::mesh::{Instance, MeshInfo, PrimitiveData, read_meshes, read_primitive};
+use crate::morph_names::{MorphNames, morph_names};
 use crate::nodes::{NodeInfo, SceneNodes, read_nodes, scene_nodes};
 use crate::skin::{SkinInfo, read_skins};
 use crate::{GltfDocument, GltfError};
@@ -69,6 +70,9 @@ pub struct GltfAsset {
     pub primitives: Vec<PrimitiveData>,
     /// One slot per glTF image: base-colour images decoded when asked for.
     pub images: Vec<ImageSlot>,
+    /// The mesh and target names of each morph binding, in the order of
+    /// [`AnimationData::morph_bindings`]: what retargeting matches morph-weight channels by.
+    pub morph_names: Vec<MorphNames>,
 }
 
 impl GltfAsset {
@@ -117,6 +121,8 @@ struct Structure {
     meshes: Vec<MeshInfo>,
     /// Mesh nodes of the scene in node order, with their bindings.
     instances: Vec<Instance>,
+    /// One per morph binding.
+    morph_names: Vec<MorphNames>,
     /// What the bindings took of the memory budget.
     budget: Budget,
 }
@@ -138,6 +144,7 @@ fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, G
     mesh_nodes.sort_unstable();
     let mut skeletons = Vec::new();
     let mut morph_bindings = Vec::new();
+    let mut names = Vec::new();
     let mut instances = Vec::with_capacity(mesh_nodes.len());
     let mut budget = Budget::new();
     for &n in &mesh_nodes {
@@ -178,6 +185,7 @@ fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, G
                 node: n,
                 default_weights,
             });
+            names.push(morph_names(doc, mesh, target_count));
             Some(morph_bindings.len() - 1)
         } else {
             None
@@ -207,6 +215,7 @@ fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, G
         skins,
         meshes,
         instances,
+        morph_names: names,
         budget,
     })
 }
@@ -262,5 +271,6 @@ pub fn load_document(doc: &GltfDocument, opts: &LoadOptions) -> Result<GltfAsset
         meshes: s.meshes,
         primitives,
         images,
+        morph_names: s.morph_names,
     })
 }

@@ -7,19 +7,23 @@ use crate::error::{RetargetError, Side};
 use crate::humanoid::HumanoidMap;
 use crate::map::NodeMap;
 use crate::rest::RestPose;
-use crate::retarget::{RetargetOptions, check_inputs, chosen_clips, plan, retarget_clip};
+use crate::retarget::{RetargetOptions, check_all, chosen_clips, plan, retarget_clip};
 
 /// Rewrites the source's clips for the target, key by key (see the crate documentation for
 /// the rule). Each result is an ordinary clip of the target's nodes: play, blend, compress it
 /// like any other. Channels of unmapped source nodes are dropped; unmapped target nodes keep
-/// their rest values; weights channels follow the map to a target node whose mesh has as
-/// many morph targets.
+/// their rest values. Weights channels map by mesh name (the mesh node's name) and target
+/// name, target by target, when [`RetargetOptions::morph_names`] names both meshes' targets
+/// (targets the source does not animate keep their default weight; a channel matching no
+/// target is dropped); otherwise they follow the map to a target node whose mesh has as many
+/// morph targets.
 ///
 /// # Errors
 /// [`RetargetError::InvalidRig`] for an invalid rig (a parent cycle included),
 /// [`RetargetError::NoSkin`] for a target without skin, [`RetargetError::NodeOutOfRange`],
 /// [`RetargetError::CrossedHierarchy`] for a map that pairs a node with its own ancestor,
-/// [`RetargetError::UnknownClip`], and with `fix_root_position`:
+/// [`RetargetError::UnknownClip`], [`RetargetError::MorphNameCount`] for morph names that do
+/// not fit a rig, and with `fix_root_position`:
 /// [`RetargetError::UnknownNode`], [`RetargetError::Unmapped`], [`RetargetError::NoRootNode`]
 /// and [`RetargetError::ZeroHeight`].
 #[doc(alias = "retargetAnimationGroup")]
@@ -29,7 +33,7 @@ pub fn retarget(
     map: &NodeMap,
     options: &RetargetOptions,
 ) -> Result<Vec<Clip>, RetargetError> {
-    check_inputs(source, target, map)?;
+    check_all(source, target, map, options)?;
     let mut target_rest = RestPose::new(target, Side::Target)?;
     if options.align_rest {
         let source_rest = RestPose::new(source, Side::Source)?;
@@ -58,7 +62,16 @@ pub(crate) fn retarget_with_rest(
     let plan = plan(source, target, target_rest, map, options, default_root)?;
     Ok(clips
         .into_iter()
-        .map(|clip| retarget_clip(&plan, source, target, map, clip))
+        .map(|clip| {
+            retarget_clip(
+                &plan,
+                source,
+                target,
+                map,
+                clip,
+                options.morph_names.as_ref(),
+            )
+        })
         .collect())
 }
 

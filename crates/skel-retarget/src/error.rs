@@ -128,4 +128,20 @@ pub enum RetargetError {
         /// Which part of the test failed.
         reason: String,
     },
+    /// A table of morph target names does not fit its rig: one entry per morph binding, and
+    /// one name per target where a binding has names.
+    #[error("{side} morph target names: {got} given for {expected} {}", match binding {
+        Some(b) => format!("targets of morph binding {b}"),
+        None => "morph bindings".to_owned(),
+    })]
+    MorphNameCount {
+        /// The rig.
+        side: Side,
+        /// The morph binding whose names are miscounted; `None`: the table's length is wrong.
+        binding: Option<usize>,
+        /// How many the rig has.
+        expected: usize,
+        /// How many were given.
+        got: usize,
+    },
 }

@@ -4,6 +4,7 @@ use skel_anim::{AnimationData, Channel, ChannelPath, Clip, Sampler};
 
 use crate::error::{RetargetError, Side};
 use crate::map::NodeMap;
+use crate::morph::{MorphTargetNames, check_names, weights_channels};
 use crate::rest::RestPose;
 use crate::root::{RootNodes, RootOffset, RootRule, VerticalAxis};
 use crate::rule::KeyRule;
@@ -32,6 +33,11 @@ pub struct RetargetOptions {
     pub align_rest: bool,
     /// Only these source clips (by name); `None`: every clip.
     pub clips: Option<Vec<String>>,
+    /// The morph target names of both rigs: weights channels then map by mesh name (the mesh
+    /// node's name) and target name, target by target, as Babylon.js maps them. `None`, or a
+    /// mesh whose targets have no names: a weights channel follows the node map to a mesh with
+    /// as many targets, unchanged.
+    pub morph_names: Option<MorphTargetNames>,
 }
 
 impl Default for RetargetOptions {
@@ -44,6 +50,7 @@ impl Default for RetargetOptions {
             root_offset: RootOffset::Point,
             align_rest: false,
             clips: None,
+            morph_names: None,
         }
     }
 }
@@ -149,6 +156,20 @@ pub(crate) fn check_inputs(
     map.check_ranges(source, target)
 }
 
+/// [`check_inputs`], and the morph names against both rigs.
+pub(crate) fn check_all(
+    source: &AnimationData,
+    target: &AnimationData,
+    map: &NodeMap,
+    options: &RetargetOptions,
+) -> Result<(), RetargetError> {
+    check_inputs(source, target, map)?;
+    match &options.morph_names {
+        Some(names) => check_names(names, source, target),
+        None => Ok(()),
+    }
+}
+
 /// The source clips chosen by `options`, in the source's order (or the order asked).
 pub(crate) fn chosen_clips<'a>(
     source: &'a AnimationData,
@@ -169,18 +190,6 @@ pub(crate) fn chosen_clips<'a>(
     }
 }
 
-/// Whether a weights channel from source node `s` can drive target node `t`: both carry
-/// morph bindings with the same number of targets.
-fn morph_compatible(source: &AnimationData, target: &AnimationData, s: usize, t: usize) -> bool {
-    let count = |data: &AnimationData, n: usize| {
-        data.morph_bindings
-            .iter()
-            .find(|m| m.node == n)
-            .map(|m| m.target_count())
-    };
-    matches!((count(source, s), count(target, t)), (Some(a), Some(b)) if a == b)
-}
-
 /// One source clip retargeted.
 pub(crate) fn retarget_clip(
     plan: &Plan,
@@ -188,21 +197,20 @@ pub(crate) fn retarget_clip(
     target: &AnimationData,
     map: &NodeMap,
     clip: &Clip,
+    names: Option<&MorphTargetNames>,
 ) -> Clip {
     let mut samplers: Vec<Sampler> = Vec::new();
     let mut channels = Vec::new();
     for ch in &clip.channels {
         let sampler = &clip.samplers[ch.sampler];
         if ch.path == ChannelPath::Weights {
-            for (t, s) in map.iter() {
-                if s == ch.node && morph_compatible(source, target, s, t) {
-                    samplers.push(sampler.clone());
-                    channels.push(Channel {
-                        sampler: samplers.len() - 1,
-                        node: t,
-                        path: ch.path,
-                    });
-                }
+            for (t, s) in weights_channels(source, target, map, names, ch.node, sampler) {
+                samplers.push(s);
+                channels.push(Channel {
+                    sampler: samplers.len() - 1,
+                    node: t,
+                    path: ch.path,
+                });
             }
             continue;
         }

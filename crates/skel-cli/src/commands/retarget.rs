@@ -32,14 +32,11 @@ pub struct RetargetArgs {
     pub map: MapArgs,
 }
 
-/// Loads a rig for retargeting: node rest poses are the same in either handedness.
-fn rig(path: &std::path::Path) -> Result<AnimationData, Box<dyn std::error::Error>> {
-    let opts = LoadOptions {
-        handedness: Handedness::RightHanded,
-        decode_images: false,
-    };
-    Ok(load_path(path, &opts)?.animation)
-}
+/// How rigs are loaded for retargeting: node rest poses are the same in either handedness.
+const RIG: LoadOptions = LoadOptions {
+    handedness: Handedness::RightHanded,
+    decode_images: false,
+};
 
 /// Prints the map as JSON, then the joints of each side's skins that it leaves out.
 fn print_map(map: &NodeMap, source: &AnimationData, target: &AnimationData) {
@@ -88,20 +85,17 @@ fn print_map(map: &NodeMap, source: &AnimationData, target: &AnimationData) {
 /// When an asset cannot be loaded, the map or options are refused, or the file cannot be
 /// written (nothing is left half-written).
 pub fn run(args: &RetargetArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let source = rig(&args.source)?;
+    let source = load_path(&args.source, &RIG)?;
     let doc = GltfDocument::from_path(&args.target)?;
-    let opts = LoadOptions {
-        handedness: Handedness::RightHanded,
-        decode_images: false,
-    };
-    let target = load_document(&doc, &opts)?.animation;
+    let target = load_document(&doc, &RIG)?;
     if args.print_map {
-        print_map(&args.map.node_map(&source, &target)?, &source, &target);
+        let (s, t) = (&source.animation, &target.animation);
+        print_map(&args.map.node_map(s, t)?, s, t);
     }
     let Some(out) = &args.out else { return Ok(()) };
     let (baked, _) = args.map.bake(&source, &target, args.clips.clone())?;
     let names: Vec<String> = baked.iter().map(|c| c.name.clone()).collect();
-    let all = with_clips(&target, baked);
+    let all = with_clips(&target.animation, baked);
     write_glb_file(&doc, &all.clips, out)?;
     eprintln!(
         "wrote {} ({} clips retargeted: {})",

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 use skel::anim::{AnimationData, Clip};
-use skel::retarget::{HumanoidMap, NodeMap, RetargetError, RetargetOptions};
+use skel::gltf::GltfAsset;
+use skel::retarget::{HumanoidMap, MorphTargetNames, NodeMap, RetargetError, RetargetOptions};
 
 /// The node map and root options on the command line.
 #[derive(Debug, Clone, Default, Args)]
@@ -97,20 +98,37 @@ impl MapArgs {
         }
     }
 
-    /// Retargets `clips` of `source` onto `target` with these arguments.
+    /// Retargets `clips` of `source` onto `target` with these arguments; morph-weight
+    /// channels map by mesh and target name (see [`morph_target_names`]).
     ///
     /// # Errors
     /// Those of [`MapArgs::node_map`] and of retargeting.
     pub fn bake(
         &self,
-        source: &AnimationData,
-        target: &AnimationData,
+        source: &GltfAsset,
+        target: &GltfAsset,
         clips: Option<Vec<String>>,
     ) -> Result<(Vec<Clip>, NodeMap), Box<dyn std::error::Error>> {
-        let map = self.node_map(source, target)?;
-        let baked = skel::retarget::retarget(source, target, &map, &self.options(clips))
+        let (s, t) = (&source.animation, &target.animation);
+        let map = self.node_map(s, t)?;
+        let options = RetargetOptions {
+            morph_names: Some(morph_target_names(source, target)),
+            ..self.options(clips)
+        };
+        let baked = skel::retarget::retarget(s, t, &map, &options)
             .map_err(|e: RetargetError| Box::new(e) as Box<dyn std::error::Error>)?;
         Ok((baked, map))
+    }
+}
+
+/// The target names of both assets' morph bindings (glTF's `mesh.extras.targetNames`), for
+/// retargeting to match morph-weight channels by name as Babylon.js does.
+#[must_use]
+pub fn morph_target_names(source: &GltfAsset, target: &GltfAsset) -> MorphTargetNames {
+    let table = |a: &GltfAsset| a.morph_names.iter().map(|m| m.targets.clone()).collect();
+    MorphTargetNames {
+        source: table(source),
+        target: table(target),
     }
 }
 
@@ -144,9 +162,9 @@ impl RetargetFromArgs {
             handedness: asset.animation.handedness,
             decode_images: false,
         };
-        let source = skel::gltf::load_path(path, &opts)?.animation;
+        let source = skel::gltf::load_path(path, &opts)?;
         let clips = clip.map(|c| vec![c.to_owned()]);
-        let (baked, _) = self.map.bake(&source, &asset.animation, clips)?;
+        let (baked, _) = self.map.bake(&source, asset, clips)?;
         asset.animation = skel::retarget::with_clips(&asset.animation, baked);
         Ok(())
     }
