@@ -120,9 +120,11 @@ fn the_wave_moves_the_right_arm_only() {
     let (arm, rest) = split(&rig, "Shoulder.R");
     let a = still.player_mut().world_matrices().to_vec();
     let b = waving.player_mut().world_matrices().to_vec();
+    // The two players may pose by different passes (a player whose upper groups are silent
+    // takes the four-node one): the same pose within f32 rounding of translations of ~3 units.
     for n in rest {
         assert!(
-            a[n].abs_diff_eq(b[n], 1e-5),
+            a[n].abs_diff_eq(b[n], 1e-4),
             "node {} moved",
             rig.data().nodes[n].name
         );
