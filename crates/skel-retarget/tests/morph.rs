@@ -1,5 +1,6 @@
-//! Morph-weight channels follow the node map to a mesh with as many targets, and are dropped
-//! otherwise; the root rule's vertical axis is detected as Babylon.js detects it.
+//! Without target names (no `RetargetOptions::morph_names`), morph-weight channels follow the
+//! node map to a mesh with as many targets, and are dropped otherwise; the root rule's vertical
+//! axis is detected as Babylon.js detects it.
 
 use glam::Vec3;
 use skel_anim::{
