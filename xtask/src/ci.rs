@@ -5,7 +5,7 @@ use std::process::Command;
 use crate::test_tally::Tally;
 
 /// The facade's examples, run after the tests (on lavapipe in CI): `(name, features)`.
-const EXAMPLES: [(&str, &str); 11] = [
+const EXAMPLES: [(&str, &str); 12] = [
     ("load_and_play", ""),
     ("crossfade", ""),
     ("headless_png", ""),
@@ -17,6 +17,7 @@ const EXAMPLES: [(&str, &str); 11] = [
     ("ik", ""),
     ("crowd", ""),
     ("state_machine", ""),
+    ("retarget", ""),
 ];
 
 /// Runs `cargo ARGS` in the workspace root.
