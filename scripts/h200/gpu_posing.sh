@@ -1,0 +1,39 @@
+#!/bin/bash
+# The GPU-posing figures of docs/bench-crowds.md ("Posing on the GPU"): skel bench gpu crowd
+# with --posing gpu at 100 000 and 1 000 000 CesiumMan (one clip, two-clip blend, both thread
+# layouts, LOD), pose + compute skinning of 100 000 (chunked past the 2 GiB binding), and
+# --posing cpu beside them, the compute-copy bandwidth measured in the same runs.
+#
+# Run on the lent GPU machine from the repository root, with a release `skel` binary built here
+# (`cargo build --release -p skel-cli`, stripped) in .devbin/skel, CesiumMan.glb from the shared
+# assets in .devbin/, and the Vulkan loader's .deb files in .gl/ (carry: .gl, .devbin). Every
+# run appends one JSON object to $OUT/gpu.jsonl or $OUT/cpu.jsonl; the text log and exit codes
+# go to $OUT/log.txt, the machine to $OUT/env.txt. About 4 minutes of device time.
+set -u
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+export WGPU_BACKEND=vulkan XDG_RUNTIME_DIR=/tmp
+B=.devbin/skel; C=.devbin/CesiumMan.glb; L=$OUT/log.txt
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; nproc; lscpu | grep 'Model name'; } > "$OUT/env.txt" 2>&1
+# Runs one command under a time limit, logging it, its exit code and its wall time.
+t() { echo "=== $*" >> "$L"; local s; s=$(date +%s%N); timeout 150 "$@"; local rc=$?; echo "=== exit $rc after $(( ($(date +%s%N) - s) / 1000000 )) ms" >> "$L"; }
+G="$B bench gpu crowd $C --posing gpu --json"
+# Pose only (no skinned output: 1 000 000 CesiumMan would need 78 GB of it), both layouts.
+for layout in per-bone per-character; do
+  for n in 100000 1000000; do
+    t $G --characters $n --frames 30 --no-skin --layout $layout --copy-mib 1024 >> "$OUT/gpu.jsonl" 2>>"$L"
+    t $G --characters $n --frames 30 --no-skin --layout $layout --blend >> "$OUT/gpu.jsonl" 2>>"$L"
+  done
+  t $G --characters 1000000 --frames 30 --no-skin --layout $layout --lod 4 >> "$OUT/gpu.jsonl" 2>>"$L"
+  # Pose + compute skinning of 100 000: the 3.9 GB output bound in chunks under 2 GiB.
+  t $G --characters 100000 --frames 20 --layout $layout >> "$OUT/gpu.jsonl" 2>>"$L"
+done
+for n in 10000 30000 300000; do
+  t $G --characters $n --frames 30 --no-skin >> "$OUT/gpu.jsonl" 2>>"$L"
+done
+# The CPU path beside it: players on every core, every bone uploaded every frame.
+t $B bench gpu crowd $C --posing cpu --characters 100000 --frames 20 --json >> "$OUT/cpu.jsonl" 2>>"$L"
+for n in 10000 30000; do
+  t $B bench gpu crowd $C --posing cpu --characters $n --frames 20 --no-skin --json >> "$OUT/cpu.jsonl" 2>>"$L"
+done
+t $B bench gpu crowd $C --posing cpu --characters 100000 --frames 20 --no-skin --copy-mib 1024 --json >> "$OUT/cpu.jsonl" 2>>"$L"
+echo done >> "$L"
