@@ -51,7 +51,7 @@ struct SkelClip {
 
 // 32 bytes per instance: clip a (low 16 bits) and b (high 16 bits); flags: loop mode of a
 // (bits 0-1: 0 repeat, 1 once, 2 ping-pong) and b (bits 2-3), log2 of the pose update rate
-// (bits 4-5); the playheads (ping-pong: a phase over twice the duration); speeds; the weight of
+// (bits 4-5), the reduced joint set (bit 6); the playheads (ping-pong: a phase over twice the duration); speeds; the weight of
 // clip b (0: clip a alone).
 struct SkelPoseInstance {
     clips: u32,
@@ -74,7 +74,8 @@ struct SkelAffine {
 @group(0) @binding(1) var<storage, read> skel_clips: array<SkelClip>;
 @group(0) @binding(2) var<storage, read> skel_frames: array<vec4<f32>>;
 @group(0) @binding(3) var<storage, read> skel_parents: array<u32>;
-@group(0) @binding(4) var<storage, read> skel_bone_nodes: array<u32>;
+// Per bone: its posed node, and the bone whose matrix it takes in the reduced joint set.
+@group(0) @binding(4) var<storage, read> skel_bone_nodes: array<vec2<u32>>;
 // Per bone: the mesh inverse, then the inverse bind matrix.
 @group(0) @binding(5) var<storage, read> skel_bone_matrices: array<mat4x4<f32>>;
 @group(0) @binding(6) var<storage, read_write> skel_instances: array<SkelPoseInstance>;
@@ -200,6 +201,15 @@ fn skel_thread(gid: vec3<u32>, row_threads: u32) -> u32 {
     return gid.x + gid.y * row_threads;
 }
 
+// The bone whose skinning matrix bone `bone` gets: itself, or in the reduced joint set its
+// nearest kept ancestor bone.
+fn skel_source_bone(bone: u32, flags: u32) -> u32 {
+    if ((flags >> 6u) & 1u) != 0u {
+        return skel_bone_nodes[bone].y;
+    }
+    return bone;
+}
+
 // Whether `instance` poses this frame: every 2^k-th frame, staggered by blocks of 64
 // instances (a block's threads skip together, so a skipped frame saves whole warps; staggering
 // single instances left every warp busy with a quarter of its threads).
@@ -267,14 +277,15 @@ fn skel_pose_bones(@builtin(global_invocation_id) gid: vec3<u32>) {
         return;
     }
     let f = skel_instance_frames(inst);
-    var node = skel_bone_nodes[bone];
+    let source = skel_source_bone(bone, inst.flags);
+    var node = skel_bone_nodes[source].x;
     var model = skel_local(f.fa, f.fb, f.weight, node);
     node = skel_parents[node];
     while node != SKEL_NO_PARENT {
         model = skel_affine_mul(skel_local(f.fa, f.fb, f.weight, node), model);
         node = skel_parents[node];
     }
-    skel_bones_out[t] = skel_skinning_matrix(model, bone);
+    skel_bones_out[t] = skel_skinning_matrix(model, source);
 }
 
 @compute @workgroup_size(64)
@@ -302,6 +313,7 @@ fn skel_pose_characters(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     let first = slot * skel_pose.bones;
     for (var b = 0u; b < skel_pose.bones; b += 1u) {
-        skel_bones_out[first + b] = skel_skinning_matrix(model[min(skel_bone_nodes[b], nodes - 1u)], b);
+        let source = skel_source_bone(b, inst.flags);
+        skel_bones_out[first + b] = skel_skinning_matrix(model[min(skel_bone_nodes[source].x, nodes - 1u)], source);
     }
 }

@@ -95,6 +95,10 @@ pub struct GpuClipSet {
     /// Posed node of each bone, bindings one after the other in the asset's order (the layout
     /// of [`CrowdBones`](crate::CrowdBones)).
     pub bone_nodes: Vec<u32>,
+    /// Per bone, the bone whose skinning matrix it takes in an instance posed with the reduced
+    /// joint set ([`PoseInstance::reduced`](crate::PoseInstance::reduced)): itself when kept,
+    /// else its nearest kept ancestor (see [`set_reduced_joints`](Self::set_reduced_joints)).
+    pub reduced_bones: Vec<u32>,
     /// Inverse bind matrix of each bone.
     pub inverse_binds: Vec<Mat4>,
     /// Per bone: the inverse of its mesh node's rest world transform (applied on the left).
@@ -197,6 +201,7 @@ impl GpuClipSet {
         Ok(Self {
             nodes,
             parents,
+            reduced_bones: (0..bone_nodes.len() as u32).collect(),
             bone_nodes,
             inverse_binds,
             mesh_inverses,
@@ -207,6 +212,45 @@ impl GpuClipSet {
             clips: Vec::new(),
             frames: Vec::new(),
         })
+    }
+
+    /// Chooses the reduced joint set (a level of detail: far characters posed with fewer
+    /// joints, skinned through the same palette): `keep[b]` says whether bone `b` is posed; a
+    /// bone left out takes the skinning matrix of its nearest kept ancestor bone of the same
+    /// skeleton binding, so that its vertices follow that bone rigidly (`W_k · IBM_k` is exactly
+    /// what `W_j · IBM_j` becomes when joint `j` is held fixed relative to `k` at its bind
+    /// pose), and its thread walks the shorter chain from there. A bone with no kept ancestor
+    /// stays posed.
+    ///
+    /// # Errors
+    /// [`GpuError::LengthMismatch`] when `keep` has not one entry per bone.
+    pub fn set_reduced_joints(&mut self, keep: &[bool]) -> Result<(), GpuError> {
+        if keep.len() != self.bone_nodes.len() {
+            return Err(GpuError::LengthMismatch {
+                what: "reduced joint set (one flag per bone)",
+                expected: self.bone_nodes.len(),
+                got: keep.len(),
+            });
+        }
+        let binding_of = |b: usize| self.binding_offsets.partition_point(|&o| o as usize <= b);
+        for b in 0..self.bone_nodes.len() {
+            self.reduced_bones[b] = b as u32;
+            if keep[b] {
+                continue;
+            }
+            let mut node = self.parents[self.bone_nodes[b] as usize];
+            while node != NO_PARENT {
+                let kept = (0..self.bone_nodes.len()).find(|&k| {
+                    keep[k] && self.bone_nodes[k] == node && binding_of(k) == binding_of(b)
+                });
+                if let Some(k) = kept {
+                    self.reduced_bones[b] = k as u32;
+                    break;
+                }
+                node = self.parents[node as usize];
+            }
+        }
+        Ok(())
     }
 
     /// Bones per instance (over every skeleton binding).

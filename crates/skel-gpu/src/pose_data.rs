@@ -63,6 +63,13 @@ impl GpuClips {
             .zip(&set.inverse_binds)
             .flat_map(|(m, i)| [*m, *i])
             .collect();
+        // Per bone: its posed node, and the bone it takes in the reduced joint set.
+        let bone_nodes: Vec<[u32; 2]> = set
+            .bone_nodes
+            .iter()
+            .zip(&set.reduced_bones)
+            .map(|(&n, &r)| [n, r])
+            .collect();
         let frame_bytes: &[u8] = bytemuck::cast_slice(&set.frames);
         ctx.require_limit(
             "max_storage_buffer_binding_size",
@@ -82,10 +89,7 @@ impl GpuClips {
                 init("skel pose clips", bytemuck::cast_slice(&clips)),
                 init("skel pose frames", frame_bytes),
                 init("skel pose parents", bytemuck::cast_slice(&set.parents)),
-                init(
-                    "skel pose bone nodes",
-                    bytemuck::cast_slice(&set.bone_nodes),
-                ),
+                init("skel pose bone nodes", bytemuck::cast_slice(&bone_nodes)),
                 init("skel pose bone matrices", bytemuck::cast_slice(&matrices)),
             ],
         )?;
@@ -243,6 +247,15 @@ impl PoseInstance {
     #[must_use]
     pub fn weight(&self) -> f32 {
         self.weight
+    }
+
+    /// Poses this instance with the clip set's reduced joint set
+    /// ([`GpuClipSet::set_reduced_joints`](crate::GpuClipSet::set_reduced_joints)), or with
+    /// every joint.
+    #[must_use]
+    pub fn reduced(mut self, reduced: bool) -> Self {
+        self.flags = (self.flags & !0x40) | (u32::from(reduced) << 6);
+        self
     }
 
     /// Frames between two poses of this instance (1, 2, 4 or 8).

@@ -258,3 +258,49 @@ fn an_instance_posed_every_second_frame_holds_its_pose_between() {
     assert!(close(&frames[1].1, &frames[1].2));
     assert_eq!(frames[2].1, frames[1].1);
 }
+
+#[test]
+fn a_reduced_instance_gives_left_out_bones_their_kept_ancestors_matrices() {
+    let Some(ctx) = ctx() else {
+        return;
+    };
+    let Some((rig, diagonal, _)) = load("CesiumMan/CesiumMan.glb") else {
+        return;
+    };
+    let mut set = GpuClipSet::new(&rig, &GpuClipSetOptions::for_diagonal(diagonal, 1e-4)).unwrap();
+    let n = set.bone_count() as usize;
+    // Keep every other bone: the others follow their nearest kept ancestor.
+    let keep: Vec<bool> = (0..n).map(|b| b % 2 == 0).collect();
+    set.set_reduced_joints(&keep).unwrap();
+    assert!(set.set_reduced_joints(&keep[1..]).is_err());
+    let clips = GpuClips::new(ctx, &set).unwrap();
+    let instances = [
+        PoseInstance::new(0, 0.3),
+        PoseInstance::new(0, 0.3).reduced(true),
+    ];
+    let bones = CrowdBones::new_gpu_posed(ctx, 2, set.bone_count()).unwrap();
+    for layout in [PoseLayout::PerBone, PoseLayout::PerCharacter] {
+        let desc = GpuCrowdPoseDescriptor {
+            layout,
+            ..GpuCrowdPoseDescriptor::default()
+        };
+        let mut pose = GpuCrowdPose::new(ctx, &clips, &bones, &instances, &desc).unwrap();
+        pose.prepare(ctx, 0.0);
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        pose.record(&mut encoder.begin_compute_pass(&Default::default()));
+        ctx.queue.submit([encoder.finish()]);
+        let all: Vec<Mat4> = readback::read_buffer_as(ctx, bones.bones_buffer(), 0, 2 * n).unwrap();
+        let (full, reduced) = all.split_at(n);
+        let mut moved = 0;
+        for (b, &source) in set.reduced_bones.iter().enumerate() {
+            let source = source as usize;
+            assert!(
+                keep[source] || source == b,
+                "{layout:?}: bone {b} takes {source}"
+            );
+            assert_eq!(reduced[b], full[source], "{layout:?}: bone {b}");
+            moved += usize::from(source != b);
+        }
+        assert!(moved > 0, "some bones are left out");
+    }
+}
