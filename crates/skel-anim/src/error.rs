@@ -160,15 +160,15 @@ pub enum AnimError {
         /// How many groups there are.
         group_count: usize,
     },
-    /// Something that does not fit a layer group's mode: an override group takes blend layers
-    /// and holds a snapshot, an additive group takes additive layers.
+    /// Something that does not fit a layer group's mode: an override group takes blend layers,
+    /// an additive group takes additive layers.
     #[error("layer group {group} is {group_mode}: it cannot take {what}")]
     GroupModeMismatch {
         /// The group.
         group: usize,
         /// `"an override group"` or `"an additive group"`.
         group_mode: &'static str,
-        /// What was asked of it (`"a blend layer"`, `"an additive layer"`, `"a snapshot"`).
+        /// What was asked of it (`"a blend layer"` or `"an additive layer"`).
         what: &'static str,
     },
     /// A layer group's mask that leaves no node with a non-zero weight.

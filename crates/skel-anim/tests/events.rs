@@ -1,15 +1,16 @@
 //! Animation events: random tick sequences (steps from 1e-4 s to 3× the clip, speeds of both
 //! signs, every loop mode) against a brute-force reference that unrolls the playhead's path and
 //! lists every place a marker occupies along it. No event missed, none doubled; seeking fires
-//! nothing; markers on layers of weight 0 fire and say their weight.
+//! nothing; markers on layers of weight 0 fire and say their weight, a group member's weight
+//! counting its group's.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 use std::sync::Arc;
 
 use proptest::prelude::*;
 use skel_anim::{
-    AnimationData, Channel, ChannelPath, Clip, Handedness, Interpolation, LayerDesc, LoopMode,
-    Marker, NodeRest, NullSink, Player, Rig, Sampler,
+    AnimationData, Channel, ChannelPath, Clip, GroupDesc, Handedness, Interpolation, LayerDesc,
+    LoopMode, Marker, NodeRest, NullSink, Player, Reference, Rig, Sampler,
 };
 
 fn rig(duration: f32, markers: &[f32]) -> Arc<Rig> {
@@ -175,4 +176,28 @@ fn a_tick_spanning_loops_fires_every_crossing_and_allocates_nothing() {
         }
     });
     assert_eq!(info.count_total, 0);
+}
+
+#[test]
+fn a_group_members_event_weight_counts_its_groups_weight() {
+    let rig = rig(1.0, &[0.25]);
+    let mut player = Player::new(&rig);
+    let over = player.add_group(GroupDesc::new().weight(0.5)).unwrap();
+    let add = player
+        .add_group(GroupDesc::new().additive().weight(-0.5))
+        .unwrap();
+    player
+        .add_layer(LayerDesc::new(0).weight(0.8).group(over))
+        .unwrap();
+    player.add_layer(LayerDesc::new(0).weight(0.6)).unwrap();
+    let additive = LayerDesc::new(0).additive(Reference::default());
+    player.add_layer(additive.weight(0.5).group(add)).unwrap();
+    let mut fired = Vec::new();
+    player.tick_with_events(0.5, &mut NullSink, &mut |e| fired.push((e.layer, e.weight)));
+    assert_eq!(fired, vec![(0, 0.8 * 0.5), (1, 0.6), (2, 0.5 * -0.5)]);
+    // A group at weight 0 shows nothing of its members: their events say so.
+    player.set_group_weight(over, 0.0).unwrap();
+    fired.clear();
+    player.tick_with_events(1.0, &mut NullSink, &mut |e| fired.push((e.layer, e.weight)));
+    assert_eq!(fired, vec![(0, 0.0), (1, 0.6), (2, 0.5 * -0.5)]);
 }

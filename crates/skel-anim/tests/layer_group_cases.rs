@@ -204,6 +204,10 @@ fn ticking_with_groups_allocates_nothing() {
                 p.capture_group_snapshot(0).unwrap();
                 p.set_group_snapshot_weight(0, 0.5).unwrap();
             }
+            if frame % 50 == 30 {
+                p.capture_group_snapshot(additive).unwrap();
+                p.set_group_snapshot_weight(additive, 0.5).unwrap();
+            }
             p.set_group_weight(0, (frame % 100) as f32 / 100.0).unwrap();
             p.tick_with_events(dt, &mut sink, &mut |_| events += 1);
             let _ = p.root_motion_delta();
@@ -397,8 +401,8 @@ fn refusals_are_typed_and_add_nothing() {
     ));
     assert_eq!(p.groups().len(), 2);
     assert!(matches!(
-        p.capture_group_snapshot(add),
-        Err(AnimError::GroupModeMismatch { group: 1, .. })
+        p.capture_group_snapshot(5),
+        Err(AnimError::NoSuchGroup { group: 5, .. })
     ));
     assert!(matches!(
         p.set_group_weight(5, 1.0),

@@ -9,114 +9,13 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{ChannelSpec, arb_channel, arb_forest, arb_rest, pose_f64};
+use common::groups::{MaskSpec, add, arb_mask, arb_rig, close, mask, mask_weights};
+use common::pose_f64;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use skel_anim::{
-    AnimationData, Channel, ChannelPath, Clip, GroupDesc, Handedness, Interpolation, LayerDesc,
-    Mask, MorphBinding, NodeRest, NullSink, Player, Reference, Rig, Sampler,
+    AnimationData, ChannelPath, GroupDesc, LayerDesc, NullSink, Player, Reference, Rig,
 };
-
-/// A random forest with four random clips; node 0 carries a two-target mesh whose weights
-/// clips 1 and 3 animate.
-fn arb_rig() -> impl Strategy<Value = AnimationData> {
-    arb_forest(6).prop_flat_map(|parents| {
-        let n = parents.len();
-        (
-            Just(parents),
-            prop::collection::vec(arb_rest(), n),
-            prop::collection::vec(prop::collection::vec(arb_channel(), 1..7), 4),
-            prop::collection::vec(0.0f32..1.0, 12),
-            any::<bool>(),
-        )
-            .prop_map(|(parents, rests, clips, morph, shared)| {
-                let n = parents.len();
-                let nodes = parents
-                    .iter()
-                    .zip(rests)
-                    .enumerate()
-                    .map(|(i, (&parent, (t, r, s)))| NodeRest {
-                        name: format!("n{i}"),
-                        parent,
-                        translation: t,
-                        rotation: r,
-                        scale: s,
-                    })
-                    .collect();
-                let clips = clips
-                    .into_iter()
-                    .enumerate()
-                    .map(|(c, specs)| {
-                        let weights = (c % 2 == 1).then(|| &morph[(c / 2) * 6..(c / 2) * 6 + 6]);
-                        let clip = clip(format!("c{c}"), specs, n, weights);
-                        if shared {
-                            common::clips::on_shared_times(&clip)
-                        } else {
-                            clip
-                        }
-                    })
-                    .collect();
-                AnimationData {
-                    nodes,
-                    clips,
-                    skeletons: vec![],
-                    morph_bindings: vec![MorphBinding {
-                        node: 0,
-                        default_weights: vec![0.25, 0.5],
-                    }],
-                    handedness: Handedness::RightHanded,
-                }
-            })
-    })
-}
-
-fn clip(name: String, specs: Vec<ChannelSpec>, n: usize, weights: Option<&[f32]>) -> Clip {
-    let mut samplers = Vec::new();
-    let mut channels = Vec::new();
-    for spec in specs {
-        channels.push(Channel {
-            sampler: samplers.len(),
-            node: spec.node.index(n),
-            path: spec.path,
-        });
-        samplers.push(spec.sampler);
-    }
-    if let Some(w) = weights {
-        channels.push(Channel {
-            sampler: samplers.len(),
-            node: 0,
-            path: ChannelPath::Weights,
-        });
-        let s = Sampler::new(vec![0.0, 0.7, 1.6], w.to_vec(), Interpolation::Linear).unwrap();
-        samplers.push(s);
-    }
-    Clip::new(name, samplers, channels)
-}
-
-/// A random mask: one include root, one exclude root, one joint weight.
-type MaskSpec = (Option<Index>, Option<Index>, Option<(Index, f32)>);
-
-fn arb_mask() -> impl Strategy<Value = Option<MaskSpec>> {
-    prop::option::weighted(
-        0.4,
-        (
-            any::<Option<Index>>(),
-            any::<Option<Index>>(),
-            prop::option::of((any::<Index>(), 0.0f32..1.0)),
-        ),
-    )
-}
-
-fn mask(spec: &MaskSpec, n: usize) -> Mask {
-    let (include, exclude, joint) = spec;
-    let mut m = Mask::default()
-        .include(include.iter().map(|i| i.index(n)))
-        .exclude(exclude.iter().map(|i| i.index(n)));
-    if let Some((node, w)) = joint {
-        m = m.joint_weight(node.index(n), *w);
-    }
-    m
-}
 
 /// One random group: additive or override, weight (0 and 1 often), mask.
 fn arb_group() -> impl Strategy<Value = (bool, f32, Option<MaskSpec>)> {
@@ -136,37 +35,6 @@ fn arb_layer() -> impl Strategy<Value = (Index, f32, Option<MaskSpec>, Option<In
         prop::option::weighted(0.6, any::<Index>()),
         any::<bool>(),
     )
-}
-
-/// Mask weight per node, from the mask's definition (for the reference).
-fn mask_weights(data: &AnimationData, m: Option<&Mask>) -> Vec<f64> {
-    let n = data.nodes.len();
-    let Some(m) = m else {
-        return vec![1.0; n];
-    };
-    let under = |node: usize, roots: &[usize]| {
-        let mut cur = Some(node);
-        while let Some(c) = cur {
-            if roots.contains(&c) {
-                return true;
-            }
-            cur = data.nodes[c].parent;
-        }
-        false
-    };
-    (0..n)
-        .map(|node| {
-            if let Some(&(_, w)) = m.joint_weights.iter().rev().find(|(j, _)| *j == node) {
-                return f64::from(w);
-            }
-            let inc = m.include.is_empty() || under(node, &m.include);
-            if inc && !under(node, &m.exclude) {
-                1.0
-            } else {
-                0.0
-            }
-        })
-        .collect()
 }
 
 /// The player's blend rule over `below`: `None` without contributors.
@@ -215,24 +83,6 @@ fn lerp(below: &[f64], own: &[f64], a: f64, rotation: bool) -> Vec<f64> {
     } else {
         v
     }
-}
-
-/// The additive rule: `v · (conj(r) · x)^w` for rotations, `v + w · (x − r)` otherwise.
-fn add(v: &[f64], x: &[f64], r: &[f64], w: f64, rotation: bool) -> Vec<f64> {
-    if !rotation {
-        return v
-            .iter()
-            .zip(x)
-            .zip(r)
-            .map(|((v, x), r)| v + w * (x - r))
-            .collect();
-    }
-    let q = glam::DQuat::from_slice(v);
-    let delta = glam::DQuat::from_slice(r).conjugate() * glam::DQuat::from_slice(x);
-    let delta = if delta.w < 0.0 { -delta } else { delta };
-    let (axis, angle) = delta.to_axis_angle();
-    let powered = glam::DQuat::from_axis_angle(axis, angle * w);
-    (q * powered).normalize().to_array().to_vec()
 }
 
 /// A stack as the reference reads it.
@@ -304,14 +154,6 @@ fn reference(data: &AnimationData, stack: &Stack, t: f32, prop: Prop) -> Vec<f64
         &mut stack.layers.iter().filter(|l| l.group.is_none()),
         1.0,
     )
-}
-
-fn close(got: &[f32], want: &[f64], rotation: bool, tol: f64) -> bool {
-    let d: f64 = got.iter().zip(want).map(|(g, w)| f64::from(*g) * w).sum();
-    let s = if rotation && d < 0.0 { -1.0 } else { 1.0 };
-    got.iter()
-        .zip(want)
-        .all(|(g, w)| (f64::from(*g) - s * w).abs() <= tol * w.abs().max(1.0))
 }
 
 /// Builds the player (`None` when a mask selects nothing: an error tested elsewhere) posed at

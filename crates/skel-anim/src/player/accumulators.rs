@@ -92,7 +92,9 @@ pub(crate) struct Mix {
     pub(crate) trs_current: bool,
 }
 
-/// A frozen pose used as one more blend contributor.
+/// A frozen pose used as one more blend contributor, or (an additive group's) a frozen
+/// change: per property the delta the group applied (a rotation delta quaternion, translation,
+/// scale and morph-weight differences), added as one more additive member.
 #[derive(Debug, Clone)]
 pub(crate) struct Snapshot {
     pub(crate) weight: f32,
@@ -111,6 +113,17 @@ impl Snapshot {
             trs_slots: Vec::with_capacity(trs),
             morph: vec![0.0; rig.maps.morph_value_len],
             morph_slots: Vec::with_capacity(morph),
+        }
+    }
+
+    /// A snapshot without storage, for a group that never captures into it.
+    pub(crate) fn empty() -> Self {
+        Self {
+            weight: 0.0,
+            trs: Vec::new(),
+            trs_slots: Vec::new(),
+            morph: Vec::new(),
+            morph_slots: Vec::new(),
         }
     }
 

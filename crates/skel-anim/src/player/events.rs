@@ -24,8 +24,10 @@ pub struct AnimationEvent<'a> {
     pub name: &'a str,
     /// The marker's time in the clip, in seconds.
     pub time: f32,
-    /// The layer's effective weight after the tick (markers on layers of weight 0 fire too: the
-    /// application decides what weight means).
+    /// The layer's effective weight after the tick (its weight times its fade), times its
+    /// group's weight for a member of a [layer group](crate::LayerGroup): how much of the
+    /// layer reaches the pose, before masks. Markers on layers of weight 0 fire too: the
+    /// application decides what weight means.
     pub weight: f32,
 }
 

@@ -89,8 +89,9 @@ impl GroupDesc {
     }
 }
 
-/// A group of layers inside a [`Player`]: a weight, a mode, an optional mask and, for an
-/// override group, a snapshot of its own pose (see [`Player::capture_group_snapshot`]).
+/// A group of layers inside a [`Player`]: a weight, a mode, an optional mask and a snapshot
+/// (see [`Player::capture_group_snapshot`]): an override group's own pose, an additive
+/// group's own change.
 /// Layers join a group when they are added ([`LayerDesc::group`](crate::LayerDesc::group)).
 #[derive(Debug, Clone)]
 pub struct LayerGroup {
@@ -100,8 +101,12 @@ pub struct LayerGroup {
     pub(crate) mask: Option<Box<[f32]>>,
     /// The same weights per blend slot, then per morph slot.
     pub(crate) slot_mask: Option<SlotMask>,
-    /// The group's frozen pose, one more member at its own weight (override groups).
+    /// The group's frozen pose (override) or change (additive), one more member at its own
+    /// weight.
     pub(crate) snapshot: Snapshot,
+    /// An additive group's next snapshot while a capture evaluates (empty for override
+    /// groups, which capture straight from their accumulators).
+    pub(crate) spare: Snapshot,
     /// This tick's root motion of the members (scratch of the root-motion step).
     pub(crate) motion: MotionMix,
 }
@@ -124,6 +129,10 @@ impl LayerGroup {
             slot_mask: mask.as_deref().map(|m| super::mask::slot_mask(rig, m)),
             mask,
             snapshot: Snapshot::new(rig),
+            spare: match desc.mode {
+                GroupMode::Override => Snapshot::empty(),
+                GroupMode::Additive => Snapshot::new(rig),
+            },
             motion: MotionMix::default(),
         };
         g.set_weight(desc.weight);
@@ -277,7 +286,7 @@ impl Player {
             if group.weight == 0.0 {
                 continue;
             }
-            let frozen = group.mode == GroupMode::Override && group.snapshot.weight > 0.0;
+            let frozen = group.snapshot.weight > 0.0;
             let has_members = self
                 .layers
                 .iter()
@@ -320,31 +329,19 @@ impl Player {
         })
     }
 
-    /// The override group `group`, for its snapshot.
-    pub(super) fn override_group(&mut self, group: usize) -> Result<&mut LayerGroup, AnimError> {
-        let g = self.group_mut(group)?;
-        if g.mode == GroupMode::Override {
-            Ok(g)
-        } else {
-            Err(AnimError::GroupModeMismatch {
-                group,
-                group_mode: GroupMode::Additive.name(),
-                what: "a snapshot",
-            })
-        }
-    }
-
-    /// Sets the weight of override group `group`'s snapshot as a member (negative, NaN and
-    /// infinite weights count as 0, weights above [`MAX_WEIGHT`] as `MAX_WEIGHT`).
+    /// Sets the weight of group `group`'s snapshot as a member (negative, NaN and infinite
+    /// weights count as 0, weights above [`MAX_WEIGHT`] as `MAX_WEIGHT`): in an override
+    /// group a blend weight among the members', in an additive group the weight its frozen
+    /// change is added at (times the group's weight and mask, as a member's).
     ///
     /// # Errors
-    /// As [`capture_group_snapshot`](Self::capture_group_snapshot).
+    /// [`AnimError::NoSuchGroup`] for an index past the end.
     pub fn set_group_snapshot_weight(
         &mut self,
         group: usize,
         weight: f32,
     ) -> Result<(), AnimError> {
-        self.override_group(group)?.snapshot.weight = if weight.is_finite() && weight > 0.0 {
+        self.group_mut(group)?.snapshot.weight = if weight.is_finite() && weight > 0.0 {
             weight.min(MAX_WEIGHT)
         } else {
             0.0
@@ -369,9 +366,9 @@ impl Player {
     /// Drops group `group`'s snapshot (weight 0, nothing captured).
     ///
     /// # Errors
-    /// As [`capture_group_snapshot`](Self::capture_group_snapshot).
+    /// [`AnimError::NoSuchGroup`] for an index past the end.
     pub fn clear_group_snapshot(&mut self, group: usize) -> Result<(), AnimError> {
-        let s = &mut self.override_group(group)?.snapshot;
+        let s = &mut self.group_mut(group)?.snapshot;
         s.weight = 0.0;
         s.trs_slots.clear();
         s.morph_slots.clear();

@@ -5,8 +5,9 @@
 //! 2. each group, bottom to top: an override group's own pose is the normalised blend of its
 //!    members that animate the property and of its snapshot (the pose below filling a total
 //!    below 1), laid over the pose below as `lerp(below, own, weight × mask(node))` (an
-//!    nlerp, hemisphere-aligned, for rotations); an additive group's members are added as
-//!    additive layers at their weight × the group's weight × the group's mask;
+//!    nlerp, hemisphere-aligned, for rotations); an additive group's snapshot (a frozen change)
+//!    and then its members are added as additive layers at their weight × the group's weight ×
+//!    the group's mask;
 //! 3. the ungrouped additive layers, in layer order.
 //!
 //! Buffers are the player's, sized once; nothing here allocates.
@@ -14,6 +15,7 @@
 use glam::Vec4;
 
 use super::accumulators::{Mix, Snapshot};
+use super::additive::{add_quat, add_vec3};
 use super::group::{GroupMode, LayerGroup};
 use super::layer::{Layer, LayerMode};
 use super::mask::SlotMask;
@@ -30,7 +32,7 @@ pub(crate) enum Capture {
     Nothing,
     /// The base pose, into the player's snapshot.
     Base,
-    /// Override group `g`'s own pose, into its snapshot.
+    /// Group `g`'s own pose (override) or change (additive), into its snapshot.
     Group(usize),
 }
 
@@ -55,19 +57,24 @@ impl Gain for GroupGain<'_> {
 }
 
 impl Player {
-    /// Freezes override group `group`'s own pose (the normalised blend of its members and of
-    /// its current snapshot, before its weight and mask lay it over the pose below) at the
-    /// layers' current times and weights: between ticks, what the last tick showed. The
-    /// snapshot then acts as one more member of the group at
+    /// Freezes group `group`'s own contribution at the layers' current times and weights
+    /// (between ticks, what the last tick showed), into its snapshot:
+    /// - an override group's own pose: the normalised blend of its members and of its current
+    ///   snapshot, before its weight and mask lay it over the pose below;
+    /// - an additive group's own change: per property, the delta its current snapshot and
+    ///   members apply at their weights, before the group's weight and mask scale them (a
+    ///   rotation delta quaternion, translation, scale and morph-weight differences).
+    ///
+    /// The snapshot then acts as one more member of the group at
     /// [`set_group_snapshot_weight`](Self::set_group_snapshot_weight) (unchanged by the
-    /// capture): an interrupted fade continues from the pose on screen instead of restarting
-    /// a clip. Evaluates the pose once; allocates nothing.
+    /// capture; an additive group adds it before its members): an interrupted fade continues
+    /// from what was on screen instead of restarting a clip. Evaluates the pose once (an
+    /// additive group's members twice) and leaves it as it was; allocates nothing.
     ///
     /// # Errors
-    /// [`AnimError::NoSuchGroup`] for an index past the end, [`AnimError::GroupModeMismatch`]
-    /// for an additive group.
+    /// [`AnimError::NoSuchGroup`] for an index past the end.
     pub fn capture_group_snapshot(&mut self, group: usize) -> Result<(), AnimError> {
-        self.override_group(group)?;
+        self.group_mut(group)?;
         self.pose_groups(&mut crate::NullSink, Capture::Group(group));
         Ok(())
     }
@@ -152,15 +159,14 @@ fn mix_groups(
         snapshot.capture(rig, mix);
     }
     for (g, group) in groups.iter_mut().enumerate() {
-        let members = layers.iter_mut().filter(|l| l.group == Some(g));
+        let capturing = capture == Capture::Group(g);
         match group.mode {
             GroupMode::Override => {
-                let capturing = capture == Capture::Group(g);
                 if group.weight <= 0.0 && !capturing {
                     continue;
                 }
                 start(rig, mix, &group.snapshot);
-                for layer in members {
+                for layer in layers.iter_mut().filter(|l| l.group == Some(g)) {
                     if layer.mode == LayerMode::Blend && layer.effective_weight() > 0.0 {
                         sample_layer(rig, layer, mix, scratch, Use::Blend, root, Unity);
                     }
@@ -171,21 +177,117 @@ fn mix_groups(
                 }
             }
             GroupMode::Additive => {
-                if group.weight == 0.0 {
-                    continue;
+                if capturing {
+                    capture_change(rig, scratch, mix, (&mut *layers, g, &mut *group), root);
                 }
-                let gain = GroupGain {
-                    weight: group.weight,
-                    mask: group.slot_mask.as_ref(),
-                };
-                for layer in members {
-                    add_layer(rig, layer, mix, scratch, root, gain);
+                if group.weight != 0.0 {
+                    let gain = GroupGain {
+                        weight: group.weight,
+                        mask: group.slot_mask.as_ref(),
+                    };
+                    add_snapshot(rig, &group.snapshot, scratch, gain);
+                    for layer in layers.iter_mut().filter(|l| l.group == Some(g)) {
+                        add_layer(rig, layer, mix, scratch, root, gain);
+                    }
+                }
+                if capturing {
+                    // The new change replaces the old one once the pose has used the old one.
+                    let weight = group.snapshot.weight;
+                    std::mem::swap(&mut group.snapshot, &mut group.spare);
+                    group.snapshot.weight = weight;
                 }
             }
         }
     }
     for layer in layers.iter_mut().filter(|l| l.group.is_none()) {
         add_layer(rig, layer, mix, scratch, root, Unity);
+    }
+}
+
+/// Computes additive group `g`'s own change into its spare snapshot: its snapshot and members
+/// added at their weights (no group weight, no group mask) to a pose that is no change at all
+/// (identity rotations, zero vectors and morph weights), the pose below saved in the blend
+/// accumulators (unused while additive layers apply) and put back afterwards.
+fn capture_change(
+    rig: &Rig,
+    scratch: &mut PoseScratch,
+    mix: &mut Mix,
+    (layers, g, group): (&mut [Layer], usize, &mut LayerGroup),
+    root: Option<&RootState>,
+) {
+    let maps = &rig.maps;
+    for (acc, slot) in mix.trs.iter_mut().zip(&maps.trs_slots) {
+        acc.first = read_trs(slot, &scratch.trs);
+        write_value(slot, no_change(slot), &mut scratch.trs);
+    }
+    for slot in &maps.morph_slots {
+        let n = slot.components;
+        let dst = &mut scratch.morph_weights[slot.binding][..n];
+        mix.morph_acc[slot.values..slot.values + n].copy_from_slice(dst);
+        dst.fill(0.0);
+    }
+    add_snapshot(rig, &group.snapshot, scratch, Unity);
+    for layer in layers.iter_mut().filter(|l| l.group == Some(g)) {
+        add_layer(rig, layer, mix, scratch, root, Unity);
+    }
+    let spare = &mut group.spare;
+    spare.trs_slots.clear();
+    for (s, (acc, slot)) in mix.trs.iter().zip(&maps.trs_slots).enumerate() {
+        let change = read_trs(slot, &scratch.trs);
+        if change != no_change(slot) {
+            spare.trs[s] = change;
+            spare.trs_slots.push(s);
+        }
+        write_value(slot, acc.first, &mut scratch.trs);
+    }
+    spare.morph_slots.clear();
+    for (s, slot) in maps.morph_slots.iter().enumerate() {
+        let (values, n) = (slot.values..slot.values + slot.components, slot.components);
+        let dst = &mut scratch.morph_weights[slot.binding][..n];
+        if dst.iter().any(|&d| d != 0.0) {
+            spare.morph[values.clone()].copy_from_slice(dst);
+            spare.morph_slots.push(s);
+        }
+        dst.copy_from_slice(&mix.morph_acc[values]);
+    }
+}
+
+/// The value of a property that changes nothing when added: the identity rotation, zero.
+#[inline]
+fn no_change(slot: &TrsSlot) -> Vec4 {
+    if slot.rotation { Vec4::W } else { Vec4::ZERO }
+}
+
+/// Adds an additive group's `snapshot` (a frozen change) to the pose in `scratch` at its
+/// weight × `gain`, as an additive layer whose reference is no change.
+fn add_snapshot(rig: &Rig, snapshot: &Snapshot, scratch: &mut PoseScratch, gain: impl Gain) {
+    let w = snapshot.weight;
+    if w <= 0.0 {
+        return;
+    }
+    for &s in &snapshot.trs_slots {
+        let sw = w * gain.trs(s);
+        if sw == 0.0 {
+            continue;
+        }
+        let slot = &rig.maps.trs_slots[s];
+        if slot.rotation {
+            add_quat(&mut scratch.trs, rig, s, snapshot.trs[s], Vec4::W, sw);
+        } else {
+            add_vec3(&mut scratch.trs, rig, s, snapshot.trs[s], Vec4::ZERO, sw);
+        }
+    }
+    for &s in &snapshot.morph_slots {
+        let sw = w * gain.morph(s);
+        if sw == 0.0 {
+            continue;
+        }
+        let slot = &rig.maps.morph_slots[s];
+        let dst = &mut scratch.morph_weights[slot.binding][..slot.components];
+        let change = &snapshot.morph[slot.values..slot.values + slot.components];
+        for (d, &c) in dst.iter_mut().zip(change) {
+            *d += sw * c;
+        }
     }
 }
 

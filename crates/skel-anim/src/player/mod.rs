@@ -67,7 +67,8 @@ use accumulators::{Mix, Snapshot};
 ///   rotations by a normalised lerp on the short path. Weight 0 leaves the pose below; weight
 ///   1 over members whose weights sum to 1 shows the group's blend alone;
 /// - an **additive** group's members (additive layers) are added by rule 2 at their weight ×
-///   the group's weight × the group's mask.
+///   the group's weight × the group's mask, after its [snapshot](Self::capture_group_snapshot)
+///   (the change the group applied when it was captured) at the snapshot's weight × the same.
 ///
 /// Ungrouped additive layers then apply last (rule 2). Root motion follows the same weights
 /// (see [`RootMotion`]). A layer's members renormalise only against each other: that is what

@@ -143,6 +143,12 @@ impl Player {
             let Some(sweep) = events::Sweep::between(&before, layer.clock(), step) else {
                 continue;
             };
+            // The layer's contribution: a group member's weight counts its group's.
+            let group_weight = layer
+                .group
+                .and_then(|g| self.groups.get(g))
+                .map_or(1.0, group::LayerGroup::weight);
+            let weight = layer.effective_weight() * group_weight;
             let mut fire = |(marker, m): (usize, &crate::Marker)| {
                 for _ in 0..sweep.crossings(m.time) {
                     on_event(&AnimationEvent {
@@ -151,7 +157,7 @@ impl Player {
                         marker,
                         name: &m.name,
                         time: m.time,
-                        weight: layer.effective_weight(),
+                        weight,
                     });
                 }
             };

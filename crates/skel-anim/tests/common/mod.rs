@@ -10,6 +10,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 pub mod clips;
+pub mod groups;
 mod reference;
 mod rigs;
 mod strategies;
