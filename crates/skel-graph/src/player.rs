@@ -19,16 +19,14 @@ use crate::{Graph, GraphError, GraphInstance};
 /// share a clip plays it at two times.
 ///
 /// Each [`tick`](Self::tick): the instance ticks; a layer whose fade was interrupted freezes
-/// its group's pose as it was on screen (the player's group snapshot, then weighted as the
-/// frozen part of the fade); every member layer gets its clip's weight within the layer, its
+/// its group's contribution as it was on screen (the player's group snapshot: an override
+/// layer's pose, an additive layer's change; then weighted as the frozen part of the fade), so
+/// the fade continues from what was shown even when the new destination replays a clip that
+/// was frozen; every member layer gets its clip's weight within the layer, its
 /// time before the tick and the speed that moves it to its time after the tick (so the
 /// player's events and root motion see the motion the graph made); each group gets the graph
 /// layer's weight times the share of its clips against empty states; the player advances and
 /// poses. Only the leader of a marker-synced blend fires events. Allocates nothing.
-///
-/// In an additive graph layer, an interrupted fade keeps the clips that were on screen at
-/// their frozen times on their own member layers (the player freezes override groups only); a
-/// clip that the new destination also plays drops its frozen part.
 ///
 /// ```
 /// use std::sync::Arc;
@@ -66,7 +64,7 @@ pub struct GraphPlayer {
     instance: GraphInstance,
     player: Player,
     /// Per graph layer: the player's group and its first member layer.
-    groups: Vec<(usize, usize, bool)>,
+    groups: Vec<(usize, usize)>,
 }
 
 impl GraphPlayer {
@@ -126,7 +124,7 @@ impl GraphPlayer {
                     player.add_layer(layer)?;
                 }
             }
-            groups.push((group, first, gl.additive));
+            groups.push((group, first));
         }
         let mut me = Self {
             instance: GraphInstance::new(graph),
@@ -164,7 +162,7 @@ impl GraphPlayer {
     /// (member `i` of state `s` follows the members of the states declared before `s`).
     #[must_use]
     pub fn group_of(&self, layer: usize) -> Option<(usize, usize)> {
-        self.groups.get(layer).map(|&(g, first, _)| (g, first))
+        self.groups.get(layer).copied()
     }
 
     /// Ticks the graph by `dt` seconds, then the player: its clocks and fades advance and,
@@ -204,10 +202,10 @@ impl GraphPlayer {
             groups,
         } = self;
         let graph = Arc::clone(instance.graph());
-        for ((run, gl), &(group, first, additive)) in
+        for ((run, gl), &(group, first)) in
             instance.runs().iter().zip(&graph.layers).zip(groups.iter())
         {
-            if run.interrupted && !additive {
+            if run.interrupted {
                 // The pose as the last tick left it: no member has moved yet.
                 let _ = player.capture_group_snapshot(group);
             }
@@ -225,17 +223,7 @@ impl GraphPlayer {
                 }
                 drive(&mut layers[it.slot as usize], it, dt);
             }
-            if additive {
-                // No snapshot for additive groups: frozen clips hold on their own layers.
-                for it in run.out.iter().filter(|i| i.slot == FROZEN) {
-                    let layer = &mut layers[it.origin as usize];
-                    if layer.weight() == 0.0 {
-                        drive(layer, it, dt);
-                    }
-                }
-            } else {
-                let _ = player.set_group_snapshot_weight(group, frozen);
-            }
+            let _ = player.set_group_snapshot_weight(group, frozen);
             let _ = player.set_group_weight(group, run.weight * run.share);
         }
     }
@@ -248,7 +236,7 @@ impl GraphPlayer {
             player,
             groups,
         } = self;
-        for (run, &(_, first, _)) in instance.runs().iter().zip(groups.iter()) {
+        for (run, &(_, first)) in instance.runs().iter().zip(groups.iter()) {
             for it in run.out.iter().filter(|i| i.slot != FROZEN) {
                 player.layers_mut()[first + it.slot as usize]
                     .clock_mut()

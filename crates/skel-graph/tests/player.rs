@@ -1,5 +1,5 @@
 //! The player binding: the pose is the blend the instance reports, an interrupted fade does
-//! not jump, events (the leader's only under marker sync) and root motion pass through,
+//! not jump (in an additive layer too, when the new destination replays a frozen clip), events (the leader's only under marker sync) and root motion pass through,
 //! nothing is allocated per tick, and a player of another rig is refused.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
@@ -175,6 +175,62 @@ fn an_interrupted_additive_fade_continues_without_a_jump() {
         .chain(&steps[38..45])
         .fold(0.0_f32, |m, &s| m.max(s));
     for (n, &s) in steps.iter().enumerate().take(40).skip(33) {
+        assert!(
+            s <= 1.5 * usual + 1e-4,
+            "tick {n}: the pose moved {s}, a tick usually moves ≤ {usual}"
+        );
+    }
+}
+
+#[test]
+fn an_additive_fade_interrupted_by_a_state_replaying_a_frozen_clip_does_not_jump() {
+    let rig = rig();
+    let g = graph(
+        r#"{ "parameters": { "a": {"type": "bool"}, "b": {"type": "bool"} },
+          "layers": [ { "name": "base", "entry": "idle", "states": { "idle": { "clip": "Idle" } } },
+            { "name": "add", "mode": "additive", "entry": "s",
+              "states": { "s": { "clip": "Walking" }, "t": { "clip": "Running" } },
+              "transitions": [
+                { "from": "s", "to": "t", "when": [{"param": "a"}], "duration": 0.5, "interrupt": "destination" },
+                { "from": "t", "to": "s", "when": [{"param": "b"}], "duration": 0.5 } ] } ] }"#,
+    );
+    let mut gp = GraphPlayer::new(&g, Player::new(&rig)).unwrap();
+    let mut poses = vec![];
+    for n in 0..80 {
+        if n == 20 {
+            gp.instance_mut().set_bool("a", true).unwrap();
+        }
+        if n == 35 {
+            // Half way through s -> t: t -> s interrupts it, and s replays Walking, which is
+            // part of the frozen pose.
+            gp.instance_mut().set_bool("a", false).unwrap();
+            gp.instance_mut().set_bool("b", true).unwrap();
+        }
+        gp.tick(DT, &mut NullSink);
+        poses.push(world(gp.player_mut()));
+        if n == 36 {
+            // The fade runs: Walking frozen and Walking live, at two times.
+            let walking = clip_index("Walking");
+            let clips: Vec<_> = gp.instance().clips(1).collect();
+            assert!(
+                clips.iter().any(|c| c.frozen && c.clip == walking),
+                "{clips:?}"
+            );
+            assert!(
+                clips.iter().any(|c| !c.frozen && c.clip == walking),
+                "{clips:?}"
+            );
+        }
+    }
+    assert_eq!(gp.instance().state(1), Some("s"));
+    let steps: Vec<f32> = poses.windows(2).map(|w| change(&w[0], &w[1])).collect();
+    // One tick's usual motion, away from the interruption (tick 35 shows its first pose at
+    // index 35, so steps[34] spans it).
+    let usual = steps[25..33]
+        .iter()
+        .chain(&steps[38..45])
+        .fold(0.0_f32, |m, &s| m.max(s));
+    for (n, &s) in steps.iter().enumerate().take(38).skip(32) {
         assert!(
             s <= 1.5 * usual + 1e-4,
             "tick {n}: the pose moved {s}, a tick usually moves ≤ {usual}"

@@ -17,8 +17,6 @@ pub(crate) struct Item {
     pub(crate) clip: u32,
     /// The member layer it plays on, or [`FROZEN`].
     pub(crate) slot: u32,
-    /// The member layer a frozen item played on before it froze.
-    pub(crate) origin: u32,
     pub(crate) weight: f32,
     pub(crate) time: f32,
     /// The time before this tick's advance (`time` for a clip that did not move).
@@ -139,9 +137,6 @@ impl LayerRun {
         self.frozen.clear();
         self.frozen.extend_from_slice(&self.out);
         for it in &mut self.frozen {
-            if it.slot != FROZEN {
-                it.origin = it.slot;
-            }
             it.slot = FROZEN;
             it.step = 0.0;
             it.prev_time = it.time;
@@ -214,7 +209,6 @@ fn push_run(gl: &GraphLayer, run: &StateRun, k: f32, out: &mut Vec<Item>, share:
             out.push(Item {
                 clip: m.clip,
                 slot: st.first_slot + i as u32,
-                origin: st.first_slot + i as u32,
                 weight: w,
                 time,
                 prev_time,
