@@ -13,7 +13,11 @@
 //   neighbours), ancestors sampled once per bone below them.
 // - skel_pose_characters: one thread per instance walking the posed nodes in order (parents
 //   first), model transforms in private memory (at most 64 posed nodes); each node sampled once.
-// Both bone passes skip an instance on frames its pose update rate (LOD) leaves out.
+// - skel_pose_nodes: one workgroup per group_characters instances (64 / posed nodes), one
+//   thread per (instance, node): each node sampled once into workgroup memory, the hierarchy
+//   resolved one level per barrier, then the matrices written one 16-byte column per thread,
+//   consecutive threads on consecutive columns (coalesced).
+// The bone passes skip an instance on frames its pose update rate (LOD) leaves out.
 
 struct SkelPoseParams {
     // Instances in the crowd, and the first instance and instance count of this dispatch's
@@ -37,9 +41,11 @@ struct SkelPoseParams {
     // advance pass's.
     row_threads: u32,
     advance_row_threads: u32,
+    // Levels of the node hierarchy (longest parent chain) and instances per workgroup of
+    // skel_pose_nodes.
+    levels: u32,
+    group_characters: u32,
     _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
 }
 
 struct SkelClip {
@@ -315,5 +321,75 @@ fn skel_pose_characters(@builtin(global_invocation_id) gid: vec3<u32>) {
     for (var b = 0u; b < skel_pose.bones; b += 1u) {
         let source = skel_source_bone(b, inst.flags);
         skel_bones_out[first + b] = skel_skinning_matrix(model[min(skel_bone_nodes[source].x, nodes - 1u)], source);
+    }
+}
+
+// skel_pose_nodes: the model transforms of a workgroup's instances (posed nodes each, in
+// order), and per instance its flags with SKEL_SKIP set when it does not pose this frame.
+var<workgroup> skel_group_model: array<SkelAffine, SKEL_MAX_CHARACTER_NODES>;
+var<workgroup> skel_group_flags: array<u32, SKEL_MAX_CHARACTER_NODES>;
+const SKEL_SKIP: u32 = 0x80000000u;
+
+@compute @workgroup_size(64)
+fn skel_pose_nodes(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let nodes = skel_pose.nodes;
+    let per_group = skel_pose.group_characters;
+    let first_slot = (wid.x + wid.y * (skel_pose.row_threads / 64u)) * per_group;
+    // Each thread samples its node's local transform once.
+    let c = lid / nodes;
+    let node = lid - c * nodes;
+    let slot = first_slot + c;
+    var depth = 0u;
+    var parent = SKEL_NO_PARENT;
+    if c < per_group && slot < skel_pose.chunk_instances {
+        let instance = skel_pose.first_instance + slot;
+        let inst = skel_instances[instance];
+        let posing = skel_updates(instance, inst.flags);
+        if node == 0u {
+            skel_group_flags[c] = select(inst.flags | SKEL_SKIP, inst.flags, posing);
+        }
+        if posing {
+            let f = skel_instance_frames(inst);
+            skel_group_model[lid] = skel_local(f.fa, f.fb, f.weight, node);
+            parent = skel_parents[node];
+            var p = parent;
+            while p != SKEL_NO_PARENT {
+                depth += 1u;
+                p = skel_parents[p];
+            }
+        }
+    }
+    // Parents come before children, so level by level every parent is final when read.
+    for (var level = 1u; level < skel_pose.levels; level += 1u) {
+        workgroupBarrier();
+        if depth == level {
+            skel_group_model[lid] = skel_affine_mul(skel_group_model[lid - node + parent], skel_group_model[lid]);
+        }
+    }
+    workgroupBarrier();
+    // Every thread writes one column of one matrix; the group's matrices are contiguous.
+    let characters = min(per_group, skel_pose.chunk_instances - min(first_slot, skel_pose.chunk_instances));
+    let bones = skel_pose.bones;
+    let words = characters * bones * 4u;
+    let first_bone = first_slot * bones;
+    for (var w = lid; w < words; w += 64u) {
+        let m = w >> 2u;
+        let col = w & 3u;
+        let ch = m / bones;
+        let flags = skel_group_flags[ch];
+        if (flags & SKEL_SKIP) != 0u {
+            continue;
+        }
+        let source = skel_source_bone(m - ch * bones, flags);
+        let model = skel_group_model[ch * nodes + skel_bone_nodes[source].x];
+        let ibm = skel_bone_matrices[source * 2u + 1u][col];
+        var v = vec4<f32>(dot(model.r0, ibm), dot(model.r1, ibm), dot(model.r2, ibm), ibm.w);
+        if skel_pose.has_mesh_inverse != 0u {
+            v = skel_bone_matrices[source * 2u] * v;
+        }
+        skel_bones_out[first_bone + m][col] = v;
     }
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The GPU-posing figures of docs/bench-crowds.md ("Posing on the GPU"): skel bench gpu crowd
-# with --posing gpu at 100 000 and 1 000 000 CesiumMan (one clip, two-clip blend, both thread
+# with --posing gpu at 100 000 and 1 000 000 CesiumMan (one clip, two-clip blend, the three thread
 # layouts, LOD), pose + compute skinning of 100 000 (chunked past the 2 GiB binding), and
 # --posing cpu beside them, the compute-copy bandwidth measured in the same runs.
 #
@@ -17,8 +17,8 @@ B=.devbin/skel; C=.devbin/CesiumMan.glb; L=$OUT/log.txt
 # Runs one command under a time limit, logging it, its exit code and its wall time.
 t() { echo "=== $*" >> "$L"; local s; s=$(date +%s%N); timeout 150 "$@"; local rc=$?; echo "=== exit $rc after $(( ($(date +%s%N) - s) / 1000000 )) ms" >> "$L"; }
 G="$B bench gpu crowd $C --posing gpu --json"
-# Pose only (no skinned output: 1 000 000 CesiumMan would need 78 GB of it), both layouts.
-for layout in per-bone per-character; do
+# Pose only (no skinned output: 1 000 000 CesiumMan would need 78 GB of it), every layout.
+for layout in per-node per-bone per-character; do
   for n in 100000 1000000; do
     t $G --characters $n --frames 30 --no-skin --layout $layout --copy-mib 1024 >> "$OUT/gpu.jsonl" 2>>"$L"
     t $G --characters $n --frames 30 --no-skin --layout $layout --blend >> "$OUT/gpu.jsonl" 2>>"$L"
@@ -28,7 +28,7 @@ for layout in per-bone per-character; do
   t $G --characters 100000 --frames 20 --layout $layout >> "$OUT/gpu.jsonl" 2>>"$L"
 done
 for n in 10000 30000 300000; do
-  t $G --characters $n --frames 30 --no-skin >> "$OUT/gpu.jsonl" 2>>"$L"
+  t $G --characters $n --frames 30 --no-skin --layout per-node >> "$OUT/gpu.jsonl" 2>>"$L"
 done
 # The CPU path beside it: players on every core, every bone uploaded every frame.
 t $B bench gpu crowd $C --posing cpu --characters 100000 --frames 20 --json >> "$OUT/cpu.jsonl" 2>>"$L"

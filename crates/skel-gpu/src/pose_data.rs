@@ -8,10 +8,11 @@ use crate::clip_set::{GpuClipSet, POSE_NODE_VEC4S};
 use crate::{GpuContext, GpuError};
 
 /// The WGSL of the pose pass (entry points `skel_pose_advance`, `skel_pose_bones`,
-/// `skel_pose_characters`; see the file's header).
+/// `skel_pose_characters`, `skel_pose_nodes`; see the file's header).
 pub const POSE_WGSL: &str = include_str!("../shaders/skel_pose.wgsl");
 
-/// Posed nodes the one-thread-per-character layout holds in private memory.
+/// Posed nodes the one-thread-per-character layout holds in private memory (and the per-node
+/// layout in workgroup memory).
 pub const POSE_MAX_CHARACTER_NODES: u32 = 64;
 
 /// Clips a [`PoseInstance`] can name (16 bits each).
@@ -27,6 +28,10 @@ pub struct GpuClips {
     pub(crate) bone_nodes: wgpu::Buffer,
     pub(crate) bone_matrices: wgpu::Buffer,
     pub(crate) node_count: u32,
+    /// Longest parent chain of the posed nodes (barriers of [`PoseLayout::PerNode`]).
+    ///
+    /// [`PoseLayout::PerNode`]: crate::PoseLayout::PerNode
+    pub(crate) levels: u32,
     pub(crate) bone_count: u32,
     pub(crate) row_vec4s: u32,
     pub(crate) morph_vec4s: u32,
@@ -106,6 +111,7 @@ impl GpuClips {
             bone_nodes,
             bone_matrices,
             node_count: set.nodes.len() as u32,
+            levels: set.depth(),
             bone_count: set.bone_count(),
             row_vec4s: set.row_vec4s,
             morph_vec4s: set.morph_count.div_ceil(4),

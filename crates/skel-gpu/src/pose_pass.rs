@@ -31,6 +31,11 @@ pub enum PoseLayout {
     /// transforms in private memory (each node sampled once; at most
     /// [`POSE_MAX_CHARACTER_NODES`] posed nodes).
     PerCharacter,
+    /// One workgroup per `64 / posed nodes` instances, one thread per (instance, node): each
+    /// node sampled once into workgroup memory, the hierarchy resolved one level per barrier,
+    /// the matrices written one 16-byte column per thread, consecutive threads on consecutive
+    /// columns (at most [`POSE_MAX_CHARACTER_NODES`] posed nodes).
+    PerNode,
 }
 
 /// What [`GpuCrowdPose::new`] sets up.
@@ -98,9 +103,9 @@ impl GpuCrowdPose {
             });
         }
         check_clips(clips, initial)?;
-        if desc.layout == PoseLayout::PerCharacter && clips.node_count > POSE_MAX_CHARACTER_NODES {
+        if desc.layout != PoseLayout::PerBone && clips.node_count > POSE_MAX_CHARACTER_NODES {
             return Err(GpuError::OutOfRange {
-                what: "posed nodes for PoseLayout::PerCharacter",
+                what: "posed nodes for PoseLayout::PerCharacter and PerNode",
                 got: clips.node_count.to_string(),
                 expected: "at most 64",
             });
@@ -120,6 +125,7 @@ impl GpuCrowdPose {
             });
         }
         let max_x = ctx.limits.max_compute_workgroups_per_dimension.max(1);
+        let group_characters = (POSE_WORKGROUP_SIZE / clips.node_count.max(1)).max(1);
         let chunks: Vec<(u32, u32, u32, u32)> = (0..count.div_ceil(per_chunk))
             .map(|c| {
                 let first = c * per_chunk;
@@ -127,6 +133,9 @@ impl GpuCrowdPose {
                 let threads = match desc.layout {
                     PoseLayout::PerBone => u64::from(n) * u64::from(clips.bone_count),
                     PoseLayout::PerCharacter => u64::from(n),
+                    PoseLayout::PerNode => {
+                        u64::from(n.div_ceil(group_characters)) * u64::from(POSE_WORKGROUP_SIZE)
+                    }
                 };
                 let (x, y) = groups_2d(threads, max_x);
                 (first, n, x, y)
@@ -154,8 +163,8 @@ impl GpuCrowdPose {
             u32::from(clips.has_mesh_inverse),
             0,
             advance_groups.0 * POSE_WORKGROUP_SIZE,
-            0,
-            0,
+            clips.levels,
+            group_characters,
             0,
         ];
         let params_bytes = vec![0u8; chunks.len() * PARAMS_STRIDE as usize];
@@ -469,6 +478,7 @@ fn pipelines(
     let bones_entry = match layout {
         PoseLayout::PerBone => "skel_pose_bones",
         PoseLayout::PerCharacter => "skel_pose_characters",
+        PoseLayout::PerNode => "skel_pose_nodes",
     };
     (group_layout, make("skel_pose_advance"), make(bones_entry))
 }

@@ -177,11 +177,13 @@ fn check(file: &str, layout: PoseLayout, max_chunk_bytes: Option<u64>) -> Option
 fn gpu_pose_matches_the_player_on_cesium_man() {
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerBone, None);
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerCharacter, None);
+    check("CesiumMan/CesiumMan.glb", PoseLayout::PerNode, None);
 }
 
 #[test]
 fn gpu_pose_matches_the_player_on_fox() {
     check("Fox/Fox.glb", PoseLayout::PerBone, None);
+    check("Fox/Fox.glb", PoseLayout::PerNode, None);
 }
 
 #[test]
@@ -191,6 +193,7 @@ fn gpu_pose_matches_the_player_on_rigged_figure() {
         PoseLayout::PerCharacter,
         None,
     );
+    check("RiggedFigure/RiggedFigure.glb", PoseLayout::PerNode, None);
 }
 
 #[test]
@@ -198,6 +201,11 @@ fn gpu_pose_matches_the_player_on_robot_expressive() {
     check(
         "RobotExpressive/RobotExpressive.glb",
         PoseLayout::PerBone,
+        None,
+    );
+    check(
+        "RobotExpressive/RobotExpressive.glb",
+        PoseLayout::PerNode,
         None,
     );
 }
@@ -208,6 +216,7 @@ fn chunked_pose_equals_unchunked() {
     // chunks, the second partly filled.
     let bytes = 4 * 19 * 64;
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerBone, Some(bytes));
+    check("CesiumMan/CesiumMan.glb", PoseLayout::PerNode, Some(bytes));
 }
 
 #[test]
@@ -223,40 +232,45 @@ fn an_instance_posed_every_second_frame_holds_its_pose_between() {
     // Instance 64 is in the second block of 64: it poses on odd frames, instance 0 on even ones.
     let instances = vec![PoseInstance::new(0, 0.1).update_every(2); 65];
     let bones = CrowdBones::new_gpu_posed(ctx, 65, set.bone_count()).unwrap();
-    let desc = GpuCrowdPoseDescriptor::default();
-    let mut pose = GpuCrowdPose::new(ctx, &clips, &bones, &instances, &desc).unwrap();
-    let per = set.bone_count() as usize;
-    let mut player = Player::new(&rig);
-    player.add_layer(LayerDesc::new(0).start(0.1)).unwrap();
-    let mut frames = Vec::new();
-    for dt in [0.0, 0.25, 0.25] {
-        pose.prepare(ctx, dt);
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        pose.record(&mut encoder.begin_compute_pass(&Default::default()));
-        ctx.queue.submit([encoder.finish()]);
-        let all: Vec<Mat4> =
-            readback::read_buffer_as(ctx, bones.bones_buffer(), 0, 65 * per).unwrap();
-        let mut sink = RecordingSink::default();
-        player.tick(dt, &mut sink);
-        frames.push((
-            all[..per].to_vec(),
-            all[64 * per..].to_vec(),
-            sink.bone_matrices[0].clone(),
-        ));
+    for layout in [PoseLayout::PerBone, PoseLayout::PerNode] {
+        let desc = GpuCrowdPoseDescriptor {
+            layout,
+            ..GpuCrowdPoseDescriptor::default()
+        };
+        let mut pose = GpuCrowdPose::new(ctx, &clips, &bones, &instances, &desc).unwrap();
+        let per = set.bone_count() as usize;
+        let mut player = Player::new(&rig);
+        player.add_layer(LayerDesc::new(0).start(0.1)).unwrap();
+        let mut frames = Vec::new();
+        for dt in [0.0, 0.25, 0.25] {
+            pose.prepare(ctx, dt);
+            let mut encoder = ctx.device.create_command_encoder(&Default::default());
+            pose.record(&mut encoder.begin_compute_pass(&Default::default()));
+            ctx.queue.submit([encoder.finish()]);
+            let all: Vec<Mat4> =
+                readback::read_buffer_as(ctx, bones.bones_buffer(), 0, 65 * per).unwrap();
+            let mut sink = RecordingSink::default();
+            player.tick(dt, &mut sink);
+            frames.push((
+                all[..per].to_vec(),
+                all[64 * per..].to_vec(),
+                sink.bone_matrices[0].clone(),
+            ));
+        }
+        let close = |a: &[Mat4], b: &[Mat4]| {
+            a.iter()
+                .zip(b)
+                .all(|(x, y)| bone_error(x, y, radius) / diagonal <= 1e-4)
+        };
+        // Instance 0: posed at frames 0 and 2, held at frame 1 though its playhead moved.
+        assert!(close(&frames[0].0, &frames[0].2));
+        assert_eq!(frames[1].0, frames[0].0);
+        assert!(!close(&frames[1].0, &frames[1].2));
+        assert!(close(&frames[2].0, &frames[2].2));
+        // Instance 64: posed at frame 1 (at the advanced playhead), held at frame 2.
+        assert!(close(&frames[1].1, &frames[1].2));
+        assert_eq!(frames[2].1, frames[1].1);
     }
-    let close = |a: &[Mat4], b: &[Mat4]| {
-        a.iter()
-            .zip(b)
-            .all(|(x, y)| bone_error(x, y, radius) / diagonal <= 1e-4)
-    };
-    // Instance 0: posed at frames 0 and 2, held at frame 1 though its playhead moved.
-    assert!(close(&frames[0].0, &frames[0].2));
-    assert_eq!(frames[1].0, frames[0].0);
-    assert!(!close(&frames[1].0, &frames[1].2));
-    assert!(close(&frames[2].0, &frames[2].2));
-    // Instance 64: posed at frame 1 (at the advanced playhead), held at frame 2.
-    assert!(close(&frames[1].1, &frames[1].2));
-    assert_eq!(frames[2].1, frames[1].1);
 }
 
 #[test]
@@ -279,7 +293,11 @@ fn a_reduced_instance_gives_left_out_bones_their_kept_ancestors_matrices() {
         PoseInstance::new(0, 0.3).reduced(true),
     ];
     let bones = CrowdBones::new_gpu_posed(ctx, 2, set.bone_count()).unwrap();
-    for layout in [PoseLayout::PerBone, PoseLayout::PerCharacter] {
+    for layout in [
+        PoseLayout::PerBone,
+        PoseLayout::PerCharacter,
+        PoseLayout::PerNode,
+    ] {
         let desc = GpuCrowdPoseDescriptor {
             layout,
             ..GpuCrowdPoseDescriptor::default()

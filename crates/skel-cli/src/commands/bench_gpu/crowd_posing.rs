@@ -16,8 +16,8 @@ pub(super) struct PosingArgs {
     /// (the GPU pose pass; nothing uploaded per character).
     #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu"])]
     pub(super) posing: String,
-    /// Thread layout of the GPU bone pass: `per-bone` or `per-character`.
-    #[arg(long, default_value = "per-bone", value_parser = ["per-bone", "per-character"])]
+    /// Thread layout of the GPU bone pass: `per-bone`, `per-character` or `per-node`.
+    #[arg(long, default_value = "per-bone", value_parser = ["per-bone", "per-character", "per-node"])]
     pub(super) layout: String,
     /// Each GPU-posed character blends two clips (clip 0 and clip 1, or clip 0 with itself at
     /// another phase when the asset has one clip), weight 0.5.
@@ -43,10 +43,10 @@ impl PosingArgs {
     /// The facade's posing.
     pub(super) fn posing(&self) -> Posing {
         if self.posing == "gpu" {
-            Posing::Gpu(if self.layout == "per-character" {
-                PoseLayout::PerCharacter
-            } else {
-                PoseLayout::PerBone
+            Posing::Gpu(match self.layout.as_str() {
+                "per-character" => PoseLayout::PerCharacter,
+                "per-node" => PoseLayout::PerNode,
+                _ => PoseLayout::PerBone,
             })
         } else {
             Posing::Cpu
