@@ -57,8 +57,9 @@ pub use camera::Camera;
 /// glam types the camera and instance API take (`skel::render::Vec3`, `skel::render::Mat4`).
 pub use glam::{Mat4, Vec3};
 pub use pipeline::{FRAGMENT_BINDINGS, INSTANCE_LOCATION, MESH_WGSL};
-pub use renderer::{AssetRenderer, BACKGROUND};
+pub use renderer::{AssetRenderer, BACKGROUND, frame_uniform};
 pub use target::{COLOR_FORMAT, DEPTH_FORMAT, MSAA_SAMPLES, OffscreenTarget, padded_row_bytes};
+pub use texture::upload_texture;
 
 /// The attachments an [`AssetRenderer`] draws into: its pipelines are built for exactly these
 /// (wgpu checks that a pass's attachments match the pipeline).

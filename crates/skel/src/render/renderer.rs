@@ -77,10 +77,13 @@ fn vec4_bytes(v: [f32; 4]) -> [u8; 16] {
     out
 }
 
-/// The `Frame` uniform for `camera`: view-projection, eye, and a key and fill light placed
-/// relative to the camera (key from the upper left, fill from the right), so every model is
-/// lit the same way in the picture whatever its orientation or the handedness.
-fn frame_uniform(camera: &Camera) -> Vec<u8> {
+/// The bytes of [`MESH_WGSL`](super::MESH_WGSL)'s `Frame` uniform (group 0) for `camera`:
+/// view-projection, eye, and a key and fill light placed relative to the camera (key from the
+/// upper left, fill from the right), so every model is lit the same way in the picture
+/// whatever its orientation or the handedness. For pipelines of your own around `MESH_WGSL`
+/// (a crowd's instanced draw) that should look as [`AssetRenderer`] draws.
+#[must_use]
+pub fn frame_uniform(camera: &Camera) -> Vec<u8> {
     let key = (-0.45 * camera.right + 0.75 * camera.up + 0.6 * camera.back).normalize();
     let fill = (0.8 * camera.right + 0.15 * camera.up + 0.5 * camera.back).normalize();
     let dir = |v: Vec3| [v.x, v.y, v.z, 0.0];

@@ -4,8 +4,12 @@ use image::{RgbaImage, imageops};
 use skel_gpu::GpuContext;
 
 /// Uploads an sRGB RGBA8 image with a full mip chain (box-filtered on the CPU), so small
-/// renders of large textures do not shimmer.
-pub(crate) fn upload_texture(ctx: &GpuContext, image: &RgbaImage) -> wgpu::TextureView {
+/// renders of large textures do not shimmer: a base colour texture as [`AssetRenderer`]
+/// binds it (`MESH_WGSL`'s group 1, binding 1).
+///
+/// [`AssetRenderer`]: super::AssetRenderer
+#[must_use]
+pub fn upload_texture(ctx: &GpuContext, image: &RgbaImage) -> wgpu::TextureView {
     let (w, h) = image.dimensions();
     let levels = 32 - w.max(h).max(1).leading_zeros();
     let texture = ctx.device.create_texture(&wgpu::TextureDescriptor {
