@@ -47,6 +47,14 @@ pub struct RenderArgs {
     /// Override a bone's local rotation, `NAME=x,y,z,w` (bone control; repeatable).
     #[arg(long = "bone-rotation", value_name = "NAME=X,Y,Z,W", value_parser = parse_bone_rotation)]
     pub bone_rotation: Vec<(String, [f32; 4])>,
+    /// Render a grid of N copies of the asset instead, each playing the clip (`--clip`, or
+    /// the first) from its own phase at its own speed, posed as one crowd and drawn instanced.
+    #[arg(long, value_name = "N")]
+    pub crowd: Option<u32>,
+    /// Where `--crowd` poses its characters: gpu (the pose pass advances every playhead) or
+    /// cpu (one player per character).
+    #[arg(long, value_enum, default_value_t = PosingArg::Gpu, requires = "crowd")]
+    pub posing: PosingArg,
     /// `--graph FILE.json` (with `--set`, `--travel`): an animation graph chooses what plays
     /// (default frames: its longest clip, or a second past its last scheduled change).
     #[command(flatten)]
@@ -60,6 +68,15 @@ pub enum HandednessArg {
     Lh,
     /// Right-handed.
     Rh,
+}
+
+/// `--posing` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PosingArg {
+    /// The GPU pose pass (default).
+    Gpu,
+    /// One CPU player per character.
+    Cpu,
 }
 
 /// Parses `WIDTHxHEIGHT`.
@@ -135,11 +152,25 @@ pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
         bones,
         progress: std::io::stderr().is_terminal(),
     };
-    let report = render::run(&job)?;
+    let report = match args.crowd {
+        Some(count) => {
+            let posing = match args.posing {
+                PosingArg::Gpu => render::crowd::CrowdPosing::Gpu,
+                PosingArg::Cpu => render::crowd::CrowdPosing::Cpu,
+            };
+            render::crowd::run(&job, &render::crowd::CrowdSpec { count, posing })?
+        }
+        None => render::run(&job)?,
+    };
     let o = &report.outputs;
     if report.skipped_primitives > 0 {
+        let why = if args.crowd.is_some() {
+            "a crowd draws the triangles of skinned meshes"
+        } else {
+            "no pipeline for their topology on this adapter"
+        };
         eprintln!(
-            "skel render: warning: {} line/point primitives left out (no pipeline for their topology on this adapter)",
+            "skel render: warning: {} primitives left out ({why})",
             report.skipped_primitives
         );
     }

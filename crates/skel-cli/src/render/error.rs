@@ -113,6 +113,15 @@ pub enum RenderError {
         #[source]
         source: skel::gpu::GpuError,
     },
+    /// The crowd of `--crowd` could not be built or bound (no skinned mesh, GPU limits).
+    #[error("crowd: {context}: {source}")]
+    Crowd {
+        /// What was being done.
+        context: &'static str,
+        /// The facade's error.
+        #[source]
+        source: skel::SkelError,
+    },
     /// wgpu reported an error while a frame was drawn (outside any error scope).
     #[error("GPU error while drawing frame {frame}: {message}")]
     Frame {

@@ -5,6 +5,8 @@
 
 mod bounds;
 mod clips;
+pub mod crowd;
+mod crowd_draw;
 mod error;
 pub mod output;
 mod player;
@@ -96,61 +98,9 @@ pub struct RenderReport {
 /// Any [`RenderError`]: no adapter (with what to install), a missing or bad file, an asset
 /// without meshes, an unknown clip, GPU or I/O failures.
 pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
-    if !(job.fps.is_finite() && job.fps > 0.0) {
-        return Err(RenderError::BadArgument {
-            what: "--fps",
-            rule: "a positive number",
-            got: job.fps.to_string(),
-        });
-    }
-    if job.frames == Some(0) {
-        return Err(RenderError::BadArgument {
-            what: "--frames",
-            rule: "at least 1",
-            got: "0".into(),
-        });
-    }
-    let asset_name = job.asset.as_ref().map_or_else(
-        || DEFAULT_CHARACTER_NAME.to_owned(),
-        |p| p.display().to_string(),
-    );
-    if let Some(path) = &job.asset
-        && !path.is_file()
-    {
-        return Err(RenderError::MissingFile { path: path.clone() });
-    }
-
-    let ctx = GpuContext::new_headless().map_err(|e| match e {
-        skel::gpu::GpuError::NoAdapter { reason, .. } => RenderError::NoAdapter { reason },
-        other => RenderError::Gpu {
-            context: "creating the device",
-            source: other,
-        },
-    })?;
-    let adapter = format!("{} ({:?})", ctx.adapter_info.name, ctx.adapter_info.backend);
-
-    let mut options = LoadOptions::default()
-        .with_handedness(job.handedness)
-        .with_bone_control(!job.bones.is_empty());
-    options.decode_images = true;
-    let source = match &job.asset {
-        Some(path) => Source::Path(path),
-        None => Source::Bytes {
-            bytes: DEFAULT_CHARACTER,
-            base_dir: None,
-        },
-    };
-    let mut container =
-        skel::load_gltf(&ctx, source, &options).map_err(|source| RenderError::Load {
-            asset: asset_name.clone(),
-            source,
-        })?;
-    if container.meshes.is_empty() {
-        return Err(RenderError::NoMesh {
-            asset: asset_name,
-            nodes: container.nodes.len(),
-        });
-    }
+    let asset_name = check_job(job)?;
+    let (ctx, adapter) = open_device()?;
+    let mut container = load_asset(&ctx, job, &asset_name, !job.bones.is_empty())?;
 
     let (mut player, playing) = playing::make_player(&container, &job.animation, &asset_name)?;
 
@@ -240,6 +190,78 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
         samples: target.sample_count(),
         seconds,
     })
+}
+
+/// Checks `--fps`, `--frames` and the asset path; the asset's name for messages.
+fn check_job(job: &RenderJob) -> Result<String, RenderError> {
+    if !(job.fps.is_finite() && job.fps > 0.0) {
+        return Err(RenderError::BadArgument {
+            what: "--fps",
+            rule: "a positive number",
+            got: job.fps.to_string(),
+        });
+    }
+    if job.frames == Some(0) {
+        return Err(RenderError::BadArgument {
+            what: "--frames",
+            rule: "at least 1",
+            got: "0".into(),
+        });
+    }
+    if let Some(path) = &job.asset
+        && !path.is_file()
+    {
+        return Err(RenderError::MissingFile { path: path.clone() });
+    }
+    Ok(job.asset.as_ref().map_or_else(
+        || DEFAULT_CHARACTER_NAME.to_owned(),
+        |p| p.display().to_string(),
+    ))
+}
+
+/// A headless device, and its adapter's name and backend for the summary line.
+fn open_device() -> Result<(GpuContext, String), RenderError> {
+    let ctx = GpuContext::new_headless().map_err(|e| match e {
+        skel::gpu::GpuError::NoAdapter { reason, .. } => RenderError::NoAdapter { reason },
+        other => RenderError::Gpu {
+            context: "creating the device",
+            source: other,
+        },
+    })?;
+    let adapter = format!("{} ({:?})", ctx.adapter_info.name, ctx.adapter_info.backend);
+    Ok((ctx, adapter))
+}
+
+/// Loads the job's asset (or the built-in character) with decoded images, and checks that
+/// it has a mesh.
+fn load_asset(
+    ctx: &GpuContext,
+    job: &RenderJob,
+    asset_name: &str,
+    bone_control: bool,
+) -> Result<AssetContainer, RenderError> {
+    let mut options = LoadOptions::default()
+        .with_handedness(job.handedness)
+        .with_bone_control(bone_control);
+    options.decode_images = true;
+    let source = match &job.asset {
+        Some(path) => Source::Path(path),
+        None => Source::Bytes {
+            bytes: DEFAULT_CHARACTER,
+            base_dir: None,
+        },
+    };
+    let container = skel::load_gltf(ctx, source, &options).map_err(|source| RenderError::Load {
+        asset: asset_name.to_owned(),
+        source,
+    })?;
+    if container.meshes.is_empty() {
+        return Err(RenderError::NoMesh {
+            asset: asset_name.to_owned(),
+            nodes: container.nodes.len(),
+        });
+    }
+    Ok(container)
 }
 
 /// One loop of a clip of `duration` seconds at `fps`, between 1 and [`MAX_DEFAULT_FRAMES`].

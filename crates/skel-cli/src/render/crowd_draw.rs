@@ -1,0 +1,469 @@
+//! How `skel render --crowd` draws: every primitive of the crowd's skinned meshes once,
+//! instanced over the whole grid. The shader is the facade's own `MESH_WGSL` (the lights,
+//! materials and tone curve of a one-character render), fed by the crowd's vertex fragment
+//! instead of a skinning fragment: vertex `v` of draw instance `i` is what crowd compute
+//! skinning wrote for instance `i` (`skel_crowd_skinned`), and the per-instance model matrix
+//! puts instance `i` on its grid cell.
+
+use std::collections::HashMap;
+
+use glam::Mat4;
+use image::RgbaImage;
+use skel::gltf::{AlphaMode, ImageSlot};
+use skel::gpu::GpuContext;
+use skel::render::{Camera, MESH_WGSL, RenderFormat, frame_uniform, upload_texture};
+use skel::{AssetContainer, Crowd, Topology};
+
+use super::RenderError;
+
+/// Group of the crowd's vertex fragment (`MESH_WGSL` owns groups 0 and 1).
+const CROWD_GROUP: u32 = 2;
+/// Vertex buffer slot of the per-instance model matrices (after positions, normals, uvs).
+const INSTANCE_SLOT: u32 = 3;
+
+/// `MESH_WGSL` calls `skel_skin_vertex(vertex_index, position, normal {{SKEL_INFLUENCES_ARG}})`:
+/// here the extra argument is the draw instance, and the skinned vertex comes from the crowd.
+const SKIN_FROM_CROWD: &str = "
+fn skel_skin_vertex(vertex_index: u32, position: vec3<f32>, normal: vec3<f32>, instance_index: u32) -> SkelCrowdVertex {
+    return skel_crowd_skinned(instance_index, vertex_index);
+}
+";
+
+/// The crowd shader: the crowd fragment in group 2, the shim, then `MESH_WGSL` with the
+/// instance index as its skinning argument.
+#[must_use]
+pub fn crowd_wgsl() -> String {
+    let mesh = MESH_WGSL
+        .replace(
+            "{{SKEL_INFLUENCES_PARAM}}",
+            ", @builtin(instance_index) skel_instance: u32",
+        )
+        .replace("{{SKEL_INFLUENCES_ARG}}", ", skel_instance");
+    format!(
+        "{}\n{SKIN_FROM_CROWD}\n{mesh}",
+        skel::gpu::crowd_vertex_wgsl(CROWD_GROUP)
+    )
+}
+
+/// One primitive's draw.
+struct Item {
+    mesh: usize,
+    primitive: usize,
+    /// Index of its crowd mesh (its group-2 bind group).
+    crowd_mesh: usize,
+    blend: bool,
+    bind_group: wgpu::BindGroup,
+}
+
+/// Pipelines, bind groups and the instance buffer of the crowd draw.
+pub struct CrowdScene {
+    opaque: wgpu::RenderPipeline,
+    blended: wgpu::RenderPipeline,
+    frame_uniform: wgpu::Buffer,
+    frame_group: wgpu::BindGroup,
+    crowd_groups: Vec<wgpu::BindGroup>,
+    items: Vec<Item>,
+    instances: wgpu::Buffer,
+    instance_count: u32,
+    /// Primitives not drawn: lines and points, and meshes without a skin (not in the crowd).
+    pub skipped: usize,
+}
+
+fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+fn gpu_error(context: &'static str) -> impl Fn(skel::gpu::GpuError) -> RenderError {
+    move |source| RenderError::Gpu { context, source }
+}
+
+fn buffer_init(
+    ctx: &GpuContext,
+    label: &str,
+    bytes: &[u8],
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: skel::gpu::padded_buffer_size(bytes.len() as u64),
+        usage: usage | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    ctx.queue.write_buffer(&buffer, 0, bytes);
+    buffer
+}
+
+/// `MESH_WGSL`'s `Draw` uniform: the mesh node's world matrix, the base colour factor and the
+/// flags (has normals, has texture, alpha mask, cutoff × 1e6).
+fn draw_uniform(world: &Mat4, primitive: &skel::Primitive, textured: bool) -> Vec<u8> {
+    let material = &primitive.material;
+    let (mask, cutoff) = match material.alpha_mode {
+        AlphaMode::Mask { cutoff } => (1_u32, cutoff),
+        _ => (0, 0.0),
+    };
+    let mut bytes: Vec<u8> = bytemuck::cast_slice(&world.to_cols_array()).to_vec();
+    bytes.extend_from_slice(bytemuck::cast_slice(&material.base_color_factor));
+    // Saturating float → int conversion of a cutoff in [0, 1].
+    let cutoff_micros = (cutoff.clamp(0.0, 1.0) * 1e6) as u32;
+    let flags = [
+        u32::from(primitive.has_normals),
+        u32::from(textured),
+        mask,
+        cutoff_micros,
+    ];
+    bytes.extend_from_slice(bytemuck::cast_slice(&flags));
+    bytes
+}
+
+impl CrowdScene {
+    /// Sets up drawing `crowd` of `container` with instance `i` moved by `placements[i]`, into
+    /// passes of `format`. `world` holds the nodes' world matrices (the mesh nodes').
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] when the shader, a pipeline or a bind group does not validate.
+    pub fn new(
+        ctx: &GpuContext,
+        container: &AssetContainer,
+        crowd: &Crowd,
+        world: &[Mat4],
+        placements: &[Mat4],
+        format: &RenderFormat,
+    ) -> Result<Self, RenderError> {
+        let device = &ctx.device;
+        let both = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
+        let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("skel crowd frame"),
+            entries: &[uniform_entry(0, both)],
+        });
+        let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("skel crowd draw"),
+            entries: &[
+                uniform_entry(0, both),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                        multisampled: false,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+            ],
+        });
+        let crowd_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("skel crowd vertex"),
+            entries: &skel::gpu::crowd_vertex_layout_entries(wgpu::ShaderStages::VERTEX),
+        });
+        let frame_uniform = buffer_init(
+            ctx,
+            "skel crowd frame",
+            &frame_uniform(&Camera::framing(
+                &[],
+                1.0,
+                skel::anim::Handedness::RightHanded,
+            )),
+            wgpu::BufferUsages::UNIFORM,
+        );
+        let frame_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("skel crowd frame"),
+            layout: &frame_layout,
+            entries: &[wgpu::BindGroupEntry {
+                binding: 0,
+                resource: frame_uniform.as_entire_binding(),
+            }],
+        });
+        let crowd_groups = (0..crowd.meshes().len())
+            .map(|m| crowd.vertex_bind_group(ctx, &crowd_layout, m))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|source| RenderError::Crowd {
+                context: "binding the crowd's meshes",
+                source,
+            })?;
+
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("skel crowd base colour"),
+            address_mode_u: wgpu::AddressMode::Repeat,
+            address_mode_v: wgpu::AddressMode::Repeat,
+            mag_filter: wgpu::FilterMode::Linear,
+            min_filter: wgpu::FilterMode::Linear,
+            mipmap_filter: wgpu::MipmapFilterMode::Linear,
+            ..wgpu::SamplerDescriptor::default()
+        });
+        let white = upload_texture(ctx, &RgbaImage::from_pixel(1, 1, image::Rgba([255; 4])));
+        let mut textures: HashMap<usize, wgpu::TextureView> = HashMap::new();
+        let mut items = Vec::new();
+        let mut skipped = 0;
+        for (mi, mesh) in container.meshes.iter().enumerate() {
+            let Some(cm) = crowd.meshes().iter().position(|c| c.mesh == mi) else {
+                skipped += mesh.primitives.len();
+                continue;
+            };
+            let m = world.get(mesh.node).copied().unwrap_or(Mat4::IDENTITY);
+            let det = m.determinant();
+            // As the facade renderer: the bones hold the inverse of a regular node matrix.
+            let m = if det != 0.0 && det.is_finite() {
+                m
+            } else {
+                Mat4::IDENTITY
+            };
+            for (pi, primitive) in mesh.primitives.iter().enumerate() {
+                if primitive.topology != Topology::Triangles {
+                    skipped += 1;
+                    continue;
+                }
+                let texture = base_color_texture(ctx, container, primitive, &mut textures);
+                let uniform = buffer_init(
+                    ctx,
+                    "skel crowd draw",
+                    &draw_uniform(&m, primitive, texture.is_some()),
+                    wgpu::BufferUsages::UNIFORM,
+                );
+                let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("skel crowd draw"),
+                    layout: &draw_layout,
+                    entries: &[
+                        wgpu::BindGroupEntry {
+                            binding: 0,
+                            resource: uniform.as_entire_binding(),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 1,
+                            resource: wgpu::BindingResource::TextureView(
+                                texture.as_ref().unwrap_or(&white),
+                            ),
+                        },
+                        wgpu::BindGroupEntry {
+                            binding: 2,
+                            resource: wgpu::BindingResource::Sampler(&sampler),
+                        },
+                    ],
+                });
+                items.push(Item {
+                    mesh: mi,
+                    primitive: pi,
+                    crowd_mesh: cm,
+                    blend: primitive.material.alpha_mode == AlphaMode::Blend,
+                    bind_group,
+                });
+            }
+        }
+        // Opaque first, then blended ones (drawn over them without writing depth).
+        items.sort_by_key(|i| i.blend);
+
+        let module = ctx
+            .capture("compiling the crowd shader", || {
+                device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                    label: Some("skel crowd mesh"),
+                    source: wgpu::ShaderSource::Wgsl(crowd_wgsl().into()),
+                })
+            })
+            .map_err(gpu_error("compiling the crowd shader"))?;
+        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("skel crowd"),
+            bind_group_layouts: &[Some(&frame_layout), Some(&draw_layout), Some(&crowd_layout)],
+            immediate_size: 0,
+        });
+        let pipeline = |blend| create_pipeline(ctx, &module, &layout, format, blend);
+        let (opaque, blended) = (pipeline(false)?, pipeline(true)?);
+
+        let matrices: Vec<[f32; 16]> = placements.iter().map(Mat4::to_cols_array).collect();
+        let instances = buffer_init(
+            ctx,
+            "skel crowd placements",
+            bytemuck::cast_slice(&matrices),
+            wgpu::BufferUsages::VERTEX,
+        );
+        Ok(Self {
+            opaque,
+            blended,
+            frame_uniform,
+            frame_group,
+            crowd_groups,
+            items,
+            instances,
+            instance_count: u32::try_from(placements.len()).unwrap_or(u32::MAX),
+            skipped,
+        })
+    }
+
+    /// Writes the camera and lights (the facade renderer's).
+    pub fn set_camera(&self, queue: &wgpu::Queue, camera: &Camera) {
+        queue.write_buffer(&self.frame_uniform, 0, &frame_uniform(camera));
+    }
+
+    /// Draw calls per frame: one per primitive, each over every instance.
+    #[must_use]
+    pub fn draw_count(&self) -> usize {
+        self.items.len()
+    }
+
+    /// Records every primitive's instanced draw of the `visible` instances into `pass`.
+    pub fn draw(&self, container: &AssetContainer, visible: u32, pass: &mut wgpu::RenderPass<'_>) {
+        let instances = 0..visible.min(self.instance_count);
+        pass.set_bind_group(0, &self.frame_group, &[]);
+        pass.set_vertex_buffer(INSTANCE_SLOT, self.instances.slice(..));
+        for item in &self.items {
+            let (Some(mesh), Some(group)) = (
+                container.meshes.get(item.mesh),
+                self.crowd_groups.get(item.crowd_mesh),
+            ) else {
+                continue;
+            };
+            let Some(primitive) = mesh.primitives.get(item.primitive) else {
+                continue;
+            };
+            if !mesh.visible {
+                continue;
+            }
+            pass.set_pipeline(if item.blend {
+                &self.blended
+            } else {
+                &self.opaque
+            });
+            pass.set_bind_group(1, &item.bind_group, &[]);
+            pass.set_bind_group(CROWD_GROUP, group, &[]);
+            pass.set_vertex_buffer(0, mesh.positions.slice(..));
+            pass.set_vertex_buffer(1, mesh.normals.slice(..));
+            pass.set_vertex_buffer(2, mesh.uvs.slice(..));
+            let base = primitive.base_vertex;
+            match (&primitive.indices, &mesh.indices) {
+                (Some(range), Some(indices)) => {
+                    pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+                    let base = i32::try_from(base).unwrap_or(i32::MAX);
+                    pass.draw_indexed(range.clone(), base, instances.clone());
+                }
+                _ => pass.draw(base..base + primitive.vertex_count, instances.clone()),
+            }
+        }
+    }
+}
+
+/// The primitive's decoded base colour texture, uploaded once per image.
+fn base_color_texture(
+    ctx: &GpuContext,
+    container: &AssetContainer,
+    primitive: &skel::Primitive,
+    textures: &mut HashMap<usize, wgpu::TextureView>,
+) -> Option<wgpu::TextureView> {
+    let tex = primitive
+        .material
+        .base_color_texture
+        .filter(|_| primitive.has_uvs)?;
+    if let Some(view) = textures.get(&tex.image) {
+        return Some(view.clone());
+    }
+    let ImageSlot::Decoded(image) = container.images.get(tex.image)? else {
+        return None;
+    };
+    let rgba = RgbaImage::from_raw(image.width, image.height, image.rgba8.clone())?;
+    let view = upload_texture(ctx, &rgba);
+    textures.insert(tex.image, view.clone());
+    Some(view)
+}
+
+fn create_pipeline(
+    ctx: &GpuContext,
+    module: &wgpu::ShaderModule,
+    layout: &wgpu::PipelineLayout,
+    format: &RenderFormat,
+    blend: bool,
+) -> Result<wgpu::RenderPipeline, RenderError> {
+    let attributes = |location, format| {
+        [wgpu::VertexAttribute {
+            format,
+            offset: 0,
+            shader_location: location,
+        }]
+    };
+    let position = attributes(0, wgpu::VertexFormat::Float32x3);
+    let normal = attributes(1, wgpu::VertexFormat::Float32x3);
+    let uv = attributes(2, wgpu::VertexFormat::Float32x2);
+    let placement = wgpu::vertex_attr_array![
+        12 => Float32x4, 13 => Float32x4, 14 => Float32x4, 15 => Float32x4
+    ];
+    let stream = |array_stride, step_mode, attributes| {
+        Some(wgpu::VertexBufferLayout {
+            array_stride,
+            step_mode,
+            attributes,
+        })
+    };
+    let vertex = wgpu::VertexStepMode::Vertex;
+    let buffers = [
+        stream(12, vertex, &position[..]),
+        stream(12, vertex, &normal[..]),
+        stream(8, vertex, &uv[..]),
+        stream(64, wgpu::VertexStepMode::Instance, &placement[..]),
+    ];
+    ctx.capture("creating the crowd pipeline", || {
+        ctx.device
+            .create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+                label: Some("skel crowd"),
+                layout: Some(layout),
+                vertex: wgpu::VertexState {
+                    module,
+                    entry_point: Some("vs_main"),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    buffers: &buffers,
+                },
+                // No culling, as the facade renderer: double-sided materials and mirrored
+                // (left-handed) worlds draw correctly.
+                primitive: wgpu::PrimitiveState::default(),
+                depth_stencil: Some(wgpu::DepthStencilState {
+                    format: format.depth,
+                    depth_write_enabled: Some(!blend),
+                    depth_compare: Some(wgpu::CompareFunction::LessEqual),
+                    stencil: wgpu::StencilState::default(),
+                    bias: wgpu::DepthBiasState::default(),
+                }),
+                multisample: wgpu::MultisampleState {
+                    count: format.sample_count,
+                    ..wgpu::MultisampleState::default()
+                },
+                fragment: Some(wgpu::FragmentState {
+                    module,
+                    entry_point: Some("fs_main"),
+                    compilation_options: wgpu::PipelineCompilationOptions::default(),
+                    targets: &[Some(wgpu::ColorTargetState {
+                        format: format.color,
+                        blend: blend.then_some(wgpu::BlendState::ALPHA_BLENDING),
+                        write_mask: wgpu::ColorWrites::ALL,
+                    })],
+                }),
+                multiview_mask: None,
+                cache: None,
+            })
+    })
+    .map_err(gpu_error("creating the crowd pipeline"))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The composed crowd shader names every function it calls (checked by compiling it
+    /// against a real device in the render tests; here: the substitutions happened).
+    #[test]
+    fn crowd_shader_is_composed() {
+        let source = super::crowd_wgsl();
+        assert!(!source.contains("{{"));
+        assert!(source.contains("@group(2) @binding(3)"));
+        assert!(source.contains(
+            "skel_skin_vertex(vertex_index, input.position, input.normal , skel_instance)"
+        ));
+    }
+}
