@@ -268,15 +268,20 @@ impl GpuClipSet {
     /// Longest parent chain of the posed nodes (1 for a flat hierarchy).
     #[must_use]
     pub fn depth(&self) -> u32 {
-        let mut depth = vec![0u32; self.parents.len()];
+        self.node_levels().into_iter().max().map_or(0, |l| l + 1)
+    }
+
+    /// Each posed node's ancestors (0 for a root): the level at which the per-node layouts
+    /// compose it with its parent.
+    #[must_use]
+    pub fn node_levels(&self) -> Vec<u32> {
+        let mut levels = vec![0u32; self.parents.len()];
         for (i, &p) in self.parents.iter().enumerate() {
-            depth[i] = if p == NO_PARENT {
-                1
-            } else {
-                depth[p as usize] + 1
-            };
+            if p != NO_PARENT {
+                levels[i] = levels[p as usize] + 1;
+            }
         }
-        depth.into_iter().max().unwrap_or(0)
+        levels
     }
 
     /// The frames of `clip` at `frames - 1` intervals over its duration, the rate doubled

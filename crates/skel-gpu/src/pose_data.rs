@@ -87,13 +87,20 @@ impl GpuClips {
             usage,
             contents,
         };
+        let parents_levels: Vec<u32> = set
+            .parents
+            .iter()
+            .copied()
+            .chain(set.node_levels())
+            .collect();
         let buffers = create_buffers_init(
             ctx,
             "GpuClips::new",
             &[
                 init("skel pose clips", bytemuck::cast_slice(&clips)),
                 init("skel pose frames", frame_bytes),
-                init("skel pose parents", bytemuck::cast_slice(&set.parents)),
+                // The parents, then each node's level (PoseLayout::PerNodeWide reads it).
+                init("skel pose parents", bytemuck::cast_slice(&parents_levels)),
                 init("skel pose bone nodes", bytemuck::cast_slice(&bone_nodes)),
                 init("skel pose bone matrices", bytemuck::cast_slice(&matrices)),
             ],

@@ -12,6 +12,8 @@ use crate::{CROWD_BONE_BYTES, CrowdBones, GpuContext, GpuError};
 
 /// Threads per workgroup of the pose passes.
 pub const POSE_WORKGROUP_SIZE: u32 = 64;
+/// Threads per workgroup of [`PoseLayout::PerNodeWide`]'s bone pass.
+const POSE_WIDE_WORKGROUP_SIZE: u32 = 256;
 
 /// Bytes between two chunks' uniform parameters (WebGPU's uniform offset alignment).
 const PARAMS_STRIDE: u64 = 256;
@@ -31,11 +33,23 @@ pub enum PoseLayout {
     /// transforms in private memory (each node sampled once; at most
     /// [`POSE_MAX_CHARACTER_NODES`] posed nodes).
     PerCharacter,
-    /// One workgroup per `64 / posed nodes` instances, one thread per (instance, node): each
-    /// node sampled once into workgroup memory, the hierarchy resolved one level per barrier,
-    /// the matrices written one 16-byte column per thread, consecutive threads on consecutive
-    /// columns (at most [`POSE_MAX_CHARACTER_NODES`] posed nodes).
+    /// One workgroup per `64 / posed nodes` instances, one thread per (instance, node): nodes
+    /// sampled once into workgroup memory, one level per barrier, then one 16-byte column per
+    /// thread, consecutive threads on consecutive columns (≤ [`POSE_MAX_CHARACTER_NODES`] nodes).
     PerNode,
+    /// [`PerNode`](Self::PerNode) with 256 threads per workgroup (`256 / posed nodes`
+    /// instances), node levels from a CPU-made table, no division per output word.
+    PerNodeWide,
+}
+
+impl PoseLayout {
+    /// Threads per workgroup of the bone pass.
+    fn workgroup_threads(self) -> u32 {
+        match self {
+            Self::PerNodeWide => POSE_WIDE_WORKGROUP_SIZE,
+            _ => POSE_WORKGROUP_SIZE,
+        }
+    }
 }
 
 /// What [`GpuCrowdPose::new`] sets up.
@@ -105,7 +119,7 @@ impl GpuCrowdPose {
         check_clips(clips, initial)?;
         if desc.layout != PoseLayout::PerBone && clips.node_count > POSE_MAX_CHARACTER_NODES {
             return Err(GpuError::OutOfRange {
-                what: "posed nodes for PoseLayout::PerCharacter and PerNode",
+                what: "posed nodes for PoseLayout::PerCharacter, PerNode and PerNodeWide",
                 got: clips.node_count.to_string(),
                 expected: "at most 64",
             });
@@ -125,7 +139,8 @@ impl GpuCrowdPose {
             });
         }
         let max_x = ctx.limits.max_compute_workgroups_per_dimension.max(1);
-        let group_characters = (POSE_WORKGROUP_SIZE / clips.node_count.max(1)).max(1);
+        let group_threads = desc.layout.workgroup_threads();
+        let group_characters = (group_threads / clips.node_count.max(1)).max(1);
         let chunks: Vec<(u32, u32, u32, u32)> = (0..count.div_ceil(per_chunk))
             .map(|c| {
                 let first = c * per_chunk;
@@ -133,11 +148,11 @@ impl GpuCrowdPose {
                 let threads = match desc.layout {
                     PoseLayout::PerBone => u64::from(n) * u64::from(clips.bone_count),
                     PoseLayout::PerCharacter => u64::from(n),
-                    PoseLayout::PerNode => {
-                        u64::from(n.div_ceil(group_characters)) * u64::from(POSE_WORKGROUP_SIZE)
+                    PoseLayout::PerNode | PoseLayout::PerNodeWide => {
+                        u64::from(n.div_ceil(group_characters)) * u64::from(group_threads)
                     }
                 };
-                let (x, y) = groups_2d(threads, max_x);
+                let (x, y) = groups_2d(threads, max_x, group_threads);
                 (first, n, x, y)
             })
             .collect();
@@ -148,7 +163,7 @@ impl GpuCrowdPose {
                 l.max_storage_buffer_binding_size
             })?;
         }
-        let advance_groups = groups_2d(u64::from(count), max_x);
+        let advance_groups = groups_2d(u64::from(count), max_x, POSE_WORKGROUP_SIZE);
         let base_params = [
             count,
             0,
@@ -348,7 +363,7 @@ impl GpuCrowdPose {
         for (c, &(first, n, x, _)) in self.chunks.iter().enumerate() {
             params[1] = first;
             params[2] = n;
-            params[11] = x * POSE_WORKGROUP_SIZE;
+            params[11] = x * self.layout.workgroup_threads();
             let at = c * PARAMS_STRIDE as usize;
             self.params_bytes[at..at + PARAMS_BYTES].copy_from_slice(bytemuck::cast_slice(&params));
         }
@@ -406,9 +421,9 @@ fn check_clips(clips: &GpuClips, instances: &[PoseInstance]) -> Result<(), GpuEr
     Ok(())
 }
 
-/// Workgroups (x, y) covering `threads` threads of [`POSE_WORKGROUP_SIZE`], x at most `max_x`.
-fn groups_2d(threads: u64, max_x: u32) -> (u32, u32) {
-    let groups = threads.div_ceil(u64::from(POSE_WORKGROUP_SIZE)).max(1);
+/// Workgroups (x, y) of `group` threads covering `threads` threads, x at most `max_x`.
+fn groups_2d(threads: u64, max_x: u32, group: u32) -> (u32, u32) {
+    let groups = threads.div_ceil(u64::from(group)).max(1);
     let x = groups.min(u64::from(max_x)) as u32;
     (x, groups.div_ceil(u64::from(x)) as u32)
 }
@@ -479,6 +494,7 @@ fn pipelines(
         PoseLayout::PerBone => "skel_pose_bones",
         PoseLayout::PerCharacter => "skel_pose_characters",
         PoseLayout::PerNode => "skel_pose_nodes",
+        PoseLayout::PerNodeWide => "skel_pose_nodes_wide",
     };
     (group_layout, make("skel_pose_advance"), make(bones_entry))
 }
