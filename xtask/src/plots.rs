@@ -17,12 +17,14 @@ use serde_json::Value;
 
 mod charts;
 mod inputs;
+mod posing;
 
 use charts::{
     compression_error_size, compute_throughput, cpu_vs_ozz_instructions, crowd_frame,
     layers_instructions,
 };
 use inputs::read_json;
+use posing::posing_scaling;
 
 /// Draw docs/plots/*.svg from the committed JSON results (docs/results/, docs/h200/); with
 /// --check, fail if a committed SVG differs from what its JSON draws.
@@ -48,7 +50,7 @@ struct Plot {
 }
 
 /// Every plot the docs show.
-const PLOTS: [Plot; 5] = [
+const PLOTS: [Plot; 6] = [
     Plot {
         file: "cpu_vs_ozz_instructions.svg",
         inputs: &["docs/results/cpu_vs_ozz.json"],
@@ -80,6 +82,15 @@ const PLOTS: [Plot; 5] = [
             "docs/h200/2026-12-01/gpu16b_crowd2.jsonl",
         ],
         draw: crowd_frame,
+    },
+    Plot {
+        file: "posing_scaling.svg",
+        inputs: &[
+            "docs/h200/2026-12-02/posing_wide_gpu.jsonl",
+            "docs/h200/2026-12-02/posing_gpu.jsonl",
+            "docs/h200/2026-12-02/posing_pernode_cpu.jsonl",
+        ],
+        draw: posing_scaling,
     },
 ];
 

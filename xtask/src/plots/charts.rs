@@ -11,7 +11,7 @@ use super::inputs::{array, median, num, only, text};
 const SIZE: (u32, u32) = (820, 480);
 
 /// The series colours, one per series in order (colour-blind-safe Okabe–Ito hues).
-const COLOURS: [RGBColor; 4] = [
+pub(super) const COLOURS: [RGBColor; 4] = [
     RGBColor(0, 114, 178),
     RGBColor(213, 94, 0),
     RGBColor(0, 158, 115),
@@ -87,7 +87,7 @@ pub(super) fn category_label(names: &[String], x: f64) -> String {
 }
 
 /// Renders `draw` onto a fresh SVG canvas and returns the SVG text.
-fn svg(
+pub(super) fn svg(
     draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>,
 ) -> Result<String, String> {
     let mut out = String::new();
@@ -456,9 +456,8 @@ pub(super) fn crowd_frame(inputs: &[Vec<Value>]) -> Result<String, String> {
     })
 }
 
-/// A plotters error as text (they carry the backend's error).
 /// Draws the series' legend in the one style every plot uses, at `position`.
-fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
+pub(super) fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
     chart: &mut ChartContext<'a, DB, CT>,
     position: SeriesLabelPosition,
 ) -> Result<(), String> {
@@ -472,6 +471,7 @@ fn legend<'a, DB: DrawingBackend + 'a, CT: CoordTranslate>(
         .map_err(err)
 }
 
-fn err<E: std::fmt::Debug>(e: E) -> String {
+/// A plotters error as text (they carry the backend's error).
+pub(super) fn err<E: std::fmt::Debug>(e: E) -> String {
     format!("plotters: {e:?}")
 }
