@@ -42,6 +42,32 @@ fn change(a: &[Mat4], b: &[Mat4]) -> f32 {
         .fold(0.0, f32::max)
 }
 
+/// Asserts that no step of `poses` (world matrices tick by tick) in `checked` moves more than
+/// 1.5 × the largest step of the ticks in `before` and `after`, away from the interruption.
+fn assert_no_jump(
+    poses: &[Vec<Mat4>],
+    before: std::ops::Range<usize>,
+    after: std::ops::Range<usize>,
+    checked: std::ops::Range<usize>,
+) {
+    let steps: Vec<f32> = poses.windows(2).map(|w| change(&w[0], &w[1])).collect();
+    let usual = steps[before]
+        .iter()
+        .chain(&steps[after])
+        .fold(0.0_f32, |m, &s| m.max(s));
+    for (n, &s) in steps
+        .iter()
+        .enumerate()
+        .take(checked.end)
+        .skip(checked.start)
+    {
+        assert!(
+            s <= 1.5 * usual + 1e-4,
+            "tick {n}: the pose moved {s}, a tick usually moves ≤ {usual}"
+        );
+    }
+}
+
 #[test]
 fn the_pose_is_the_blend_the_instance_reports() {
     let rig = rig();
@@ -93,18 +119,8 @@ fn an_interrupted_fade_continues_without_a_jump() {
             assert!(gp.instance().clips(0).any(|c| c.frozen));
         }
     }
-    let steps: Vec<f32> = poses.windows(2).map(|w| change(&w[0], &w[1])).collect();
     // The ticks around the interruption (tick 50 shows its first pose at index 50).
-    let usual = steps[40..49]
-        .iter()
-        .chain(&steps[52..60])
-        .fold(0.0_f32, |m, &s| m.max(s));
-    for (n, &s) in steps.iter().enumerate().take(56).skip(48) {
-        assert!(
-            s <= 1.5 * usual + 1e-4,
-            "tick {n}: the pose moved {s}, a tick usually moves ≤ {usual}"
-        );
-    }
+    assert_no_jump(&poses, 40..49, 52..60, 48..56);
 }
 
 #[test]
@@ -169,17 +185,7 @@ fn an_interrupted_additive_fade_continues_without_a_jump() {
         poses.push(world(gp.player_mut()));
     }
     assert_eq!(gp.instance().state(1), Some("u"));
-    let steps: Vec<f32> = poses.windows(2).map(|w| change(&w[0], &w[1])).collect();
-    let usual = steps[25..34]
-        .iter()
-        .chain(&steps[38..45])
-        .fold(0.0_f32, |m, &s| m.max(s));
-    for (n, &s) in steps.iter().enumerate().take(40).skip(33) {
-        assert!(
-            s <= 1.5 * usual + 1e-4,
-            "tick {n}: the pose moved {s}, a tick usually moves ≤ {usual}"
-        );
-    }
+    assert_no_jump(&poses, 25..34, 38..45, 33..40);
 }
 
 #[test]
@@ -223,19 +229,9 @@ fn an_additive_fade_interrupted_by_a_state_replaying_a_frozen_clip_does_not_jump
         }
     }
     assert_eq!(gp.instance().state(1), Some("s"));
-    let steps: Vec<f32> = poses.windows(2).map(|w| change(&w[0], &w[1])).collect();
     // One tick's usual motion, away from the interruption (tick 35 shows its first pose at
     // index 35, so steps[34] spans it).
-    let usual = steps[25..33]
-        .iter()
-        .chain(&steps[38..45])
-        .fold(0.0_f32, |m, &s| m.max(s));
-    for (n, &s) in steps.iter().enumerate().take(38).skip(32) {
-        assert!(
-            s <= 1.5 * usual + 1e-4,
-            "tick {n}: the pose moved {s}, a tick usually moves ≤ {usual}"
-        );
-    }
+    assert_no_jump(&poses, 25..33, 38..45, 32..38);
 }
 
 #[test]
