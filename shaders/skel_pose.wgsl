@@ -15,7 +15,7 @@
 //   first), model transforms in private memory (at most 64 posed nodes); each node sampled once.
 // - skel_pose_nodes: one workgroup per group_characters instances (64 / posed nodes), one
 //   thread per (instance, node): each node sampled once into workgroup memory, the hierarchy
-//   resolved one level per barrier, then the matrices written one 16-byte column per thread,
+//   resolved one level per barrier (each node's level from a table after the parents), then the matrices written one 16-byte column per thread,
 //   consecutive threads on consecutive columns (coalesced).
 // The bone passes skip an instance on frames its pose update rate (LOD) leaves out.
 
@@ -342,8 +342,9 @@ fn skel_pose_nodes(
     let c = lid / nodes;
     let node = lid - c * nodes;
     let slot = first_slot + c;
-    var depth = 0u;
-    var parent = SKEL_NO_PARENT;
+    // Independent of the instance: loaded first, so that they overlap its load.
+    let parent = skel_parents[node];
+    var depth = skel_parents[nodes + node];
     if c < per_group && slot < skel_pose.chunk_instances {
         let instance = skel_pose.first_instance + slot;
         let inst = skel_instances[instance];
@@ -354,13 +355,11 @@ fn skel_pose_nodes(
         if posing {
             let f = skel_instance_frames(inst);
             skel_group_model[lid] = skel_local(f.fa, f.fb, f.weight, node);
-            parent = skel_parents[node];
-            var p = parent;
-            while p != SKEL_NO_PARENT {
-                depth += 1u;
-                p = skel_parents[p];
-            }
+        } else {
+            depth = 0u;
         }
+    } else {
+        depth = 0u;
     }
     // Parents come before children, so level by level every parent is final when read.
     for (var level = 1u; level < skel_pose.levels; level += 1u) {
@@ -385,73 +384,6 @@ fn skel_pose_nodes(
         }
         let source = skel_source_bone(m - ch * bones, flags);
         let model = skel_group_model[ch * nodes + skel_bone_nodes[source].x];
-        let ibm = skel_bone_matrices[source * 2u + 1u][col];
-        var v = vec4<f32>(dot(model.r0, ibm), dot(model.r1, ibm), dot(model.r2, ibm), ibm.w);
-        if skel_pose.has_mesh_inverse != 0u {
-            v = skel_bone_matrices[source * 2u] * v;
-        }
-        skel_bones_out[first_bone + m][col] = v;
-    }
-}
-
-// skel_pose_nodes_wide: skel_pose_nodes with 256 threads per workgroup (256 / posed nodes
-// instances, 12 CesiumMan): the same barriers serve four times the instances. The depth of
-// every node comes from the CPU (skel_node_levels, not a walk), and each output word finds its
-// instance by a multiply with the reciprocal of the bone count instead of a division.
-const SKEL_WIDE_THREADS: u32 = 256u;
-var<workgroup> skel_wide_model: array<SkelAffine, SKEL_WIDE_THREADS>;
-var<workgroup> skel_wide_flags: array<u32, SKEL_WIDE_THREADS>;
-
-@compute @workgroup_size(256)
-fn skel_pose_nodes_wide(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
-    let nodes = skel_pose.nodes;
-    let per_group = skel_pose.group_characters;
-    let first_slot = (wid.x + wid.y * (skel_pose.row_threads / SKEL_WIDE_THREADS)) * per_group;
-    let c = lid / nodes;
-    let node = lid - c * nodes;
-    let slot = first_slot + c;
-    var depth = 0u;
-    var parent = 0u;
-    if c < per_group && slot < skel_pose.chunk_instances {
-        let instance = skel_pose.first_instance + slot;
-        let inst = skel_instances[instance];
-        let posing = skel_updates(instance, inst.flags);
-        if node == 0u {
-            skel_wide_flags[c] = select(inst.flags | SKEL_SKIP, inst.flags, posing);
-        }
-        if posing {
-            let f = skel_instance_frames(inst);
-            skel_wide_model[lid] = skel_local(f.fa, f.fb, f.weight, node);
-            parent = skel_parents[node];
-            depth = skel_parents[nodes + node];
-        }
-    }
-    for (var level = 1u; level < skel_pose.levels; level += 1u) {
-        workgroupBarrier();
-        if depth == level {
-            skel_wide_model[lid] = skel_affine_mul(skel_wide_model[lid - node + parent], skel_wide_model[lid]);
-        }
-    }
-    workgroupBarrier();
-    let characters = min(per_group, skel_pose.chunk_instances - min(first_slot, skel_pose.chunk_instances));
-    let bones = skel_pose.bones;
-    let words = characters * bones * 4u;
-    let first_bone = first_slot * bones;
-    // Exact for m below 2^16: (m + 0.5) / bones lies at least 0.5 / bones from an integer.
-    let inv_bones = 1.0 / f32(bones);
-    for (var w = lid; w < words; w += SKEL_WIDE_THREADS) {
-        let m = w >> 2u;
-        let col = w & 3u;
-        let ch = u32((f32(m) + 0.5) * inv_bones);
-        let flags = skel_wide_flags[ch];
-        if (flags & SKEL_SKIP) != 0u {
-            continue;
-        }
-        let source = skel_source_bone(m - ch * bones, flags);
-        let model = skel_wide_model[ch * nodes + skel_bone_nodes[source].x];
         let ibm = skel_bone_matrices[source * 2u + 1u][col];
         var v = vec4<f32>(dot(model.r0, ibm), dot(model.r1, ibm), dot(model.r2, ibm), ibm.w);
         if skel_pose.has_mesh_inverse != 0u {

@@ -99,7 +99,7 @@ impl GpuClips {
             &[
                 init("skel pose clips", bytemuck::cast_slice(&clips)),
                 init("skel pose frames", frame_bytes),
-                // The parents, then each node's level (PoseLayout::PerNodeWide reads it).
+                // The parents, then each node's level (the per-node layouts read it).
                 init("skel pose parents", bytemuck::cast_slice(&parents_levels)),
                 init("skel pose bone nodes", bytemuck::cast_slice(&bone_nodes)),
                 init("skel pose bone matrices", bytemuck::cast_slice(&matrices)),

@@ -12,8 +12,6 @@ use crate::{CROWD_BONE_BYTES, CrowdBones, GpuContext, GpuError};
 
 /// Threads per workgroup of the pose passes.
 pub const POSE_WORKGROUP_SIZE: u32 = 64;
-/// Threads per workgroup of [`PoseLayout::PerNodeWide`]'s bone pass.
-const POSE_WIDE_WORKGROUP_SIZE: u32 = 256;
 
 /// Bytes between two chunks' uniform parameters (WebGPU's uniform offset alignment).
 const PARAMS_STRIDE: u64 = 256;
@@ -37,19 +35,6 @@ pub enum PoseLayout {
     /// sampled once into workgroup memory, one level per barrier, then one 16-byte column per
     /// thread, consecutive threads on consecutive columns (≤ [`POSE_MAX_CHARACTER_NODES`] nodes).
     PerNode,
-    /// [`PerNode`](Self::PerNode) with 256 threads per workgroup (`256 / posed nodes`
-    /// instances), node levels from a CPU-made table, no division per output word.
-    PerNodeWide,
-}
-
-impl PoseLayout {
-    /// Threads per workgroup of the bone pass.
-    fn workgroup_threads(self) -> u32 {
-        match self {
-            Self::PerNodeWide => POSE_WIDE_WORKGROUP_SIZE,
-            _ => POSE_WORKGROUP_SIZE,
-        }
-    }
 }
 
 /// What [`GpuCrowdPose::new`] sets up.
@@ -119,7 +104,7 @@ impl GpuCrowdPose {
         check_clips(clips, initial)?;
         if desc.layout != PoseLayout::PerBone && clips.node_count > POSE_MAX_CHARACTER_NODES {
             return Err(GpuError::OutOfRange {
-                what: "posed nodes for PoseLayout::PerCharacter, PerNode and PerNodeWide",
+                what: "posed nodes for PoseLayout::PerCharacter and PerNode",
                 got: clips.node_count.to_string(),
                 expected: "at most 64",
             });
@@ -139,7 +124,7 @@ impl GpuCrowdPose {
             });
         }
         let max_x = ctx.limits.max_compute_workgroups_per_dimension.max(1);
-        let group_threads = desc.layout.workgroup_threads();
+        let group_threads = POSE_WORKGROUP_SIZE;
         let group_characters = (group_threads / clips.node_count.max(1)).max(1);
         let chunks: Vec<(u32, u32, u32, u32)> = (0..count.div_ceil(per_chunk))
             .map(|c| {
@@ -148,7 +133,7 @@ impl GpuCrowdPose {
                 let threads = match desc.layout {
                     PoseLayout::PerBone => u64::from(n) * u64::from(clips.bone_count),
                     PoseLayout::PerCharacter => u64::from(n),
-                    PoseLayout::PerNode | PoseLayout::PerNodeWide => {
+                    PoseLayout::PerNode => {
                         u64::from(n.div_ceil(group_characters)) * u64::from(group_threads)
                     }
                 };
@@ -363,7 +348,7 @@ impl GpuCrowdPose {
         for (c, &(first, n, x, _)) in self.chunks.iter().enumerate() {
             params[1] = first;
             params[2] = n;
-            params[11] = x * self.layout.workgroup_threads();
+            params[11] = x * POSE_WORKGROUP_SIZE;
             let at = c * PARAMS_STRIDE as usize;
             self.params_bytes[at..at + PARAMS_BYTES].copy_from_slice(bytemuck::cast_slice(&params));
         }
@@ -486,7 +471,15 @@ fn pipelines(
                 layout: Some(&pipeline_layout),
                 module: &module,
                 entry_point: Some(entry_point),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                // The per-node entry points write every workgroup word they read (a node's
+                // transform before the barrier after which its children read it, a
+                // character's flags before the output reads them), so WebGPU's zeroing of
+                // workgroup memory at each workgroup's start is work for nothing: 2 % of the
+                // pass at 1 000 000 CesiumMan on the H200 (docs/gpu-posing.md).
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &[],
+                    zero_initialize_workgroup_memory: false,
+                },
                 cache: None,
             })
     };
@@ -494,7 +487,6 @@ fn pipelines(
         PoseLayout::PerBone => "skel_pose_bones",
         PoseLayout::PerCharacter => "skel_pose_characters",
         PoseLayout::PerNode => "skel_pose_nodes",
-        PoseLayout::PerNodeWide => "skel_pose_nodes_wide",
     };
     (group_layout, make("skel_pose_advance"), make(bones_entry))
 }

@@ -178,14 +178,12 @@ fn gpu_pose_matches_the_player_on_cesium_man() {
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerBone, None);
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerCharacter, None);
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerNode, None);
-    check("CesiumMan/CesiumMan.glb", PoseLayout::PerNodeWide, None);
 }
 
 #[test]
 fn gpu_pose_matches_the_player_on_fox() {
     check("Fox/Fox.glb", PoseLayout::PerBone, None);
     check("Fox/Fox.glb", PoseLayout::PerNode, None);
-    check("Fox/Fox.glb", PoseLayout::PerNodeWide, None);
 }
 
 #[test]
@@ -196,11 +194,6 @@ fn gpu_pose_matches_the_player_on_rigged_figure() {
         None,
     );
     check("RiggedFigure/RiggedFigure.glb", PoseLayout::PerNode, None);
-    check(
-        "RiggedFigure/RiggedFigure.glb",
-        PoseLayout::PerNodeWide,
-        None,
-    );
 }
 
 #[test]
@@ -215,11 +208,6 @@ fn gpu_pose_matches_the_player_on_robot_expressive() {
         PoseLayout::PerNode,
         None,
     );
-    check(
-        "RobotExpressive/RobotExpressive.glb",
-        PoseLayout::PerNodeWide,
-        None,
-    );
 }
 
 #[test]
@@ -229,11 +217,6 @@ fn chunked_pose_equals_unchunked() {
     let bytes = 4 * 19 * 64;
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerBone, Some(bytes));
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerNode, Some(bytes));
-    check(
-        "CesiumMan/CesiumMan.glb",
-        PoseLayout::PerNodeWide,
-        Some(bytes),
-    );
 }
 
 #[test]
@@ -249,11 +232,7 @@ fn an_instance_posed_every_second_frame_holds_its_pose_between() {
     // Instance 64 is in the second block of 64: it poses on odd frames, instance 0 on even ones.
     let instances = vec![PoseInstance::new(0, 0.1).update_every(2); 65];
     let bones = CrowdBones::new_gpu_posed(ctx, 65, set.bone_count()).unwrap();
-    for layout in [
-        PoseLayout::PerBone,
-        PoseLayout::PerNode,
-        PoseLayout::PerNodeWide,
-    ] {
+    for layout in [PoseLayout::PerBone, PoseLayout::PerNode] {
         let desc = GpuCrowdPoseDescriptor {
             layout,
             ..GpuCrowdPoseDescriptor::default()
@@ -318,7 +297,6 @@ fn a_reduced_instance_gives_left_out_bones_their_kept_ancestors_matrices() {
         PoseLayout::PerBone,
         PoseLayout::PerCharacter,
         PoseLayout::PerNode,
-        PoseLayout::PerNodeWide,
     ] {
         let desc = GpuCrowdPoseDescriptor {
             layout,

@@ -16,9 +16,8 @@ pub(super) struct PosingArgs {
     /// (the GPU pose pass; nothing uploaded per character).
     #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu"])]
     pub(super) posing: String,
-    /// Thread layout of the GPU bone pass: `per-bone`, `per-character`, `per-node` or
-    /// `per-node-wide` (256 threads per workgroup).
-    #[arg(long, default_value = "per-bone", value_parser = ["per-bone", "per-character", "per-node", "per-node-wide"])]
+    /// Thread layout of the GPU bone pass: `per-bone`, `per-character` or `per-node`.
+    #[arg(long, default_value = "per-bone", value_parser = ["per-bone", "per-character", "per-node"])]
     pub(super) layout: String,
     /// Each GPU-posed character blends two clips (clip 0 and clip 1, or clip 0 with itself at
     /// another phase when the asset has one clip), weight 0.5.
@@ -47,7 +46,6 @@ impl PosingArgs {
             Posing::Gpu(match self.layout.as_str() {
                 "per-character" => PoseLayout::PerCharacter,
                 "per-node" => PoseLayout::PerNode,
-                "per-node-wide" => PoseLayout::PerNodeWide,
                 _ => PoseLayout::PerBone,
             })
         } else {

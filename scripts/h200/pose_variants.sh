@@ -1,0 +1,27 @@
+#!/bin/bash
+# Interleaved rounds of `skel bench gpu crowd --posing gpu --layout per-node` with several
+# builds of the pose pass, on the lent GPU machine: .devbin/v/bN.xz are stripped release `skel`
+# binaries, each built from a variant of crates/skel-gpu (the variants are described in the
+# README of the results folder), CesiumMan.glb in .devbin/, the Vulkan loader's .deb files in
+# .gl/ (carry: .gl, .devbin). VARIANTS (default: every bN found) and ROUNDS (default 2) pick
+# what runs. Every run appends one JSON object, tagged with its variant, to $OUT/variants.jsonl;
+# the log goes to $OUT/log.txt and the machine to $OUT/env.txt.
+set -u
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+export WGPU_BACKEND=vulkan XDG_RUNTIME_DIR=/tmp
+C=.devbin/CesiumMan.glb; L=$OUT/log.txt; D=/tmp/variants; mkdir -p $D
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; nproc; lscpu | grep 'Model name'; } > "$OUT/env.txt" 2>&1
+for x in .devbin/v/*.xz; do xz -dc "$x" > "$D/$(basename "$x" .xz)"; chmod +x "$D/$(basename "$x" .xz)"; done
+VARIANTS=${VARIANTS:-$(cd $D && ls)}
+# Runs one bench under a time limit; tags its JSON with the variant and the round.
+t() { local v=$1 r=$2; shift 2; echo "=== $v round $r: $*" >> "$L"; local s; s=$(date +%s%N)
+  timeout 120 "$D/$v" bench gpu crowd $C --posing gpu --json "$@" 2>>"$L" \
+    | python3 -c "import json,sys; d=json.load(sys.stdin); d['variant']='$v'; d['round']=$r; d['args']='$*'; print(json.dumps(d))" >> "$OUT/variants.jsonl"
+  echo "=== exit ${PIPESTATUS[0]} after $(( ($(date +%s%N) - s) / 1000000 )) ms" >> "$L"; }
+for r in $(seq 1 "${ROUNDS:-2}"); do
+  for v in $VARIANTS; do
+    t $v $r --characters 1000000 --frames 30 --no-skin --layout ${LAYOUT:-per-node} --copy-mib 1024
+    [ -n "${EXTRA:-}" ] && t $v $r $EXTRA
+  done
+done
+echo done >> "$L"
