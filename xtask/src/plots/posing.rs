@@ -50,7 +50,7 @@ pub(super) fn posing_scaling(inputs: &[Vec<Value>]) -> Result<String, String> {
     let gpu: Vec<&Value> = gpu.iter().flatten().collect();
     let cpu: Vec<&Value> = cpu.iter().collect();
     let mut lines: Vec<Line> = Vec::new();
-    for layout in ["per-node", "per-node-wide", "per-bone"] {
+    for layout in ["per-node", "per-bone"] {
         let points = medians(
             &gpu,
             |r| text(r, "layout") == Ok(layout),
