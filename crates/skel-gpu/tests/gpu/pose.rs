@@ -322,3 +322,29 @@ fn a_reduced_instance_gives_left_out_bones_their_kept_ancestors_matrices() {
         assert!(moved > 0, "some bones are left out");
     }
 }
+
+#[test]
+fn static_ancestors_above_the_joints_are_folded_into_constants() {
+    // CesiumMan's Z_UP and Armature (asset nodes 0 and 1) move with no clip and are no joint:
+    // they are not posed, and since the mesh hangs under the same two nodes, each bone's left
+    // matrix (mesh inverse × folded ancestors) comes out exactly the identity.
+    let Some((rig, _, radius)) = load("CesiumMan/CesiumMan.glb") else {
+        return;
+    };
+    let set = GpuClipSet::new(&rig, &GpuClipSetOptions::for_diagonal(radius, 1e-4)).unwrap();
+    assert_eq!(set.nodes.len(), 19);
+    assert_eq!(set.bone_count(), 19);
+    assert!(!set.nodes.contains(&0) && !set.nodes.contains(&1));
+    assert_eq!(set.depth(), 6);
+    assert!(set.mesh_inverses.iter().all(|m| *m == Mat4::IDENTITY));
+    // RobotExpressive's RootNode and RobotArmature are folded too, but its meshes (Hand.R,
+    // Hand.L) sit under RootNode with a translation of their own: the left matrices keep what
+    // does not cancel (the pose tests above check the poses of all four assets).
+    let Some((robot, _, radius)) = load("RobotExpressive/RobotExpressive.glb") else {
+        return;
+    };
+    let set = GpuClipSet::new(&robot, &GpuClipSetOptions::for_diagonal(radius, 1e-4)).unwrap();
+    assert!(!set.nodes.contains(&0) && !set.nodes.contains(&1));
+    assert_eq!(set.nodes.len(), 43);
+    assert!(set.mesh_inverses.iter().all(|m| *m != Mat4::IDENTITY));
+}

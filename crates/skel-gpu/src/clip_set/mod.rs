@@ -1,7 +1,8 @@
 //! An asset's clips resampled for the GPU pose pass: every clip at a uniform frame rate of its
 //! own, so that finding the two frames around a time is an index (`floor(t × rate)`), not a
 //! search; each frame holds the local translation, rotation and scale of every node that moves
-//! a joint (the joints and their ancestors) and every morph weight.
+//! a joint (the joints and their ancestors, less the static ancestors above them, which are
+//! folded into constants: see `posed.rs`) and every morph weight.
 //!
 //! The rate of a clip is chosen by measurement, not assumed: starting from its shortest key
 //! interval, doubled until the bone matrices reconstructed the way the shader does (lerp of
@@ -13,12 +14,15 @@
 //! Built once per asset on the CPU ([`GpuClipSet::new`]); [`GpuClips`](crate::GpuClips) holds
 //! it on the GPU.
 
-use glam::{Mat4, Quat, Vec3, Vec4};
+use glam::{Mat4, Vec3, Vec4};
 use skel_anim::{AnimationData, PoseScratch, R_OFF, Rig, S_OFF, T_OFF, TRS_STRIDE};
 
 use crate::GpuError;
 pub use crate::clip_error::POSE_NODE_VEC4S;
 use crate::clip_error::{Reconstruction, Resampled, pose_error};
+
+mod posed;
+use posed::{PosedHierarchy, mesh_inverse, snap_identity};
 
 /// A parent index meaning "a root of the posed hierarchy".
 pub const NO_PARENT: u32 = u32::MAX;
@@ -88,9 +92,12 @@ impl GpuClipTable {
 /// the module docs).
 #[derive(Debug, Clone, PartialEq)]
 pub struct GpuClipSet {
-    /// Asset node of each posed node, parents before children.
+    /// Asset node of each posed node, parents before children: the joints and their
+    /// ancestors, less the static ancestors above them (non-joint nodes that no clip moves,
+    /// whose ancestors are alike), which are folded into [`mesh_inverses`](Self::mesh_inverses).
     pub nodes: Vec<usize>,
-    /// Parent of each posed node as a posed-node index, or [`NO_PARENT`].
+    /// Parent of each posed node as a posed-node index, or [`NO_PARENT`] (a root of the posed
+    /// hierarchy, whose folded ancestors are in its bones' left matrices).
     pub parents: Vec<u32>,
     /// Posed node of each bone, bindings one after the other in the asset's order (the layout
     /// of [`CrowdBones`](crate::CrowdBones)).
@@ -101,7 +108,10 @@ pub struct GpuClipSet {
     pub reduced_bones: Vec<u32>,
     /// Inverse bind matrix of each bone.
     pub inverse_binds: Vec<Mat4>,
-    /// Per bone: the inverse of its mesh node's rest world transform (applied on the left).
+    /// Per bone, applied on the left of its model transform: the inverse of its mesh node's
+    /// rest world transform times the rest world transform of the folded ancestors above its
+    /// chain (formed in f64, and exactly the identity when the two cancel to 10⁻⁹, as for a
+    /// mesh under the same armature node as its skeleton).
     pub mesh_inverses: Vec<Mat4>,
     /// First bone of each skeleton binding.
     pub binding_offsets: Vec<u32>,
@@ -155,30 +165,12 @@ impl GpuClipSet {
 
     /// The posed nodes, the bones and the morph layout; no clips yet.
     fn layout(rig: &Rig, data: &AnimationData) -> Result<Self, GpuError> {
-        let mut wanted = vec![false; data.nodes.len()];
-        for binding in &data.skeletons {
-            for &joint in &binding.joints {
-                let mut node = Some(joint);
-                while let Some(n) = node.filter(|&n| !wanted[n]) {
-                    wanted[n] = true;
-                    node = data.nodes[n].parent;
-                }
-            }
-        }
-        let nodes: Vec<usize> = rig
-            .topo_order()
-            .iter()
-            .copied()
-            .filter(|&n| wanted[n])
-            .collect();
-        let mut posed = vec![NO_PARENT; data.nodes.len()];
-        for (i, &n) in nodes.iter().enumerate() {
-            posed[n] = i as u32;
-        }
-        let parents = nodes
-            .iter()
-            .map(|&n| data.nodes[n].parent.map_or(NO_PARENT, |p| posed[p]))
-            .collect();
+        let PosedHierarchy {
+            nodes,
+            parents,
+            posed,
+            prefix,
+        } = PosedHierarchy::of(rig, data);
         let (mut bone_nodes, mut inverse_binds, mut mesh_inverses) = (vec![], vec![], vec![]);
         let mut binding_offsets = Vec::with_capacity(data.skeletons.len());
         for binding in &data.skeletons {
@@ -188,7 +180,7 @@ impl GpuClipSet {
                 bone_nodes.push(posed[joint]);
                 let ibm = &binding.inverse_bind_matrices[j * 16..j * 16 + 16];
                 inverse_binds.push(Mat4::from_cols_slice(ibm));
-                mesh_inverses.push(mesh_inverse);
+                mesh_inverses.push(snap_identity(mesh_inverse * prefix[posed[joint] as usize]));
             }
         }
         let mut morph_offsets = Vec::with_capacity(data.morph_bindings.len());
@@ -420,30 +412,4 @@ fn key_times(data: &AnimationData, clip: usize, duration: f32) -> Vec<f32> {
     keys.sort_by(f32::total_cmp);
     keys.dedup();
     keys
-}
-
-/// The inverse of `mesh_node`'s rest world transform (without the handedness mirror, which the
-/// CPU pose applies to the mesh and its joints alike and so cancels).
-fn mesh_inverse(data: &AnimationData, mesh_node: usize) -> Result<Mat4, GpuError> {
-    let mut world = Mat4::IDENTITY;
-    let mut node = Some(mesh_node);
-    while let Some(n) = node {
-        let paths = [
-            skel_anim::ChannelPath::Translation,
-            skel_anim::ChannelPath::Rotation,
-            skel_anim::ChannelPath::Scale,
-        ];
-        if paths.into_iter().any(|p| data.is_animated(n, p)) {
-            return Err(GpuError::AnimatedMeshNode { mesh_node, node: n });
-        }
-        let rest = &data.nodes[n];
-        let local = Mat4::from_scale_rotation_translation(
-            Vec3::from_array(rest.scale),
-            Quat::from_array(rest.rotation),
-            Vec3::from_array(rest.translation),
-        );
-        world = local * world;
-        node = rest.parent;
-    }
-    Ok(world.inverse())
 }
