@@ -9,16 +9,14 @@ mod common;
 
 use std::sync::Arc;
 
-use common::groups::{MaskSpec, add, arb_mask, arb_rig, close, mask, mask_weights};
-use common::pose_f64;
+use common::groups::{
+    MaskSpec, Prop, add, animates, arb_mask, arb_rig, close, mask, mask_weights, prop_value,
+};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use skel_anim::{
     AnimationData, ChannelPath, GroupDesc, LayerDesc, NullSink, Player, Reference, Rig,
 };
-
-/// One property: `Some(node, path)` or the morph weights (`None`).
-type Prop = Option<(usize, ChannelPath)>;
 
 /// One member: clip, mask, and its weight in each of the three phases.
 type Member = (Index, Option<MaskSpec>, [f32; 3]);
@@ -76,21 +74,8 @@ fn phase(p: &mut Player, case: &Case, k: usize) {
 fn reference(data: &AnimationData, case: &Case, members: &[LayerDesc], prop: Prop) -> Vec<f64> {
     let rotation = matches!(prop, Some((_, ChannelPath::Rotation)));
     let node = prop.map_or(0, |p| p.0);
-    let get = |c: Option<usize>, time: f32| -> Vec<f64> {
-        let (trs, w) = pose_f64(data, c, time);
-        match prop {
-            None => w[0].clone(),
-            Some((n, ChannelPath::Translation)) => trs[n].t.to_vec(),
-            Some((n, ChannelPath::Rotation)) => trs[n].r.to_vec(),
-            Some((n, _)) => trs[n].s.to_vec(),
-        }
-    };
-    let animates = |c: usize| {
-        data.clips[c].channels.iter().any(|ch| match prop {
-            None => ch.path == ChannelPath::Weights,
-            Some((n, p)) => ch.node == n && ch.path == p,
-        })
-    };
+    let get = |c: Option<usize>, time: f32| prop_value(data, prop, c, time);
+    let animates = |c: usize| animates(data, prop, c);
     let at = |c: usize, k: usize| case.times[k].clamp(0.0, data.clips[c].duration());
     let none: Vec<f64> = match prop {
         Some((_, ChannelPath::Rotation)) => vec![0.0, 0.0, 0.0, 1.0],

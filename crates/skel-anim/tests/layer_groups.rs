@@ -9,8 +9,9 @@ mod common;
 
 use std::sync::Arc;
 
-use common::groups::{MaskSpec, add, arb_mask, arb_rig, close, mask, mask_weights};
-use common::pose_f64;
+use common::groups::{
+    MaskSpec, Prop, add, animates, arb_mask, arb_rig, close, mask, mask_weights, prop_value,
+};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use skel_anim::{
@@ -91,28 +92,12 @@ struct Stack {
     layers: Vec<LayerDesc>,
 }
 
-/// One property: `Some(node, path)` or the morph weights (`None`).
-type Prop = Option<(usize, ChannelPath)>;
-
 /// The f64 rule of the player's docs for property `prop`.
 fn reference(data: &AnimationData, stack: &Stack, t: f32, prop: Prop) -> Vec<f64> {
     let rotation = matches!(prop, Some((_, ChannelPath::Rotation)));
     let node = prop.map_or(0, |p| p.0);
-    let get = |c: Option<usize>, time: f32| -> Vec<f64> {
-        let (trs, w) = pose_f64(data, c, time);
-        match prop {
-            None => w[0].clone(),
-            Some((n, ChannelPath::Translation)) => trs[n].t.to_vec(),
-            Some((n, ChannelPath::Rotation)) => trs[n].r.to_vec(),
-            Some((n, _)) => trs[n].s.to_vec(),
-        }
-    };
-    let animates = |c: usize| {
-        data.clips[c].channels.iter().any(|ch| match prop {
-            None => ch.path == ChannelPath::Weights,
-            Some((n, p)) => ch.node == n && ch.path == p,
-        })
-    };
+    let get = |c: Option<usize>, time: f32| prop_value(data, prop, c, time);
+    let animates = |c: usize| animates(data, prop, c);
     let at = |c: usize| t.clamp(0.0, data.clips[c].duration());
     let lw = |l: &LayerDesc| f64::from(l.weight) * mask_weights(data, l.mask.as_ref())[node];
     let gw = |g: &GroupDesc| f64::from(g.weight) * mask_weights(data, g.mask.as_ref())[node];

@@ -9,12 +9,13 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{ChannelSpec, Trs64, arb_channel, arb_forest, arb_rest, pose_f64};
+use common::groups::{clip, mask_weights};
+use common::{Trs64, arb_channel, arb_forest, arb_rest, nodes_from_rests, pose_f64};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use skel_anim::{
-    AnimationData, Channel, ChannelPath, Clip, FadeSync, Handedness, LayerDesc, Mask, NodeRest,
-    NullSink, Player, Reference, Rig,
+    AnimationData, ChannelPath, FadeSync, Handedness, LayerDesc, Mask, NullSink, Player, Reference,
+    Rig,
 };
 
 /// A random forest with three random clips over it.
@@ -28,22 +29,11 @@ fn arb_rig() -> impl Strategy<Value = AnimationData> {
         )
             .prop_map(|(parents, rests, clips)| {
                 let n = parents.len();
-                let nodes = parents
-                    .iter()
-                    .zip(rests)
-                    .enumerate()
-                    .map(|(i, (&parent, (t, r, s)))| NodeRest {
-                        name: format!("n{i}"),
-                        parent,
-                        translation: t,
-                        rotation: r,
-                        scale: s,
-                    })
-                    .collect();
+                let nodes = nodes_from_rests(&parents, rests);
                 let clips = clips
                     .into_iter()
                     .enumerate()
-                    .map(|(c, specs)| clip(format!("c{c}"), specs, n))
+                    .map(|(c, specs)| clip(format!("c{c}"), specs, n, None))
                     .collect();
                 AnimationData {
                     nodes,
@@ -68,20 +58,6 @@ fn arb_any_rig() -> impl Strategy<Value = AnimationData> {
         }
         data
     })
-}
-
-fn clip(name: String, specs: Vec<ChannelSpec>, n: usize) -> Clip {
-    let mut samplers = Vec::new();
-    let mut channels = Vec::new();
-    for spec in specs {
-        channels.push(Channel {
-            sampler: samplers.len(),
-            node: spec.node.index(n),
-            path: spec.path,
-        });
-        samplers.push(spec.sampler);
-    }
-    Clip::new(name, samplers, channels)
 }
 
 /// A random mask: include roots, exclude roots, one joint weight.
@@ -253,37 +229,6 @@ fn reference_f64(
     out
 }
 
-/// Per-node mask weights, as the docs define them (for the reference).
-fn mask_weights(data: &AnimationData, d: &LayerDesc) -> Vec<f64> {
-    let n = data.nodes.len();
-    let Some(m) = &d.mask else {
-        return vec![1.0; n];
-    };
-    let under = |node: usize, roots: &[usize]| {
-        let mut cur = Some(node);
-        while let Some(c) = cur {
-            if roots.contains(&c) {
-                return true;
-            }
-            cur = data.nodes[c].parent;
-        }
-        false
-    };
-    (0..n)
-        .map(|node| {
-            if let Some(&(_, w)) = m.joint_weights.iter().rev().find(|(j, _)| *j == node) {
-                return f64::from(w);
-            }
-            let inc = m.include.is_empty() || under(node, &m.include);
-            if inc && !under(node, &m.exclude) {
-                1.0
-            } else {
-                0.0
-            }
-        })
-        .collect()
-}
-
 fn player_with(rig: &Arc<Rig>, layers: &[LayerDesc], t: f32) -> Option<Player> {
     let mut player = Player::new(rig);
     for d in layers {
@@ -333,7 +278,7 @@ proptest! {
         let rig = Rig::new(Arc::new(data.clone())).unwrap();
         // Masks that select nothing are errors (tested below); skip such draws.
         let Some(player) = player_with(&rig, &layers, t) else { return Ok(()); };
-        let masks: Vec<Vec<f64>> = layers.iter().map(|d| mask_weights(&data, d)).collect();
+        let masks: Vec<Vec<f64>> = layers.iter().map(|d| mask_weights(&data, d.mask.as_ref())).collect();
         let want = reference_f64(&data, &layers, t, &masks);
         trs_close(&player.scratch().trs, &want, 2e-4).map_err(TestCaseError::fail)?;
         // The world matrices the player placed (in the same pass, on the four-node path) are
@@ -397,7 +342,7 @@ proptest! {
         // Complementary masks: A's pose inside the subtree, B's outside, exactly (when the
         // subtree is not the whole rig: then B's mask would select nothing, an error).
         let root = root.index(n);
-        let inside_set = mask_weights(&data, &LayerDesc::new(0).mask(Mask::default().include([root])));
+        let inside_set = mask_weights(&data, Some(&Mask::default().include([root])));
         if inside_set.iter().all(|&w| w == 1.0) {
             return Ok(());
         }

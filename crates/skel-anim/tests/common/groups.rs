@@ -8,7 +8,9 @@ use skel_anim::{
     NodeRest, Sampler,
 };
 
-use super::{ChannelSpec, arb_channel, arb_forest, arb_rest};
+use super::{
+    ChannelSpec, arb_channel, arb_forest, arb_rest, channels_of, nodes_from_rests, pose_f64,
+};
 
 /// A random forest with four random clips; node 0 carries a two-target mesh whose weights
 /// clips 1 and 3 animate.
@@ -24,18 +26,7 @@ pub fn arb_rig() -> impl Strategy<Value = AnimationData> {
         )
             .prop_map(|(parents, rests, clips, morph, shared)| {
                 let n = parents.len();
-                let nodes = parents
-                    .iter()
-                    .zip(rests)
-                    .enumerate()
-                    .map(|(i, (&parent, (t, r, s)))| NodeRest {
-                        name: format!("n{i}"),
-                        parent,
-                        translation: t,
-                        rotation: r,
-                        scale: s,
-                    })
-                    .collect();
+                let nodes = nodes_from_rests(&parents, rests);
                 let clips = clips
                     .into_iter()
                     .enumerate()
@@ -64,16 +55,7 @@ pub fn arb_rig() -> impl Strategy<Value = AnimationData> {
 }
 
 pub fn clip(name: String, specs: Vec<ChannelSpec>, n: usize, weights: Option<&[f32]>) -> Clip {
-    let mut samplers = Vec::new();
-    let mut channels = Vec::new();
-    for spec in specs {
-        channels.push(Channel {
-            sampler: samplers.len(),
-            node: spec.node.index(n),
-            path: spec.path,
-        });
-        samplers.push(spec.sampler);
-    }
+    let (mut samplers, mut channels) = channels_of(specs, n);
     if let Some(w) = weights {
         channels.push(Channel {
             sampler: samplers.len(),
@@ -109,6 +91,29 @@ pub fn mask(spec: &MaskSpec, n: usize) -> Mask {
         m = m.joint_weight(node.index(n), *w);
     }
     m
+}
+
+/// The property a reference follows: a node's translation, rotation or scale, or (`None`) the
+/// first morph binding's weights.
+pub type Prop = Option<(usize, ChannelPath)>;
+
+/// `prop` of the f64 pose of `clip` (the rest pose for `None`) at `time`.
+pub fn prop_value(data: &AnimationData, prop: Prop, clip: Option<usize>, time: f32) -> Vec<f64> {
+    let (trs, w) = pose_f64(data, clip, time);
+    match prop {
+        None => w[0].clone(),
+        Some((n, ChannelPath::Translation)) => trs[n].t.to_vec(),
+        Some((n, ChannelPath::Rotation)) => trs[n].r.to_vec(),
+        Some((n, _)) => trs[n].s.to_vec(),
+    }
+}
+
+/// Whether `clip` has a channel for `prop`.
+pub fn animates(data: &AnimationData, prop: Prop, clip: usize) -> bool {
+    data.clips[clip].channels.iter().any(|ch| match prop {
+        None => ch.path == ChannelPath::Weights,
+        Some((n, p)) => ch.node == n && ch.path == p,
+    })
 }
 
 /// Mask weight per node, from the mask's definition (for the reference).

@@ -36,6 +36,41 @@ pub fn arb_forest(max_nodes: usize) -> impl Strategy<Value = Vec<Option<usize>>>
     })
 }
 
+/// Named nodes `n0`, `n1`, … with `parents` and rest transforms `rests` (translation, rotation,
+/// scale), as the rig strategies make them.
+pub fn nodes_from_rests(
+    parents: &[Option<usize>],
+    rests: Vec<([f32; 3], [f32; 4], [f32; 3])>,
+) -> Vec<NodeRest> {
+    parents
+        .iter()
+        .zip(rests)
+        .enumerate()
+        .map(|(i, (&parent, (t, r, s)))| NodeRest {
+            name: format!("n{i}"),
+            parent,
+            translation: t,
+            rotation: r,
+            scale: s,
+        })
+        .collect()
+}
+
+/// The samplers and channels of `specs` on a rig of `n` nodes, channel `i` reading sampler `i`.
+pub fn channels_of(specs: Vec<ChannelSpec>, n: usize) -> (Vec<Sampler>, Vec<Channel>) {
+    let mut samplers = Vec::new();
+    let mut channels = Vec::new();
+    for spec in specs {
+        channels.push(Channel {
+            sampler: samplers.len(),
+            node: spec.node.index(n),
+            path: spec.path,
+        });
+        samplers.push(spec.sampler);
+    }
+    (samplers, channels)
+}
+
 /// A unit quaternion (never degenerate).
 pub fn arb_unit_quat() -> impl Strategy<Value = [f32; 4]> {
     prop::array::uniform4(-1.0_f32..1.0)
@@ -179,28 +214,8 @@ pub fn arb_animated_rig(
             .prop_map(
                 |(parents, rests, specs, joint_picks, ibm_trs, mesh, left)| {
                     let n = parents.len();
-                    let nodes = parents
-                        .iter()
-                        .zip(rests)
-                        .enumerate()
-                        .map(|(i, (&parent, (t, r, s)))| NodeRest {
-                            name: format!("n{i}"),
-                            parent,
-                            translation: t,
-                            rotation: r,
-                            scale: s,
-                        })
-                        .collect();
-                    let mut samplers = Vec::new();
-                    let mut channels = Vec::new();
-                    for spec in specs {
-                        channels.push(Channel {
-                            sampler: samplers.len(),
-                            node: spec.node.index(n),
-                            path: spec.path,
-                        });
-                        samplers.push(spec.sampler);
-                    }
+                    let nodes = nodes_from_rests(&parents, rests);
+                    let (samplers, channels) = channels_of(specs, n);
                     let joints: Vec<usize> = joint_picks.iter().map(|j| j.index(n)).collect();
                     let ibm = joints
                         .iter()
