@@ -12,6 +12,12 @@
 // skel_crowd_skin16_dq, dual-quaternion skinning (each bone matrix converted as
 // skel_gpu::dual_quat_unchecked does, each influence flipped to the hemisphere of the vertex's
 // first one, the blend renormalised). A pipeline binds what its entry point uses.
+//
+// Meshes with morph targets use the `_morph` forms of those entry points (skel_crowd_skin4_morph
+// … skel_crowd_skin16_dq_morph): the same skinning after p + Σ w_t Δp_t (and n + Σ w_t Δn_t when
+// the targets have normal deltas), glTF 2.0 §3.7.2.2, with the weights of the slot's own instance
+// (bindings 15-17). Meshes without morph targets keep the entry points above, which read none of
+// it.
 
 struct SkelCrowdParams {
     vertex_count: u32,
@@ -39,6 +45,21 @@ struct SkelCrowdParams {
 @group(0) @binding(12) var<storage, read> skel_weights2: array<vec4<f32>>;
 @group(0) @binding(13) var<storage, read> skel_joints3: array<vec4<u32>>;
 @group(0) @binding(14) var<storage, read> skel_weights3: array<vec4<f32>>;
+
+// Morphing entry points only. The mesh's morph targets (skel_gpu::MorphGpu's deltas: positions
+// target-major at (t * vertex_count + v) * 3, normals likewise from float normal_offset) and every
+// instance's weights, weight_stride floats per instance, this mesh's first at weight_offset.
+struct SkelCrowdMorph {
+    target_count: u32,
+    // 0: the targets have no normal deltas.
+    normal_offset: u32,
+    weight_stride: u32,
+    weight_offset: u32,
+}
+
+@group(0) @binding(15) var<uniform> skel_crowd_morph: SkelCrowdMorph;
+@group(0) @binding(16) var<storage, read> skel_crowd_morph_deltas: array<f32>;
+@group(0) @binding(17) var<storage, read> skel_crowd_morph_weights: array<f32>;
 
 // The slot of this workgroup within its chunk, and the first bone of its instance (or no slot
 // past the list).
@@ -89,6 +110,45 @@ fn skel_crowd_skin_at(id: vec3<u32>, group: vec3<u32>, groups: vec3<u32>, dual_q
     skel_crowd_write(base.x, v, skel_crowd_skin_sets(base.y, dual_quat, rest.position, rest.normal, sets, s0, s1, s2, s3));
 }
 
+fn skel_crowd_morph_delta(at: u32) -> vec3<f32> {
+    return vec3<f32>(skel_crowd_morph_deltas[at], skel_crowd_morph_deltas[at + 1u], skel_crowd_morph_deltas[at + 2u]);
+}
+
+// Vertex v's rest position and normal morphed with `instance`'s weights: + Σ w_t Δ_t over the
+// targets with a non-zero weight (zero weights read nothing), as skel_morph.wgsl does for one
+// character.
+fn skel_crowd_morphed(instance: u32, v: u32) -> SkelCrowdVertex {
+    let rest = skel_crowd_rest(v);
+    var p = rest.position;
+    var n = rest.normal;
+    let vertex_count = skel_crowd_params.vertex_count;
+    let normal_offset = skel_crowd_morph.normal_offset;
+    let first = instance * skel_crowd_morph.weight_stride + skel_crowd_morph.weight_offset;
+    for (var t = 0u; t < skel_crowd_morph.target_count; t += 1u) {
+        let w = skel_crowd_morph_weights[first + t];
+        if (w != 0.0) {
+            let at = (t * vertex_count + v) * 3u;
+            p += w * skel_crowd_morph_delta(at);
+            if (normal_offset != 0u) {
+                n += w * skel_crowd_morph_delta(normal_offset + at);
+            }
+        }
+    }
+    return SkelCrowdVertex(p, n);
+}
+
+// skel_crowd_skin_at after morphing the vertex with the slot's instance's weights.
+fn skel_crowd_skin_morph_at(id: vec3<u32>, group: vec3<u32>, groups: vec3<u32>, dual_quat: bool, sets: u32, s0: SkelCrowdSet, s1: SkelCrowdSet, s2: SkelCrowdSet, s3: SkelCrowdSet) {
+    let v = id.x;
+    let base = skel_crowd_base(group, groups);
+    if (v >= skel_crowd_params.vertex_count || base.y == 0xffffffffu) {
+        return;
+    }
+    let instance = skel_crowd_instances[1u + skel_crowd_params.first_slot + base.x];
+    let morphed = skel_crowd_morphed(instance, v);
+    skel_crowd_write(base.x, v, skel_crowd_skin_sets(base.y, dual_quat, morphed.position, morphed.normal, sets, s0, s1, s2, s3));
+}
+
 // The entry points: 4, 8 or 16 influences, linear or dual-quaternion.
 
 @compute @workgroup_size(256)
@@ -119,4 +179,36 @@ fn skel_crowd_skin16(@builtin(global_invocation_id) id: vec3<u32>, @builtin(work
 @compute @workgroup_size(256)
 fn skel_crowd_skin16_dq(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     skel_crowd_skin_at(id, group, groups, true, 4u, skel_crowd_set0(id.x), skel_crowd_set1(id.x), skel_crowd_set2(id.x), skel_crowd_set3(id.x));
+}
+
+// The morphing entry points: the same, after skel_crowd_morphed.
+
+@compute @workgroup_size(256)
+fn skel_crowd_skin4_morph(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_morph_at(id, group, groups, false, 1u, skel_crowd_set0(id.x), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
+}
+
+@compute @workgroup_size(256)
+fn skel_crowd_skin4_dq_morph(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_morph_at(id, group, groups, true, 1u, skel_crowd_set0(id.x), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
+}
+
+@compute @workgroup_size(256)
+fn skel_crowd_skin8_morph(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_morph_at(id, group, groups, false, 2u, skel_crowd_set0(id.x), skel_crowd_set1(id.x), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
+}
+
+@compute @workgroup_size(256)
+fn skel_crowd_skin8_dq_morph(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_morph_at(id, group, groups, true, 2u, skel_crowd_set0(id.x), skel_crowd_set1(id.x), SKEL_CROWD_NO_SET, SKEL_CROWD_NO_SET);
+}
+
+@compute @workgroup_size(256)
+fn skel_crowd_skin16_morph(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_morph_at(id, group, groups, false, 4u, skel_crowd_set0(id.x), skel_crowd_set1(id.x), skel_crowd_set2(id.x), skel_crowd_set3(id.x));
+}
+
+@compute @workgroup_size(256)
+fn skel_crowd_skin16_dq_morph(@builtin(global_invocation_id) id: vec3<u32>, @builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    skel_crowd_skin_morph_at(id, group, groups, true, 4u, skel_crowd_set0(id.x), skel_crowd_set1(id.x), skel_crowd_set2(id.x), skel_crowd_set3(id.x));
 }

@@ -59,11 +59,15 @@ struct StagingSlot {
 /// Layout: matrix `b` of instance `i` is `mat4x4<f32>` number
 /// `i * bones_per_instance + b` of [`bones_buffer`](Self::bones_buffer). The instance buffer
 /// holds `u32`s: the visible count `n`, then the `n` visible instances in draw order (slot
-/// `s` draws instance `list[1 + s]`).
+/// `s` draws instance `list[1 + s]`). A crowd made
+/// [`with_morph_weights`](Self::with_morph_weights) also has a buffer of every instance's morph
+/// weights, [`morph_floats`](Self::morph_floats) `f32`s per instance, instance-major.
 #[derive(Debug)]
 pub struct CrowdBones {
     bones: wgpu::Buffer,
     instances: wgpu::Buffer,
+    morph: Option<wgpu::Buffer>,
+    morph_floats: u32,
     ring: Vec<StagingSlot>,
     next: usize,
     instance_count: u32,
@@ -80,6 +84,23 @@ impl CrowdBones {
     /// [`GpuError::MissingLimit`] (`max_buffer_size`, `max_storage_buffer_binding_size`);
     /// [`GpuError::Validation`] / [`GpuError::OutOfMemory`] from buffer creation.
     pub fn new(ctx: &GpuContext, desc: &CrowdBonesDescriptor) -> Result<Self, GpuError> {
+        Self::with_morph_weights(ctx, desc, 0)
+    }
+
+    /// [`new`](Self::new) plus a storage buffer of every instance's morph weights,
+    /// `morph_floats` per instance (0: none), which
+    /// [`upload_with_morph_weights`](Self::upload_with_morph_weights) fills through the same
+    /// staging slots as the bones: a crowd posed on the CPU whose meshes morph, skinned by
+    /// [`CrowdSkinning::with_morph`](crate::CrowdSkinning::with_morph). The staging slots grow
+    /// by the weights' bytes; nothing more is allocated per frame.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new) (`max_storage_buffer_binding_size` for the weights too).
+    pub fn with_morph_weights(
+        ctx: &GpuContext,
+        desc: &CrowdBonesDescriptor,
+        morph_floats: u32,
+    ) -> Result<Self, GpuError> {
         for (what, got) in [
             ("crowd instances", desc.instances as usize),
             ("crowd bones per instance", desc.bones_per_instance as usize),
@@ -96,8 +117,10 @@ impl CrowdBones {
         let bone_bytes =
             u64::from(desc.instances) * u64::from(desc.bones_per_instance) * CROWD_BONE_BYTES;
         let list_bytes = (u64::from(desc.instances) + 1) * 4;
-        let staging_bytes = (bone_bytes + list_bytes).next_multiple_of(wgpu::MAP_ALIGNMENT);
-        for size in [bone_bytes, list_bytes] {
+        let morph_bytes = u64::from(desc.instances) * u64::from(morph_floats) * 4;
+        let staging_bytes =
+            (bone_bytes + morph_bytes + list_bytes).next_multiple_of(wgpu::MAP_ALIGNMENT);
+        for size in [bone_bytes, list_bytes, morph_bytes] {
             ctx.require_limit("max_storage_buffer_binding_size", size, |l| {
                 l.max_storage_buffer_binding_size
             })?;
@@ -130,6 +153,15 @@ impl CrowdBones {
                     CROWD_BUFFER_USAGE,
                     false,
                 ),
+                morph: (morph_bytes > 0).then(|| {
+                    create(
+                        "skel crowd morph weights",
+                        morph_bytes,
+                        CROWD_BUFFER_USAGE,
+                        false,
+                    )
+                }),
+                morph_floats,
                 ring,
                 next: 0,
                 instance_count: desc.instances,
@@ -187,6 +219,8 @@ impl CrowdBones {
                     "skel crowd instances",
                     list_bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT),
                 ),
+                morph: None,
+                morph_floats: 0,
                 ring: Vec::new(),
                 next: 0,
                 instance_count: instances,
@@ -266,6 +300,20 @@ impl CrowdBones {
         &self.instances
     }
 
+    /// The storage buffer of every instance's morph weights
+    /// ([`with_morph_weights`](Self::with_morph_weights)), or `None`.
+    #[must_use]
+    pub fn morph_weights_buffer(&self) -> Option<&wgpu::Buffer> {
+        self.morph.as_ref()
+    }
+
+    /// Morph weights per instance in [`morph_weights_buffer`](Self::morph_weights_buffer)
+    /// (0 without one).
+    #[must_use]
+    pub fn morph_floats(&self) -> u32 {
+        self.morph_floats
+    }
+
     /// Staging slots in the ring.
     #[must_use]
     pub fn staging_slots(&self) -> usize {
@@ -301,6 +349,44 @@ impl CrowdBones {
         bones: &[Mat4],
         visible: &[u32],
     ) -> Result<(), GpuError> {
+        self.upload_staged(ctx, encoder, bones, &[], visible)
+    }
+
+    /// [`upload`](Self::upload) with every instance's morph weights (`instance_count ×`
+    /// [`morph_floats`](Self::morph_floats) floats, instance-major), carried by the same
+    /// staging slot and copied into [`morph_weights_buffer`](Self::morph_weights_buffer).
+    ///
+    /// # Errors
+    /// As [`upload`](Self::upload); [`GpuError::LengthMismatch`] for `weights` of another
+    /// length (a crowd made without morph weights takes none).
+    pub fn upload_with_morph_weights(
+        &mut self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        bones: &[Mat4],
+        weights: &[f32],
+        visible: &[u32],
+    ) -> Result<(), GpuError> {
+        let expected = self.instance_count as usize * self.morph_floats as usize;
+        if weights.len() != expected {
+            return Err(GpuError::LengthMismatch {
+                what: "crowd morph weights (instances × morph floats)",
+                expected,
+                got: weights.len(),
+            });
+        }
+        self.upload_staged(ctx, encoder, bones, weights, visible)
+    }
+
+    /// Stages `bones`, then `weights` (empty: none), then the visible list in one slot.
+    fn upload_staged(
+        &mut self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        bones: &[Mat4],
+        weights: &[f32],
+        visible: &[u32],
+    ) -> Result<(), GpuError> {
         if bones.len() != self.matrix_count() {
             return Err(GpuError::BoneCountMismatch {
                 expected: u32::try_from(self.matrix_count()).unwrap_or(u32::MAX),
@@ -308,15 +394,19 @@ impl CrowdBones {
             });
         }
         self.check_visible(visible)?;
-        let len = (bone_bytes_of(bones) + (visible.len() as u64 + 1) * 4)
+        let weight_bytes = weights.len() as u64 * 4;
+        let len = (bone_bytes_of(bones) + weight_bytes + (visible.len() as u64 + 1) * 4)
             .next_multiple_of(wgpu::MAP_ALIGNMENT);
         let (slot, mut view) = self.take_slot(ctx, len)?;
         let bone_bytes = bone_bytes_of(bones);
         let list_bytes = (visible.len() as u64 + 1) * 4;
+        let list_at = bone_bytes + weight_bytes;
         {
             let mut all = view.slice(..);
-            let (mut bone_view, mut rest) = all.slice(..).split_at(bone_bytes as usize);
+            let (mut bone_view, rest) = all.slice(..).split_at(bone_bytes as usize);
             bone_view.copy_from_slice(bytemuck::cast_slice(bones));
+            let (mut weight_view, mut rest) = rest.split_at(weight_bytes as usize);
+            weight_view.copy_from_slice(bytemuck::cast_slice(weights));
             let count = u32::try_from(visible.len()).unwrap_or(u32::MAX);
             rest.slice(..4).copy_from_slice(&count.to_ne_bytes());
             rest.slice(4..list_bytes as usize)
@@ -326,7 +416,12 @@ impl CrowdBones {
         let slot_buffer = &self.ring[slot].buffer;
         slot_buffer.unmap();
         encoder.copy_buffer_to_buffer(slot_buffer, 0, &self.bones, 0, bone_bytes);
-        encoder.copy_buffer_to_buffer(slot_buffer, bone_bytes, &self.instances, 0, list_bytes);
+        if let Some(morph) = &self.morph
+            && weight_bytes > 0
+        {
+            encoder.copy_buffer_to_buffer(slot_buffer, bone_bytes, morph, 0, weight_bytes);
+        }
+        encoder.copy_buffer_to_buffer(slot_buffer, list_at, &self.instances, 0, list_bytes);
         // Captures nothing (see the module docs); a failed mapping shows as a slot that never
         // maps again, which `take_slot` reports as `StagingBusy`.
         encoder.map_buffer_on_submit(slot_buffer, wgpu::MapMode::Write, .., |_| {});

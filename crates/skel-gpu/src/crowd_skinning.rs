@@ -1,12 +1,16 @@
 //! Skinning a crowd: one compute dispatch per mesh for every visible instance
-//! ([`CrowdSkinning`]), and the vertex-shader fragment for renderers that skin in their own
-//! shader or draw the compute output ([`crowd_vertex_wgsl`]). Both read the bone matrices of
-//! instance `list[1 + slot]` at `instance * bone_stride + bone_offset` in a [`CrowdBones`]
-//! buffer.
+//! ([`CrowdSkinning`]; the vertex-shader fragment is in `crowd_vertex`). It reads the bone
+//! matrices of instance `list[1 + slot]` at `instance * bone_stride + bone_offset` in a
+//! [`CrowdBones`] buffer and, for a mesh with morph targets, morphs each vertex with that
+//! instance's weights first (`crowd_morph`).
 
+use crate::crowd_morph::{
+    CROWD_MORPH_BINDINGS, CrowdMorphInputs, check_morph, morph_layout_entries,
+};
 use crate::{CrowdBones, GpuContext, GpuError, Influences, SkeletonGpu, SkinningMethod};
 
-/// The crowd compute module (entry points `skel_crowd_skin4`/`8`/`16` and their `_dq` forms):
+/// The crowd compute module (entry points `skel_crowd_skin4`/`8`/`16`, their `_dq` forms, and
+/// the `_morph` forms of all six for meshes with morph targets):
 /// `skel_crowd_compute.wgsl` followed by the skinning it shares with the vertex fragment,
 /// `skel_crowd_skin.wgsl`, joined at build time.
 pub const CROWD_COMPUTE_WGSL: &str = concat!(
@@ -15,48 +19,8 @@ pub const CROWD_COMPUTE_WGSL: &str = concat!(
     include_str!("../shaders/skel_crowd_skin.wgsl"),
 );
 
-/// The vertex-shader fragment as shipped, bindings in group 1 (see [`crowd_vertex_wgsl`]):
-/// `skel_crowd_vertex.wgsl` followed by the shared `skel_crowd_skin.wgsl`.
-pub const CROWD_VERTEX_WGSL: &str = concat!(
-    include_str!("../shaders/skel_crowd_vertex.wgsl"),
-    "\n",
-    include_str!("../shaders/skel_crowd_skin.wgsl"),
-);
-
 /// Invocations (vertices) per workgroup of crowd compute skinning.
 pub const CROWD_WORKGROUP_SIZE: u32 = 256;
-
-/// The crowd vertex fragment with its bindings in `group` (binding 0: draw parameters, 1:
-/// bones, 2: visible list, 3/4: compute output). Prepend it to a vertex shader that calls
-/// `skel_crowd_skin4`/`skel_crowd_skin8(instance_index, position, normal, joints…, weights…)`
-/// or `skel_crowd_skinned(instance_index, vertex_index)`.
-#[must_use]
-pub fn crowd_vertex_wgsl(group: u32) -> String {
-    CROWD_VERTEX_WGSL.replace("@group(1)", &format!("@group({group})"))
-}
-
-/// Layout entries of [`crowd_vertex_wgsl`]'s group, visible to `stages`.
-#[must_use]
-pub fn crowd_vertex_layout_entries(stages: wgpu::ShaderStages) -> [wgpu::BindGroupLayoutEntry; 5] {
-    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: stages,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let read = wgpu::BufferBindingType::Storage { read_only: true };
-    [
-        entry(0, wgpu::BufferBindingType::Uniform),
-        entry(1, read),
-        entry(2, read),
-        entry(3, read),
-        entry(4, read),
-    ]
-}
 
 /// The 16-byte parameters of one mesh in a crowd (the compute uniform and the vertex
 /// fragment's `SkelCrowdDraw`): vertex count, bone stride, bone offset, padding.
@@ -82,6 +46,9 @@ pub struct CrowdSkinningInputs<'a> {
     pub out_positions: &'a wgpu::Buffer,
     /// Skinned normals out, same layout.
     pub out_normals: &'a wgpu::Buffer,
+    /// The mesh's morph targets and the instances' weights: required by a morphing pipeline
+    /// ([`CrowdSkinning::with_morph`]), ignored by the others.
+    pub morph: Option<CrowdMorphInputs<'a>>,
 }
 
 /// Bind group and sizes of one mesh of a crowd; reuse it every frame.
@@ -92,8 +59,9 @@ pub struct CrowdSkinningBindings {
     /// Slots this binding skins: `first_slot..first_slot + instance_count`.
     first_slot: u32,
     instance_count: u32,
-    // Kept alive with the bind group that references it.
+    // Kept alive with the bind group that references them.
     _params: wgpu::Buffer,
+    _morph_params: Option<wgpu::Buffer>,
 }
 
 impl CrowdSkinningBindings {
@@ -110,11 +78,13 @@ impl CrowdSkinningBindings {
     }
 }
 
-/// The crowd compute pipeline for 4, 8 or 16 influences, linear or dual-quaternion skinning.
+/// The crowd compute pipeline for 4, 8 or 16 influences, linear or dual-quaternion skinning,
+/// with or without morph targets.
 #[derive(Debug)]
 pub struct CrowdSkinning {
     influences: Influences,
     method: SkinningMethod,
+    morph: bool,
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
     max_per_dimension: u32,
@@ -143,6 +113,32 @@ impl CrowdSkinning {
         influences: Influences,
         method: SkinningMethod,
     ) -> Result<Self, GpuError> {
+        Self::build(ctx, influences, method, false)
+    }
+
+    /// [`with_method`](Self::with_method) for meshes with morph targets: each vertex is
+    /// morphed with its instance's own weights (`p + Σ w_t Δp_t`, normals likewise when the
+    /// targets carry normal deltas; zero weights read nothing) and then skinned. A separate
+    /// pipeline, so that meshes without targets keep theirs and pay nothing; its bindings
+    /// need [`CrowdSkinningInputs::morph`].
+    ///
+    /// # Errors
+    /// As [`new`](Self::new), with two more storage buffers (10, 12 with 8 influences, 16
+    /// with 16) and two uniform buffers.
+    pub fn with_morph(
+        ctx: &GpuContext,
+        influences: Influences,
+        method: SkinningMethod,
+    ) -> Result<Self, GpuError> {
+        Self::build(ctx, influences, method, true)
+    }
+
+    fn build(
+        ctx: &GpuContext,
+        influences: Influences,
+        method: SkinningMethod,
+        morph: bool,
+    ) -> Result<Self, GpuError> {
         let sets = influences.sets();
         if sets == 0 {
             return Err(GpuError::InfluenceMismatch {
@@ -152,21 +148,32 @@ impl CrowdSkinning {
         }
         ctx.require_limit(
             "max_storage_buffers_per_shader_stage",
-            u64::from(6 + 2 * sets),
+            u64::from(6 + 2 * sets + 2 * u32::from(morph)),
             |l| u64::from(l.max_storage_buffers_per_shader_stage),
         )?;
         let size = u64::from(CROWD_WORKGROUP_SIZE);
         ctx.require_limit("max_compute_invocations_per_workgroup", size, |l| {
             u64::from(l.max_compute_invocations_per_workgroup)
         })?;
-        let entries = layout_entries(sets);
-        let entry_point = match (sets, method) {
+        let mut entries = layout_entries(sets);
+        if morph {
+            ctx.require_limit("max_uniform_buffers_per_shader_stage", 2, |l| {
+                u64::from(l.max_uniform_buffers_per_shader_stage)
+            })?;
+            entries.extend(morph_layout_entries());
+        }
+        let skin = match (sets, method) {
             (1, SkinningMethod::Linear) => "skel_crowd_skin4",
             (2, SkinningMethod::Linear) => "skel_crowd_skin8",
             (_, SkinningMethod::Linear) => "skel_crowd_skin16",
             (1, SkinningMethod::DualQuaternion) => "skel_crowd_skin4_dq",
             (2, SkinningMethod::DualQuaternion) => "skel_crowd_skin8_dq",
             (_, SkinningMethod::DualQuaternion) => "skel_crowd_skin16_dq",
+        };
+        let entry_point = if morph {
+            format!("{skin}_morph")
+        } else {
+            skin.to_owned()
         };
         let (layout, pipeline) = ctx.capture("CrowdSkinning::new", || {
             let layout = ctx
@@ -194,7 +201,7 @@ impl CrowdSkinning {
                     label: Some("skel crowd skinning"),
                     layout: Some(&pipeline_layout),
                     module: &module,
-                    entry_point: Some(entry_point),
+                    entry_point: Some(&entry_point),
                     compilation_options: wgpu::PipelineCompilationOptions::default(),
                     cache: None,
                 });
@@ -203,6 +210,7 @@ impl CrowdSkinning {
         Ok(Self {
             influences,
             method,
+            morph,
             layout,
             pipeline,
             max_per_dimension: ctx.limits.max_compute_workgroups_per_dimension.max(1),
@@ -221,12 +229,21 @@ impl CrowdSkinning {
         self.method
     }
 
+    /// Whether the pipeline morphs before skinning ([`with_morph`](Self::with_morph)).
+    #[must_use]
+    pub fn morphs(&self) -> bool {
+        self.morph
+    }
+
     /// Checks `inputs` and binds them.
     ///
     /// # Errors
     /// [`GpuError::InfluenceMismatch`] when the skeleton has another influence count;
     /// [`GpuError::BufferTooSmall`] for a rest or output buffer shorter than the mesh (times
-    /// the instance count for outputs); [`GpuError::MissingLimit`]
+    /// the instance count for outputs) or a weights buffer shorter than the crowd's instances;
+    /// for a morphing pipeline, [`GpuError::MissingBinding`] without
+    /// [`CrowdSkinningInputs::morph`] and [`GpuError::LengthMismatch`] for targets of another
+    /// vertex count or weights that do not fit `weight_stride`; [`GpuError::MissingLimit`]
     /// (`max_storage_buffer_binding_size`, `max_compute_workgroups_per_dimension`);
     /// [`GpuError::Validation`] (a buffer without `STORAGE` usage).
     pub fn bind(
@@ -325,7 +342,21 @@ impl CrowdSkinning {
                 entries.extend([(binding, j, 0, n * 16), (binding + 1, w, 0, n * 16)]);
             }
         }
-        const NAMES: [&str; 15] = [
+        let mut morph_params = None;
+        if self.morph {
+            let morph = inputs.morph.as_ref().ok_or(GpuError::MissingBinding {
+                what: "crowd morph targets (CrowdSkinningInputs::morph)",
+            })?;
+            let (params, deltas, weights) =
+                check_morph(morph, vertex_count, inputs.bones.instance_count())?;
+            morph_params = Some(params);
+            let [_, deltas_binding, weights_binding] = CROWD_MORPH_BINDINGS;
+            entries.extend([
+                (deltas_binding, morph.morph.deltas_buffer(), 0, deltas),
+                (weights_binding, morph.weights, 0, weights),
+            ]);
+        }
+        const NAMES: [&str; 18] = [
             "params",
             "crowd bones",
             "crowd instances",
@@ -341,6 +372,9 @@ impl CrowdSkinning {
             "weights (set 2)",
             "joints (set 3)",
             "weights (set 3)",
+            "crowd morph params",
+            "morph deltas",
+            "crowd morph weights",
         ];
         for &(binding, buffer, offset, needed) in &entries {
             let what = NAMES[binding as usize];
@@ -358,6 +392,20 @@ impl CrowdSkinning {
         let mut params = crowd_mesh_params(vertex_count, inputs.bones, inputs.bone_offset);
         params[3] = first_slot;
         ctx.capture("CrowdSkinning::bind", || {
+            let morph_params = morph_params
+                .map(|p| {
+                    crate::buffers::create_filled_buffer(
+                        ctx,
+                        "skel crowd morph params",
+                        wgpu::BufferUsages::UNIFORM,
+                        bytemuck::cast_slice(&p),
+                    )
+                })
+                .transpose()?;
+            let mut entries = entries.clone();
+            if let Some(p) = &morph_params {
+                entries.push((CROWD_MORPH_BINDINGS[0], p, 0, 16));
+            }
             let (params, group) = crate::buffers::params_bind_group_ranges(
                 ctx,
                 ("skel crowd params", "skel crowd skinning"),
@@ -371,6 +419,7 @@ impl CrowdSkinning {
                 first_slot,
                 instance_count: slots,
                 _params: params,
+                _morph_params: morph_params,
             })
         })?
     }
@@ -435,38 +484,4 @@ fn layout_entries(sets: u32) -> Vec<wgpu::BindGroupLayoutEntry> {
         entries.extend((11..=14).map(|b| entry(b, read)));
     }
     entries
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Parses and validates `source` as naga (what wgpu runs at pipeline creation) does.
-    fn validate(name: &str, source: &str) {
-        let module = naga::front::wgsl::parse_str(source)
-            .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::default(),
-        )
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
-    }
-
-    #[test]
-    fn both_crowd_modules_are_valid_with_the_shared_skinning() {
-        // `cargo xtask validate-shaders` checks the three files are the embedded copies; the
-        // assembled modules are checked here (and compiled by the GPU tests).
-        validate("CROWD_COMPUTE_WGSL", CROWD_COMPUTE_WGSL);
-        validate("CROWD_VERTEX_WGSL", CROWD_VERTEX_WGSL);
-        validate("crowd_vertex_wgsl(3)", &crowd_vertex_wgsl(3));
-        // The shared piece is in both, defined once.
-        let skin = crate::shader::sources::CROWD_SKIN;
-        for module in [CROWD_COMPUTE_WGSL, CROWD_VERTEX_WGSL] {
-            assert!(module.ends_with(skin));
-            assert_eq!(module.matches("fn skel_crowd_add_influences(").count(), 1);
-            assert_eq!(module.matches("fn skel_dual_quat(").count(), 1);
-            assert_eq!(module.matches("fn skel_crowd_skin_sets(").count(), 1);
-        }
-    }
 }

@@ -24,7 +24,10 @@
 //! - [`CrowdBones`], [`CrowdSkinning`], [`crowd_vertex_wgsl`]: many instances of one asset —
 //!   every instance's bone matrices in one storage buffer written once per frame through a
 //!   staging ring, skinned in one compute dispatch per mesh, or in the user's vertex shader
-//!   (instance index → bone offset).
+//!   (instance index → bone offset). Meshes with morph targets are morphed per instance
+//!   before compute skinning ([`CrowdSkinning::with_morph`], [`CrowdMorphInputs`]; weights
+//!   from [`GpuCrowdPose::morph_buffer`] or uploaded with the bones,
+//!   [`CrowdBones::upload_with_morph_weights`]); the vertex fragment does not morph.
 //! - [`GpuClipSet`] → [`GpuClips`] → [`GpuCrowdPose`]: posing on the GPU. An asset's clips
 //!   resampled at a uniform rate per clip (the error against the lossless CPU pose measured and
 //!   bounded), and a pass that advances every instance's playheads by `dt`, samples up to two
@@ -81,7 +84,9 @@ mod compute_formats;
 mod compute_tuning;
 mod context;
 mod crowd;
+mod crowd_morph;
 mod crowd_skinning;
+mod crowd_vertex;
 pub mod dual_quat;
 mod error;
 mod joints;
@@ -109,11 +114,12 @@ pub use context::{GpuContext, HeadlessOptions};
 pub use crowd::{
     CROWD_BONE_BYTES, CROWD_BUFFER_USAGE, CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor,
 };
+pub use crowd_morph::CrowdMorphInputs;
 pub use crowd_skinning::{
-    CROWD_COMPUTE_WGSL, CROWD_VERTEX_WGSL, CROWD_WORKGROUP_SIZE, CrowdSkinning,
-    CrowdSkinningBindings, CrowdSkinningInputs, crowd_mesh_params, crowd_vertex_layout_entries,
-    crowd_vertex_wgsl,
+    CROWD_COMPUTE_WGSL, CROWD_WORKGROUP_SIZE, CrowdSkinning, CrowdSkinningBindings,
+    CrowdSkinningInputs, crowd_mesh_params,
 };
+pub use crowd_vertex::{CROWD_VERTEX_WGSL, crowd_vertex_layout_entries, crowd_vertex_wgsl};
 pub use dual_quat::{DualQuat, SkinningMethod};
 pub use error::GpuError;
 pub use joints::JointIndices;

@@ -16,18 +16,25 @@
 //!
 //! With [`Posing::Gpu`] the GPU poses the crowd instead (see `crowd_gpu`): no players, no bone
 //! array, no upload per instance; [`Crowd::set_instances`] changes instances sparsely and
-//! [`Crowd::request_pose_readback`] reads chosen poses back. Its morph weights are sampled per
-//! instance into [`Crowd::morph_weights_buffer`]; the crowd's own skinning does not morph.
+//! [`Crowd::request_pose_readback`] reads chosen poses back.
+//!
+//! Meshes with morph targets are morphed per instance before compute skinning (glTF 2.0
+//! §3.7.2.2, as a single character is): on [`Posing::Gpu`] with the weights the pose pass
+//! samples into [`Crowd::morph_weights_buffer`] (nothing uploaded), on [`Posing::Cpu`] with each
+//! player's weights, carried to the GPU by the same staging slot as the bones. Meshes without
+//! targets keep their pipelines. The vertex-shader fragment does not morph: draw morphing
+//! meshes from the skinned output.
 
 use skel_anim::{LayerDesc, Player, PoseSink};
 use skel_gpu::glam::Mat4;
 use skel_gpu::{
-    CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor, CrowdSkinning, CrowdSkinningBindings,
-    CrowdSkinningInputs, GpuContext, GpuError, Influences, SkinningMethod,
+    CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor, CrowdSkinning, GpuContext, GpuError,
+    SkinningMethod,
 };
 
 use crate::crowd_gpu::{GpuPosing, Posing};
-use crate::crowd_pipelines::pipeline_slot;
+use crate::crowd_mesh::{CrowdMesh, MeshSetup, MorphWeights};
+use crate::crowd_pipelines::{CROWD_PIPELINES, morph_layout, pipeline_slot};
 use crate::{AssetContainer, SkelError};
 
 /// What [`Crowd::new`] builds.
@@ -69,31 +76,6 @@ impl Default for CrowdDescriptor {
     }
 }
 
-/// One skinned mesh of a crowd.
-#[derive(Debug)]
-#[non_exhaustive]
-pub struct CrowdMesh {
-    /// Its index in [`AssetContainer::meshes`].
-    pub mesh: usize,
-    /// Its first bone matrix within an instance's bones.
-    pub bone_offset: u32,
-    /// Its vertices.
-    pub vertex_count: u32,
-    /// Influences per vertex (4, 8 or 16).
-    pub influences: u32,
-    /// How [`Crowd::skin`] skins it (linear after a dual-quaternion fallback).
-    pub skinning: SkinningMethod,
-    /// Skinned positions, slot-major (`(slot * vertex_count + vertex) * 3` floats), written by
-    /// [`Crowd::skin`]; `None` without compute.
-    pub skinned_positions: Option<wgpu::Buffer>,
-    /// Skinned normals, same layout.
-    pub skinned_normals: Option<wgpu::Buffer>,
-    /// The 16-byte `SkelCrowdDraw` uniform of the vertex fragment.
-    pub draw_params: wgpu::Buffer,
-    /// One binding per chunk of slots (one without chunking); empty without compute.
-    pub(crate) compute: Vec<CrowdSkinningBindings>,
-}
-
 /// A skeleton binding's place in an instance's bones.
 #[derive(Debug, Clone, Copy)]
 struct Span {
@@ -102,10 +84,13 @@ struct Span {
     count: usize,
 }
 
-/// The pose sink of one instance: copies each binding's matrices into its span.
+/// The pose sink of one instance: copies each binding's matrices into its span, and each
+/// morph binding's weights to its offset in the instance's weights (no offsets: none kept).
 struct SpanSink<'a> {
     spans: &'a [Span],
     out: &'a mut [Mat4],
+    morph_offsets: &'a [u32],
+    weights: &'a mut [f32],
 }
 
 impl PoseSink for SpanSink<'_> {
@@ -116,7 +101,13 @@ impl PoseSink for SpanSink<'_> {
         }
     }
 
-    fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
+    fn morph_weights(&mut self, binding: usize, weights: &[f32]) {
+        if let Some(&at) = self.morph_offsets.get(binding) {
+            let out = self.weights.get_mut(at as usize..).unwrap_or_default();
+            let n = weights.len().min(out.len());
+            out[..n].copy_from_slice(&weights[..n]);
+        }
+    }
 
     /// A crowd reads only bone matrices (its players are its own): plain playback skips the
     /// per-node TRS record.
@@ -155,8 +146,15 @@ pub struct Crowd {
     pub(crate) stride: usize,
     pub(crate) gpu: CrowdBones,
     pub(crate) meshes: Vec<CrowdMesh>,
-    // [influence slot (0: 4, 1: 8, 2: 16 influences) + 3 * dual quaternion]
-    pub(crate) pipelines: [Option<CrowdSkinning>; 6],
+    // [influence slot (0: 4, 1: 8, 2: 16 influences) + 3 * dual quaternion + 6 * morph]
+    pub(crate) pipelines: [Option<CrowdSkinning>; CROWD_PIPELINES],
+    /// CPU posing of morphing meshes: each morph binding's first weight in an instance's
+    /// (empty otherwise, and the players' weights are not kept).
+    morph_offsets: Vec<u32>,
+    /// Every instance's morph weights, `morph_chunk` floats each (uploaded when
+    /// `gpu.morph_weights_buffer()` is there).
+    morph_weights: Vec<f32>,
+    morph_chunk: usize,
     warnings: Vec<String>,
     pub(crate) gpu_posing: Option<GpuPosing>,
 }
@@ -206,111 +204,31 @@ impl Crowd {
             vec![first; desc.instances as usize]
         };
         let bones_per_instance = u32::try_from(stride).unwrap_or(u32::MAX);
+        // Morph weights per instance on the CPU path, when a mesh morphs in compute skinning.
+        let morphing = desc.compute
+            && asset
+                .meshes
+                .iter()
+                .any(|m| m.skeleton.is_some() && m.morph.is_some());
+        let (cpu_morph_offsets, cpu_morph_stride) = if morphing && !on_gpu {
+            morph_layout(asset.rig.data())
+        } else {
+            (Vec::new(), 0)
+        };
         let gpu = if on_gpu {
             CrowdBones::new_gpu_posed(ctx, desc.instances, bones_per_instance)
         } else {
-            CrowdBones::new(
+            CrowdBones::with_morph_weights(
                 ctx,
                 &CrowdBonesDescriptor {
                     instances: desc.instances,
                     bones_per_instance,
                     staging_slots: desc.staging_slots,
                 },
+                cpu_morph_stride,
             )
         }
         .map_err(SkelError::gpu("crowd bones"))?;
-        let mut pipelines = [None, None, None, None, None, None];
-        let mut meshes = Vec::new();
-        let mut warnings = Vec::new();
-        for (index, mesh) in asset.meshes.iter().enumerate() {
-            let Some(skeleton) = &mesh.skeleton else {
-                continue;
-            };
-            let span = spans.iter().find(|s| s.binding == skeleton.binding);
-            let bone_offset = span.map_or(0, |s| s.first as u32);
-            let influences = skeleton.gpu.influences_per_vertex();
-            let what = format!("crowd mesh {index}");
-            let params = skel_gpu::crowd_mesh_params(mesh.vertex_count, &gpu, bone_offset);
-            let draw_params = skel_gpu::create_buffers_init(
-                ctx,
-                "skel crowd draw params",
-                &[skel_gpu::BufferInit {
-                    label: "skel crowd draw params",
-                    usage: wgpu::BufferUsages::UNIFORM,
-                    contents: bytemuck::cast_slice(&params),
-                }],
-            )
-            .map_err(SkelError::gpu(what.clone()))?
-            .remove(0);
-            let (mut skinned_positions, mut skinned_normals, mut compute) = (None, None, vec![]);
-            let mut skinning = desc.skinning;
-            if skinning == SkinningMethod::DualQuaternion
-                && let Some(bone) =
-                    skel_gpu::dual_quat::first_non_rigid_bone(&skeleton.gpu.bone_matrices())
-            {
-                warnings.push(format!(
-                    "mesh {index} ({:?}): bone {bone} carries scale or shear at rest; skinned linearly, not with dual quaternions",
-                    mesh.name
-                ));
-                skinning = SkinningMethod::Linear;
-            }
-            let slot = pipeline_slot(influences, skinning);
-            if desc.compute {
-                if pipelines[slot].is_none() {
-                    let kind = Influences::for_count(influences);
-                    pipelines[slot] = Some(
-                        CrowdSkinning::with_method(ctx, kind, skinning)
-                            .map_err(SkelError::gpu(what.clone()))?,
-                    );
-                }
-                let bytes = u64::from(mesh.vertex_count) * 12 * u64::from(desc.instances);
-                let out = |label| {
-                    ctx.capture("crowd output", || {
-                        ctx.device.create_buffer(&wgpu::BufferDescriptor {
-                            label: Some(label),
-                            size: bytes.max(16),
-                            usage: wgpu::BufferUsages::STORAGE
-                                | wgpu::BufferUsages::VERTEX
-                                | wgpu::BufferUsages::COPY_SRC,
-                            mapped_at_creation: false,
-                        })
-                    })
-                };
-                let (p, n) = (
-                    out("skel crowd skinned positions").map_err(SkelError::gpu(what.clone()))?,
-                    out("skel crowd skinned normals").map_err(SkelError::gpu(what.clone()))?,
-                );
-                let inputs = CrowdSkinningInputs {
-                    bones: &gpu,
-                    bone_offset,
-                    skeleton: &skeleton.gpu,
-                    rest_positions: &mesh.positions,
-                    rest_normals: &mesh.normals,
-                    out_positions: &p,
-                    out_normals: &n,
-                };
-                let pipeline = pipelines[slot].as_ref().ok_or_else(|| {
-                    SkelError::gpu(what.clone())(GpuError::MissingBinding {
-                        what: "crowd pipeline",
-                    })
-                })?;
-                compute = pipeline
-                    .bind_chunked(ctx, &inputs, desc.max_chunk_bytes)
-                    .map_err(SkelError::gpu(what.clone()))?;
-                (skinned_positions, skinned_normals) = (Some(p), Some(n));
-            }
-            meshes.push(CrowdMesh {
-                mesh: index,
-                bone_offset,
-                vertex_count: mesh.vertex_count,
-                influences,
-                skinning,
-                skinned_positions,
-                skinned_normals,
-                draw_params,
-                compute,
-            });
-        }
         let gpu_posing = match desc.posing {
             Posing::Cpu => None,
             Posing::Gpu(layout) => Some(
@@ -325,6 +243,43 @@ impl Crowd {
                 .map_err(SkelError::gpu("crowd GPU posing"))?,
             ),
         };
+        let morph = match &gpu_posing {
+            Some(posing) => Some(MorphWeights {
+                buffer: posing.pose.morph_buffer(),
+                stride: posing.clips.morph_floats(),
+                offsets: &posing.set.morph_offsets,
+            }),
+            None => gpu.morph_weights_buffer().map(|buffer| MorphWeights {
+                buffer,
+                stride: cpu_morph_stride,
+                offsets: &cpu_morph_offsets,
+            }),
+        };
+        let setup = MeshSetup {
+            bones: &gpu,
+            instances: desc.instances,
+            compute: desc.compute,
+            skinning: desc.skinning,
+            max_chunk_bytes: desc.max_chunk_bytes,
+            morph: morph.filter(|_| morphing),
+        };
+        let mut pipelines = std::array::from_fn(|_| None);
+        let mut meshes = Vec::new();
+        let mut warnings = Vec::new();
+        for (index, mesh) in asset.meshes.iter().enumerate() {
+            let Some(skeleton) = &mesh.skeleton else {
+                continue;
+            };
+            let span = spans.iter().find(|s| s.binding == skeleton.binding);
+            let bone_offset = span.map_or(0, |s| s.first as u32);
+            meshes.push(CrowdMesh::build(
+                ctx,
+                &setup,
+                (index, mesh, bone_offset),
+                &mut pipelines,
+                &mut warnings,
+            )?);
+        }
         let instances = if on_gpu { 0 } else { desc.instances as usize };
         let mut bones = vec![Mat4::ZERO; stride * instances];
         // Every instance starts at the rest pose the skeletons were created with.
@@ -338,6 +293,23 @@ impl Crowd {
                 }
             }
         }
+        // One chunk of weights per player (at least one float, so that chunking works when
+        // no weights are kept).
+        let morph_chunk = (cpu_morph_stride as usize).max(1);
+        let mut morph_weights = vec![0.0; morph_chunk * players.len()];
+        // Every instance starts at the meshes' default weights, as at the rest pose.
+        for chunk in morph_weights.chunks_mut(morph_chunk) {
+            for (binding, &at) in asset
+                .rig
+                .data()
+                .morph_bindings
+                .iter()
+                .zip(&cpu_morph_offsets)
+            {
+                let at = at as usize;
+                chunk[at..at + binding.target_count()].copy_from_slice(&binding.default_weights);
+            }
+        }
         Ok(Self {
             players,
             bones,
@@ -349,11 +321,16 @@ impl Crowd {
             pipelines,
             warnings,
             gpu_posing,
+            morph_chunk,
+            morph_weights,
+            morph_offsets: cpu_morph_offsets,
         })
     }
 
     /// What [`new`](Self::new) could not do as asked (dual-quaternion meshes skinned linearly
-    /// because their bones carry scale), one line each; empty when everything went as asked.
+    /// because their bones carry scale, morphing meshes skinned without their targets on a
+    /// device with too few storage buffers per stage), one line each; empty when everything
+    /// went as asked.
     #[must_use]
     pub fn warnings(&self) -> &[String] {
         &self.warnings
@@ -369,18 +346,44 @@ impl Crowd {
             return;
         }
         let spans = &self.spans[..];
+        let morph_offsets = &self.morph_offsets[..];
         let bones = &mut self.bones[..];
+        let weights = &mut self.morph_weights[..];
         #[cfg(feature = "rayon")]
         {
             use rayon::prelude::*;
             self.players
                 .par_iter_mut()
                 .zip(bones.par_chunks_mut(self.stride))
-                .for_each(|(player, out)| player.tick(dt, &mut SpanSink { spans, out }));
+                .zip(weights.par_chunks_mut(self.morph_chunk))
+                .for_each(|((player, out), weights)| {
+                    player.tick(
+                        dt,
+                        &mut SpanSink {
+                            spans,
+                            out,
+                            morph_offsets,
+                            weights,
+                        },
+                    );
+                });
         }
         #[cfg(not(feature = "rayon"))]
-        for (player, out) in self.players.iter_mut().zip(bones.chunks_mut(self.stride)) {
-            player.tick(dt, &mut SpanSink { spans, out });
+        for ((player, out), weights) in self
+            .players
+            .iter_mut()
+            .zip(bones.chunks_mut(self.stride))
+            .zip(weights.chunks_mut(self.morph_chunk))
+        {
+            player.tick(
+                dt,
+                &mut SpanSink {
+                    spans,
+                    out,
+                    morph_offsets,
+                    weights,
+                },
+            );
         }
         self.visible.clear();
         self.visible.extend(
@@ -417,10 +420,18 @@ impl Crowd {
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) -> Result<(), SkelError> {
         let Some(posing) = &mut self.gpu_posing else {
-            return self
-                .gpu
-                .upload(ctx, encoder, &self.bones, &self.visible)
-                .map_err(SkelError::gpu("crowd upload"));
+            let uploaded = if self.gpu.morph_weights_buffer().is_some() {
+                self.gpu.upload_with_morph_weights(
+                    ctx,
+                    encoder,
+                    &self.bones,
+                    &self.morph_weights,
+                    &self.visible,
+                )
+            } else {
+                self.gpu.upload(ctx, encoder, &self.bones, &self.visible)
+            };
+            return uploaded.map_err(SkelError::gpu("crowd upload"));
         };
         posing.pose.prepare(ctx, posing.dt);
         {
@@ -454,7 +465,7 @@ impl Crowd {
             timestamp_writes,
         });
         for mesh in &self.meshes {
-            let slot = pipeline_slot(mesh.influences, mesh.skinning);
+            let slot = pipeline_slot(mesh.influences, mesh.skinning, mesh.morph);
             if let Some(pipeline) = &self.pipelines[slot] {
                 for bindings in &mesh.compute {
                     pipeline.dispatch(&mut pass, bindings, visible);

@@ -145,11 +145,17 @@ impl Crowd {
         self.gpu_posing.as_mut()?.readback.poll(ctx)
     }
 
-    /// Every instance's morph weights on the GPU path (the asset's morph targets in order,
-    /// rounded up to a multiple of 4 floats per instance), for a renderer that morphs per
-    /// instance.
+    /// Every instance's morph weights (the asset's morph targets in order, rounded up to a
+    /// multiple of 4 floats per instance; instance `i`'s first at `i` times that), which
+    /// [`skin`](Self::skin) reads for meshes with [`CrowdMesh::morph`]. On the GPU path the
+    /// pose pass samples them into this buffer every upload; on the CPU path
+    /// [`upload`](Self::upload) copies the players' weights into it, and there is one only
+    /// when a mesh morphs (`None` otherwise).
     #[must_use]
     pub fn morph_weights_buffer(&self) -> Option<&wgpu::Buffer> {
-        self.gpu_posing.as_ref().map(|p| p.pose.morph_buffer())
+        match &self.gpu_posing {
+            Some(p) => Some(p.pose.morph_buffer()),
+            None => self.gpu.morph_weights_buffer(),
+        }
     }
 }

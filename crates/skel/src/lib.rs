@@ -70,6 +70,7 @@ mod container;
 mod crowd;
 mod crowd_api;
 mod crowd_gpu;
+mod crowd_mesh;
 mod crowd_pipelines;
 mod error;
 mod mesh;
@@ -87,8 +88,9 @@ mod topology;
 pub const DEFAULT_CHARACTER: &[u8] = include_bytes!("../assets/default_character.glb");
 
 pub use container::{AssetContainer, MeshPoseSink, VERTEX_BUFFER_USAGE, from_asset, load_gltf};
-pub use crowd::{Crowd, CrowdDescriptor, CrowdMesh};
+pub use crowd::{Crowd, CrowdDescriptor};
 pub use crowd_gpu::Posing;
+pub use crowd_mesh::CrowdMesh;
 pub use error::SkelError;
 pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;

@@ -1,15 +1,17 @@
 //! `skel::Crowd` on a real adapter (lavapipe in CI): several instances at different times, one
 //! culled, skinned by the crowd compute dispatch, by the vertex-shader fragment (instance index
-//! → bone offset, linear and dual quaternions) and drawn from the compute output, each compared with the CPU reference
-//! `skel_anim::skin_vertices` (≤ 1e-5 of the bounding-box diagonal); a frame's tick allocates
-//! nothing and its upload nothing beyond what the bare wgpu calls do.
+//! → bone offset, linear and dual quaternions) and drawn from the compute output, each compared
+//! with the CPU reference `skel_anim::skin_vertices` (≤ 1e-5 of the bounding-box diagonal; the
+//! built-in character morphed with each instance's weights on the compute paths, unmorphed by
+//! the vertex fragment, which does not morph); a frame's tick allocates nothing and its upload
+//! nothing beyond what the bare wgpu calls do.
 //!
 //! Without an adapter: SKIP, or fail when `SKEL_REQUIRE_GPU=1`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 use std::path::Path;
 
-use skel::anim::{AnimationController, RecordingSink, VertexInfluences, skin_vertices};
+use skel::anim::{AnimationController, RecordingSink, skin_vertices};
 use skel::gpu::{GpuContext, GpuError, readback::read_buffer};
 use skel::{AssetContainer, Crowd, CrowdDescriptor, LoadOptions, SkelError, load_gltf};
 
@@ -19,14 +21,13 @@ use common::{diagonal, gpu};
 #[path = "crowd/probe.rs"]
 mod probe;
 use probe::vertex_path;
+#[path = "crowd/reference.rs"]
+mod reference;
+use reference::{floats, gpu_view, instance_weights, morphed};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
 const INSTANCES: u32 = 5;
 const CULLED: usize = 2;
-
-fn floats(bytes: &[u8]) -> Vec<f32> {
-    bytemuck::pod_collect_to_vec(bytes)
-}
 
 /// A crowd of `INSTANCES` players at different times of clip 0, instance `CULLED` culled,
 /// posed, uploaded and skinned on the GPU.
@@ -54,28 +55,13 @@ fn posed_crowd(ctx: &GpuContext, asset: &AssetContainer) -> Crowd {
     crowd
 }
 
-/// The influences the GPU gets, per vertex (more than 16 are reduced to the 16 largest).
-fn gpu_view(p: &skel::gltf::PrimitiveData) -> Option<VertexInfluences> {
-    let g = p.gpu_influences()?;
-    let mut inf = VertexInfluences {
-        per_vertex: g.per_vertex(),
-        ..VertexInfluences::default()
-    };
-    for v in 0..p.vertex_count() {
-        for (j, w) in (0..g.sets()).filter_map(|s| g.set(s)) {
-            inf.joints.extend_from_slice(&j[v * 4..v * 4 + 4]);
-            inf.weights.extend_from_slice(&w[v * 4..v * 4 + 4]);
-        }
-    }
-    Some(inf)
-}
-
 /// Compares slot-major `positions`/`normals` of crowd mesh `mesh` with the CPU reference for
-/// every visible instance; returns the worst position error over the diagonal.
+/// every visible instance (morphed with the instance's weights when `morphs` and the mesh
+/// morphs); returns the worst position error over the diagonal.
 fn compare(
     asset: &AssetContainer,
     crowd: &Crowd,
-    mesh: usize,
+    (mesh, morphs): (usize, bool),
     positions: &[f32],
     normals: &[f32],
     path: &str,
@@ -99,9 +85,11 @@ fn compare(
             let mut cpu_p = vec![0.0; n];
             let mut cpu_n = vec![0.0; n];
             let influences = gpu_view(p);
+            let weights = instance_weights(asset, crowd, cm, instance as usize);
+            let (rest_p, rest_n) = morphed(p, weights.filter(|_| morphs));
             skin_vertices(
-                &p.positions,
-                p.normals.as_deref(),
+                &rest_p,
+                rest_n.as_deref(),
                 influences.as_ref(),
                 bones,
                 None,
@@ -171,12 +159,19 @@ fn check_asset(ctx: &GpuContext, path: &Path) {
             floats(&read_buffer(ctx, cm.skinned_positions.as_ref().unwrap(), 0, bytes).unwrap());
         let n = floats(&read_buffer(ctx, cm.skinned_normals.as_ref().unwrap(), 0, bytes).unwrap());
         let name = path.file_name().unwrap().to_string_lossy();
-        let worst = compare(&asset, &crowd, mesh, &p, &n, &format!("{name} compute"));
+        let worst = compare(
+            &asset,
+            &crowd,
+            (mesh, true),
+            &p,
+            &n,
+            &format!("{name} compute"),
+        );
         let (vp, vn) = vertex_path(ctx, &asset, &crowd, mesh, false, false);
         let worst_vs = compare(
             &asset,
             &crowd,
-            mesh,
+            (mesh, false),
             &vp,
             &vn,
             &format!("{name} vertex shader"),
@@ -185,7 +180,7 @@ fn check_asset(ctx: &GpuContext, path: &Path) {
         compare(
             &asset,
             &crowd,
-            mesh,
+            (mesh, true),
             &dp,
             &dn,
             &format!("{name} drawn from compute"),
@@ -435,24 +430,33 @@ fn dual_quaternion_crowds_match_the_cpu_reference() {
                 let p = &asset.primitives[primitive.source];
                 let inf = &gpu_view(p).unwrap();
                 let n = p.positions.len();
-                let (mut cpu_p, mut cpu_n, mut lin_p) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-                skel::gpu::dual_quat::skin_vertices_dq(
-                    &p.positions,
-                    p.normals.as_deref(),
-                    inf.per_vertex,
-                    &inf.joints,
-                    &inf.weights,
-                    bones,
-                    &mut cpu_p,
-                    p.normals.as_ref().map(|_| &mut cpu_n[..]),
-                );
+                // Compute skinning morphs the mesh first; the vertex fragment does not.
+                let weights = instance_weights(&asset, &crowd, cm, slot);
+                let dq = |weights: Option<&[f32]>| {
+                    let (rest_p, rest_n) = morphed(p, weights);
+                    let (mut cpu_p, mut cpu_n) = (vec![0.0; n], vec![0.0; n]);
+                    skel::gpu::dual_quat::skin_vertices_dq(
+                        &rest_p,
+                        rest_n.as_deref(),
+                        inf.per_vertex,
+                        &inf.joints,
+                        &inf.weights,
+                        bones,
+                        &mut cpu_p,
+                        rest_n.as_ref().map(|_| &mut cpu_n[..]),
+                    );
+                    (cpu_p, cpu_n)
+                };
+                let (vertex_ref, compute_ref) = (dq(None), dq(weights));
+                let mut lin_p = vec![0.0; n];
                 skin_vertices(&p.positions, None, Some(inf), bones, None, &mut lin_p, None)
                     .unwrap();
-                let diagonal = diagonal(&cpu_p, 1e-3);
+                let diagonal = diagonal(&vertex_ref.0, 1e-3);
                 let at = (slot * cm.vertex_count as usize + primitive.base_vertex as usize) * 3;
-                for (path, positions, normals) in
-                    [("compute", &gpu_p, &gpu_n), ("vertex shader", &vs_p, &vs_n)]
-                {
+                for (path, positions, normals, (cpu_p, cpu_n)) in [
+                    ("compute", &gpu_p, &gpu_n, &compute_ref),
+                    ("vertex shader", &vs_p, &vs_n, &vertex_ref),
+                ] {
                     let worst = cpu_p
                         .iter()
                         .zip(&positions[at..at + n])
@@ -476,7 +480,8 @@ fn dual_quaternion_crowds_match_the_cpu_reference() {
                         );
                     }
                 }
-                differs_from_linear = cpu_p
+                differs_from_linear = vertex_ref
+                    .0
                     .iter()
                     .zip(&lin_p)
                     .map(|(a, b)| (a - b).abs())

@@ -2,6 +2,7 @@
 //! CesiumMan crowd against a CPU-posed one at the same times (within 1e-4 of the diagonal),
 //! chunked skinning and posing against unchunked (identical), poses read back for chosen
 //! instances, and the steady-state upload: the per-frame uniforms only, nothing per instance.
+//! `crowd/morph.rs`: crowds of a morphing asset, morphed per instance on both posing paths.
 //!
 //! Without an adapter or the shared assets: SKIP, or fail when `SKEL_REQUIRE_GPU=1` /
 //! `SKEL_REQUIRE_ASSETS=1`.
@@ -14,6 +15,9 @@ use skel_test_support::shared_asset;
 
 mod common;
 use common::{diagonal, gpu};
+
+#[path = "crowd/morph.rs"]
+mod morph;
 
 fn cesium_man(test: &str) -> Option<(GpuContext, AssetContainer)> {
     let ctx = gpu(test)?;

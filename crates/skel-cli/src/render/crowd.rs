@@ -5,8 +5,8 @@
 //! one instanced draw per primitive ([`CrowdScene`]). Framing, frames, GIF and contact sheet
 //! are those of a one-character render.
 //!
-//! The crowd does not morph (its skinning reads no morph targets): morphing meshes are drawn
-//! at their base shape.
+//! Morphing meshes morph per character: the crowd's compute pass applies each instance's own
+//! morph weights (sampled by the pose pass, or its CPU player's) before skinning.
 
 use glam::{Mat4, Vec3};
 use skel::anim::{Handedness, LayerDesc, NullSink};

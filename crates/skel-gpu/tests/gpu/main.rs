@@ -11,6 +11,7 @@ mod bone_counts;
 mod buffers;
 mod common;
 mod compute;
+mod crowd_morph;
 mod end_to_end;
 mod errors;
 mod morph;
