@@ -86,8 +86,8 @@ const PLOTS: [Plot; 6] = [
     Plot {
         file: "posing_scaling.svg",
         inputs: &[
-            "docs/h200/2026-12-02/posing_levels_gpu.jsonl",
-            "docs/h200/2026-12-02/posing_levels_cpu.jsonl",
+            "docs/h200/2026-12-02/posing_final_gpu.jsonl",
+            "docs/h200/2026-12-02/posing_final_cpu.jsonl",
         ],
         draw: posing_scaling,
     },
