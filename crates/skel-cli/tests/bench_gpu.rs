@@ -230,7 +230,19 @@ fn draw_draws_the_crowd_and_the_posed_comparison() {
 #[test]
 fn crowd_posed_on_the_gpu_uploads_nothing_per_character() {
     let args = ["crowd", "--characters", "64", "--frames", "2"];
-    let gpu = [&args[..], &["--posing", "gpu", "--blend", "--lod", "2"]].concat();
+    let gpu = [
+        &args[..],
+        &[
+            "--posing",
+            "gpu",
+            "--blend",
+            "--lod",
+            "2",
+            "--reduced-levels",
+            "2",
+        ],
+    ]
+    .concat();
     let (Some(on_gpu), Some(on_cpu)) = (
         run_json("bench gpu crowd --posing gpu", &gpu),
         run_json("bench gpu crowd --posing cpu", &args),
@@ -243,6 +255,11 @@ fn crowd_posed_on_the_gpu_uploads_nothing_per_character() {
     assert_eq!(on_gpu["upload_bytes_per_character"], 0.0, "{on_gpu}");
     assert_eq!(on_gpu["upload_bytes_per_frame"], 256, "{on_gpu}");
     assert_eq!(on_gpu["pose_chunks"], 1);
+    // The reduced joint set of the first two levels keeps some bones, not all.
+    assert_eq!(on_gpu["reduced_levels"], 2);
+    let kept = on_gpu["reduced_kept_bones"].as_u64().unwrap();
+    let all = on_gpu["bones_per_character"].as_u64().unwrap();
+    assert!(kept > 0 && kept < all, "{on_gpu}");
     // The CPU path uploads every bone of every character and the visible list.
     let bones = on_cpu["bones_per_character"].as_u64().unwrap();
     assert_eq!(

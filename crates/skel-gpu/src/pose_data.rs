@@ -68,13 +68,7 @@ impl GpuClips {
             .zip(&set.inverse_binds)
             .flat_map(|(m, i)| [*m, *i])
             .collect();
-        // Per bone: its posed node, and the bone it takes in the reduced joint set.
-        let bone_nodes: Vec<[u32; 2]> = set
-            .bone_nodes
-            .iter()
-            .zip(&set.reduced_bones)
-            .map(|(&n, &r)| [n, r])
-            .collect();
+        let bone_nodes = bone_nodes_of(set);
         let frame_bytes: &[u8] = bytemuck::cast_slice(&set.frames);
         ctx.require_limit(
             "max_storage_buffer_binding_size",
@@ -127,6 +121,32 @@ impl GpuClips {
         })
     }
 
+    /// Writes `set`'s reduced joint set ([`GpuClipSet::set_reduced_joints`]) to the GPU: the
+    /// instances posed with [`PoseInstance::reduced`] use it from the next pose pass on. `set`
+    /// must be the set these clips were made from (the same bones).
+    ///
+    /// # Errors
+    /// [`GpuError::LengthMismatch`] for a set of another bone count.
+    pub fn update_reduced_joints(
+        &self,
+        ctx: &GpuContext,
+        set: &GpuClipSet,
+    ) -> Result<(), GpuError> {
+        if set.bone_count() != self.bone_count {
+            return Err(GpuError::LengthMismatch {
+                what: "reduced joint set bones",
+                expected: self.bone_count as usize,
+                got: set.bone_count() as usize,
+            });
+        }
+        ctx.queue.write_buffer(
+            &self.bone_nodes,
+            0,
+            bytemuck::cast_slice(&bone_nodes_of(set)),
+        );
+        Ok(())
+    }
+
     /// Bones per instance.
     #[must_use]
     pub fn bone_count(&self) -> u32 {
@@ -155,6 +175,15 @@ impl GpuClips {
     pub(crate) fn morph_first(&self) -> u32 {
         self.node_count * POSE_NODE_VEC4S
     }
+}
+
+/// Per bone: its posed node, and the bone it takes in the reduced joint set.
+fn bone_nodes_of(set: &GpuClipSet) -> Vec<[u32; 2]> {
+    set.bone_nodes
+        .iter()
+        .zip(&set.reduced_bones)
+        .map(|(&n, &r)| [n, r])
+        .collect()
 }
 
 /// One instance's playback on the GPU, 32 bytes: up to two clips (a cross-fade or a 1D blend),

@@ -6,7 +6,9 @@
 //!
 //! Then the same crowd posed on the GPU (`Posing::Gpu`): each character's clip, phase and speed
 //! written once, the GPU advancing every playhead; the near half posed every frame, the far half
-//! every 4th frame (level of detail, staggered); one character's pose read back without waiting.
+//! every 4th frame with the reduced joint set (levels of detail: a staggered update rate, and
+//! the bones of the first three levels only, the others following their nearest kept ancestor);
+//! one character's pose read back without waiting.
 //!
 //! `cargo run -p skel --example crowd --features rayon -- 1000`
 //! `cargo run -p skel --example crowd -- 100 fixtures/sixteen_influences.glb` (16 influences)
@@ -97,6 +99,15 @@ fn gpu_posed(
             ..CrowdDescriptor::default()
         },
     )?;
+    // The far characters' joint set: the bones of the first three levels of the hierarchy.
+    let set = crowd.gpu_clip_set().ok_or("posed on the GPU")?;
+    let levels = set.node_levels();
+    let keep: Vec<bool> = set
+        .bone_nodes
+        .iter()
+        .map(|&node| levels[node as usize] < 3)
+        .collect();
+    crowd.set_reduced_joints(ctx, &keep)?;
     let clip = u16::try_from(clip.unwrap_or(0))?;
     let playback: Vec<PoseInstance> = (0..instances)
         .map(|i| {
@@ -104,6 +115,7 @@ fn gpu_posed(
             PoseInstance::new(clip, i as f32 * 0.037)
                 .speed(0.9 + (i % 5) as f32 * 0.05)
                 .update_every(if near { 1 } else { 4 })
+                .reduced(!near)
         })
         .collect();
     crowd.set_instances(ctx, 0, &playback)?; // once; nothing per character per frame after

@@ -125,6 +125,27 @@ impl Crowd {
             .map_err(SkelError::gpu("crowd set_instances"))
     }
 
+    /// Chooses the reduced joint set of the GPU path (a level of detail for distant
+    /// characters): `keep[b]` says whether bone `b` is posed; a bone left out takes the
+    /// skinning matrix of its nearest kept ancestor bone (see
+    /// [`GpuClipSet::set_reduced_joints`]). It applies to the instances whose
+    /// [`PoseInstance::reduced`] is set, from the next [`upload`](Self::upload) on.
+    ///
+    /// # Errors
+    /// [`SkelError::Gpu`]: a CPU-posed crowd ([`GpuError::MissingBinding`]), or `keep` without
+    /// one flag per bone ([`GpuError::LengthMismatch`]).
+    pub fn set_reduced_joints(&mut self, ctx: &GpuContext, keep: &[bool]) -> Result<(), SkelError> {
+        let posing = self.gpu_posing.as_mut().ok_or(GpuError::MissingBinding {
+            what: "GPU posing (Posing::Gpu)",
+        });
+        let posing = posing.map_err(SkelError::gpu("crowd set_reduced_joints"))?;
+        posing
+            .set
+            .set_reduced_joints(keep)
+            .and_then(|()| posing.clips.update_reduced_joints(ctx, &posing.set))
+            .map_err(SkelError::gpu("crowd set_reduced_joints"))
+    }
+
     /// Asks for `instances`' bone matrices as the next [`upload`](Self::upload) poses them, on
     /// the GPU path (gameplay: where is the hand?); collect them with
     /// [`pose_readback`](Self::pose_readback) a frame or more later. A request made while an

@@ -1,7 +1,8 @@
 //! `skel::Crowd` posed on the GPU (lavapipe in CI): the skinned vertices of a GPU-posed
 //! CesiumMan crowd against a CPU-posed one at the same times (within 1e-4 of the diagonal),
 //! chunked skinning and posing against unchunked (identical), poses read back for chosen
-//! instances, and the steady-state upload: the per-frame uniforms only, nothing per instance.
+//! instances, the reduced joint set set through the crowd, and the steady-state upload: the
+//! per-frame uniforms only, nothing per instance.
 //! `crowd/morph.rs`: crowds of a morphing asset, morphed per instance on both posing paths.
 //!
 //! Without an adapter or the shared assets: SKIP, or fail when `SKEL_REQUIRE_GPU=1` /
@@ -162,4 +163,50 @@ fn a_steady_gpu_crowd_uploads_nothing_per_instance() {
     // The same bytes for 10 and for 1000 instances: one uniform slot per chunk.
     assert_eq!(per_frame[0], per_frame[1]);
     assert_eq!(per_frame[0], 256);
+}
+
+#[test]
+fn a_reduced_instance_takes_its_kept_ancestors_matrices() {
+    let Some((ctx, asset)) = cesium_man("a_reduced_instance_takes_its_kept_ancestors_matrices")
+    else {
+        return;
+    };
+    let mut crowd = skinned(&ctx, &asset, 2, Posing::Gpu(PoseLayout::PerNode), None);
+    let set = crowd.gpu_clip_set().unwrap();
+    let bones = set.bone_count() as usize;
+    // Keep the bones of the first three levels: hands, feet and the head follow their
+    // ancestors rigidly.
+    let levels = set.node_levels();
+    let keep: Vec<bool> = set
+        .bone_nodes
+        .iter()
+        .map(|&n| levels[n as usize] < 3)
+        .collect();
+    assert!(keep.iter().any(|k| !k) && keep.iter().any(|&k| k));
+    assert!(crowd.set_reduced_joints(&ctx, &keep[1..]).is_err());
+    crowd.set_reduced_joints(&ctx, &keep).unwrap();
+    let reduced = crowd.gpu_clip_set().unwrap().reduced_bones.clone();
+    // Instance 1 reduced, instance 0 not, both at the same time.
+    let one = PoseInstance::new(0, time_of(0));
+    crowd
+        .set_instances(&ctx, 0, &[one, one.reduced(true)])
+        .unwrap();
+    crowd.tick(0.0);
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    crowd.upload(&ctx, &mut encoder).unwrap();
+    ctx.queue.submit([encoder.finish()]);
+    let all: Vec<Mat4> =
+        readback::read_buffer_as(&ctx, crowd.gpu().bones_buffer(), 0, 2 * bones).unwrap();
+    let (full, coarse) = all.split_at(bones);
+    for b in 0..bones {
+        let source = reduced[b] as usize;
+        assert_eq!(source == b, keep[b], "bone {b}");
+        assert_eq!(
+            coarse[b], full[source],
+            "bone {b} takes bone {source}'s matrix"
+        );
+    }
+    // A CPU-posed crowd has no reduced joint set.
+    let mut cpu = skinned(&ctx, &asset, 1, Posing::Cpu, None);
+    assert!(cpu.set_reduced_joints(&ctx, &keep).is_err());
 }

@@ -27,6 +27,10 @@ pub(super) struct PosingArgs {
     /// staggered across the crowd (other values round down to one of these).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
     pub(super) lod: u32,
+    /// GPU-posed characters use the reduced joint set that keeps the bones of the first N
+    /// levels of the posed hierarchy (the others follow their nearest kept ancestor).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub(super) reduced_levels: Option<u32>,
     /// No compute skinning: pose (and upload) only, for crowds whose skinned output does not
     /// fit in memory (1 000 000 CesiumMan would need 78 GB).
     #[arg(long)]
@@ -80,6 +84,15 @@ pub(super) fn start_instances(
         return Ok(());
     }
     let n = crowd.gpu().instance_count() as usize;
+    if let (Some(levels), Some(set)) = (args.reduced_levels, crowd.gpu_clip_set()) {
+        let node_levels = set.node_levels();
+        let keep: Vec<bool> = set
+            .bone_nodes
+            .iter()
+            .map(|&node| node_levels[node as usize] < levels)
+            .collect();
+        crowd.set_reduced_joints(ctx, &keep)?;
+    }
     let second = u16::from(clip_count > 1);
     let instances: Vec<PoseInstance> = (0..n)
         .map(|i| {
@@ -90,6 +103,7 @@ pub(super) fn start_instances(
                 one
             };
             one.update_every(args.lod)
+                .reduced(args.reduced_levels.is_some())
         })
         .collect();
     crowd.set_instances(ctx, 0, &instances)
@@ -104,6 +118,10 @@ pub(super) struct PoseFigures {
     pub(super) layout: Option<String>,
     pub(super) blend: bool,
     pub(super) lod: u32,
+    /// `--reduced-levels`, and the bones that keep their own matrix in the reduced joint set
+    /// (GPU path; `null` without it).
+    pub(super) reduced_levels: Option<u32>,
+    pub(super) reduced_kept_bones: Option<usize>,
     /// Median GPU time of the pose pass (advance + bones), timestamps; GPU path.
     pub(super) pose_gpu_ms: Option<f64>,
     /// Bone matrix bytes the pose pass writes per frame (characters posed this frame × bones ×
@@ -149,6 +167,14 @@ impl PoseFigures {
                 .iter()
                 .map(|c| f64::from(c.max_error))
                 .fold(0.0, f64::max);
+            if args.reduced_levels.is_some() {
+                f.reduced_levels = args.reduced_levels;
+                f.reduced_kept_bones = Some(
+                    (0..set.reduced_bones.len())
+                        .filter(|&b| set.reduced_bones[b] as usize == b)
+                        .count(),
+                );
+            }
         }
         let bones = u64::from(crowd.gpu().bones_per_instance()) * 64;
         f.pose_bytes_written =
