@@ -1,0 +1,23 @@
+#!/bin/bash
+# The reduced joint set's rows of docs/bench-crowds.md ("Posing on the GPU"): 1 000 000
+# CesiumMan, one clip, per-node and per-bone, with every bone, with the bones of the first 3
+# and of the first 2 levels (`--reduced-levels`), and the first 3 levels at every 4th frame.
+# Run on the lent GPU machine as scripts/h200/gpu_posing.sh is (carry: .gl, .devbin). Every run
+# appends one JSON object to $OUT/reduced.jsonl; the log goes to $OUT/log.txt, the machine to
+# $OUT/env.txt. About 30 s of device time.
+set -u
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+export WGPU_BACKEND=vulkan XDG_RUNTIME_DIR=/tmp
+B=.devbin/skel; C=.devbin/CesiumMan.glb; L=$OUT/log.txt
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; nproc; lscpu | grep 'Model name'; } > "$OUT/env.txt" 2>&1
+t() { echo "=== $*" >> "$L"; local s; s=$(date +%s%N); timeout 150 "$@"; local rc=$?; echo "=== exit $rc after $(( ($(date +%s%N) - s) / 1000000 )) ms" >> "$L"; }
+G="$B bench gpu crowd $C --posing gpu --json --no-skin --frames 30 --characters 1000000"
+for round in 1 2; do
+  for layout in per-node per-bone; do
+    t $G --layout $layout >> "$OUT/reduced.jsonl" 2>>"$L"
+    t $G --layout $layout --reduced-levels 3 >> "$OUT/reduced.jsonl" 2>>"$L"
+    t $G --layout $layout --reduced-levels 2 >> "$OUT/reduced.jsonl" 2>>"$L"
+    t $G --layout $layout --reduced-levels 3 --lod 4 >> "$OUT/reduced.jsonl" 2>>"$L"
+  done
+done
+echo done >> "$L"
