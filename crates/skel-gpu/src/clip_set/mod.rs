@@ -22,10 +22,8 @@ pub use crate::clip_error::POSE_NODE_VEC4S;
 use crate::clip_error::{Reconstruction, Resampled, pose_error};
 
 mod posed;
+pub use posed::NO_PARENT;
 use posed::{PosedHierarchy, mesh_inverse, snap_identity};
-
-/// A parent index meaning "a root of the posed hierarchy".
-pub const NO_PARENT: u32 = u32::MAX;
 
 /// How [`GpuClipSet::new`] resamples.
 #[derive(Debug, Clone, Copy, PartialEq)]

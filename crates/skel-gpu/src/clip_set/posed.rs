@@ -9,8 +9,10 @@
 use glam::{DMat4, Mat4, Quat, Vec3};
 use skel_anim::{AnimationData, ChannelPath, Rig};
 
-use super::NO_PARENT;
 use crate::GpuError;
+
+/// A parent index meaning "a root of the posed hierarchy".
+pub const NO_PARENT: u32 = u32::MAX;
 
 /// The posed nodes of an asset (see the module docs).
 pub(super) struct PosedHierarchy {
