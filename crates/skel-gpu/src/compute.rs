@@ -1,6 +1,7 @@
 //! Compute skinning: rest positions/normals + influences → skinned position/normal buffers, for
 //! users who skin once and draw many passes (shadows, depth pre-pass, picking).
 
+use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
 use crate::{
     COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP, COMPUTE_WORKGROUP_SIZE, ComputeSkinningConfig,
     ComputeTuning, FragmentBindings, GpuContext, GpuError, Influences, MorphGpu, ShaderFragment,
@@ -381,23 +382,10 @@ fn checked_buffer<'b>(
 
 /// Layout entries of group 0 for `config` (see the WGSL template for the binding numbers).
 fn buffer_layout_entries(config: &ComputeSkinningConfig) -> Vec<wgpu::BindGroupLayoutEntry> {
-    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let read = wgpu::BufferBindingType::Storage { read_only: true };
-    let write = wgpu::BufferBindingType::Storage { read_only: false };
-    let mut entries = vec![
-        entry(0, wgpu::BufferBindingType::Uniform),
-        entry(1, read),
-        entry(2, write),
-    ];
+    let entry = compute_entry;
+    let read = READ;
+    let write = WRITE;
+    let mut entries = vec![entry(0, UNIFORM), entry(1, read), entry(2, write)];
     if config.normals {
         entries.extend([entry(3, read), entry(4, write)]);
     }

@@ -14,6 +14,7 @@
 //! [`GpuClips::morph_floats`]: crate::GpuClips::morph_floats
 //! [`GpuClipSet::morph_offsets`]: crate::GpuClipSet::morph_offsets
 
+use crate::bind_entries::{READ, UNIFORM, compute_entry};
 use crate::{GpuError, MorphGpu};
 
 /// The morph targets of one crowd mesh and where each instance's weights for them are, for a
@@ -40,20 +41,11 @@ pub(crate) const CROWD_MORPH_BINDINGS: [u32; 3] = [15, 16, 17];
 
 /// Layout entries of [`CROWD_MORPH_BINDINGS`].
 pub(crate) fn morph_layout_entries() -> [wgpu::BindGroupLayoutEntry; 3] {
-    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let read = wgpu::BufferBindingType::Storage { read_only: true };
+    let entry = compute_entry;
+    let read = READ;
     let [params, deltas, weights] = CROWD_MORPH_BINDINGS;
     [
-        entry(params, wgpu::BufferBindingType::Uniform),
+        entry(params, UNIFORM),
         entry(deltas, read),
         entry(weights, read),
     ]

@@ -4,6 +4,7 @@
 //! [`CrowdBones`] buffer and, for a mesh with morph targets, morphs each vertex with that
 //! instance's weights first (`crowd_morph`).
 
+use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
 use crate::crowd_morph::{
     CROWD_MORPH_BINDINGS, CrowdMorphInputs, check_morph, morph_layout_entries,
 };
@@ -462,19 +463,10 @@ impl CrowdSkinning {
 }
 
 fn layout_entries(sets: u32) -> Vec<wgpu::BindGroupLayoutEntry> {
-    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let read = wgpu::BufferBindingType::Storage { read_only: true };
-    let write = wgpu::BufferBindingType::Storage { read_only: false };
-    let mut entries = vec![entry(0, wgpu::BufferBindingType::Uniform)];
+    let entry = compute_entry;
+    let read = READ;
+    let write = WRITE;
+    let mut entries = vec![entry(0, UNIFORM)];
     entries.extend((1..=6).map(|b| entry(b, read)));
     if sets > 1 {
         entries.extend([entry(7, read), entry(8, read)]);

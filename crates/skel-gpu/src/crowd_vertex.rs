@@ -7,6 +7,8 @@
 //! call the caller's vertex shader makes with the vertex index. Renderers that draw morphing
 //! meshes read the compute output (`skel_crowd_skinned`), which crowd compute skinning morphs.
 
+use crate::bind_entries::{READ, UNIFORM, buffer_entry};
+
 /// The vertex-shader fragment as shipped, bindings in group 1 (see [`crowd_vertex_wgsl`]):
 /// `skel_crowd_vertex.wgsl` followed by the shared `skel_crowd_skin.wgsl`.
 pub const CROWD_VERTEX_WGSL: &str = concat!(
@@ -27,19 +29,10 @@ pub fn crowd_vertex_wgsl(group: u32) -> String {
 /// Layout entries of [`crowd_vertex_wgsl`]'s group, visible to `stages`.
 #[must_use]
 pub fn crowd_vertex_layout_entries(stages: wgpu::ShaderStages) -> [wgpu::BindGroupLayoutEntry; 5] {
-    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: stages,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let read = wgpu::BufferBindingType::Storage { read_only: true };
+    let entry = |binding, ty| buffer_entry(binding, stages, ty);
+    let read = READ;
     [
-        entry(0, wgpu::BufferBindingType::Uniform),
+        entry(0, UNIFORM),
         entry(1, read),
         entry(2, read),
         entry(3, read),

@@ -74,6 +74,7 @@
 /// version.
 pub use glam;
 
+mod bind_entries;
 mod bone_texture;
 mod buffers;
 mod clip_error;

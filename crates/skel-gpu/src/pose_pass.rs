@@ -7,6 +7,7 @@
 //! (`max_storage_buffer_binding_size`, 2 GiB − 4 on an NVIDIA H200): it is bound in chunks of
 //! whole instances, each under the limit, one dispatch each.
 
+use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
 use crate::pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, POSE_WGSL, PoseInstance};
 use crate::{CROWD_BONE_BYTES, CrowdBones, GpuContext, GpuError};
 
@@ -422,20 +423,11 @@ fn pipelines(
     wgpu::ComputePipeline,
     wgpu::ComputePipeline,
 ) {
-    let entry = |binding, ty| wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    };
-    let read = wgpu::BufferBindingType::Storage { read_only: true };
-    let write = wgpu::BufferBindingType::Storage { read_only: false };
+    let entry = compute_entry;
+    let read = READ;
+    let write = WRITE;
     let entries = [
-        entry(0, wgpu::BufferBindingType::Uniform),
+        entry(0, UNIFORM),
         entry(1, read),
         entry(2, read),
         entry(3, read),
