@@ -23,7 +23,8 @@ mod probe;
 use probe::vertex_path;
 #[path = "crowd/reference.rs"]
 mod reference;
-use reference::{floats, gpu_view, instance_weights, morphed};
+use common::gpu_view;
+use reference::{floats, instance_weights, morphed};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
 const INSTANCES: u32 = 5;

@@ -31,3 +31,19 @@ pub fn diagonal(points: &[f32], floor: f32) -> f32 {
         .sqrt()
         .max(floor)
 }
+
+/// The influences the GPU gets, per vertex (more than 16 are reduced to the 16 largest).
+pub fn gpu_view(p: &skel::gltf::PrimitiveData) -> Option<skel::anim::VertexInfluences> {
+    let g = p.gpu_influences()?;
+    let mut inf = skel::anim::VertexInfluences {
+        per_vertex: g.per_vertex(),
+        ..skel::anim::VertexInfluences::default()
+    };
+    for v in 0..p.vertex_count() {
+        for (j, w) in (0..g.sets()).filter_map(|s| g.set(s)) {
+            inf.joints.extend_from_slice(&j[v * 4..v * 4 + 4]);
+            inf.weights.extend_from_slice(&w[v * 4..v * 4 + 4]);
+        }
+    }
+    Some(inf)
+}

@@ -14,12 +14,12 @@
 //! whose bound is 1e-4; measured 1.5e-6). Normals, absolute on unit vectors: 1e-5 (CPU
 //! posing; measured 1.8e-7) and 1e-4 (GPU posing; measured 8.8e-6).
 
-use skel::anim::{AnimationController, RecordingSink, VertexInfluences, skin_vertices};
+use skel::anim::{AnimationController, RecordingSink, skin_vertices};
 use skel::gpu::glam::Mat4;
 use skel::gpu::{GpuContext, PoseInstance, PoseLayout, readback::read_buffer};
 use skel::{AssetContainer, Crowd, CrowdDescriptor, LoadOptions, Posing, load_gltf};
 
-use crate::common::{diagonal, gpu};
+use crate::common::{diagonal, gpu, gpu_view};
 
 /// Instances, and the one culled on the CPU path (so that slot and instance differ).
 const INSTANCES: u32 = 4;
@@ -81,22 +81,6 @@ fn reference_pose(asset: &AssetContainer, clip: usize, time: f32) -> (Vec<Mat4>,
     let bones = lone.bone_matrices(mesh.skeleton.as_ref().unwrap().binding);
     let weights = lone.morph_weights(mesh.morph.as_ref().unwrap().binding);
     (bones.unwrap().to_vec(), weights.unwrap().to_vec())
-}
-
-/// The influences the GPU gets, per vertex (as `crowd.rs` builds them).
-fn gpu_view(p: &skel::gltf::PrimitiveData) -> Option<VertexInfluences> {
-    let g = p.gpu_influences()?;
-    let mut inf = VertexInfluences {
-        per_vertex: g.per_vertex(),
-        ..VertexInfluences::default()
-    };
-    for v in 0..p.vertex_count() {
-        for (j, w) in (0..g.sets()).filter_map(|s| g.set(s)) {
-            inf.joints.extend_from_slice(&j[v * 4..v * 4 + 4]);
-            inf.weights.extend_from_slice(&w[v * 4..v * 4 + 4]);
-        }
-    }
-    Some(inf)
 }
 
 /// Mesh 0 skinned on the CPU with `bones` and, when given, morphed with `weights` first:

@@ -1,29 +1,13 @@
 //! The CPU side of the crowd tests: the influences the GPU gets, and what an instance's morph
 //! weights make of a primitive's rest vertices.
 
-use skel::anim::{VertexInfluences, skin_vertices};
+use skel::anim::skin_vertices;
 use skel::gltf::PrimitiveData;
 use skel::{AssetContainer, Crowd, CrowdMesh};
 
 /// A read-back buffer's bytes as `f32`s.
 pub fn floats(bytes: &[u8]) -> Vec<f32> {
     bytemuck::pod_collect_to_vec(bytes)
-}
-
-/// The influences the GPU gets, per vertex (more than 16 are reduced to the 16 largest).
-pub fn gpu_view(p: &PrimitiveData) -> Option<VertexInfluences> {
-    let g = p.gpu_influences()?;
-    let mut inf = VertexInfluences {
-        per_vertex: g.per_vertex(),
-        ..VertexInfluences::default()
-    };
-    for v in 0..p.vertex_count() {
-        for (j, w) in (0..g.sets()).filter_map(|s| g.set(s)) {
-            inf.joints.extend_from_slice(&j[v * 4..v * 4 + 4]);
-            inf.weights.extend_from_slice(&w[v * 4..v * 4 + 4]);
-        }
-    }
-    Some(inf)
 }
 
 /// The morph weights crowd compute skinning morphs `cm` of `instance` with: its player's,
