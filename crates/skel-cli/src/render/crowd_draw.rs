@@ -9,9 +9,12 @@ use std::collections::HashMap;
 
 use glam::Mat4;
 use image::RgbaImage;
-use skel::gltf::{AlphaMode, ImageSlot};
+use skel::gltf::AlphaMode;
 use skel::gpu::GpuContext;
-use skel::render::{Camera, MESH_WGSL, RenderFormat, frame_uniform, upload_texture};
+use skel::render::{
+    Camera, MESH_WGSL, RenderFormat, base_color_sampler, base_color_texture, draw_layout_entries,
+    draw_uniform, frame_layout_entries, frame_uniform, upload_texture,
+};
 use skel::{AssetContainer, Crowd, Topology};
 
 use super::RenderError;
@@ -69,19 +72,6 @@ pub struct CrowdScene {
     pub skipped: usize,
 }
 
-fn uniform_entry(binding: u32, visibility: wgpu::ShaderStages) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
 fn gpu_error(context: &'static str) -> impl Fn(skel::gpu::GpuError) -> RenderError {
     move |source| RenderError::Gpu { context, source }
 }
@@ -102,28 +92,6 @@ fn buffer_init(
     buffer
 }
 
-/// `MESH_WGSL`'s `Draw` uniform: the mesh node's world matrix, the base colour factor and the
-/// flags (has normals, has texture, alpha mask, cutoff × 1e6).
-fn draw_uniform(world: &Mat4, primitive: &skel::Primitive, textured: bool) -> Vec<u8> {
-    let material = &primitive.material;
-    let (mask, cutoff) = match material.alpha_mode {
-        AlphaMode::Mask { cutoff } => (1_u32, cutoff),
-        _ => (0, 0.0),
-    };
-    let mut bytes: Vec<u8> = bytemuck::cast_slice(&world.to_cols_array()).to_vec();
-    bytes.extend_from_slice(bytemuck::cast_slice(&material.base_color_factor));
-    // Saturating float → int conversion of a cutoff in [0, 1].
-    let cutoff_micros = (cutoff.clamp(0.0, 1.0) * 1e6) as u32;
-    let flags = [
-        u32::from(primitive.has_normals),
-        u32::from(textured),
-        mask,
-        cutoff_micros,
-    ];
-    bytes.extend_from_slice(bytemuck::cast_slice(&flags));
-    bytes
-}
-
 impl CrowdScene {
     /// Sets up drawing `crowd` of `container` with instance `i` moved by `placements[i]`, into
     /// passes of `format`. `world` holds the nodes' world matrices (the mesh nodes').
@@ -139,32 +107,13 @@ impl CrowdScene {
         format: &RenderFormat,
     ) -> Result<Self, RenderError> {
         let device = &ctx.device;
-        let both = wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT;
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("skel crowd frame"),
-            entries: &[uniform_entry(0, both)],
+            entries: &frame_layout_entries(),
         });
         let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("skel crowd draw"),
-            entries: &[
-                uniform_entry(0, both),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
+            entries: &draw_layout_entries(),
         });
         let crowd_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("skel crowd vertex"),
@@ -196,15 +145,7 @@ impl CrowdScene {
                 source,
             })?;
 
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("skel crowd base colour"),
-            address_mode_u: wgpu::AddressMode::Repeat,
-            address_mode_v: wgpu::AddressMode::Repeat,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            mipmap_filter: wgpu::MipmapFilterMode::Linear,
-            ..wgpu::SamplerDescriptor::default()
-        });
+        let sampler = base_color_sampler(device);
         let white = upload_texture(ctx, &RgbaImage::from_pixel(1, 1, image::Rgba([255; 4])));
         let mut textures: HashMap<usize, wgpu::TextureView> = HashMap::new();
         let mut items = Vec::new();
@@ -244,9 +185,7 @@ impl CrowdScene {
                         },
                         wgpu::BindGroupEntry {
                             binding: 1,
-                            resource: wgpu::BindingResource::TextureView(
-                                texture.as_ref().unwrap_or(&white),
-                            ),
+                            resource: wgpu::BindingResource::TextureView(texture.unwrap_or(&white)),
                         },
                         wgpu::BindGroupEntry {
                             binding: 2,
@@ -352,29 +291,6 @@ impl CrowdScene {
             }
         }
     }
-}
-
-/// The primitive's decoded base colour texture, uploaded once per image.
-fn base_color_texture(
-    ctx: &GpuContext,
-    container: &AssetContainer,
-    primitive: &skel::Primitive,
-    textures: &mut HashMap<usize, wgpu::TextureView>,
-) -> Option<wgpu::TextureView> {
-    let tex = primitive
-        .material
-        .base_color_texture
-        .filter(|_| primitive.has_uvs)?;
-    if let Some(view) = textures.get(&tex.image) {
-        return Some(view.clone());
-    }
-    let ImageSlot::Decoded(image) = container.images.get(tex.image)? else {
-        return None;
-    };
-    let rgba = RgbaImage::from_raw(image.width, image.height, image.rgba8.clone())?;
-    let view = upload_texture(ctx, &rgba);
-    textures.insert(tex.image, view.clone());
-    Some(view)
 }
 
 fn create_pipeline(

@@ -47,6 +47,7 @@
 
 mod bounds;
 mod camera;
+mod material;
 mod pipeline;
 mod renderer;
 mod target;
@@ -56,6 +57,9 @@ pub use bounds::rest_bounds;
 pub use camera::Camera;
 /// glam types the camera and instance API take (`skel::render::Vec3`, `skel::render::Mat4`).
 pub use glam::{Mat4, Vec3};
+pub use material::{
+    base_color_sampler, base_color_texture, draw_layout_entries, draw_uniform, frame_layout_entries,
+};
 pub use pipeline::{FRAGMENT_BINDINGS, INSTANCE_LOCATION, MESH_WGSL};
 pub use renderer::{AssetRenderer, BACKGROUND, frame_uniform};
 pub use target::{COLOR_FORMAT, DEPTH_FORMAT, MSAA_SAMPLES, OffscreenTarget, padded_row_bytes};

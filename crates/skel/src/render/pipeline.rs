@@ -1,6 +1,7 @@
 //! Render pipelines: the mesh shader composed with the skinning fragment of each variant
 //! (0/4/8/16 influences × morph), per topology and blending, for one [`RenderFormat`].
 
+use super::material::{draw_layout_entries, frame_layout_entries};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
@@ -63,19 +64,6 @@ pub struct Pipelines {
     pipelines: HashMap<PipelineKey, wgpu::RenderPipeline>,
 }
 
-fn uniform_entry(binding: u32, size: u64) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: wgpu::BufferSize::new(size),
-        },
-        count: None,
-    }
-}
-
 impl Pipelines {
     /// Creates the shared layouts for targets of `format`.
     #[must_use]
@@ -83,29 +71,11 @@ impl Pipelines {
         let device = &ctx.device;
         let frame_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("skel render frame"),
-            entries: &[uniform_entry(0, FRAME_UNIFORM_SIZE)],
+            entries: &frame_layout_entries(),
         });
         let draw_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("skel render draw"),
-            entries: &[
-                uniform_entry(0, DRAW_UNIFORM_SIZE),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 1,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Texture {
-                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                        view_dimension: wgpu::TextureViewDimension::D2,
-                        multisampled: false,
-                    },
-                    count: None,
-                },
-                wgpu::BindGroupLayoutEntry {
-                    binding: 2,
-                    visibility: wgpu::ShaderStages::FRAGMENT,
-                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                    count: None,
-                },
-            ],
+            entries: &draw_layout_entries(),
         });
         Self {
             format,

@@ -3,15 +3,15 @@
 //! the `Frame` uniform with the camera and lights) and the draw calls.
 
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 
 use glam::{Mat4, Vec3};
 use image::RgbaImage;
-use skel_gltf::{AlphaMode, ImageSlot};
+use skel_gltf::AlphaMode;
 use skel_gpu::GpuContext;
 use wgpu::util::DeviceExt as _;
 
 use super::camera::Camera;
+use super::material::{base_color_sampler, base_color_texture, draw_uniform};
 use super::pipeline::{FIRST_INFLUENCE_SLOT, PipelineKey, Pipelines};
 use super::texture::upload_texture;
 use super::{RenderError, RenderFormat};
@@ -149,15 +149,7 @@ impl AssetRenderer {
                 resource: frame_uniform.as_entire_binding(),
             }],
         });
-        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
-            label: Some("skel render base colour"),
-            address_mode_u: wgpu::AddressMode::Repeat,
-            address_mode_v: wgpu::AddressMode::Repeat,
-            mag_filter: wgpu::FilterMode::Linear,
-            min_filter: wgpu::FilterMode::Linear,
-            mipmap_filter: wgpu::MipmapFilterMode::Linear,
-            ..wgpu::SamplerDescriptor::default()
-        });
+        let sampler = base_color_sampler(device);
         let white = upload_texture(ctx, &RgbaImage::from_pixel(1, 1, image::Rgba([255; 4])));
         let mut textures: HashMap<usize, wgpu::TextureView> = HashMap::new();
 
@@ -181,45 +173,11 @@ impl AssetRenderer {
             mesh_groups.push(group);
             for (pi, primitive) in mesh.primitives.iter().enumerate() {
                 let material = &primitive.material;
-                let texture = match material.base_color_texture {
-                    Some(tex) if primitive.has_uvs => match container.images.get(tex.image) {
-                        Some(ImageSlot::Decoded(image)) => {
-                            if let Entry::Vacant(slot) = textures.entry(tex.image)
-                                && let Some(rgba) = RgbaImage::from_raw(
-                                    image.width,
-                                    image.height,
-                                    image.rgba8.clone(),
-                                )
-                            {
-                                slot.insert(upload_texture(ctx, &rgba));
-                            }
-                            textures.get(&tex.image)
-                        }
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                let (mask, cutoff, blend) = match material.alpha_mode {
-                    AlphaMode::Opaque => (0, 0.0, false),
-                    AlphaMode::Mask { cutoff } => (1, cutoff, false),
-                    AlphaMode::Blend => (0, 0.0, true),
-                };
-                let c = material.base_color_factor;
-                // Saturating float → int conversion of a cutoff in [0, 1].
-                let cutoff_micros = (cutoff.clamp(0.0, 1.0) * 1e6) as u32;
-                let material_words = [
-                    c[0].to_bits(),
-                    c[1].to_bits(),
-                    c[2].to_bits(),
-                    c[3].to_bits(),
-                    u32::from(primitive.has_normals),
-                    u32::from(texture.is_some()),
-                    mask,
-                    cutoff_micros,
-                ];
+                let texture = base_color_texture(ctx, container, primitive, &mut textures);
+                let blend = material.alpha_mode == AlphaMode::Blend;
                 let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                     label: Some("skel render draw"),
-                    contents: &draw_bytes(&Mat4::IDENTITY, &material_words),
+                    contents: &draw_uniform(&Mat4::IDENTITY, primitive, texture.is_some()),
                     usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 });
                 let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -432,13 +390,4 @@ impl AssetRenderer {
         }
         Ok(())
     }
-}
-
-fn draw_bytes(world: &Mat4, material: &[u32; 8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(96);
-    out.extend(mat_bytes(world));
-    for w in material {
-        out.extend(w.to_le_bytes());
-    }
-    out
 }

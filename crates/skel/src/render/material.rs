@@ -1,0 +1,126 @@
+//! What a draw of `MESH_WGSL` binds besides the mesh: the bind group layouts of its frame
+//! (group 0) and draw (group 1) groups, the base colour sampler, each primitive's base colour
+//! texture (decoded images uploaded once each) and its `Draw` uniform. [`AssetRenderer`] uses
+//! them, and so can a renderer of its own that draws with `MESH_WGSL` (the CLI's crowd render
+//! does), so that both bind the same layouts and material words.
+//!
+//! [`AssetRenderer`]: crate::render::AssetRenderer
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
+use glam::Mat4;
+use image::RgbaImage;
+use skel_gltf::{AlphaMode, ImageSlot};
+use skel_gpu::GpuContext;
+
+use super::pipeline::{DRAW_UNIFORM_SIZE, FRAME_UNIFORM_SIZE};
+use super::texture::upload_texture;
+use crate::{AssetContainer, Primitive};
+
+fn uniform_entry(binding: u32, size: u64) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::VERTEX | wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(size),
+        },
+        count: None,
+    }
+}
+
+/// Group 0 of `MESH_WGSL`: the `Frame` uniform ([`frame_uniform`](super::frame_uniform)).
+#[must_use]
+pub fn frame_layout_entries() -> [wgpu::BindGroupLayoutEntry; 1] {
+    [uniform_entry(0, FRAME_UNIFORM_SIZE)]
+}
+
+/// Group 1 of `MESH_WGSL`: the `Draw` uniform ([`draw_uniform`]), the base colour texture and
+/// its sampler ([`base_color_sampler`]).
+#[must_use]
+pub fn draw_layout_entries() -> [wgpu::BindGroupLayoutEntry; 3] {
+    [
+        uniform_entry(0, DRAW_UNIFORM_SIZE),
+        wgpu::BindGroupLayoutEntry {
+            binding: 1,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Texture {
+                sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                view_dimension: wgpu::TextureViewDimension::D2,
+                multisampled: false,
+            },
+            count: None,
+        },
+        wgpu::BindGroupLayoutEntry {
+            binding: 2,
+            visibility: wgpu::ShaderStages::FRAGMENT,
+            ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+            count: None,
+        },
+    ]
+}
+
+/// The base colour sampler: repeating, linearly filtered (glTF's default sampler).
+#[must_use]
+pub fn base_color_sampler(device: &wgpu::Device) -> wgpu::Sampler {
+    device.create_sampler(&wgpu::SamplerDescriptor {
+        label: Some("skel render base colour"),
+        address_mode_u: wgpu::AddressMode::Repeat,
+        address_mode_v: wgpu::AddressMode::Repeat,
+        mag_filter: wgpu::FilterMode::Linear,
+        min_filter: wgpu::FilterMode::Linear,
+        mipmap_filter: wgpu::MipmapFilterMode::Linear,
+        ..wgpu::SamplerDescriptor::default()
+    })
+}
+
+/// `primitive`'s decoded base colour texture (`None` without one, without UVs, or with an
+/// image that was not decoded), uploaded once per image into `textures`.
+pub fn base_color_texture<'a>(
+    ctx: &GpuContext,
+    container: &AssetContainer,
+    primitive: &Primitive,
+    textures: &'a mut HashMap<usize, wgpu::TextureView>,
+) -> Option<&'a wgpu::TextureView> {
+    let tex = primitive
+        .material
+        .base_color_texture
+        .filter(|_| primitive.has_uvs)?;
+    match textures.entry(tex.image) {
+        Entry::Occupied(view) => Some(view.into_mut()),
+        Entry::Vacant(slot) => {
+            let ImageSlot::Decoded(image) = container.images.get(tex.image)? else {
+                return None;
+            };
+            let rgba = RgbaImage::from_raw(image.width, image.height, image.rgba8.clone())?;
+            Some(slot.insert(upload_texture(ctx, &rgba)))
+        }
+    }
+}
+
+/// `MESH_WGSL`'s `Draw` uniform for `primitive` drawn with model matrix `world`: the matrix,
+/// the base colour factor, and the flags (has normals, `textured`, alpha mask, its cutoff ×
+/// 10⁶).
+#[must_use]
+pub fn draw_uniform(world: &Mat4, primitive: &Primitive, textured: bool) -> Vec<u8> {
+    let material = &primitive.material;
+    let (mask, cutoff) = match material.alpha_mode {
+        AlphaMode::Mask { cutoff } => (1_u32, cutoff),
+        _ => (0, 0.0),
+    };
+    // Saturating float → int conversion of a cutoff in [0, 1].
+    let cutoff_micros = (cutoff.clamp(0.0, 1.0) * 1e6) as u32;
+    let mut bytes = Vec::with_capacity(DRAW_UNIFORM_SIZE as usize);
+    bytes.extend_from_slice(bytemuck::cast_slice(&world.to_cols_array()));
+    bytes.extend_from_slice(bytemuck::cast_slice(&material.base_color_factor));
+    let flags = [
+        u32::from(primitive.has_normals),
+        u32::from(textured),
+        mask,
+        cutoff_micros,
+    ];
+    bytes.extend_from_slice(bytemuck::cast_slice(&flags));
+    bytes
+}
