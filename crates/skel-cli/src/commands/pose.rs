@@ -125,16 +125,7 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
             .collect()
     });
     report.layers_file = args.layers.as_ref().map(|p| p.display().to_string());
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.json {
-        serde_json::to_writer(&mut out, &report)?;
-        writeln!(out)?;
-    } else {
-        write_summary(&mut out, &report)?;
-    }
-    out.flush()?;
-    Ok(())
+    print_report(&report, args.json)
 }
 
 /// `skel pose --graph`: the graph's pose at each time (see [`pose_graph`](super::pose_graph)).
@@ -153,13 +144,18 @@ fn run_graph(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
     let times = parse_times(&args.times)?;
     let name = args.asset.asset.display().to_string();
     let report = super::pose_graph::report(&asset, &name, &args.graph, &times)?;
+    print_report(&report, args.json)
+}
+
+/// Writes `report` to stdout: one JSON object, or the text summary.
+fn print_report(report: &PoseReport, json: bool) -> Result<(), Box<dyn std::error::Error>> {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    if args.json {
-        serde_json::to_writer(&mut out, &report)?;
+    if json {
+        serde_json::to_writer(&mut out, report)?;
         writeln!(out)?;
     } else {
-        write_summary(&mut out, &report)?;
+        write_summary(&mut out, report)?;
     }
     out.flush()?;
     Ok(())
