@@ -6,8 +6,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use skel::anim::{Player, Rig};
+use skel::anim::{AnimationData, Player, Rig, RootMotion};
 use skel::graph::{Graph, GraphPlayer};
+
+use crate::layer_file::{NameOrIndex, node_index};
 
 /// The graph arguments.
 #[derive(Debug, Clone, Default, PartialEq, Args)]
@@ -26,6 +28,11 @@ pub struct GraphArgs {
     /// `T:LAYER=STATE`. Repeatable.
     #[arg(long = "travel", value_name = "T:LAYER=STATE", requires = "graph")]
     pub travel: Vec<String>,
+    /// Extract the root motion of NODE (a name, or `#index`) on the ground plane with yaw, as
+    /// a layers file's `"root_motion": {"node": NODE}` does: the node animates in place and
+    /// `skel play` reports how far the character moved each frame.
+    #[arg(long = "root-motion", value_name = "NODE", requires = "graph")]
+    pub root_motion: Option<String>,
 }
 
 /// A scheduled change.
@@ -119,7 +126,12 @@ impl GraphArgs {
             .map_err(|e| format!("cannot read graph {}: {e}", path.display()))?;
         let graph =
             Graph::from_json(&text, rig).map_err(|e| format!("graph {}: {e}", path.display()))?;
-        let player = GraphPlayer::new(&graph, Player::new(rig))?;
+        let mut player = GraphPlayer::new(&graph, Player::new(rig))?;
+        if let Some(node) = &self.root_motion {
+            let config =
+                ground_root_motion(rig.data(), node).map_err(|e| format!("--root-motion: {e}"))?;
+            player.player_mut().set_root_motion(Some(config))?;
+        }
         // Every name is checked now, on a copy, so that a typo fails before any output.
         let mut check = player.instance().clone();
         for (_, action) in &schedule {
@@ -211,4 +223,14 @@ fn param_text(v: skel::graph::ParamValue) -> String {
         V::Bool(b) => b.to_string(),
         V::Trigger(set) => if set { "set" } else { "-" }.to_owned(),
     }
+}
+
+/// Root motion of `node` (a name, or `#index`) on the ground plane with yaw: what a layers
+/// file's `"root_motion": {"node": …}` means with its defaults.
+fn ground_root_motion(data: &AnimationData, node: &str) -> Result<RootMotion, String> {
+    Ok(RootMotion {
+        node: node_index(data, &NameOrIndex::Name(node.to_owned()))?,
+        translation: [true, false, true],
+        yaw: true,
+    })
 }

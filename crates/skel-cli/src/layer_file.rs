@@ -453,7 +453,7 @@ fn clip_index(data: &AnimationData, clip: &NameOrIndex) -> Result<usize, String>
     }
 }
 
-fn node_index(data: &AnimationData, node: &NameOrIndex) -> Result<usize, String> {
+pub(crate) fn node_index(data: &AnimationData, node: &NameOrIndex) -> Result<usize, String> {
     let list = || {
         data.nodes
             .iter()

@@ -1,7 +1,8 @@
 //! `skel play --graph`: the built-in character's graph (`graphs/default_character.json`) fades
 //! from the Idle/Walk blend to Run when `--set` raises the speed, weights within a layer sum to
 //! 1 every frame, `--travel` sends a layer to a state, a trigger fires RobotExpressive's jump
-//! (`graphs/robot_expressive.json`), and bad arguments are refused naming what is wrong.
+//! (`graphs/robot_expressive.json`), `--root-motion` extracts RobotExpressive's body motion,
+//! and bad arguments are refused naming what is wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 mod common;
@@ -191,6 +192,7 @@ fn bad_graph_arguments_are_refused_by_name() {
         (&["--set", "0:speed=fast"][..], "fast"),
         (&["--travel", "0:locomotion=fly"][..], "fly"),
         (&["--travel", "0:legs=run"][..], "legs"),
+        (&["--root-motion", "Tail"][..], "Hips"),
     ] {
         let mut args = vec!["play", &character, "--graph", &graph];
         args.extend_from_slice(extra);
@@ -259,4 +261,35 @@ fn pose_with_a_graph_shows_what_play_reports() {
     assert!(!ok && stderr.contains("must not decrease"), "{stderr}");
     let (ok, _, stderr) = common::skel(&["pose", &character, "--graph", &graph, "--clip", "Run"]);
     assert!(!ok && stderr.contains("--clip"), "{stderr}");
+}
+
+#[test]
+fn root_motion_is_extracted_from_the_graphs_player() {
+    let Some(robot) = common::shared_asset(
+        "root_motion_is_extracted_from_the_graphs_player",
+        "RobotExpressive/RobotExpressive.glb",
+    ) else {
+        return;
+    };
+    let robot = robot.display().to_string();
+    let run = ["--set", "0:speed=3", "--seconds", "1"];
+    let total = |out: &Value| -> Vec<f64> {
+        let t = &out["root_total"];
+        [&t["translation"], &t["rotation"]]
+            .iter()
+            .flat_map(|v| v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()))
+            .collect()
+    };
+    // Without the option nothing is extracted: the total stays the identity.
+    let still = play(&robot, "graphs/robot_expressive.json", &run);
+    assert_eq!(total(&still), [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0]);
+    // With it, the running body's sway on the ground plane and its yaw come out as motion.
+    let moved = play(
+        &robot,
+        "graphs/robot_expressive.json",
+        &[&run[..], &["--root-motion", "Body"]].concat(),
+    );
+    let t = total(&moved);
+    assert_eq!(t[1], 0.0, "no vertical motion is extracted");
+    assert!(t[0] != 0.0 && t[2] != 0.0 && t[4] != 0.0, "{t:?}");
 }
