@@ -14,9 +14,13 @@ use image::RgbaImage;
 use skel_gltf::{AlphaMode, ImageSlot};
 use skel_gpu::GpuContext;
 
-use super::pipeline::{DRAW_UNIFORM_SIZE, FRAME_UNIFORM_SIZE};
 use super::texture::upload_texture;
 use crate::{AssetContainer, Primitive};
+
+/// Size of the `Frame` uniform (one mat4 and eight vec4).
+pub(crate) const FRAME_UNIFORM_SIZE: u64 = 64 + 8 * 16;
+/// Size of the `Draw` uniform (one mat4 and two vec4).
+pub(crate) const DRAW_UNIFORM_SIZE: u64 = 64 + 2 * 16;
 
 fn uniform_entry(binding: u32, size: u64) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {

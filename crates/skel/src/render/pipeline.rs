@@ -35,11 +35,6 @@ pub const FRAGMENT_BINDINGS: FragmentBindings = FragmentBindings {
 /// instance buffer.
 pub const FIRST_INFLUENCE_SLOT: u32 = 3;
 
-/// Size of the `Frame` uniform (one mat4 and eight vec4).
-pub const FRAME_UNIFORM_SIZE: u64 = 64 + 8 * 16;
-/// Size of the `Draw` uniform (one mat4 and two vec4).
-pub const DRAW_UNIFORM_SIZE: u64 = 64 + 2 * 16;
-
 /// What distinguishes one pipeline from another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PipelineKey {

@@ -137,7 +137,7 @@ impl AssetRenderer {
         let mut pipelines = Pipelines::new(ctx, *format);
         let frame_uniform = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("skel render frame"),
-            size: super::pipeline::FRAME_UNIFORM_SIZE,
+            size: super::material::FRAME_UNIFORM_SIZE,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
