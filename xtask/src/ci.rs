@@ -60,6 +60,29 @@ pub(crate) fn run(no_install: bool) -> Result<(), String> {
     result
 }
 
+/// The checks of [`run`] that need no build of the workspace: fmt, module and folder circles,
+/// file lengths, shader validation, and the fixtures and plots against their generators. A
+/// few seconds: the gate to run before a commit (module circles and long files have reached
+/// CI when only `cargo test` was run first).
+pub(crate) fn quick() -> Result<(), String> {
+    let root = crate::workspace_root();
+    eprintln!("xtask check: fmt");
+    cargo(&["fmt", "--all", "--", "--check"])?;
+    eprintln!("xtask check: module circles");
+    crate::module_graph::check(&root)?;
+    eprintln!(
+        "xtask check: file lengths (at most {} lines)",
+        crate::file_length::MAX_LINES
+    );
+    crate::file_length::check(&root)?;
+    eprintln!("xtask check: validate-shaders");
+    crate::validate_shaders::run().map_err(|e| format!("validate-shaders failed:\n{e}"))?;
+    crate::fixtures::run(true)?;
+    crate::plots::run(true)?;
+    eprintln!("xtask check: passed (clippy, doc and the tests are `cargo xtask ci`'s)");
+    Ok(())
+}
+
 /// Every step of [`run`] after the installs.
 fn checks(tally: &mut Tally) -> Result<(), String> {
     let root = crate::workspace_root();

@@ -42,6 +42,10 @@ enum Command {
         #[arg(long)]
         no_install: bool,
     },
+    /// The checks of `ci` that need no build (seconds): fmt --check, module and folder
+    /// circles, file lengths, shader validation, fixtures and plots --check. Run it before
+    /// committing.
+    Check,
     /// Print every crate's modules and, per module, the modules whose items it uses (with
     /// the first reference), and any circle: a map for reorganising code.
     ModuleGraph {
@@ -123,6 +127,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Ci { no_install } => ci::run(no_install),
+        Command::Check => ci::quick(),
         Command::ModuleGraph { dot } => module_graph::run(dot),
         Command::ValidateShaders => validate_shaders::run(),
         Command::Demo { args } => demo::run(&args),
