@@ -11,7 +11,7 @@
 use glam::{Mat4, Vec3};
 use skel::anim::{Handedness, LayerDesc, NullSink};
 use skel::gpu::{GpuContext, PoseInstance, PoseLayout};
-use skel::render::{BACKGROUND, Camera};
+use skel::render::Camera;
 use skel::{AssetContainer, Crowd, CrowdDescriptor, Posing};
 
 use super::bounds::BoundsSampler;
@@ -20,7 +20,7 @@ use super::crowd_draw::CrowdScene;
 use super::player::{Player, RenderPlayback as _};
 use super::{
     RenderError, RenderJob, RenderReport, check_job, create_target, default_frames, load_asset,
-    open_device, output, progress_bar,
+    open_device, output, progress_bar, render_frame,
 };
 
 /// The largest `--crowd`: past it the characters of a grid at these image sizes are a few
@@ -187,23 +187,10 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
             .upload(&ctx, &mut encoder)
             .map_err(crowd_error("posing"))?;
         crowd.skin(&mut encoder);
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("skel render crowd"),
-                color_attachments: &[Some(target.color_attachment(BACKGROUND))],
-                depth_stencil_attachment: Some(target.depth_attachment()),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            scene.draw(&container, crowd.visible_count(), &mut pass);
-        }
-        target.encode_readback(&mut encoder);
-        ctx.queue.submit([encoder.finish()]);
-        target.read_rgba(&ctx.device, &mut rgba)?;
-        if let Some(message) = ctx.take_uncaptured_error() {
-            return Err(RenderError::Frame { frame: i, message });
-        }
+        render_frame(&ctx, &target, encoder, i, &mut rgba, |pass| {
+            scene.draw(&container, crowd.visible_count(), pass);
+            Ok(())
+        })?;
         writer.push(i, &rgba)?;
         bar.inc(1);
     }

@@ -12,8 +12,8 @@ use image::RgbaImage;
 use skel::gltf::AlphaMode;
 use skel::gpu::GpuContext;
 use skel::render::{
-    Camera, MESH_WGSL, RenderFormat, base_color_sampler, base_color_texture, draw_layout_entries,
-    draw_uniform, frame_layout_entries, frame_uniform, upload_texture,
+    Camera, MESH_WGSL, RenderFormat, base_color_sampler, base_color_texture, draw_bind_group,
+    draw_layout_entries, draw_uniform, frame_layout_entries, frame_uniform, upload_texture,
 };
 use skel::{AssetContainer, Crowd, Topology};
 
@@ -175,24 +175,13 @@ impl CrowdScene {
                     &draw_uniform(&m, primitive, texture.is_some()),
                     wgpu::BufferUsages::UNIFORM,
                 );
-                let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("skel crowd draw"),
-                    layout: &draw_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: uniform.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: wgpu::BindingResource::TextureView(texture.unwrap_or(&white)),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: wgpu::BindingResource::Sampler(&sampler),
-                        },
-                    ],
-                });
+                let bind_group = draw_bind_group(
+                    device,
+                    &draw_layout,
+                    &uniform,
+                    texture.unwrap_or(&white),
+                    &sampler,
+                );
                 items.push(Item {
                     mesh: mi,
                     primitive: pi,

@@ -152,28 +152,14 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
         if let Some(moved) = player.root_instance() {
             scene.set_instances(&ctx, &[moved]);
         }
-        let mut encoder = ctx
+        let encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("skel render frame"),
             });
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                label: Some("skel render"),
-                color_attachments: &[Some(target.color_attachment(BACKGROUND))],
-                depth_stencil_attachment: Some(target.depth_attachment()),
-                timestamp_writes: None,
-                occlusion_query_set: None,
-                multiview_mask: None,
-            });
-            scene.draw(&container, &mut pass)?;
-        }
-        target.encode_readback(&mut encoder);
-        ctx.queue.submit([encoder.finish()]);
-        target.read_rgba(&ctx.device, &mut rgba)?;
-        if let Some(message) = ctx.take_uncaptured_error() {
-            return Err(RenderError::Frame { frame: i, message });
-        }
+        render_frame(&ctx, &target, encoder, i, &mut rgba, |pass| {
+            Ok(scene.draw(&container, pass)?)
+        })?;
         writer.push(i, &rgba)?;
         bar.inc(1);
     }
@@ -360,6 +346,37 @@ fn progress_bar(show: bool, frames: usize, asset: &str) -> ProgressBar {
         .map_or(asset.to_owned(), |f| f.to_string_lossy().into_owned());
     bar.set_message(format!("rendering {short}"));
     bar
+}
+
+/// Draws frame `frame` into `target` with `draw` (one pass, cleared to [`BACKGROUND`]) after
+/// what `encoder` already holds, reads it back into `rgba`, and fails on an error the device
+/// raised meanwhile.
+pub(super) fn render_frame(
+    ctx: &GpuContext,
+    target: &OffscreenTarget,
+    mut encoder: wgpu::CommandEncoder,
+    frame: usize,
+    rgba: &mut Vec<u8>,
+    draw: impl FnOnce(&mut wgpu::RenderPass<'_>) -> Result<(), RenderError>,
+) -> Result<(), RenderError> {
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("skel render"),
+            color_attachments: &[Some(target.color_attachment(BACKGROUND))],
+            depth_stencil_attachment: Some(target.depth_attachment()),
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        draw(&mut pass)?;
+    }
+    target.encode_readback(&mut encoder);
+    ctx.queue.submit([encoder.finish()]);
+    target.read_rgba(&ctx.device, rgba)?;
+    match ctx.take_uncaptured_error() {
+        Some(message) => Err(RenderError::Frame { frame, message }),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -128,3 +128,34 @@ pub fn draw_uniform(world: &Mat4, primitive: &Primitive, textured: bool) -> Vec<
     bytes.extend_from_slice(bytemuck::cast_slice(&flags));
     bytes
 }
+
+/// Group 1 of `MESH_WGSL` for one primitive: its `Draw` uniform buffer, its base colour
+/// texture (a white one when it has none) and the sampler, in `layout`
+/// ([`draw_layout_entries`]).
+#[must_use]
+pub fn draw_bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    uniform: &wgpu::Buffer,
+    texture: &wgpu::TextureView,
+    sampler: &wgpu::Sampler,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("skel render draw"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: uniform.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::TextureView(texture),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: wgpu::BindingResource::Sampler(sampler),
+            },
+        ],
+    })
+}

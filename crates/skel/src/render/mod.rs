@@ -58,7 +58,8 @@ pub use camera::Camera;
 /// glam types the camera and instance API take (`skel::render::Vec3`, `skel::render::Mat4`).
 pub use glam::{Mat4, Vec3};
 pub use material::{
-    base_color_sampler, base_color_texture, draw_layout_entries, draw_uniform, frame_layout_entries,
+    base_color_sampler, base_color_texture, draw_bind_group, draw_layout_entries, draw_uniform,
+    frame_layout_entries,
 };
 pub use pipeline::{FRAGMENT_BINDINGS, INSTANCE_LOCATION, MESH_WGSL};
 pub use renderer::{AssetRenderer, BACKGROUND, frame_uniform};

@@ -11,7 +11,7 @@ use skel_gpu::GpuContext;
 use wgpu::util::DeviceExt as _;
 
 use super::camera::Camera;
-use super::material::{base_color_sampler, base_color_texture, draw_uniform};
+use super::material::{base_color_sampler, base_color_texture, draw_bind_group, draw_uniform};
 use super::pipeline::{FIRST_INFLUENCE_SLOT, PipelineKey, Pipelines};
 use super::texture::upload_texture;
 use super::{RenderError, RenderFormat};
@@ -180,24 +180,13 @@ impl AssetRenderer {
                     contents: &draw_uniform(&Mat4::IDENTITY, primitive, texture.is_some()),
                     usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 });
-                let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("skel render draw"),
-                    layout: &pipelines.draw_layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: uniform.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: wgpu::BindingResource::TextureView(texture.unwrap_or(&white)),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: wgpu::BindingResource::Sampler(&sampler),
-                        },
-                    ],
-                });
+                let bind_group = draw_bind_group(
+                    device,
+                    &pipelines.draw_layout,
+                    &uniform,
+                    texture.unwrap_or(&white),
+                    &sampler,
+                );
                 let key = PipelineKey {
                     variant,
                     topology: primitive.topology,
