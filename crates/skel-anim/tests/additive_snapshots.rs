@@ -10,7 +10,7 @@ mod common;
 use std::sync::Arc;
 
 use common::groups::{
-    MaskSpec, Prop, add, animates, arb_mask, arb_rig, close, mask, mask_weights, prop_value,
+    MaskSpec, Prop, add, animates, arb_mask, arb_rig, check_pose, mask, mask_weights, prop_value,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -112,43 +112,6 @@ fn group_mask(data: &AnimationData, case: &Case) -> Option<skel_anim::Mask> {
     case.group_mask.as_ref().map(|m| mask(m, data.nodes.len()))
 }
 
-/// Every property of the player's last pose against `want`.
-fn check(
-    data: &AnimationData,
-    p: &Player,
-    want: impl Fn(Prop) -> Vec<f64>,
-) -> Result<(), TestCaseError> {
-    let trs = &p.scratch().trs;
-    for node in 0..data.nodes.len() {
-        for (path, off, len) in [
-            (ChannelPath::Translation, 0, 3),
-            (ChannelPath::Rotation, 3, 4),
-            (ChannelPath::Scale, 7, 3),
-        ] {
-            let want = want(Some((node, path)));
-            let got = &trs[node * 12 + off..node * 12 + off + len];
-            let rotation = path == ChannelPath::Rotation;
-            prop_assert!(
-                close(got, &want, rotation, 2e-4),
-                "node {} {:?}: {:?} vs {:?}",
-                node,
-                path,
-                got,
-                want
-            );
-        }
-    }
-    let want = want(None);
-    let got = p.morph_weights(0).unwrap();
-    prop_assert!(
-        close(got, &want, false, 2e-4),
-        "morph: {:?} vs {:?}",
-        got,
-        want
-    );
-    Ok(())
-}
-
 fn arb_member() -> impl Strategy<Value = Member> {
     (
         any::<Index>(),
@@ -192,7 +155,7 @@ proptest! {
         p.set_group_snapshot_weight(0, case.snapshot_weights[1]).unwrap();
         phase(&mut p, &case, 2);
         p.evaluate(&mut NullSink);
-        check(&data, &p, |prop| reference(&data, &case, &descs, prop))?;
+        check_pose(&data, &p, |prop| reference(&data, &case, &descs, prop))?;
     }
 
     #[test]

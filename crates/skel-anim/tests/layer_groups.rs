@@ -10,7 +10,7 @@ mod common;
 use std::sync::Arc;
 
 use common::groups::{
-    MaskSpec, Prop, add, animates, arb_mask, arb_rig, close, mask, mask_weights, prop_value,
+    MaskSpec, Prop, add, animates, arb_mask, arb_rig, check_pose, mask, mask_weights, prop_value,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -159,39 +159,6 @@ fn posed(rig: &Arc<Rig>, stack: &Stack, t: f32) -> Option<Player> {
     Some(p)
 }
 
-/// Every property of the rig against the reference.
-fn check(data: &AnimationData, p: &Player, stack: &Stack, t: f32) -> Result<(), TestCaseError> {
-    let trs = &p.scratch().trs;
-    for node in 0..data.nodes.len() {
-        for (path, off, len) in [
-            (ChannelPath::Translation, 0, 3),
-            (ChannelPath::Rotation, 3, 4),
-            (ChannelPath::Scale, 7, 3),
-        ] {
-            let want = reference(data, stack, t, Some((node, path)));
-            let got = &trs[node * 12 + off..node * 12 + off + len];
-            let rotation = path == ChannelPath::Rotation;
-            prop_assert!(
-                close(got, &want, rotation, 2e-4),
-                "node {} {:?}: {:?} vs {:?}",
-                node,
-                path,
-                got,
-                want
-            );
-        }
-    }
-    let want = reference(data, stack, t, None);
-    let got = p.morph_weights(0).unwrap();
-    prop_assert!(
-        close(got, &want, false, 2e-4),
-        "morph: {:?} vs {:?}",
-        got,
-        want
-    );
-    Ok(())
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -227,7 +194,7 @@ proptest! {
         let stack = Stack { groups, layers };
         let rig = Rig::new(Arc::new(data.clone())).unwrap();
         let Some(p) = posed(&rig, &stack, t) else { return Ok(()) };
-        check(&data, &p, &stack, t)?;
+        check_pose(&data, &p, |prop| reference(&data, &stack, t, prop))?;
     }
 
     #[test]

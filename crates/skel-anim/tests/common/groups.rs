@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use skel_anim::{
     AnimationData, Channel, ChannelPath, Clip, Handedness, Interpolation, Mask, MorphBinding,
-    NodeRest, Sampler,
+    NodeRest, Player, Sampler,
 };
 
 use super::{
@@ -171,4 +171,41 @@ pub fn close(got: &[f32], want: &[f64], rotation: bool, tol: f64) -> bool {
     got.iter()
         .zip(want)
         .all(|(g, w)| (f64::from(*g) - s * w).abs() <= tol * w.abs().max(1.0))
+}
+
+/// Every property of the player's last pose against `want`.
+pub fn check_pose(
+    data: &AnimationData,
+    p: &Player,
+    want: impl Fn(Prop) -> Vec<f64>,
+) -> Result<(), TestCaseError> {
+    let trs = &p.scratch().trs;
+    for node in 0..data.nodes.len() {
+        for (path, off, len) in [
+            (ChannelPath::Translation, 0, 3),
+            (ChannelPath::Rotation, 3, 4),
+            (ChannelPath::Scale, 7, 3),
+        ] {
+            let want = want(Some((node, path)));
+            let got = &trs[node * 12 + off..node * 12 + off + len];
+            let rotation = path == ChannelPath::Rotation;
+            prop_assert!(
+                close(got, &want, rotation, 2e-4),
+                "node {} {:?}: {:?} vs {:?}",
+                node,
+                path,
+                got,
+                want
+            );
+        }
+    }
+    let want = want(None);
+    let got = p.morph_weights(0).unwrap();
+    prop_assert!(
+        close(got, &want, false, 2e-4),
+        "morph: {:?} vs {:?}",
+        got,
+        want
+    );
+    Ok(())
 }
