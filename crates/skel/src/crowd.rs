@@ -349,6 +349,15 @@ impl Crowd {
         let morph_offsets = &self.morph_offsets[..];
         let bones = &mut self.bones[..];
         let weights = &mut self.morph_weights[..];
+        let tick = |((player, out), weights): ((&mut Player, &mut [Mat4]), &mut [f32])| {
+            let mut sink = SpanSink {
+                spans,
+                out,
+                morph_offsets,
+                weights,
+            };
+            player.tick(dt, &mut sink);
+        };
         #[cfg(feature = "rayon")]
         {
             use rayon::prelude::*;
@@ -356,35 +365,14 @@ impl Crowd {
                 .par_iter_mut()
                 .zip(bones.par_chunks_mut(self.stride))
                 .zip(weights.par_chunks_mut(self.morph_chunk))
-                .for_each(|((player, out), weights)| {
-                    player.tick(
-                        dt,
-                        &mut SpanSink {
-                            spans,
-                            out,
-                            morph_offsets,
-                            weights,
-                        },
-                    );
-                });
+                .for_each(tick);
         }
         #[cfg(not(feature = "rayon"))]
-        for ((player, out), weights) in self
-            .players
+        self.players
             .iter_mut()
             .zip(bones.chunks_mut(self.stride))
             .zip(weights.chunks_mut(self.morph_chunk))
-        {
-            player.tick(
-                dt,
-                &mut SpanSink {
-                    spans,
-                    out,
-                    morph_offsets,
-                    weights,
-                },
-            );
-        }
+            .for_each(tick);
         self.visible.clear();
         self.visible.extend(
             (0u32..)
