@@ -9,12 +9,8 @@
 # tables and exit codes go to $OUT/log.txt. About 4 minutes of device time in all; the 2026-12-01
 # measurements ran the same commands in three calls (the rounds of the crowd split 3 + 2).
 set -u
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export WGPU_BACKEND=vulkan XDG_RUNTIME_DIR=/tmp
-B=.devbin/skel; C=.devbin/CesiumMan.glb; L=$OUT/log.txt
-{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; nproc; lscpu | grep 'Model name'; } > "$OUT/env.txt" 2>&1
-# Runs one command under a time limit, logging it, its exit code and its wall time.
-t() { echo "=== $*" >> "$L"; local s; s=$(date +%s%N); timeout 240 "$@"; local rc=$?; echo "=== exit $rc after $(( ($(date +%s%N) - s) / 1000000 )) ms" >> "$L"; }
+T_LIMIT=240
+source scripts/h200/prelude.sh
 # skel::Crowd, 10 000 CesiumMan: five linear runs, one dual-quaternion run; 1 000 once.
 for r in 1 2 3 4 5; do t $B bench gpu crowd $C --characters 10000 --frames 60 --json >> "$OUT/crowd.jsonl" 2>>"$L"; done
 t $B bench gpu crowd $C --characters 10000 --frames 60 --skinning dq --json >> "$OUT/crowd.jsonl" 2>>"$L"

@@ -12,12 +12,7 @@
 # LAYOUTS (default: all three) picks the layouts; CPU=0 leaves out the CPU rows; the
 # 1 000 000-character one-clip row of each layout is run again at the end (RERUN=0: not).
 set -u
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export WGPU_BACKEND=vulkan XDG_RUNTIME_DIR=/tmp
-B=.devbin/skel; C=.devbin/CesiumMan.glb; L=$OUT/log.txt
-{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; nproc; lscpu | grep 'Model name'; } > "$OUT/env.txt" 2>&1
-# Runs one command under a time limit, logging it, its exit code and its wall time.
-t() { echo "=== $*" >> "$L"; local s; s=$(date +%s%N); timeout 150 "$@"; local rc=$?; echo "=== exit $rc after $(( ($(date +%s%N) - s) / 1000000 )) ms" >> "$L"; }
+source scripts/h200/prelude.sh
 G="$B bench gpu crowd $C --posing gpu --json"
 # Pose only (no skinned output: 1 000 000 CesiumMan would need 78 GB of it), every layout.
 LAYOUTS=${LAYOUTS:-per-node per-bone per-character}

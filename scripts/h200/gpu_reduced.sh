@@ -6,11 +6,7 @@
 # appends one JSON object to $OUT/reduced.jsonl; the log goes to $OUT/log.txt, the machine to
 # $OUT/env.txt. About 30 s of device time.
 set -u
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export WGPU_BACKEND=vulkan XDG_RUNTIME_DIR=/tmp
-B=.devbin/skel; C=.devbin/CesiumMan.glb; L=$OUT/log.txt
-{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; nproc; lscpu | grep 'Model name'; } > "$OUT/env.txt" 2>&1
-t() { echo "=== $*" >> "$L"; local s; s=$(date +%s%N); timeout 150 "$@"; local rc=$?; echo "=== exit $rc after $(( ($(date +%s%N) - s) / 1000000 )) ms" >> "$L"; }
+source scripts/h200/prelude.sh
 G="$B bench gpu crowd $C --posing gpu --json --no-skin --frames 30 --characters 1000000"
 for round in 1 2; do
   for layout in per-node per-bone; do

@@ -7,10 +7,8 @@
 # what runs. Every run appends one JSON object, tagged with its variant, to $OUT/variants.jsonl;
 # the log goes to $OUT/log.txt and the machine to $OUT/env.txt.
 set -u
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-export WGPU_BACKEND=vulkan XDG_RUNTIME_DIR=/tmp
-C=.devbin/CesiumMan.glb; L=$OUT/log.txt; D=/tmp/variants; mkdir -p $D
-{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; nproc; lscpu | grep 'Model name'; } > "$OUT/env.txt" 2>&1
+source scripts/h200/prelude.sh
+D=/tmp/variants; mkdir -p $D
 for x in .devbin/v/*.xz; do xz -dc "$x" > "$D/$(basename "$x" .xz)"; chmod +x "$D/$(basename "$x" .xz)"; done
 VARIANTS=${VARIANTS:-$(cd $D && ls)}
 # Runs one bench under a time limit; tags its JSON with the variant and the round.
