@@ -38,6 +38,7 @@ mod document;
 mod error;
 mod extensions;
 mod glb;
+mod image;
 mod influences;
 mod material;
 mod mesh;
