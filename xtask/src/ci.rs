@@ -121,6 +121,10 @@ fn checks(tally: &mut Tally) -> Result<(), String> {
             eprintln!("xtask ci: plots --check");
             crate::plots::run(true)?;
         }
+        if args[0] == "doc" {
+            // After the native clippy: the library crates for a browser.
+            crate::wasm::check()?;
+        }
         eprintln!("xtask ci: cargo {}", args.join(" "));
         let mut cmd = Command::new(env!("CARGO"));
         cmd.args(args).current_dir(&root);

@@ -22,6 +22,7 @@ mod module_graph;
 mod plots;
 mod test_tally;
 mod validate_shaders;
+mod wasm;
 mod workspace;
 
 /// Development chores for the skel workspace.

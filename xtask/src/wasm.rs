@@ -1,0 +1,62 @@
+//! The wasm32 build check of `cargo xtask ci`: the library crates must keep building for
+//! `wasm32-unknown-unknown` (a browser's target), warning-free, so that a blocking call or a
+//! `Send + Sync` assert that only holds natively cannot slip back in.
+
+use std::process::Command;
+
+/// The browser target.
+pub(crate) const TARGET: &str = "wasm32-unknown-unknown";
+
+/// The library crates a page links: everything but the CLI, the test support and xtask.
+pub(crate) const CRATES: [&str; 7] = [
+    "skel-math",
+    "skel-anim",
+    "skel-graph",
+    "skel-retarget",
+    "skel-gltf",
+    "skel-gpu",
+    "skel",
+];
+
+/// Adds the target with rustup when it is missing (a fresh machine), then runs clippy with
+/// `-D warnings` on [`CRATES`] for it.
+///
+/// # Errors
+/// When rustup cannot add the target or clippy fails.
+pub(crate) fn check() -> Result<(), String> {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map(|out| {
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .any(|l| l == TARGET)
+        })
+        .unwrap_or(false);
+    if !installed {
+        eprintln!("xtask ci: rustup target add {TARGET}");
+        let status = Command::new("rustup")
+            .args(["target", "add", TARGET])
+            .status()
+            .map_err(|e| format!("cannot run rustup: {e}"))?;
+        if !status.success() {
+            return Err(format!("rustup target add {TARGET} failed ({status})"));
+        }
+    }
+    let mut args = vec!["clippy", "--target", TARGET];
+    for name in CRATES {
+        args.extend(["-p", name]);
+    }
+    args.extend(["--", "-D", "warnings"]);
+    eprintln!("xtask ci: cargo {}", args.join(" "));
+    let status = Command::new(env!("CARGO"))
+        .args(&args)
+        .current_dir(crate::workspace_root())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("the {TARGET} build check failed ({status})"))
+    }
+}
