@@ -6,21 +6,73 @@ use gltf::json::animation::{Interpolation as JsonInterpolation, Property};
 use skel_anim::{Channel, ChannelPath, Clip, Interpolation, Marker, MorphBinding, Sampler};
 
 use crate::accessor::{ANY_NORM, Expect, FLOAT, IntAs, accessor_count, read_f32, valid};
-use crate::{GltfDocument, GltfError};
+use crate::property_tracks::{PropertyReader, read_set_aside};
+use crate::{GltfDocument, GltfError, LoadWarning, PropertyTarget};
+
+/// Every animation, the property targets their property tracks' slots stand for, and what was
+/// skipped.
+pub(crate) struct Animations {
+    pub clips: Vec<Clip>,
+    pub properties: Vec<PropertyTarget>,
+    pub warnings: Vec<LoadWarning>,
+}
 
 /// Reads every animation. Weights channels aimed at a node without morph targets in the shown
-/// scene animate nothing and are left out.
+/// scene animate nothing and are left out; pointer channels become joint channels or property
+/// tracks, and channels skel does not apply are reported in the warnings.
 pub(crate) fn read_clips(
     doc: &GltfDocument,
     node_count: usize,
     morph_bindings: &[MorphBinding],
-) -> Result<Vec<Clip>, GltfError> {
-    doc.root
+) -> Result<Animations, GltfError> {
+    let mut reader = PropertyReader::default();
+    let clips = doc
+        .root
         .animations
         .iter()
         .enumerate()
-        .map(|(ai, anim)| read_clip(doc, ai, anim, node_count, morph_bindings))
-        .collect()
+        .map(|(ai, anim)| read_clip(doc, ai, anim, node_count, morph_bindings, &mut reader))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Animations {
+        clips,
+        properties: reader.targets,
+        warnings: reader.warnings,
+    })
+}
+
+/// glTF sampler → skel sampler, per path kind (a sampler shared by two paths of different
+/// widths would need two decodings; sharing within one kind is kept).
+pub(crate) struct SamplerCache {
+    made: Vec<(usize, Shape, usize)>,
+    pub samplers: Vec<Sampler>,
+}
+
+impl SamplerCache {
+    /// The skel sampler of glTF sampler `si` read as `shape`, decoded once.
+    pub(crate) fn get(
+        &mut self,
+        doc: &GltfDocument,
+        ai: usize,
+        si: usize,
+        anim: &gltf::json::Animation,
+        shape: Shape,
+    ) -> Result<usize, GltfError> {
+        if let Some(&(_, _, k)) = self.made.iter().find(|&&(s, p, _)| s == si && p == shape) {
+            return Ok(k);
+        }
+        let sampler = read_sampler(doc, ai, si, anim, shape)?;
+        self.samplers.push(sampler);
+        self.made.push((si, shape, self.samplers.len() - 1));
+        Ok(self.samplers.len() - 1)
+    }
+}
+
+/// How a sampler's output is read: a joint path (weights with their target count) or a
+/// property of `n` floats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    Path(ChannelPath, usize),
+    Floats(usize),
 }
 
 fn read_clip(
@@ -29,11 +81,12 @@ fn read_clip(
     anim: &gltf::json::Animation,
     node_count: usize,
     morph_bindings: &[MorphBinding],
+    reader: &mut PropertyReader,
 ) -> Result<Clip, GltfError> {
-    let mut samplers: Vec<Sampler> = Vec::new();
-    // glTF sampler → skel sampler, per path kind (a sampler shared by two paths of different
-    // widths would need two decodings; sharing within one kind is kept).
-    let mut made: Vec<(usize, ChannelPath, usize)> = Vec::new();
+    let mut cache = SamplerCache {
+        made: Vec::new(),
+        samplers: Vec::new(),
+    };
     let mut channels = Vec::with_capacity(anim.channels.len());
     for (k, ch) in anim.channels.iter().enumerate() {
         // The file's own channel index (channels gltf-json cannot read were set aside).
@@ -73,24 +126,37 @@ fn read_clip(
         } else {
             0
         };
-        let si = ch.sampler.value();
-        let sampler_index =
-            if let Some(&(_, _, k)) = made.iter().find(|&&(s, p, _)| s == si && p == path) {
-                k
-            } else {
-                let sampler = read_sampler(doc, ai, si, anim, path, targets)?;
-                samplers.push(sampler);
-                made.push((si, path, samplers.len() - 1));
-                samplers.len() - 1
-            };
+        let sampler_index = cache.get(
+            doc,
+            ai,
+            ch.sampler.value(),
+            anim,
+            Shape::Path(path, targets),
+        )?;
         channels.push(Channel {
             sampler: sampler_index,
             node,
             path,
         });
     }
+    let properties = read_set_aside(
+        doc,
+        ai,
+        anim,
+        node_count,
+        morph_bindings,
+        &mut cache,
+        &mut channels,
+        reader,
+    )?;
     let markers = read_markers(ai, anim)?;
-    Ok(Clip::new(anim.name.clone().unwrap_or_default(), samplers, channels).with_markers(markers))
+    Ok(Clip::new(
+        anim.name.clone().unwrap_or_default(),
+        cache.samplers,
+        channels,
+    )
+    .with_markers(markers)
+    .with_properties(properties))
 }
 
 /// The animation's markers from its `extras`: `{"markers": [{"name": "step_l", "time": 0.25}]}`.
@@ -147,8 +213,7 @@ fn read_sampler(
     ai: usize,
     si: usize,
     anim: &gltf::json::Animation,
-    path: ChannelPath,
-    targets: usize,
+    shape: Shape,
 ) -> Result<Sampler, GltfError> {
     let s = anim
         .samplers
@@ -198,11 +263,30 @@ fn read_sampler(
         });
     }
     let output_acc = s.output.value();
-    let output_use = format!("animations[{ai}].samplers[{si}].output ({path:?})");
-    let (ty, components, int_as, per_element) = match path {
-        ChannelPath::Translation | ChannelPath::Scale => (Type::Vec3, FLOAT, IntAs::Flag, 1),
-        ChannelPath::Rotation => (Type::Vec4, ANY_NORM, IntAs::Normalized, 1),
-        ChannelPath::Weights => (Type::Scalar, ANY_NORM, IntAs::Normalized, targets),
+    let output_use = match shape {
+        Shape::Path(path, _) => format!("animations[{ai}].samplers[{si}].output ({path:?})"),
+        Shape::Floats(n) => format!("animations[{ai}].samplers[{si}].output ({n} floats)"),
+    };
+    let (ty, components, int_as, per_element) = match shape {
+        Shape::Path(ChannelPath::Translation | ChannelPath::Scale, _) => {
+            (Type::Vec3, FLOAT, IntAs::Flag, 1)
+        }
+        Shape::Path(ChannelPath::Rotation, _) => (Type::Vec4, ANY_NORM, IntAs::Normalized, 1),
+        Shape::Path(ChannelPath::Weights, targets) => {
+            (Type::Scalar, ANY_NORM, IntAs::Normalized, targets)
+        }
+        // Pointer outputs: floats, or integers (bools, ints) read as their values.
+        Shape::Floats(n) => (
+            match n {
+                1 => Type::Scalar,
+                2 => Type::Vec2,
+                3 => Type::Vec3,
+                _ => Type::Vec4,
+            },
+            ANY_NORM,
+            IntAs::Flag,
+            1,
+        ),
     };
     let expected = times.len() * interpolation.outputs_per_key() * per_element;
     let got = accessor_count(doc, output_acc, &output_use)?;
@@ -224,7 +308,7 @@ fn read_sampler(
         int_as,
     )?;
     let mut sampler = Sampler::new(times, values, interpolation)?;
-    if path == ChannelPath::Rotation {
+    if shape == Shape::Path(ChannelPath::Rotation, 0) {
         sampler.normalize_rotation_keys();
     }
     Ok(sampler)

@@ -12,7 +12,7 @@ use crate::mesh::{Instance, MeshInfo, PrimitiveData, read_meshes, read_primitive
 use crate::morph_names::{MorphNames, morph_names};
 use crate::nodes::{NodeInfo, SceneNodes, read_nodes, scene_nodes};
 use crate::skin::{SkinInfo, read_skins};
-use crate::{GltfDocument, GltfError};
+use crate::{GltfDocument, GltfError, LoadWarning, PropertyTarget};
 
 /// How to load an asset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,6 +74,12 @@ pub struct GltfAsset {
     /// The mesh and target names of each morph binding, in the order of
     /// [`AnimationData::morph_bindings`]: what retargeting matches morph-weight channels by.
     pub morph_names: Vec<MorphNames>,
+    /// What each property slot of the clips' [`PropertyTrack`](skel_anim::PropertyTrack)s
+    /// animates (`KHR_animation_pointer`): slot `i` is `properties[i]`.
+    pub properties: Vec<PropertyTarget>,
+    /// What loading skipped, with JSON paths: channels skel does not apply, undecodable
+    /// images, extensions drawn without.
+    pub warnings: Vec<LoadWarning>,
 }
 
 impl GltfAsset {
@@ -126,6 +132,8 @@ struct Structure {
     morph_names: Vec<MorphNames>,
     /// What the bindings took of the memory budget.
     budget: Budget,
+    properties: Vec<PropertyTarget>,
+    warnings: Vec<LoadWarning>,
 }
 
 fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, GltfError> {
@@ -198,10 +206,10 @@ fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, G
             morph_binding,
         });
     }
-    let clips = read_clips(doc, nodes.len(), &morph_bindings)?;
+    let animations = read_clips(doc, nodes.len(), &morph_bindings)?;
     let animation = AnimationData {
         nodes: rests,
-        clips,
+        clips: animations.clips,
         skeletons,
         morph_bindings,
         handedness: opts.handedness,
@@ -218,6 +226,13 @@ fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, G
         instances,
         morph_names: names,
         budget,
+        properties: animations.properties,
+        warnings: doc
+            .warnings()
+            .iter()
+            .cloned()
+            .chain(animations.warnings)
+            .collect(),
     })
 }
 
@@ -273,5 +288,7 @@ pub fn load_document(doc: &GltfDocument, opts: &LoadOptions) -> Result<GltfAsset
         primitives,
         images,
         morph_names: s.morph_names,
+        properties: s.properties,
+        warnings: s.warnings,
     })
 }

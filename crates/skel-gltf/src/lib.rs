@@ -44,7 +44,9 @@ mod material;
 mod mesh;
 mod morph_names;
 mod nodes;
+mod pointer;
 mod pose;
+mod property_tracks;
 mod rest_pose;
 mod skin;
 mod uri;
@@ -54,8 +56,8 @@ mod write;
 pub use asset::{
     GltfAsset, LoadOptions, load_document, load_path, load_slice, parse_animation_data,
 };
-pub use document::GltfDocument;
 pub use channel_split::{SetAsideChannel, SetAsideTarget};
+pub use document::GltfDocument;
 pub use error::GltfError;
 pub use extensions::{ExtensionSupport, extension_support};
 pub use influences::{GPU_MAX_INFLUENCES, GpuInfluences, reduced_vertex_count};
@@ -63,6 +65,10 @@ pub use material::{AlphaMode, DecodedImage, ImageSlot, MaterialInfo, TextureRef}
 pub use mesh::{MeshInfo, PrimitiveData, PrimitiveMode};
 pub use morph_names::MorphNames;
 pub use nodes::NodeInfo;
+pub use pointer::{
+    CameraField, LightField, MaterialField, Pointed, PropertyTarget, TextureSlot, UvField,
+    parse_pointer,
+};
 pub use pose::CpuPoser;
 pub use rest_pose::{SkinData, compute_bone_texture_data, extract_skin, rest_world_matrices};
 pub use skin::SkinInfo;
