@@ -25,4 +25,7 @@ g++ -std=c++14 -O2 -mavx2 -mfma -DNDEBUG -DACL_USE_SJSON -DACL_ON_ASSERT_ABORT -
   -DSJSON_CPP_ON_ASSERT_ABORT -Iincludes -Iexternal/rtm/includes -Iexternal/sjson-cpp/includes \
   -Itools/acl_compressor/includes tools/acl_compressor/sources/*.cpp \
   tools/acl_compressor/main_generic/main.cpp -o acl_compressor -lpthread
+# The decompression timer (scripts/acl/decompress_time.cpp), beside it.
+g++ -std=c++14 -O3 -mavx2 -mfma -DNDEBUG -DACL_USE_SJSON -Iincludes -Iexternal/rtm/includes \
+  -Iexternal/sjson-cpp/includes "$OLDPWD/scripts/acl/decompress_time.cpp" -o decompress_time
 echo "$ACL_DIR/acl_compressor"
