@@ -3,6 +3,7 @@
 # Sources: the fetched mirrors under /work/.mirror when present, else git clones from GitHub.
 # ACL is header-only; its compressor is built with g++ directly (no cmake needed).
 set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
 ACL_DIR=${ACL_DIR:-/tmp/acl}
 ACL_TAG=${ACL_TAG:-v2.1.0}
 MIRRORS=${MIRRORS:-/work/.mirror}
@@ -27,5 +28,5 @@ g++ -std=c++14 -O2 -mavx2 -mfma -DNDEBUG -DACL_USE_SJSON -DACL_ON_ASSERT_ABORT -
   tools/acl_compressor/main_generic/main.cpp -o acl_compressor -lpthread
 # The decompression timer (scripts/acl/decompress_time.cpp), beside it.
 g++ -std=c++14 -O3 -mavx2 -mfma -DNDEBUG -DACL_USE_SJSON -Iincludes -Iexternal/rtm/includes \
-  -Iexternal/sjson-cpp/includes "$OLDPWD/scripts/acl/decompress_time.cpp" -o decompress_time
+  -Iexternal/sjson-cpp/includes "$HERE/decompress_time.cpp" -o decompress_time
 echo "$ACL_DIR/acl_compressor"
