@@ -223,3 +223,68 @@ fn bad_arguments_fail_with_a_message() {
     assert!(!ok);
     assert!(stderr.contains("/nonexistent.glb"), "{stderr}");
 }
+
+/// A file with a pointer channel on a material colour and an untargeted channel: `skel info`
+/// lists the extension with what skel does, the property track, and the skipped channel with
+/// its JSON path (gltf-json alone refuses such a file: "missing field `node`").
+#[test]
+fn info_lists_extensions_property_tracks_and_skipped_channels() {
+    // Times 0, 1 and two RGBA colours, little-endian f32.
+    let floats: [f32; 10] = [0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0];
+    let bytes: Vec<u8> = floats.iter().flat_map(|f| f.to_le_bytes()).collect();
+    let data = base64_encode(&bytes);
+    let json = format!(
+        r#"{{"asset":{{"version":"2.0"}},"extensionsUsed":["KHR_animation_pointer"],
+        "nodes":[{{}}],"scenes":[{{"nodes":[0]}}],"materials":[{{}}],
+        "buffers":[{{"byteLength":40,"uri":"data:application/octet-stream;base64,{data}"}}],
+        "bufferViews":[{{"buffer":0,"byteLength":8}},{{"buffer":0,"byteOffset":8,"byteLength":32}}],
+        "accessors":[{{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[1]}},
+          {{"bufferView":1,"componentType":5126,"count":2,"type":"VEC4"}}],
+        "animations":[{{"samplers":[{{"input":0,"output":1}}],"channels":[
+          {{"sampler":0,"target":{{"path":"pointer","extensions":{{"KHR_animation_pointer":
+            {{"pointer":"/materials/0/pbrMetallicRoughness/baseColorFactor"}}}}}}}},
+          {{"sampler":0,"target":{{"path":"rotation"}}}}]}}]}}"#
+    );
+    let dir = std::env::temp_dir().join(format!("skel-info-pointer-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("pointer.gltf");
+    std::fs::write(&path, json).unwrap();
+    let (ok, stdout, stderr) = skel(&["info", path.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("KHR_animation_pointer: applied"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "property track: Material { material: 0, field: BaseColorFactor } (Float(4))"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("skipped:\n  animations[0].channels[1]: no target node"),
+        "{stdout}"
+    );
+}
+
+fn base64_encode(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(A[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}

@@ -80,6 +80,11 @@ pub struct GltfAsset {
     /// What loading skipped, with JSON paths: channels skel does not apply, undecodable
     /// images, extensions drawn without.
     pub warnings: Vec<LoadWarning>,
+    /// `extensionsUsed`, as written (see [`extension_support`](crate::extension_support) for
+    /// what skel does with each).
+    pub extensions_used: Vec<String>,
+    /// `extensionsRequired`, as written.
+    pub extensions_required: Vec<String>,
 }
 
 impl GltfAsset {
@@ -290,5 +295,7 @@ pub fn load_document(doc: &GltfDocument, opts: &LoadOptions) -> Result<GltfAsset
         morph_names: s.morph_names,
         properties: s.properties,
         warnings: s.warnings,
+        extensions_used: doc.root.extensions_used.clone(),
+        extensions_required: doc.root.extensions_required.clone(),
     })
 }

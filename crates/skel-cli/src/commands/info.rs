@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use clap::Args;
 use skel::anim::{ChannelPath, Interpolation};
-use skel::gltf::{GPU_MAX_INFLUENCES, GltfAsset, reduced_vertex_count};
+use skel::gltf::{GPU_MAX_INFLUENCES, GltfAsset, extension_support, reduced_vertex_count};
 
 use super::asset_args::AssetArgs;
 
@@ -164,6 +164,45 @@ pub fn describe(asset: &GltfAsset, name: &str) -> String {
             paths.join(", "),
             interps.join(", ")
         );
+        for track in &clip.properties {
+            let target = asset
+                .properties
+                .get(track.slot)
+                .map_or_else(|| format!("slot {}", track.slot), |t| format!("{t:?}"));
+            let _ = writeln!(out, "    property track: {target} ({:?})", track.kind);
+        }
+    }
+
+    let _ = writeln!(out, "extensions:");
+    if asset.extensions_used.is_empty() && asset.extensions_required.is_empty() {
+        let _ = writeln!(out, "  (none)");
+    }
+    let mut names: Vec<&String> = asset
+        .extensions_used
+        .iter()
+        .chain(&asset.extensions_required)
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    for name in names {
+        let support = extension_support(name);
+        let required = if asset.extensions_required.contains(name) {
+            " (required)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "  {name}{required}: {}, {}",
+            support.kind(),
+            support.detail()
+        );
+    }
+    if !asset.warnings.is_empty() {
+        let _ = writeln!(out, "skipped:");
+        for w in &asset.warnings {
+            let _ = writeln!(out, "  {w}");
+        }
     }
     out
 }
