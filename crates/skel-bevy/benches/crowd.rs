@@ -2,7 +2,11 @@
 //! (evaluation plus the joint `Transform` writes; propagation excluded, it is bevy's in both),
 //! in interleaved rounds. `cargo bench -p skel-bevy --bench crowd [-- COUNT FRAMES ROUNDS]`.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "a benchmark, not library code")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "a benchmark, not library code"
+)]
 #![allow(missing_docs, reason = "a benchmark binary")]
 
 use std::path::Path;
@@ -67,7 +71,11 @@ fn app(dir: &Path, side: Side, count: usize) -> App {
     match side {
         Side::Bevy => app.add_systems(
             PostUpdate,
-            (start.before(AnimationSystems), end.after(AnimationSystems).before(TransformSystems::Propagate)),
+            (
+                start.before(AnimationSystems),
+                end.after(AnimationSystems)
+                    .before(TransformSystems::Propagate),
+            ),
         ),
         Side::Skel => app.add_systems(
             PostUpdate,
@@ -104,10 +112,17 @@ fn app(dir: &Path, side: Side, count: usize) -> App {
     }
     if side == Side::Bevy {
         let bytes = std::fs::read(dir.join("Fox.glb")).unwrap();
-        let run = skel_bevy::SkelRig::from_bytes(&bytes).unwrap().rig().clip_index("Run").unwrap();
+        let run = skel_bevy::SkelRig::from_bytes(&bytes)
+            .unwrap()
+            .rig()
+            .clip_index("Run")
+            .unwrap();
         let anim = server.load(GltfAssetLabel::Animation(run).from_asset("Fox.glb"));
         let (graph, node) = AnimationGraph::from_clip(anim);
-        let graph = app.world_mut().resource_mut::<Assets<AnimationGraph>>().add(graph);
+        let graph = app
+            .world_mut()
+            .resource_mut::<Assets<AnimationGraph>>()
+            .add(graph);
         let world = app.world_mut();
         let targets: Vec<Entity> = world
             .query_filtered::<Entity, With<AnimationPlayer>>()
@@ -116,7 +131,10 @@ fn app(dir: &Path, side: Side, count: usize) -> App {
         for e in targets {
             let mut ent = world.entity_mut(e);
             ent.insert(AnimationGraphHandle(graph.clone()));
-            ent.get_mut::<AnimationPlayer>().unwrap().play(node).repeat();
+            ent.get_mut::<AnimationPlayer>()
+                .unwrap()
+                .play(node)
+                .repeat();
         }
     }
     // Warm up: clips loaded, caches filled.
@@ -136,7 +154,10 @@ fn round(app: &mut App, frames: usize) -> f64 {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<usize> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let count = args.first().copied().unwrap_or(1000);
     let frames = args.get(1).copied().unwrap_or(60);
     let rounds = args.get(2).copied().unwrap_or(5);

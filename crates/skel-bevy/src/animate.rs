@@ -61,7 +61,9 @@ pub struct SkelEvent {
 /// Advances and poses every bound player, in parallel across characters.
 pub(crate) fn tick_players(time: Res<Time>, mut players: Query<&mut SkelPlayer>) {
     let dt = time.delta_secs();
-    players.par_iter_mut().for_each(|mut player| player.tick(dt));
+    players
+        .par_iter_mut()
+        .for_each(|mut player| player.tick(dt));
 }
 
 /// Moves characters by the root motion of their last tick.

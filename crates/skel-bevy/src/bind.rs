@@ -1,10 +1,10 @@
 //! Binding: skel's nodes to the joint entities bevy's glTF loader spawned, once per character.
 
-use bevy::asset::LoadState;
 use bevy::prelude::*;
 use bevy::world_serialization::{WorldAssetRoot, WorldInstanceReady};
 use skel_anim::{AnimationData, RootMotion};
 
+use crate::rig_files::RigFiles;
 use crate::{SkelBevyError, SkelJoint, SkelPlayer, SkelRig, SkelRootMotion};
 
 /// The rig a character's [`SkelPlayer`] is built over (its own glTF file, or the explicit
@@ -34,14 +34,21 @@ type NeedsRig = (Without<SkelRigHandle>, Without<SkelBindError>);
 pub(crate) fn request_rigs(
     mut commands: Commands,
     server: Res<AssetServer>,
+    rigs: Res<Assets<SkelRig>>,
+    mut files: ResMut<RigFiles>,
     characters: Query<(Entity, &SkelPlayer, Option<&WorldAssetRoot>), NeedsRig>,
 ) {
     for (entity, player, root) in &characters {
-        let handle = match (player.rig_handle(), root) {
-            (Some(rig), _) => Some(rig.clone()),
+        let file = match (player.rig_file(), root) {
+            (Some(file), _) => Some(file.clone()),
             (None, Some(root)) => server
                 .get_path(root.0.id())
-                .map(|path| server.load::<SkelRig>(path.without_label().into_owned())),
+                .map(|path| path.without_label().into_owned()),
+            (None, None) => None,
+        };
+        let handle = match (player.rig_handle(), file) {
+            (Some(rig), _) => Some(rig.clone()),
+            (None, Some(file)) => Some(files.rig_of(file, &server, &rigs)),
             (None, None) => None,
         };
         match handle {
@@ -58,14 +65,17 @@ type Unbound = (With<SkelSceneReady>, Without<SkelBindError>);
 /// Binds every character whose scene is ready and whose rig has loaded.
 pub(crate) fn bind_characters(
     mut commands: Commands,
-    server: Res<AssetServer>,
+    files: Res<RigFiles>,
     rigs: Res<Assets<SkelRig>>,
-    mut characters: Query<(
-        Entity,
-        &mut SkelPlayer,
-        &SkelRigHandle,
-        Option<&SkelRootMotion>,
-    ), Unbound>,
+    mut characters: Query<
+        (
+            Entity,
+            &mut SkelPlayer,
+            &SkelRigHandle,
+            Option<&SkelRootMotion>,
+        ),
+        Unbound,
+    >,
     children: Query<&Children>,
     names: Query<&Name>,
 ) {
@@ -74,8 +84,8 @@ pub(crate) fn bind_characters(
             continue;
         }
         let Some(rig) = rigs.get(&handle.0) else {
-            if let Some(LoadState::Failed(e)) = server.get_load_state(handle.0.id()) {
-                fail(&mut commands, entity, SkelBevyError::RigLoad(e.to_string()));
+            if let Some(e) = files.failure(handle.0.id()) {
+                fail(&mut commands, entity, SkelBevyError::RigLoad(e.to_owned()));
             }
             continue;
         };
@@ -171,9 +181,10 @@ fn find_joints(
         let mut taken = vec![false; candidates.len()];
         for node in nodes {
             let want = entity_name(data, node);
-            let hit = candidates.iter().enumerate().find(|&(k, &e)| {
-                !taken[k] && names.get(e).is_ok_and(|name| name.as_str() == want)
-            });
+            let hit = candidates
+                .iter()
+                .enumerate()
+                .find(|&(k, &e)| !taken[k] && names.get(e).is_ok_and(|name| name.as_str() == want));
             if let Some((k, &e)) = hit {
                 taken[k] = true;
                 found[node] = Some(e);
@@ -182,7 +193,10 @@ fn find_joints(
             }
         }
     }
-    let animated = data.clips.iter().flat_map(|c| c.channels.iter().map(|ch| ch.node));
+    let animated = data
+        .clips
+        .iter()
+        .flat_map(|c| c.channels.iter().map(|ch| ch.node));
     let skinned = data.skeletons.iter().flat_map(|s| s.joints.iter().copied());
     for node in animated.chain(skinned) {
         if found.get(node).is_some_and(Option::is_none) {

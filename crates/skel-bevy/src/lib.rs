@@ -23,8 +23,8 @@
 //! # When things run
 //!
 //! [`SkelPlugin`] adds [`SkelSystems`] to `PostUpdate`, after bevy's `AnimationSystems` (so
-//! skel wins on a joint both animate) and before `TransformSystems::Propagate`: it loads each
-//! new character's [`SkelRig`] from the file its `WorldAssetRoot` came from, binds skel's nodes
+//! skel wins on a joint both animate) and before `TransformSystems::Propagate`: it reads each
+//! new character's [`SkelRig`] from the file its `WorldAssetRoot` came from (once per file), binds skel's nodes
 //! to the spawned entities by name once the scene is ready (a [`SkelJoint`] on each), then every
 //! frame ticks the players in parallel, applies [`SkelRootMotion`], writes the joints'
 //! `Transform`s where they changed, and triggers [`SkelEvent`]s. A character that cannot be
@@ -35,6 +35,7 @@ mod bind;
 mod error;
 mod player;
 mod rig_asset;
+mod rig_files;
 
 use bevy::app::AnimationSystems;
 use bevy::prelude::*;
@@ -44,7 +45,7 @@ pub use animate::{SkelEvent, SkelRootMotion};
 pub use bind::{SkelBindError, SkelRigHandle, SkelSceneReady};
 pub use error::SkelBevyError;
 pub use player::{SkelJoint, SkelLayer, SkelPlayer};
-pub use rig_asset::{SkelRig, SkelRigLoader};
+pub use rig_asset::SkelRig;
 /// skel's CPU animation crate, re-exported so that users name the same version.
 pub use skel_anim as anim;
 
@@ -52,14 +53,14 @@ pub use skel_anim as anim;
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SkelSystems;
 
-/// Registers [`SkelRig`] and its loader, the scene-ready observer and [`SkelSystems`].
+/// Registers [`SkelRig`] assets, the scene-ready observer and [`SkelSystems`].
 #[derive(Debug, Default, Clone, Copy)]
 pub struct SkelPlugin;
 
 impl Plugin for SkelPlugin {
     fn build(&self, app: &mut App) {
         app.init_asset::<SkelRig>()
-            .register_asset_loader(SkelRigLoader)
+            .init_resource::<rig_files::RigFiles>()
             .add_observer(bind::mark_scene_ready)
             .configure_sets(
                 PostUpdate,
@@ -71,6 +72,7 @@ impl Plugin for SkelPlugin {
                 PostUpdate,
                 (
                     bind::request_rigs,
+                    rig_files::finish_rig_reads,
                     bind::bind_characters,
                     animate::tick_players,
                     animate::apply_root_motion,

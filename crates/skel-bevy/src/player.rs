@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use bevy::asset::AssetPath;
 use bevy::prelude::{Component, Entity, Handle, Quat, Transform, Vec3};
 use skel_anim::{
     AnimationEvent, LayerDesc, LoopMode, Player, PoseSink, R_OFF, Rig, S_OFF, T_OFF, TRS_STRIDE,
@@ -93,6 +94,7 @@ pub(crate) struct Bound {
 pub struct SkelPlayer {
     layers: Vec<SkelLayer>,
     rig: Option<Handle<SkelRig>>,
+    rig_file: Option<AssetPath<'static>>,
     pub(crate) bound: Option<Bound>,
 }
 
@@ -118,10 +120,24 @@ impl SkelPlayer {
         self
     }
 
+    /// Builds the rig from glTF file `path` (an asset path) instead of the character's own:
+    /// the clips of another file with the same skeleton.
+    #[must_use]
+    pub fn with_rig_file(mut self, path: impl Into<AssetPath<'static>>) -> Self {
+        self.rig_file = Some(path.into());
+        self
+    }
+
     /// The explicit rig, if any.
     #[must_use]
     pub fn rig_handle(&self) -> Option<&Handle<SkelRig>> {
         self.rig.as_ref()
+    }
+
+    /// The explicit rig file, if any.
+    #[must_use]
+    pub fn rig_file(&self) -> Option<&AssetPath<'static>> {
+        self.rig_file.as_ref()
     }
 
     /// Whether the character is bound (its joints are driven).
@@ -163,7 +179,12 @@ impl SkelPlayer {
             .data()
             .clips
             .iter()
-            .map(|c| c.markers.iter().map(|m| Arc::from(m.name.as_str())).collect())
+            .map(|c| {
+                c.markers
+                    .iter()
+                    .map(|m| Arc::from(m.name.as_str()))
+                    .collect()
+            })
             .collect();
         // Poses once so that the first write shows the layers at time 0.
         player.evaluate(&mut LocalPose);

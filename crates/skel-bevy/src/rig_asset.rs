@@ -2,8 +2,7 @@
 
 use std::sync::Arc;
 
-use bevy::asset::io::Reader;
-use bevy::asset::{Asset, AssetLoader, LoadContext};
+use bevy::asset::Asset;
 use bevy::reflect::TypePath;
 use skel_anim::{Handedness, Rig};
 use skel_gltf::{GltfDocument, LoadOptions, parse_animation_data};
@@ -11,8 +10,9 @@ use skel_gltf::{GltfDocument, LoadOptions, parse_animation_data};
 use crate::SkelBevyError;
 
 /// A glTF file compiled into skel's [`Rig`] (clips, hierarchy, skins), shared by every
-/// character spawned from that file. Loaded by [`SkelRigLoader`] from the path of the
-/// character's `WorldAssetRoot`, or by hand with `asset_server.load::<SkelRig>("x.glb")`.
+/// character spawned from that file. The plugin reads the file of each character's
+/// `WorldAssetRoot` through bevy's asset reader, once per file; add your own (retargeted
+/// clips) to `Assets<SkelRig>` and hand it to [`SkelPlayer::with_rig`](crate::SkelPlayer::with_rig).
 #[derive(Asset, TypePath, Debug, Clone)]
 pub struct SkelRig {
     rig: Arc<Rig>,
@@ -45,31 +45,5 @@ impl SkelRig {
     #[must_use]
     pub fn rig(&self) -> &Arc<Rig> {
         &self.rig
-    }
-}
-
-/// Reads `.glb`/`.gltf` files as [`SkelRig`]s. It shares the extensions with bevy's glTF
-/// loader; the asset server picks the loader by the asset type asked for.
-#[derive(Debug, Default, TypePath)]
-pub struct SkelRigLoader;
-
-impl AssetLoader for SkelRigLoader {
-    type Asset = SkelRig;
-    type Settings = ();
-    type Error = SkelBevyError;
-
-    async fn load(
-        &self,
-        reader: &mut dyn Reader,
-        _settings: &(),
-        _load_context: &mut LoadContext<'_>,
-    ) -> Result<SkelRig, SkelBevyError> {
-        let mut bytes = Vec::new();
-        reader.read_to_end(&mut bytes).await?;
-        SkelRig::from_bytes(&bytes)
-    }
-
-    fn extensions(&self) -> &[&str] {
-        &["glb", "gltf"]
     }
 }

@@ -28,11 +28,18 @@ fn failed_untouched(mut app: App, character: Entity) -> String {
     let before = transforms_under(&mut app, character);
     assert!(before.len() > 10, "the scene did not spawn");
     common::step(&mut app, 20);
-    assert_eq!(before, transforms_under(&mut app, character), "joints moved");
+    assert_eq!(
+        before,
+        transforms_under(&mut app, character),
+        "joints moved"
+    );
     let mut q = app.world_mut().query::<&SkelJoint>();
     assert_eq!(q.iter(app.world()).count(), 0, "joints were bound");
     assert!(!app.world().get::<SkelPlayer>(character).unwrap().is_bound());
-    format!("{:?}", app.world().get::<SkelBindError>(character).unwrap().0)
+    format!(
+        "{:?}",
+        app.world().get::<SkelBindError>(character).unwrap().0
+    )
 }
 
 #[test]
@@ -61,11 +68,9 @@ fn unknown_clip_is_a_typed_error() {
 #[test]
 fn malformed_rig_file_is_a_load_error() {
     let mut app = common::app(&common::fixture(""));
-    let server = app.world().resource::<AssetServer>().clone();
-    let bad = server.load::<SkelRig>("malformed/bad_magic.glb");
     let player = SkelPlayer::new()
         .with_layer(SkelLayer::clip("Walk"))
-        .with_rig(bad);
+        .with_rig_file("malformed/bad_magic.glb");
     let character = common::spawn(&mut app, "default_character.glb", player);
     let e = failed_untouched(app, character);
     assert!(e.starts_with("RigLoad"), "{e}");

@@ -31,20 +31,43 @@ fn root_motion_moves_the_character_and_markers_fire_once_per_crossing() {
         ),
     );
     common::run_until_bound(&mut app, character);
-    // The bind frame ticked once; 2.5 loops more.
+    // Where the bind frame left the playhead (its tick saw that frame's delta), then 2.5
+    // loops more.
+    let clock = |app: &App| {
+        app.world()
+            .get::<SkelPlayer>(character)
+            .unwrap()
+            .player()
+            .unwrap()
+            .layers()[0]
+            .clock()
+            .time()
+    };
+    let start = clock(&app);
     let more = (2.5 * duration / common::STEP).round() as usize;
     common::step(&mut app, more);
-    let swept = (more + 1) as f32 * common::STEP;
-    let player = app.world().get::<SkelPlayer>(character).unwrap().player().unwrap();
-    let clock = player.layers()[0].clock().time();
-    assert!((clock - swept % duration).abs() < 1e-3, "clock {clock}, swept {swept}");
+    let swept = start + more as f32 * common::STEP;
+    let player = app
+        .world()
+        .get::<SkelPlayer>(character)
+        .unwrap()
+        .player()
+        .unwrap();
+    let now = player.layers()[0].clock().time();
+    assert!(
+        (now - swept % duration).abs() < 1e-3,
+        "clock {now}, swept {swept}"
+    );
     let total = player.root_motion_total();
 
     // Root motion: the entity moved by what skel extracted, and moved at all.
     let moved = app.world().get::<Transform>(character).unwrap().translation;
     let want = Vec3::from_array(total.translation.to_array());
     assert!(want.length() > 0.1, "the clip extracts no motion: {want}");
-    assert!((moved - want).length() < 1e-4 * want.length().max(1.0), "{moved} vs {want}");
+    assert!(
+        (moved - want).length() < 1e-4 * want.length().max(1.0),
+        "{moved} vs {want}"
+    );
 
     // Events: each marker once per time the playhead passed it, on this entity.
     let seen = &app.world().resource::<Seen>().0;
@@ -54,7 +77,10 @@ fn root_motion_moves_the_character_and_markers_fire_once_per_crossing() {
         } else {
             0
         };
-        let got = seen.iter().filter(|(e, n, _)| *e == character && *n == m.name).count();
+        let got = seen
+            .iter()
+            .filter(|(e, n, _)| *e == character && *n == m.name)
+            .count();
         assert_eq!(got, expected, "marker {} at {}", m.name, m.time);
     }
 }

@@ -24,7 +24,13 @@ fn check(path: &Path, clip: &str, frames: usize) {
     common::run_until_bound(&mut app, character);
     common::step(&mut app, frames);
 
-    let time = app.world().get::<SkelPlayer>(character).unwrap().player().unwrap().layers()[0]
+    let time = app
+        .world()
+        .get::<SkelPlayer>(character)
+        .unwrap()
+        .player()
+        .unwrap()
+        .layers()[0]
         .clock()
         .time();
     assert!(time > 0.0, "the clip did not advance");
@@ -75,7 +81,8 @@ fn fox_matches_skel() {
 #[test]
 fn robot_expressive_matches_skel() {
     let test = "robot_expressive_matches_skel";
-    if let Some(path) = skel_test_support::shared_asset(test, "RobotExpressive/RobotExpressive.glb") {
+    if let Some(path) = skel_test_support::shared_asset(test, "RobotExpressive/RobotExpressive.glb")
+    {
         check(&path, "Dance", 53);
     }
 }

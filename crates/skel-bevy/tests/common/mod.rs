@@ -24,7 +24,9 @@ pub const STEP: f32 = 1.0 / 60.0;
 
 /// The built-in character (`fixtures/default_character.glb`).
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures")
+        .join(name)
 }
 
 /// An app whose asset folder is `dir`, with the plugins a glTF character needs and skel's.
