@@ -11,11 +11,14 @@ use bevy::tasks::{IoTaskPool, Task};
 
 use crate::{SkelBevyError, SkelRig};
 
+/// A rig being read and compiled.
+type Reading = Task<Result<SkelRig, SkelBevyError>>;
+
 /// The rig of each file asked for, the reads under way and the reads that failed.
 #[derive(Resource, Default)]
 pub(crate) struct RigFiles {
     by_path: HashMap<AssetPath<'static>, Handle<SkelRig>>,
-    reading: Vec<(Handle<SkelRig>, Task<Result<SkelRig, SkelBevyError>>)>,
+    reading: Vec<(Handle<SkelRig>, Reading)>,
     failed: HashMap<AssetId<SkelRig>, String>,
 }
 

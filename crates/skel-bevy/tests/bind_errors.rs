@@ -1,6 +1,8 @@
 //! A character that cannot be bound gets a typed error (logged through Bevy), its joints
 //! keep their transforms, and nothing panics.
 
+#![allow(clippy::unwrap_used, reason = "tests")]
+
 mod common;
 
 use bevy::prelude::*;

@@ -1,5 +1,7 @@
 //! Root motion moves the character entity; markers arrive as Bevy events once per crossing.
 
+#![allow(clippy::unwrap_used, reason = "tests")]
+
 mod common;
 
 use bevy::prelude::*;

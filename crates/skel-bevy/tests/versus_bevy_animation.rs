@@ -2,6 +2,8 @@
 //! within the interpolation difference of the two, measured here (docs/bevy.md has the
 //! figures).
 
+#![allow(clippy::unwrap_used, reason = "tests")]
+
 mod common;
 
 use bevy::animation::{AnimationPlayer, graph::AnimationGraph, graph::AnimationGraphHandle};

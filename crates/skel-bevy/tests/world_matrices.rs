@@ -2,6 +2,8 @@
 //! for the same clip at the same time (1e-5 of the model's size), on the built-in character,
 //! Fox and RobotExpressive.
 
+#![allow(clippy::unwrap_used, reason = "tests")]
+
 mod common;
 
 use std::path::Path;
