@@ -45,6 +45,16 @@ pub enum AnimError {
         /// The sampler's interpolation.
         interpolation: crate::Interpolation,
     },
+    /// A property track names a sampler the clip does not have, or one too narrow for it.
+    #[error("clip {clip:?}: property track {property}: {reason}")]
+    BadPropertyTrack {
+        /// The clip's name.
+        clip: String,
+        /// The track's index in [`Clip::properties`](crate::Clip::properties).
+        property: usize,
+        /// What is wrong.
+        reason: String,
+    },
     /// A channel names a sampler that the clip does not have.
     #[error(
         "clip {clip:?}: channel {channel} names sampler {sampler}, but the clip has {sampler_count}"

@@ -92,6 +92,7 @@ pub use compat::instances::{Animate, instantiate, tick_all};
 pub use compat::parallel::par_tick_all;
 pub use data::clip::{Channel, Clip, Marker};
 pub use data::hierarchy::{NodeRest, compute_topo_order};
+pub use data::property::{PropertyKind, PropertyTrack};
 pub use data::sampler::Sampler;
 pub use data::{
     AnimationData, Handedness, MorphBinding, R_OFF, S_OFF, SkeletonBinding, T_OFF, TRS_STRIDE,
@@ -105,7 +106,8 @@ pub use kinds::{ChannelPath, Interpolation};
 pub use player::clock::{LoopMode, PlaybackClock};
 pub use player::{
     AnimationEvent, FadeSync, GroupDesc, GroupMode, IkJob, Layer, LayerDesc, LayerGroup, LayerMix,
-    LayerMode, MAX_WEIGHT, Mask, Player, Reference, RootDelta, RootMotion, mix_layers,
+    LayerMode, MAX_WEIGHT, Mask, Player, PropertyPose, Reference, RootDelta, RootMotion,
+    mix_layers,
 };
 pub use pose::bones::compute_bone_matrices;
 pub use pose::hook::PoseHook;

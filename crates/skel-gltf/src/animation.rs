@@ -35,7 +35,15 @@ fn read_clip(
     // widths would need two decodings; sharing within one kind is kept).
     let mut made: Vec<(usize, ChannelPath, usize)> = Vec::new();
     let mut channels = Vec::with_capacity(anim.channels.len());
-    for (ci, ch) in anim.channels.iter().enumerate() {
+    for (k, ch) in anim.channels.iter().enumerate() {
+        // The file's own channel index (channels gltf-json cannot read were set aside).
+        let ci = doc
+            .channels
+            .kept
+            .get(ai)
+            .and_then(|kept| kept.get(k))
+            .copied()
+            .unwrap_or(k);
         let node = ch.target.node.value();
         if node >= node_count {
             return Err(GltfError::BadReference {

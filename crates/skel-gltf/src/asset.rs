@@ -6,7 +6,8 @@ use skel_anim::{AnimationData, Handedness, MorphBinding, SkeletonBinding};
 
 use crate::animation::read_clips;
 use crate::budget::Budget;
-use crate::material::{ImageSlot, decode_image};
+use crate::image::decode_image;
+use crate::material::ImageSlot;
 use crate::mesh::{Instance, MeshInfo, PrimitiveData, read_meshes, read_primitive};
 use crate::morph_names::{MorphNames, morph_names};
 use crate::nodes::{NodeInfo, SceneNodes, read_nodes, scene_nodes};

@@ -3,26 +3,35 @@
 use std::path::{Path, PathBuf};
 
 use gltf::json;
+use serde_json::Value;
 
-use crate::GltfError;
+use crate::channel_split::{ChannelSplit, split_channels};
+use crate::extensions::extension_support;
 use crate::glb::{GLB_MAGIC, parse_glb};
 use crate::uri::{UriSource, read_file, resolve_uri};
-
-/// Extensions a file may list in `extensionsRequired` and still load: mesh quantization is
-/// decoded; the material and texture-transform extensions only change shading, which this
-/// crate does not do (the base colour factor and texture are still read).
-const SUPPORTED_REQUIRED: &[&str] = &["KHR_mesh_quantization", "KHR_texture_transform"];
+use crate::{GltfError, LoadWarning};
 
 /// A glTF 2.0 document (`.gltf` or `.glb`) with every buffer's bytes in memory.
 ///
 /// Built by [`GltfDocument::from_path`] or [`GltfDocument::from_slice`]; the JSON is not
 /// validated by the `gltf` crate (which rejects `KHR_mesh_quantization`): every index and
 /// accessor is checked where this crate reads it, and a bad one becomes a [`GltfError`].
+///
+/// The raw JSON is read first, so that what gltf-json cannot type (pointer and untargeted
+/// channels, extension objects) is kept rather than fatal; compressed buffer views and
+/// primitives are decoded here, so every later step reads plain accessors.
 #[derive(Debug, Clone)]
 pub struct GltfDocument {
     pub(crate) root: json::Root,
+    /// The whole JSON as written (before channels were set aside): extension objects are read
+    /// from it.
+    pub(crate) raw: Value,
     pub(crate) buffers: Vec<Vec<u8>>,
     pub(crate) base_dir: Option<PathBuf>,
+    /// Channels gltf-json does not see, and the file indices of those it does.
+    pub(crate) channels: ChannelSplit,
+    /// What the document step skipped.
+    pub(crate) warnings: Vec<LoadWarning>,
 }
 
 /// Whether `bytes` start like a binary container rather than JSON text: a NUL byte in the
@@ -62,27 +71,51 @@ impl GltfDocument {
         } else {
             (bytes, None)
         };
-        let root: json::Root =
-            serde_json::from_slice(json_bytes).map_err(|e| GltfError::Parse {
-                reason: e.to_string(),
-            })?;
+        let parse_error = |e: serde_json::Error| GltfError::Parse {
+            reason: e.to_string(),
+        };
+        let raw: Value = serde_json::from_slice(json_bytes).map_err(parse_error)?;
+        let mut typed = raw.clone();
+        let channels = split_channels(&mut typed);
+        let mut warnings = Vec::new();
+        let rewritten = crate::compressed::prepare_json(&mut typed, &mut warnings);
+        // gltf-json keeps `extras` as raw JSON text, which only its text parser can give:
+        // parse the bytes as they are unless the JSON was changed above.
+        let mut root: json::Root = if channels.set_aside.is_empty() && !rewritten {
+            serde_json::from_slice(json_bytes).map_err(parse_error)?
+        } else {
+            let text = serde_json::to_vec(&typed).map_err(parse_error)?;
+            serde_json::from_slice(&text).map_err(parse_error)?
+        };
         for ext in &root.extensions_required {
-            if !SUPPORTED_REQUIRED.contains(&ext.as_str()) && !ext.starts_with("KHR_materials_") {
+            if !extension_support(ext).loads_when_required() {
                 return Err(GltfError::UnsupportedExtension {
                     extension: ext.clone(),
                 });
             }
         }
-        let buffers = root
+        let mut buffers = root
             .buffers
             .iter()
             .enumerate()
-            .map(|(i, buffer)| load_buffer(i, buffer, bin, base_dir))
+            .map(|(i, buffer)| {
+                if crate::compressed::is_fallback_buffer(&raw, i) && buffer.uri.is_none() {
+                    // A meshopt fallback without data: every view into it is decoded from
+                    // another buffer, so it is never read.
+                    Ok(Vec::new())
+                } else {
+                    load_buffer(i, buffer, bin, base_dir)
+                }
+            })
             .collect::<Result<Vec<_>, _>>()?;
+        crate::compressed::decode(&mut root, &raw, &mut buffers, &mut warnings)?;
         Ok(Self {
             root,
+            raw,
             buffers,
             base_dir: base_dir.map(Path::to_path_buf),
+            channels,
+            warnings,
         })
     }
 
@@ -96,6 +129,19 @@ impl GltfDocument {
     #[must_use]
     pub fn buffer(&self, index: usize) -> Option<&[u8]> {
         self.buffers.get(index).map(Vec::as_slice)
+    }
+
+    /// The whole JSON as written, for extension objects gltf-json does not type.
+    #[must_use]
+    pub fn raw_json(&self) -> &Value {
+        &self.raw
+    }
+
+    /// What the document step skipped (channels and extensions are reported when the asset
+    /// is loaded: see [`GltfAsset::warnings`](crate::GltfAsset::warnings)).
+    #[must_use]
+    pub fn warnings(&self) -> &[LoadWarning] {
+        &self.warnings
     }
 
     /// The directory external files are read from, when known.

@@ -32,9 +32,13 @@ mod accessor;
 mod animation;
 mod asset;
 mod budget;
+mod channel_split;
+mod compressed;
 mod document;
 mod error;
+mod extensions;
 mod glb;
+mod image;
 mod influences;
 mod material;
 mod mesh;
@@ -44,13 +48,16 @@ mod pose;
 mod rest_pose;
 mod skin;
 mod uri;
+mod warnings;
 mod write;
 
 pub use asset::{
     GltfAsset, LoadOptions, load_document, load_path, load_slice, parse_animation_data,
 };
 pub use document::GltfDocument;
+pub use channel_split::{SetAsideChannel, SetAsideTarget};
 pub use error::GltfError;
+pub use extensions::{ExtensionSupport, extension_support};
 pub use influences::{GPU_MAX_INFLUENCES, GpuInfluences, reduced_vertex_count};
 pub use material::{AlphaMode, DecodedImage, ImageSlot, MaterialInfo, TextureRef};
 pub use mesh::{MeshInfo, PrimitiveData, PrimitiveMode};
@@ -59,4 +66,5 @@ pub use nodes::NodeInfo;
 pub use pose::CpuPoser;
 pub use rest_pose::{SkinData, compute_bone_texture_data, extract_skin, rest_world_matrices};
 pub use skin::SkinInfo;
+pub use warnings::LoadWarning;
 pub use write::{write_glb, write_glb_file};

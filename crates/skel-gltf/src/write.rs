@@ -282,7 +282,13 @@ pub fn write_glb_file(doc: &GltfDocument, clips: &[Clip], path: &Path) -> Result
     let name = path
         .file_name()
         .map_or_else(|| "out.glb".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    // wasm32-unknown-unknown has no process ids (`process::id` panics there) nor files: the
+    // write below fails there with an `Io` error instead.
+    #[cfg(not(target_arch = "wasm32"))]
+    let pid = std::process::id();
+    #[cfg(target_arch = "wasm32")]
+    let pid = 0;
+    let tmp = path.with_file_name(format!(".{name}.{pid}.tmp"));
     if let Err(e) = std::fs::write(&tmp, &bytes) {
         let _ = std::fs::remove_file(&tmp);
         return Err(io(e));

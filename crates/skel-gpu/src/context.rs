@@ -43,11 +43,13 @@ impl GpuContext {
     ///
     /// Installs a device-lost callback ([`is_lost`](Self::is_lost)) and an uncaptured-error
     /// handler that records the message ([`take_uncaptured_error`](Self::take_uncaptured_error))
-    /// instead of wgpu's default panic.
+    /// instead of wgpu's default panic. Blocks on [`new_async`](Self::new_async); not on wasm32,
+    /// where a page cannot block.
     ///
     /// # Errors
     /// [`GpuError::NoAdapter`] when no adapter matches; [`GpuError::RequestDevice`] when the
     /// adapter refuses the device.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new_headless() -> Result<Self, GpuError> {
         Self::new_headless_with(&HeadlessOptions::default())
     }
@@ -57,22 +59,54 @@ impl GpuContext {
     /// # Errors
     /// [`GpuError::NoAdapter`]; [`GpuError::MissingLimit`] naming the first requested limit
     /// the adapter does not reach; [`GpuError::RequestDevice`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new_headless_with(options: &HeadlessOptions) -> Result<Self, GpuError> {
+        pollster::block_on(Self::new_async(options))
+    }
+
+    /// Creates a device without a surface, waiting without blocking: what a browser needs
+    /// (and what [`new_headless_with`](Self::new_headless_with) blocks on natively). Natively
+    /// the instance reads `WGPU_BACKEND` and friends from the environment; on wasm32 it is made
+    /// with `new_instance_with_webgpu_detection`, so WebGPU is used where the browser has it and
+    /// WebGL2 (with wgpu's `webgl` feature, [`crate`]'s `webgl`) otherwise. A WebGL2 device
+    /// that draws to a canvas needs the canvas's surface at adapter time: make the adapter with
+    /// it as `compatible_surface` and call [`from_adapter_async`](Self::from_adapter_async).
+    ///
+    /// # Errors
+    /// [`GpuError::NoAdapter`]; [`GpuError::MissingLimit`]; [`GpuError::RequestDevice`].
+    pub async fn new_async(options: &HeadlessOptions) -> Result<Self, GpuError> {
         let descriptor = wgpu::InstanceDescriptor::new_without_display_handle().with_env();
         let backends = format!("{:?}", descriptor.backends);
+        #[cfg(target_arch = "wasm32")]
+        let instance = wgpu::util::new_instance_with_webgpu_detection(descriptor).await;
+        #[cfg(not(target_arch = "wasm32"))]
         let instance = wgpu::Instance::new(descriptor);
         let adapter_options = wgpu::RequestAdapterOptions {
             power_preference: wgpu::PowerPreference::from_env()
                 .unwrap_or(wgpu::PowerPreference::HighPerformance),
             ..Default::default()
         };
-        let adapter =
-            pollster::block_on(instance.request_adapter(&adapter_options)).map_err(|e| {
-                GpuError::NoAdapter {
-                    backends,
-                    reason: e.to_string(),
-                }
+        let adapter = instance
+            .request_adapter(&adapter_options)
+            .await
+            .map_err(|e| GpuError::NoAdapter {
+                backends,
+                reason: e.to_string(),
             })?;
+        Self::from_adapter_async(&adapter, options).await
+    }
+
+    /// Requests the device of an adapter the application chose (a page's, made with its
+    /// canvas as `compatible_surface`), with the device-lost and uncaptured-error handlers of
+    /// [`new_headless`](Self::new_headless).
+    ///
+    /// # Errors
+    /// [`GpuError::MissingLimit`] naming the first requested limit the adapter does not reach;
+    /// [`GpuError::RequestDevice`].
+    pub async fn from_adapter_async(
+        adapter: &wgpu::Adapter,
+        options: &HeadlessOptions,
+    ) -> Result<Self, GpuError> {
         let adapter_limits = adapter.limits();
         let required_limits = match &options.required_limits {
             Some(limits) => {
@@ -83,16 +117,18 @@ impl GpuContext {
         };
         let required_features = options.optional_features & adapter.features();
         let adapter_info = adapter.get_info();
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("skel-gpu headless device"),
-            required_features,
-            required_limits,
-            ..Default::default()
-        }))
-        .map_err(|e| GpuError::RequestDevice {
-            adapter: adapter_info.name.clone(),
-            reason: e.to_string(),
-        })?;
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("skel-gpu headless device"),
+                required_features,
+                required_limits,
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| GpuError::RequestDevice {
+                adapter: adapter_info.name.clone(),
+                reason: e.to_string(),
+            })?;
         let context = Self::from_device(device, queue, adapter_info);
         let lost = Arc::clone(&context.lost);
         context
@@ -104,9 +140,7 @@ impl GpuContext {
         context
             .device
             .on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
-                if let Ok(mut slot) = uncaptured.lock() {
-                    *slot = Some(error.to_string());
-                }
+                record(&uncaptured, error.to_string());
             }));
         Ok(context)
     }
@@ -155,23 +189,66 @@ impl GpuContext {
 
     /// Runs `f` inside validation and out-of-memory error scopes and turns what they catch
     /// into a [`GpuError`], so that a wgpu validation failure becomes a typed error rather than
-    /// a panic in the uncaptured-error handler.
+    /// a panic in the uncaptured-error handler. Natively this waits for the scopes
+    /// ([`capture_async`](Self::capture_async)). On wasm32 a page cannot wait: the scopes'
+    /// results arrive on the event loop and land where uncaptured errors do
+    /// ([`take_uncaptured_error`](Self::take_uncaptured_error)), so this returns `Ok` at once.
     ///
     /// # Errors
     /// [`GpuError::Validation`] or [`GpuError::OutOfMemory`], tagged with `context`.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn capture<T>(&self, context: &'static str, f: impl FnOnce() -> T) -> Result<T, GpuError> {
+        pollster::block_on(self.capture_async(context, f))
+    }
+
+    /// Runs `f` inside validation and out-of-memory error scopes; see the native `capture`.
+    /// On wasm32 the scopes resolve on the page's event loop, later, into
+    /// [`take_uncaptured_error`](Self::take_uncaptured_error); await
+    /// [`capture_async`](Self::capture_async) for the typed error there.
+    ///
+    /// # Errors
+    /// Never on wasm32 (see above); the signature is the native one.
+    #[cfg(target_arch = "wasm32")]
     pub fn capture<T>(&self, context: &'static str, f: impl FnOnce() -> T) -> Result<T, GpuError> {
         let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let value = f();
-        let validation_error = pollster::block_on(validation.pop());
-        let oom_error = pollster::block_on(oom.pop());
-        if let Some(error) = validation_error {
+        let validation = validation.pop();
+        let oom = oom.pop();
+        let uncaptured = Arc::clone(&self.uncaptured);
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Some(error) = validation.await {
+                record(&uncaptured, format!("{context}: {error}"));
+            }
+            if oom.await.is_some() {
+                record(&uncaptured, format!("{context}: out of memory"));
+            }
+        });
+        Ok(value)
+    }
+
+    /// [`capture`](Self::capture) that waits for the error scopes without blocking: the typed
+    /// error on every target, a browser's included.
+    ///
+    /// # Errors
+    /// [`GpuError::Validation`] or [`GpuError::OutOfMemory`], tagged with `context`.
+    pub async fn capture_async<T>(
+        &self,
+        context: &'static str,
+        f: impl FnOnce() -> T,
+    ) -> Result<T, GpuError> {
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let value = f();
+        let validation = validation.pop();
+        let oom = oom.pop();
+        if let Some(error) = validation.await {
             return Err(GpuError::Validation {
                 context,
                 message: error.to_string(),
             });
         }
-        if oom_error.is_some() {
+        if oom.await.is_some() {
             return Err(GpuError::OutOfMemory { context });
         }
         Ok(value)
@@ -208,4 +285,11 @@ fn check_limits(requested: &wgpu::Limits, adapter: &wgpu::Limits) -> Result<(), 
         });
     });
     first_failure.map_or(Ok(()), Err)
+}
+
+/// Keeps `message` as the last uncaptured error (a poisoned slot only loses the message).
+fn record(slot: &Mutex<Option<String>>, message: String) {
+    if let Ok(mut slot) = slot.lock() {
+        *slot = Some(message);
+    }
 }

@@ -91,6 +91,7 @@ mod crowd_vertex;
 pub mod dual_quat;
 mod error;
 mod joints;
+mod map_wait;
 mod morph;
 mod pose_data;
 mod pose_pass;

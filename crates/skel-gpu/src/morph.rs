@@ -73,6 +73,8 @@ impl fmt::Debug for MorphGpu {
 }
 
 // Shared as `Arc<MorphGpu>` by cloned meshes, possibly across threads.
+// wgpu's types are neither on wasm32 without atomics (one thread there).
+#[cfg(not(target_arch = "wasm32"))]
 const _: () = {
     const fn shareable<T: Send + Sync>() {}
     shareable::<MorphGpu>();

@@ -1,6 +1,6 @@
 //! Animation clips: samplers plus the channels that bind them to node properties.
 
-use crate::{ChannelPath, Sampler};
+use crate::{ChannelPath, PropertyTrack, Sampler};
 
 /// One animated property: `sampler` (an index into the clip's samplers) drives `path` of
 /// `node`.
@@ -27,6 +27,9 @@ pub struct Clip {
     /// Named times in the clip that fire an event each time a playhead passes them (see
     /// [`Player::tick_with_events`](crate::Player::tick_with_events)), in time order.
     pub markers: Vec<Marker>,
+    /// Animated properties other than node transforms and morph weights (material factors,
+    /// texture transforms, visibility, cameras, lights), sampled with the clip's samplers.
+    pub properties: Vec<PropertyTrack>,
 }
 
 /// A named time in a clip (a footstep, a sound cue): what animation events fire on. From glTF,
@@ -48,6 +51,7 @@ impl Clip {
             samplers,
             channels,
             markers: Vec::new(),
+            properties: Vec::new(),
         }
     }
 
@@ -57,6 +61,13 @@ impl Clip {
     pub fn with_markers(mut self, markers: impl IntoIterator<Item = Marker>) -> Self {
         self.markers = markers.into_iter().filter(|m| m.time.is_finite()).collect();
         self.markers.sort_by(|a, b| a.time.total_cmp(&b.time));
+        self
+    }
+
+    /// The clip with `properties` (their samplers must be in [`Clip::samplers`]).
+    #[must_use]
+    pub fn with_properties(mut self, properties: impl IntoIterator<Item = PropertyTrack>) -> Self {
+        self.properties = properties.into_iter().collect();
         self
     }
 

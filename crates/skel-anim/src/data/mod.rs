@@ -2,9 +2,10 @@
 
 pub(crate) mod clip;
 pub(crate) mod hierarchy;
+pub(crate) mod property;
 pub(crate) mod sampler;
 
-use crate::{AnimError, ChannelPath, Clip, NodeRest};
+use crate::{AnimError, ChannelPath, Clip, NodeRest, Sampler};
 
 /// "No parent" / "no binding" in the plan's `u32` links.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -181,6 +182,33 @@ impl AnimationData {
                         components: needed,
                         got: sampler.output().len(),
                         keys: sampler.input().len(),
+                    });
+                }
+            }
+        }
+        for clip in &self.clips {
+            for (pi, p) in clip.properties.iter().enumerate() {
+                if let Some(node) = p.node {
+                    check_node(node, &|| format!("clip {:?} property {pi}", clip.name))?;
+                }
+                let components = clip.samplers.get(p.sampler).map(Sampler::components);
+                if components.is_none_or(|c| c < p.kind.components()) {
+                    return Err(AnimError::BadPropertyTrack {
+                        clip: clip.name.clone(),
+                        property: pi,
+                        reason: match components {
+                            None => format!(
+                                "sampler {} of {} does not exist",
+                                p.sampler,
+                                clip.samplers.len()
+                            ),
+                            Some(c) => format!(
+                                "sampler {} has {c} components, {:?} needs {}",
+                                p.sampler,
+                                p.kind,
+                                p.kind.components()
+                            ),
+                        },
                     });
                 }
             }

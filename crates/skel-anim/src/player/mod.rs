@@ -14,6 +14,7 @@ mod mask;
 pub(crate) mod mix;
 pub(crate) mod motion_extraction;
 mod playback;
+mod properties;
 mod quad_mix;
 mod root_motion;
 
@@ -29,6 +30,7 @@ pub use layer::{Layer, LayerDesc, LayerMode, MAX_WEIGHT, Reference};
 pub use mask::Mask;
 pub use mix::{LayerMix, mix_layers};
 pub use motion_extraction::{RootDelta, RootMotion};
+pub use properties::PropertyPose;
 
 use crate::{AnimError, AnimationData, PoseHook, PoseScratch, Rig};
 use accumulators::{Mix, Snapshot};

@@ -142,6 +142,10 @@ pub(crate) fn bones(
     world: &[f32],
     joints: &[usize],
     splats: &[[glam::Vec4; 16]],
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        expect(unused_variables, reason = "read by the x86_64 kernels only")
+    )]
     wide: &[[[f32; 8]; 8]],
     affine: bool,
     bones: &mut [[f32; 16]],

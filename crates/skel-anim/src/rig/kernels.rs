@@ -69,6 +69,10 @@ impl Kernels {
 /// The inverse-bind matrices `ibm` (16 floats each) in the layout `kernels`' bone product
 /// reads beside `BindingPlan::ibm_splats`: empty for the baseline.
 #[must_use]
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    expect(unused_variables, reason = "read by the x86_64 kernels only")
+)]
 pub(crate) fn wide_splats(kernels: Kernels, ibm: &[f32]) -> Vec<[[f32; 8]; 8]> {
     match kernels {
         Kernels::Baseline => Vec::new(),
@@ -81,6 +85,7 @@ pub(crate) fn wide_splats(kernels: Kernels, ibm: &[f32]) -> Vec<[[f32; 8]; 8]> {
 /// `4p + r` holds element (row `r`, column `2p`) in floats 0–3 and (row `r`, column `2p + 1`)
 /// in floats 4–7, so that one 256-bit load feeds two columns of the product.
 #[must_use]
+#[cfg(target_arch = "x86_64")]
 fn wide_splat(m: &[f32]) -> [[f32; 8]; 8] {
     std::array::from_fn(|i| {
         let (p, r) = (i / 4, i % 4);

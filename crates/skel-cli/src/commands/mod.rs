@@ -2,6 +2,7 @@
 pub mod asset_args;
 pub mod bench;
 pub mod bench_gpu;
+pub mod compress;
 pub mod info;
 pub mod play;
 pub mod play_graph;

@@ -97,6 +97,8 @@ impl fmt::Debug for SkeletonGpu {
 }
 
 // Sharing as `Arc<SkeletonGpu>` across threads (the facade's cloned meshes) needs both.
+// wgpu's types are neither on wasm32 without atomics (one thread there).
+#[cfg(not(target_arch = "wasm32"))]
 const _: () = {
     const fn shareable<T: Send + Sync>() {}
     shareable::<SkeletonGpu>();
@@ -276,8 +278,17 @@ impl SkeletonGpu {
     ///
     /// # Errors
     /// [`GpuError::Readback`] when mapping fails; [`GpuError::Validation`] from the device.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn read_bone_texture(&self, ctx: &GpuContext) -> Result<Vec<f32>, GpuError> {
         readback::read_texture_rgba32float(ctx, &self.gpu.bone_texture)
+    }
+
+    /// [`read_bone_texture`](Self::read_bone_texture) waiting without blocking (a browser's).
+    ///
+    /// # Errors
+    /// As `read_bone_texture`.
+    pub async fn read_bone_texture_async(&self, ctx: &GpuContext) -> Result<Vec<f32>, GpuError> {
+        readback::read_texture_rgba32float_async(ctx, &self.gpu.bone_texture).await
     }
 
     /// Rebuilds every GPU field (texture, view, joints and weights buffers) on `ctx`'s device

@@ -1,0 +1,261 @@
+//! `skel compress ASSET [--clip N|NAME] [--bound CM] [--shell CM] [--unit-m M] [--json]`: what
+//! compressed clips cost and how far they stray, per clip: bones, samples, raw bytes (every
+//! bone × sample × 10 floats, as the Animation Compression Library counts, and only the
+//! animated channels' keys), compressed bytes, both ratios, the largest and the 99th-percentile
+//! shell error against lossless playback, and the build time. The compared figures of
+//! ACL itself are in docs/bench-compression.md.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use clap::Args;
+use serde::Serialize;
+use skel::anim::{AnimationController, Compression, NullSink, Rig, RigOptions};
+
+use super::asset_args::{AssetArgs, resolve_clip};
+
+/// Samples per second the error is measured at (besides every key time): four per 60 Hz
+/// frame, where a normalised lerp strays most between keys.
+const RATE: f32 = 240.0;
+
+/// Arguments of `skel compress`.
+#[derive(Debug, Clone, Args)]
+pub struct CompressArgs {
+    #[command(flatten)]
+    asset: AssetArgs,
+    /// One clip (index or name); default: every clip.
+    #[arg(long)]
+    clip: Option<String>,
+    /// The largest shell error allowed, in centimetres (ACL's default 0.01).
+    #[arg(long, default_value_t = 0.01)]
+    bound: f64,
+    /// The shell distance around each joint, in centimetres (ACL's default 3).
+    #[arg(long, default_value_t = 3.0)]
+    shell: f64,
+    /// Metres per unit of the asset's world: glTF's metre (1, the default); 0.01 for an
+    /// exporter that wrote centimetres (Fox).
+    #[arg(long = "unit-m", default_value_t = 1.0)]
+    unit_m: f64,
+    /// Print JSON (docs/bench-json.md, "skel compress") instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The JSON `skel compress --json` prints.
+#[derive(Debug, Serialize)]
+struct Report {
+    asset: String,
+    bound_cm: f64,
+    shell_cm: f64,
+    clips: Vec<ClipReport>,
+}
+
+/// One clip of [`Report`].
+#[derive(Debug, Serialize)]
+struct ClipReport {
+    index: usize,
+    name: String,
+    bones: usize,
+    samples: usize,
+    raw_bytes_all_bones: usize,
+    raw_bytes_animated: usize,
+    compressed_bytes: usize,
+    max_error_cm: f64,
+    p99_error_cm: f64,
+    build_ms: f64,
+}
+
+/// Compresses the asset's clips and prints what it cost and how far they stray.
+///
+/// # Errors
+/// When the asset cannot be loaded, the clip is unknown, the bound, shell or unit are not
+/// finite and positive, or stdout fails.
+pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let asset = args.asset.load()?;
+    let clips: Vec<usize> = match &args.clip {
+        Some(c) => vec![resolve_clip(&asset, c)?],
+        None => (0..asset.animation.clips.len()).collect(),
+    };
+    let to_units = |cm: f64| cm / 100.0 / args.unit_m;
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "the compressor's f32 units"
+    )]
+    let compression = Compression {
+        shell: to_units(args.shell) as f32,
+        bound: to_units(args.bound) as f32,
+        ..Compression::default()
+    };
+    let data = Arc::new(asset.animation.clone());
+    let started = std::time::Instant::now();
+    let options = RigOptions {
+        compression: Some(compression),
+        ..RigOptions::default()
+    };
+    let rig = Rig::with_options(Arc::clone(&data), &options)?;
+    let build_ms = started.elapsed().as_secs_f64() * 1e3;
+    let lossless = Rig::new(Arc::clone(&data))?;
+    let joints = joints(&data);
+    let mut report = Report {
+        asset: args.asset.asset.display().to_string(),
+        bound_cm: args.bound,
+        shell_cm: args.shell,
+        clips: Vec::new(),
+    };
+    for index in clips {
+        let clip = &data.clips[index];
+        let samples = clip
+            .samplers
+            .iter()
+            .map(|s| s.input().len())
+            .max()
+            .unwrap_or(0);
+        let outcome = rig.clip_compression(index).copied().unwrap_or_default();
+        let keys = clip.samplers.iter().flat_map(|s| s.input().iter().copied());
+        let times = sample_times(clip.duration(), keys);
+        let want = world(&lossless, index, &times)?;
+        let got = world(&rig, index, &times)?;
+        let shell = to_units(args.shell);
+        let mut errors: Vec<f64> = want
+            .chunks_exact(data.nodes.len())
+            .zip(got.chunks_exact(data.nodes.len()))
+            .flat_map(|(a, b)| {
+                joints
+                    .iter()
+                    .map(move |&j| shell_error(&a[j], &b[j], shell) * args.unit_m * 100.0)
+            })
+            .collect();
+        errors.sort_by(f64::total_cmp);
+        report.clips.push(ClipReport {
+            index,
+            name: clip.name.clone(),
+            bones: joints.len(),
+            samples,
+            raw_bytes_all_bones: joints.len() * samples * 40,
+            raw_bytes_animated: outcome.raw_bytes,
+            compressed_bytes: outcome.compressed_bytes,
+            max_error_cm: errors.last().copied().unwrap_or(0.0),
+            p99_error_cm: percentile(&errors, 99.0),
+            // The rig compresses every clip at once: its build time, shared by each.
+            build_ms,
+        });
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", table(&report));
+    }
+    Ok(())
+}
+
+/// The skins' joints (every node when the asset has no skin).
+fn joints(data: &skel::anim::AnimationData) -> Vec<usize> {
+    let mut seen = vec![data.skeletons.is_empty(); data.nodes.len()];
+    for b in &data.skeletons {
+        for &j in &b.joints {
+            seen[j] = true;
+        }
+    }
+    (0..seen.len()).filter(|&j| seen[j]).collect()
+}
+
+/// Every 1/[`RATE`] s from 0 through `duration`, the end and every key time, sorted, once.
+fn sample_times(duration: f32, keys: impl Iterator<Item = f32>) -> Vec<f32> {
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        reason = "a clip's length times 240"
+    )]
+    let steps = (duration.max(0.0) * RATE).floor() as usize;
+    #[expect(clippy::cast_precision_loss, reason = "a few thousand samples")]
+    let mut times: Vec<f32> = (0..=steps).map(|i| i as f32 / RATE).collect();
+    times.push(duration);
+    times.extend(keys.filter(|t| (0.0..=duration).contains(t)));
+    times.sort_by(f32::total_cmp);
+    times.dedup();
+    times
+}
+
+/// `rig`'s world matrices playing `clip` at `times`: times × nodes, as f32 columns.
+fn world(
+    rig: &Arc<Rig>,
+    clip: usize,
+    times: &[f32],
+) -> Result<Vec<[f32; 16]>, skel::anim::AnimError> {
+    let mut c = AnimationController::from_rig(rig);
+    let mut out = Vec::with_capacity(times.len() * rig.node_count());
+    for &t in times {
+        c.evaluate_at(Some(clip), t, &mut NullSink)?;
+        out.extend(c.world_matrices().iter().map(|m| m.to_cols_array()));
+    }
+    Ok(out)
+}
+
+/// ACL's virtual-shell error between two world matrices, in f64: the largest distance
+/// between the two images of the points at `shell` along the joint's local axes.
+fn shell_error(reference: &[f32; 16], lossy: &[f32; 16], shell: f64) -> f64 {
+    let d = |i: usize| f64::from(reference[i]) - f64::from(lossy[i]);
+    (0..3)
+        .map(|axis| {
+            (0..3)
+                .map(|row| (d(4 * axis + row) * shell + d(12 + row)).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The `p`-th percentile of sorted `v`, nearest rank (0 when empty).
+fn percentile(v: &[f64], p: f64) -> f64 {
+    #[expect(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss,
+        reason = "a rank within the vector's length"
+    )]
+    let rank = ((p / 100.0 * v.len() as f64).ceil() as usize).clamp(1, v.len().max(1));
+    v.get(rank - 1).copied().unwrap_or(0.0)
+}
+
+/// The readable table `skel compress` prints without `--json`.
+fn table(r: &Report) -> String {
+    let mut out = format!(
+        "{}: bound {} cm on a {} cm shell\n{:>3}  {:<20} {:>5} {:>7} {:>12} {:>12} {:>10} {:>7} {:>7} {:>10} {:>10} {:>9}\n",
+        r.asset,
+        r.bound_cm,
+        r.shell_cm,
+        "#",
+        "clip",
+        "bones",
+        "samples",
+        "raw (all)",
+        "raw (anim)",
+        "bytes",
+        "ratio",
+        "ratio",
+        "max cm",
+        "p99 cm",
+        "build ms"
+    );
+    for c in &r.clips {
+        #[expect(clippy::cast_precision_loss, reason = "byte counts")]
+        let ratio = |raw: usize| raw as f64 / c.compressed_bytes.max(1) as f64;
+        let _ = writeln!(
+            out,
+            "{:>3}  {:<20} {:>5} {:>7} {:>12} {:>12} {:>10} {:>7.2} {:>7.2} {:>10.5} {:>10.5} {:>9.1}",
+            c.index,
+            c.name,
+            c.bones,
+            c.samples,
+            c.raw_bytes_all_bones,
+            c.raw_bytes_animated,
+            c.compressed_bytes,
+            ratio(c.raw_bytes_all_bones),
+            ratio(c.raw_bytes_animated),
+            c.max_error_cm,
+            c.p99_error_cm,
+            c.build_ms
+        );
+    }
+    out
+}

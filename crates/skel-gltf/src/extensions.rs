@@ -1,0 +1,112 @@
+//! What skel does with each glTF extension: the one table behind the `extensionsRequired`
+//! check and `skel info`'s extension list.
+
+/// How skel treats an extension a file uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExtensionSupport {
+    /// Decoded or applied: the file means what it says.
+    Applied(&'static str),
+    /// Read past: it changes nothing skel computes or draws, or skel draws without it.
+    Ignored(&'static str),
+    /// Not implemented: a file that *requires* it is refused with
+    /// [`GltfError::UnsupportedExtension`](crate::GltfError::UnsupportedExtension).
+    Refused,
+}
+
+impl ExtensionSupport {
+    /// Whether a file that lists the extension in `extensionsRequired` still loads.
+    #[must_use]
+    pub fn loads_when_required(self) -> bool {
+        !matches!(self, Self::Refused)
+    }
+
+    /// A word for the kind (`applied`, `ignored`, `refused`).
+    #[must_use]
+    pub fn kind(self) -> &'static str {
+        match self {
+            Self::Applied(_) => "applied",
+            Self::Ignored(_) => "ignored",
+            Self::Refused => "refused",
+        }
+    }
+
+    /// What skel does with it, in a sentence.
+    #[must_use]
+    pub fn detail(self) -> &'static str {
+        match self {
+            Self::Applied(d) | Self::Ignored(d) => d,
+            Self::Refused => "not implemented by skel",
+        }
+    }
+}
+
+/// Every extension skel knows, with what it does.
+const TABLE: &[(&str, ExtensionSupport)] = &[
+    (
+        "KHR_mesh_quantization",
+        ExtensionSupport::Applied("integer vertex attributes decoded (normalised or not)"),
+    ),
+    (
+        "KHR_texture_transform",
+        ExtensionSupport::Applied("UV offset, rotation, scale and texCoord of each texture"),
+    ),
+    (
+        "KHR_animation_pointer",
+        ExtensionSupport::Applied(
+            "pointer channels: node TRS and weights as joint channels, material, texture \
+             transform, visibility, camera and light properties as property tracks",
+        ),
+    ),
+    (
+        "KHR_node_visibility",
+        ExtensionSupport::Applied("node `visible` and its animation hide the node's meshes"),
+    ),
+    (
+        "EXT_meshopt_compression",
+        ExtensionSupport::Applied("buffer views decoded with meshoptimizer, filters included"),
+    ),
+    (
+        "KHR_meshopt_compression",
+        ExtensionSupport::Applied("buffer views decoded with meshoptimizer, filters included"),
+    ),
+    (
+        "KHR_draco_mesh_compression",
+        ExtensionSupport::Applied("primitives decoded with draco-core"),
+    ),
+    (
+        "EXT_texture_webp",
+        ExtensionSupport::Applied("WebP images decoded"),
+    ),
+    (
+        "KHR_texture_basisu",
+        ExtensionSupport::Ignored(
+            "KTX2 is not decoded: the texture's fallback image is drawn, else the base colour",
+        ),
+    ),
+    (
+        "KHR_lights_punctual",
+        ExtensionSupport::Ignored("lights are not drawn; their animated properties are sampled"),
+    ),
+    (
+        "KHR_materials_emissive_strength",
+        ExtensionSupport::Applied("scales the emissive factor (animated too)"),
+    ),
+    (
+        "KHR_materials_unlit",
+        ExtensionSupport::Ignored("shading only; skel's renderer lights every material"),
+    ),
+];
+
+/// What skel does with `name`. Material extensions other than those named are shading only
+/// (skel draws base colour and emission), so they load and are ignored.
+#[must_use]
+pub fn extension_support(name: &str) -> ExtensionSupport {
+    if let Some(&(_, s)) = TABLE.iter().find(|(n, _)| *n == name) {
+        return s;
+    }
+    if name.starts_with("KHR_materials_") {
+        return ExtensionSupport::Ignored("shading only: skel draws base colour and emission");
+    }
+    ExtensionSupport::Refused
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Joins ACL's stats (WORK/stats/*.sjson) and skel's (WORK/ours.jsonl) per clip into one JSON
+and prints the markdown table of docs/bench-compression.md.
+
+usage: collect.py WORK OUT.json COMMIT COMPILER
+"""
+import datetime
+import json
+import re
+import sys
+from pathlib import Path
+
+ACL_KEYS = {"raw_size", "compressed_size", "compression_ratio", "compression_time",
+            "max_error", "num_samples", "num_bones", "looping"}
+
+
+def acl_stats(path):
+    """The top-level scalars of ACL's first run (its sjson is `key = value` a line)."""
+    out = {}
+    for line in path.read_text().splitlines():
+        m = re.match(r"^\t\t(\w+) = (.+)$", line)
+        if m and m.group(1) in ACL_KEYS:
+            v = m.group(2).strip().strip('"')
+            out[m.group(1)] = {"true": True, "false": False}.get(v, v)
+            if isinstance(out[m.group(1)], str):
+                out[m.group(1)] = float(v) if "." in v or "e" in v else int(v)
+    return out
+
+
+def main():
+    work, out, commit, compiler = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4]
+    clips = []
+    for line in (work / "ours.jsonl").read_text().splitlines():
+        ours = json.loads(line)
+        acl = acl_stats(work / "stats" / f"{ours['id']}.sjson")
+        clips.append({
+            "id": ours["id"], "bones": ours["bones"], "samples": ours["samples"],
+            "acl": {"raw_bytes": acl["raw_size"], "compressed_bytes": acl["compressed_size"],
+                    "max_error_cm": acl["max_error"], "samples": acl["num_samples"],
+                    "looping": acl.get("looping", False),
+                    "build_ms": round(acl["compression_time"] * 1e3, 2)},
+            "skel": {k: ours[k] for k in ("raw_bytes_all_bones", "raw_bytes_animated",
+                                           "compressed_bytes", "max_error_cm", "p99_error_cm",
+                                           "times", "build_ms")},
+        })
+    total = {
+        "acl_compressed_bytes": sum(c["acl"]["compressed_bytes"] for c in clips),
+        "skel_compressed_bytes": sum(c["skel"]["compressed_bytes"] for c in clips),
+        "raw_bytes_all_bones": sum(c["skel"]["raw_bytes_all_bones"] for c in clips),
+        "raw_bytes_animated": sum(c["skel"]["raw_bytes_animated"] for c in clips),
+    }
+    doc = {
+        "what": "skel compressed clips (ACL's 0.01 cm bound on a 3 cm shell) beside ACL 2.1.0's "
+                "acl_compressor at its default settings, on the same clips",
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": commit, "compiler": compiler, "acl": "v2.1.0",
+        "command": "bash scripts/acl/compare.sh",
+        "clips": clips, "total": total,
+    }
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    print("| clip | J | samples | ACL bytes | skel bytes | skel / ACL | ACL max (cm, at samples) "
+          "| skel max / p99 (cm, 240 Hz + keys) | ACL ratio (all bones) | skel ratio (all bones / animated) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    rows = clips + [{"id": "**total**", "bones": "", "samples": "",
+                     "acl": {"compressed_bytes": total["acl_compressed_bytes"], "max_error_cm": max(c["acl"]["max_error_cm"] for c in clips)},
+                     "skel": {"compressed_bytes": total["skel_compressed_bytes"],
+                              "raw_bytes_all_bones": total["raw_bytes_all_bones"],
+                              "raw_bytes_animated": total["raw_bytes_animated"],
+                              "max_error_cm": max(c["skel"]["max_error_cm"] for c in clips),
+                              "p99_error_cm": max(c["skel"]["p99_error_cm"] for c in clips)}}]
+    for c in rows:
+        a, s = c["acl"], c["skel"]
+        print(f"| {c['id']} | {c['bones']} | {c['samples']} | {a['compressed_bytes']} | "
+              f"{s['compressed_bytes']} | {s['compressed_bytes'] / a['compressed_bytes']:.2f} | "
+              f"{a['max_error_cm']:.4f} | {s['max_error_cm']:.4f} / {s['p99_error_cm']:.4f} | "
+              f"{s['raw_bytes_all_bones'] / a['compressed_bytes']:.1f} | "
+              f"{s['raw_bytes_all_bones'] / s['compressed_bytes']:.1f} / "
+              f"{s['raw_bytes_animated'] / s['compressed_bytes']:.2f} |")
+
+
+main()

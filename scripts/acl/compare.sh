@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# skel's compressed clips beside ACL 2.1's at its default settings, on the same clips:
+#   bash scripts/acl/compare.sh            # writes docs/results/acl_compare.json, prints the table
+# Needs ../shared/assets (CesiumMan, Fox, RobotExpressive); never run in CI.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ACL_DIR=${ACL_DIR:-/tmp/acl}
+compressor=$(bash scripts/acl/build.sh | tail -1)
+CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-target} cargo build --release -p skel-gltf --example acl_compare
+bin=${CARGO_TARGET_DIR:-target}/release/examples/acl_compare
+work="$ACL_DIR/run"
+rm -rf "$work" && mkdir -p "$work/clips" "$work/stats"
+"$bin" export "$work/clips" > "$work/manifest.txt"
+while read -r id _; do
+  "$compressor" -acl="$work/clips/$id.acl.sjson" -stats="$work/stats/$id.sjson" > /dev/null
+done < "$work/manifest.txt"
+"$bin" ours > "$work/ours.jsonl"
+python3 scripts/acl/collect.py "$work" docs/results/acl_compare.json \
+  "$(git rev-parse --short HEAD)" "$(g++ --version | head -1)"
