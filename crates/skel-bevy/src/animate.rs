@@ -1,0 +1,123 @@
+//! The per-frame systems: tick the players, move the characters by their root motion, write
+//! the joints' `Transform`s where they changed, and deliver the markers passed.
+
+use std::sync::Arc;
+
+use bevy::prelude::*;
+
+use crate::{SkelJoint, SkelPlayer};
+
+/// Which root motion a character extracts from its animation, and applies to its own
+/// `Transform` (`character = character · delta`, the delta in the character's frame). The
+/// extracted part no longer moves the root joint, so the character walks instead of its
+/// skeleton walking away from it.
+#[derive(Component, Debug, Clone, PartialEq)]
+pub struct SkelRootMotion {
+    /// The root node's name (a hips or root bone).
+    pub node: String,
+    /// Translation axes extracted, `[x, y, z]` in the root's parent space.
+    pub translation: [bool; 3],
+    /// Whether rotation about +y (yaw) is extracted.
+    pub yaw: bool,
+    /// Whether the plugin moves the character's `Transform` (otherwise read
+    /// [`SkelRootMotion::last`] from a character controller).
+    pub apply: bool,
+    /// The delta of the last frame, in the character's frame: translation and rotation.
+    pub last: (Vec3, Quat),
+}
+
+impl SkelRootMotion {
+    /// Ground-plane motion (x and z, no yaw) of node `node`, applied to the character.
+    #[must_use]
+    pub fn ground(node: impl Into<String>) -> Self {
+        Self {
+            node: node.into(),
+            translation: [true, false, true],
+            yaw: false,
+            apply: true,
+            last: (Vec3::ZERO, Quat::IDENTITY),
+        }
+    }
+}
+
+/// An animation marker a character's playhead passed, triggered on the character entity
+/// once per crossing (observe it with `On<SkelEvent>`).
+#[derive(EntityEvent, Debug, Clone, PartialEq)]
+pub struct SkelEvent {
+    /// The character.
+    pub entity: Entity,
+    /// The marker's name.
+    pub name: Arc<str>,
+    /// The clip index in the rig.
+    pub clip: usize,
+    /// The layer whose playhead passed it.
+    pub layer: usize,
+    /// The marker's time in the clip, in seconds.
+    pub time: f32,
+    /// The layer's effective weight.
+    pub weight: f32,
+}
+
+/// Advances and poses every bound player, in parallel across characters.
+pub(crate) fn tick_players(time: Res<Time>, mut players: Query<&mut SkelPlayer>) {
+    let dt = time.delta_secs();
+    players
+        .par_iter_mut()
+        .for_each(|mut player| player.tick(dt));
+}
+
+/// Moves characters by the root motion of their last tick.
+pub(crate) fn apply_root_motion(
+    mut characters: Query<(&SkelPlayer, &mut SkelRootMotion, &mut Transform)>,
+) {
+    for (player, mut config, mut transform) in &mut characters {
+        let Some(p) = player.player() else {
+            continue;
+        };
+        let delta = p.root_motion_delta();
+        let t = Vec3::from_array(delta.translation.to_array());
+        let r = Quat::from_array(delta.rotation.to_array());
+        config.last = (t, r);
+        if config.apply {
+            let step = transform.rotation * (t * transform.scale);
+            transform.translation += step;
+            transform.rotation = (transform.rotation * r).normalize();
+        }
+    }
+}
+
+/// Writes each driven joint's local `Transform` from its character's pose, only where it
+/// changed (so change detection and propagation skip still joints). Parallel across joints.
+pub(crate) fn write_joints(
+    players: Query<&SkelPlayer>,
+    mut joints: Query<(&SkelJoint, &mut Transform)>,
+) {
+    joints.par_iter_mut().for_each(|(joint, mut transform)| {
+        let posed = players
+            .get(joint.character)
+            .ok()
+            .and_then(|p| p.local_transform(joint.node));
+        if let Some(posed) = posed {
+            transform.set_if_neq(posed);
+        }
+    });
+}
+
+/// Triggers a [`SkelEvent`] for every marker passed this frame.
+pub(crate) fn emit_events(mut commands: Commands, players: Query<(Entity, &SkelPlayer)>) {
+    for (entity, player) in &players {
+        let Some(bound) = player.bound.as_ref() else {
+            continue;
+        };
+        for f in &bound.fired {
+            commands.trigger(SkelEvent {
+                entity,
+                name: Arc::clone(&f.name),
+                clip: f.clip,
+                layer: f.layer,
+                time: f.time,
+                weight: f.weight,
+            });
+        }
+    }
+}

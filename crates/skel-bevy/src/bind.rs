@@ -1,0 +1,211 @@
+//! Binding: skel's nodes to the joint entities bevy's glTF loader spawned, once per character.
+
+use bevy::prelude::*;
+use bevy::world_serialization::{WorldAssetRoot, WorldInstanceReady};
+use skel_anim::{AnimationData, RootMotion};
+
+use crate::rig_files::RigFiles;
+use crate::{SkelBevyError, SkelJoint, SkelPlayer, SkelRig, SkelRootMotion};
+
+/// The rig a character's [`SkelPlayer`] is built over (its own glTF file, or the explicit
+/// rig of [`SkelPlayer::with_rig`]).
+#[derive(Component, Debug, Clone)]
+pub struct SkelRigHandle(pub Handle<SkelRig>);
+
+/// Set on a character when its spawned scene is ready (bevy's `WorldInstanceReady`).
+#[derive(Component, Debug, Clone, Copy, Default)]
+pub struct SkelSceneReady;
+
+/// Why a character was not bound: inserted once, logged once; the character's transforms
+/// stay as bevy spawned them. Remove it (and fix the cause) to try again.
+#[derive(Component, Debug)]
+pub struct SkelBindError(pub SkelBevyError);
+
+/// Observer: marks a character whose scene instance is ready.
+pub(crate) fn mark_scene_ready(ready: On<WorldInstanceReady>, mut commands: Commands) {
+    if let Ok(mut entity) = commands.get_entity(ready.entity) {
+        entity.insert(SkelSceneReady);
+    }
+}
+
+type NeedsRig = (Without<SkelRigHandle>, Without<SkelBindError>);
+
+/// Starts loading each new character's rig from the file its scene came from.
+pub(crate) fn request_rigs(
+    mut commands: Commands,
+    server: Res<AssetServer>,
+    rigs: Res<Assets<SkelRig>>,
+    mut files: ResMut<RigFiles>,
+    characters: Query<(Entity, &SkelPlayer, Option<&WorldAssetRoot>), NeedsRig>,
+) {
+    for (entity, player, root) in &characters {
+        let file = match (player.rig_file(), root) {
+            (Some(file), _) => Some(file.clone()),
+            (None, Some(root)) => server
+                .get_path(root.0.id())
+                .map(|path| path.without_label().into_owned()),
+            (None, None) => None,
+        };
+        let handle = match (player.rig_handle(), file) {
+            (Some(rig), _) => Some(rig.clone()),
+            (None, Some(file)) => Some(files.rig_of(file, &server, &rigs)),
+            (None, None) => None,
+        };
+        match handle {
+            Some(handle) => {
+                commands.entity(entity).insert(SkelRigHandle(handle));
+            }
+            None => fail(&mut commands, entity, SkelBevyError::NoRigSource(entity)),
+        }
+    }
+}
+
+type Unbound = (With<SkelSceneReady>, Without<SkelBindError>);
+
+/// Binds every character whose scene is ready and whose rig has loaded.
+pub(crate) fn bind_characters(
+    mut commands: Commands,
+    files: Res<RigFiles>,
+    rigs: Res<Assets<SkelRig>>,
+    mut characters: Query<
+        (
+            Entity,
+            &mut SkelPlayer,
+            &SkelRigHandle,
+            Option<&SkelRootMotion>,
+        ),
+        Unbound,
+    >,
+    children: Query<&Children>,
+    names: Query<&Name>,
+) {
+    for (entity, mut player, handle, root_motion) in &mut characters {
+        if player.is_bound() {
+            continue;
+        }
+        let Some(rig) = rigs.get(&handle.0) else {
+            if let Some(e) = files.failure(handle.0.id()) {
+                fail(&mut commands, entity, SkelBevyError::RigLoad(e.to_owned()));
+            }
+            continue;
+        };
+        let rig = rig.rig();
+        let joints = match find_joints(entity, rig.data(), &children, &names) {
+            Ok(joints) => joints,
+            Err(e) => {
+                fail(&mut commands, entity, e);
+                continue;
+            }
+        };
+        let bound = player.bind(rig).and_then(|()| match root_motion {
+            Some(config) => set_root_motion(&mut player, rig.data(), config),
+            None => Ok(()),
+        });
+        if let Err(e) = bound {
+            player.bound = None;
+            fail(&mut commands, entity, e);
+            continue;
+        }
+        for (node, joint) in joints.into_iter().enumerate() {
+            if let Some(joint) = joint {
+                commands.entity(joint).insert(SkelJoint {
+                    character: entity,
+                    node,
+                });
+            }
+        }
+    }
+}
+
+fn set_root_motion(
+    player: &mut SkelPlayer,
+    data: &AnimationData,
+    config: &SkelRootMotion,
+) -> Result<(), SkelBevyError> {
+    let node = data
+        .nodes
+        .iter()
+        .position(|n| n.name == config.node)
+        .ok_or_else(|| SkelBevyError::NoSuchNode(config.node.clone()))?;
+    if let Some(p) = player.player_mut() {
+        p.set_root_motion(Some(RootMotion {
+            node,
+            translation: config.translation,
+            yaw: config.yaw,
+        }))?;
+    }
+    Ok(())
+}
+
+/// Logs `error` and marks the character as failed.
+fn fail(commands: &mut Commands, entity: Entity, error: SkelBevyError) {
+    tracing::error!("skel-bevy: character {entity}: {error}");
+    commands.entity(entity).insert(SkelBindError(error));
+}
+
+/// The name bevy's glTF loader gives node `index`'s entity.
+fn entity_name(data: &AnimationData, index: usize) -> String {
+    match data.nodes.get(index).map(|n| n.name.as_str()) {
+        Some(name) if !name.is_empty() => name.to_owned(),
+        _ => format!("GltfNode{index}"),
+    }
+}
+
+/// The entity of every node, matched by name level by level from the scene's roots (the
+/// character's grandchildren: character → scene root → glTF root nodes). Every node a clip
+/// animates or a skin uses must be found.
+fn find_joints(
+    character: Entity,
+    data: &AnimationData,
+    children: &Query<&Children>,
+    names: &Query<&Name>,
+) -> Result<Vec<Option<Entity>>, SkelBevyError> {
+    let n = data.nodes.len();
+    let mut kids: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (i, node) in data.nodes.iter().enumerate() {
+        match node.parent {
+            Some(p) if p < n => kids[p].push(i),
+            _ => roots.push(i),
+        }
+    }
+    let scene_roots: Vec<Entity> = children
+        .get(character)
+        .into_iter()
+        .flat_map(|c| c.iter())
+        .flat_map(|scene| children.get(scene).into_iter().flat_map(|c| c.iter()))
+        .collect();
+    let mut found = vec![None; n];
+    let mut work = vec![(roots, scene_roots)];
+    while let Some((nodes, candidates)) = work.pop() {
+        let mut taken = vec![false; candidates.len()];
+        for node in nodes {
+            let want = entity_name(data, node);
+            let hit = candidates
+                .iter()
+                .enumerate()
+                .find(|&(k, &e)| !taken[k] && names.get(e).is_ok_and(|name| name.as_str() == want));
+            if let Some((k, &e)) = hit {
+                taken[k] = true;
+                found[node] = Some(e);
+                let next: Vec<Entity> = children.get(e).map(|c| c.to_vec()).unwrap_or_default();
+                work.push((kids[node].clone(), next));
+            }
+        }
+    }
+    let animated = data
+        .clips
+        .iter()
+        .flat_map(|c| c.channels.iter().map(|ch| ch.node));
+    let skinned = data.skeletons.iter().flat_map(|s| s.joints.iter().copied());
+    for node in animated.chain(skinned) {
+        if found.get(node).is_some_and(Option::is_none) {
+            return Err(SkelBevyError::MissingJoint {
+                character,
+                node,
+                name: entity_name(data, node),
+            });
+        }
+    }
+    Ok(found)
+}

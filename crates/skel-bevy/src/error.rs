@@ -1,0 +1,43 @@
+//! What can go wrong between a Bevy scene and skel's pose: typed, logged, never a panic.
+
+use bevy::prelude::Entity;
+
+/// Why a character could not be bound to skel or its asset could not be read. The plugin
+/// logs it through Bevy's `error!` and inserts it as [`SkelBindError`](crate::SkelBindError)
+/// on the character, whose transforms it then leaves as they were.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SkelBevyError {
+    /// The glTF bytes could not be read as skel's animation data.
+    #[error("glTF: {0}")]
+    Gltf(#[from] skel_gltf::GltfError),
+    /// skel rejected the animation data, a layer or the root-motion set-up.
+    #[error("animation: {0}")]
+    Anim(#[from] skel_anim::AnimError),
+    /// The asset reader failed.
+    #[error("reading the asset: {0}")]
+    Io(#[from] std::io::Error),
+    /// A node that a clip animates or a skin uses has no entity of that name under the
+    /// character's spawned scene (the scene is not the rig's glTF, or was edited).
+    #[error("node {node} ({name:?}) has no entity under character {character}")]
+    MissingJoint {
+        /// The character entity.
+        character: Entity,
+        /// skel's (the glTF's) node index.
+        node: usize,
+        /// The name the node's entity should have.
+        name: String,
+    },
+    /// A layer names a clip the glTF does not have.
+    #[error("no clip named {0:?}")]
+    NoSuchClip(String),
+    /// A root-motion set-up names a node the glTF does not have.
+    #[error("no node named {0:?}")]
+    NoSuchNode(String),
+    /// The rig's glTF failed to load (bevy's asset error, as text).
+    #[error("loading the rig: {0}")]
+    RigLoad(String),
+    /// The character has neither a `WorldAssetRoot` loaded from a file nor an explicit rig.
+    #[error("character {0} has no glTF to build a rig from")]
+    NoRigSource(Entity),
+}

@@ -1,0 +1,240 @@
+//! `SkelPlayer`: the component that makes a spawned glTF character play through skel.
+
+use std::sync::Arc;
+
+use bevy::asset::AssetPath;
+use bevy::prelude::{Component, Entity, Handle, Quat, Transform, Vec3};
+use skel_anim::{
+    AnimationEvent, LayerDesc, LoopMode, Player, PoseSink, R_OFF, Rig, S_OFF, T_OFF, TRS_STRIDE,
+    glam,
+};
+
+use crate::{SkelBevyError, SkelRig};
+
+/// One layer of a [`SkelPlayer`], named by clip so that it can be written before the glTF
+/// has loaded; resolved to skel's [`LayerDesc`] when the character binds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkelLayer {
+    clip: String,
+    weight: f32,
+    speed: f32,
+    loop_mode: LoopMode,
+}
+
+impl SkelLayer {
+    /// The clip named `clip` at weight 1, speed 1, looping.
+    #[must_use]
+    pub fn clip(clip: impl Into<String>) -> Self {
+        Self {
+            clip: clip.into(),
+            weight: 1.0,
+            speed: 1.0,
+            loop_mode: LoopMode::Repeat,
+        }
+    }
+
+    /// The layer's blend weight.
+    #[must_use]
+    pub fn weight(mut self, weight: f32) -> Self {
+        self.weight = weight;
+        self
+    }
+
+    /// The layer's playback speed (negative plays backwards).
+    #[must_use]
+    pub fn speed(mut self, speed: f32) -> Self {
+        self.speed = speed;
+        self
+    }
+
+    /// How the layer's clock wraps.
+    #[must_use]
+    pub fn loop_mode(mut self, mode: LoopMode) -> Self {
+        self.loop_mode = mode;
+        self
+    }
+
+    fn desc(&self, rig: &Rig) -> Result<LayerDesc, SkelBevyError> {
+        let clip = rig
+            .clip_index(&self.clip)
+            .ok_or_else(|| SkelBevyError::NoSuchClip(self.clip.clone()))?;
+        Ok(LayerDesc::new(clip)
+            .weight(self.weight)
+            .speed(self.speed)
+            .loop_mode(self.loop_mode))
+    }
+}
+
+/// One animation marker a character's playhead passed this frame (names are shared, not
+/// copied: firing allocates nothing).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Fired {
+    pub(crate) name: Arc<str>,
+    pub(crate) clip: usize,
+    pub(crate) layer: usize,
+    pub(crate) time: f32,
+    pub(crate) weight: f32,
+}
+
+/// What binding made: skel's player over the rig, and the marker names as shared strings.
+#[derive(Debug)]
+pub(crate) struct Bound {
+    pub(crate) player: Player,
+    pub(crate) marker_names: Vec<Vec<Arc<str>>>,
+    pub(crate) fired: Vec<Fired>,
+}
+
+/// skel's [`Player`] for one character spawned from a glTF (`WorldAssetRoot`): its layers
+/// (as skel's: blend or additive, fades, masks, IK, root motion, events) pose the joints,
+/// whose `Transform`s the plugin writes in `PostUpdate`, before transform propagation.
+///
+/// Add it with the layers to start with; once the scene has spawned and the rig has loaded
+/// the plugin binds it, and [`player_mut`](Self::player_mut) gives skel's full API.
+#[derive(Component, Debug, Default)]
+pub struct SkelPlayer {
+    layers: Vec<SkelLayer>,
+    rig: Option<Handle<SkelRig>>,
+    rig_file: Option<AssetPath<'static>>,
+    pub(crate) bound: Option<Bound>,
+}
+
+impl SkelPlayer {
+    /// A player with no layers (the rest pose) over the character's own glTF.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a layer on top of the others.
+    #[must_use]
+    pub fn with_layer(mut self, layer: SkelLayer) -> Self {
+        self.layers.push(layer);
+        self
+    }
+
+    /// Uses `rig` instead of the rig read from the character's own glTF file (a rig with
+    /// retargeted clips; a scene that was not loaded from a file).
+    #[must_use]
+    pub fn with_rig(mut self, rig: Handle<SkelRig>) -> Self {
+        self.rig = Some(rig);
+        self
+    }
+
+    /// Builds the rig from glTF file `path` (an asset path) instead of the character's own:
+    /// the clips of another file with the same skeleton.
+    #[must_use]
+    pub fn with_rig_file(mut self, path: impl Into<AssetPath<'static>>) -> Self {
+        self.rig_file = Some(path.into());
+        self
+    }
+
+    /// The explicit rig, if any.
+    #[must_use]
+    pub fn rig_handle(&self) -> Option<&Handle<SkelRig>> {
+        self.rig.as_ref()
+    }
+
+    /// The explicit rig file, if any.
+    #[must_use]
+    pub fn rig_file(&self) -> Option<&AssetPath<'static>> {
+        self.rig_file.as_ref()
+    }
+
+    /// Whether the character is bound (its joints are driven).
+    #[must_use]
+    pub fn is_bound(&self) -> bool {
+        self.bound.is_some()
+    }
+
+    /// skel's player, once bound.
+    #[must_use]
+    pub fn player(&self) -> Option<&Player> {
+        self.bound.as_ref().map(|b| &b.player)
+    }
+
+    /// skel's player, once bound: change weights, cross-fade, seek, add IK jobs.
+    pub fn player_mut(&mut self) -> Option<&mut Player> {
+        self.bound.as_mut().map(|b| &mut b.player)
+    }
+
+    /// Node `node`'s local transform in the last pose, as a Bevy `Transform`.
+    #[must_use]
+    pub fn local_transform(&self, node: usize) -> Option<Transform> {
+        let trs = &self.player()?.scratch().trs;
+        let r = trs.get(node * TRS_STRIDE..(node + 1) * TRS_STRIDE)?;
+        Some(Transform {
+            translation: Vec3::new(r[T_OFF], r[T_OFF + 1], r[T_OFF + 2]),
+            rotation: Quat::from_xyzw(r[R_OFF], r[R_OFF + 1], r[R_OFF + 2], r[R_OFF + 3]),
+            scale: Vec3::new(r[S_OFF], r[S_OFF + 1], r[S_OFF + 2]),
+        })
+    }
+
+    /// Builds skel's player over `rig` with this component's layers.
+    pub(crate) fn bind(&mut self, rig: &Arc<Rig>) -> Result<(), SkelBevyError> {
+        let mut player = Player::new(rig);
+        for layer in &self.layers {
+            player.add_layer(layer.desc(rig)?)?;
+        }
+        let marker_names = rig
+            .data()
+            .clips
+            .iter()
+            .map(|c| {
+                c.markers
+                    .iter()
+                    .map(|m| Arc::from(m.name.as_str()))
+                    .collect()
+            })
+            .collect();
+        // Poses once so that the first write shows the layers at time 0.
+        player.evaluate(&mut LocalPose);
+        self.bound = Some(Bound {
+            player,
+            marker_names,
+            fired: Vec::with_capacity(16),
+        });
+        Ok(())
+    }
+
+    /// Advances the player by `dt` seconds, records the markers passed, and poses.
+    pub(crate) fn tick(&mut self, dt: f32) {
+        let Some(bound) = self.bound.as_mut() else {
+            return;
+        };
+        bound.fired.clear();
+        let (names, fired) = (&bound.marker_names, &mut bound.fired);
+        bound
+            .player
+            .tick_with_events(dt, &mut LocalPose, &mut |e: &AnimationEvent<'_>| {
+                let name = names
+                    .get(e.clip)
+                    .and_then(|n| n.get(e.marker))
+                    .cloned()
+                    .unwrap_or_else(|| Arc::from(e.name));
+                fired.push(Fired {
+                    name,
+                    clip: e.clip,
+                    layer: e.layer,
+                    time: e.time,
+                    weight: e.weight,
+                });
+            });
+    }
+}
+
+/// The pose goes to the local transforms (`scratch().trs`); bone matrices are bevy's job.
+struct LocalPose;
+
+impl PoseSink for LocalPose {
+    fn bone_matrices(&mut self, _binding: usize, _matrices: &[glam::Mat4]) {}
+    fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
+}
+
+/// A joint entity driven by a [`SkelPlayer`]: which character and which of skel's nodes.
+#[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SkelJoint {
+    /// The character entity holding the [`SkelPlayer`].
+    pub character: Entity,
+    /// skel's (the glTF's) node index.
+    pub node: usize,
+}
