@@ -309,6 +309,31 @@ pub enum GltfError {
         /// The limit for the whole asset.
         limit: u64,
     },
+    /// A compressed buffer view or primitive (`EXT_meshopt_compression`,
+    /// `KHR_meshopt_compression`, `KHR_draco_mesh_compression`) could not be decoded: a
+    /// malformed stream, or parameters the codec does not allow, and no fallback data.
+    #[error("{path}: {extension}: {reason}")]
+    Compressed {
+        /// JSON path of the buffer view or primitive, e.g. `bufferViews[3]`.
+        path: String,
+        /// The compression extension.
+        extension: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The file needs a decoder this build of skel-gltf was compiled without (the `meshopt`
+    /// feature, or a wasm32 target, where the C++ meshoptimizer cannot build).
+    #[error(
+        "{extension} is not decoded by this build of skel ({why}); re-export the file without it: {command}"
+    )]
+    CodecNotBuilt {
+        /// The compression extension.
+        extension: String,
+        /// Why this build has no decoder.
+        why: &'static str,
+        /// A command that writes the file without the extension.
+        command: &'static str,
+    },
     /// A base-colour image could not be decoded.
     #[error("image {image}: {reason}")]
     Image {
