@@ -41,6 +41,30 @@ impl ExtensionSupport {
     }
 }
 
+/// meshopt in this build: decoded, or (wasm32, or the `meshopt` feature off) read from the
+/// fallback data when the file has some and refused by name otherwise.
+#[cfg(all(feature = "meshopt", not(target_arch = "wasm32")))]
+const MESHOPT: ExtensionSupport = ExtensionSupport::Applied(
+    "buffer views decoded with meshoptimizer (filters octahedral, quaternion, exponential, \
+     colour); a stream that fails falls back to the file's fallback data",
+);
+#[cfg(not(all(feature = "meshopt", not(target_arch = "wasm32"))))]
+const MESHOPT: ExtensionSupport = ExtensionSupport::Ignored(
+    "not decoded by this build: the fallback data is read, a file without it is refused \
+     (re-export with gltfpack without -c)",
+);
+
+/// Draco in this build: decoded, or (the `draco` feature off) the uncompressed fallback
+/// accessors read and a file without them refused by name.
+#[cfg(feature = "draco")]
+const DRACO: ExtensionSupport =
+    ExtensionSupport::Applied("primitives decoded with draco-core into the accessors' own types");
+#[cfg(not(feature = "draco"))]
+const DRACO: ExtensionSupport = ExtensionSupport::Ignored(
+    "not decoded by this build: uncompressed fallback accessors are read, a file without \
+     them is refused",
+);
+
 /// Every extension skel knows, with what it does.
 const TABLE: &[(&str, ExtensionSupport)] = &[
     (
@@ -62,18 +86,9 @@ const TABLE: &[(&str, ExtensionSupport)] = &[
         "KHR_node_visibility",
         ExtensionSupport::Applied("node `visible` and its animation hide the node's meshes"),
     ),
-    (
-        "EXT_meshopt_compression",
-        ExtensionSupport::Applied("buffer views decoded with meshoptimizer, filters included"),
-    ),
-    (
-        "KHR_meshopt_compression",
-        ExtensionSupport::Applied("buffer views decoded with meshoptimizer, filters included"),
-    ),
-    (
-        "KHR_draco_mesh_compression",
-        ExtensionSupport::Applied("primitives decoded with draco-core"),
-    ),
+    ("EXT_meshopt_compression", MESHOPT),
+    ("KHR_meshopt_compression", MESHOPT),
+    ("KHR_draco_mesh_compression", DRACO),
     (
         "EXT_texture_webp",
         ExtensionSupport::Applied("WebP images decoded"),
