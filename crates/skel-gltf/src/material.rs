@@ -123,7 +123,17 @@ pub(crate) fn read_material(
                     count: json.textures.len(),
                 })?;
             let image = t.source.value();
-            if image >= json.images.len() {
+            let has_source = ["source", "extensions/EXT_texture_webp/source"]
+                .iter()
+                .any(|p| {
+                    doc.raw
+                        .pointer(&format!("/textures/{texture}/{p}"))
+                        .is_some()
+                });
+            // Without a `source`, the texture has only an image skel cannot decode (KTX2
+            // without a fallback, reported in the warnings): the base colour factor is drawn
+            // alone.
+            if has_source && image >= json.images.len() {
                 return Err(GltfError::BadReference {
                     used_by: format!("textures[{texture}].source"),
                     kind: "image",
@@ -131,7 +141,7 @@ pub(crate) fn read_material(
                     count: json.images.len(),
                 });
             }
-            Some(TextureRef {
+            has_source.then_some(TextureRef {
                 texture,
                 image,
                 tex_coord: info.tex_coord,
