@@ -48,6 +48,7 @@ mod pointer;
 mod pose;
 mod property_tracks;
 mod rest_pose;
+mod samplers;
 mod skin;
 mod uri;
 mod warnings;

@@ -5,9 +5,9 @@ use gltf::json::animation::Interpolation as JsonInterpolation;
 use skel_anim::{Channel, ChannelPath, MorphBinding, PropertyTrack};
 
 use crate::accessor::valid;
-use crate::animation::{SamplerCache, Shape};
 use crate::channel_split::SetAsideTarget;
 use crate::pointer::{Pointed, PropertyTarget, parse_pointer, rest_value};
+use crate::samplers::{SamplerCache, Shape};
 use crate::{GltfDocument, GltfError, LoadWarning};
 
 /// The property slots met so far (one per distinct target, shared by every clip) and the
