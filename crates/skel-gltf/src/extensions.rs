@@ -73,18 +73,25 @@ const TABLE: &[(&str, ExtensionSupport)] = &[
     ),
     (
         "KHR_texture_transform",
-        ExtensionSupport::Applied("UV offset, rotation, scale and texCoord of each texture"),
+        ExtensionSupport::Ignored(
+            "loads, and its animated fields are sampled as property tracks; the renderer does \
+             not apply UV transforms yet (gltfpack's quantised UVs draw misplaced)",
+        ),
     ),
     (
         "KHR_animation_pointer",
         ExtensionSupport::Applied(
             "pointer channels: node TRS and weights as joint channels, material, texture \
-             transform, visibility, camera and light properties as property tracks",
+             transform, visibility, camera and light properties as property tracks (sampled and \
+             blended by the player; the renderer does not apply them yet)",
         ),
     ),
     (
         "KHR_node_visibility",
-        ExtensionSupport::Applied("node `visible` and its animation hide the node's meshes"),
+        ExtensionSupport::Ignored(
+            "`visible` and its animation are sampled as property tracks; the renderer does not \
+             hide nodes yet",
+        ),
     ),
     ("EXT_meshopt_compression", MESHOPT),
     ("KHR_meshopt_compression", MESHOPT),
@@ -105,7 +112,9 @@ const TABLE: &[(&str, ExtensionSupport)] = &[
     ),
     (
         "KHR_materials_emissive_strength",
-        ExtensionSupport::Applied("scales the emissive factor (animated too)"),
+        ExtensionSupport::Ignored(
+            "sampled as a property track when animated; the renderer draws no emission",
+        ),
     ),
     (
         "KHR_materials_unlit",
@@ -121,7 +130,7 @@ pub fn extension_support(name: &str) -> ExtensionSupport {
         return s;
     }
     if name.starts_with("KHR_materials_") {
-        return ExtensionSupport::Ignored("shading only: skel draws base colour and emission");
+        return ExtensionSupport::Ignored("shading only: skel draws the base colour");
     }
     ExtensionSupport::Refused
 }
