@@ -42,6 +42,12 @@ pub struct AssetContainer {
     pub skins: Vec<SkinInfo>,
     /// Decoded base-colour images, one slot per glTF image.
     pub images: Vec<ImageSlot>,
+    /// What each property slot of the clips' property tracks animates
+    /// (`KHR_animation_pointer`); sample them with
+    /// [`Player::sample_properties`](skel_anim::Player::sample_properties).
+    pub properties: Vec<skel_gltf::PropertyTarget>,
+    /// What loading skipped, with JSON paths (see [`AssetContainer::warnings`]).
+    pub warnings: Vec<skel_gltf::LoadWarning>,
     /// Bone control of the asset (when enabled in [`LoadOptions`]).
     #[cfg(feature = "bone-control")]
     pub bone_control: Option<skel_bone_control::BoneControlAsset>,
@@ -91,6 +97,8 @@ pub fn from_asset(
         meshes: mesh_infos,
         primitives,
         images,
+        properties,
+        warnings,
         ..
     } = asset;
     let animation = Arc::new(animation);
@@ -190,6 +198,8 @@ pub fn from_asset(
         #[cfg(feature = "bone-control")]
         bone_control,
         animation,
+        properties,
+        warnings,
         rig,
         meshes,
         animation_groups,
@@ -314,6 +324,14 @@ impl AssetContainer {
     #[must_use]
     pub fn mesh_for_node(&self, node: usize) -> Option<&Mesh> {
         self.meshes.iter().find(|m| m.node == node)
+    }
+
+    /// What loading skipped or could not apply, each with its JSON path: channels skel does
+    /// not animate (untargeted, unknown pointers), images it could not decode, codecs without
+    /// fallbacks. A file is never refused for a part skel does not use.
+    #[must_use]
+    pub fn warnings(&self) -> &[skel_gltf::LoadWarning] {
+        &self.warnings
     }
 
     /// The index of the clip named `name`.

@@ -395,3 +395,47 @@ fn bone_control_handles_exist_only_when_enabled() {
         "hidden under Walk: {m:?}"
     );
 }
+
+/// A file with a pointer channel on a material colour and an untargeted channel loads (the
+/// glTF parser alone refuses it: "missing field `node`"); the container names the property
+/// slot and lists the skipped channel, and the player samples the colour on the clip's time.
+#[test]
+fn pointer_channels_load_as_property_tracks_and_untargeted_ones_as_warnings() {
+    let Some(ctx) = gpu("pointer_channels") else {
+        return;
+    };
+    let json = r#"{"asset":{"version":"2.0"},"extensionsUsed":["KHR_animation_pointer"],
+        "nodes":[{}],"scenes":[{"nodes":[0]}],"materials":[{}],
+        "buffers":[{"byteLength":40,"uri":"data:application/octet-stream;base64,AAAAAAAAgD8AAIA/AAAAAAAAAAAAAIA/AAAAAAAAAAAAAIA/AACAPw=="}],
+        "bufferViews":[{"buffer":0,"byteLength":8},{"buffer":0,"byteOffset":8,"byteLength":32}],
+        "accessors":[{"bufferView":0,"componentType":5126,"count":2,"type":"SCALAR","min":[0],"max":[1]},
+          {"bufferView":1,"componentType":5126,"count":2,"type":"VEC4"}],
+        "animations":[{"samplers":[{"input":0,"output":1}],"channels":[
+          {"sampler":0,"target":{"path":"pointer","extensions":{"KHR_animation_pointer":
+            {"pointer":"/materials/0/pbrMetallicRoughness/baseColorFactor"}}}},
+          {"sampler":0,"target":{"path":"rotation"}}]}]}"#;
+    let container = load_gltf(&ctx, json.as_bytes(), &LoadOptions::default()).unwrap();
+    assert_eq!(
+        container.properties,
+        vec![skel::gltf::PropertyTarget::Material {
+            material: 0,
+            field: skel::gltf::MaterialField::BaseColorFactor
+        }]
+    );
+    let paths: Vec<&str> = container
+        .warnings()
+        .iter()
+        .map(|w| w.path.as_str())
+        .collect();
+    assert_eq!(paths, vec!["animations[0].channels[1]"]);
+    let mut player = skel::anim::Player::new(&container.rig);
+    player.add_layer(skel::anim::LayerDesc::new(0)).unwrap();
+    let mut pose = skel::anim::PropertyPose::new(&container.animation.clips);
+    player.tick(0.25, &mut NullSink);
+    player.sample_properties(&mut pose);
+    let colour = pose.value(0).unwrap();
+    assert!(
+        (colour[0] - 0.75).abs() < 1e-6 && (colour[2] - 0.25).abs() < 1e-6,
+        "{colour:?}"
+    );
+}
