@@ -85,6 +85,14 @@ pub fn load_gltf<'a>(
 ///
 /// # Errors
 /// As [`load_gltf`], less the file errors.
+#[cfg_attr(
+    target_arch = "wasm32",
+    expect(
+        clippy::arc_with_non_send_sync,
+        reason = "wgpu's resources are not Send + Sync on wasm32 without atomics; the Arc shares \
+                  them between the meshes of one thread there"
+    )
+)]
 pub fn from_asset(
     ctx: &GpuContext,
     asset: GltfAsset,
