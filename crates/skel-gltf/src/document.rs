@@ -23,8 +23,8 @@ use crate::{GltfError, LoadWarning};
 #[derive(Debug, Clone)]
 pub struct GltfDocument {
     pub(crate) root: json::Root,
-    /// The whole JSON as written (before channels were set aside): extension objects are read
-    /// from it.
+    /// The whole JSON, as gltf-json was given it (channels it cannot type set aside, texture
+    /// sources taken from their extensions): extension objects are read from it.
     pub(crate) raw: Value,
     pub(crate) buffers: Vec<Vec<u8>>,
     pub(crate) base_dir: Option<PathBuf>,
@@ -74,17 +74,16 @@ impl GltfDocument {
         let parse_error = |e: serde_json::Error| GltfError::Parse {
             reason: e.to_string(),
         };
-        let raw: Value = serde_json::from_slice(json_bytes).map_err(parse_error)?;
-        let mut typed = raw.clone();
-        let channels = split_channels(&mut typed);
+        let mut raw: Value = serde_json::from_slice(json_bytes).map_err(parse_error)?;
+        let channels = split_channels(&mut raw);
         let mut warnings = Vec::new();
-        let rewritten = crate::compressed::prepare_json(&mut typed, &mut warnings);
+        let rewritten = crate::compressed::prepare_json(&mut raw, &mut warnings);
         // gltf-json keeps `extras` as raw JSON text, which only its text parser can give:
         // parse the bytes as they are unless the JSON was changed above.
         let mut root: json::Root = if channels.set_aside.is_empty() && !rewritten {
             serde_json::from_slice(json_bytes).map_err(parse_error)?
         } else {
-            let text = serde_json::to_vec(&typed).map_err(parse_error)?;
+            let text = serde_json::to_vec(&raw).map_err(parse_error)?;
             serde_json::from_slice(&text).map_err(parse_error)?
         };
         for ext in &root.extensions_required {
@@ -131,7 +130,8 @@ impl GltfDocument {
         self.buffers.get(index).map(Vec::as_slice)
     }
 
-    /// The whole JSON as written, for extension objects gltf-json does not type.
+    /// The whole JSON, for extension objects gltf-json does not type (as gltf-json was given
+    /// it: channels it cannot type are set aside, texture sources taken from `EXT_texture_webp`).
     #[must_use]
     pub fn raw_json(&self) -> &Value {
         &self.raw

@@ -123,13 +123,10 @@ pub(crate) fn read_material(
                     count: json.textures.len(),
                 })?;
             let image = t.source.value();
-            let has_source = ["source", "extensions/EXT_texture_webp/source"]
-                .iter()
-                .any(|p| {
-                    doc.raw
-                        .pointer(&format!("/textures/{texture}/{p}"))
-                        .is_some()
-                });
+            let has_source = doc
+                .raw
+                .pointer(&format!("/textures/{texture}/source"))
+                .is_some();
             // Without a `source`, the texture has only an image skel cannot decode (KTX2
             // without a fallback, reported in the warnings): the base colour factor is drawn
             // alone.

@@ -144,7 +144,7 @@ fn read_sampler(
         int_as,
     )?;
     let mut sampler = Sampler::new(times, values, interpolation)?;
-    if shape == Shape::Path(ChannelPath::Rotation, 0) {
+    if matches!(shape, Shape::Path(ChannelPath::Rotation, _)) {
         sampler.normalize_rotation_keys();
     }
     Ok(sampler)
