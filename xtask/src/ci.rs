@@ -3,6 +3,7 @@
 use std::process::Command;
 
 use crate::test_tally::Tally;
+use crate::workspace::cargo;
 
 /// The facade's examples, run after the tests (on lavapipe in CI): `(name, features)`.
 const EXAMPLES: [(&str, &str); 12] = [
@@ -19,21 +20,6 @@ const EXAMPLES: [(&str, &str); 12] = [
     ("state_machine", ""),
     ("retarget", ""),
 ];
-
-/// Runs `cargo ARGS` in the workspace root.
-fn cargo(args: &[&str]) -> Result<(), String> {
-    eprintln!("xtask ci: cargo {}", args.join(" "));
-    let status = Command::new(env!("CARGO"))
-        .args(args)
-        .current_dir(crate::workspace_root())
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("cargo {} failed ({status})", args.join(" ")))
-    }
-}
 
 /// Installs the Vulkan driver and Xvfb + xdotool when missing (unless `no_install`), then
 /// runs fmt, clippy, the module-circle check, the file-length check, doc, shader validation,

@@ -48,15 +48,5 @@ pub(crate) fn check() -> Result<(), String> {
         args.extend(["-p", name]);
     }
     args.extend(["--", "-D", "warnings"]);
-    eprintln!("xtask ci: cargo {}", args.join(" "));
-    let status = Command::new(env!("CARGO"))
-        .args(&args)
-        .current_dir(crate::workspace_root())
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("the {TARGET} build check failed ({status})"))
-    }
+    crate::workspace::cargo(&args)
 }

@@ -1,6 +1,7 @@
 //! Where the workspace and its crates are, for every subcommand and check.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 /// The workspace root (the parent of this crate's directory).
 pub(crate) fn workspace_root() -> PathBuf {
@@ -39,4 +40,19 @@ pub(crate) fn rust_files(dir: &Path) -> Vec<PathBuf> {
         }
     }
     files
+}
+
+/// Runs `cargo ARGS` in the workspace root.
+pub(crate) fn cargo(args: &[&str]) -> Result<(), String> {
+    eprintln!("xtask ci: cargo {}", args.join(" "));
+    let status = Command::new(env!("CARGO"))
+        .args(args)
+        .current_dir(workspace_root())
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("cargo {} failed ({status})", args.join(" ")))
+    }
 }
