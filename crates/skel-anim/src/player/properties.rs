@@ -117,27 +117,25 @@ impl Player {
         pose.values.clone_from_slice(&pose.rest);
         pose.animated.fill(false);
         // Ungrouped blend layers, then each group in order, then ungrouped additive layers.
-        self.blend_pass(clips, pose, None);
-        for g in 0..self.groups().len() {
-            self.blend_pass(clips, pose, Some(g));
+        self.blend_pass(clips, pose, None, 1.0);
+        for (g, group) in self.groups().iter().enumerate() {
+            match group.mode() {
+                GroupMode::Override => self.blend_pass(clips, pose, Some(g), group.weight()),
+                GroupMode::Additive => self.additive_pass(clips, pose, Some(g), group.weight()),
+            }
         }
         self.additive_pass(clips, pose, None, 1.0);
     }
 
     /// Rule 1 over the blend layers of `group` (`None`: ungrouped), laid over the pose below
-    /// as the group's mode says.
-    fn blend_pass(&self, clips: &[Clip], pose: &mut PropertyPose, group: Option<usize>) {
-        let (group_weight, mode) = match group {
-            None => (1.0, GroupMode::Override),
-            Some(g) => {
-                let grp = &self.groups()[g];
-                (grp.weight(), grp.mode())
-            }
-        };
-        if mode == GroupMode::Additive {
-            self.additive_pass(clips, pose, group, group_weight);
-            return;
-        }
+    /// by `group_weight` (1 for the ungrouped base).
+    fn blend_pass(
+        &self,
+        clips: &[Clip],
+        pose: &mut PropertyPose,
+        group: Option<usize>,
+        group_weight: f32,
+    ) {
         if group_weight == 0.0 {
             return;
         }
