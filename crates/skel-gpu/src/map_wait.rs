@@ -2,37 +2,45 @@
 //! the mapping's callback has run; on wasm32 the wait yields to the page's event loop (WebGPU
 //! resolves the mapping there, WebGL2's fences are checked between tasks) and polls again.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// What `map_async` reports.
 type MapResult = Result<(), wgpu::BufferAsyncError>;
 
-/// The slot a `map_async` callback fills and [`MapWait::wait`] empties.
+/// How long a native wait gives the callback after the device is idle. Another thread's
+/// `poll` may be the one that runs it, a moment after this thread's poll has returned.
+#[cfg(not(target_arch = "wasm32"))]
+const CALLBACK_GRACE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The slot a `map_async` callback fills (and signals) and [`MapWait::wait`] empties.
 pub(crate) struct MapWait {
-    slot: Arc<Mutex<Option<MapResult>>>,
+    slot: Arc<(Mutex<Option<MapResult>>, Condvar)>,
 }
 
 impl MapWait {
     /// An empty slot.
     pub(crate) fn new() -> Self {
         Self {
-            slot: Arc::new(Mutex::new(None)),
+            slot: Arc::new((Mutex::new(None), Condvar::new())),
         }
     }
 
-    /// The callback to hand to `map_async`: it stores the mapping's result in the slot.
+    /// The callback to hand to `map_async`: it stores the mapping's result in the slot and
+    /// wakes a waiting thread.
     pub(crate) fn callback(&self) -> impl FnOnce(MapResult) + Send + 'static {
         let slot = Arc::clone(&self.slot);
         move |result| {
-            if let Ok(mut slot) = slot.lock() {
-                *slot = Some(result);
+            if let Ok(mut stored) = slot.0.lock() {
+                *stored = Some(result);
+                slot.1.notify_all();
             }
         }
     }
 
     /// The stored result, if the callback has run.
+    #[cfg(target_arch = "wasm32")]
     fn take(&self) -> Option<MapResult> {
-        self.slot.lock().ok().and_then(|mut slot| slot.take())
+        self.slot.0.lock().ok().and_then(|mut slot| slot.take())
     }
 
     /// Waits for the callback: the mapping's own result, or the reason the wait failed.
@@ -42,7 +50,13 @@ impl MapWait {
             device
                 .poll(wgpu::PollType::wait_indefinitely())
                 .map_err(|e| e.to_string())?;
-            self.take()
+            let (lock, ready) = &*self.slot;
+            let stored = lock.lock().map_err(|e| e.to_string())?;
+            let (mut stored, _) = ready
+                .wait_timeout_while(stored, CALLBACK_GRACE, |s| s.is_none())
+                .map_err(|e| e.to_string())?;
+            stored
+                .take()
                 .ok_or_else(|| "the mapping callback did not run".to_owned())
         }
         #[cfg(target_arch = "wasm32")]
