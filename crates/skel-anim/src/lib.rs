@@ -90,6 +90,7 @@ pub use compat::group::{
 pub use compat::instances::{Animate, instantiate, tick_all};
 #[cfg(feature = "rayon")]
 pub use compat::parallel::par_tick_all;
+pub use compile::shell;
 pub use data::clip::{Channel, Clip, Marker};
 pub use data::hierarchy::{NodeRest, compute_topo_order};
 pub use data::property::{PropertyKind, PropertyTrack};

@@ -1,5 +1,5 @@
 //! skel's compressed clips beside the Animation Compression Library's on the same clips
-//! (`scripts/acl/compare.sh` drives it; the metric is in `shared/shell.rs`).
+//! (`scripts/acl/compare.sh` drives it; the metric is `skel_anim::shell`).
 //!
 //! ```text
 //! acl_compare export DIR   # every clip as ACL's .acl.sjson (uniform samples, centimetres)
@@ -17,10 +17,6 @@
 #[path = "../benches/support/mod.rs"]
 mod support;
 
-#[path = "shared/shell.rs"]
-#[allow(dead_code, reason = "the other examples use the rest")]
-mod shell;
-
 #[path = "shared/acl_clips.rs"]
 mod acl_clips;
 
@@ -31,7 +27,7 @@ use std::sync::Arc;
 
 use acl_clips::{Clip, clips};
 use glam::{DMat4, DQuat};
-use skel_anim::{Compression, Rig, RigOptions};
+use skel_anim::{Compression, Rig, RigOptions, shell};
 
 /// Samples per second besides the key times (as `shell_error`).
 const RATE: f32 = 240.0;

@@ -1,5 +1,5 @@
 //! The shell error of lossy playback against skel's lossless sampling (the compressed
-//! clips; the metric is in `shared/shell.rs`), on the benchmark assets of `pose_frames`.
+//! clips; the metric is `skel_anim::shell`), on the benchmark assets of `pose_frames`.
 //!
 //! ```text
 //! shell_error times ASSET FILE   # the sample times (60 Hz and every key time), one a line
@@ -22,15 +22,12 @@ mod support;
 #[path = "shared/ozz_names.rs"]
 mod ozz_names;
 
-#[path = "shared/shell.rs"]
-mod shell;
-
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use glam::DMat4;
-use skel_anim::{AnimationController, Compression, Handedness, NullSink, Rig, RigOptions};
+use skel_anim::{AnimationController, Compression, Handedness, NullSink, Rig, RigOptions, shell};
 
 /// Samples per second besides the key times: four per 60 Hz frame, so that a clip keyed at 30
 /// or 60 Hz is also measured a quarter and three quarters of the way between keys, where a

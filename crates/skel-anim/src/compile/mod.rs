@@ -4,6 +4,7 @@
 //! only code above the passes that builds: the passes never call it.
 
 pub(crate) mod compressor;
+pub mod shell;
 
 use std::sync::Arc;
 

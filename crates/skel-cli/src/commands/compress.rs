@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use serde::Serialize;
-use skel::anim::{AnimationController, Compression, NullSink, Rig, RigOptions};
+use skel::anim::{AnimationController, Compression, NullSink, Rig, RigOptions, shell};
 
 use super::asset_args::{AssetArgs, resolve_clip};
 
@@ -112,20 +112,19 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
             .unwrap_or(0);
         let outcome = rig.clip_compression(index).copied().unwrap_or_default();
         let keys = clip.samplers.iter().flat_map(|s| s.input().iter().copied());
-        let times = sample_times(clip.duration(), keys);
+        let times = shell::sample_times(clip.duration(), RATE, keys);
         let want = world(&lossless, index, &times)?;
         let got = world(&rig, index, &times)?;
-        let shell = to_units(args.shell);
-        let mut errors: Vec<f64> = want
+        let shell_units = to_units(args.shell);
+        let mut errors = shell::Errors::default();
+        for (a, b) in want
             .chunks_exact(data.nodes.len())
             .zip(got.chunks_exact(data.nodes.len()))
-            .flat_map(|(a, b)| {
-                joints
-                    .iter()
-                    .map(move |&j| shell_error(&a[j], &b[j], shell) * args.unit_m * 100.0)
-            })
-            .collect();
-        errors.sort_by(f64::total_cmp);
+        {
+            for &j in &joints {
+                errors.push(shell::shell_error(&a[j], &b[j], shell_units) * args.unit_m * 100.0);
+            }
+        }
         report.clips.push(ClipReport {
             index,
             name: clip.name.clone(),
@@ -134,8 +133,8 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
             raw_bytes_all_bones: joints.len() * samples * 40,
             raw_bytes_animated: outcome.raw_bytes,
             compressed_bytes: outcome.compressed_bytes,
-            max_error_cm: errors.last().copied().unwrap_or(0.0),
-            p99_error_cm: percentile(&errors, 99.0),
+            max_error_cm: errors.max(),
+            p99_error_cm: errors.percentile(99.0),
             // The rig compresses every clip at once: its build time, shared by each.
             build_ms,
         });
@@ -159,23 +158,6 @@ fn joints(data: &skel::anim::AnimationData) -> Vec<usize> {
     (0..seen.len()).filter(|&j| seen[j]).collect()
 }
 
-/// Every 1/[`RATE`] s from 0 through `duration`, the end and every key time, sorted, once.
-fn sample_times(duration: f32, keys: impl Iterator<Item = f32>) -> Vec<f32> {
-    #[expect(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        reason = "a clip's length times 240"
-    )]
-    let steps = (duration.max(0.0) * RATE).floor() as usize;
-    #[expect(clippy::cast_precision_loss, reason = "a few thousand samples")]
-    let mut times: Vec<f32> = (0..=steps).map(|i| i as f32 / RATE).collect();
-    times.push(duration);
-    times.extend(keys.filter(|t| (0.0..=duration).contains(t)));
-    times.sort_by(f32::total_cmp);
-    times.dedup();
-    times
-}
-
 /// `rig`'s world matrices playing `clip` at `times`: times × nodes, as f32 columns.
 fn world(
     rig: &Arc<Rig>,
@@ -189,32 +171,6 @@ fn world(
         out.extend(c.world_matrices().iter().map(|m| m.to_cols_array()));
     }
     Ok(out)
-}
-
-/// ACL's virtual-shell error between two world matrices, in f64: the largest distance
-/// between the two images of the points at `shell` along the joint's local axes.
-fn shell_error(reference: &[f32; 16], lossy: &[f32; 16], shell: f64) -> f64 {
-    let d = |i: usize| f64::from(reference[i]) - f64::from(lossy[i]);
-    (0..3)
-        .map(|axis| {
-            (0..3)
-                .map(|row| (d(4 * axis + row) * shell + d(12 + row)).powi(2))
-                .sum::<f64>()
-                .sqrt()
-        })
-        .fold(0.0, f64::max)
-}
-
-/// The `p`-th percentile of sorted `v`, nearest rank (0 when empty).
-fn percentile(v: &[f64], p: f64) -> f64 {
-    #[expect(
-        clippy::cast_possible_truncation,
-        clippy::cast_sign_loss,
-        clippy::cast_precision_loss,
-        reason = "a rank within the vector's length"
-    )]
-    let rank = ((p / 100.0 * v.len() as f64).ceil() as usize).clamp(1, v.len().max(1));
-    v.get(rank - 1).copied().unwrap_or(0.0)
 }
 
 /// The readable table `skel compress` prints without `--json`.

@@ -4,6 +4,9 @@
 //! error is the largest distance between the two images of a point (ACL's
 //! `qvvf_transform_error_metric`, which keeps the joint's scale in the transform). A shell of
 //! 3 cm stands for the skin a joint moves; ACL's default bound is 0.01 cm on it.
+//!
+//! The one metric of `skel compress`, the ACL comparison and the ozz comparison, so that their
+//! figures are comparable.
 
 /// ACL's default shell distance, in metres.
 pub const SHELL_METRES: f64 = 0.03;
@@ -47,6 +50,12 @@ impl Errors {
     #[must_use]
     pub fn len(&self) -> usize {
         self.values.len()
+    }
+
+    /// Whether none were added.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
     }
 
     /// The largest (0 when empty).
