@@ -73,9 +73,10 @@ const TABLE: &[(&str, ExtensionSupport)] = &[
     ),
     (
         "KHR_texture_transform",
-        ExtensionSupport::Ignored(
-            "loads, and its animated fields are sampled as property tracks; the renderer does \
-             not apply UV transforms yet (gltfpack's quantised UVs draw misplaced)",
+        ExtensionSupport::Applied(
+            "base colour texture: offset, rotation, scale and texCoord, in the file and animated, \
+             applied by skel's renderer (so gltfpack's quantised UVs draw in place); the \
+             transforms of other slots are read and sampled, their textures are not drawn",
         ),
     ),
     (
@@ -83,14 +84,15 @@ const TABLE: &[(&str, ExtensionSupport)] = &[
         ExtensionSupport::Applied(
             "pointer channels: node TRS and weights as joint channels, material, texture \
              transform, visibility, camera and light properties as property tracks (sampled and \
-             blended by the player; the renderer does not apply them yet)",
+             blended by the player; skel's renderer draws base colour, alpha cutoff, emission, \
+             the base colour texture's transform and visibility)",
         ),
     ),
     (
         "KHR_node_visibility",
-        ExtensionSupport::Ignored(
-            "`visible` and its animation are sampled as property tracks; the renderer does not \
-             hide nodes yet",
+        ExtensionSupport::Applied(
+            "`visible`, in the file and animated: skel's renderer hides the node's mesh and its \
+             descendants'",
         ),
     ),
     ("EXT_meshopt_compression", MESHOPT),
@@ -112,8 +114,9 @@ const TABLE: &[(&str, ExtensionSupport)] = &[
     ),
     (
         "KHR_materials_emissive_strength",
-        ExtensionSupport::Ignored(
-            "sampled as a property track when animated; the renderer draws no emission",
+        ExtensionSupport::Applied(
+            "multiplies the emission skel's renderer draws (materials without an emissive \
+             texture), in the file and animated",
         ),
     ),
     (

@@ -50,6 +50,7 @@ mod property_tracks;
 mod rest_pose;
 mod samplers;
 mod skin;
+mod texture_transform;
 mod uri;
 mod warnings;
 mod write;
@@ -73,5 +74,6 @@ pub use pointer::{
 pub use pose::CpuPoser;
 pub use rest_pose::{SkinData, compute_bone_texture_data, extract_skin, rest_world_matrices};
 pub use skin::SkinInfo;
+pub use texture_transform::TextureTransform;
 pub use warnings::LoadWarning;
 pub use write::{write_glb, write_glb_file};

@@ -1,10 +1,12 @@
-//! The part of a material a skinning demo draws: base colour factor and texture, alpha mode,
-//! double-sidedness; and the decoded base-colour images' types (decoding: `image.rs`).
+//! The part of a material a skinning demo draws: base colour factor and texture (with its
+//! `KHR_texture_transform`), emission, alpha mode, double-sidedness; and the decoded
+//! base-colour images' types (decoding: `image.rs`).
 
 use gltf::json::material::AlphaMode as JsonAlphaMode;
 
 use crate::accessor::valid;
-use crate::{GltfDocument, GltfError};
+use crate::texture_transform::read_texture_transform;
+use crate::{GltfDocument, GltfError, TextureTransform};
 
 /// How a material's alpha is used (glTF `material.alphaMode`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -21,15 +23,27 @@ pub enum AlphaMode {
     Blend,
 }
 
-/// A texture reference: which glTF texture and image, and which UV set samples it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A texture reference: which glTF texture and image, which UV set samples it, and how those
+/// UVs are transformed first.
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TextureRef {
     /// The glTF texture index.
     pub texture: usize,
     /// The image it shows (index into [`GltfAsset::images`](crate::GltfAsset::images)).
     pub image: usize,
-    /// `TEXCOORD_n` set it is sampled with.
+    /// `TEXCOORD_n` set the reference names (see [`uv_set`](Self::uv_set)).
     pub tex_coord: u32,
+    /// Its `KHR_texture_transform` (the identity without one).
+    pub transform: TextureTransform,
+}
+
+impl TextureRef {
+    /// The `TEXCOORD_n` set it is sampled with: the transform's `texCoord` when it has one
+    /// (the extension overrides the reference's), else the reference's own.
+    #[must_use]
+    pub fn uv_set(&self) -> u32 {
+        self.transform.tex_coord.unwrap_or(self.tex_coord)
+    }
 }
 
 /// What the renderer needs of a primitive's material (the glTF default material when the
@@ -43,6 +57,13 @@ pub struct MaterialInfo {
     pub base_color_factor: [f32; 4],
     /// `pbrMetallicRoughness.baseColorTexture`.
     pub base_color_texture: Option<TextureRef>,
+    /// `emissiveFactor`, linear RGB.
+    pub emissive_factor: [f32; 3],
+    /// `KHR_materials_emissive_strength.emissiveStrength` (1 without the extension).
+    pub emissive_strength: f32,
+    /// Whether the material has an `emissiveTexture` (its emission is then the factor times a
+    /// texture).
+    pub has_emissive_texture: bool,
     /// `alphaMode` with its cutoff.
     pub alpha_mode: AlphaMode,
     /// `doubleSided`.
@@ -55,6 +76,9 @@ impl Default for MaterialInfo {
             index: None,
             base_color_factor: [1.0; 4],
             base_color_texture: None,
+            emissive_factor: [0.0; 3],
+            emissive_strength: 1.0,
+            has_emissive_texture: false,
             alpha_mode: AlphaMode::Opaque,
             double_sided: false,
         }
@@ -138,10 +162,17 @@ pub(crate) fn read_material(
                     count: json.images.len(),
                 });
             }
+            let slot = "pbrMetallicRoughness/baseColorTexture";
+            let transform = read_texture_transform(
+                &doc.raw,
+                &format!("/materials/{index}/{slot}"),
+                &format!("materials[{index}].pbrMetallicRoughness.baseColorTexture"),
+            )?;
             has_source.then_some(TextureRef {
                 texture,
                 image,
                 tex_coord: info.tex_coord,
+                transform,
             })
         }
     };
@@ -152,10 +183,28 @@ pub(crate) fn read_material(
         Some(JsonAlphaMode::Blend) => AlphaMode::Blend,
         Some(JsonAlphaMode::Opaque) | None => AlphaMode::Opaque,
     };
+    let emissive_strength = match doc.raw.pointer(&format!(
+        "/materials/{index}/extensions/KHR_materials_emissive_strength/emissiveStrength"
+    )) {
+        None => 1.0,
+        Some(v) => v
+            .as_f64()
+            .map(|x| x as f32)
+            .filter(|x| x.is_finite() && *x >= 0.0)
+            .ok_or_else(|| GltfError::Invalid {
+                path: format!(
+                    "materials[{index}].extensions.KHR_materials_emissive_strength.emissiveStrength"
+                ),
+                reason: "not a finite number ≥ 0".into(),
+            })?,
+    };
     Ok(MaterialInfo {
         index: Some(index),
         base_color_factor: pbr.base_color_factor.0,
         base_color_texture,
+        emissive_factor: m.emissive_factor.0,
+        emissive_strength,
+        has_emissive_texture: m.emissive_texture.is_some(),
         alpha_mode,
         double_sided: m.double_sided,
     })

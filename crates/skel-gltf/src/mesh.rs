@@ -69,7 +69,9 @@ pub struct PrimitiveData {
     pub positions: Vec<f32>,
     /// `NORMAL`, dequantized.
     pub normals: Option<Vec<f32>>,
-    /// `TEXCOORD_0`, dequantized.
+    /// The UV set the base colour texture samples (`TEXCOORD_0` without one; a
+    /// `KHR_texture_transform` `texCoord` overrides the reference's), dequantized. The
+    /// texture's transform is not applied here: it is animatable, so the renderer applies it.
     pub uvs: Option<Vec<f32>>,
     /// Vertex indices, widened to `u32`; `None` for non-indexed geometry.
     pub indices: Option<Vec<u32>>,
@@ -207,7 +209,7 @@ pub(crate) fn read_primitive(
     };
     let mut position = None;
     let mut normal = None;
-    let mut uv0 = None;
+    let mut uv_sets: Vec<(u32, usize)> = Vec::new();
     let mut joint_sets: Vec<(u32, usize)> = Vec::new();
     let mut weight_sets: Vec<(u32, usize)> = Vec::new();
     for (semantic, acc) in &prim.attributes {
@@ -215,15 +217,17 @@ pub(crate) fn read_primitive(
         match semantic {
             gltf::json::validation::Checked::Valid(Semantic::Positions) => position = Some(acc),
             gltf::json::validation::Checked::Valid(Semantic::Normals) => normal = Some(acc),
-            gltf::json::validation::Checked::Valid(Semantic::TexCoords(0)) => uv0 = Some(acc),
+            gltf::json::validation::Checked::Valid(Semantic::TexCoords(n)) => {
+                uv_sets.push((*n, acc));
+            }
             gltf::json::validation::Checked::Valid(Semantic::Joints(n)) => {
                 joint_sets.push((*n, acc));
             }
             gltf::json::validation::Checked::Valid(Semantic::Weights(n)) => {
                 weight_sets.push((*n, acc));
             }
-            // Tangents, colours, further UV sets and application-specific attributes are not
-            // used by skinning.
+            // Tangents, colours and application-specific attributes are not used by skinning
+            // or drawing.
             _ => {}
         }
     }
@@ -256,10 +260,17 @@ pub(crate) fn read_primitive(
             )?)
         }
     };
-    let uvs = match uv0 {
+    let material = read_material(
+        doc,
+        prim.material.map(|m| m.value()),
+        &format!("{at}.material"),
+    )?;
+    // The set the base colour texture samples (after a `KHR_texture_transform` override).
+    let uv_set = material.base_color_texture.map_or(0, |t| t.uv_set());
+    let uvs = match uv_sets.iter().find(|(n, _)| *n == uv_set).map(|&(_, a)| a) {
         None => None,
         Some(acc) => {
-            let used = format!("{at}.attributes.TEXCOORD_0");
+            let used = format!("{at}.attributes.TEXCOORD_{uv_set}");
             check_count(doc, acc, &used, vertex_count)?;
             let expect = Expect {
                 ty: Type::Vec2,
@@ -303,11 +314,6 @@ pub(crate) fn read_primitive(
         _ => (None, None, None),
     };
     let morph_targets = read_targets(doc, prim, &at, vertex_count, budget)?;
-    let material = read_material(
-        doc,
-        prim.material.map(|m| m.value()),
-        &format!("{at}.material"),
-    )?;
     Ok(PrimitiveData {
         key: format!("n{}/p{pi}", inst.node),
         node: inst.node,

@@ -21,6 +21,10 @@ pub struct NodeInfo {
     pub mesh: Option<usize>,
     /// The skin its mesh is bound to.
     pub skin: Option<usize>,
+    /// `KHR_node_visibility` `visible` (true without the extension). A hidden node hides its
+    /// mesh and every descendant's; the property can be animated
+    /// ([`PropertyTarget::NodeVisible`](crate::PropertyTarget::NodeVisible)).
+    pub visible: bool,
 }
 
 fn bad_ref(used_by: String, kind: &'static str, index: usize, count: usize) -> GltfError {
@@ -95,12 +99,22 @@ pub(crate) fn read_nodes(doc: &GltfDocument) -> Result<(Vec<NodeInfo>, Vec<NodeR
                 json.skins.len(),
             ));
         }
+        let visible = match doc.raw.pointer(&format!(
+            "/nodes/{i}/extensions/KHR_node_visibility/visible"
+        )) {
+            None => true,
+            Some(v) => v.as_bool().ok_or_else(|| GltfError::Invalid {
+                path: format!("nodes[{i}].extensions.KHR_node_visibility.visible"),
+                reason: "not a boolean".into(),
+            })?,
+        };
         infos.push(NodeInfo {
             name: node.name.clone().unwrap_or_default(),
             parent: None,
             children,
             mesh,
             skin,
+            visible,
         });
     }
     let mut rests = Vec::with_capacity(count);

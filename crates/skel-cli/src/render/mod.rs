@@ -15,7 +15,7 @@ mod playing;
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use skel::anim::{Handedness, NullSink};
+use skel::anim::{Handedness, NullSink, PropertyPose};
 use skel::gpu::GpuContext;
 use skel::render::{AssetRenderer, BACKGROUND, Camera, MSAA_SAMPLES, OffscreenTarget};
 use skel::{AssetContainer, LoadOptions, MeshPoseSink, Source};
@@ -137,6 +137,8 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     let target = create_target(&ctx, job.width, job.height)?;
     let mut scene = AssetRenderer::new(&ctx, &container, &target.format())?;
     scene.set_camera(&ctx.queue, &camera);
+    // Material, texture-transform and visibility animation (KHR_animation_pointer).
+    let mut properties = PropertyPose::new(&container.animation.clips);
 
     let mut writer = output::FrameWriter::new(&job.out, job.width, job.height, frames, job.fps)?;
     let bar = progress_bar(job.progress, frames, &asset_name);
@@ -148,6 +150,10 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
             player.tick_ms(if i == 0 { 0.0 } else { delta_ms }, &mut sink);
         }
         scene.set_world_matrices(&ctx.queue, &container, player.resolved_world());
+        if !properties.is_empty() {
+            player.player().sample_properties(&mut properties);
+            scene.set_properties(&ctx.queue, &container, &properties);
+        }
         // Root motion: the pose stays in place and the character is moved as a whole.
         if let Some(moved) = player.root_instance() {
             scene.set_instances(&ctx, &[moved]);

@@ -115,6 +115,11 @@ impl LiveGraph {
         self.driver.player.player_mut().world_matrices()
     }
 
+    /// The player the graph drives (for its property tracks).
+    pub(super) fn player(&self) -> &skel::anim::Player {
+        self.driver.player.player()
+    }
+
     /// Each layer's state and every parameter, on one line.
     pub(super) fn summary(&self) -> String {
         self.driver.summary()

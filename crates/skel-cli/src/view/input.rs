@@ -121,6 +121,21 @@ impl Viewer {
             self.renderer
                 .update_from_group(&ctx.queue, &mut self.character, clip);
         }
+        if !self.properties.is_empty() {
+            let player = match &self.graph {
+                Some(graph) => Some(graph.player()),
+                None => self
+                    .character
+                    .animation_groups
+                    .get(clip)
+                    .map(|g| g.player()),
+            };
+            if let Some(player) = player {
+                player.sample_properties(&mut self.properties);
+                self.renderer
+                    .set_properties(&ctx.queue, &self.character, &self.properties);
+            }
+        }
         let o = &self.orbit;
         let camera = Camera::orbit(
             o.centre,

@@ -81,6 +81,8 @@ struct Viewer {
     cursor: (f64, f64),
     /// With `--graph`: what plays instead of the selected clip.
     graph: Option<graph::LiveGraph>,
+    /// Material, texture-transform and visibility animation of what plays.
+    properties: skel::anim::PropertyPose,
 }
 
 /// The orbit camera's state.
@@ -226,6 +228,7 @@ impl Viewer {
             pitch: 0.2,
             handedness: options.handedness,
         };
+        let properties = skel::anim::PropertyPose::new(&character.animation.clips);
         let mut viewer = Self {
             window,
             gpu,
@@ -241,6 +244,7 @@ impl Viewer {
             drag: None,
             cursor: (0.0, 0.0),
             graph,
+            properties,
         };
         viewer.select(clip);
         Ok(viewer)

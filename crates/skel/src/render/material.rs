@@ -11,16 +11,17 @@ use std::collections::hash_map::Entry;
 
 use glam::Mat4;
 use image::RgbaImage;
-use skel_gltf::{AlphaMode, ImageSlot};
+use skel_gltf::ImageSlot;
 use skel_gpu::GpuContext;
 
+use super::look::{LOOK_BYTES, MaterialLook};
 use super::texture::upload_texture;
 use crate::{AssetContainer, Primitive};
 
 /// Size of the `Frame` uniform (one mat4 and eight vec4).
 pub(crate) const FRAME_UNIFORM_SIZE: u64 = 64 + 8 * 16;
-/// Size of the `Draw` uniform (one mat4 and two vec4).
-pub(crate) const DRAW_UNIFORM_SIZE: u64 = 64 + 2 * 16;
+/// Size of the `Draw` uniform (one mat4, then the material's five vec4).
+pub(crate) const DRAW_UNIFORM_SIZE: u64 = 64 + LOOK_BYTES as u64;
 
 fn uniform_entry(binding: u32, size: u64) -> wgpu::BindGroupLayoutEntry {
     wgpu::BindGroupLayoutEntry {
@@ -104,28 +105,32 @@ pub fn base_color_texture<'a>(
     }
 }
 
-/// `MESH_WGSL`'s `Draw` uniform for `primitive` drawn with model matrix `world`: the matrix,
-/// the base colour factor, and the flags (has normals, `textured`, alpha mask, its cutoff ×
-/// 10⁶).
+/// `MESH_WGSL`'s `Draw` uniform for `primitive` drawn with model matrix `world`, showing its
+/// material as the file gives it ([`MaterialLook::rest`]): the matrix, the base colour factor,
+/// the flags (has normals, `textured`, alpha mask, its cutoff × 10⁶), the base colour
+/// texture's UV transform and the emission. [`draw_uniform_with`] draws another look (an
+/// animated one).
 #[must_use]
 pub fn draw_uniform(world: &Mat4, primitive: &Primitive, textured: bool) -> Vec<u8> {
-    let material = &primitive.material;
-    let (mask, cutoff) = match material.alpha_mode {
-        AlphaMode::Mask { cutoff } => (1_u32, cutoff),
-        _ => (0, 0.0),
-    };
-    // Saturating float → int conversion of a cutoff in [0, 1].
-    let cutoff_micros = (cutoff.clamp(0.0, 1.0) * 1e6) as u32;
+    draw_uniform_with(
+        world,
+        primitive,
+        textured,
+        &MaterialLook::rest(&primitive.material),
+    )
+}
+
+/// [`draw_uniform`] with the material values of `look`.
+#[must_use]
+pub fn draw_uniform_with(
+    world: &Mat4,
+    primitive: &Primitive,
+    textured: bool,
+    look: &MaterialLook,
+) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(DRAW_UNIFORM_SIZE as usize);
     bytes.extend_from_slice(bytemuck::cast_slice(&world.to_cols_array()));
-    bytes.extend_from_slice(bytemuck::cast_slice(&material.base_color_factor));
-    let flags = [
-        u32::from(primitive.has_normals),
-        u32::from(textured),
-        mask,
-        cutoff_micros,
-    ];
-    bytes.extend_from_slice(bytemuck::cast_slice(&flags));
+    bytes.extend_from_slice(&look.uniform_bytes(primitive, textured));
     bytes
 }
 

@@ -3,8 +3,10 @@
 //! layouts, and the draw calls, recorded into a render pass you own.
 //!
 //! [`AssetRenderer`] draws lit (key, fill and hemisphere lights placed relative to the
-//! camera), textured (glTF base colour factor and texture, alpha mask and blend),
-//! depth-tested, in any number of instances. Your program keeps its device, its surface or
+//! camera), textured (glTF base colour factor and texture with its `KHR_texture_transform`,
+//! emission, alpha mask and blend), depth-tested, in any number of instances; animated
+//! material factors, texture transforms and node visibility (`KHR_animation_pointer`) follow
+//! [`AssetRenderer::set_properties`]. Your program keeps its device, its surface or
 //! texture, its encoder and its pass; the renderer only needs to know their formats
 //! ([`RenderFormat`]). [`OffscreenTarget`] is a ready-made colour + depth target with
 //! readback for programs without a window.
@@ -47,6 +49,7 @@
 
 mod bounds;
 mod camera;
+mod look;
 mod material;
 mod pipeline;
 mod renderer;
@@ -57,9 +60,10 @@ pub use bounds::rest_bounds;
 pub use camera::Camera;
 /// glam types the camera and instance API take (`skel::render::Vec3`, `skel::render::Mat4`).
 pub use glam::{Mat4, Vec3};
+pub use look::MaterialLook;
 pub use material::{
     base_color_sampler, base_color_texture, draw_bind_group, draw_layout_entries, draw_uniform,
-    frame_layout_entries,
+    draw_uniform_with, frame_layout_entries,
 };
 pub use pipeline::{FRAGMENT_BINDINGS, INSTANCE_LOCATION, MESH_WGSL};
 pub use renderer::{AssetRenderer, BACKGROUND, frame_uniform};

@@ -6,11 +6,13 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Vec3};
 use image::RgbaImage;
-use skel_gltf::AlphaMode;
+use skel_anim::PropertyPose;
+use skel_gltf::{AlphaMode, PropertyTarget};
 use skel_gpu::GpuContext;
 use wgpu::util::DeviceExt as _;
 
 use super::camera::Camera;
+use super::look::{LOOK_BYTES, MaterialLook};
 use super::material::{base_color_sampler, base_color_texture, draw_bind_group, draw_uniform};
 use super::pipeline::{FIRST_INFLUENCE_SLOT, PipelineKey, Pipelines};
 use super::texture::upload_texture;
@@ -25,7 +27,8 @@ pub const BACKGROUND: wgpu::Color = wgpu::Color {
     a: 1.0,
 };
 
-/// One primitive's draw: its uniform, its group-1 bind group and its pipeline.
+/// One primitive's draw: its uniform, its group-1 bind group and its pipeline, and the
+/// material look its uniform holds.
 #[derive(Debug)]
 struct DrawItem {
     mesh: usize,
@@ -33,6 +36,11 @@ struct DrawItem {
     key: PipelineKey,
     uniform: wgpu::Buffer,
     bind_group: wgpu::BindGroup,
+    /// Whether the base colour texture is bound.
+    textured: bool,
+    /// The look in the file, and the one written to `uniform` last.
+    rest: MaterialLook,
+    shown: MaterialLook,
 }
 
 /// Draws one [`AssetContainer`] into a render pass: lit (a key, a fill and a hemisphere
@@ -52,6 +60,9 @@ pub struct AssetRenderer {
     frame_bind_group: wgpu::BindGroup,
     /// Per mesh: its skinning bind group (group 2).
     mesh_groups: Vec<wgpu::BindGroup>,
+    /// Per mesh: hidden by `KHR_node_visibility` (its node's or an ancestor's), as in the file
+    /// or as the last [`AssetRenderer::set_properties`] said.
+    mesh_hidden: Vec<bool>,
     draws: Vec<DrawItem>,
     /// Draws skipped because their topology has no pipeline here (kept for the report).
     skipped: usize,
@@ -174,10 +185,12 @@ impl AssetRenderer {
             for (pi, primitive) in mesh.primitives.iter().enumerate() {
                 let material = &primitive.material;
                 let texture = base_color_texture(ctx, container, primitive, &mut textures);
+                let textured = texture.is_some();
+                let rest = MaterialLook::rest(material);
                 let blend = material.alpha_mode == AlphaMode::Blend;
                 let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                     label: Some("skel render draw"),
-                    contents: &draw_uniform(&Mat4::IDENTITY, primitive, texture.is_some()),
+                    contents: &draw_uniform(&Mat4::IDENTITY, primitive, textured),
                     usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
                 });
                 let bind_group = draw_bind_group(
@@ -207,9 +220,17 @@ impl AssetRenderer {
                     key,
                     uniform,
                     bind_group,
+                    textured,
+                    rest,
+                    shown: rest,
                 });
             }
         }
+        let mesh_hidden = container
+            .meshes
+            .iter()
+            .map(|m| !node_shown(container, m.node, None))
+            .collect();
         // Opaque first, then blended ones (drawn over them without writing depth).
         draws.sort_by_key(|d| d.key.blend);
         Ok(Self {
@@ -217,6 +238,7 @@ impl AssetRenderer {
             frame_uniform,
             frame_bind_group,
             mesh_groups,
+            mesh_hidden,
             draws,
             skipped,
             instances: instance_buffer(ctx, &[Mat4::IDENTITY]),
@@ -313,6 +335,42 @@ impl AssetRenderer {
         }
     }
 
+    /// Shows the animated properties of `pose` (sampled by
+    /// [`Player::sample_properties`](skel_anim::Player::sample_properties) over `container`'s
+    /// clips): material base colour, alpha cutoff, emission and emission strength, the base
+    /// colour texture's `KHR_texture_transform`, and `KHR_node_visibility` (a hidden node hides
+    /// its mesh and its descendants'). Slots `pose` does not animate keep the file's values.
+    /// Other properties (metallic, roughness, cameras, lights) have no term in this renderer
+    /// and are left to yours. Writes only the uniforms that changed; allocates nothing.
+    pub fn set_properties(
+        &mut self,
+        queue: &wgpu::Queue,
+        container: &AssetContainer,
+        pose: &PropertyPose,
+    ) {
+        for draw in &mut self.draws {
+            let Some(primitive) = container
+                .meshes
+                .get(draw.mesh)
+                .and_then(|m| m.primitives.get(draw.primitive))
+            else {
+                continue;
+            };
+            let Some(material) = primitive.material.index else {
+                continue;
+            };
+            let look = draw.rest.posed(material, &container.properties, pose);
+            if look != draw.shown {
+                let bytes: [u8; LOOK_BYTES] = look.uniform_bytes(primitive, draw.textured);
+                queue.write_buffer(&draw.uniform, 64, &bytes);
+                draw.shown = look;
+            }
+        }
+        for (hidden, mesh) in self.mesh_hidden.iter_mut().zip(&container.meshes) {
+            *hidden = !node_shown(container, mesh.node, Some(pose));
+        }
+    }
+
     /// Records the draws of every visible mesh into `pass`, whose attachments must have the
     /// [`RenderFormat`] this renderer was made for. Sets its own pipelines, bind groups 0..=2
     /// and vertex buffers; anything else in the pass is the caller's.
@@ -340,7 +398,7 @@ impl AssetRenderer {
             let Some(primitive) = mesh.primitives.get(draw.primitive) else {
                 continue;
             };
-            if !mesh.visible {
+            if !mesh.visible || self.mesh_hidden.get(draw.mesh).copied().unwrap_or(false) {
                 continue;
             }
             let (Some(pipeline), Some((fragment, _))) = (
@@ -379,4 +437,34 @@ impl AssetRenderer {
         }
         Ok(())
     }
+}
+
+/// Whether `node` is shown: it and every ancestor visible, each by `pose` where it animates
+/// the node's `KHR_node_visibility`, else by the file.
+fn node_shown(container: &AssetContainer, node: usize, pose: Option<&PropertyPose>) -> bool {
+    let animated = |n: usize| {
+        let pose = pose?;
+        container
+            .properties
+            .iter()
+            .enumerate()
+            .find_map(|(slot, t)| {
+                (*t == PropertyTarget::NodeVisible { node: n } && pose.kind(slot).is_some())
+                    .then(|| pose.bool(slot))
+                    .flatten()
+            })
+    };
+    let mut at = Some(node);
+    // The loader checked the hierarchy is a forest; the bound only guards a hand-made one.
+    for _ in 0..=container.nodes.len() {
+        let Some(n) = at else { return true };
+        let Some(info) = container.nodes.get(n) else {
+            return true;
+        };
+        if !animated(n).unwrap_or(info.visible) {
+            return false;
+        }
+        at = info.parent;
+    }
+    true
 }
