@@ -309,3 +309,65 @@ fn texture_transforms_move_the_texels_statically_and_animated() {
         "offset ≈ 0 at 0.95 s: {p:?}, expected red"
     );
 }
+
+/// Draws the fixture `name` (under `fixtures/`) head-on and returns its sRGB pixels.
+fn draw_fixture(ctx: &GpuContext, name: &str) -> Vec<u8> {
+    let path =
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures")).join(name);
+    let options = LoadOptions::default();
+    let character = load_gltf(ctx, path.as_path(), &options).unwrap();
+    let target = OffscreenTarget::new(&ctx.device, SIDE, SIDE, 1).unwrap();
+    let renderer = AssetRenderer::new(ctx, &character, &target.format()).unwrap();
+    let camera = Camera::orbit(Vec3::ZERO, 1.6, 0.0, 0.0, 1.0, options.handedness);
+    renderer.set_camera(&ctx.queue, &camera);
+    let rest = skel::gltf::rest_world_matrices(&character.animation).unwrap();
+    renderer.set_world_matrices(&ctx.queue, &character, &rest);
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(target.color_attachment(BACKGROUND))],
+            depth_stencil_attachment: Some(target.depth_attachment()),
+            ..Default::default()
+        });
+        renderer.draw(&character, &mut pass).unwrap();
+    }
+    target.encode_readback(&mut encoder);
+    ctx.queue.submit([encoder.finish()]);
+    let mut rgba = Vec::new();
+    target.read_rgba(&ctx.device, &mut rgba).unwrap();
+    rgba
+}
+
+#[test]
+fn gltfpack_quantised_uvs_draw_like_the_original() {
+    let Some(ctx) = gpu("gltfpack_quantised_uvs_draw_like_the_original") else {
+        return;
+    };
+    let original = draw_fixture(&ctx, "textured_grid.glb");
+    let covered = original
+        .chunks_exact(4)
+        .filter(|p| !is_background([p[0], p[1], p[2], p[3]]))
+        .count();
+    assert!(
+        covered > (SIDE * SIDE / 4) as usize,
+        "the plane covers {covered} pixels"
+    );
+    for variant in [
+        "peer/textured_gltfpack.glb",
+        "peer/textured_gltfpack_cc.glb",
+    ] {
+        let packed = draw_fixture(&ctx, variant);
+        // Nearest sampling: a UV a quantisation step off can only change pixels on a cell
+        // border; a missing transform changes most of the plane.
+        let differ = original
+            .chunks_exact(4)
+            .zip(packed.chunks_exact(4))
+            .filter(|(a, b)| (0..3).any(|k| a[k].abs_diff(b[k]) > 8))
+            .count();
+        eprintln!("{variant}: {differ} of {covered} pixels differ by more than 8 levels");
+        assert!(
+            differ * 100 <= covered,
+            "{variant}: {differ} of {covered} pixels differ from the original's picture"
+        );
+    }
+}
