@@ -5,13 +5,18 @@
 //! - `controller_api`: arbitrary sequences of playback and bone-control calls with invariants
 //!   checked after each ([`api::run_bytes`]);
 //! - `graph_json`: arbitrary text as an animation-graph file, played when it compiles
-//!   ([`graph::run_bytes`]).
+//!   ([`graph::run_bytes`]);
+//! - `pointer`: arbitrary text as a `KHR_animation_pointer` pointer
+//!   ([`extensions::pointer_bytes`]);
+//! - `meshopt`: arbitrary bytes as an `EXT_meshopt_compression` stream
+//!   ([`extensions::meshopt_bytes`]).
 //!
 //! Kept out of the workspace (it needs libFuzzer's nightly flags); run it with
 //! `cargo xtask fuzz --seconds N [--target T]` (see `docs/fuzzing.md`).
 
 pub mod api;
 mod asset;
+pub mod extensions;
 pub mod graph;
 pub mod num;
 pub mod rig;

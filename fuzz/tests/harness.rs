@@ -162,3 +162,56 @@ fn every_graph_seed_compiles_and_plays_clean() {
     skel_fuzz::graph::run_bytes(b"{\"layers\": [{\"name\": 1}]}");
     skel_fuzz::graph::run_bytes(&[0xff, 0x00, b'{']);
 }
+
+/// The `pointer` target's file is valid glTF: a known pointer becomes a property track, an
+/// unknown one a warning, and neither is a load error (else the fuzzer would only ever reach
+/// the JSON parser).
+#[test]
+fn pointer_inputs_reach_the_channel_reader() {
+    let opts = skel_gltf::LoadOptions::default();
+    let file =
+        skel_fuzz::extensions::pointer_file("/materials/0/pbrMetallicRoughness/baseColorFactor");
+    let asset = skel_gltf::load_slice(file.as_bytes(), None, &opts).unwrap();
+    assert_eq!(asset.properties.len(), 1);
+    assert_eq!(asset.animation.clips[0].properties.len(), 2);
+    let file = skel_fuzz::extensions::pointer_file("/nodes/~9/\u{0}\"\\");
+    let asset = skel_gltf::load_slice(file.as_bytes(), None, &opts).unwrap();
+    assert!(asset.properties.is_empty());
+    assert_eq!(asset.warnings.len(), 2, "{:?}", asset.warnings);
+    skel_fuzz::extensions::pointer_bytes(b"/cameras/0/perspective/yfov");
+}
+
+/// The `meshopt` target's file decodes a real stream: three positions encoded by
+/// meshoptimizer come back exactly, and the same stream cut short is an error, not a panic.
+#[test]
+fn meshopt_inputs_reach_the_decoder() {
+    use skel_fuzz::extensions::{MeshoptHeader, meshopt_file};
+    let positions: [[f32; 3]; 3] = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.5]];
+    let stream = meshopt::encode_vertex_buffer(&positions).unwrap();
+    let header = MeshoptHeader {
+        mode: "ATTRIBUTES",
+        filter: "NONE",
+        stride: 12,
+        count: 3,
+    };
+    let opts = skel_gltf::LoadOptions::with_handedness(skel_anim::Handedness::RightHanded);
+    let asset = skel_gltf::load_slice(&meshopt_file(header, &stream), None, &opts).unwrap();
+    let got: Vec<f32> = asset.primitives[0].positions.clone();
+    assert_eq!(got, positions.concat());
+    assert!(
+        skel_gltf::load_slice(
+            &meshopt_file(header, &stream[..stream.len() / 2]),
+            None,
+            &opts
+        )
+        .is_err()
+    );
+    // The header bytes read back as the header (mode 0, filter 0, stride code 2 → 12, count 2 → 3).
+    assert_eq!(
+        MeshoptHeader::read(&MeshoptHeader::bytes(0, 0, 2, 2)),
+        Some(header)
+    );
+    let mut input = MeshoptHeader::bytes(0, 0, 2, 2).to_vec();
+    input.extend(&stream);
+    skel_fuzz::extensions::meshopt_bytes(&input);
+}

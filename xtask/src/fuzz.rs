@@ -19,7 +19,13 @@ use std::process::{Command, Stdio};
 use std::time::SystemTime;
 
 /// The fuzz targets, in the order they run.
-pub(crate) const TARGETS: [&str; 3] = ["load_gltf", "controller_api", "graph_json"];
+pub(crate) const TARGETS: [&str; 5] = [
+    "load_gltf",
+    "pointer",
+    "meshopt",
+    "controller_api",
+    "graph_json",
+];
 
 /// Per-input time limit: an input slower than this is reported as a hang.
 const INPUT_TIMEOUT_S: u32 = 30;
