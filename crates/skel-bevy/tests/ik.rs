@@ -134,3 +134,95 @@ fn unknown_ik_node_is_a_typed_error() {
     assert!(e.starts_with("Ik"), "{e}");
     assert!(e.contains("NoKnee"), "{e}");
 }
+
+#[test]
+fn head_aims_at_a_target_entity() {
+    let path = common::fixture("default_character.glb");
+    let rig = common::rig(&path);
+    let head = rig.node_index("Head").unwrap();
+    let place = Transform::from_xyz(-1.0, 0.0, 0.5).with_rotation(Quat::from_rotation_y(-1.1));
+
+    let mut app = common::app(&common::fixture(""));
+    // Up and to the character's left, in front of it: away from where the head looks.
+    let local_target = Vec3::new(1.5, 2.5, 1.0);
+    let target = app
+        .world_mut()
+        .spawn(Transform::from_translation(
+            place.transform_point(local_target),
+        ))
+        .id();
+    let character = common::spawn(
+        &mut app,
+        "default_character.glb",
+        (
+            place,
+            SkelPlayer::new().with_layer(SkelLayer::clip("Idle")),
+            SkelIk::new().with_job(SkelIkJob::aim("Head", target)),
+        ),
+    );
+    common::run_until_bound(&mut app, character);
+    common::step(&mut app, 20);
+
+    let joints = common::joints(&mut app, character);
+    let entity = joints.iter().find(|(n, _)| *n == head).unwrap().1;
+    let global = *app.world().get::<GlobalTransform>(entity).unwrap();
+    let forward = global.affine().transform_vector3(Vec3::Z).normalize();
+    let wanted = (place.transform_point(local_target) - global.translation()).normalize();
+    let angle = forward.angle_between(wanted);
+
+    // skel's own player: the same clip, time and job.
+    let time = app
+        .world()
+        .get::<SkelPlayer>(character)
+        .unwrap()
+        .player()
+        .unwrap()
+        .layers()[0]
+        .clock()
+        .time();
+    let mut solved = Player::new(&rig);
+    solved
+        .add_layer(LayerDesc::new(rig.clip_index("Idle").unwrap()))
+        .unwrap();
+    solved.layer_mut(0).unwrap().clock_mut().seek(time);
+    solved
+        .add_ik(IkJob::Aim {
+            node: head,
+            ik: skel_bevy::anim::AimIk {
+                target: sg::Vec3::from_array(local_target.to_array()),
+                ..Default::default()
+            },
+        })
+        .unwrap();
+    solved.evaluate(&mut NullSink);
+    let world: Vec<Mat4> = solved.world_matrices().iter().map(common::mat).collect();
+    let (worst, tol) =
+        common::worst_joint_difference(&mut app, character, place.to_matrix(), &world);
+    // Premise: the animation alone looks elsewhere.
+    let mut free = Player::new(&rig);
+    free.add_layer(LayerDesc::new(rig.clip_index("Idle").unwrap()))
+        .unwrap();
+    free.layer_mut(0).unwrap().clock_mut().seek(time);
+    free.evaluate(&mut NullSink);
+    let free_head = place.to_matrix() * common::mat(&free.world_matrices()[head]);
+    let to_target = place.transform_point(local_target) - free_head.w_axis.truncate();
+    let free_angle = free_head
+        .transform_vector3(Vec3::Z)
+        .normalize()
+        .angle_between(to_target.normalize());
+    println!(
+        "head forward to target {angle:e} rad (animation alone {free_angle}); worst joint vs \
+         skel {worst:e} (tol {tol:e})"
+    );
+    // An aim is a shortest-arc rotation onto the target direction: exact up to f32 rounding
+    // of unit vectors (~1e-7), read back through matrices: 1e-4 rad is 1e3 times that.
+    assert!(
+        free_angle > 0.1,
+        "the animation already looks at the target"
+    );
+    assert!(
+        angle < 1e-4,
+        "head forward misses the target by {angle} rad"
+    );
+    assert!(worst <= tol, "worst joint difference {worst} > {tol}");
+}
