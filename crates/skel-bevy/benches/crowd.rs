@@ -1,6 +1,8 @@
 //! 1 000 Fox characters playing "Run": bevy_animation's systems against skel-bevy's per frame
 //! (evaluation plus the joint `Transform` writes; propagation excluded, it is bevy's in both),
-//! in interleaved rounds. `cargo bench -p skel-bevy --bench crowd [-- COUNT FRAMES ROUNDS]`.
+//! in interleaved rounds; and a third crowd driven by a `SkelGraph` whose state is a 2D blend
+//! space of three clips (which bevy_animation cannot express).
+//! `cargo bench -p skel-bevy --bench crowd [-- COUNT FRAMES ROUNDS]`.
 
 #![allow(
     clippy::unwrap_used,
@@ -23,7 +25,16 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::transform::{TransformPlugin, TransformSystems};
 use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
-use skel_bevy::{SkelLayer, SkelPlayer, SkelPlugin, SkelSystems};
+use skel_bevy::{SkelGraph, SkelGraphFile, SkelLayer, SkelPlayer, SkelPlugin, SkelSystems};
+
+/// A 2D blend space over the Fox's three clips (triangles), at a point inside the triangle:
+/// every character blends all three, synchronised.
+const BLEND_2D: &str = r#"{
+  "parameters": { "x": {"type": "float", "default": 0.3}, "y": {"type": "float", "default": 0.4} },
+  "layers": [ { "name": "base", "entry": "move",
+    "states": { "move": { "blend_2d": { "parameters": ["x", "y"], "sync": "normalized",
+      "points": [ {"clip": "Survey", "at": [0, 0]}, {"clip": "Walk", "at": [1, 0]},
+                  {"clip": "Run", "at": [0, 1]} ] } } } } ] }"#;
 
 /// Time spent between the two timestamp systems around the measured set.
 #[derive(Resource, Default)]
@@ -46,6 +57,7 @@ fn end(mut span: ResMut<Span>) {
 enum Side {
     Bevy,
     Skel,
+    Blend2d,
 }
 
 fn app(dir: &Path, side: Side, count: usize) -> App {
@@ -77,7 +89,7 @@ fn app(dir: &Path, side: Side, count: usize) -> App {
                     .before(TransformSystems::Propagate),
             ),
         ),
-        Side::Skel => app.add_systems(
+        Side::Skel | Side::Blend2d => app.add_systems(
             PostUpdate,
             (
                 start.before(SkelSystems).after(AnimationSystems),
@@ -89,11 +101,21 @@ fn app(dir: &Path, side: Side, count: usize) -> App {
     app.cleanup();
     let server = app.world().resource::<AssetServer>().clone();
     let scene = server.load(GltfAssetLabel::Scene(0).from_asset("Fox.glb"));
+    let graph = app
+        .world_mut()
+        .resource_mut::<Assets<SkelGraphFile>>()
+        .add(SkelGraphFile::from_json(BLEND_2D).unwrap());
     for i in 0..count {
         let at = Transform::from_xyz((i % 40) as f32 * 2.0, 0.0, (i / 40) as f32 * 2.0);
         let mut e = app.world_mut().spawn((WorldAssetRoot(scene.clone()), at));
-        if side == Side::Skel {
-            e.insert(SkelPlayer::new().with_layer(SkelLayer::clip("Run")));
+        match side {
+            Side::Bevy => {}
+            Side::Skel => {
+                e.insert(SkelPlayer::new().with_layer(SkelLayer::clip("Run")));
+            }
+            Side::Blend2d => {
+                e.insert(SkelGraph::new(graph.clone()));
+            }
         }
     }
     // Until every scene has spawned (and, for skel, every player is bound).
@@ -168,24 +190,41 @@ fn main() {
     }
     let mut bevy = app(&fox, Side::Bevy, count);
     let mut skel = app(&fox, Side::Skel, count);
+    let mut blend = app(&fox, Side::Blend2d, count);
+    let weights: Vec<(String, f32)> = blend
+        .world_mut()
+        .query::<&SkelPlayer>()
+        .iter(blend.world())
+        .find_map(|p| p.graph())
+        .map(|g| g.clips(0).map(|c| (c.name.to_owned(), c.weight)).collect())
+        .unwrap_or_default();
     println!("{count} Fox, {frames} frames per round, {rounds} interleaved rounds");
-    let (mut best_b, mut best_s) = (f64::MAX, f64::MAX);
+    println!("2D blend space weights: {weights:?}");
+    let (mut best_b, mut best_s, mut best_g) = (f64::MAX, f64::MAX, f64::MAX);
     for r in 0..rounds {
         let b = round(&mut bevy, frames);
         let s = round(&mut skel, frames);
+        let g = round(&mut blend, frames);
         best_b = best_b.min(b);
         best_s = best_s.min(s);
+        best_g = best_g.min(g);
         println!(
-            "round {r}: bevy_animation {:.3} ms/frame, skel-bevy {:.3} ms/frame, ratio {:.3}",
+            "round {r}: bevy_animation {:.3} ms/frame, skel-bevy {:.3} ms/frame (ratio {:.3}), \
+             skel-bevy 2D blend {:.3} ms/frame (ratio {:.3})",
             b * 1e3,
             s * 1e3,
-            s / b
+            s / b,
+            g * 1e3,
+            g / b
         );
     }
     println!(
-        "best: bevy_animation {:.3} ms, skel-bevy {:.3} ms, ratio {:.3}",
+        "best: bevy_animation {:.3} ms, skel-bevy {:.3} ms (ratio {:.3}), 2D blend {:.3} ms \
+         (ratio {:.3})",
         best_b * 1e3,
         best_s * 1e3,
-        best_s / best_b
+        best_s / best_b,
+        best_g * 1e3,
+        best_g / best_b
     );
 }

@@ -1,11 +1,19 @@
 //! Binding: skel's nodes to the joint entities bevy's glTF loader spawned, once per character.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use bevy::asset::LoadState;
 use bevy::prelude::*;
 use bevy::world_serialization::{WorldAssetRoot, WorldInstanceReady};
-use skel_anim::{AnimationData, RootMotion};
+use skel_anim::{AnimationData, Rig, RootMotion};
+use skel_graph::Graph;
 
+use crate::driver::Setup;
 use crate::rig_files::RigFiles;
-use crate::{SkelBevyError, SkelJoint, SkelPlayer, SkelRig, SkelRootMotion};
+use crate::{
+    SkelBevyError, SkelGraph, SkelGraphFile, SkelIk, SkelJoint, SkelPlayer, SkelRig, SkelRootMotion,
+};
 
 /// The rig a character's [`SkelPlayer`] is built over (its own glTF file, or the explicit
 /// rig of [`SkelPlayer::with_rig`]).
@@ -48,7 +56,7 @@ pub(crate) fn request_rigs(
         };
         let handle = match (player.rig_handle(), file) {
             (Some(rig), _) => Some(rig.clone()),
-            (None, Some(file)) => Some(files.rig_of(file, &server, &rigs)),
+            (None, Some(file)) => Some(files.rig_of(file, player.retarget(), &server, &rigs)),
             (None, None) => None,
         };
         match handle {
@@ -62,24 +70,38 @@ pub(crate) fn request_rigs(
 
 type Unbound = (With<SkelSceneReady>, Without<SkelBindError>);
 
-/// Binds every character whose scene is ready and whose rig has loaded.
+/// A character's components that binding reads.
+type Character<'a> = (
+    Entity,
+    &'a mut SkelPlayer,
+    &'a SkelRigHandle,
+    Option<&'a SkelRootMotion>,
+    Option<&'a SkelGraph>,
+    Option<&'a SkelIk>,
+);
+
+/// The asset stores binding waits on.
+type Loaded<'w> = (
+    Res<'w, AssetServer>,
+    Res<'w, RigFiles>,
+    Res<'w, Assets<SkelRig>>,
+    Res<'w, Assets<SkelGraphFile>>,
+);
+
+/// Graphs compiled against rigs, once per (graph file, rig) pair.
+pub(crate) type CompiledGraphs = HashMap<(AssetId<SkelGraphFile>, AssetId<SkelRig>), Arc<Graph>>;
+
+/// Binds every character whose scene is ready and whose rig (and graph) has loaded.
 pub(crate) fn bind_characters(
     mut commands: Commands,
-    files: Res<RigFiles>,
-    rigs: Res<Assets<SkelRig>>,
-    mut characters: Query<
-        (
-            Entity,
-            &mut SkelPlayer,
-            &SkelRigHandle,
-            Option<&SkelRootMotion>,
-        ),
-        Unbound,
-    >,
+    (server, files, rigs, graphs): Loaded,
+    mut compiled: Local<CompiledGraphs>,
+    mut characters: Query<Character, Unbound>,
     children: Query<&Children>,
     names: Query<&Name>,
+    parents: Query<&ChildOf>,
 ) {
-    for (entity, mut player, handle, root_motion) in &mut characters {
+    for (entity, mut player, handle, root_motion, graph, ik) in &mut characters {
         if player.is_bound() {
             continue;
         }
@@ -90,6 +112,16 @@ pub(crate) fn bind_characters(
             continue;
         };
         let rig = rig.rig();
+        let loaded = (&*server, &*graphs);
+        let graph = match graph.map(|g| graph_of(g, handle, rig, loaded, &mut compiled)) {
+            None => None,
+            Some(Ok(Some(graph))) => Some(graph),
+            Some(Ok(None)) => continue,
+            Some(Err(e)) => {
+                fail(&mut commands, entity, e);
+                continue;
+            }
+        };
         let joints = match find_joints(entity, rig.data(), &children, &names) {
             Ok(joints) => joints,
             Err(e) => {
@@ -97,12 +129,17 @@ pub(crate) fn bind_characters(
                 continue;
             }
         };
-        let bound = player.bind(rig).and_then(|()| match root_motion {
-            Some(config) => set_root_motion(&mut player, rig.data(), config),
-            None => Ok(()),
-        });
+        let frame = rig
+            .data()
+            .nodes
+            .iter()
+            .position(|n| n.parent.is_none())
+            .and_then(|root| joints.get(root).copied().flatten())
+            .and_then(|e| parents.get(e).ok())
+            .map(ChildOf::parent);
+        let bound = setup(rig.data(), root_motion, ik, graph.as_ref())
+            .and_then(|setup| player.bind(rig, setup, frame));
         if let Err(e) = bound {
-            player.bound = None;
             fail(&mut commands, entity, e);
             continue;
         }
@@ -117,24 +154,59 @@ pub(crate) fn bind_characters(
     }
 }
 
-fn set_root_motion(
-    player: &mut SkelPlayer,
-    data: &AnimationData,
-    config: &SkelRootMotion,
-) -> Result<(), SkelBevyError> {
-    let node = data
-        .nodes
-        .iter()
-        .position(|n| n.name == config.node)
-        .ok_or_else(|| SkelBevyError::NoSuchNode(config.node.clone()))?;
-    if let Some(p) = player.player_mut() {
-        p.set_root_motion(Some(RootMotion {
-            node,
-            translation: config.translation,
-            yaw: config.yaw,
-        }))?;
+/// The character's graph compiled against `rig`: `Ok(None)` while the file is loading.
+fn graph_of(
+    graph: &SkelGraph,
+    rig_handle: &SkelRigHandle,
+    rig: &Rig,
+    (server, graphs): (&AssetServer, &Assets<SkelGraphFile>),
+    compiled: &mut CompiledGraphs,
+) -> Result<Option<Arc<Graph>>, SkelBevyError> {
+    let key = (graph.file().id(), rig_handle.0.id());
+    if let Some(graph) = compiled.get(&key) {
+        return Ok(Some(Arc::clone(graph)));
     }
-    Ok(())
+    let Some(file) = graphs.get(graph.file()) else {
+        return match server.load_state(graph.file().id()) {
+            LoadState::Failed(e) => Err(SkelBevyError::GraphLoad(e.to_string())),
+            _ => Ok(None),
+        };
+    };
+    let graph = Graph::compile(file.def(), rig)?;
+    compiled.insert(key, Arc::clone(&graph));
+    Ok(Some(graph))
+}
+
+/// Root motion, IK jobs and the graph, resolved against the rig's nodes.
+fn setup<'a>(
+    data: &AnimationData,
+    root_motion: Option<&SkelRootMotion>,
+    ik: Option<&SkelIk>,
+    graph: Option<&'a Arc<Graph>>,
+) -> Result<Setup<'a>, SkelBevyError> {
+    let root_motion = match root_motion {
+        Some(config) => {
+            let node = data
+                .nodes
+                .iter()
+                .position(|n| n.name == config.node)
+                .ok_or_else(|| SkelBevyError::NoSuchNode(config.node.clone()))?;
+            Some(RootMotion {
+                node,
+                translation: config.translation,
+                yaw: config.yaw,
+            })
+        }
+        None => None,
+    };
+    Ok(Setup {
+        root_motion,
+        ik: ik
+            .map(|ik| ik.resolve(data))
+            .transpose()?
+            .unwrap_or_default(),
+        graph,
+    })
 }
 
 /// Logs `error` and marks the character as failed.

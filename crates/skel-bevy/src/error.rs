@@ -40,4 +40,25 @@ pub enum SkelBevyError {
     /// The character has neither a `WorldAssetRoot` loaded from a file nor an explicit rig.
     #[error("character {0} has no glTF to build a rig from")]
     NoRigSource(Entity),
+    /// An animation-graph file is not of skel-graph's format, or does not fit the rig (an
+    /// unknown clip, node or parameter; the error names the JSON path).
+    #[error("animation graph: {0}")]
+    Graph(#[from] skel_graph::GraphError),
+    /// The animation-graph asset failed to load (bevy's asset error, as text: the file is
+    /// missing or its JSON is not of the format).
+    #[error("loading the animation graph: {0}")]
+    GraphLoad(String),
+    /// Retargeting another file's clips onto the character failed (not humanoid, an unknown
+    /// node in the pairs, a crossed hierarchy).
+    #[error("retargeting: {0}")]
+    Retarget(#[from] skel_retarget::RetargetError),
+    /// An IK job names a node the glTF does not have, or its two-bone chain is not a
+    /// parent → child → grandchild chain.
+    #[error("IK job {job}: {message}")]
+    Ik {
+        /// The job's index in [`SkelIk`](crate::SkelIk).
+        job: usize,
+        /// What is wrong.
+        message: String,
+    },
 }

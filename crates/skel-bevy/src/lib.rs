@@ -25,15 +25,21 @@
 //! [`SkelPlugin`] adds [`SkelSystems`] to `PostUpdate`, after bevy's `AnimationSystems` (so
 //! skel wins on a joint both animate) and before `TransformSystems::Propagate`: it reads each
 //! new character's [`SkelRig`] from the file its `WorldAssetRoot` came from (once per file), binds skel's nodes
-//! to the spawned entities by name once the scene is ready (a [`SkelJoint`] on each), then every
-//! frame ticks the players in parallel, applies [`SkelRootMotion`], writes the joints'
-//! `Transform`s where they changed, and triggers [`SkelEvent`]s. A character that cannot be
+//! to the spawned entities by name once the scene is ready (a [`SkelJoint`] on each; a
+//! [`SkelGraph`] waits for its file and is compiled against the rig), then every frame sets
+//! [`SkelIk`] targets from their entities, ticks the players (and graphs) in parallel, applies
+//! [`SkelRootMotion`], writes the joints' `Transform`s where they changed, and triggers
+//! [`SkelEvent`]s. A character that cannot be
 //! bound gets a [`SkelBindError`] (also logged) and keeps its transforms.
 
 mod animate;
 mod bind;
+mod driver;
 mod error;
+mod graph_asset;
+mod ik;
 mod player;
+mod retargeted;
 mod rig_asset;
 mod rig_files;
 
@@ -44,22 +50,32 @@ use bevy::transform::TransformSystems;
 pub use animate::{SkelEvent, SkelRootMotion};
 pub use bind::{SkelBindError, SkelRigHandle, SkelSceneReady};
 pub use error::SkelBevyError;
+pub use graph_asset::{SkelGraph, SkelGraphFile, SkelGraphLoader};
+pub use ik::{SkelIk, SkelIkChain, SkelIkJob};
 pub use player::{SkelJoint, SkelLayer, SkelPlayer};
+pub use retargeted::{SkelMapping, SkelRetarget};
 pub use rig_asset::SkelRig;
 /// skel's CPU animation crate, re-exported so that users name the same version.
 pub use skel_anim as anim;
+/// skel's animation-graph crate, re-exported so that users name the same version.
+pub use skel_graph as graph;
+/// skel's retargeting crate (options, maps), re-exported so that users name the same version.
+pub use skel_retarget as retarget;
 
 /// The system set of the plugin's `PostUpdate` systems.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SkelSystems;
 
-/// Registers [`SkelRig`] assets, the scene-ready observer and [`SkelSystems`].
+/// Registers [`SkelRig`] and [`SkelGraphFile`] assets (with [`SkelGraphLoader`]), the
+/// scene-ready observer and [`SkelSystems`].
 #[derive(Debug, Default, Clone, Copy)]
 pub struct SkelPlugin;
 
 impl Plugin for SkelPlugin {
     fn build(&self, app: &mut App) {
         app.init_asset::<SkelRig>()
+            .init_asset::<SkelGraphFile>()
+            .register_asset_loader(SkelGraphLoader)
             .init_resource::<rig_files::RigFiles>()
             .add_observer(bind::mark_scene_ready)
             .configure_sets(
@@ -74,6 +90,7 @@ impl Plugin for SkelPlugin {
                     bind::request_rigs,
                     rig_files::finish_rig_reads,
                     bind::bind_characters,
+                    ik::aim_ik,
                     animate::tick_players,
                     animate::apply_root_motion,
                     animate::write_joints,

@@ -8,8 +8,10 @@ use skel_anim::{
     AnimationEvent, LayerDesc, LoopMode, Player, PoseSink, R_OFF, Rig, S_OFF, T_OFF, TRS_STRIDE,
     glam,
 };
+use skel_graph::GraphInstance;
 
-use crate::{SkelBevyError, SkelRig};
+use crate::driver::{Driver, Setup};
+use crate::{SkelBevyError, SkelRetarget, SkelRig};
 
 /// One layer of a [`SkelPlayer`], named by clip so that it can be written before the glTF
 /// has loaded; resolved to skel's [`LayerDesc`] when the character binds.
@@ -76,10 +78,12 @@ pub(crate) struct Fired {
     pub(crate) weight: f32,
 }
 
-/// What binding made: skel's player over the rig, and the marker names as shared strings.
+/// What binding made: skel's player over the rig (driven by a graph or not), the marker
+/// names as shared strings, and the entity whose `GlobalTransform` is the glTF scene's frame.
 #[derive(Debug)]
 pub(crate) struct Bound {
-    pub(crate) player: Player,
+    pub(crate) driver: Driver,
+    pub(crate) frame: Option<Entity>,
     pub(crate) marker_names: Vec<Vec<Arc<str>>>,
     pub(crate) fired: Vec<Fired>,
 }
@@ -95,6 +99,7 @@ pub struct SkelPlayer {
     layers: Vec<SkelLayer>,
     rig: Option<Handle<SkelRig>>,
     rig_file: Option<AssetPath<'static>>,
+    retarget: Option<SkelRetarget>,
     pub(crate) bound: Option<Bound>,
 }
 
@@ -128,6 +133,21 @@ impl SkelPlayer {
         self
     }
 
+    /// Adds the clips of another glTF file, retargeted onto this character's skeleton (see
+    /// [`SkelRetarget`]); layers and graphs then name them like the character's own. Ignored
+    /// with [`with_rig`](Self::with_rig) (that rig is used as it is).
+    #[must_use]
+    pub fn with_retargeted_clips(mut self, retarget: SkelRetarget) -> Self {
+        self.retarget = Some(retarget);
+        self
+    }
+
+    /// The retargeting asked for, if any.
+    #[must_use]
+    pub fn retarget(&self) -> Option<&SkelRetarget> {
+        self.retarget.as_ref()
+    }
+
     /// The explicit rig, if any.
     #[must_use]
     pub fn rig_handle(&self) -> Option<&Handle<SkelRig>> {
@@ -149,12 +169,45 @@ impl SkelPlayer {
     /// skel's player, once bound.
     #[must_use]
     pub fn player(&self) -> Option<&Player> {
-        self.bound.as_ref().map(|b| &b.player)
+        self.bound.as_ref().map(|b| b.driver.player())
     }
 
-    /// skel's player, once bound: change weights, cross-fade, seek, add IK jobs.
+    /// skel's player, once bound: change weights, cross-fade, seek, add IK jobs. Under a
+    /// [`SkelGraph`](crate::SkelGraph) the graph sets its own groups' layers every tick: change
+    /// parameters through [`graph_mut`](Self::graph_mut) instead.
     pub fn player_mut(&mut self) -> Option<&mut Player> {
-        self.bound.as_mut().map(|b| &mut b.player)
+        self.bound.as_mut().map(|b| b.driver.player_mut())
+    }
+
+    /// The animation graph's state for this character (current states, transitions, clips
+    /// and weights, parameter values), once bound under a [`SkelGraph`](crate::SkelGraph).
+    #[must_use]
+    pub fn graph(&self) -> Option<&GraphInstance> {
+        self.bound
+            .as_ref()
+            .and_then(|b| b.driver.graph_player())
+            .map(skel_graph::GraphPlayer::instance)
+    }
+
+    /// The animation graph's state, to set parameters (`set_float`, `set_bool`,
+    /// `set_trigger`) or travel, once bound under a [`SkelGraph`](crate::SkelGraph); `None`
+    /// before (a parameter set then would have nowhere to go).
+    ///
+    /// ```
+    /// # use skel_bevy::SkelPlayer;
+    /// fn run(player: &mut SkelPlayer) -> Result<(), skel_bevy::SkelBevyError> {
+    ///     if let Some(graph) = player.graph_mut() {
+    ///         graph.set_float("speed", 1.5)?;
+    ///     }
+    ///     Ok(())
+    /// }
+    /// # run(&mut SkelPlayer::new()).unwrap();
+    /// ```
+    pub fn graph_mut(&mut self) -> Option<&mut GraphInstance> {
+        self.bound
+            .as_mut()
+            .and_then(|b| b.driver.graph_player_mut())
+            .map(skel_graph::GraphPlayer::instance_mut)
     }
 
     /// Node `node`'s local transform in the last pose, as a Bevy `Transform`.
@@ -169,12 +222,20 @@ impl SkelPlayer {
         })
     }
 
-    /// Builds skel's player over `rig` with this component's layers.
-    pub(crate) fn bind(&mut self, rig: &Arc<Rig>) -> Result<(), SkelBevyError> {
+    /// Builds skel's player over `rig` with this component's layers and `setup` (root
+    /// motion, IK, a graph); `frame` is the entity whose `GlobalTransform` places the glTF
+    /// scene. Nothing is kept on error.
+    pub(crate) fn bind(
+        &mut self,
+        rig: &Arc<Rig>,
+        setup: Setup<'_>,
+        frame: Option<Entity>,
+    ) -> Result<(), SkelBevyError> {
         let mut player = Player::new(rig);
         for layer in &self.layers {
             player.add_layer(layer.desc(rig)?)?;
         }
+        let mut driver = Driver::new(player, setup)?;
         let marker_names = rig
             .data()
             .clips
@@ -187,9 +248,10 @@ impl SkelPlayer {
             })
             .collect();
         // Poses once so that the first write shows the layers at time 0.
-        player.evaluate(&mut LocalPose);
+        driver.player_mut().evaluate(&mut LocalPose);
         self.bound = Some(Bound {
-            player,
+            driver,
+            frame,
             marker_names,
             fired: Vec::with_capacity(16),
         });
@@ -204,7 +266,7 @@ impl SkelPlayer {
         bound.fired.clear();
         let (names, fired) = (&bound.marker_names, &mut bound.fired);
         bound
-            .player
+            .driver
             .tick_with_events(dt, &mut LocalPose, &mut |e: &AnimationEvent<'_>| {
                 let name = names
                     .get(e.clip)

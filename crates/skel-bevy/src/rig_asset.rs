@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use bevy::asset::Asset;
 use bevy::reflect::TypePath;
-use skel_anim::{Handedness, Rig};
+use skel_anim::{AnimationData, Handedness, Rig};
 use skel_gltf::{GltfDocument, LoadOptions, parse_animation_data};
 
 use crate::SkelBevyError;
@@ -26,12 +26,14 @@ impl SkelRig {
     /// [`SkelBevyError::Gltf`] for a file skel cannot read, [`SkelBevyError::Anim`] for
     /// animation data it rejects.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SkelBevyError> {
-        let doc = GltfDocument::from_slice(bytes, None)?;
-        let opts = LoadOptions {
-            handedness: Handedness::RightHanded,
-            decode_images: false,
-        };
-        let data = parse_animation_data(&doc, &opts)?;
+        Self::from_data(data_from_bytes(bytes)?)
+    }
+
+    /// Compiles animation data already read (a file's, with retargeted clips added).
+    ///
+    /// # Errors
+    /// [`SkelBevyError::Anim`] for animation data skel rejects.
+    pub fn from_data(data: AnimationData) -> Result<Self, SkelBevyError> {
         Ok(Self::from_rig(Rig::new(Arc::new(data))?))
     }
 
@@ -46,4 +48,15 @@ impl SkelRig {
     pub fn rig(&self) -> &Arc<Rig> {
         &self.rig
     }
+}
+
+/// A `.glb` or a `.gltf` with embedded buffers read as skel's animation data, in glTF's own
+/// right-handed space.
+pub(crate) fn data_from_bytes(bytes: &[u8]) -> Result<AnimationData, SkelBevyError> {
+    let doc = GltfDocument::from_slice(bytes, None)?;
+    let opts = LoadOptions {
+        handedness: Handedness::RightHanded,
+        decode_images: false,
+    };
+    Ok(parse_animation_data(&doc, &opts)?)
 }

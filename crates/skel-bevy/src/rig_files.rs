@@ -9,7 +9,12 @@ use bevy::prelude::*;
 use bevy::tasks::futures::check_ready;
 use bevy::tasks::{IoTaskPool, Task};
 
-use crate::{SkelBevyError, SkelRig};
+use crate::rig_asset::data_from_bytes;
+use crate::{SkelBevyError, SkelRetarget, SkelRig};
+
+/// What a rig is built from: a file, and optionally another file's clips retargeted onto it
+/// (told apart by source, mapping and options).
+type RigKey = (AssetPath<'static>, Option<(AssetPath<'static>, String)>);
 
 /// A rig being read and compiled.
 type Reading = Task<Result<SkelRig, SkelBevyError>>;
@@ -17,29 +22,41 @@ type Reading = Task<Result<SkelRig, SkelBevyError>>;
 /// The rig of each file asked for, the reads under way and the reads that failed.
 #[derive(Resource, Default)]
 pub(crate) struct RigFiles {
-    by_path: HashMap<AssetPath<'static>, Handle<SkelRig>>,
+    by_path: HashMap<RigKey, Handle<SkelRig>>,
     reading: Vec<(Handle<SkelRig>, Reading)>,
     failed: HashMap<AssetId<SkelRig>, String>,
 }
 
 impl RigFiles {
-    /// The rig of `path` (a file, no label): shared if asked for before, else reserved and
-    /// read in the background.
+    /// The rig of `path` (a file, no label), with `retarget`'s clips added: shared if asked
+    /// for before, else reserved and read (and retargeted) in the background.
     pub(crate) fn rig_of(
         &mut self,
         path: AssetPath<'static>,
+        retarget: Option<&SkelRetarget>,
         server: &AssetServer,
         rigs: &Assets<SkelRig>,
     ) -> Handle<SkelRig> {
-        if let Some(handle) = self.by_path.get(&path) {
+        let key = (path.clone(), retarget.map(SkelRetarget::key));
+        if let Some(handle) = self.by_path.get(&key) {
             return handle.clone();
         }
         let handle = rigs.reserve_handle();
         let server = server.clone();
-        let file = path.clone();
-        let task = IoTaskPool::get().spawn(async move { read_rig(&server, &file).await });
+        let retarget = retarget.cloned();
+        let task = IoTaskPool::get().spawn(async move {
+            let data = data_from_bytes(&read_file(&server, &path).await?)?;
+            let data = match retarget {
+                Some(r) => {
+                    let source = data_from_bytes(&read_file(&server, &r.source).await?)?;
+                    r.apply(&source, &data)?
+                }
+                None => data,
+            };
+            SkelRig::from_data(data)
+        });
         self.reading.push((handle.clone(), task));
-        self.by_path.insert(path, handle.clone());
+        self.by_path.insert(key, handle.clone());
         handle
     }
 
@@ -49,10 +66,10 @@ impl RigFiles {
     }
 }
 
-async fn read_rig(
+async fn read_file(
     server: &AssetServer,
     path: &AssetPath<'static>,
-) -> Result<SkelRig, SkelBevyError> {
+) -> Result<Vec<u8>, SkelBevyError> {
     let source = server
         .get_source(path.source())
         .map_err(|e| SkelBevyError::RigLoad(e.to_string()))?;
@@ -63,7 +80,7 @@ async fn read_rig(
         .map_err(|e| SkelBevyError::RigLoad(format!("{path}: {e}")))?;
     let mut bytes = Vec::new();
     reader.read_to_end(&mut bytes).await?;
-    SkelRig::from_bytes(&bytes)
+    Ok(bytes)
 }
 
 /// Stores the rigs whose read finished; records (and logs) the ones that failed.

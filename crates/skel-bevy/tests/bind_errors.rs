@@ -6,43 +6,9 @@
 mod common;
 
 use bevy::prelude::*;
-use skel_bevy::{SkelBevyError, SkelBindError, SkelJoint, SkelLayer, SkelPlayer, SkelRig};
+use skel_bevy::{SkelBevyError, SkelLayer, SkelPlayer, SkelRig};
 
-/// Every Transform under `root`, in hierarchy order.
-fn transforms_under(app: &mut App, root: Entity) -> Vec<Transform> {
-    let world = app.world();
-    let mut out = Vec::new();
-    let mut stack = vec![root];
-    while let Some(e) = stack.pop() {
-        if let Some(t) = world.get::<Transform>(e) {
-            out.push(*t);
-        }
-        if let Some(c) = world.get::<Children>(e) {
-            stack.extend(c.iter());
-        }
-    }
-    out
-}
-
-/// Runs until the error appears, checks nothing moves afterwards, returns the error.
-fn failed_untouched(mut app: App, character: Entity) -> String {
-    common::run_until(&mut app, |w| w.get::<SkelBindError>(character).is_some());
-    let before = transforms_under(&mut app, character);
-    assert!(before.len() > 10, "the scene did not spawn");
-    common::step(&mut app, 20);
-    assert_eq!(
-        before,
-        transforms_under(&mut app, character),
-        "joints moved"
-    );
-    let mut q = app.world_mut().query::<&SkelJoint>();
-    assert_eq!(q.iter(app.world()).count(), 0, "joints were bound");
-    assert!(!app.world().get::<SkelPlayer>(character).unwrap().is_bound());
-    format!(
-        "{:?}",
-        app.world().get::<SkelBindError>(character).unwrap().0
-    )
-}
+use common::failed_untouched;
 
 #[test]
 fn rig_of_another_model_is_a_missing_joint() {

@@ -113,3 +113,122 @@ pub fn joints(app: &mut App, character: Entity) -> Vec<(usize, Entity)> {
 pub fn mat(m: &skel_bevy::anim::glam::Mat4) -> Mat4 {
     Mat4::from_cols_array(&m.to_cols_array())
 }
+
+/// Every Transform under `root`, in hierarchy order.
+pub fn transforms_under(app: &mut App, root: Entity) -> Vec<Transform> {
+    let world = app.world();
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(e) = stack.pop() {
+        if let Some(t) = world.get::<Transform>(e) {
+            out.push(*t);
+        }
+        if let Some(c) = world.get::<Children>(e) {
+            stack.extend(c.iter());
+        }
+    }
+    out
+}
+
+/// Runs until the error appears, checks nothing moves afterwards, returns the error.
+pub fn failed_untouched(mut app: App, character: Entity) -> String {
+    run_until(&mut app, |w| w.get::<SkelBindError>(character).is_some());
+    let before = transforms_under(&mut app, character);
+    assert!(before.len() > 10, "the scene did not spawn");
+    step(&mut app, 20);
+    assert_eq!(
+        before,
+        transforms_under(&mut app, character),
+        "joints moved"
+    );
+    let mut q = app.world_mut().query::<&SkelJoint>();
+    assert_eq!(q.iter(app.world()).count(), 0, "joints were bound");
+    assert!(!app.world().get::<SkelPlayer>(character).unwrap().is_bound());
+    format!(
+        "{:?}",
+        app.world().get::<SkelBindError>(character).unwrap().0
+    )
+}
+
+/// The deepest folder holding every one of `paths` (absolute), and each path relative to it
+/// with `/` separators: one asset folder for a model and a graph file that live apart.
+pub fn asset_root(paths: &[&Path]) -> (PathBuf, Vec<String>) {
+    let canon: Vec<PathBuf> = paths.iter().map(|p| p.canonicalize().unwrap()).collect();
+    let mut root = canon[0].parent().unwrap().to_path_buf();
+    while !canon.iter().all(|p| p.starts_with(&root)) {
+        root = root.parent().unwrap().to_path_buf();
+    }
+    let rel = canon
+        .iter()
+        .map(|p| {
+            let parts: Vec<String> = p
+                .strip_prefix(&root)
+                .unwrap()
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            parts.join("/")
+        })
+        .collect();
+    (root, rel)
+}
+
+/// A fresh folder under the system's temporary folder, removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// A folder unique to this process and `name`.
+    pub fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("skel-bevy-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Self(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The repository's `graphs/` file `name`.
+pub fn graph_file(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../graphs")
+        .join(name)
+}
+
+/// The largest difference between any driven joint's `GlobalTransform` (times `place`, the
+/// character's placement, inverted) and skel's world matrix of its node, and the tolerance:
+/// 1e-5 of the diagonal of the joints' bounding box (at least 1e-5).
+pub fn worst_joint_difference(
+    app: &mut App,
+    character: Entity,
+    place: Mat4,
+    world: &[Mat4],
+) -> (f32, f32) {
+    let (lo, hi) = world.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), m| {
+        let t = m.w_axis.truncate();
+        (lo.min(t), hi.max(t))
+    });
+    let tol = 1e-5 * (hi - lo).length().max(1.0);
+    let joints = joints(app, character);
+    assert!(!joints.is_empty(), "no joint bound");
+    let mut worst = 0.0f32;
+    for (node, entity) in joints {
+        let got = app
+            .world()
+            .get::<GlobalTransform>(entity)
+            .unwrap()
+            .to_matrix();
+        let want = place * world[node];
+        let d = (got - want)
+            .abs()
+            .to_cols_array()
+            .into_iter()
+            .fold(0.0, f32::max);
+        worst = worst.max(d);
+    }
+    (worst, tol)
+}
