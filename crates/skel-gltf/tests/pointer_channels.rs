@@ -117,3 +117,70 @@ fn a_pointer_to_a_node_rotation_is_the_plain_rotation_channel() {
         b.samplers[b.channels[0].sampler]
     );
 }
+
+/// `fixtures/animation_pointer.gltf` (written by `cargo xtask fixtures`): every target kind
+/// skel reads becomes a property slot, node TRS pointers become joint channels, and the
+/// untargeted channel and the unknown pointer are the only things skipped.
+#[test]
+fn the_pointer_fixture_has_every_target_kind() {
+    use skel_gltf::{CameraField, LightField};
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/animation_pointer.gltf"
+    );
+    let asset = skel_gltf::load_path(std::path::Path::new(path), &LoadOptions::default()).unwrap();
+    let has = |t: PropertyTarget| asset.properties.contains(&t);
+    let m = |field| PropertyTarget::Material { material: 0, field };
+    let uv = |f| PropertyTarget::Material {
+        material: 1,
+        field: MaterialField::TextureTransform(TextureSlot::BaseColor, f),
+    };
+    for t in [
+        m(MaterialField::BaseColorFactor),
+        m(MaterialField::EmissiveFactor),
+        m(MaterialField::EmissiveStrength),
+        m(MaterialField::MetallicFactor),
+        m(MaterialField::RoughnessFactor),
+        m(MaterialField::AlphaCutoff),
+        m(MaterialField::NormalScale),
+        m(MaterialField::OcclusionStrength),
+        uv(UvField::Offset),
+        uv(UvField::Rotation),
+        uv(UvField::Scale),
+        PropertyTarget::NodeVisible { node: 1 },
+    ] {
+        assert!(has(t), "{t:?} missing");
+    }
+    for field in [CameraField::Yfov, CameraField::Znear, CameraField::Zfar] {
+        assert!(has(PropertyTarget::Camera { camera: 0, field }));
+    }
+    for field in [CameraField::Xmag, CameraField::Ymag] {
+        assert!(has(PropertyTarget::Camera { camera: 1, field }));
+    }
+    for field in [
+        LightField::Color,
+        LightField::Intensity,
+        LightField::Range,
+        LightField::InnerConeAngle,
+        LightField::OuterConeAngle,
+    ] {
+        assert!(has(PropertyTarget::Light { light: 0, field }));
+    }
+    assert_eq!(asset.properties.len(), 22);
+    let clip = &asset.animation.clips[0];
+    assert_eq!(clip.properties.len(), 22);
+    // Translation, rotation and scale of node 0 through pointers.
+    assert_eq!(clip.channels.iter().filter(|c| c.node == 0).count(), 3);
+    let skipped: Vec<&str> = asset.warnings.iter().map(|w| w.path.as_str()).collect();
+    assert_eq!(
+        skipped,
+        ["animations[0].channels[24]", "animations[0].channels[26]"]
+    );
+    // Static values come from the file: material 1's texture scale is ½.
+    let scale = clip
+        .properties
+        .iter()
+        .find(|p| asset.properties[p.slot] == uv(UvField::Scale))
+        .unwrap();
+    assert_eq!(&scale.rest[..2], &[0.5, 0.5]);
+}

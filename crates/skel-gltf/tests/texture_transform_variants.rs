@@ -57,7 +57,10 @@ fn check(variant: &str) {
     for (p, uv) in &got {
         let (_, expect) = want
             .iter()
-            .min_by(|a, b| a.0.distance_squared(*p).total_cmp(&b.0.distance_squared(*p)))
+            .min_by(|a, b| {
+                a.0.distance_squared(*p)
+                    .total_cmp(&b.0.distance_squared(*p))
+            })
             .unwrap();
         worst = worst.max((*uv - *expect).abs().max_element());
     }
@@ -71,7 +74,10 @@ fn check(variant: &str) {
         .chunks_exact(2)
         .map(|uv| uv[0].max(uv[1]))
         .fold(0.0_f32, f32::max);
-    assert!(far < 0.1, "{variant}: stored UVs reach {far}, expected quantised to [0, 1/16]");
+    assert!(
+        far < 0.1,
+        "{variant}: stored UVs reach {far}, expected quantised to [0, 1/16]"
+    );
 }
 
 #[test]
