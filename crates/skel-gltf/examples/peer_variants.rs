@@ -136,7 +136,15 @@ fn posed(
         let sequential: Vec<u32> = (0..u32::try_from(p.len()).unwrap_or(0)).collect();
         let idx = prim.indices.as_ref().unwrap_or(&sequential);
         for tri in idx.chunks_exact(3) {
-            centres.push(tri.iter().map(|&k| p[k as usize]).sum::<Vec3>() / 3.0);
+            let [a, b, c] = [0, 1, 2].map(|k| p[tri[k] as usize]);
+            // Zero-area triangles draw nothing, and gltfpack drops them (RobotExpressive has
+            // three): they are left out on both sides.
+            if (b - a).cross(c - a).length_squared()
+                <= f32::EPSILON * (b - a).length_squared() * (c - a).length_squared()
+            {
+                continue;
+            }
+            centres.push((a + b + c) / 3.0);
         }
     }
     (vertices, centres)
@@ -165,7 +173,13 @@ fn pose_error(original: &GltfAsset, variant: &GltfAsset) -> (f32, f32) {
             .iter()
             .position(|c| c.name == clip.name)
         {
-            cases.push((Some(i), Some(j), clip.duration() * 0.37));
+            // On a multiple of 1/30 s: gltfpack resamples clips at 30 Hz, so there the variant's
+            // key is the original's pose (quantised); between keys the two interpolate apart.
+            cases.push((
+                Some(i),
+                Some(j),
+                (clip.duration() * 0.37 * 30.0).round() / 30.0,
+            ));
         }
     }
     let mut worst = [0.0_f32; 2];
