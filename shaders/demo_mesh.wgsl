@@ -32,6 +32,12 @@ struct Draw {
     // x: has normals, y: has base colour texture, z: alpha mask (1) / opaque (0),
     // w: alpha cutoff × 1e6.
     flags: vec4<u32>,
+    // The base colour texture's KHR_texture_transform: uv' = (dot(uv_row0.xyz, (u, v, 1)),
+    // dot(uv_row1.xyz, (u, v, 1))).
+    uv_row0: vec4<f32>,
+    uv_row1: vec4<f32>,
+    // emissiveFactor × emissive strength (linear; w unused).
+    emissive: vec4<f32>,
 }
 
 @group(0) @binding(0) var<uniform> frame: Frame;
@@ -82,7 +88,8 @@ fn vs_main(
     out.clip = frame.view_proj * world;
     out.world_position = world.xyz;
     out.world_normal = normal_matrix(model) * skinned.normal;
-    out.uv = input.uv;
+    let uv = vec3<f32>(input.uv, 1.0);
+    out.uv = vec2<f32>(dot(draw.uv_row0.xyz, uv), dot(draw.uv_row1.xyz, uv));
     return out;
 }
 
@@ -126,6 +133,6 @@ fn fs_main(input: VertexOut) -> @location(0) vec4<f32> {
     let h = normalize(frame.key_dir.xyz + v);
     let specular = pow(max(dot(n, h), 0.0), 48.0) * 0.12 * select(0.0, 1.0, key > 0.0) * frame.key_color.rgb;
     let rim = pow(1.0 - max(dot(n, v), 0.0), 4.0) * 0.18;
-    let color = base.rgb * diffuse + specular + vec3<f32>(rim) * frame.sky_color.rgb;
+    let color = base.rgb * diffuse + specular + vec3<f32>(rim) * frame.sky_color.rgb + draw.emissive.rgb;
     return vec4<f32>(tone_map(color), 1.0);
 }
