@@ -1,7 +1,7 @@
 // Headless-Chromium check of the built demo page (`cargo xtask web --out DIR`), no npm
 // packages: serves DIR on 127.0.0.1, drives Debian's chromium through chromedriver's
 // WebDriver HTTP API (Node's own fetch), once per backend, waits for <body data-skel-ready>
-// or data-skel-error, and saves a screenshot of the canvas.
+// or data-skel-error, and saves a screenshot of the page.
 //
 //   node scripts/web/check.mjs --dir target/web --shots target/web-check [--require webgpu]
 //
@@ -85,8 +85,8 @@ async function check(base, pageUrl, backend) {
     const [, lateError, stats] = await wd(base, "POST", `${s}/execute/sync`, { script: probe, args: [] });
     result.error = result.error ?? lateError;
     result.stats = stats;
-    const canvas = await wd(base, "POST", `${s}/element`, { using: "css selector", value: "body" });
-    const png = await wd(base, "GET", `${s}/element/${Object.values(canvas)[0]}/screenshot`);
+    const body = await wd(base, "POST", `${s}/element`, { using: "css selector", value: "body" });
+    const png = await wd(base, "GET", `${s}/element/${Object.values(body)[0]}/screenshot`);
     result.shot = join(shots, `${backend}.png`);
     writeFileSync(result.shot, Buffer.from(png, "base64"));
     const logs = await wd(base, "POST", `${s}/se/log`, { type: "browser" }).catch(() => []);
