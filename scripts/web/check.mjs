@@ -4,6 +4,7 @@
 // or data-skel-error, and saves a screenshot of the page.
 //
 //   node scripts/web/check.mjs --dir target/web --shots target/web-check [--require webgpu]
+//       [--backends webgpu,webgl2] [--asset URL-relative-to-the-page] [--timeout SECONDS]
 //
 // Exit status 0 when every backend ended in ready or error (never a hang or a panic) and every
 // --require'd backend is ready. Prints one JSON line per backend.
@@ -68,7 +69,8 @@ async function check(base, pageUrl, backend) {
   const s = `/session/${session.sessionId}`;
   const result = { backend, ready: null, error: null, stats: null, ms: 0, shot: null };
   try {
-    await wd(base, "POST", `${s}/url`, { url: `${pageUrl}?backend=${backend}` });
+    const asset = args.asset ? `&asset=${encodeURIComponent(args.asset)}` : "";
+    await wd(base, "POST", `${s}/url`, { url: `${pageUrl}?backend=${backend}${asset}` });
     const probe = "const b = document.body; return [b.getAttribute('data-skel-ready'), " +
       "b.getAttribute('data-skel-error'), (document.getElementById('stats') || {}).textContent || ''];";
     while (Date.now() - started < timeoutMs) {
@@ -87,7 +89,7 @@ async function check(base, pageUrl, backend) {
     result.stats = stats;
     const body = await wd(base, "POST", `${s}/element`, { using: "css selector", value: "body" });
     const png = await wd(base, "GET", `${s}/element/${Object.values(body)[0]}/screenshot`);
-    result.shot = join(shots, `${backend}.png`);
+    result.shot = join(shots, `${backend}${args.asset ? "-" + args.asset.replace(/\W+/g, "_") : ""}.png`);
     writeFileSync(result.shot, Buffer.from(png, "base64"));
     const logs = await wd(base, "POST", `${s}/se/log`, { type: "browser" }).catch(() => []);
     result.console = logs.filter((l) => l.level !== "INFO").map((l) => l.message.slice(0, 300)).slice(0, 8);

@@ -58,7 +58,11 @@ impl App {
             "{} on {} ({}), {} draw calls",
             gpu.backend.name(),
             gpu.ctx.adapter_info.name,
-            if group.is_some() { "Walk" } else { "no clip" },
+            match group {
+                Some(_) if character.clip_index("Walk").is_some() => "Walk",
+                Some(_) => "its first clip",
+                None => "no clip",
+            },
             renderer.draw_count()
         ));
         Ok(Self {
