@@ -84,14 +84,13 @@ fn lock_version(root: &Path, name: &str) -> Result<String, String> {
         .map_err(|e| format!("cannot read Cargo.lock: {e}"))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
-        if line == format!("name = \"{name}\"") {
-            if let Some(version) = lines
+        if line == format!("name = \"{name}\"")
+            && let Some(version) = lines
                 .next()
                 .and_then(|l| l.strip_prefix("version = \""))
                 .and_then(|l| l.strip_suffix('"'))
-            {
-                return Ok(version.to_owned());
-            }
+        {
+            return Ok(version.to_owned());
         }
     }
     Err(format!("Cargo.lock has no package {name}"))
