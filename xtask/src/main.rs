@@ -23,6 +23,8 @@ mod plots;
 mod test_tally;
 mod validate_shaders;
 mod wasm;
+mod web;
+mod web_serve;
 mod workspace;
 
 /// Development chores for the skel workspace.
@@ -108,6 +110,17 @@ enum Command {
     Plots(plots::Args),
     /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
     Bless,
+    /// Build the browser demo (crates/skel-web) with wasm-bindgen into a folder with
+    /// index.html and serve it on 127.0.0.1; with --out, only build. Installs wasm-bindgen-cli
+    /// of the lock's version when missing. See docs/web.md.
+    Web {
+        /// Build into this folder and exit (serve it with any static server).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// The port to serve on (0 picks a free one).
+        #[arg(long, default_value_t = 8000)]
+        port: u16,
+    },
     /// Replay the fuzz regressions, then build the cargo-fuzz targets (fuzz/) and run each for
     /// N seconds, one after the other; prints executions, corpus size and outcome.
     Fuzz {
@@ -158,6 +171,7 @@ fn main() -> ExitCode {
         },
         Command::Plots(args) => plots::run(args.check),
         Command::Bless => bless::run(),
+        Command::Web { out, port } => web::run(out, port),
         Command::Fuzz { seconds, target } => fuzz::run(seconds, target.as_deref()),
     };
     match result {

@@ -18,12 +18,11 @@ pub(crate) const CRATES: [&str; 7] = [
     "skel",
 ];
 
-/// Adds the target with rustup when it is missing (a fresh machine), then runs clippy with
-/// `-D warnings` on [`CRATES`] for it.
+/// Adds [`TARGET`] with rustup when it is missing (a fresh machine); `xtask web` needs it too.
 ///
 /// # Errors
-/// When rustup cannot add the target or clippy fails.
-pub(crate) fn check() -> Result<(), String> {
+/// When rustup cannot add the target.
+pub(crate) fn ensure_target() -> Result<(), String> {
     let installed = Command::new("rustup")
         .args(["target", "list", "--installed"])
         .output()
@@ -34,7 +33,7 @@ pub(crate) fn check() -> Result<(), String> {
         })
         .unwrap_or(false);
     if !installed {
-        eprintln!("xtask ci: rustup target add {TARGET}");
+        eprintln!("xtask: rustup target add {TARGET}");
         let status = Command::new("rustup")
             .args(["target", "add", TARGET])
             .status()
@@ -43,6 +42,16 @@ pub(crate) fn check() -> Result<(), String> {
             return Err(format!("rustup target add {TARGET} failed ({status})"));
         }
     }
+    Ok(())
+}
+
+/// Adds the target with rustup when it is missing (a fresh machine), then runs clippy with
+/// `-D warnings` on [`CRATES`] for it.
+///
+/// # Errors
+/// When rustup cannot add the target or clippy fails.
+pub(crate) fn check() -> Result<(), String> {
+    ensure_target()?;
     let mut args = vec!["clippy", "--target", TARGET];
     for name in CRATES {
         args.extend(["-p", name]);

@@ -1,0 +1,70 @@
+//! [`WebError`]: everything the page can fail with, shown on the page and in `data-skel-error`.
+
+/// What can go wrong between page load and the first frame (and while drawing).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WebError {
+    /// `?backend=` named something other than `webgpu` or `webgl2`.
+    #[error("unknown backend {got:?} in ?backend= (use webgpu or webgl2)")]
+    UnknownBackend {
+        /// The value in the query string.
+        got: String,
+    },
+    /// The browser offers neither API (or the forced one is missing).
+    #[error(
+        "this browser offers {wanted}, which skel needs to draw; try a current Chrome, Edge, \
+         Firefox or Safari, or enable hardware acceleration"
+    )]
+    NoGraphics {
+        /// What was looked for: "neither WebGPU nor WebGL2", "no WebGPU", "no WebGL2".
+        wanted: &'static str,
+    },
+    /// A page element or browser API the demo needs is missing.
+    #[error("the page has no {what}")]
+    Page {
+        /// What is missing.
+        what: &'static str,
+    },
+    /// wgpu could not make a surface on the canvas.
+    #[error("cannot draw on the canvas with {backend}: {reason}")]
+    Surface {
+        /// The backend tried.
+        backend: &'static str,
+        /// wgpu's message.
+        reason: String,
+    },
+    /// No adapter for the canvas.
+    #[error("no {backend} adapter for the canvas: {reason}")]
+    Adapter {
+        /// The backend tried.
+        backend: &'static str,
+        /// wgpu's message.
+        reason: String,
+    },
+    /// The surface cannot be configured for the adapter (no format in common).
+    #[error("the canvas offers no colour format skel can draw to on {backend}")]
+    NoSurfaceFormat {
+        /// The backend tried.
+        backend: &'static str,
+    },
+    /// Fetching `?asset=` failed.
+    #[error("cannot fetch {url}: {reason}")]
+    Fetch {
+        /// The URL asked for.
+        url: String,
+        /// The browser's message or the HTTP status.
+        reason: String,
+    },
+    /// skel-gpu refused (device request, a limit the device lacks).
+    #[error(transparent)]
+    Gpu(#[from] skel::gpu::GpuError),
+    /// Loading the asset failed (bad glTF, a GPU limit such as storage buffers on WebGL2).
+    #[error(transparent)]
+    Load(#[from] skel::SkelError),
+    /// Building the renderer or drawing failed.
+    #[error(transparent)]
+    Render(#[from] skel::render::RenderError),
+    /// wgpu reported a validation or out-of-memory error while the page drew.
+    #[error("GPU error: {0}")]
+    Uncaptured(String),
+}

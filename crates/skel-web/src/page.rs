@@ -1,0 +1,105 @@
+//! The DOM the demo touches: the canvas, the status line, and `<body>`'s `data-skel-*`
+//! attributes that scripts (the headless check) wait for.
+
+use wasm_bindgen::JsCast as _;
+
+use crate::{PageParams, WebError};
+
+/// The page's elements, looked up once.
+pub(crate) struct Page {
+    window: web_sys::Window,
+    body: web_sys::HtmlElement,
+    status: Option<web_sys::Element>,
+    stats: Option<web_sys::Element>,
+    /// `<canvas id="skel">`.
+    pub(crate) canvas: web_sys::HtmlCanvasElement,
+}
+
+impl Page {
+    /// Finds `window`, `<body>`, `<canvas id="skel">` and the optional `#status` and `#stats`.
+    pub(crate) fn find() -> Result<Self, WebError> {
+        let window = web_sys::window().ok_or(WebError::Page { what: "window" })?;
+        let document = window
+            .document()
+            .ok_or(WebError::Page { what: "document" })?;
+        let body = document.body().ok_or(WebError::Page { what: "<body>" })?;
+        let canvas = document
+            .get_element_by_id("skel")
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+            .ok_or(WebError::Page {
+                what: "<canvas id=\"skel\">",
+            })?;
+        Ok(Self {
+            status: document.get_element_by_id("status"),
+            stats: document.get_element_by_id("stats"),
+            window,
+            body,
+            canvas,
+        })
+    }
+
+    /// The window (requestAnimationFrame, fetch, performance).
+    pub(crate) fn window(&self) -> &web_sys::Window {
+        &self.window
+    }
+
+    /// The query string's parameters.
+    pub(crate) fn params(&self) -> Result<PageParams, WebError> {
+        let search = self.window.location().search().unwrap_or_default();
+        let query =
+            web_sys::UrlSearchParams::new_with_str(&search).map_err(|_| WebError::Page {
+                what: "parsable query string",
+            })?;
+        let pair = |key: &str| query.get(key).map(|v| (key.to_owned(), v));
+        PageParams::from_pairs(pair("backend").into_iter().chain(pair("asset")))
+    }
+
+    /// Milliseconds since page load (`performance.now()`), 0 without a performance object.
+    pub(crate) fn now_ms(&self) -> f64 {
+        self.window.performance().map_or(0.0, |p| p.now())
+    }
+
+    /// Shows `text` in `#status`.
+    pub(crate) fn set_status(&self, text: &str) {
+        if let Some(status) = &self.status {
+            status.set_text_content(Some(text));
+        }
+    }
+
+    /// Shows `text` in `#stats`.
+    pub(crate) fn set_stats(&self, text: &str) {
+        if let Some(stats) = &self.stats {
+            stats.set_text_content(Some(text));
+        }
+    }
+
+    /// Marks the page ready: `<body data-skel-ready="webgpu">`.
+    pub(crate) fn set_ready(&self, backend: &str) {
+        // Setting an attribute on <body> only fails for an invalid name; the name is fixed.
+        let _ = self.body.set_attribute("data-skel-ready", backend);
+    }
+
+    /// Shows `error` on the page, sets `data-skel-error` and logs it to the console.
+    pub(crate) fn show_error(&self, error: &WebError) {
+        report_error(&error.to_string());
+    }
+}
+
+/// Shows `message` in `#status` (or as `<body>`'s text when the page lacks one), sets
+/// `<body data-skel-error>` and logs it; works even when [`Page::find`] failed.
+pub(crate) fn report_error(message: &str) {
+    web_sys::console::error_1(&format!("skel: {message}").into());
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Some(status) = document.get_element_by_id("status") {
+        status.set_text_content(Some(message));
+        let _ = status.set_attribute("class", "error");
+    }
+    if let Some(body) = document.body() {
+        let _ = body.set_attribute("data-skel-error", message);
+        if document.get_element_by_id("status").is_none() {
+            body.set_text_content(Some(message));
+        }
+    }
+}
