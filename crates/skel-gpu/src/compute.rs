@@ -155,6 +155,8 @@ impl ComputeSkinning {
                 first_location: 0,
             },
             false,
+            // Compute shaders read storage buffers anyway: the deltas are one.
+            crate::MorphDeltaStorage::Buffer,
         );
         let fragment_layout =
             fragment.create_bind_group_layout(ctx, wgpu::ShaderStages::COMPUTE)?;
@@ -237,6 +239,8 @@ impl ComputeSkinning {
     /// [`GpuError::MissingBinding`] for a buffer, skeleton or morph the configuration needs;
     /// [`GpuError::BufferTooSmall`] for a buffer shorter than `vertex_count` needs;
     /// [`GpuError::LengthMismatch`] when morph targets have another vertex count;
+    /// [`GpuError::MorphDeltaMismatch`] when their deltas are in a texture (compute skinning
+    /// reads a storage buffer);
     /// [`GpuError::MissingLimit`] (`max_storage_buffer_binding_size`,
     /// `max_compute_workgroups_per_dimension`); [`GpuError::Validation`] (e.g. a buffer without
     /// `STORAGE` usage).

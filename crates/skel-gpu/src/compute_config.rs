@@ -79,6 +79,7 @@ impl ComputeSkinningConfig {
                 first_location: 0,
             },
             !skinned,
+            crate::MorphDeltaStorage::Buffer,
         );
         let cache_size = cache_size.max(1).to_string();
         let (bone_cache, bone_cache_load) = if skinned {

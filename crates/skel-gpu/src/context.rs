@@ -32,6 +32,9 @@ pub struct GpuContext {
     pub adapter_info: wgpu::AdapterInfo,
     /// The device's limits (what was granted, not what the adapter could do).
     pub limits: wgpu::Limits,
+    /// Whether vertex shaders may read storage buffers (see
+    /// [`vertex_storage_buffers`](Self::vertex_storage_buffers)).
+    vertex_storage: bool,
     lost: Arc<AtomicBool>,
     uncaptured: Arc<Mutex<Option<String>>>,
 }
@@ -129,7 +132,14 @@ impl GpuContext {
                 adapter: adapter_info.name.clone(),
                 reason: e.to_string(),
             })?;
-        let context = Self::from_device(device, queue, adapter_info);
+        let mut context = Self::from_device(device, queue, adapter_info);
+        // The adapter knows what the limits cannot say: a GL ES 3.1 device may have storage
+        // buffers in fragment and compute shaders but none in vertex shaders.
+        context.vertex_storage = has_storage_buffers(&context.limits)
+            && adapter
+                .get_downlevel_capabilities()
+                .flags
+                .contains(wgpu::DownlevelFlags::VERTEX_STORAGE);
         let lost = Arc::clone(&context.lost);
         context
             .device
@@ -155,14 +165,34 @@ impl GpuContext {
         adapter_info: wgpu::AdapterInfo,
     ) -> Self {
         let limits = device.limits();
+        // Without the adapter's downlevel flags, trust the limits except on GL, where vertex
+        // shaders often have no storage blocks while fragment shaders do (and the limit is the
+        // larger of the two there).
+        let vertex_storage =
+            has_storage_buffers(&limits) && adapter_info.backend != wgpu::Backend::Gl;
         Self {
             device,
             queue,
             adapter_info,
             limits,
+            vertex_storage,
             lost: Arc::new(AtomicBool::new(false)),
             uncaptured: Arc::new(Mutex::new(None)),
         }
+    }
+
+    /// Whether vertex shaders on this device may read storage buffers: the device has storage
+    /// buffers at all (`max_storage_buffers_per_shader_stage` and
+    /// `max_storage_buffer_binding_size` above 0, which WebGL2 never has) and, for contexts
+    /// made from an adapter, the adapter reports `DownlevelFlags::VERTEX_STORAGE`. For a
+    /// [`from_device`](Self::from_device) context on the GL backend this is `false` (its
+    /// adapter's flags are unknown there, and many GL ES devices lack vertex storage blocks).
+    ///
+    /// [`create_morph`](crate::create_morph) puts morph deltas in a texture where this is
+    /// `false` ([`MorphDeltaStorage::for_context`](crate::MorphDeltaStorage::for_context)).
+    #[must_use]
+    pub fn vertex_storage_buffers(&self) -> bool {
+        self.vertex_storage
     }
 
     /// The features the device was created with.
@@ -272,6 +302,11 @@ impl GpuContext {
         }
         Ok(())
     }
+}
+
+/// Whether `limits` allow any storage buffer binding (WebGL2's allow none).
+fn has_storage_buffers(limits: &wgpu::Limits) -> bool {
+    limits.max_storage_buffers_per_shader_stage > 0 && limits.max_storage_buffer_binding_size > 0
 }
 
 /// Checks every requested limit against what the adapter offers, naming the first it misses.

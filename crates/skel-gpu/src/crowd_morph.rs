@@ -15,7 +15,7 @@
 //! [`GpuClipSet::morph_offsets`]: crate::GpuClipSet::morph_offsets
 
 use crate::bind_entries::{READ, UNIFORM, compute_entry};
-use crate::{GpuError, MorphGpu};
+use crate::{GpuError, MorphDeltaStorage, MorphGpu};
 
 /// The morph targets of one crowd mesh and where each instance's weights for them are, for a
 /// morphing [`CrowdSkinning`](crate::CrowdSkinning) ([`CrowdSkinning::with_morph`]).
@@ -24,7 +24,9 @@ use crate::{GpuError, MorphGpu};
 #[derive(Debug, Clone, Copy)]
 pub struct CrowdMorphInputs<'a> {
     /// The mesh's targets (only the deltas buffer and the counts are read: the weights in its
-    /// uniform are a single character's and play no part).
+    /// uniform are a single character's and play no part). Their deltas must be in a storage
+    /// buffer ([`MorphDeltaStorage::Buffer`]), else binding fails with
+    /// [`GpuError::MorphDeltaMismatch`].
     pub morph: &'a MorphGpu,
     /// Every instance's weights, `f32`, instance-major: instance `i`'s weight for target `t` at
     /// float `i * weight_stride + weight_offset + t`. `STORAGE` usage.
@@ -53,12 +55,12 @@ pub(crate) fn morph_layout_entries() -> [wgpu::BindGroupLayoutEntry; 3] {
 
 /// Checks `inputs` against a mesh of `vertex_count` vertices in a crowd of `instances`, and
 /// returns the `SkelCrowdMorph` uniform (target count, normal offset, weight stride, weight
-/// offset) with the bytes of deltas and weights to bind.
-pub(crate) fn check_morph(
-    inputs: &CrowdMorphInputs<'_>,
+/// offset) with the deltas buffer and the bytes of weights to bind.
+pub(crate) fn check_morph<'a>(
+    inputs: &CrowdMorphInputs<'a>,
     vertex_count: u32,
     instances: u32,
-) -> Result<([u32; 4], u64, u64), GpuError> {
+) -> Result<([u32; 4], &'a wgpu::Buffer, u64), GpuError> {
     let morph = inputs.morph;
     if morph.vertex_count() != vertex_count as usize {
         return Err(GpuError::LengthMismatch {
@@ -104,5 +106,10 @@ pub(crate) fn check_morph(
         inputs.weight_stride,
         inputs.weight_offset,
     ];
-    Ok((params, morph.deltas_buffer().size(), weight_bytes.max(4)))
+    // Crowd compute skinning reads a storage buffer (a compute shader has them where it exists).
+    let deltas = morph.deltas_buffer().ok_or(GpuError::MorphDeltaMismatch {
+        shader: MorphDeltaStorage::Buffer,
+        morph: morph.delta_storage(),
+    })?;
+    Ok((params, deltas, weight_bytes.max(4)))
 }

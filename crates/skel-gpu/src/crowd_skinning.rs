@@ -244,9 +244,11 @@ impl CrowdSkinning {
     /// the instance count for outputs) or a weights buffer shorter than the crowd's instances;
     /// for a morphing pipeline, [`GpuError::MissingBinding`] without
     /// [`CrowdSkinningInputs::morph`] and [`GpuError::LengthMismatch`] for targets of another
-    /// vertex count or weights that do not fit `weight_stride`; [`GpuError::MissingLimit`]
-    /// (`max_storage_buffer_binding_size`, `max_compute_workgroups_per_dimension`);
-    /// [`GpuError::Validation`] (a buffer without `STORAGE` usage).
+    /// vertex count or weights that do not fit `weight_stride`, and
+    /// [`GpuError::MorphDeltaMismatch`] for targets whose deltas are in a texture;
+    /// [`GpuError::MissingLimit`] (`max_storage_buffer_binding_size`,
+    /// `max_compute_workgroups_per_dimension`); [`GpuError::Validation`] (a buffer without
+    /// `STORAGE` usage).
     pub fn bind(
         &self,
         ctx: &GpuContext,
@@ -353,7 +355,7 @@ impl CrowdSkinning {
             morph_params = Some(params);
             let [_, deltas_binding, weights_binding] = CROWD_MORPH_BINDINGS;
             entries.extend([
-                (deltas_binding, morph.morph.deltas_buffer(), 0, deltas),
+                (deltas_binding, deltas, 0, deltas.size()),
                 (weights_binding, morph.weights, 0, weights),
             ]);
         }

@@ -119,6 +119,16 @@ pub enum GpuError {
         /// Influences the skeleton stores.
         skeleton: u32,
     },
+    /// A shader reads morph deltas from one kind of resource and the morph targets keep them in
+    /// the other (a texture-backed [`MorphGpu`](crate::MorphGpu) in compute or crowd skinning,
+    /// which read a storage buffer, or a fragment made for the wrong kind).
+    #[error("the shader reads morph deltas from {shader}, the morph targets keep them in {morph}")]
+    MorphDeltaMismatch {
+        /// Where the shader reads them.
+        shader: crate::MorphDeltaStorage,
+        /// Where the morph targets keep them.
+        morph: crate::MorphDeltaStorage,
+    },
     /// A buffer is smaller than the operation reads or writes.
     #[error("{what}: buffer has {got} bytes, {needed} are needed")]
     BufferTooSmall {

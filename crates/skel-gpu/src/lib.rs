@@ -9,11 +9,15 @@
 //!   wrapping into rows past the device's width, see [`BoneTextureLayout`]) and the joints
 //!   (`Uint32x4`) / weights (`Float32x4`) vertex buffers, 4, 8 or 16 influences ([`create_skeleton_with`] for 16), with a CPU mirror.
 //! - [`create_morph`] → [`MorphGpu`]: morph weights uniform (up to [`MAX_MORPH_TARGETS`]) and
-//!   the position/normal deltas of every target.
+//!   the position/normal deltas of every target, in a storage buffer, or in a texture where
+//!   vertex shaders have no storage buffers (WebGL2; [`MorphDeltaStorage`],
+//!   [`create_morph_with`] to choose).
 //! - [`GpuPoseSink`]: what `skel_anim::AnimationController::tick` writes to; uploads bone
 //!   matrices with `write_texture` and morph weights with `write_buffer`, allocation-free.
 //! - [`ShaderFragment`]: WGSL to include in a vertex shader (`skel_skin_vertex(...)`), in
-//!   variants for 0/4/8/16 influences × morph on/off, with the user's group/binding/locations.
+//!   variants for 0/4/8/16 influences × morph on/off, with the user's group/binding/locations
+//!   (and, for morph, deltas from a buffer or a texture:
+//!   [`ShaderFragment::with_morph_deltas`]).
 //! - [`ComputeSkinning`]: the same skinning as a compute pass writing skinned position and
 //!   normal buffers, with compact input formats (`u8`/`u16` joints, `unorm8`/`unorm16` weights)
 //!   and a [`ComputeTuning`] (bone cache layout, tiles per workgroup, vertices per iteration)
@@ -93,6 +97,9 @@ mod error;
 mod joints;
 mod map_wait;
 mod morph;
+mod morph_storage;
+mod morph_texture;
+mod morph_upload;
 mod pose_data;
 mod pose_pass;
 pub mod readback;
@@ -126,9 +133,13 @@ pub use dual_quat::{DualQuat, SkinningMethod};
 pub use error::GpuError;
 pub use joints::JointIndices;
 pub use morph::{
-    MAX_MORPH_TARGETS, MORPH_COUNTS_OFFSET, MORPH_PARAMS_SIZE, MORPH_WEIGHTS_MIN_UPLOAD, MorphGpu,
-    create_morph, update_morph_weights,
+    MORPH_WEIGHTS_MIN_UPLOAD, MorphGpu, create_morph, create_morph_with, update_morph_weights,
 };
+pub use morph_storage::MorphDeltaStorage;
+pub use morph_texture::{
+    MORPH_TEXEL_BYTES, MORPH_TEXTURE_FORMAT, MORPH_TEXTURE_MIN_WIDTH, MorphTextureLayout,
+};
+pub use morph_upload::{MAX_MORPH_TARGETS, MORPH_COUNTS_OFFSET, MORPH_PARAMS_SIZE};
 pub use pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, POSE_MAX_CLIPS, POSE_WGSL, PoseInstance};
 pub use pose_pass::{GpuCrowdPose, GpuCrowdPoseDescriptor, POSE_WORKGROUP_SIZE, PoseLayout};
 pub use shader::{

@@ -1,5 +1,6 @@
 //! Morph targets on the GPU: a uniform with the weights (the seed's weights vec4 at offset 0) and
-//! a storage buffer with every target's position and normal deltas.
+//! every target's position and normal deltas, in a storage buffer or, where vertex shaders have
+//! no storage buffers (WebGL2), a texture (see the `morph_storage` and `morph_texture` modules).
 
 use std::any::Any;
 use std::fmt;
@@ -7,38 +8,39 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use skel_anim::MorphTargets;
 
-use crate::buffers::create_buffer_for;
-use crate::staging::{Contents, InitialUpload};
-use crate::{GpuContext, GpuError};
-
-/// The most morph targets one mesh may have: 256.
-///
-/// Every vertex reads every weight, so the weights live in a uniform buffer (broadcast to all
-/// invocations) as `array<vec4<f32>, 64>`, 1 KiB. 256 covers the rigs seen in practice (ARKit's
-/// 52 face blend shapes, the glTF samples' 8 at most, large facial rigs of 100–200) while
-/// staying far under WebGPU's guaranteed 64 KiB uniform binding and its 16 KiB downlevel one.
-/// Shaders loop only over the asset's own `target_count` and skip zero weights, so the cap
-/// costs nothing per vertex. The seed's 4 targets are the special case of one vec4.
-pub const MAX_MORPH_TARGETS: usize = 256;
-
-/// Byte offset of `target_count`, `vertex_count`, `normal_offset` (three `u32`) in the morph
-/// uniform, right after the weights.
-pub const MORPH_COUNTS_OFFSET: u64 = MAX_MORPH_TARGETS as u64 * 4;
-
-/// Size of the morph uniform: weights, then the three counts and one padding `u32`.
-pub const MORPH_PARAMS_SIZE: u64 = MORPH_COUNTS_OFFSET + 16;
+use crate::morph_upload::{Deltas, build};
+use crate::{GpuContext, GpuError, MAX_MORPH_TARGETS, MorphDeltaStorage, MorphTextureLayout};
 
 /// The weights upload is at least this long: the seed's `writeBuffer(weightsBuffer, 0, …, 16)`.
 pub const MORPH_WEIGHTS_MIN_UPLOAD: usize = 4;
 
+impl MorphDeltaStorage {
+    /// What `ctx` can bind in a vertex shader: [`Buffer`](Self::Buffer) where vertex shaders
+    /// may read storage buffers ([`GpuContext::vertex_storage_buffers`]), else
+    /// [`Texture`](Self::Texture). So native and WebGPU devices keep the buffer, and WebGL2
+    /// draws morph targets at all.
+    #[must_use]
+    pub fn for_context(ctx: &GpuContext) -> Self {
+        if ctx.vertex_storage_buffers() {
+            Self::Buffer
+        } else {
+            Self::Texture
+        }
+    }
+}
+
 /// Morph targets of one mesh on the GPU.
 ///
-/// - `params` uniform ([`MORPH_PARAMS_SIZE`] bytes): `weights: array<vec4<f32>, 64>` at offset 0
-///   (the seed's weights vec4 is its first 16 bytes), then `target_count`, `vertex_count`,
-///   `normal_offset` (immutable after creation, like the seed's count/texWidth/rowsPerBand).
-/// - `deltas` storage buffer of `f32`: position deltas target-major (`(t * vertex_count + v) *
-///   3`), then, when the targets have normals, normal deltas in the same layout starting at
-///   float `normal_offset` (0 = no normal deltas).
+/// - `params` uniform ([`MORPH_PARAMS_SIZE`](crate::MORPH_PARAMS_SIZE) bytes):
+///   `weights: array<vec4<f32>, 64>` at offset 0 (the seed's weights vec4 is its first 16
+///   bytes), then `target_count`, `vertex_count`, `normal_offset` (immutable after creation,
+///   like the seed's count/texWidth/rowsPerBand).
+/// - the deltas ([`delta_storage`](Self::delta_storage)), either a storage buffer of `f32`:
+///   position deltas target-major (`(t * vertex_count + v) * 3`), then, when the targets have
+///   normals, normal deltas in the same layout starting at float `normal_offset` (0 = no normal
+///   deltas); or an `rgba32float` texture of one delta per texel in the same order, texel
+///   `t * vertex_count + v`, normals from texel `normal_offset`
+///   ([`MorphTextureLayout`]). The uniform's layout is the same for both.
 ///
 /// Weight uploads write `max(4, target_count rounded up to 4)` floats at offset 0: exactly the
 /// seed's 16 bytes for up to 4 targets.
@@ -54,7 +56,7 @@ pub struct MorphGpu {
     /// writes it and the buffer.
     weights: Mutex<Vec<f32>>,
     params: wgpu::Buffer,
-    deltas: wgpu::Buffer,
+    deltas: Deltas,
     /// An association owned by a higher layer; never read or replaced here (see
     /// [`SkeletonGpu::handle`](crate::SkeletonGpu::handle)).
     pub handle: Option<Arc<dyn Any + Send + Sync>>,
@@ -86,19 +88,44 @@ impl AsMut<MorphGpu> for MorphGpu {
     }
 }
 
-/// Uploads a mesh's morph targets with initial `weights` (glTF `mesh.weights`, or zeros).
+/// Uploads a mesh's morph targets with initial `weights` (glTF `mesh.weights`, or zeros), the
+/// deltas where `ctx`'s vertex shaders can read them
+/// ([`MorphDeltaStorage::for_context`]: a storage buffer, or a texture on WebGL2).
 ///
 /// # Errors
 /// [`GpuError::NoMorphTargets`], [`GpuError::TooManyMorphTargets`];
 /// [`GpuError::LengthMismatch`] when the deltas are not `target_count * vertex_count * 3`
 /// floats or `weights` not one per target; [`GpuError::NotFinite`];
-/// [`GpuError::MissingLimit`] (`max_storage_buffer_binding_size`, `max_buffer_size`);
+/// [`GpuError::MissingLimit`] (`max_storage_buffer_binding_size`, or
+/// `max_texture_dimension_2d` for a texture; `max_buffer_size`);
 /// [`GpuError::Validation`], [`GpuError::OutOfMemory`].
 pub fn create_morph(
     ctx: &GpuContext,
     targets: &MorphTargets,
     vertex_count: usize,
     weights: &[f32],
+) -> Result<MorphGpu, GpuError> {
+    create_morph_with(
+        ctx,
+        targets,
+        vertex_count,
+        weights,
+        MorphDeltaStorage::for_context(ctx),
+    )
+}
+
+/// [`create_morph`] with the deltas in `storage`, whatever the device: a texture on a device
+/// that has storage buffers draws the same (tests compare the two), a buffer on one without
+/// them fails with [`GpuError::MissingLimit`] (`max_storage_buffer_binding_size`).
+///
+/// # Errors
+/// As [`create_morph`].
+pub fn create_morph_with(
+    ctx: &GpuContext,
+    targets: &MorphTargets,
+    vertex_count: usize,
+    weights: &[f32],
+    storage: MorphDeltaStorage,
 ) -> Result<MorphGpu, GpuError> {
     let count = targets.target_count;
     if count == 0 {
@@ -143,7 +170,7 @@ pub fn create_morph(
     }
     let mut padded = vec![0.0; upload_len(count)];
     padded[..count].copy_from_slice(weights);
-    let (params, deltas) = build_buffers(ctx, targets, vertex_count, &padded)?;
+    let (params, deltas) = build(ctx, targets, vertex_count, &padded, storage)?;
     Ok(MorphGpu {
         target_count: count,
         vertex_count,
@@ -225,10 +252,40 @@ impl MorphGpu {
         &self.params
     }
 
-    /// The storage buffer of position then normal deltas.
+    /// Where the deltas are: a storage buffer or a texture.
     #[must_use]
-    pub fn deltas_buffer(&self) -> &wgpu::Buffer {
-        &self.deltas
+    pub fn delta_storage(&self) -> MorphDeltaStorage {
+        self.deltas.storage()
+    }
+
+    /// The storage buffer of position then normal deltas (`None` when they are in a texture).
+    #[must_use]
+    pub fn deltas_buffer(&self) -> Option<&wgpu::Buffer> {
+        match &self.deltas {
+            Deltas::Buffer(buffer) => Some(buffer),
+            Deltas::Texture { .. } => None,
+        }
+    }
+
+    /// The texture of position then normal deltas and its layout (`None` when they are in a
+    /// storage buffer).
+    #[must_use]
+    pub fn deltas_texture(&self) -> Option<(&wgpu::Texture, MorphTextureLayout)> {
+        match &self.deltas {
+            Deltas::Buffer(_) => None,
+            Deltas::Texture {
+                texture, layout, ..
+            } => Some((texture, *layout)),
+        }
+    }
+
+    /// What a bind group binds for the deltas: the whole buffer, or the texture's view.
+    #[must_use]
+    pub fn deltas_binding(&self) -> wgpu::BindingResource<'_> {
+        match &self.deltas {
+            Deltas::Buffer(buffer) => buffer.as_entire_binding(),
+            Deltas::Texture { view, .. } => wgpu::BindingResource::TextureView(view),
+        }
     }
 
     /// Writes the first `target_count` of `weights` (missing ones count as 0) into the padded
@@ -252,8 +309,9 @@ impl MorphGpu {
         self.weights.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Rebuilds both buffers on `ctx`'s device from the CPU copy (deltas and last weights), for
-    /// device-loss recovery; [`handle`](Self::handle) is untouched.
+    /// Rebuilds the uniform and the deltas (in the same [`MorphDeltaStorage`]) on `ctx`'s
+    /// device from the CPU copy (deltas and last weights), for device-loss recovery;
+    /// [`handle`](Self::handle) is untouched.
     ///
     /// # Errors
     /// As [`create_morph`]'s device errors. On error the old buffers are kept.
@@ -262,76 +320,10 @@ impl MorphGpu {
             .weights
             .get_mut()
             .unwrap_or_else(PoisonError::into_inner);
-        let (params, deltas) = build_buffers(ctx, &self.targets, self.vertex_count, weights)?;
+        let storage = self.deltas.storage();
+        let (params, deltas) = build(ctx, &self.targets, self.vertex_count, weights, storage)?;
         self.params = params;
         self.deltas = deltas;
         Ok(())
     }
-}
-
-/// Stages the uniform (weights zero-padded, then counts) and the deltas (positions, then
-/// normals) in one buffer, then creates both buffers and fills them from it (see the `staging`
-/// module).
-fn build_buffers(
-    ctx: &GpuContext,
-    targets: &MorphTargets,
-    vertex_count: usize,
-    weights: &[f32],
-) -> Result<(wgpu::Buffer, wgpu::Buffer), GpuError> {
-    let target_count = targets.target_count;
-    let too_big = |_| GpuError::MissingLimit {
-        name: "max_storage_buffer_binding_size",
-        needed: (target_count * vertex_count * 24) as u64,
-        available: ctx.limits.max_storage_buffer_binding_size,
-    };
-    let vc = u32::try_from(vertex_count).map_err(too_big)?;
-    let normal_offset = if targets.normals.is_empty() {
-        0
-    } else {
-        u32::try_from(target_count * vertex_count * 3).map_err(too_big)?
-    };
-    let mut params_bytes = vec![0u8; MORPH_PARAMS_SIZE as usize];
-    let weight_bytes: &[u8] = bytemuck::cast_slice(weights);
-    params_bytes[..weight_bytes.len()].copy_from_slice(weight_bytes);
-    let counts = [target_count as u32, vc, normal_offset, 0];
-    params_bytes[MORPH_COUNTS_OFFSET as usize..].copy_from_slice(bytemuck::cast_slice(&counts));
-
-    let deltas_len = targets.positions.len() + targets.normals.len();
-    ctx.require_limit(
-        "max_storage_buffer_binding_size",
-        deltas_len as u64 * 4,
-        |l| l.max_storage_buffer_binding_size,
-    )?;
-    let mut deltas_floats = Vec::with_capacity(deltas_len);
-    deltas_floats.extend_from_slice(&targets.positions);
-    deltas_floats.extend_from_slice(&targets.normals);
-    let deltas_bytes: &[u8] = bytemuck::cast_slice(&deltas_floats);
-
-    ctx.capture("create_morph", || {
-        let contents = [
-            Contents::Bytes(&params_bytes),
-            Contents::Bytes(deltas_bytes),
-        ];
-        let mut upload = InitialUpload::new("skel morph staging", &contents);
-        let params = create_buffer_for(
-            ctx,
-            "skel morph params",
-            wgpu::BufferUsages::UNIFORM
-                | wgpu::BufferUsages::COPY_DST
-                | wgpu::BufferUsages::COPY_SRC,
-            params_bytes.len(),
-        )?;
-        let deltas = create_buffer_for(
-            ctx,
-            "skel morph deltas",
-            wgpu::BufferUsages::STORAGE
-                | wgpu::BufferUsages::COPY_DST
-                | wgpu::BufferUsages::COPY_SRC,
-            deltas_bytes.len(),
-        )?;
-        upload.copy_to_buffer(0, &params);
-        upload.copy_to_buffer(1, &deltas);
-        upload.submit(ctx)?;
-        Ok((params, deltas))
-    })?
 }

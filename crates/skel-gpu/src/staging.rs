@@ -57,6 +57,11 @@ enum Region {
 enum Destination {
     Buffer(wgpu::Buffer),
     BoneTexture(wgpu::Texture),
+    /// A whole texture whose rows are `bytes_per_row` apart in the region.
+    Texture {
+        texture: wgpu::Texture,
+        bytes_per_row: u32,
+    },
 }
 
 /// One create call's initial contents and the resources they go to (see the module docs).
@@ -110,6 +115,23 @@ impl<'a> InitialUpload<'a> {
             .push((region, Destination::BoneTexture(dst.clone())));
     }
 
+    /// Region `region` (a [`Contents::Bytes`] of the whole texture, rows `bytes_per_row` apart,
+    /// a multiple of `COPY_BYTES_PER_ROW_ALIGNMENT`) fills `dst`.
+    pub(crate) fn copy_to_texture(
+        &mut self,
+        region: usize,
+        dst: &wgpu::Texture,
+        bytes_per_row: u32,
+    ) {
+        self.copies.push((
+            region,
+            Destination::Texture {
+                texture: dst.clone(),
+                bytes_per_row,
+            },
+        ));
+    }
+
     /// Allocates the staging buffer mapped at creation (after the resources), writes every
     /// region, unmaps it and submits the copies. The staging buffer is released once they have
     /// run. Must run inside [`GpuContext::capture`] for wgpu's own validation to become an
@@ -160,6 +182,27 @@ impl<'a> InitialUpload<'a> {
                 }
                 (Some(Region::BoneMatrices { offset, layout }), Destination::BoneTexture(dst)) => {
                     copy_staged_bone_matrices(&mut encoder, &staging, *offset, dst, layout);
+                }
+                (
+                    Some(&Region::Bytes { offset, .. }),
+                    Destination::Texture {
+                        texture,
+                        bytes_per_row,
+                    },
+                ) => {
+                    let size = texture.size();
+                    encoder.copy_buffer_to_texture(
+                        wgpu::TexelCopyBufferInfo {
+                            buffer: &staging,
+                            layout: wgpu::TexelCopyBufferLayout {
+                                offset,
+                                bytes_per_row: Some(*bytes_per_row),
+                                rows_per_image: Some(size.height),
+                            },
+                        },
+                        texture.as_image_copy(),
+                        size,
+                    );
                 }
                 _ => {}
             }

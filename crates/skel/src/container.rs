@@ -163,7 +163,13 @@ pub fn from_asset(
             Some(binding) if streams.target_count > 0 => {
                 let weights = rest.morph_weights.get(binding).cloned().unwrap_or_default();
                 Some(MeshMorph {
-                    gpu: Arc::new(create_mesh_morph(ctx, *node, &streams, &weights)?),
+                    gpu: Arc::new(create_mesh_morph(
+                        ctx,
+                        *node,
+                        &streams,
+                        &weights,
+                        options.morph_deltas_on(ctx),
+                    )?),
                     binding,
                 })
             }
@@ -259,13 +265,14 @@ fn create_mesh_morph(
     node: usize,
     streams: &MeshStreams,
     weights: &[f32],
+    storage: skel_gpu::MorphDeltaStorage,
 ) -> Result<MorphGpu, SkelError> {
     let targets = skel_anim::MorphTargets {
         target_count: streams.target_count,
         positions: streams.morph_positions.clone(),
         normals: streams.morph_normals.clone(),
     };
-    skel_gpu::create_morph(ctx, &targets, streams.vertex_count(), weights)
+    skel_gpu::create_morph_with(ctx, &targets, streams.vertex_count(), weights, storage)
         .map_err(SkelError::gpu(format!("morph targets of mesh node {node}")))
 }
 

@@ -38,7 +38,7 @@
 //!     character.tick_animation(walk, 1000.0 / 60.0, &ctx.queue);
 //! }
 //! let mesh = &character.meshes[0];
-//! let fragment = skel::gpu::ShaderFragment::new(mesh.skinning_variant(), Default::default());
+//! let fragment = mesh.shader_fragment(Default::default()); // the variant this mesh needs
 //! assert!(fragment.compose("").contains("fn skel_skin_vertex"));
 //! # Ok(())
 //! # }

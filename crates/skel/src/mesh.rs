@@ -112,6 +112,35 @@ impl Mesh {
             morph: self.morph.is_some(),
         }
     }
+
+    /// Where this mesh's morph deltas are on the GPU (a storage buffer, or a texture on
+    /// WebGL2; see `LoadOptions::morph_deltas`). [`MorphDeltaStorage::Buffer`] without morph
+    /// targets, where it makes no difference.
+    ///
+    /// [`MorphDeltaStorage::Buffer`]: skel_gpu::MorphDeltaStorage::Buffer
+    #[must_use]
+    pub fn morph_deltas(&self) -> skel_gpu::MorphDeltaStorage {
+        self.morph
+            .as_ref()
+            .map(|m| m.gpu.delta_storage())
+            .unwrap_or_default()
+    }
+
+    /// The skinning fragment that draws this mesh at `bindings`: its
+    /// [`skinning_variant`](Self::skinning_variant), reading morph deltas where
+    /// [`morph_deltas`](Self::morph_deltas) says, so that its bind group takes this mesh's
+    /// skeleton and morph targets on any device.
+    #[must_use]
+    pub fn shader_fragment(
+        &self,
+        bindings: skel_gpu::FragmentBindings,
+    ) -> skel_gpu::ShaderFragment {
+        skel_gpu::ShaderFragment::with_morph_deltas(
+            self.skinning_variant(),
+            bindings,
+            self.morph_deltas(),
+        )
+    }
 }
 
 #[cfg(feature = "bone-control")]

@@ -1,6 +1,7 @@
 //! How [`load_gltf`](crate::load_gltf) loads.
 
 use skel_anim::{Handedness, RigOptions};
+use skel_gpu::{GpuContext, MorphDeltaStorage};
 
 /// Load options. Build from [`LoadOptions::default`] and the `with_*` methods.
 ///
@@ -27,6 +28,13 @@ pub struct LoadOptions {
     /// clips are compressed within an error bound ([`skel_anim::Compression`]; lossless by
     /// default).
     pub rig: RigOptions,
+    /// Where morph deltas go on the GPU. `None` (the default) lets the device decide
+    /// ([`MorphDeltaStorage::for_context`]): a storage buffer where vertex shaders may read
+    /// one, a texture on WebGL2, which has none. `Some` forces one, e.g. the texture on a
+    /// native device to see what WebGL2 draws. Compute and crowd skinning read the deltas from
+    /// a storage buffer and refuse texture-backed morph targets
+    /// ([`GpuError::MorphDeltaMismatch`](skel_gpu::GpuError::MorphDeltaMismatch)).
+    pub morph_deltas: Option<MorphDeltaStorage>,
 }
 
 impl Default for LoadOptions {
@@ -37,6 +45,7 @@ impl Default for LoadOptions {
             #[cfg(feature = "bone-control")]
             bone_control: false,
             rig: RigOptions::default(),
+            morph_deltas: None,
         }
     }
 }
@@ -80,6 +89,27 @@ impl LoadOptions {
     pub fn with_rig(mut self, rig: RigOptions) -> Self {
         self.rig = rig;
         self
+    }
+
+    /// These options with morph deltas in `storage` (`None`: as the device allows).
+    ///
+    /// ```
+    /// use skel::LoadOptions;
+    /// use skel::gpu::MorphDeltaStorage;
+    ///
+    /// let options = LoadOptions::default().with_morph_deltas(Some(MorphDeltaStorage::Texture));
+    /// assert_eq!(options.morph_deltas, Some(MorphDeltaStorage::Texture));
+    /// ```
+    #[must_use]
+    pub fn with_morph_deltas(mut self, storage: Option<MorphDeltaStorage>) -> Self {
+        self.morph_deltas = storage;
+        self
+    }
+
+    /// Where morph deltas go on `ctx`.
+    pub(crate) fn morph_deltas_on(&self, ctx: &GpuContext) -> MorphDeltaStorage {
+        self.morph_deltas
+            .unwrap_or_else(|| MorphDeltaStorage::for_context(ctx))
     }
 
     pub(crate) fn gltf(&self) -> skel_gltf::LoadOptions {

@@ -1,11 +1,12 @@
 //! `skel::render` on a real adapter (lavapipe in CI): the renderer draws the character where
-//! the camera looks, instances multiply it, no instances draw nothing, and the picture moves
-//! with the animation. (`skel render`'s reference image, drawn by the same renderer, is
-//! checked in `crates/skel-cli/tests/render.rs`.)
+//! the camera looks, instances multiply it, no instances draw nothing, the picture moves with
+//! the animation, and morph targets drawn from a texture (WebGL2's path) look as they do from
+//! a storage buffer. (`skel render`'s reference image, drawn by the same renderer, is checked
+//! in `crates/skel-cli/tests/render.rs`.)
 #![cfg(feature = "render")]
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use skel::gpu::GpuContext;
+use skel::gpu::{GpuContext, HeadlessOptions, MorphDeltaStorage};
 use skel::render::{AssetRenderer, BACKGROUND, Camera, Mat4, OffscreenTarget, Vec3, rest_bounds};
 use skel::{AssetContainer, LoadOptions, load_gltf};
 
@@ -108,4 +109,110 @@ fn instances_multiply_the_character_and_none_draw_nothing() {
         one,
         "the pose did not move"
     );
+}
+
+/// The built-in character in its Walk pose with every morph target at `weight`, drawn from the
+/// front by a renderer made for `ctx`, as RGBA; and where its morph deltas were put.
+fn morphed_picture(
+    ctx: &GpuContext,
+    options: &LoadOptions,
+    weight: f32,
+) -> (Vec<u8>, Vec<MorphDeltaStorage>) {
+    let mut character = load_gltf(ctx, skel::DEFAULT_CHARACTER, options).unwrap();
+    let target = OffscreenTarget::new(&ctx.device, SIDE, SIDE, 1).unwrap();
+    let renderer = AssetRenderer::new(ctx, &character, &target.format()).unwrap();
+    let (lo, hi) = rest_bounds(&character);
+    let size = (hi - lo).max_element();
+    let centre = (lo + hi) * 0.5;
+    // Close on the upper body, where Breathe, Blink and Smile move the surface.
+    let camera = Camera::orbit(centre, size * 2.0, 0.0, 0.0, 1.0, options.handedness);
+    renderer.set_camera(&ctx.queue, &camera);
+    let walk = character.clip_index("Walk").unwrap_or(0);
+    character.animation_groups[walk].play();
+    character.tick_animation(walk, 250.0, &ctx.queue);
+    renderer.update_from_group(&ctx.queue, &mut character, walk);
+    let mut storages = Vec::new();
+    for mesh in &character.meshes {
+        if let Some(morph) = &mesh.morph {
+            let weights = vec![weight; morph.gpu.target_count()];
+            morph.gpu.write_weights(&ctx.queue, &weights);
+            storages.push(morph.gpu.delta_storage());
+        }
+    }
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(target.color_attachment(BACKGROUND))],
+            depth_stencil_attachment: Some(target.depth_attachment()),
+            ..Default::default()
+        });
+        renderer.draw(&character, &mut pass).unwrap();
+    }
+    target.encode_readback(&mut encoder);
+    ctx.queue.submit([encoder.finish()]);
+    let mut rgba = Vec::new();
+    target.read_rgba(&ctx.device, &mut rgba).unwrap();
+    (rgba, storages)
+}
+
+/// Pixels whose channels differ by more than 2 (of 255).
+fn differing_pixels(a: &[u8], b: &[u8]) -> usize {
+    a.chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| p.iter().zip(*q).any(|(x, y)| x.abs_diff(*y) > 2))
+        .count()
+}
+
+#[test]
+fn morph_targets_from_a_texture_draw_as_from_a_storage_buffer() {
+    let Some(ctx) = gpu("morph_targets_from_a_texture_draw_as_from_a_storage_buffer") else {
+        return;
+    };
+    let options = LoadOptions::default();
+    let (buffer, storages) = morphed_picture(&ctx, &options, 1.0);
+    assert!(
+        !storages.is_empty(),
+        "the built-in character has morph targets"
+    );
+    assert!(storages.iter().all(|s| *s == MorphDeltaStorage::Buffer));
+    // The comparison means something only if the morph targets move pixels.
+    let (rest, _) = morphed_picture(&ctx, &options, 0.0);
+    let moved = differing_pixels(&buffer, &rest);
+    eprintln!(
+        "morph targets at weight 1 move {moved} of {} pixels",
+        SIDE * SIDE
+    );
+    assert!(moved > 20, "morph targets at weight 1 moved {moved} pixels");
+
+    let forced = options.with_morph_deltas(Some(MorphDeltaStorage::Texture));
+    let (texture, storages) = morphed_picture(&ctx, &forced, 1.0);
+    assert!(storages.iter().all(|s| *s == MorphDeltaStorage::Texture));
+    // The same deltas and the same arithmetic: lavapipe draws the same picture.
+    assert_eq!(differing_pixels(&texture, &buffer), 0);
+    assert!(
+        texture == buffer,
+        "texture and buffer pictures differ in some bits"
+    );
+}
+
+#[test]
+fn webgl2_limits_draw_the_character_with_morph_targets() {
+    let Some(full) = gpu("webgl2_limits_draw_the_character_with_morph_targets") else {
+        return;
+    };
+    // No storage buffers and 2048-texel textures, as a browser's WebGL2 device has: the
+    // loader puts the deltas in a texture by itself (before, load_gltf failed here with
+    // `max_storage_buffer_binding_size` 0).
+    let webgl2 = GpuContext::new_headless_with(&HeadlessOptions {
+        required_limits: Some(wgpu::Limits::downlevel_webgl2_defaults()),
+        ..HeadlessOptions::default()
+    })
+    .unwrap();
+    assert!(!webgl2.vertex_storage_buffers());
+    let options = LoadOptions::default();
+    let (picture, storages) = morphed_picture(&webgl2, &options, 1.0);
+    assert!(!storages.is_empty());
+    assert!(storages.iter().all(|s| *s == MorphDeltaStorage::Texture));
+    let (reference, _) = morphed_picture(&full, &options, 1.0);
+    assert_eq!(differing_pixels(&picture, &reference), 0);
 }

@@ -4,7 +4,10 @@
 use std::num::NonZeroU64;
 
 use super::ShaderFragment;
-use crate::{GpuContext, GpuError, INFLUENCE_STRIDE, MORPH_PARAMS_SIZE, MorphGpu, SkeletonGpu};
+use crate::{
+    GpuContext, GpuError, INFLUENCE_STRIDE, MORPH_PARAMS_SIZE, MorphDeltaStorage, MorphGpu,
+    SkeletonGpu,
+};
 
 impl ShaderFragment {
     /// Layout entries for the fragment's resources, visible to `visibility`.
@@ -30,15 +33,19 @@ impl ShaderFragment {
                 },
                 count: None,
             });
-            entries.push(wgpu::BindGroupLayoutEntry {
-                binding: deltas,
-                visibility,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: true },
-                    has_dynamic_offset: false,
-                    min_binding_size: NonZeroU64::new(4),
+            entries.push(match self.morph_deltas() {
+                MorphDeltaStorage::Buffer => wgpu::BindGroupLayoutEntry {
+                    binding: deltas,
+                    visibility,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Storage { read_only: true },
+                        has_dynamic_offset: false,
+                        min_binding_size: NonZeroU64::new(4),
+                    },
+                    count: None,
                 },
-                count: None,
+                // Read with textureLoad like the bone texture: the same kind of entry.
+                MorphDeltaStorage::Texture => bone_texture_layout_entry(deltas, visibility),
             });
         }
         if let Some(first) = self.influence_storage_binding() {
@@ -88,7 +95,9 @@ impl ShaderFragment {
     /// [`GpuError::MissingBinding`] when the variant needs a skeleton or morph targets that
     /// were not given; [`GpuError::InfluenceMismatch`] for a variant with more influences than
     /// the skeleton (a 4-influence variant may draw an 8-influence skeleton's first set, so
-    /// fewer is allowed).
+    /// fewer is allowed); [`GpuError::MorphDeltaMismatch`] when `morph` keeps its deltas in
+    /// another kind of resource than the fragment reads
+    /// ([`with_morph_deltas`](Self::with_morph_deltas)).
     pub fn bind_group_entries<'a>(
         &self,
         skeleton: Option<&'a SkeletonGpu>,
@@ -125,13 +134,19 @@ impl ShaderFragment {
             let morph = morph.ok_or(GpuError::MissingBinding {
                 what: "morph targets",
             })?;
+            if morph.delta_storage() != self.morph_deltas() {
+                return Err(GpuError::MorphDeltaMismatch {
+                    shader: self.morph_deltas(),
+                    morph: morph.delta_storage(),
+                });
+            }
             entries.push(wgpu::BindGroupEntry {
                 binding: params,
                 resource: morph.params_buffer().as_entire_binding(),
             });
             entries.push(wgpu::BindGroupEntry {
                 binding: deltas,
-                resource: morph.deltas_buffer().as_entire_binding(),
+                resource: morph.deltas_binding(),
             });
         }
         if let (Some(first), Some(skeleton)) = (self.influence_storage_binding(), skeleton) {

@@ -2,10 +2,14 @@
 //! shader includes, in one variant per influence count and morph on/off, with the bind group
 //! and vertex locations the user chooses.
 
-use crate::{JOINTS_VERTEX_FORMAT, MAX_MORPH_TARGETS, SkeletonGpu, WEIGHTS_VERTEX_FORMAT};
+use crate::{
+    JOINTS_VERTEX_FORMAT, MAX_MORPH_TARGETS, MorphDeltaStorage, SkeletonGpu, WEIGHTS_VERTEX_FORMAT,
+};
 
 mod bindings;
 pub mod sources;
+#[cfg(test)]
+mod webgl_tests;
 
 pub use bindings::bone_texture_layout_entry;
 
@@ -147,6 +151,8 @@ impl Default for FragmentBindings {
 pub struct ShaderFragment {
     variant: SkinningVariant,
     bindings: FragmentBindings,
+    /// Where the morph variant reads deltas (always `Buffer` without morph).
+    morph_deltas: MorphDeltaStorage,
     /// Whether sets 2 and 3 (16 influences) are the fragment's storage buffers; compute
     /// skinning reads every set from its own group-0 buffers instead.
     storage_sets: bool,
@@ -164,10 +170,38 @@ pub(crate) fn fill(template: &str, pairs: &[(&str, String)]) -> String {
 }
 
 impl ShaderFragment {
-    /// Generates the WGSL of `variant` with resources at `bindings`.
+    /// Generates the WGSL of `variant` with resources at `bindings`; a morph variant reads the
+    /// deltas from a storage buffer ([`MorphDeltaStorage::Buffer`]).
     #[must_use]
     pub fn new(variant: SkinningVariant, bindings: FragmentBindings) -> Self {
-        Self::generate(variant, bindings, true)
+        Self::generate(variant, bindings, true, MorphDeltaStorage::Buffer)
+    }
+
+    /// [`new`](Self::new), with a morph variant reading the deltas from `morph_deltas`: pass
+    /// the [`MorphGpu::delta_storage`](crate::MorphGpu::delta_storage) of the morph targets it
+    /// will bind. With [`MorphDeltaStorage::Texture`] the morph variants bind no storage buffer,
+    /// so up to 8 influences and morph targets draw on WebGL2. Without morph the choice makes no
+    /// difference.
+    ///
+    /// ```
+    /// use skel_gpu::{
+    ///     FragmentBindings, Influences, MorphDeltaStorage, ShaderFragment, SkinningVariant,
+    /// };
+    ///
+    /// let variant = SkinningVariant { influences: Influences::Four, morph: true };
+    /// let bindings = FragmentBindings::default();
+    /// let fragment =
+    ///     ShaderFragment::with_morph_deltas(variant, bindings, MorphDeltaStorage::Texture);
+    /// assert_eq!(fragment.storage_buffer_count(), 0);
+    /// assert!(fragment.source().contains("texture_2d<f32>"));
+    /// ```
+    #[must_use]
+    pub fn with_morph_deltas(
+        variant: SkinningVariant,
+        bindings: FragmentBindings,
+        morph_deltas: MorphDeltaStorage,
+    ) -> Self {
+        Self::generate(variant, bindings, true, morph_deltas)
     }
 
     /// `texture_fetch: false` leaves `skel_fetch_bone` to the including shader (compute
@@ -176,10 +210,17 @@ impl ShaderFragment {
         variant: SkinningVariant,
         bindings: FragmentBindings,
         texture_fetch: bool,
+        morph_deltas: MorphDeltaStorage,
     ) -> Self {
+        let morph_deltas = if variant.morph {
+            morph_deltas
+        } else {
+            MorphDeltaStorage::Buffer
+        };
         let fragment = Self {
             variant,
             bindings,
+            morph_deltas,
             storage_sets: texture_fetch && variant.influences == Influences::Sixteen,
             source: String::new(),
             attributes: std::array::from_fn(|i| wgpu::VertexAttribute {
@@ -199,10 +240,10 @@ impl ShaderFragment {
                 pieces.push(sources::BONE_FETCH_TEXTURE);
             }
         }
-        pieces.push(if variant.morph {
-            sources::MORPH
-        } else {
-            sources::MORPH_NONE
+        pieces.push(match (variant.morph, morph_deltas) {
+            (false, _) => sources::MORPH_NONE,
+            (true, MorphDeltaStorage::Buffer) => sources::MORPH,
+            (true, MorphDeltaStorage::Texture) => sources::MORPH_TEXTURE,
         });
         pieces.push(match variant.influences {
             Influences::None => sources::SKIN0,
@@ -266,6 +307,12 @@ impl ShaderFragment {
         self.bindings
     }
 
+    /// Where a morph variant reads the deltas ([`MorphDeltaStorage::Buffer`] without morph).
+    #[must_use]
+    pub fn morph_deltas(&self) -> MorphDeltaStorage {
+        self.morph_deltas
+    }
+
     /// The WGSL source (bindings, structs and functions; no entry point).
     #[must_use]
     pub fn source(&self) -> &str {
@@ -306,7 +353,8 @@ impl ShaderFragment {
         self.variant.morph.then_some(first)
     }
 
-    /// The morph deltas' binding (morph variants).
+    /// The morph deltas' binding (morph variants): a storage buffer or a texture, as
+    /// [`morph_deltas`](Self::morph_deltas) says.
     #[must_use]
     pub fn morph_deltas_binding(&self) -> Option<u32> {
         self.morph_params_binding().map(|b| b + 1)
@@ -323,10 +371,11 @@ impl ShaderFragment {
         self.storage_sets.then_some(after + 1)
     }
 
-    /// Storage buffers the fragment binds in the stages that use it (1 with morph targets, 4
-    /// more for 16 influences in the vertex-shader fragment).
+    /// Storage buffers the fragment binds in the stages that use it (1 with morph targets whose
+    /// deltas are in a buffer, 4 more for 16 influences in the vertex-shader fragment).
     #[must_use]
     pub fn storage_buffer_count(&self) -> u32 {
-        u32::from(self.variant.morph) + 4 * u32::from(self.storage_sets)
+        let morph_buffer = self.variant.morph && self.morph_deltas == MorphDeltaStorage::Buffer;
+        u32::from(morph_buffer) + 4 * u32::from(self.storage_sets)
     }
 }

@@ -14,6 +14,8 @@ pub const SKIN16: &str = include_str!("../../shaders/skel_skin16.wgsl");
 pub const SKIN0: &str = include_str!("../../shaders/skel_skin0.wgsl");
 /// Morph target bindings and `skel_morph`.
 pub const MORPH: &str = include_str!("../../shaders/skel_morph.wgsl");
+/// Morph target bindings and `skel_morph` reading the deltas from a texture (WebGL2).
+pub const MORPH_TEXTURE: &str = include_str!("../../shaders/skel_morph_texture.wgsl");
 /// The identity `skel_morph` of variants without morph targets.
 pub const MORPH_NONE: &str = include_str!("../../shaders/skel_morph_none.wgsl");
 /// `skel_fetch_bone` reading the bone texture (the vertex-shader fragment's).
@@ -36,7 +38,7 @@ pub const CROWD_VERTEX: &str = include_str!("../../shaders/skel_crowd_vertex.wgs
 pub const CROWD_SKIN: &str = include_str!("../../shaders/skel_crowd_skin.wgsl");
 
 /// Every file, with its name: what `cargo xtask validate-shaders` checks is used.
-pub const ALL: [(&str, &str); 16] = [
+pub const ALL: [(&str, &str); 17] = [
     ("skel_common.wgsl", COMMON),
     ("skel_bones.wgsl", BONES),
     ("skel_skin4.wgsl", SKIN4),
@@ -44,6 +46,7 @@ pub const ALL: [(&str, &str); 16] = [
     ("skel_skin16.wgsl", SKIN16),
     ("skel_skin0.wgsl", SKIN0),
     ("skel_morph.wgsl", MORPH),
+    ("skel_morph_texture.wgsl", MORPH_TEXTURE),
     ("skel_morph_none.wgsl", MORPH_NONE),
     ("skel_bone_fetch_texture.wgsl", BONE_FETCH_TEXTURE),
     ("skel_bone_cache.wgsl", BONE_CACHE),

@@ -13,15 +13,15 @@ use crate::probe::{bbox_diagonal, max_abs_diff, skin_compute_path, skin_vertex_p
 
 /// Random mesh data: positions, unit normals, `sets` influence sets with weights summing to 1
 /// (some zero), over `bones` bones.
-struct Mesh {
-    positions: Vec<f32>,
-    normals: Vec<f32>,
+pub struct Mesh {
+    pub positions: Vec<f32>,
+    pub normals: Vec<f32>,
     joints: Vec<u32>,
     weights: Vec<f32>,
     per_vertex: usize,
 }
 
-fn mesh(n: usize, per_vertex: usize, bones: u32, rng: &mut Rng) -> Mesh {
+pub fn mesh(n: usize, per_vertex: usize, bones: u32, rng: &mut Rng) -> Mesh {
     let mut m = Mesh {
         positions: vec![],
         normals: vec![],
@@ -66,7 +66,7 @@ impl Mesh {
             .flat_map(|c| c[set * 4..set * 4 + 4].to_vec())
             .collect()
     }
-    fn skeleton(&self, ctx: &GpuContext, bones: &[glam::Mat4]) -> SkeletonGpu {
+    pub fn skeleton(&self, ctx: &GpuContext, bones: &[glam::Mat4]) -> SkeletonGpu {
         let joints: Vec<Vec<u32>> = (0..self.per_vertex / 4)
             .map(|s| self.set(&self.joints, s))
             .collect();
@@ -91,7 +91,7 @@ impl Mesh {
         assert_eq!(skeleton.influences_per_vertex() as usize, self.per_vertex);
         skeleton
     }
-    fn cpu(
+    pub fn cpu(
         &self,
         bones: &[glam::Mat4],
         morph: Option<(&MorphTargets, &[f32])>,
@@ -118,7 +118,7 @@ impl Mesh {
     }
 }
 
-fn random_targets(count: usize, n: usize, rng: &mut Rng) -> MorphTargets {
+pub fn random_targets(count: usize, n: usize, rng: &mut Rng) -> MorphTargets {
     MorphTargets {
         target_count: count,
         positions: (0..count * n * 3).map(|_| rng.next_f32() * 0.5).collect(),

@@ -15,6 +15,7 @@ mod crowd_morph;
 mod end_to_end;
 mod errors;
 mod morph;
+mod morph_texture;
 mod pose;
 mod probe;
 mod recovery;

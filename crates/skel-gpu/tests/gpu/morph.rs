@@ -58,7 +58,7 @@ fn more_than_four_targets_upload_in_whole_vec4s() {
         "no normal deltas: normal_offset 0"
     );
     // The deltas buffer holds every target's positions.
-    let deltas = read_f32(ctx, morph.deltas_buffer(), 9 * 2 * 12);
+    let deltas = read_f32(ctx, morph.deltas_buffer().unwrap(), 9 * 2 * 12);
     assert_eq!(deltas, targets(9, 2, false).positions);
 }
 

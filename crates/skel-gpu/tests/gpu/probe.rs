@@ -31,13 +31,15 @@ pub fn skin_vertex_path(
     let n = (positions.len() / 3) as u32;
     let width = PROBE_WIDTH.min(n.max(1));
     let height = n.div_ceil(width).max(1);
-    let fragment = ShaderFragment::new(
+    // The fragment reads the deltas where the morph targets keep them (buffer or texture).
+    let fragment = ShaderFragment::with_morph_deltas(
         variant,
         FragmentBindings {
             group: 1,
             first_binding: 0,
             first_location: 4,
         },
+        morph.map(MorphGpu::delta_storage).unwrap_or_default(),
     );
     let fragment_layout = fragment
         .create_bind_group_layout(ctx, wgpu::ShaderStages::VERTEX)

@@ -84,7 +84,7 @@ fn recreate_rebuilds_gpu_fields_from_the_mirror_and_keeps_the_handle() {
         &[0.3, 0.6, 0.0, 0.0]
     );
     assert_eq!(
-        read_f32(&fresh, morph.deltas_buffer(), 96),
+        read_f32(&fresh, morph.deltas_buffer().unwrap(), 96),
         [vec![0.5; 12], vec![0.25; 12]].concat()
     );
     // And it keeps working on the new device.

@@ -1,11 +1,12 @@
 //! Render pipelines: the mesh shader composed with the skinning fragment of each variant
-//! (0/4/8/16 influences × morph), per topology and blending, for one [`RenderFormat`].
+//! (0/4/8/16 influences × morph, morph deltas in a buffer or a texture), per topology and
+//! blending, for one [`RenderFormat`].
 
 use super::material::{draw_layout_entries, frame_layout_entries};
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use skel_gpu::{FragmentBindings, GpuContext, ShaderFragment, SkinningVariant};
+use skel_gpu::{FragmentBindings, GpuContext, MorphDeltaStorage, ShaderFragment, SkinningVariant};
 
 use super::{RenderError, RenderFormat};
 use crate::Topology;
@@ -35,11 +36,31 @@ pub const FRAGMENT_BINDINGS: FragmentBindings = FragmentBindings {
 /// instance buffer.
 pub const FIRST_INFLUENCE_SLOT: u32 = 3;
 
+/// What distinguishes one skinning fragment from another: its variant, and where a morph
+/// variant reads the deltas (a storage buffer, or a texture on WebGL2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FragmentKey {
+    /// Skinning fragment variant.
+    pub variant: SkinningVariant,
+    /// Where the morph deltas are (`Buffer` without morph).
+    pub morph_deltas: MorphDeltaStorage,
+}
+
+impl FragmentKey {
+    /// The fragment that draws `mesh`.
+    pub fn of(mesh: &crate::Mesh) -> Self {
+        Self {
+            variant: mesh.skinning_variant(),
+            morph_deltas: mesh.morph_deltas(),
+        }
+    }
+}
+
 /// What distinguishes one pipeline from another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PipelineKey {
-    /// Skinning fragment variant.
-    pub variant: SkinningVariant,
+    /// Skinning fragment.
+    pub fragment: FragmentKey,
     /// Primitive topology.
     pub topology: Topology,
     /// Alpha blending (glTF `BLEND`): no depth writes, drawn after opaque primitives.
@@ -54,8 +75,8 @@ pub struct Pipelines {
     pub frame_layout: wgpu::BindGroupLayout,
     /// Group 1: the `Draw` uniform, base colour texture and sampler.
     pub draw_layout: wgpu::BindGroupLayout,
-    fragment_layouts: HashMap<SkinningVariant, (ShaderFragment, wgpu::BindGroupLayout)>,
-    modules: HashMap<SkinningVariant, wgpu::ShaderModule>,
+    fragment_layouts: HashMap<FragmentKey, (ShaderFragment, wgpu::BindGroupLayout)>,
+    modules: HashMap<FragmentKey, wgpu::ShaderModule>,
     pipelines: HashMap<PipelineKey, wgpu::RenderPipeline>,
 }
 
@@ -82,17 +103,18 @@ impl Pipelines {
         }
     }
 
-    /// The skinning fragment of `variant` and its bind group layout (group 2), made once.
+    /// The skinning fragment of `key` and its bind group layout (group 2), made once.
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when the device cannot hold the fragment's bindings.
     pub fn fragment(
         &mut self,
         ctx: &GpuContext,
-        variant: SkinningVariant,
+        key: FragmentKey,
     ) -> Result<&(ShaderFragment, wgpu::BindGroupLayout), RenderError> {
-        if let Entry::Vacant(slot) = self.fragment_layouts.entry(variant) {
-            let fragment = ShaderFragment::new(variant, FRAGMENT_BINDINGS);
+        if let Entry::Vacant(slot) = self.fragment_layouts.entry(key) {
+            let fragment =
+                ShaderFragment::with_morph_deltas(key.variant, FRAGMENT_BINDINGS, key.morph_deltas);
             let layout = fragment
                 .create_bind_group_layout(ctx, wgpu::ShaderStages::VERTEX)
                 .map_err(|source| RenderError::Gpu {
@@ -101,16 +123,16 @@ impl Pipelines {
                 })?;
             slot.insert((fragment, layout));
         }
-        Ok(&self.fragment_layouts[&variant])
+        Ok(&self.fragment_layouts[&key])
     }
 
-    /// The fragment of `variant` when [`fragment`](Self::fragment) has made it.
+    /// The fragment of `key` when [`fragment`](Self::fragment) has made it.
     #[must_use]
     pub fn fragment_made(
         &self,
-        variant: SkinningVariant,
+        key: FragmentKey,
     ) -> Option<&(ShaderFragment, wgpu::BindGroupLayout)> {
-        self.fragment_layouts.get(&variant)
+        self.fragment_layouts.get(&key)
     }
 
     /// The pipeline for `key` when [`get`](Self::get) has made it.
@@ -145,10 +167,10 @@ impl Pipelines {
             source,
         };
         let (fragment, fragment_layout) = {
-            let (f, l) = self.fragment(ctx, key.variant)?;
+            let (f, l) = self.fragment(ctx, key.fragment)?;
             (f.clone(), l.clone())
         };
-        if let Entry::Vacant(slot) = self.modules.entry(key.variant) {
+        if let Entry::Vacant(slot) = self.modules.entry(key.fragment) {
             let source = fragment.compose(MESH_WGSL);
             let module = ctx
                 .capture("compiling the mesh shader", || {
@@ -161,7 +183,7 @@ impl Pipelines {
                 .map_err(gpu_err)?;
             slot.insert(module);
         }
-        let module = &self.modules[&key.variant];
+        let module = &self.modules[&key.fragment];
         let layout = ctx
             .device
             .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -266,25 +288,30 @@ impl Pipelines {
 
 #[cfg(test)]
 mod tests {
-    use skel_gpu::{Influences, ShaderFragment, SkinningVariant};
+    use skel_gpu::{Influences, MorphDeltaStorage, ShaderFragment, SkinningVariant};
 
     use super::{FRAGMENT_BINDINGS, MESH_WGSL};
 
-    /// Every variant of the composed shader parses and validates (naga, no GPU needed).
+    /// Every variant of the composed shader, morph deltas from a buffer or a texture, parses
+    /// and validates (naga, no GPU needed).
     #[test]
     fn demo_shader_validates_for_every_variant() {
         for variant in SkinningVariant::all() {
-            let source = ShaderFragment::new(variant, FRAGMENT_BINDINGS).compose(MESH_WGSL);
-            let module = naga::front::wgsl::parse_str(&source)
-                .unwrap_or_else(|e| panic!("{variant:?}: {}", e.emit_to_string(&source)));
-            naga::valid::Validator::new(
-                naga::valid::ValidationFlags::all(),
-                naga::valid::Capabilities::default(),
-            )
-            .validate(&module)
-            .unwrap_or_else(|e| panic!("{variant:?}: {e:?}"));
-            let skinned = variant.influences != Influences::None;
-            assert_eq!(source.contains("skel_influences: SkelInfluences"), skinned);
+            for deltas in [MorphDeltaStorage::Buffer, MorphDeltaStorage::Texture] {
+                let source = ShaderFragment::with_morph_deltas(variant, FRAGMENT_BINDINGS, deltas)
+                    .compose(MESH_WGSL);
+                let module = naga::front::wgsl::parse_str(&source).unwrap_or_else(|e| {
+                    panic!("{variant:?} {deltas:?}: {}", e.emit_to_string(&source))
+                });
+                naga::valid::Validator::new(
+                    naga::valid::ValidationFlags::all(),
+                    naga::valid::Capabilities::default(),
+                )
+                .validate(&module)
+                .unwrap_or_else(|e| panic!("{variant:?} {deltas:?}: {e:?}"));
+                let skinned = variant.influences != Influences::None;
+                assert_eq!(source.contains("skel_influences: SkelInfluences"), skinned);
+            }
         }
     }
 }

@@ -14,7 +14,7 @@ use wgpu::util::DeviceExt as _;
 use super::camera::Camera;
 use super::look::{LOOK_BYTES, MaterialLook};
 use super::material::{base_color_sampler, base_color_texture, draw_bind_group, draw_uniform};
-use super::pipeline::{FIRST_INFLUENCE_SLOT, PipelineKey, Pipelines};
+use super::pipeline::{FIRST_INFLUENCE_SLOT, FragmentKey, PipelineKey, Pipelines};
 use super::texture::upload_texture;
 use super::{RenderError, RenderFormat};
 use crate::{AssetContainer, Topology};
@@ -49,7 +49,10 @@ struct DrawItem {
 ///
 /// It holds the pipelines of every skinning variant the asset uses, built for one
 /// [`RenderFormat`], and one uniform per primitive; the vertex, bone and morph buffers stay in
-/// the container, which every call takes by reference. Each frame: tick the animation into
+/// the container, which every call takes by reference. Morph targets are read where the loader
+/// put their deltas: a storage buffer, or a texture where vertex shaders have no storage
+/// buffers (WebGL2; [`LoadOptions::morph_deltas`](crate::LoadOptions::morph_deltas)), so the
+/// same asset draws on both. Each frame: tick the animation into
 /// the container, [`set_world_matrices`](Self::set_world_matrices) (or
 /// [`update_from_group`](Self::update_from_group)), then [`draw`](Self::draw) inside your
 /// render pass.
@@ -168,8 +171,10 @@ impl AssetRenderer {
         let mut draws = Vec::new();
         let mut skipped = 0;
         for (mi, mesh) in container.meshes.iter().enumerate() {
-            let variant = mesh.skinning_variant();
-            let (fragment, layout) = pipelines.fragment(ctx, variant)?;
+            // The mesh's variant, reading morph deltas where its MorphGpu keeps them (a texture
+            // on WebGL2).
+            let fragment_key = FragmentKey::of(mesh);
+            let (fragment, layout) = pipelines.fragment(ctx, fragment_key)?;
             let group = fragment
                 .create_bind_group(
                     ctx,
@@ -201,7 +206,7 @@ impl AssetRenderer {
                     &sampler,
                 );
                 let key = PipelineKey {
-                    variant,
+                    fragment: fragment_key,
                     topology: primitive.topology,
                     blend,
                 };
@@ -403,7 +408,7 @@ impl AssetRenderer {
             }
             let (Some(pipeline), Some((fragment, _))) = (
                 self.pipelines.made(&draw.key),
-                self.pipelines.fragment_made(draw.key.variant),
+                self.pipelines.fragment_made(draw.key.fragment),
             ) else {
                 continue;
             };
