@@ -3,7 +3,8 @@
 # KHR_mesh_quantization + KHR_texture_transform; -cc: EXT_meshopt_compression) and
 # glTF-Transform (draco over gltfpack's output) into a scratch folder (never committed: they are
 # copies of the shared assets), then writes the decoding goldens (goldens/*.json, small,
-# committed) with decode_goldens.mjs. Node tools; never run in CI. Usage:
+# committed) with decode_goldens.mjs and three.js's posed goldens (goldens/three/*.json) with
+# three_goldens.mjs. Node tools; never run in CI (see README.md). Usage:
 #   (cd scripts/peer/compressed && npm ci) && bash scripts/peer/compressed/shared_variants.sh [OUT]
 # then compare skel with them:
 #   cargo run --release -p skel-gltf --example peer_variants -- OUT
@@ -22,4 +23,5 @@ for name in CesiumMan Fox RobotExpressive; do
   "$bin/gltf-transform" draco "$out/${name}_gltfpack.glb" "$out/${name}_draco.glb" > /dev/null
 done
 node "$here/decode_goldens.mjs" "$out" "$here/goldens"
-ls -l "$out" "$here/goldens"
+node "$here/three_goldens.mjs" "$out" "$here/goldens/three"
+ls -l "$out" "$here/goldens" "$here/goldens/three"
