@@ -1,7 +1,8 @@
 //! What the GPU and window tests need on a bare Linux machine, installed when missing:
-//! Mesa's software Vulkan driver (`scripts/install-vulkan.sh`) and an X server without a
-//! screen plus a key presser (`scripts/install-display.sh`). `xtask demo` and `xtask ci` use
-//! it; the scripts are the one place that knows the package names.
+//! Mesa's software Vulkan driver (`scripts/install-vulkan.sh`), an X server without a screen
+//! plus a key presser (`scripts/install-display.sh`), and a headless browser
+//! (`scripts/install-browser.sh`). `xtask demo`, `xtask web --check` and `xtask ci` use it;
+//! the scripts are the one place that knows the package names.
 
 use std::path::Path;
 use std::process::Command;
@@ -36,6 +37,17 @@ pub(crate) fn display(who: &str) {
     }
 }
 
+/// Installs Debian's Chromium and chromedriver when either is missing (the browser check of
+/// `xtask web --check`). Not fatal: the check then says what is missing.
+pub(crate) fn browser(who: &str) {
+    if cfg!(target_os = "linux") && !(on_path("chromium") && on_path("chromedriver")) {
+        eprintln!(
+            "{who}: chromium or chromedriver missing; installing them with scripts/install-browser.sh"
+        );
+        script(who, "scripts/install-browser.sh");
+    }
+}
+
 fn script(who: &str, rel: &str) {
     let root = crate::workspace_root();
     match Command::new("bash")
@@ -50,7 +62,7 @@ fn script(who: &str, rel: &str) {
 }
 
 /// Whether `tool` is an executable file in a `PATH` directory.
-fn on_path(tool: &str) -> bool {
+pub(crate) fn on_path(tool: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(tool).is_file()))
 }

@@ -24,7 +24,9 @@ mod test_tally;
 mod validate_shaders;
 mod wasm;
 mod web;
+mod web_check;
 mod web_serve;
+mod webdriver;
 mod workspace;
 
 /// Development chores for the skel workspace.
@@ -111,12 +113,16 @@ enum Command {
     /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
     Bless,
     /// Build the browser demo (crates/skel-web) with wasm-bindgen into a folder with
-    /// index.html and serve it on 127.0.0.1; with --out, only build. Installs wasm-bindgen-cli
-    /// of the lock's version when missing. See docs/web.md.
+    /// index.html and serve it on 127.0.0.1; with --out, only build; with --check, draw it in
+    /// headless Chromium on WebGPU and WebGL2 and check it. See docs/web.md.
     Web {
         /// Build into this folder and exit (serve it with any static server).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Build, then check the page in Debian's headless Chromium (installed when missing)
+        /// instead of serving it.
+        #[arg(long)]
+        check: bool,
         /// The port to serve on (0 picks a free one).
         #[arg(long, default_value_t = 8000)]
         port: u16,
@@ -171,7 +177,7 @@ fn main() -> ExitCode {
         },
         Command::Plots(args) => plots::run(args.check),
         Command::Bless => bless::run(),
-        Command::Web { out, port } => web::run(out, port),
+        Command::Web { out, port, check } => web::run(out, port, check),
         Command::Fuzz { seconds, target } => fuzz::run(seconds, target.as_deref()),
     };
     match result {

@@ -3,7 +3,7 @@
 //! the browser compile while it downloads).
 
 use std::io::{BufRead as _, BufReader, Write as _};
-use std::net::{TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 
 /// Serves `dir` on `127.0.0.1:port` until the process is stopped.
@@ -11,15 +11,39 @@ use std::path::{Component, Path, PathBuf};
 /// # Errors
 /// When the port cannot be bound.
 pub(crate) fn serve(dir: &Path, port: u16) -> Result<(), String> {
+    let (listener, addr) = bind(port)?;
+    println!(
+        "xtask web: serving {} at http://{addr}/ (Ctrl-C stops)",
+        dir.display()
+    );
+    accept(dir, &listener);
+    Ok(())
+}
+
+/// Serves `dir` on a free port of 127.0.0.1 from a background thread for the rest of the
+/// process (the browser check's server); returns its address.
+///
+/// # Errors
+/// When no port can be bound.
+pub(crate) fn spawn(dir: &Path) -> Result<SocketAddr, String> {
+    let (listener, addr) = bind(0)?;
+    let dir = dir.to_path_buf();
+    std::thread::spawn(move || accept(&dir, &listener));
+    Ok(addr)
+}
+
+/// Binds `127.0.0.1:port` (0: any free port).
+fn bind(port: u16) -> Result<(TcpListener, SocketAddr), String> {
     let listener = TcpListener::bind(("127.0.0.1", port))
         .map_err(|e| format!("cannot listen on 127.0.0.1:{port}: {e}"))?;
     let addr = listener
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?;
-    println!(
-        "xtask web: serving {} at http://{addr}/ (Ctrl-C stops)",
-        dir.display()
-    );
+    Ok((listener, addr))
+}
+
+/// Answers every connection on `listener` from `dir`, a thread per connection.
+fn accept(dir: &Path, listener: &TcpListener) {
     for stream in listener.incoming().flatten() {
         let dir = dir.to_path_buf();
         std::thread::spawn(move || {
@@ -28,7 +52,6 @@ pub(crate) fn serve(dir: &Path, port: u16) -> Result<(), String> {
             }
         });
     }
-    Ok(())
 }
 
 /// Reads one request and answers it.

@@ -21,6 +21,8 @@ pub(crate) struct App {
     renderer: AssetRenderer,
     /// The animation group played (Walk, else the first), none for an asset without clips.
     group: Option<usize>,
+    /// `?t=`: the time the clip is held at, none when it plays.
+    held: Option<f32>,
     /// When the last frame ran (`performance.now()`), none before the first.
     last_ms: Option<f64>,
     /// Smoothed time between frames and time spent in [`App::frame`], in milliseconds.
@@ -32,8 +34,14 @@ pub(crate) struct App {
 
 impl App {
     /// Loads `glb` onto the canvas's device, builds the renderer for the surface's formats,
-    /// frames the camera around the asset and starts its Walk clip (or its first).
-    pub(crate) fn new(page: Page, gpu: CanvasGpu, glb: &[u8]) -> Result<Self, WebError> {
+    /// frames the camera around the asset and starts its Walk clip (or its first), or holds
+    /// it at `held` seconds.
+    pub(crate) fn new(
+        page: Page,
+        gpu: CanvasGpu,
+        glb: &[u8],
+        held: Option<f32>,
+    ) -> Result<Self, WebError> {
         let options = LoadOptions::default();
         let mut character = skel::load_gltf(&gpu.ctx, glb, &options)?;
         let renderer = AssetRenderer::new(&gpu.ctx, &character, &gpu.render_format())?;
@@ -53,6 +61,9 @@ impl App {
             .then(|| character.clip_index("Walk").unwrap_or(0));
         if let Some(g) = group.and_then(|g| character.animation_groups.get_mut(g)) {
             g.play();
+            if let Some(t) = held {
+                g.seek(t);
+            }
         }
         page.set_status(&format!(
             "{} on {} ({}), {} draw calls",
@@ -71,6 +82,7 @@ impl App {
             character,
             renderer,
             group,
+            held,
             last_ms: None,
             interval_ms: 0.0,
             work_ms: 0.0,
@@ -97,7 +109,12 @@ impl App {
         let queue = &self.gpu.ctx.queue;
         if let Some(g) = self.group {
             #[expect(clippy::cast_possible_truncation, reason = "a frame step is ≤ 100 ms")]
-            self.character.tick_animation(g, step as f32, queue);
+            let step = if self.held.is_some() {
+                0.0
+            } else {
+                step as f32
+            };
+            self.character.tick_animation(g, step, queue);
             self.renderer
                 .update_from_group(queue, &mut self.character, g);
         }

@@ -10,6 +10,15 @@ pub enum WebError {
         /// The value in the query string.
         got: String,
     },
+    /// `?t=` is not a finite number of seconds ≥ 0.
+    #[error("?t= must be a time in seconds ≥ 0, not {got:?}")]
+    BadTime {
+        /// The value in the query string.
+        got: String,
+    },
+    /// The CPU pose of `?test=1` (or of the native side of the check) failed.
+    #[error("cannot pose the asset on the CPU: {0}")]
+    Pose(String),
     /// The browser offers neither API (or the forced one is missing).
     #[error(
         "this browser offers {wanted}, which skel needs to draw; try a current Chrome, Edge, \

@@ -8,7 +8,7 @@
 //! (the message is also shown on the page). `?backend=webgl2|webgpu` forces a backend.
 //!
 //! Build it with `cargo xtask web` (see `docs/web.md`). Natively only the pieces that do not
-//! touch the browser build ([`Backend`], [`PageParams`], [`WebError`]), so that the workspace's
+//! touch the browser ([`Backend`], [`PageParams`], [`WebError`], [`pose_digest`]), so that the workspace's
 //! native clippy and tests cover them.
 //!
 //! ```
@@ -22,9 +22,19 @@
 
 mod error;
 mod params;
+mod pose_digest;
 
 pub use error::WebError;
 pub use params::{Backend, PageParams};
+pub use pose_digest::{PoseDigest, VERTEX_STRIDE, digest_difference, pose_digest};
+
+/// The clip `?test=1` poses, and `cargo xtask web --check` compares (the built-in
+/// character's; other assets use their first clip).
+pub const TEST_CLIP: &str = "Walk";
+
+/// The times (seconds) `?test=1` poses the clip at: the start, between keys, and past the end
+/// (held at the last key).
+pub const TEST_TIMES: [f32; 3] = [0.0, 0.437, 100.0];
 
 #[cfg(target_arch = "wasm32")]
 mod app;

@@ -51,7 +51,11 @@ impl Page {
                 what: "parsable query string",
             })?;
         let pair = |key: &str| query.get(key).map(|v| (key.to_owned(), v));
-        PageParams::from_pairs(pair("backend").into_iter().chain(pair("asset")))
+        PageParams::from_pairs(
+            ["backend", "asset", "t", "test"]
+                .into_iter()
+                .filter_map(pair),
+        )
     }
 
     /// Milliseconds since page load (`performance.now()`), 0 without a performance object.
@@ -77,6 +81,22 @@ impl Page {
     pub(crate) fn set_ready(&self, backend: &str) {
         // Setting an attribute on <body> only fails for an invalid name; the name is fixed.
         let _ = self.body.set_attribute("data-skel-ready", backend);
+    }
+
+    /// Publishes the CPU pose of `?test=1`: `<body data-skel-pose="{…}">`, JSON with
+    /// `nodes`, `positions` and `diagonal` (floats printed so that they parse back exactly).
+    pub(crate) fn set_pose(&self, digest: &crate::PoseDigest) {
+        let list = |v: &[f32]| {
+            let items: Vec<String> = v.iter().map(f32::to_string).collect();
+            format!("[{}]", items.join(","))
+        };
+        let json = format!(
+            "{{\"nodes\":{},\"positions\":{},\"diagonal\":{}}}",
+            list(&digest.nodes),
+            list(&digest.positions),
+            digest.diagonal
+        );
+        let _ = self.body.set_attribute("data-skel-pose", &json);
     }
 
     /// Shows `error` on the page, sets `data-skel-error` and logs it to the console.

@@ -1,4 +1,5 @@
-//! The page's query parameters: `?backend=webgl2|webgpu` and `?asset=URL`.
+//! The page's query parameters: `?backend=webgl2|webgpu`, `?asset=URL`, `?t=SECONDS` and
+//! `?test=1`.
 
 use crate::WebError;
 
@@ -37,12 +38,19 @@ impl Backend {
 }
 
 /// What the page's query string asks for.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageParams {
     /// `?backend=`: the backend to force; `None` picks WebGPU when the browser has it.
     pub backend: Option<Backend>,
     /// `?asset=`: a `.glb` URL to fetch instead of the built-in character.
     pub asset: Option<String>,
+    /// `?t=`: hold the clip at this time (seconds) instead of playing it, so that every frame,
+    /// and every browser, draws the same picture (the browser check compares them).
+    pub time: Option<f32>,
+    /// `?test=1`: after the first frame, also pose the asset on the CPU at
+    /// [`TEST_TIMES`](crate::TEST_TIMES) and publish the numbers in `data-skel-pose`, for
+    /// `cargo xtask web --check` to compare with native.
+    pub test: bool,
 }
 
 impl PageParams {
@@ -50,7 +58,8 @@ impl PageParams {
     /// `URLSearchParams`' entries). Unknown keys are ignored; an empty value counts as absent.
     ///
     /// # Errors
-    /// [`WebError::UnknownBackend`] for a `backend` that is neither `webgpu` nor `webgl2`.
+    /// [`WebError::UnknownBackend`] for a `backend` that is neither `webgpu` nor `webgl2`;
+    /// [`WebError::BadTime`] for a `t` that is not a finite number of seconds ≥ 0.
     pub fn from_pairs<K, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Result<Self, WebError>
     where
         K: AsRef<str>,
@@ -65,6 +74,18 @@ impl PageParams {
             match key.as_ref() {
                 "backend" => params.backend = Some(Backend::parse(value)?),
                 "asset" => params.asset = Some(value.to_owned()),
+                "t" => {
+                    params.time = Some(
+                        value
+                            .parse::<f32>()
+                            .ok()
+                            .filter(|t| t.is_finite() && *t >= 0.0)
+                            .ok_or_else(|| WebError::BadTime {
+                                got: value.to_owned(),
+                            })?,
+                    );
+                }
+                "test" => params.test = value != "0",
                 _ => {}
             }
         }
@@ -88,6 +109,16 @@ mod tests {
     fn an_unknown_backend_is_a_typed_error() {
         let err = PageParams::from_pairs([("backend", "vulkan")]);
         assert!(matches!(err, Err(WebError::UnknownBackend { got }) if got == "vulkan"));
+    }
+
+    #[test]
+    fn a_held_time_and_the_test_switch_parse() {
+        let params = PageParams::from_pairs([("t", "0.75"), ("test", "1")]).unwrap();
+        assert_eq!((params.time, params.test), (Some(0.75), true));
+        for bad in ["-1", "NaN", "soon"] {
+            let err = PageParams::from_pairs([("t", bad)]);
+            assert!(matches!(err, Err(WebError::BadTime { got }) if got == bad));
+        }
     }
 
     #[test]

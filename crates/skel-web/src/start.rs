@@ -38,7 +38,11 @@ async fn setup() -> Result<App, WebError> {
         }
         None => skel::DEFAULT_CHARACTER.to_vec(),
     };
-    App::new(page, gpu, &glb)
+    if params.test {
+        let clip = params.asset.is_none().then_some(crate::TEST_CLIP);
+        page.set_pose(&crate::pose_digest(&glb, clip, &crate::TEST_TIMES)?);
+    }
+    App::new(page, gpu, &glb, params.time)
 }
 
 /// `fetch(url)` as bytes.
