@@ -21,9 +21,10 @@ const EXAMPLES: [(&str, &str); 12] = [
     ("retarget", ""),
 ];
 
-/// Installs the Vulkan driver and Xvfb + xdotool when missing (unless `no_install`), then
-/// runs fmt, clippy, the module-circle check, the file-length check, doc, shader validation,
-/// the generated-fixtures and plots checks, the test suite, the examples and packaging; stops
+/// Installs the Vulkan driver, Xvfb + xdotool and Chromium + chromedriver when missing (unless
+/// `no_install`), then runs fmt, clippy, the module-circle check, the file-length check, doc,
+/// shader validation, the generated-fixtures and plots checks, the test suite, the examples,
+/// the browser check of the demo page and packaging; stops
 /// at the first failure. Ends with
 /// `N passed, N failed, N skipped` and the skipped tests, whether it passed or not.
 pub(crate) fn run(no_install: bool) -> Result<(), String> {
@@ -32,6 +33,7 @@ pub(crate) fn run(no_install: bool) -> Result<(), String> {
     } else {
         crate::install::vulkan("xtask ci");
         crate::install::display("xtask ci");
+        crate::install::browser("xtask ci");
     }
     let root = crate::workspace_root();
     let mut tally = Tally::new(&root.join("target/xtask-ci"))?;
@@ -144,6 +146,16 @@ fn checks(tally: &mut Tally) -> Result<(), String> {
             args.extend(["--features", features]);
         }
         cargo(&args)?;
+    }
+    // The demo page in a real browser, WebGPU and WebGL2 (docs/web.md). In CI a missing
+    // browser fails; elsewhere (`--no-install` on a machine without one) it is skipped.
+    if crate::install::on_path("chromedriver") || std::env::var_os("CI").is_some() {
+        eprintln!("xtask ci: the browser check (cargo xtask web --check)");
+        crate::web::run(Some(root.join("target/web")), 0, true)?;
+    } else {
+        eprintln!(
+            "xtask ci: SKIPPED the browser check: no chromedriver (bash scripts/install-browser.sh)"
+        );
     }
     // The crates package as crates.io would take them (every file they include is inside
     // them, metadata complete); nothing is published. PACKAGE_ARGS says why not verified.

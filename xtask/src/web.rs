@@ -65,9 +65,14 @@ pub(crate) fn build(root: &Path, out: &Path) -> Result<(), String> {
         .omit_default_module_path(false)
         .generate(out)
         .map_err(|e| format!("wasm-bindgen failed on {}: {e:#}", wasm.display()))?;
-    let page = root.join("crates/skel-web/web/index.html");
-    std::fs::copy(&page, out.join("index.html"))
-        .map_err(|e| format!("cannot copy {}: {e}", page.display()))?;
+    // The page and, beside it, the built-in character's animation graph it fetches.
+    for (from, to) in [
+        ("crates/skel-web/web/index.html", "index.html"),
+        ("graphs/default_character.json", skel_web::DEFAULT_GRAPH_URL),
+    ] {
+        std::fs::copy(root.join(from), out.join(to))
+            .map_err(|e| format!("cannot copy {from}: {e}"))?;
+    }
     let bindgen_wasm = out.join(format!("{WASM_STEM}_bg.wasm"));
     let plain = std::fs::metadata(&bindgen_wasm).map_or(0, |m| m.len());
     let gzip = gzip_size(&bindgen_wasm).map_or_else(

@@ -8,7 +8,10 @@
 //!   [`POSE_TOLERANCE`] of the character's diagonal ([`skel_web::pose_digest`] on both sides);
 //! - the canvas shows the character: enough non-background pixels, centred, as tall as the
 //!   framing camera makes it;
-//! - both backends draw the same silhouette (intersection over union ≥ [`MIN_IOU`]).
+//! - both backends draw the same silhouette (intersection over union ≥ [`MIN_IOU`]);
+//! - on WebGPU, the page without `?t=` drives the built-in character by its animation graph:
+//!   setting the `speed` slider to 3.5 takes the locomotion layer from `move` to `run`
+//!   (`data-skel-state`) and changes the picture.
 //!
 //! Screenshots land in `target/web-check/`.
 
@@ -32,7 +35,7 @@ const COMMON: [&str; 8] = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    "--window-size=800,700",
+    "--window-size=900,1000",
 ];
 /// WebGPU on SwiftShader's Vulkan (checked on Chromium 156: a canvas draws and reads back).
 const WEBGPU: [&str; 5] = [
@@ -83,7 +86,13 @@ pub(crate) fn run(dir: &Path) -> Result<(), String> {
         let args: Vec<&str> = COMMON.iter().chain(flags).copied().collect();
         let session = driver.session(CHROMIUM, &args)?;
         let url = format!("http://{addr}/?backend={backend}&t={HELD}&test=1");
-        let result = check_backend(&session, backend, &url, &native, &shots);
+        let mut result = check_backend(&session, backend, &url, &native, &shots);
+        if backend == "webgpu" && result.is_ok() {
+            let url = format!("http://{addr}/?backend={backend}");
+            if let Err(e) = check_graph(&session, &url, &shots) {
+                result = Err(format!("the animation graph: {e}"));
+            }
+        }
         if result.is_err() {
             for line in session.console() {
                 eprintln!("xtask web --check: {backend} console: {line}");
@@ -152,6 +161,56 @@ fn check_backend(
         shot.display()
     );
     Ok(silhouette)
+}
+
+/// The graph's controls change what plays: `speed` 3.5 reaches the `run` state.
+fn check_graph(session: &Session<'_>, url: &str, shots: &Path) -> Result<(), String> {
+    session.navigate(url)?;
+    let state = "return [document.body.getAttribute('data-skel-state'), \
+                 document.body.getAttribute('data-skel-error')];";
+    let wait_for = |wanted: &str| -> Result<(), String> {
+        let started = Instant::now();
+        loop {
+            let now = session.execute(state, &[])?;
+            if let Some(error) = now[1].as_str() {
+                return Err(format!("the page failed: {error}"));
+            }
+            if now[0].as_str().is_some_and(|s| s.contains(wanted)) {
+                return Ok(());
+            }
+            if started.elapsed() > READY_TIMEOUT {
+                return Err(format!(
+                    "data-skel-state never showed {wanted:?} (last {})",
+                    now[0]
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    };
+    wait_for("locomotion: move")?;
+    let before = session.screenshot("#skel")?;
+    session.execute(
+        "const s = document.getElementById('param-speed'); s.value = '3.5'; \
+         s.dispatchEvent(new Event('input')); return s.value;",
+        &[],
+    )?;
+    wait_for("locomotion: run")?;
+    std::thread::sleep(Duration::from_millis(500));
+    let after = session.screenshot("#skel")?;
+    for (name, png) in [("graph-idle", &before), ("graph-run", &after)] {
+        let shot = shots.join(format!("{name}.png"));
+        std::fs::write(&shot, png).map_err(|e| format!("{}: {e}", shot.display()))?;
+    }
+    let iou = Silhouette::from_png(&before)?.iou(&Silhouette::from_png(&after)?);
+    eprintln!(
+        "xtask web --check: webgpu graph: speed 3.5 → run; idle and run silhouettes overlap {iou:.3}"
+    );
+    if iou > 0.97 {
+        return Err(format!(
+            "the picture did not change with the state (IoU {iou:.3})"
+        ));
+    }
+    Ok(())
 }
 
 /// The page's `data-skel-pose` JSON.

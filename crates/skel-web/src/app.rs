@@ -6,6 +6,7 @@ use skel::{AssetContainer, LoadOptions};
 
 use crate::WebError;
 use crate::gpu::CanvasGpu;
+use crate::graph::GraphControls;
 use crate::page::Page;
 
 /// How often the stats line is rewritten, in milliseconds.
@@ -23,6 +24,8 @@ pub(crate) struct App {
     group: Option<usize>,
     /// `?t=`: the time the clip is held at, none when it plays.
     held: Option<f32>,
+    /// The animation graph driving the character instead of `group`, with its controls.
+    graph: Option<GraphControls>,
     /// When the last frame ran (`performance.now()`), none before the first.
     last_ms: Option<f64>,
     /// Smoothed time between frames and time spent in [`App::frame`], in milliseconds.
@@ -35,12 +38,13 @@ pub(crate) struct App {
 impl App {
     /// Loads `glb` onto the canvas's device, builds the renderer for the surface's formats,
     /// frames the camera around the asset and starts its Walk clip (or its first), or holds
-    /// it at `held` seconds.
+    /// it at `held` seconds, or hands it to the animation graph `graph` (JSON) with controls.
     pub(crate) fn new(
         page: Page,
         gpu: CanvasGpu,
         glb: &[u8],
         held: Option<f32>,
+        graph: Option<&str>,
     ) -> Result<Self, WebError> {
         let options = LoadOptions::default();
         let mut character = skel::load_gltf(&gpu.ctx, glb, &options)?;
@@ -57,7 +61,10 @@ impl App {
             .collect();
         let camera = Camera::framing(&corners, gpu.aspect(), options.handedness);
         renderer.set_camera(&gpu.ctx.queue, &camera);
-        let group = (!character.animation_groups.is_empty())
+        let graph = graph
+            .map(|json| GraphControls::new(&page, json, &character.rig))
+            .transpose()?;
+        let group = (graph.is_none() && !character.animation_groups.is_empty())
             .then(|| character.clip_index("Walk").unwrap_or(0));
         if let Some(g) = group.and_then(|g| character.animation_groups.get_mut(g)) {
             g.play();
@@ -70,6 +77,7 @@ impl App {
             gpu.backend.name(),
             gpu.ctx.adapter_info.name,
             match group {
+                _ if graph.is_some() => "its animation graph",
                 Some(_) if character.clip_index("Walk").is_some() => "Walk",
                 Some(_) => "its first clip",
                 None => "no clip",
@@ -83,6 +91,7 @@ impl App {
             renderer,
             group,
             held,
+            graph,
             last_ms: None,
             interval_ms: 0.0,
             work_ms: 0.0,
@@ -107,6 +116,13 @@ impl App {
             .map_or(0.0, |last| (now_ms - last).clamp(0.0, MAX_STEP_MS));
         self.last_ms = Some(now_ms);
         let queue = &self.gpu.ctx.queue;
+        if let Some(graph) = &mut self.graph {
+            #[expect(clippy::cast_possible_truncation, reason = "a frame step is ≤ 100 ms")]
+            let seconds = (step / 1000.0) as f32;
+            graph.tick(&self.page, seconds, &mut self.character.pose_sink(queue))?;
+            self.renderer
+                .set_world_matrices(queue, &self.character, graph.world_matrices());
+        }
         if let Some(g) = self.group {
             #[expect(clippy::cast_possible_truncation, reason = "a frame step is ≤ 100 ms")]
             let step = if self.held.is_some() {

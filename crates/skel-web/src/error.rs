@@ -16,6 +16,9 @@ pub enum WebError {
         /// The value in the query string.
         got: String,
     },
+    /// The animation graph does not compile against the asset, or refused a parameter.
+    #[error("animation graph: {0}")]
+    Graph(String),
     /// The CPU pose of `?test=1` (or of the native side of the check) failed.
     #[error("cannot pose the asset on the CPU: {0}")]
     Pose(String),

@@ -28,6 +28,10 @@ pub use error::WebError;
 pub use params::{Backend, PageParams};
 pub use pose_digest::{PoseDigest, VERTEX_STRIDE, digest_difference, pose_digest};
 
+/// Where the page finds the built-in character's animation graph: `cargo xtask web` copies
+/// `graphs/default_character.json` beside `index.html` under this name.
+pub const DEFAULT_GRAPH_URL: &str = "default_character.json";
+
 /// The clip `?test=1` poses, and `cargo xtask web --check` compares (the built-in
 /// character's; other assets use their first clip).
 pub const TEST_CLIP: &str = "Walk";
@@ -40,6 +44,8 @@ pub const TEST_TIMES: [f32; 3] = [0.0, 0.437, 100.0];
 mod app;
 #[cfg(target_arch = "wasm32")]
 mod gpu;
+#[cfg(target_arch = "wasm32")]
+mod graph;
 #[cfg(target_arch = "wasm32")]
 mod page;
 #[cfg(target_arch = "wasm32")]

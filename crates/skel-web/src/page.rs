@@ -52,7 +52,7 @@ impl Page {
             })?;
         let pair = |key: &str| query.get(key).map(|v| (key.to_owned(), v));
         PageParams::from_pairs(
-            ["backend", "asset", "t", "test"]
+            ["backend", "asset", "t", "test", "graph"]
                 .into_iter()
                 .filter_map(pair),
         )
@@ -97,6 +97,11 @@ impl Page {
             digest.diagonal
         );
         let _ = self.body.set_attribute("data-skel-pose", &json);
+    }
+
+    /// Publishes the animation graph's states: `<body data-skel-state="locomotion: run; …">`.
+    pub(crate) fn set_state(&self, text: &str) {
+        let _ = self.body.set_attribute("data-skel-state", text);
     }
 
     /// Shows `error` on the page, sets `data-skel-error` and logs it to the console.

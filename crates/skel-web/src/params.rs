@@ -1,5 +1,5 @@
-//! The page's query parameters: `?backend=webgl2|webgpu`, `?asset=URL`, `?t=SECONDS` and
-//! `?test=1`.
+//! The page's query parameters: `?backend=webgl2|webgpu`, `?asset=URL`, `?graph=URL|none`,
+//! `?t=SECONDS` and `?test=1`.
 
 use crate::WebError;
 
@@ -44,8 +44,13 @@ pub struct PageParams {
     pub backend: Option<Backend>,
     /// `?asset=`: a `.glb` URL to fetch instead of the built-in character.
     pub asset: Option<String>,
-    /// `?t=`: hold the clip at this time (seconds) instead of playing it, so that every frame,
-    /// and every browser, draws the same picture (the browser check compares them).
+    /// `?graph=`: an animation-graph JSON URL to drive the asset with, or `none` to play its
+    /// clip. Absent: the built-in character gets [`DEFAULT_GRAPH_URL`](crate::DEFAULT_GRAPH_URL),
+    /// other assets play their clip.
+    pub graph: Option<String>,
+    /// `?t=`: hold the clip at this time (seconds) instead of playing it (and no graph), so
+    /// that every frame, and every browser, draws the same picture (the browser check compares
+    /// them).
     pub time: Option<f32>,
     /// `?test=1`: after the first frame, also pose the asset on the CPU at
     /// [`TEST_TIMES`](crate::TEST_TIMES) and publish the numbers in `data-skel-pose`, for
@@ -54,6 +59,18 @@ pub struct PageParams {
 }
 
 impl PageParams {
+    /// The graph to load: `?graph=` unless `none`; without it, the built-in character's graph
+    /// when the page draws the built-in character and holds no time.
+    #[must_use]
+    pub fn graph_url(&self) -> Option<&str> {
+        match (&self.graph, &self.asset, self.time) {
+            (Some(url), _, _) if url == "none" => None,
+            (Some(url), _, _) => Some(url),
+            (None, None, None) => Some(crate::DEFAULT_GRAPH_URL),
+            _ => None,
+        }
+    }
+
     /// Reads the parameters from decoded `(key, value)` pairs (the page passes
     /// `URLSearchParams`' entries). Unknown keys are ignored; an empty value counts as absent.
     ///
@@ -86,6 +103,7 @@ impl PageParams {
                     );
                 }
                 "test" => params.test = value != "0",
+                "graph" => params.graph = Some(value.to_owned()),
                 _ => {}
             }
         }
@@ -119,6 +137,24 @@ mod tests {
             let err = PageParams::from_pairs([("t", bad)]);
             assert!(matches!(err, Err(WebError::BadTime { got }) if got == bad));
         }
+    }
+
+    #[test]
+    fn the_built_in_character_gets_its_graph_unless_held_or_told() {
+        let url = |pairs: &[(&str, &str)]| {
+            PageParams::from_pairs(pairs.iter().copied())
+                .unwrap()
+                .graph_url()
+                .map(str::to_owned)
+        };
+        assert_eq!(url(&[]).as_deref(), Some(crate::DEFAULT_GRAPH_URL));
+        assert_eq!(url(&[("t", "1")]), None);
+        assert_eq!(url(&[("asset", "fox.glb")]), None);
+        assert_eq!(url(&[("graph", "none")]), None);
+        assert_eq!(
+            url(&[("asset", "fox.glb"), ("graph", "fox.json")]).as_deref(),
+            Some("fox.json")
+        );
     }
 
     #[test]

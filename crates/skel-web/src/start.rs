@@ -42,7 +42,18 @@ async fn setup() -> Result<App, WebError> {
         let clip = params.asset.is_none().then_some(crate::TEST_CLIP);
         page.set_pose(&crate::pose_digest(&glb, clip, &crate::TEST_TIMES)?);
     }
-    App::new(page, gpu, &glb, params.time)
+    let graph = match params.graph_url() {
+        Some(url) => {
+            page.set_status(&format!("fetching {url}…"));
+            let bytes = fetch(page.window(), url).await?;
+            Some(String::from_utf8(bytes).map_err(|_| WebError::Fetch {
+                url: url.to_owned(),
+                reason: "not UTF-8 text".to_owned(),
+            })?)
+        }
+        None => None,
+    };
+    App::new(page, gpu, &glb, params.time, graph.as_deref())
 }
 
 /// `fetch(url)` as bytes.

@@ -12,9 +12,11 @@ use crate::{MeshSkeleton, Topology};
 
 /// One primitive of a [`Mesh`]: a draw call over the mesh's shared buffers.
 ///
-/// Draw with `draw_indexed(indices, base_vertex, ..)` when `indices` is set, else with
+/// Draw with `draw_indexed(indices, 0, ..)` when `indices` is set (the mesh's index buffer
+/// holds indices into the whole mesh, already offset by `base_vertex`), else with
 /// `draw(base_vertex..base_vertex + vertex_count, ..)`. Either way `@builtin(vertex_index)`
-/// counts from the mesh's first vertex, which is what the morph fragment indexes by.
+/// counts from the mesh's first vertex, which is what the morph fragment indexes by. No draw
+/// needs a base vertex: WebGL2 has none (wgpu's `DownlevelFlags::BASE_VERTEX`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Primitive {
     /// `n<node>/p<primitive>`, as in [`PrimitiveData::key`].
@@ -27,7 +29,8 @@ pub struct Primitive {
     pub base_vertex: u32,
     /// Its vertex count.
     pub vertex_count: u32,
-    /// Its range in the mesh's index buffer (list indices, relative to `base_vertex`).
+    /// Its range in the mesh's index buffer (list indices into the whole mesh: the file's
+    /// indices plus `base_vertex`).
     pub indices: Option<Range<u32>>,
     /// Whether the file gave normals (flat shading otherwise, glTF 2.0 §3.7.2.1).
     pub has_normals: bool,
@@ -247,7 +250,15 @@ pub(crate) fn concatenate(
                         p.primitive
                     )));
                 }
-                s.indices.extend_from_slice(&indices);
+                // Offset here, once, so that draws need no base vertex (WebGL2 has none).
+                // Every index is < vertex_count, so base_vertex + index < the mesh's vertex
+                // count, which the next primitive's base_vertex (or the GPU upload) bounds.
+                for index in indices {
+                    let absolute = base_vertex
+                        .checked_add(index)
+                        .ok_or_else(|| inconsistent(format!("more than {} vertices", u32::MAX)))?;
+                    s.indices.push(absolute);
+                }
                 let end = u32::try_from(s.indices.len())
                     .map_err(|_| inconsistent("more than 2³² indices".into()))?;
                 Some(start..end)

@@ -433,9 +433,9 @@ impl AssetRenderer {
             let base = primitive.base_vertex;
             match (&primitive.indices, &mesh.indices) {
                 (Some(range), Some(indices)) => {
+                    // The indices are already offset by `base_vertex` (see `Primitive`).
                     pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-                    let base = i32::try_from(base).unwrap_or(i32::MAX);
-                    pass.draw_indexed(range.clone(), base, instances.clone());
+                    pass.draw_indexed(range.clone(), 0, instances.clone());
                 }
                 _ => pass.draw(base..base + primitive.vertex_count, instances.clone()),
             }
