@@ -1,0 +1,122 @@
+//! skel's decoders and poser against the peer tools on real characters: gltfpack's default
+//! (`KHR_mesh_quantization` + `KHR_texture_transform`) and `-cc` (`EXT_meshopt_compression`)
+//! outputs and glTF-Transform's Draco output of CesiumMan, Fox and RobotExpressive.
+//!
+//! ```sh
+//! (cd scripts/peer/compressed && npm ci) && bash scripts/peer/compressed/shared_variants.sh /tmp/skel-peer-variants
+//! cargo run --release -p skel-gltf --example peer_variants -- /tmp/skel-peer-variants
+//! ```
+//!
+//! For each variant, one JSON line (`"check": "decode+original"`): (1) decoding against
+//! glTF-Transform ([`decode`]), (2) the pose against skel's pose of the original file and
+//! (3) the UVs after the texture transform against the original's ([`original`]). For each
+//! file, original and variants, and each clip with a three.js golden, one JSON line
+//! (`"check": "three"`): (4) skel's pose of that file against three.js r187's pose of the same
+//! file ([`three`]), with `pass` = every error within 1e-4 of the diagonal. Exits with 1 when a
+//! three check fails or cannot run. Never in CI (the variants are copies of the shared assets).
+
+mod decode;
+mod original;
+mod three;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use skel_anim::Handedness;
+use skel_gltf::{GltfAsset, LoadOptions, load_path};
+
+fn load(path: &Path) -> GltfAsset {
+    let opts = LoadOptions {
+        handedness: Handedness::RightHanded,
+        decode_images: false,
+    };
+    load_path(path, &opts).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn read_json(path: &Path) -> Option<Value> {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+}
+
+/// Checks (1)–(3) of a variant against its original.
+fn versus_original(original: &GltfAsset, asset: &GltfAsset, file: &str, goldens: &Path) {
+    let golden = read_json(&goldens.join(format!("{file}.json"))).unwrap_or(Value::Null);
+    let decode = decode::decoding(asset, &golden);
+    let uv = original::uv_error(original, asset);
+    let pose = original::pose_error(original, asset);
+    let row = json!({
+        "check": "decode+original",
+        "variant": file,
+        "decode_worst_relative": decode.as_ref().ok(),
+        "decode_error": decode.as_ref().err(),
+        "pose_at_rest_of_diagonal": pose.0,
+        "pose_in_clips_of_diagonal": pose.1,
+        "uv_worst": uv.map(|u| u.0),
+        "uv_worst_steps": uv.map(|u| u.1),
+    });
+    println!("{row}");
+}
+
+/// Check (4) of every clip of `file` with a three.js golden; whether all of them pass.
+fn versus_three(asset: &GltfAsset, file: &str, goldens: &Path) -> bool {
+    let mut all = true;
+    let mut any = false;
+    for clip in 0.. {
+        let path = goldens.join(format!("three/{file}.{clip}.json"));
+        if !path.exists() {
+            break;
+        }
+        any = true;
+        let row = read_json(&path)
+            .ok_or_else(|| format!("{}: unreadable", path.display()))
+            .and_then(|golden| three::compare(asset, file, &golden));
+        match row {
+            Ok(row) => {
+                all &= row["pass"].as_bool() == Some(true);
+                println!("{row}");
+            }
+            Err(e) => {
+                all = false;
+                println!(
+                    "{}",
+                    json!({"check": "three", "file": file, "clip": clip, "error": e, "pass": false})
+                );
+            }
+        }
+    }
+    if !any {
+        eprintln!("{file}: no three.js golden");
+    }
+    all && any
+}
+
+fn main() {
+    let dir = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or_else(|| "/tmp/skel-peer-variants".into()),
+    );
+    let goldens = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scripts/peer/compressed/goldens"
+    ));
+    let mut pass = true;
+    for name in ["CesiumMan", "Fox", "RobotExpressive"] {
+        let original = load(&dir.join(format!("{name}.glb")));
+        pass &= versus_three(&original, name, &goldens);
+        for variant in ["gltfpack", "gltfpack_cc", "draco"] {
+            let file = format!("{name}_{variant}");
+            let asset = load(&dir.join(format!("{file}.glb")));
+            versus_original(&original, &asset, &file, &goldens);
+            pass &= versus_three(&asset, &file, &goldens);
+        }
+    }
+    if !pass {
+        eprintln!(
+            "three.js check: some file is off by more than {:e} of the diagonal",
+            three::TOLERANCE
+        );
+        std::process::exit(1);
+    }
+}
