@@ -4,8 +4,11 @@
 //!
 //! ```sh
 //! (cd scripts/peer/compressed && npm ci) && bash scripts/peer/compressed/shared_variants.sh /tmp/skel-peer-variants
-//! cargo run --release -p skel-gltf --example peer_variants -- /tmp/skel-peer-variants
+//! cargo run --release -p skel-gltf --example peer_variants -- /tmp/skel-peer-variants [THREE_GOLDENS]
 //! ```
+//!
+//! `THREE_GOLDENS` (default: `scripts/peer/compressed/goldens/three`) names another folder of
+//! three.js goldens in the same format, e.g. ones written with a patched three.
 //!
 //! For each variant, one JSON line (`"check": "decode+original"`): (1) decoding against
 //! glTF-Transform ([`decode`]), (2) the pose against skel's pose of the original file and
@@ -59,11 +62,11 @@ fn versus_original(original: &GltfAsset, asset: &GltfAsset, file: &str, goldens:
 }
 
 /// Check (4) of every clip of `file` with a three.js golden; whether all of them pass.
-fn versus_three(asset: &GltfAsset, file: &str, goldens: &Path) -> bool {
+fn versus_three(asset: &GltfAsset, file: &str, three_dir: &Path, label: &str) -> bool {
     let mut all = true;
     let mut any = false;
     for clip in 0.. {
-        let path = goldens.join(format!("three/{file}.{clip}.json"));
+        let path = three_dir.join(format!("{file}.{clip}.json"));
         if !path.exists() {
             break;
         }
@@ -72,15 +75,16 @@ fn versus_three(asset: &GltfAsset, file: &str, goldens: &Path) -> bool {
             .ok_or_else(|| format!("{}: unreadable", path.display()))
             .and_then(|golden| three::compare(asset, file, &golden));
         match row {
-            Ok(row) => {
+            Ok(mut row) => {
                 all &= row["pass"].as_bool() == Some(true);
+                row["goldens"] = json!(label);
                 println!("{row}");
             }
             Err(e) => {
                 all = false;
                 println!(
                     "{}",
-                    json!({"check": "three", "file": file, "clip": clip, "error": e, "pass": false})
+                    json!({"check": "three", "goldens": label, "file": file, "clip": clip, "error": e, "pass": false})
                 );
             }
         }
@@ -101,15 +105,25 @@ fn main() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../scripts/peer/compressed/goldens"
     ));
+    // The three.js goldens: the committed ones unless a second argument names another folder.
+    let (three_dir, label) = std::env::args().nth(2).map_or_else(
+        || {
+            (
+                goldens.join("three"),
+                "scripts/peer/compressed/goldens/three".to_owned(),
+            )
+        },
+        |d| (PathBuf::from(&d), d),
+    );
     let mut pass = true;
     for name in ["CesiumMan", "Fox", "RobotExpressive"] {
         let original = load(&dir.join(format!("{name}.glb")));
-        pass &= versus_three(&original, name, &goldens);
+        pass &= versus_three(&original, name, &three_dir, &label);
         for variant in ["gltfpack", "gltfpack_cc", "draco"] {
             let file = format!("{name}_{variant}");
             let asset = load(&dir.join(format!("{file}.glb")));
             versus_original(&original, &asset, &file, &goldens);
-            pass &= versus_three(&asset, &file, &goldens);
+            pass &= versus_three(&asset, &file, &three_dir, &label);
         }
     }
     if !pass {
