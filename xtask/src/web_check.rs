@@ -8,10 +8,17 @@
 //!   [`POSE_TOLERANCE`] of the character's diagonal ([`skel_web::pose_digest`] on both sides);
 //! - the canvas shows the character: enough non-background pixels, centred, as tall as the
 //!   framing camera makes it;
+//! - GPU skinning matches the CPU reference: every skinned vertex of the native CPU pose,
+//!   projected with the page's camera (`data-skel-camera`), lands on a drawn pixel (within
+//!   [`NEAR_PIXELS`]);
+//! - compute skinning builds on WebGPU and is refused with skel-gpu's typed limit error on
+//!   WebGL2 (`data-skel-compute`);
 //! - both backends draw the same silhouette (intersection over union ≥ [`MIN_IOU`]);
 //! - on WebGPU, the page without `?t=` drives the built-in character by its animation graph:
 //!   setting the `speed` slider to 3.5 takes the locomotion layer from `move` to `run`
-//!   (`data-skel-state`) and changes the picture.
+//!   (`data-skel-state`) and changes the picture; then (held at one time, so that only the
+//!   gesture moves the picture) a mouse drag on the canvas turns the camera, and picking a
+//!   `.glb` in the page's file input loads and draws it.
 //!
 //! Screenshots land in `target/web-check/`.
 
@@ -48,6 +55,9 @@ const WEBGPU: [&str; 5] = [
 /// WebGL2 on SwiftShader's GL (Chromium's software fallback without a GPU).
 const WEBGL2: [&str; 1] = ["--disable-gpu"];
 
+/// The file the check opens through the page's file input (a small rig that is not the
+/// built-in character).
+const PICKED_FIXTURE: &str = "fixtures/eight_influences_u8.glb";
 /// The time the check holds the clip at (between keys of Walk).
 const HELD: f32 = 0.437;
 /// How long a backend may take to draw its first frame (SwiftShader compiles slowly).
@@ -56,6 +66,9 @@ const READY_TIMEOUT: Duration = Duration::from_secs(180);
 const POSE_TOLERANCE: f64 = 1e-6;
 /// Two rasterisers of one picture agree on almost every pixel of the silhouette.
 const MIN_IOU: f64 = 0.9;
+/// How far (pixels, each way) from a projected CPU vertex a drawn pixel may be: rasterisation
+/// rules, and a vertex exactly on the silhouette's edge.
+const NEAR_PIXELS: i64 = 2;
 /// A pixel is the character's when a channel differs from the background by more than this.
 const INK_LEVELS: i32 = 24;
 
@@ -91,6 +104,8 @@ pub(crate) fn run(dir: &Path) -> Result<(), String> {
             let url = format!("http://{addr}/?backend={backend}");
             if let Err(e) = check_graph(&session, &url, &shots) {
                 result = Err(format!("the animation graph: {e}"));
+            } else if let Err(e) = check_gestures(&session, &format!("{url}&t={HELD}"), &shots) {
+                result = Err(format!("the page's controls: {e}"));
             }
         }
         if result.is_err() {
@@ -154,8 +169,28 @@ fn check_backend(
     std::fs::write(&shot, &png).map_err(|e| format!("{}: {e}", shot.display()))?;
     let silhouette = Silhouette::from_png(&png)?;
     silhouette.check_character()?;
+    let (inside, total) = cpu_vertices_on_ink(session, native, &silhouette)?;
+    if inside < total {
+        return Err(format!(
+            "GPU skinning differs from the CPU reference: {} of {total} CPU-skinned vertices project off the drawn character",
+            total - inside
+        ));
+    }
+    let compute = session.execute(
+        "return document.body.getAttribute('data-skel-compute');",
+        &[],
+    )?;
+    let compute = compute.as_str().unwrap_or("(none)");
+    let expected = if backend == "webgpu" {
+        compute == "ok"
+    } else {
+        compute.contains("max_compute_invocations_per_workgroup")
+    };
+    if !expected {
+        return Err(format!("compute skinning on {backend}: {compute}"));
+    }
     eprintln!(
-        "xtask web --check: {backend} ready in {ready_s:.1} s; wasm pose within {:.1e} of native; {:.1} % of the canvas drawn, {}",
+        "xtask web --check: {backend} ready in {ready_s:.1} s; wasm pose within {:.1e} of native; {:.1} % of the canvas drawn; {inside}/{total} CPU-skinned vertices on drawn pixels; compute skinning: {compute}; {}",
         nodes.max(positions),
         silhouette.coverage() * 100.0,
         shot.display()
@@ -213,6 +248,124 @@ fn check_graph(session: &Session<'_>, url: &str, shots: &Path) -> Result<(), Str
     Ok(())
 }
 
+/// A drag turns the camera; a picked file replaces the character.
+fn check_gestures(session: &Session<'_>, url: &str, shots: &Path) -> Result<(), String> {
+    session.navigate(url)?;
+    wait_ready(session)?;
+    std::thread::sleep(Duration::from_millis(500));
+    let before = Silhouette::from_png(&session.screenshot("#skel")?)?;
+    session.drag("#skel", 160, 0)?;
+    std::thread::sleep(Duration::from_millis(500));
+    let turned_png = session.screenshot("#skel")?;
+    let turned = Silhouette::from_png(&turned_png)?;
+    let iou = before.iou(&turned);
+    if iou > 0.9 {
+        return Err(format!("a drag did not turn the camera (IoU {iou:.3})"));
+    }
+    let fixture = crate::workspace_root().join(PICKED_FIXTURE);
+    session.pick_file("#file", &fixture)?;
+    let status = "return [document.getElementById('status').textContent, \
+                  document.body.getAttribute('data-skel-error')];";
+    let name = PICKED_FIXTURE.rsplit('/').next().unwrap_or(PICKED_FIXTURE);
+    let started = Instant::now();
+    loop {
+        let now = session.execute(status, &[])?;
+        if let Some(error) = now[1].as_str() {
+            return Err(format!("the page failed after picking {name}: {error}"));
+        }
+        if now[0].as_str().is_some_and(|s| s.starts_with(name)) {
+            break;
+        }
+        if started.elapsed() > READY_TIMEOUT {
+            return Err(format!("{name} never loaded (status: {})", now[0]));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let picked_png = session.screenshot("#skel")?;
+    let picked = Silhouette::from_png(&picked_png)?;
+    for (file, png) in [("turned", &turned_png), ("picked", &picked_png)] {
+        let shot = shots.join(format!("{file}.png"));
+        std::fs::write(&shot, png).map_err(|e| format!("{}: {e}", shot.display()))?;
+    }
+    let iou_picked = turned.iou(&picked);
+    eprintln!(
+        "xtask web --check: webgpu gestures: a drag turned the camera (IoU {iou:.3} with before); {name} loaded from the file input (IoU {iou_picked:.3} with the character), {:.1} % drawn",
+        picked.coverage() * 100.0
+    );
+    if picked.coverage() < 0.01 || iou_picked > 0.9 {
+        return Err(format!(
+            "{name} did not replace the character on the canvas ({:.1} % drawn, IoU {iou_picked:.3})",
+            picked.coverage() * 100.0
+        ));
+    }
+    Ok(())
+}
+
+/// Waits for `data-skel-ready` (any backend) or fails with `data-skel-error`.
+fn wait_ready(session: &Session<'_>) -> Result<(), String> {
+    let probe = "const b = document.body; return [b.getAttribute('data-skel-ready'), \
+                 b.getAttribute('data-skel-error')];";
+    let started = Instant::now();
+    loop {
+        let state = session.execute(probe, &[])?;
+        if let Some(error) = state[1].as_str() {
+            return Err(format!("the page failed: {error}"));
+        }
+        if state[0].is_string() {
+            return Ok(());
+        }
+        if started.elapsed() > READY_TIMEOUT {
+            return Err(format!("not ready after {READY_TIMEOUT:?}"));
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+/// Projects the native CPU pose at [`HELD`] (the page's left-handed world: x mirrored) with
+/// the page's camera and counts the vertices that land within [`NEAR_PIXELS`] of a drawn
+/// pixel: `(inside, total)`.
+fn cpu_vertices_on_ink(
+    session: &Session<'_>,
+    native: &skel_web::PoseDigest,
+    silhouette: &Silhouette,
+) -> Result<(usize, usize), String> {
+    let camera = session.execute(
+        "return document.body.getAttribute('data-skel-camera');",
+        &[],
+    )?;
+    let camera: Vec<f32> = serde_json::from_str(camera.as_str().ok_or("no data-skel-camera")?)
+        .map_err(|e| format!("data-skel-camera: {e}"))?;
+    let camera = <[f32; 16]>::try_from(camera.as_slice())
+        .map_err(|_| "data-skel-camera is not 16 numbers".to_owned())?;
+    let view_projection = skel::render::Mat4::from_cols_array(&camera);
+    let held = skel_web::TEST_TIMES
+        .iter()
+        .position(|t| *t == HELD)
+        .ok_or("HELD is not one of skel_web::TEST_TIMES")?;
+    let per_time = native.positions.len() / skel_web::TEST_TIMES.len();
+    let block = &native.positions[held * per_time..(held + 1) * per_time];
+    let (w, h) = (i64::from(silhouette.width), i64::from(silhouette.height));
+    let mut inside = 0;
+    for p in block.chunks_exact(3) {
+        let clip = view_projection * skel::render::Vec3::new(-p[0], p[1], p[2]).extend(1.0);
+        let ndc = clip.truncate() / clip.w;
+        #[expect(clippy::cast_possible_truncation, reason = "pixel coordinates")]
+        let (x, y) = (
+            ((ndc.x + 1.0) * 0.5 * w as f32).floor() as i64,
+            ((1.0 - ndc.y) * 0.5 * h as f32).floor() as i64,
+        );
+        let near = (-NEAR_PIXELS..=NEAR_PIXELS).any(|dy| {
+            (-NEAR_PIXELS..=NEAR_PIXELS).any(|dx| {
+                let (px, py) = (x + dx, y + dy);
+                (0..w).contains(&px) && (0..h).contains(&py) && silhouette.ink_at(px, py)
+            })
+        });
+        inside += usize::from(near);
+    }
+    Ok((inside, block.len() / 3))
+}
+
 /// The page's `data-skel-pose` JSON.
 fn parse_digest(json: &str) -> Result<skel_web::PoseDigest, String> {
     let value: Value = serde_json::from_str(json).map_err(|e| format!("data-skel-pose: {e}"))?;
@@ -266,6 +419,15 @@ impl Silhouette {
             height: image.height(),
             ink,
         })
+    }
+
+    /// Whether pixel (`x`, `y`), inside the image, is drawn.
+    fn ink_at(&self, x: i64, y: i64) -> bool {
+        usize::try_from(y * i64::from(self.width) + x)
+            .ok()
+            .and_then(|i| self.ink.get(i))
+            .copied()
+            .unwrap_or(false)
     }
 
     #[expect(clippy::cast_precision_loss, reason = "pixel counts")]

@@ -163,23 +163,72 @@ impl Session<'_> {
         )
     }
 
+    /// The WebDriver id of the first element matching `css`.
+    fn element(&self, css: &str) -> Result<String, String> {
+        let found = self.command(
+            "POST",
+            "element",
+            Some(&json!({ "using": "css selector", "value": css })),
+        )?;
+        found
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .ok_or_else(|| format!("no element {css}"))
+    }
+
+    /// Picks the local file `path` in the `<input type="file">` matching `css`, as a user would.
+    ///
+    /// # Errors
+    /// A driver error or no such element.
+    pub(crate) fn pick_file(&self, css: &str, path: &std::path::Path) -> Result<(), String> {
+        let element = self.element(css)?;
+        let text = path.display().to_string();
+        self.command(
+            "POST",
+            &format!("element/{element}/value"),
+            Some(&json!({ "text": text })),
+        )
+        .map(|_| ())
+    }
+
+    /// Drags with the mouse's left button from the centre of the element matching `css` by
+    /// `dx`, `dy` pixels, in a few steps.
+    ///
+    /// # Errors
+    /// A driver error or no such element.
+    pub(crate) fn drag(&self, css: &str, dx: i32, dy: i32) -> Result<(), String> {
+        let element = self.element(css)?;
+        let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": element });
+        let steps: Vec<Value> = (0..4)
+            .map(|_| {
+                json!({ "type": "pointerMove", "duration": 20, "origin": "pointer",
+                             "x": dx / 4, "y": dy / 4 })
+            })
+            .collect();
+        let mut actions = vec![
+            json!({ "type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0 }),
+            json!({ "type": "pointerDown", "button": 0 }),
+        ];
+        actions.extend(steps);
+        actions.push(json!({ "type": "pointerUp", "button": 0 }));
+        self.command(
+            "POST",
+            "actions",
+            Some(&json!({ "actions": [{ "type": "pointer", "id": "mouse",
+                "parameters": { "pointerType": "mouse" }, "actions": actions }] })),
+        )
+        .map(|_| ())
+    }
+
     /// A PNG screenshot of the first element matching `css`.
     ///
     /// # Errors
     /// A driver error, no such element, or bad base64.
     pub(crate) fn screenshot(&self, css: &str) -> Result<Vec<u8>, String> {
         use base64::Engine as _;
-        let found = self.command(
-            "POST",
-            "element",
-            Some(&json!({ "using": "css selector", "value": css })),
-        )?;
-        let element = found
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("no element {css}"))?
-            .to_owned();
+        let element = self.element(css)?;
         let png = self.command("GET", &format!("element/{element}/screenshot"), None)?;
         base64::engine::general_purpose::STANDARD
             .decode(png.as_str().unwrap_or(""))

@@ -1,13 +1,13 @@
-//! The demo once running: the character, its renderer, and one frame of animation and
-//! drawing per `requestAnimationFrame`, with frame time shown on the page.
+//! The demo once running: the scene on the canvas, the user's gestures, and one frame of
+//! animation and drawing per `requestAnimationFrame`, with frame time shown on the page.
 
-use skel::render::{AssetRenderer, BACKGROUND, Camera, Vec3, rest_bounds};
-use skel::{AssetContainer, LoadOptions};
+use skel::render::BACKGROUND;
 
 use crate::WebError;
 use crate::gpu::CanvasGpu;
-use crate::graph::GraphControls;
+use crate::input::Input;
 use crate::page::Page;
+use crate::scene::Scene;
 
 /// How often the stats line is rewritten, in milliseconds.
 const STATS_EVERY_MS: f64 = 250.0;
@@ -18,14 +18,8 @@ const MAX_STEP_MS: f64 = 100.0;
 pub(crate) struct App {
     page: Page,
     gpu: CanvasGpu,
-    character: AssetContainer,
-    renderer: AssetRenderer,
-    /// The animation group played (Walk, else the first), none for an asset without clips.
-    group: Option<usize>,
-    /// `?t=`: the time the clip is held at, none when it plays.
-    held: Option<f32>,
-    /// The animation graph driving the character instead of `group`, with its controls.
-    graph: Option<GraphControls>,
+    scene: Scene,
+    input: Input,
     /// When the last frame ran (`performance.now()`), none before the first.
     last_ms: Option<f64>,
     /// Smoothed time between frames and time spent in [`App::frame`], in milliseconds.
@@ -36,9 +30,7 @@ pub(crate) struct App {
 }
 
 impl App {
-    /// Loads `glb` onto the canvas's device, builds the renderer for the surface's formats,
-    /// frames the camera around the asset and starts its Walk clip (or its first), or holds
-    /// it at `held` seconds, or hands it to the animation graph `graph` (JSON) with controls.
+    /// Loads `glb` (see [`Scene::load`]) and listens to the page.
     pub(crate) fn new(
         page: Page,
         gpu: CanvasGpu,
@@ -46,58 +38,52 @@ impl App {
         held: Option<f32>,
         graph: Option<&str>,
     ) -> Result<Self, WebError> {
-        let options = LoadOptions::default();
-        let mut character = skel::load_gltf(&gpu.ctx, glb, &options)?;
-        let renderer = AssetRenderer::new(&gpu.ctx, &character, &gpu.render_format())?;
-        let (min, max) = rest_bounds(&character);
-        let corners: Vec<Vec3> = (0..8)
-            .map(|i| {
-                Vec3::new(
-                    if i & 1 == 0 { min.x } else { max.x },
-                    if i & 2 == 0 { min.y } else { max.y },
-                    if i & 4 == 0 { min.z } else { max.z },
-                )
-            })
-            .collect();
-        let camera = Camera::framing(&corners, gpu.aspect(), options.handedness);
-        renderer.set_camera(&gpu.ctx.queue, &camera);
-        let graph = graph
-            .map(|json| GraphControls::new(&page, json, &character.rig))
-            .transpose()?;
-        let group = (graph.is_none() && !character.animation_groups.is_empty())
-            .then(|| character.clip_index("Walk").unwrap_or(0));
-        if let Some(g) = group.and_then(|g| character.animation_groups.get_mut(g)) {
-            g.play();
-            if let Some(t) = held {
-                g.seek(t);
-            }
-        }
-        page.set_status(&format!(
-            "{} on {} ({}), {} draw calls",
-            gpu.backend.name(),
-            gpu.ctx.adapter_info.name,
-            match group {
-                _ if graph.is_some() => "its animation graph",
-                Some(_) if character.clip_index("Walk").is_some() => "Walk",
-                Some(_) => "its first clip",
-                None => "no clip",
-            },
-            renderer.draw_count()
-        ));
-        Ok(Self {
+        let scene = Scene::load(&page, &gpu, glb, held, graph)?;
+        let document = page
+            .window()
+            .document()
+            .ok_or(WebError::Page { what: "document" })?;
+        let input = Input::listen(&document, &page.canvas)?;
+        let app = Self {
             page,
             gpu,
-            character,
-            renderer,
-            group,
-            held,
-            graph,
+            scene,
+            input,
             last_ms: None,
             interval_ms: 0.0,
             work_ms: 0.0,
             stats_at_ms: 0.0,
             frames: 0,
-        })
+        };
+        app.show_status("the built-in character");
+        Ok(app)
+    }
+
+    /// `?test=1`: publishes what the browser check compares with the CPU — the camera's
+    /// `projection · view` (`data-skel-camera`, 16 floats, column-major), and whether this
+    /// device builds compute skinning (`data-skel-compute`: `ok`, or the typed error, which
+    /// WebGL2 must give).
+    pub(crate) fn publish_test(&self) {
+        let camera = self.scene.view.camera(self.gpu.aspect()).view_projection();
+        let floats: Vec<String> = camera.to_cols_array().iter().map(f32::to_string).collect();
+        self.page
+            .set_data("data-skel-camera", &format!("[{}]", floats.join(",")));
+        let compute = skel::gpu::ComputeSkinning::new(&self.gpu.ctx, Default::default());
+        self.page.set_data(
+            "data-skel-compute",
+            &compute.map_or_else(|e| e.to_string(), |_| "ok".to_owned()),
+        );
+    }
+
+    /// `backend on adapter (name, driver), N draw calls` in the status line.
+    fn show_status(&self, name: &str) {
+        self.page.set_status(&format!(
+            "{name} on {} ({}), driven by {}, {} draw calls; drag to turn, wheel to zoom, drop a .glb",
+            self.gpu.backend.name(),
+            self.gpu.ctx.adapter_info.name,
+            self.scene.driver(),
+            self.scene.draw_count()
+        ));
     }
 
     /// The page's elements.
@@ -115,25 +101,18 @@ impl App {
             .last_ms
             .map_or(0.0, |last| (now_ms - last).clamp(0.0, MAX_STEP_MS));
         self.last_ms = Some(now_ms);
-        let queue = &self.gpu.ctx.queue;
-        if let Some(graph) = &mut self.graph {
-            #[expect(clippy::cast_possible_truncation, reason = "a frame step is ≤ 100 ms")]
-            let seconds = (step / 1000.0) as f32;
-            graph.tick(&self.page, seconds, &mut self.character.pose_sink(queue))?;
-            self.renderer
-                .set_world_matrices(queue, &self.character, graph.world_matrices());
+        let gestures = self.input.take();
+        if let Some((name, glb)) = gestures.file {
+            // A new asset plays its clip (no graph: graphs are written for one rig).
+            self.scene = Scene::load(&self.page, &self.gpu, &glb, None, None)?;
+            self.show_status(&name);
         }
-        if let Some(g) = self.group {
-            #[expect(clippy::cast_possible_truncation, reason = "a frame step is ≤ 100 ms")]
-            let step = if self.held.is_some() {
-                0.0
-            } else {
-                step as f32
-            };
-            self.character.tick_animation(g, step, queue);
-            self.renderer
-                .update_from_group(queue, &mut self.character, g);
+        let (dx, dy) = gestures.drag;
+        let moved = dx != 0.0 || dy != 0.0 || gestures.wheel != 0.0;
+        if moved {
+            self.scene.view.nudge(dx, dy, gestures.wheel);
         }
+        self.scene.animate(&self.page, &self.gpu, step, moved)?;
         if !self.draw()? {
             return Ok(());
         }
@@ -187,7 +166,7 @@ impl App {
                 }),
                 ..Default::default()
             });
-            self.renderer.draw(&self.character, &mut pass)?;
+            self.scene.draw(&mut pass)?;
         }
         gpu.ctx.queue.submit([encoder.finish()]);
         gpu.ctx.queue.present(texture);

@@ -21,10 +21,12 @@
 //! ```
 
 mod error;
+mod orbit;
 mod params;
 mod pose_digest;
 
 pub use error::WebError;
+pub use orbit::OrbitView;
 pub use params::{Backend, PageParams};
 pub use pose_digest::{PoseDigest, VERTEX_STRIDE, digest_difference, pose_digest};
 
@@ -47,6 +49,10 @@ mod gpu;
 #[cfg(target_arch = "wasm32")]
 mod graph;
 #[cfg(target_arch = "wasm32")]
+mod input;
+#[cfg(target_arch = "wasm32")]
 mod page;
+#[cfg(target_arch = "wasm32")]
+mod scene;
 #[cfg(target_arch = "wasm32")]
 mod start;

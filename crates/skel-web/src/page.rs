@@ -99,6 +99,37 @@ impl Page {
         let _ = self.body.set_attribute("data-skel-pose", &json);
     }
 
+    /// `<select id="clip">`, when the page has one.
+    pub(crate) fn clip_select(&self) -> Option<web_sys::HtmlSelectElement> {
+        self.window
+            .document()?
+            .get_element_by_id("clip")?
+            .dyn_into::<web_sys::HtmlSelectElement>()
+            .ok()
+    }
+
+    /// The value chosen in `#clip`.
+    pub(crate) fn clip_choice(&self) -> Option<String> {
+        self.clip_select().map(|s| s.value())
+    }
+
+    /// Empties `#controls` and the graph's state line (before another asset loads).
+    pub(crate) fn clear_controls(&self) {
+        if let Some(document) = self.window.document() {
+            for id in ["controls", "graph-state"] {
+                if let Some(e) = document.get_element_by_id(id) {
+                    e.set_inner_html("");
+                }
+            }
+        }
+        let _ = self.body.remove_attribute("data-skel-state");
+    }
+
+    /// Sets `<body name="value">` (names are the page's own, so setting cannot fail).
+    pub(crate) fn set_data(&self, name: &str, value: &str) {
+        let _ = self.body.set_attribute(name, value);
+    }
+
     /// Publishes the animation graph's states: `<body data-skel-state="locomotion: run; …">`.
     pub(crate) fn set_state(&self, text: &str) {
         let _ = self.body.set_attribute("data-skel-state", text);

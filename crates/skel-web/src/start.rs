@@ -53,7 +53,11 @@ async fn setup() -> Result<App, WebError> {
         }
         None => None,
     };
-    App::new(page, gpu, &glb, params.time, graph.as_deref())
+    let app = App::new(page, gpu, &glb, params.time, graph.as_deref())?;
+    if params.test {
+        app.publish_test();
+    }
+    Ok(app)
 }
 
 /// `fetch(url)` as bytes.

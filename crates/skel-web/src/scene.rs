@@ -1,0 +1,194 @@
+//! The asset on the page: its GPU container and renderer, what drives it (a clip, or its
+//! animation graph with controls), and the orbit camera. Rebuilt whole when the user opens
+//! another `.glb`.
+
+use skel::AssetContainer;
+use skel::LoadOptions;
+use skel::render::{AssetRenderer, rest_bounds};
+use wasm_bindgen::JsCast as _;
+
+use crate::gpu::CanvasGpu;
+use crate::graph::GraphControls;
+use crate::page::Page;
+use crate::{OrbitView, WebError};
+
+/// The `#clip` option that hands the character to its graph.
+const GRAPH_OPTION: &str = "graph";
+
+/// One loaded asset and what drives it.
+pub(crate) struct Scene {
+    character: AssetContainer,
+    renderer: AssetRenderer,
+    /// The animation group played, when no graph drives the character.
+    group: Option<usize>,
+    /// `?t=`: the time the clip is held at, none when it plays.
+    held: Option<f32>,
+    /// The animation graph and its controls, while it drives the character.
+    graph: Option<GraphControls>,
+    /// The camera, and whether it moved since it was last written.
+    pub(crate) view: OrbitView,
+    /// `#clip`'s value last seen.
+    chosen: String,
+}
+
+impl Scene {
+    /// Loads `glb` onto the canvas's device, builds the renderer for the surface's formats,
+    /// frames the camera around the asset, and starts its Walk clip (or its first), or holds
+    /// it at `held` seconds, or hands it to the animation graph `graph` (JSON). Fills `#clip`
+    /// with the choices.
+    pub(crate) fn load(
+        page: &Page,
+        gpu: &CanvasGpu,
+        glb: &[u8],
+        held: Option<f32>,
+        graph: Option<&str>,
+    ) -> Result<Self, WebError> {
+        let options = LoadOptions::default();
+        let character = skel::load_gltf(&gpu.ctx, glb, &options)?;
+        let renderer = AssetRenderer::new(&gpu.ctx, &character, &gpu.render_format())?;
+        let (min, max) = rest_bounds(&character);
+        let view = OrbitView::framing(min, max, gpu.aspect(), options.handedness);
+        renderer.set_camera(&gpu.ctx.queue, &view.camera(gpu.aspect()));
+        page.clear_controls();
+        let graph = graph
+            .map(|json| GraphControls::new(page, json, &character.rig))
+            .transpose()?;
+        let mut scene = Self {
+            character,
+            renderer,
+            group: None,
+            held,
+            graph,
+            view,
+            chosen: String::new(),
+        };
+        let first = if scene.graph.is_some() {
+            GRAPH_OPTION.to_owned()
+        } else {
+            let clips = &scene.character.animation.clips;
+            clips
+                .iter()
+                .position(|c| c.name == "Walk")
+                .or((!clips.is_empty()).then_some(0))
+                .map_or_else(String::new, |c| c.to_string())
+        };
+        scene.fill_clip_choices(page, &first);
+        scene.choose(&first);
+        Ok(scene)
+    }
+
+    /// The renderer's draw calls per frame.
+    pub(crate) fn draw_count(&self) -> usize {
+        self.renderer.draw_count()
+    }
+
+    /// What drives the character, for the status line.
+    pub(crate) fn driver(&self) -> String {
+        match (&self.graph, self.group) {
+            (Some(_), None) => "its animation graph".to_owned(),
+            (_, Some(g)) => self
+                .character
+                .animation
+                .clips
+                .get(g)
+                .map_or_else(|| "a clip".to_owned(), |c| format!("clip {:?}", c.name)),
+            (None, None) => "no clip".to_owned(),
+        }
+    }
+
+    /// Follows `#clip`, advances what drives the character by `step_ms` (nothing while a time
+    /// is held) and writes the pose and the camera.
+    ///
+    /// # Errors
+    /// [`WebError::Graph`] when the graph refuses a parameter.
+    pub(crate) fn animate(
+        &mut self,
+        page: &Page,
+        gpu: &CanvasGpu,
+        step_ms: f64,
+        camera_moved: bool,
+    ) -> Result<(), WebError> {
+        if let Some(chosen) = page.clip_choice()
+            && chosen != self.chosen
+        {
+            self.choose(&chosen);
+        }
+        let queue = &gpu.ctx.queue;
+        #[expect(clippy::cast_possible_truncation, reason = "a frame step is ≤ 100 ms")]
+        let step_ms = if self.held.is_some() {
+            0.0
+        } else {
+            step_ms as f32
+        };
+        if let (Some(graph), None) = (&mut self.graph, self.group) {
+            graph.tick(page, step_ms / 1000.0, &mut self.character.pose_sink(queue))?;
+            self.renderer
+                .set_world_matrices(queue, &self.character, graph.world_matrices());
+        } else if let Some(g) = self.group {
+            self.character.tick_animation(g, step_ms, queue);
+            self.renderer
+                .update_from_group(queue, &mut self.character, g);
+        }
+        if camera_moved {
+            self.renderer
+                .set_camera(queue, &self.view.camera(gpu.aspect()));
+        }
+        Ok(())
+    }
+
+    /// Records the draws into `pass`.
+    pub(crate) fn draw(&self, pass: &mut wgpu::RenderPass<'_>) -> Result<(), WebError> {
+        Ok(self.renderer.draw(&self.character, pass)?)
+    }
+
+    /// Plays clip `choice` (its index as text) or hands the character to the graph
+    /// ([`GRAPH_OPTION`]); anything else is ignored.
+    fn choose(&mut self, choice: &str) {
+        self.chosen = choice.to_owned();
+        if let Some(g) = self.group.take()
+            && let Some(group) = self.character.animation_groups.get_mut(g)
+        {
+            group.stop();
+        }
+        if choice == GRAPH_OPTION && self.graph.is_some() {
+            return;
+        }
+        let Ok(g) = choice.parse::<usize>() else {
+            return;
+        };
+        if let Some(group) = self.character.animation_groups.get_mut(g) {
+            group.play();
+            if let Some(t) = self.held {
+                group.seek(t);
+            }
+            self.group = Some(g);
+        }
+    }
+
+    /// `#clip`: the graph (when there is one), then every clip by name.
+    fn fill_clip_choices(&self, page: &Page, selected: &str) {
+        let Some(select) = page.clip_select() else {
+            return;
+        };
+        select.set_inner_html("");
+        let document = page.window().document();
+        let add = |value: &str, text: &str| {
+            let option = document
+                .as_ref()
+                .and_then(|d| d.create_element("option").ok())
+                .and_then(|o| o.dyn_into::<web_sys::HtmlOptionElement>().ok());
+            if let Some(option) = option {
+                option.set_value(value);
+                option.set_text(text);
+                option.set_selected(value == selected);
+                let _ = select.append_child(&option);
+            }
+        };
+        if self.graph.is_some() {
+            add(GRAPH_OPTION, "animation graph");
+        }
+        for (i, clip) in self.character.animation.clips.iter().enumerate() {
+            add(&i.to_string(), &clip.name);
+        }
+    }
+}
