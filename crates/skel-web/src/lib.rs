@@ -45,6 +45,8 @@ pub const TEST_TIMES: [f32; 3] = [0.0, 0.437, 100.0];
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+mod bench;
+#[cfg(target_arch = "wasm32")]
 mod gpu;
 #[cfg(target_arch = "wasm32")]
 mod graph;
@@ -56,3 +58,5 @@ mod page;
 mod scene;
 #[cfg(target_arch = "wasm32")]
 mod start;
+#[cfg(target_arch = "wasm32")]
+pub use bench::{skel_bench_frame, skel_bench_setup};
