@@ -37,13 +37,18 @@ impl App {
         glb: &[u8],
         held: Option<f32>,
         graph: Option<&str>,
+        crowd_size: u32,
     ) -> Result<Self, WebError> {
-        let scene = Scene::load(&page, &gpu, glb, held, graph)?;
+        let mut scene = Scene::load(&page, &gpu, glb, held, graph)?;
+        scene.crowd_size = crowd_size;
         let document = page
             .window()
             .document()
             .ok_or(WebError::Page { what: "document" })?;
         let input = Input::listen(&document, &page.canvas)?;
+        if gpu.backend == crate::Backend::WebGl2 {
+            page.disable_crowd("WebGL2 has no compute shaders: crowds skin on WebGPU only");
+        }
         let app = Self {
             page,
             gpu,
@@ -104,7 +109,9 @@ impl App {
         let gestures = self.input.take();
         if let Some((name, glb)) = gestures.file {
             // A new asset plays its clip (no graph: graphs are written for one rig).
+            let crowd_size = self.scene.crowd_size;
             self.scene = Scene::load(&self.page, &self.gpu, &glb, None, None)?;
+            self.scene.crowd_size = crowd_size;
             self.show_status(&name);
         }
         let (dx, dy) = gestures.drag;
@@ -144,6 +151,7 @@ impl App {
             ..Default::default()
         });
         let mut encoder = gpu.ctx.device.create_command_encoder(&Default::default());
+        self.scene.encode(gpu, &mut encoder)?;
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("skel-web frame"),
@@ -185,7 +193,7 @@ impl App {
         if now_ms - self.stats_at_ms >= STATS_EVERY_MS {
             self.stats_at_ms = now_ms;
             self.page.set_stats(&format!(
-                "{}: frame {:.1} ms ({:.0} fps), animate + draw {:.2} ms, {} frames",
+                "{}: frame {:.1} ms ({:.0} fps), animate + draw {:.2} ms, {} draw calls, {} frames",
                 self.gpu.backend.name(),
                 self.interval_ms,
                 if self.interval_ms > 0.0 {
@@ -194,6 +202,7 @@ impl App {
                     0.0
                 },
                 self.work_ms,
+                self.scene.shown_draw_count(),
                 self.frames
             ));
         }

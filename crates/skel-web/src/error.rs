@@ -19,6 +19,12 @@ pub enum WebError {
     /// The animation graph does not compile against the asset, or refused a parameter.
     #[error("animation graph: {0}")]
     Graph(String),
+    /// `?crowd=` is not a count from 1 to [`MAX_CROWD`](crate::MAX_CROWD).
+    #[error("?crowd= must be a number of characters from 1 to 1000, not {got:?}")]
+    BadCrowd {
+        /// The value in the query string.
+        got: String,
+    },
     /// The CPU pose of `?test=1` (or of the native side of the check) failed.
     #[error("cannot pose the asset on the CPU: {0}")]
     Pose(String),

@@ -34,6 +34,12 @@ pub use pose_digest::{PoseDigest, VERTEX_STRIDE, digest_difference, pose_digest}
 /// `graphs/default_character.json` beside `index.html` under this name.
 pub const DEFAULT_GRAPH_URL: &str = "default_character.json";
 
+/// Characters in the crowd the page's crowd toggle shows, unless `?crowd=N` says otherwise.
+pub const DEFAULT_CROWD: u32 = 100;
+
+/// The largest `?crowd=`.
+pub const MAX_CROWD: u32 = 1000;
+
 /// The clip `?test=1` poses, and `cargo xtask web --check` compares (the built-in
 /// character's; other assets use their first clip).
 pub const TEST_CLIP: &str = "Walk";
@@ -46,6 +52,8 @@ pub const TEST_TIMES: [f32; 3] = [0.0, 0.437, 100.0];
 mod app;
 #[cfg(target_arch = "wasm32")]
 mod bench;
+#[cfg(target_arch = "wasm32")]
+mod crowd;
 #[cfg(target_arch = "wasm32")]
 mod gpu;
 #[cfg(target_arch = "wasm32")]

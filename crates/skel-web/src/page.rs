@@ -52,7 +52,7 @@ impl Page {
             })?;
         let pair = |key: &str| query.get(key).map(|v| (key.to_owned(), v));
         PageParams::from_pairs(
-            ["backend", "asset", "t", "test", "graph"]
+            ["backend", "asset", "t", "test", "graph", "crowd"]
                 .into_iter()
                 .filter_map(pair),
         )
@@ -111,6 +111,28 @@ impl Page {
     /// The value chosen in `#clip`.
     pub(crate) fn clip_choice(&self) -> Option<String> {
         self.clip_select().map(|s| s.value())
+    }
+
+    /// Whether `#crowd` is ticked.
+    pub(crate) fn crowd_ticked(&self) -> bool {
+        self.window
+            .document()
+            .and_then(|d| d.get_element_by_id("crowd"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+            .is_some_and(|i| i.checked())
+    }
+
+    /// Greys out `#crowd` with `why` as its tooltip (WebGL2 has no compute).
+    pub(crate) fn disable_crowd(&self, why: &str) {
+        if let Some(input) = self
+            .window
+            .document()
+            .and_then(|d| d.get_element_by_id("crowd"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
+            input.set_disabled(true);
+            input.set_title(why);
+        }
     }
 
     /// Empties `#controls` and the graph's state line (before another asset loads).

@@ -52,6 +52,9 @@ pub struct PageParams {
     /// that every frame, and every browser, draws the same picture (the browser check compares
     /// them).
     pub time: Option<f32>,
+    /// `?crowd=N`: characters in the crowd the crowd toggle shows (1..=1000; default
+    /// [`DEFAULT_CROWD`](crate::DEFAULT_CROWD)).
+    pub crowd: Option<u32>,
     /// `?test=1`: after the first frame, also pose the asset on the CPU at
     /// [`TEST_TIMES`](crate::TEST_TIMES) and publish the numbers in `data-skel-pose`, for
     /// `cargo xtask web --check` to compare with native.
@@ -76,7 +79,8 @@ impl PageParams {
     ///
     /// # Errors
     /// [`WebError::UnknownBackend`] for a `backend` that is neither `webgpu` nor `webgl2`;
-    /// [`WebError::BadTime`] for a `t` that is not a finite number of seconds ≥ 0.
+    /// [`WebError::BadTime`] for a `t` that is not a finite number of seconds ≥ 0;
+    /// [`WebError::BadCrowd`] for a `crowd` outside 1..=[`MAX_CROWD`](crate::MAX_CROWD).
     pub fn from_pairs<K, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Result<Self, WebError>
     where
         K: AsRef<str>,
@@ -104,6 +108,17 @@ impl PageParams {
                 }
                 "test" => params.test = value != "0",
                 "graph" => params.graph = Some(value.to_owned()),
+                "crowd" => {
+                    params.crowd = Some(
+                        value
+                            .parse::<u32>()
+                            .ok()
+                            .filter(|n| (1..=crate::MAX_CROWD).contains(n))
+                            .ok_or_else(|| WebError::BadCrowd {
+                                got: value.to_owned(),
+                            })?,
+                    );
+                }
                 _ => {}
             }
         }
@@ -133,6 +148,14 @@ mod tests {
     fn a_held_time_and_the_test_switch_parse() {
         let params = PageParams::from_pairs([("t", "0.75"), ("test", "1")]).unwrap();
         assert_eq!((params.time, params.test), (Some(0.75), true));
+        assert_eq!(
+            PageParams::from_pairs([("crowd", "9")]).unwrap().crowd,
+            Some(9)
+        );
+        for bad in ["0", "1001", "many"] {
+            let err = PageParams::from_pairs([("crowd", bad)]);
+            assert!(matches!(err, Err(WebError::BadCrowd { got }) if got == bad));
+        }
         for bad in ["-1", "NaN", "soon"] {
             let err = PageParams::from_pairs([("t", bad)]);
             assert!(matches!(err, Err(WebError::BadTime { got }) if got == bad));

@@ -7,6 +7,7 @@ use skel::LoadOptions;
 use skel::render::{AssetRenderer, rest_bounds};
 use wasm_bindgen::JsCast as _;
 
+use crate::crowd::PageCrowd;
 use crate::gpu::CanvasGpu;
 use crate::graph::GraphControls;
 use crate::page::Page;
@@ -29,6 +30,13 @@ pub(crate) struct Scene {
     pub(crate) view: OrbitView,
     /// `#clip`'s value last seen.
     chosen: String,
+    /// The crowd, made the first time `#crowd` is ticked (WebGPU only), and whether it shows.
+    crowd: Option<PageCrowd>,
+    crowd_on: bool,
+    /// Characters the crowd gets when it is made.
+    pub(crate) crowd_size: u32,
+    /// The animation step of this frame, for the crowd's encoder ([`Scene::encode`]).
+    step_s: f32,
 }
 
 impl Scene {
@@ -61,6 +69,10 @@ impl Scene {
             graph,
             view,
             chosen: String::new(),
+            crowd: None,
+            crowd_on: false,
+            crowd_size: crate::DEFAULT_CROWD,
+            step_s: 0.0,
         };
         let first = if scene.graph.is_some() {
             GRAPH_OPTION.to_owned()
@@ -120,6 +132,30 @@ impl Scene {
         } else {
             step_ms as f32
         };
+        self.step_s = step_ms / 1000.0;
+        let crowd_on = page.crowd_ticked() && gpu.backend == crate::Backend::WebGpu;
+        if crowd_on && self.crowd.is_none() {
+            let clip = self.group.or_else(|| {
+                let clips = &self.character.animation.clips;
+                clips
+                    .iter()
+                    .position(|c| c.name == "Walk")
+                    .or((!clips.is_empty()).then_some(0))
+            });
+            self.crowd = Some(PageCrowd::new(gpu, &self.character, clip, self.crowd_size)?);
+        }
+        if crowd_on != self.crowd_on {
+            self.crowd_on = crowd_on;
+            page.set_data(
+                "data-skel-crowd",
+                &self
+                    .crowd
+                    .as_ref()
+                    .filter(|_| crowd_on)
+                    .map_or(0, |c| c.size)
+                    .to_string(),
+            );
+        }
         if let (Some(graph), None) = (&mut self.graph, self.group) {
             graph.tick(page, step_ms / 1000.0, &mut self.character.pose_sink(queue))?;
             self.renderer
@@ -136,9 +172,39 @@ impl Scene {
         Ok(())
     }
 
-    /// Records the draws into `pass`.
+    /// Records what must run before the frame's render pass: the crowd's posing upload and
+    /// compute skinning, when the crowd shows.
+    ///
+    /// # Errors
+    /// [`WebError::Load`] when the crowd's upload is refused.
+    pub(crate) fn encode(
+        &mut self,
+        gpu: &CanvasGpu,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<(), WebError> {
+        match &mut self.crowd {
+            Some(crowd) if self.crowd_on => crowd.animate(gpu, self.step_s, encoder),
+            _ => Ok(()),
+        }
+    }
+
+    /// Records the draws into `pass`: the crowd when it shows, else the one character.
     pub(crate) fn draw(&self, pass: &mut wgpu::RenderPass<'_>) -> Result<(), WebError> {
-        Ok(self.renderer.draw(&self.character, pass)?)
+        match &self.crowd {
+            Some(crowd) if self.crowd_on => {
+                crowd.draw(&self.character, pass);
+                Ok(())
+            }
+            _ => Ok(self.renderer.draw(&self.character, pass)?),
+        }
+    }
+
+    /// Draw calls per frame of what shows.
+    pub(crate) fn shown_draw_count(&self) -> usize {
+        match &self.crowd {
+            Some(crowd) if self.crowd_on => crowd.draw_count(),
+            _ => self.renderer.draw_count(),
+        }
     }
 
     /// Plays clip `choice` (its index as text) or hands the character to the graph

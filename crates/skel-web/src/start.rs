@@ -53,7 +53,8 @@ async fn setup() -> Result<App, WebError> {
         }
         None => None,
     };
-    let app = App::new(page, gpu, &glb, params.time, graph.as_deref())?;
+    let crowd = params.crowd.unwrap_or(crate::DEFAULT_CROWD);
+    let app = App::new(page, gpu, &glb, params.time, graph.as_deref(), crowd)?;
     if params.test {
         app.publish_test();
     }

@@ -174,6 +174,10 @@ impl From<skel::render::RenderError> for RenderError {
                 Self::BadSize { width, height, max }
             }
             skel::render::RenderError::Readback(m) => Self::Readback(m),
+            skel::render::RenderError::Crowd { context, source } => Self::Crowd {
+                context,
+                source: *source,
+            },
             // The facade's enum is non-exhaustive: a future variant keeps its message.
             other => Self::Readback(other.to_string()),
         }

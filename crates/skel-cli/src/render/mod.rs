@@ -6,7 +6,6 @@
 mod bounds;
 mod clips;
 pub mod crowd;
-mod crowd_draw;
 mod error;
 pub mod output;
 mod player;

@@ -49,6 +49,8 @@
 
 mod bounds;
 mod camera;
+mod crowd;
+mod crowd_layout;
 mod look;
 mod material;
 mod pipeline;
@@ -58,6 +60,8 @@ mod texture;
 
 pub use bounds::rest_bounds;
 pub use camera::Camera;
+pub use crowd::{CrowdRenderer, crowd_wgsl};
+pub use crowd_layout::{CROWD_SPACING, crowd_grid, overlook, phase_and_speed};
 /// glam types the camera and instance API take (`skel::render::Vec3`, `skel::render::Mat4`).
 pub use glam::{Mat4, Vec3};
 pub use look::MaterialLook;
@@ -120,4 +124,13 @@ pub enum RenderError {
     /// Reading a frame back from the GPU failed.
     #[error("reading the frame back from the GPU failed: {0}")]
     Readback(String),
+    /// A crowd could not be drawn (its meshes cannot be bound).
+    #[error("crowd: {context}: {source}")]
+    Crowd {
+        /// What the renderer was doing.
+        context: &'static str,
+        /// The facade's error.
+        #[source]
+        source: Box<crate::SkelError>,
+    },
 }

@@ -1,23 +1,24 @@
-//! How `skel render --crowd` draws: every primitive of the crowd's skinned meshes once,
-//! instanced over the whole grid. The shader is the facade's own `MESH_WGSL` (the lights,
+//! Drawing a [`Crowd`]: every primitive of the crowd's skinned meshes once, instanced over
+//! every visible character. The shader is the renderer's own [`MESH_WGSL`] (the lights,
 //! materials and tone curve of a one-character render), fed by the crowd's vertex fragment
 //! instead of a skinning fragment: vertex `v` of draw instance `i` is what crowd compute
 //! skinning wrote for instance `i` (`skel_crowd_skinned`), and the per-instance model matrix
-//! puts instance `i` on its grid cell.
+//! puts instance `i` where the caller placed it. `skel render --crowd` and the browser demo
+//! draw with it.
 
 use std::collections::HashMap;
 
 use glam::Mat4;
 use image::RgbaImage;
-use skel::gltf::AlphaMode;
-use skel::gpu::GpuContext;
-use skel::render::{
-    Camera, MESH_WGSL, RenderFormat, base_color_sampler, base_color_texture, draw_bind_group,
-    draw_layout_entries, draw_uniform, frame_layout_entries, frame_uniform, upload_texture,
-};
-use skel::{AssetContainer, Crowd, Topology};
+use skel_gltf::AlphaMode;
+use skel_gpu::GpuContext;
 
-use super::RenderError;
+use super::{
+    Camera, MESH_WGSL, RenderError, RenderFormat, base_color_sampler, base_color_texture,
+    draw_bind_group, draw_layout_entries, draw_uniform, frame_layout_entries, frame_uniform,
+    upload_texture,
+};
+use crate::{AssetContainer, Crowd, Topology};
 
 /// Group of the crowd's vertex fragment (`MESH_WGSL` owns groups 0 and 1).
 const CROWD_GROUP: u32 = 2;
@@ -32,7 +33,7 @@ fn skel_skin_vertex(vertex_index: u32, position: vec3<f32>, normal: vec3<f32>, i
 }
 ";
 
-/// The crowd shader: the crowd fragment in group 2, the shim, then `MESH_WGSL` with the
+/// The crowd shader: the crowd fragment in group 2, the shim, then [`MESH_WGSL`] with the
 /// instance index as its skinning argument.
 #[must_use]
 pub fn crowd_wgsl() -> String {
@@ -44,11 +45,12 @@ pub fn crowd_wgsl() -> String {
         .replace("{{SKEL_INFLUENCES_ARG}}", ", skel_instance");
     format!(
         "{}\n{SKIN_FROM_CROWD}\n{mesh}",
-        skel::gpu::crowd_vertex_wgsl(CROWD_GROUP)
+        skel_gpu::crowd_vertex_wgsl(CROWD_GROUP)
     )
 }
 
 /// One primitive's draw.
+#[derive(Debug)]
 struct Item {
     mesh: usize,
     primitive: usize,
@@ -58,8 +60,12 @@ struct Item {
     bind_group: wgpu::BindGroup,
 }
 
-/// Pipelines, bind groups and the instance buffer of the crowd draw.
-pub struct CrowdScene {
+/// Pipelines, bind groups and the placements of a crowd's draw.
+///
+/// Per frame: [`Crowd::tick`], [`Crowd::upload`] and [`Crowd::skin`] into an encoder, then
+/// [`draw`](Self::draw) in a render pass of the format this was made for.
+#[derive(Debug)]
+pub struct CrowdRenderer {
     opaque: wgpu::RenderPipeline,
     blended: wgpu::RenderPipeline,
     frame_uniform: wgpu::Buffer,
@@ -72,7 +78,7 @@ pub struct CrowdScene {
     pub skipped: usize,
 }
 
-fn gpu_error(context: &'static str) -> impl Fn(skel::gpu::GpuError) -> RenderError {
+fn gpu_error(context: &'static str) -> impl Fn(skel_gpu::GpuError) -> RenderError {
     move |source| RenderError::Gpu { context, source }
 }
 
@@ -84,7 +90,7 @@ fn buffer_init(
 ) -> wgpu::Buffer {
     let buffer = ctx.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
-        size: skel::gpu::padded_buffer_size(bytes.len() as u64),
+        size: skel_gpu::padded_buffer_size(bytes.len() as u64),
         usage: usage | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     });
@@ -92,12 +98,13 @@ fn buffer_init(
     buffer
 }
 
-impl CrowdScene {
+impl CrowdRenderer {
     /// Sets up drawing `crowd` of `container` with instance `i` moved by `placements[i]`, into
     /// passes of `format`. `world` holds the nodes' world matrices (the mesh nodes').
     ///
     /// # Errors
-    /// [`RenderError::Gpu`] when the shader, a pipeline or a bind group does not validate.
+    /// [`RenderError::Gpu`] when the shader, a pipeline or a bind group does not validate;
+    /// [`RenderError::Crowd`] when the crowd's meshes cannot be bound.
     pub fn new(
         ctx: &GpuContext,
         container: &AssetContainer,
@@ -117,7 +124,7 @@ impl CrowdScene {
         });
         let crowd_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("skel crowd vertex"),
-            entries: &skel::gpu::crowd_vertex_layout_entries(wgpu::ShaderStages::VERTEX),
+            entries: &skel_gpu::crowd_vertex_layout_entries(wgpu::ShaderStages::VERTEX),
         });
         let frame_uniform = buffer_init(
             ctx,
@@ -125,7 +132,7 @@ impl CrowdScene {
             &frame_uniform(&Camera::framing(
                 &[],
                 1.0,
-                skel::anim::Handedness::RightHanded,
+                skel_anim::Handedness::RightHanded,
             )),
             wgpu::BufferUsages::UNIFORM,
         );
@@ -142,7 +149,7 @@ impl CrowdScene {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|source| RenderError::Crowd {
                 context: "binding the crowd's meshes",
-                source,
+                source: Box::new(source),
             })?;
 
         let sampler = base_color_sampler(device);

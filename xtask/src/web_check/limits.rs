@@ -1,0 +1,52 @@
+//! The browser check's flags, thresholds and timeouts, in one place.
+
+use std::time::Duration;
+
+/// Debian's browser and its WebDriver.
+pub(super) const CHROMIUM: &str = "/usr/bin/chromium";
+pub(super) const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// Flags every session gets: headless, no sandbox (containers), nothing that phones home.
+pub(super) const COMMON: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=900,1000",
+];
+/// WebGPU on SwiftShader's Vulkan (checked on Chromium 156: a canvas draws and reads back).
+pub(super) const WEBGPU: [&str; 5] = [
+    "--enable-unsafe-webgpu",
+    "--enable-unsafe-swiftshader",
+    "--use-angle=swiftshader",
+    "--enable-features=Vulkan",
+    "--use-vulkan=swiftshader",
+];
+/// WebGL2 on SwiftShader's GL (Chromium's software fallback without a GPU).
+pub(super) const WEBGL2: [&str; 1] = ["--disable-gpu"];
+
+/// The crowd the check shows: small enough for SwiftShader's compute to skin every frame
+/// quickly (100 characters took over 10 s a frame there).
+pub(super) const CHECK_CROWD: u32 = 16;
+/// How many times one character's pixels the crowd must cover (neighbours overlap in
+/// perspective, and the overlooking camera is further away).
+pub(super) const MIN_CROWD_COVER: f64 = 3.0;
+/// The file the check opens through the page's file input (a small rig that is not the
+/// built-in character).
+pub(super) const PICKED_FIXTURE: &str = "fixtures/eight_influences_u8.glb";
+/// The time the check holds the clip at (between keys of Walk).
+pub(super) const HELD: f32 = 0.437;
+/// How long a backend may take to draw its first frame (SwiftShader compiles slowly).
+pub(super) const READY_TIMEOUT: Duration = Duration::from_secs(180);
+/// wasm and native run the same code; only libm's last bits may differ.
+pub(super) const POSE_TOLERANCE: f64 = 1e-6;
+/// Two rasterisers of one picture agree on almost every pixel of the silhouette.
+pub(super) const MIN_IOU: f64 = 0.9;
+/// How far (pixels, each way) from a projected CPU vertex a drawn pixel may be: rasterisation
+/// rules, and a vertex exactly on the silhouette's edge.
+pub(super) const NEAR_PIXELS: i64 = 2;
+/// A pixel is the character's when a channel differs from the background by more than this.
+pub(super) const INK_LEVELS: i32 = 24;
