@@ -13,6 +13,7 @@ use image::RgbaImage;
 use skel_gltf::AlphaMode;
 use skel_gpu::GpuContext;
 
+use super::renderer::{draw_primitive, set_vertex_streams};
 use super::{
     Camera, MESH_WGSL, RenderError, RenderFormat, base_color_sampler, base_color_texture,
     draw_bind_group, draw_layout_entries, draw_uniform, frame_layout_entries, frame_uniform,
@@ -273,18 +274,8 @@ impl CrowdRenderer {
             });
             pass.set_bind_group(1, &item.bind_group, &[]);
             pass.set_bind_group(CROWD_GROUP, group, &[]);
-            pass.set_vertex_buffer(0, mesh.positions.slice(..));
-            pass.set_vertex_buffer(1, mesh.normals.slice(..));
-            pass.set_vertex_buffer(2, mesh.uvs.slice(..));
-            let base = primitive.base_vertex;
-            match (&primitive.indices, &mesh.indices) {
-                (Some(range), Some(indices)) => {
-                    // The indices are already offset by `base_vertex` (see `Primitive`).
-                    pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(range.clone(), 0, instances.clone());
-                }
-                _ => pass.draw(base..base + primitive.vertex_count, instances.clone()),
-            }
+            set_vertex_streams(pass, mesh);
+            draw_primitive(pass, mesh, primitive, instances.clone());
         }
     }
 }

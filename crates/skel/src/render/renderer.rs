@@ -415,9 +415,7 @@ impl AssetRenderer {
             pass.set_pipeline(pipeline);
             pass.set_bind_group(1, &draw.bind_group, &[]);
             pass.set_bind_group(2, mesh_group, &[]);
-            pass.set_vertex_buffer(0, mesh.positions.slice(..));
-            pass.set_vertex_buffer(1, mesh.normals.slice(..));
-            pass.set_vertex_buffer(2, mesh.uvs.slice(..));
+            set_vertex_streams(pass, mesh);
             let influence_slots = fragment.influence_vertex_buffer_layouts().len();
             let instance_slot =
                 FIRST_INFLUENCE_SLOT + u32::try_from(influence_slots).unwrap_or(u32::MAX);
@@ -430,17 +428,35 @@ impl AssetRenderer {
                         source,
                     })?;
             }
-            let base = primitive.base_vertex;
-            match (&primitive.indices, &mesh.indices) {
-                (Some(range), Some(indices)) => {
-                    // The indices are already offset by `base_vertex` (see `Primitive`).
-                    pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
-                    pass.draw_indexed(range.clone(), 0, instances.clone());
-                }
-                _ => pass.draw(base..base + primitive.vertex_count, instances.clone()),
-            }
+            draw_primitive(pass, mesh, primitive, instances.clone());
         }
         Ok(())
+    }
+}
+
+/// Binds `mesh`'s positions, normals and UVs to vertex slots 0, 1 and 2 (the mesh shader's
+/// locations 0–2).
+pub(super) fn set_vertex_streams(pass: &mut wgpu::RenderPass<'_>, mesh: &crate::Mesh) {
+    pass.set_vertex_buffer(0, mesh.positions.slice(..));
+    pass.set_vertex_buffer(1, mesh.normals.slice(..));
+    pass.set_vertex_buffer(2, mesh.uvs.slice(..));
+}
+
+/// Draws `primitive` of `mesh` over `instances`: indexed when it has indices (already offset by
+/// its base vertex, see [`Primitive`](crate::Primitive)), else its vertex range.
+pub(super) fn draw_primitive(
+    pass: &mut wgpu::RenderPass<'_>,
+    mesh: &crate::Mesh,
+    primitive: &crate::Primitive,
+    instances: std::ops::Range<u32>,
+) {
+    let base = primitive.base_vertex;
+    match (&primitive.indices, &mesh.indices) {
+        (Some(range), Some(indices)) => {
+            pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+            pass.draw_indexed(range.clone(), 0, instances);
+        }
+        _ => pass.draw(base..base + primitive.vertex_count, instances),
     }
 }
 
