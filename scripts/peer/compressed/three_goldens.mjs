@@ -2,7 +2,9 @@
 // shared_variants.sh: every .glb in OUT is loaded with three's own GLTFLoader in node (no DOM),
 // its first clips are posed with three's AnimationMixer, and what three computed is written as
 // `peer-ref-golden/1` files (the format of ../shared/golden, see README.md beside this script):
-// one file per variant and clip, GOLDENS_DIR/<variant>.<clip>.json.
+// one file per variant and clip, GOLDENS_DIR/<variant>.<clip>.json; and, where the file's
+// rotation keys are off unit length, GOLDENS_DIR/<variant>.<clip>.unitquat.json: three with
+// the keys normalised before it poses them, as skel does at load.
 // Usage: node three_goldens.mjs OUT GOLDENS_DIR (see shared_variants.sh).
 //
 // How three runs in node here, and why (nothing below changes geometry or animation):
@@ -347,6 +349,22 @@ export function golden(gltf, file, clipIndex, timesFrom = null) {
   };
 }
 
+/// Divides every rotation key of `clip` by its length, as skel's loader does; returns the
+/// largest | |q|² − 1 | before.
+function normaliseRotationKeys(clip) {
+  let worst = 0;
+  for (const track of clip.tracks) {
+    if (track.ValueTypeName !== 'quaternion') continue;
+    const v = track.values;
+    for (let i = 0; i < v.length; i += 4) {
+      const l = Math.hypot(v[i], v[i + 1], v[i + 2], v[i + 3]);
+      worst = Math.max(worst, Math.abs(l * l - 1));
+      for (let k = 0; k < 4; k++) v[i + k] /= l;
+    }
+  }
+  return worst;
+}
+
 async function main() {
   const [out, goldens] = process.argv.slice(2);
   if (!out || !goldens) {
@@ -373,6 +391,20 @@ async function main() {
       const text = JSON.stringify(g) + '\n';
       fs.writeFileSync(path.join(goldens, name), text);
       console.log(`${name}: ${g.meshes.length} primitives, ${Object.keys(g.frames[0].skins).length} skins, ${(text.length / 1024).toFixed(1)} KiB`);
+      // Rotation keys off unit length (gltfpack's int16 keys): three keeps them, skel
+      // normalises them at load, so also write three with the keys normalised — the golden
+      // skel must meet, as the shared goldens' `.unitquat.json` (f32 rounding of a unit key
+      // stays below 1e-6).
+      const unit = await loadGlb(full);
+      const dev = normaliseRotationKeys(unit.animations[c]);
+      if (dev > 1e-6) {
+        const u = golden(unit, full, c, timesFrom);
+        u.generatedBy = 'scripts/peer/compressed/three_goldens.mjs (rotation keys normalised)';
+        u.rotationKeysMaxNormSqDev = dev;
+        const uname = `${file.replace(/\.glb$/, '')}.${c}.unitquat.json`;
+        fs.writeFileSync(path.join(goldens, uname), JSON.stringify(u) + '\n');
+        console.log(`${uname}: rotation keys |q|²−1 up to ${dev.toExponential(2)} before normalising`);
+      }
     }
   }
   dracoLoader?.dispose();

@@ -62,7 +62,7 @@ fn versus_original(original: &GltfAsset, asset: &GltfAsset, file: &str, goldens:
 }
 
 /// Check (4) of every clip of `file` with a three.js golden; whether all of them pass. Where
-/// three_goldens_unitquat.mjs wrote `<file>.<clip>.unitquat.json` (three with the rotation keys
+/// three_goldens.mjs wrote `<file>.<clip>.unitquat.json` (three with the rotation keys
 /// normalised, as skel normalises them), that golden must pass; the plain one is printed
 /// beside it for the record (three keeps gltfpack's non-unit int16 keys).
 fn versus_three(asset: &GltfAsset, file: &str, three_dir: &Path, label: &str) -> bool {
