@@ -47,7 +47,7 @@ impl App {
             .ok_or(WebError::Page { what: "document" })?;
         let input = Input::listen(&document, &page.canvas)?;
         if gpu.backend == crate::Backend::WebGl2 {
-            page.disable_crowd("WebGL2 has no compute shaders: crowds skin on WebGPU only");
+            page.refuse_crowd("WebGL2 has no compute shaders: crowds skin on WebGPU only");
         }
         let app = Self {
             page,
@@ -112,6 +112,9 @@ impl App {
             let crowd_size = self.scene.crowd_size;
             self.scene = Scene::load(&self.page, &self.gpu, &glb, None, None)?;
             self.scene.crowd_size = crowd_size;
+            if self.gpu.backend == crate::Backend::WebGpu {
+                self.page.allow_crowd();
+            }
             self.show_status(&name);
         }
         let (dx, dy) = gestures.drag;

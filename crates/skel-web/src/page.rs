@@ -122,16 +122,32 @@ impl Page {
             .is_some_and(|i| i.checked())
     }
 
-    /// Greys out `#crowd` with `why` as its tooltip (WebGL2 has no compute).
-    pub(crate) fn disable_crowd(&self, why: &str) {
+    /// Unticks and greys out `#crowd`, with `why` as its tooltip and in the status line
+    /// (WebGL2 has no compute; an asset without a skinned mesh has no crowd).
+    pub(crate) fn refuse_crowd(&self, why: &str) {
         if let Some(input) = self
             .window
             .document()
             .and_then(|d| d.get_element_by_id("crowd"))
             .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
         {
+            input.set_checked(false);
             input.set_disabled(true);
             input.set_title(why);
+        }
+        self.set_status(why);
+    }
+
+    /// Offers `#crowd` again (another asset was opened on WebGPU).
+    pub(crate) fn allow_crowd(&self) {
+        if let Some(input) = self
+            .window
+            .document()
+            .and_then(|d| d.get_element_by_id("crowd"))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
+            input.set_disabled(false);
+            input.set_title("");
         }
     }
 

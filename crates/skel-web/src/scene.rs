@@ -26,7 +26,7 @@ pub(crate) struct Scene {
     held: Option<f32>,
     /// The animation graph and its controls, while it drives the character.
     graph: Option<GraphControls>,
-    /// The camera, and whether it moved since it was last written.
+    /// Where the camera looks from.
     pub(crate) view: OrbitView,
     /// `#clip`'s value last seen.
     chosen: String,
@@ -133,7 +133,7 @@ impl Scene {
             step_ms as f32
         };
         self.step_s = step_ms / 1000.0;
-        let crowd_on = page.crowd_ticked() && gpu.backend == crate::Backend::WebGpu;
+        let mut crowd_on = page.crowd_ticked() && gpu.backend == crate::Backend::WebGpu;
         if crowd_on && self.crowd.is_none() {
             let clip = self.group.or_else(|| {
                 let clips = &self.character.animation.clips;
@@ -142,7 +142,14 @@ impl Scene {
                     .position(|c| c.name == "Walk")
                     .or((!clips.is_empty()).then_some(0))
             });
-            self.crowd = Some(PageCrowd::new(gpu, &self.character, clip, self.crowd_size)?);
+            match PageCrowd::new(gpu, &self.character, clip, self.crowd_size) {
+                Ok(crowd) => self.crowd = Some(crowd),
+                // An asset without a skinned mesh has no crowd: say so and carry on.
+                Err(e) => {
+                    page.refuse_crowd(&format!("no crowd of this asset: {e}"));
+                    crowd_on = false;
+                }
+            }
         }
         if crowd_on != self.crowd_on {
             self.crowd_on = crowd_on;
