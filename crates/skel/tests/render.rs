@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 use skel::gpu::{GpuContext, HeadlessOptions, MorphDeltaStorage};
-use skel::render::{AssetRenderer, BACKGROUND, Camera, Mat4, OffscreenTarget, Vec3, rest_bounds};
+use skel::render::{AssetRenderer, Camera, Mat4, OffscreenTarget, Vec3, rest_bounds};
 use skel::{AssetContainer, LoadOptions, load_gltf};
 
 mod common;
@@ -22,19 +22,7 @@ fn model_pixels(
     r: &AssetRenderer,
     t: &OffscreenTarget,
 ) -> Vec<bool> {
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            color_attachments: &[Some(t.color_attachment(BACKGROUND))],
-            depth_stencil_attachment: Some(t.depth_attachment()),
-            ..Default::default()
-        });
-        r.draw(c, &mut pass).unwrap();
-    }
-    t.encode_readback(&mut encoder);
-    ctx.queue.submit([encoder.finish()]);
-    let mut rgba = Vec::new();
-    t.read_rgba(&ctx.device, &mut rgba).unwrap();
+    let rgba = common::draw_rgba(ctx, r, c, t);
     // #262a34 on the sRGB target; anything clearly different is the model.
     rgba.chunks_exact(4)
         .map(|p| {
@@ -139,19 +127,7 @@ fn morphed_picture(
             storages.push(morph.gpu.delta_storage());
         }
     }
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            color_attachments: &[Some(target.color_attachment(BACKGROUND))],
-            depth_stencil_attachment: Some(target.depth_attachment()),
-            ..Default::default()
-        });
-        renderer.draw(&character, &mut pass).unwrap();
-    }
-    target.encode_readback(&mut encoder);
-    ctx.queue.submit([encoder.finish()]);
-    let mut rgba = Vec::new();
-    target.read_rgba(&ctx.device, &mut rgba).unwrap();
+    let rgba = common::draw_rgba(ctx, &renderer, &character, &target);
     (rgba, storages)
 }
 

@@ -8,7 +8,7 @@
 
 use skel::anim::PropertyPose;
 use skel::gpu::GpuContext;
-use skel::render::{AssetRenderer, BACKGROUND, Camera, OffscreenTarget, Vec3};
+use skel::render::{AssetRenderer, Camera, OffscreenTarget, Vec3};
 use skel::{AssetContainer, LoadOptions, load_gltf};
 
 mod common;
@@ -215,19 +215,7 @@ impl Scene {
         let x = (((ndc.x * 0.5 + 0.5) * side) as u32).min(SIDE - 1);
         let y = (((0.5 - ndc.y * 0.5) * side) as u32).min(SIDE - 1);
         let ctx = &self.ctx;
-        let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                color_attachments: &[Some(self.target.color_attachment(BACKGROUND))],
-                depth_stencil_attachment: Some(self.target.depth_attachment()),
-                ..Default::default()
-            });
-            self.renderer.draw(&self.character, &mut pass).unwrap();
-        }
-        self.target.encode_readback(&mut encoder);
-        ctx.queue.submit([encoder.finish()]);
-        let mut rgba = Vec::new();
-        self.target.read_rgba(&ctx.device, &mut rgba).unwrap();
+        let rgba = common::draw_rgba(ctx, &self.renderer, &self.character, &self.target);
         let i = ((y * SIDE + x) * 4) as usize;
         [rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]]
     }
@@ -322,20 +310,7 @@ fn draw_fixture(ctx: &GpuContext, name: &str) -> Vec<u8> {
     renderer.set_camera(&ctx.queue, &camera);
     let rest = skel::gltf::rest_world_matrices(&character.animation).unwrap();
     renderer.set_world_matrices(&ctx.queue, &character, &rest);
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            color_attachments: &[Some(target.color_attachment(BACKGROUND))],
-            depth_stencil_attachment: Some(target.depth_attachment()),
-            ..Default::default()
-        });
-        renderer.draw(&character, &mut pass).unwrap();
-    }
-    target.encode_readback(&mut encoder);
-    ctx.queue.submit([encoder.finish()]);
-    let mut rgba = Vec::new();
-    target.read_rgba(&ctx.device, &mut rgba).unwrap();
-    rgba
+    common::draw_rgba(ctx, &renderer, &character, &target)
 }
 
 #[test]

@@ -47,3 +47,27 @@ pub fn gpu_view(p: &skel::gltf::PrimitiveData) -> Option<skel::anim::VertexInflu
     }
     Some(inf)
 }
+
+/// Draws `container` with `renderer` into `target` (cleared to the renderer's background) and
+/// reads the picture back as RGBA8 rows.
+pub fn draw_rgba(
+    ctx: &GpuContext,
+    renderer: &skel::render::AssetRenderer,
+    container: &skel::AssetContainer,
+    target: &skel::render::OffscreenTarget,
+) -> Vec<u8> {
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(target.color_attachment(skel::render::BACKGROUND))],
+            depth_stencil_attachment: Some(target.depth_attachment()),
+            ..Default::default()
+        });
+        renderer.draw(container, &mut pass).unwrap();
+    }
+    target.encode_readback(&mut encoder);
+    ctx.queue.submit([encoder.finish()]);
+    let mut rgba = Vec::new();
+    target.read_rgba(&ctx.device, &mut rgba).unwrap();
+    rgba
+}
