@@ -11,12 +11,16 @@ pub(crate) struct Page {
     body: web_sys::HtmlElement,
     status: Option<web_sys::Element>,
     stats: Option<web_sys::Element>,
+    /// `<select id="clip">` and `<input id="crowd">`, read every frame.
+    clip: Option<web_sys::HtmlSelectElement>,
+    crowd: Option<web_sys::HtmlInputElement>,
     /// `<canvas id="skel">`.
     pub(crate) canvas: web_sys::HtmlCanvasElement,
 }
 
 impl Page {
-    /// Finds `window`, `<body>`, `<canvas id="skel">` and the optional `#status` and `#stats`.
+    /// Finds `window`, `<body>`, `<canvas id="skel">` and the optional `#status`, `#stats`,
+    /// `#clip` and `#crowd`.
     pub(crate) fn find() -> Result<Self, WebError> {
         let window = web_sys::window().ok_or(WebError::Page { what: "window" })?;
         let document = window
@@ -32,6 +36,12 @@ impl Page {
         Ok(Self {
             status: document.get_element_by_id("status"),
             stats: document.get_element_by_id("stats"),
+            clip: document
+                .get_element_by_id("clip")
+                .and_then(|e| e.dyn_into().ok()),
+            crowd: document
+                .get_element_by_id("crowd")
+                .and_then(|e| e.dyn_into().ok()),
             window,
             body,
             canvas,
@@ -100,37 +110,24 @@ impl Page {
     }
 
     /// `<select id="clip">`, when the page has one.
-    pub(crate) fn clip_select(&self) -> Option<web_sys::HtmlSelectElement> {
-        self.window
-            .document()?
-            .get_element_by_id("clip")?
-            .dyn_into::<web_sys::HtmlSelectElement>()
-            .ok()
+    pub(crate) fn clip_select(&self) -> Option<&web_sys::HtmlSelectElement> {
+        self.clip.as_ref()
     }
 
     /// The value chosen in `#clip`.
     pub(crate) fn clip_choice(&self) -> Option<String> {
-        self.clip_select().map(|s| s.value())
+        self.clip.as_ref().map(web_sys::HtmlSelectElement::value)
     }
 
     /// Whether `#crowd` is ticked.
     pub(crate) fn crowd_ticked(&self) -> bool {
-        self.window
-            .document()
-            .and_then(|d| d.get_element_by_id("crowd"))
-            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
-            .is_some_and(|i| i.checked())
+        self.crowd.as_ref().is_some_and(|i| i.checked())
     }
 
     /// Unticks and greys out `#crowd`, with `why` as its tooltip and in the status line
     /// (WebGL2 has no compute; an asset without a skinned mesh has no crowd).
     pub(crate) fn refuse_crowd(&self, why: &str) {
-        if let Some(input) = self
-            .window
-            .document()
-            .and_then(|d| d.get_element_by_id("crowd"))
-            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
-        {
+        if let Some(input) = &self.crowd {
             input.set_checked(false);
             input.set_disabled(true);
             input.set_title(why);
@@ -140,12 +137,7 @@ impl Page {
 
     /// Offers `#crowd` again (another asset was opened on WebGPU).
     pub(crate) fn allow_crowd(&self) {
-        if let Some(input) = self
-            .window
-            .document()
-            .and_then(|d| d.get_element_by_id("crowd"))
-            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
-        {
+        if let Some(input) = &self.crowd {
             input.set_disabled(false);
             input.set_title("");
         }
