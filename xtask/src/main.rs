@@ -11,6 +11,7 @@ mod bench;
 mod bench_count;
 mod bench_error;
 mod bench_ozz;
+mod bevy_window;
 mod bless;
 mod ci;
 mod demo;
@@ -127,6 +128,16 @@ enum Command {
         #[arg(long, default_value_t = 8000)]
         port: u16,
     },
+    /// Build and run skel-bevy's windowed example (`--example character`) under Xvfb on
+    /// Mesa's lavapipe, walk it for some frames and save a screenshot (docs/bevy.md).
+    BevyWindow {
+        /// Where the screenshot goes.
+        #[arg(long, default_value = "docs/bevy-character.png")]
+        out: PathBuf,
+        /// Frames before the screenshot.
+        #[arg(long, default_value_t = 150)]
+        frames: u32,
+    },
     /// Replay the fuzz regressions, then build the cargo-fuzz targets (fuzz/) and run each for
     /// N seconds, one after the other; prints executions, corpus size and outcome.
     Fuzz {
@@ -178,6 +189,7 @@ fn main() -> ExitCode {
         Command::Plots(args) => plots::run(args.check),
         Command::Bless => bless::run(),
         Command::Web { out, port, check } => web::run(out, port, check),
+        Command::BevyWindow { out, frames } => bevy_window::run(&out, frames),
         Command::Fuzz { seconds, target } => fuzz::run(seconds, target.as_deref()),
     };
     match result {

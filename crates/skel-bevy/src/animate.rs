@@ -58,15 +58,24 @@ pub struct SkelEvent {
     pub weight: f32,
 }
 
-/// Advances and poses every bound player, in parallel across characters.
-pub(crate) fn tick_players(time: Res<Time>, mut players: Query<&mut SkelPlayer>) {
+/// Advances every bound player (clocks, markers, root-motion delta), in parallel across
+/// characters; they pose in [`pose_players`], once root motion and IK targets are set.
+pub(crate) fn advance_players(time: Res<Time>, mut players: Query<&mut SkelPlayer>) {
     let dt = time.delta_secs();
     players
         .par_iter_mut()
-        .for_each(|mut player| player.tick(dt));
+        .for_each(|mut player| player.advance(dt));
 }
 
-/// Moves characters by the root motion of their last tick.
+/// Poses every bound player at the times [`advance_players`] reached, IK included, in
+/// parallel across characters.
+pub(crate) fn pose_players(mut players: Query<&mut SkelPlayer>) {
+    players
+        .par_iter_mut()
+        .for_each(|mut player| player.evaluate());
+}
+
+/// Moves characters by the root motion of this frame's advance.
 pub(crate) fn apply_root_motion(
     mut characters: Query<(&SkelPlayer, &mut SkelRootMotion, &mut Transform)>,
 ) {

@@ -10,6 +10,7 @@ use skel_anim::{AnimationData, Rig, RootMotion};
 use skel_graph::Graph;
 
 use crate::driver::Setup;
+use crate::ik::BoundIk;
 use crate::rig_files::RigFiles;
 use crate::{
     SkelBevyError, SkelGraph, SkelGraphFile, SkelIk, SkelJoint, SkelPlayer, SkelRig, SkelRootMotion,
@@ -88,14 +89,46 @@ type Loaded<'w> = (
     Res<'w, Assets<SkelGraphFile>>,
 );
 
-/// Graphs compiled against rigs, once per (graph file, rig) pair.
-pub(crate) type CompiledGraphs = HashMap<(AssetId<SkelGraphFile>, AssetId<SkelRig>), Arc<Graph>>;
+/// Graphs compiled against rigs, once per (graph file, rig) pair; a file that changes is
+/// dropped here by [`reload_graphs`].
+#[derive(Resource, Debug, Default)]
+pub(crate) struct CompiledGraphs(HashMap<(AssetId<SkelGraphFile>, AssetId<SkelRig>), Arc<Graph>>);
+
+/// Characters whose graph file changed (edited on disk under bevy's `file_watcher`, or
+/// replaced through `Assets::get_mut`/`insert`) are bound again with the new graph on the
+/// next frame: parameters, states and clocks start over, the joints keep their last pose
+/// until then. A character whose graph had failed tries again; one whose new graph fails
+/// gets a [`SkelBindError`] and keeps its last pose.
+pub(crate) fn reload_graphs(
+    mut commands: Commands,
+    mut changes: MessageReader<AssetEvent<SkelGraphFile>>,
+    mut compiled: ResMut<CompiledGraphs>,
+    mut characters: Query<(Entity, &SkelGraph, &mut SkelPlayer, Option<&SkelBindError>)>,
+) {
+    for change in changes.read() {
+        let AssetEvent::Modified { id } = *change else {
+            continue;
+        };
+        compiled.0.retain(|(file, _), _| *file != id);
+        for (entity, graph, mut player, failed) in &mut characters {
+            if graph.file().id() != id {
+                continue;
+            }
+            player.unbind();
+            if failed.is_some_and(|f| {
+                matches!(f.0, SkelBevyError::Graph(_) | SkelBevyError::GraphLoad(_))
+            }) {
+                commands.entity(entity).remove::<SkelBindError>();
+            }
+        }
+    }
+}
 
 /// Binds every character whose scene is ready and whose rig (and graph) has loaded.
 pub(crate) fn bind_characters(
     mut commands: Commands,
     (server, files, rigs, graphs): Loaded,
-    mut compiled: Local<CompiledGraphs>,
+    mut compiled: ResMut<CompiledGraphs>,
     mut characters: Query<Character, Unbound>,
     children: Query<&Children>,
     names: Query<&Name>,
@@ -138,7 +171,7 @@ pub(crate) fn bind_characters(
             .and_then(|e| parents.get(e).ok())
             .map(ChildOf::parent);
         let bound = setup(rig.data(), root_motion, ik, graph.as_ref())
-            .and_then(|setup| player.bind(rig, setup, frame));
+            .and_then(|setup| player.bind(rig, setup, frame, BoundIk::of(ik)));
         if let Err(e) = bound {
             fail(&mut commands, entity, e);
             continue;
@@ -163,7 +196,7 @@ fn graph_of(
     compiled: &mut CompiledGraphs,
 ) -> Result<Option<Arc<Graph>>, SkelBevyError> {
     let key = (graph.file().id(), rig_handle.0.id());
-    if let Some(graph) = compiled.get(&key) {
+    if let Some(graph) = compiled.0.get(&key) {
         return Ok(Some(Arc::clone(graph)));
     }
     let Some(file) = graphs.get(graph.file()) else {
@@ -173,7 +206,7 @@ fn graph_of(
         };
     };
     let graph = Graph::compile(file.def(), rig)?;
-    compiled.insert(key, Arc::clone(&graph));
+    compiled.0.insert(key, Arc::clone(&graph));
     Ok(Some(graph))
 }
 

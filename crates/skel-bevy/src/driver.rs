@@ -76,17 +76,26 @@ impl Driver {
         }
     }
 
-    /// Advances by `dt` seconds (the graph first, when there is one), poses into `sink`,
-    /// reports markers passed.
-    pub(crate) fn tick_with_events(
+    /// Advances by `dt` seconds (the graph first, when there is one): clocks, fades, the
+    /// markers passed (to `on_event`) and the root-motion delta; no pose yet, so that IK
+    /// targets can be set in the frame the delta moves the character to.
+    pub(crate) fn advance_with_events(
         &mut self,
         dt: f32,
-        sink: &mut dyn PoseSink,
         on_event: &mut dyn FnMut(&AnimationEvent<'_>),
     ) {
         match self {
-            Self::Layers(p) => p.tick_with_events(dt, sink, on_event),
-            Self::Graph(g) => g.tick_with_events(dt, sink, on_event),
+            Self::Layers(p) => p.advance_with_events(dt, on_event),
+            Self::Graph(g) => g.advance_with_events(dt, on_event),
+        }
+    }
+
+    /// Poses into `sink` at the times the last advance reached (nothing for an invisible
+    /// player, as skel's own tick).
+    pub(crate) fn evaluate(&mut self, sink: &mut dyn PoseSink) {
+        let player = self.player_mut();
+        if player.visible() {
+            player.evaluate(sink);
         }
     }
 }

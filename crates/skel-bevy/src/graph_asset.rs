@@ -92,6 +92,12 @@ impl AssetLoader for SkelGraphLoader {
 /// A graph that fails to load or compile is a [`SkelBindError`](crate::SkelBindError) (also
 /// logged); the character's transforms then stay as spawned.
 ///
+/// A graph file that changes (edited on disk with bevy's `file_watcher` feature, or replaced
+/// through `Assets::<SkelGraphFile>::get_mut`) is compiled again and every character playing
+/// it is bound again on the next frame, from the graph's entry states (parameters, states and
+/// clocks start over). A character whose graph had failed tries again; one whose changed
+/// graph fails keeps its last pose with a `SkelBindError` until the next change.
+///
 /// ```no_run
 /// use bevy::prelude::*;
 /// use bevy::gltf::GltfAssetLabel;

@@ -1,12 +1,10 @@
 //! `SkelIk`: skel's IK jobs (two-bone, aim) on a character, their targets Bevy entities whose
 //! `GlobalTransform`s are read every frame.
 
-use bevy::math::Affine3A;
 use bevy::prelude::*;
-use skel_anim::glam as sg;
 use skel_anim::{AimIk, AnimationData, IkJob, TwoBoneIk};
 
-use crate::{SkelBevyError, SkelPlayer};
+use crate::SkelBevyError;
 
 /// The joints a job moves, by node name (resolved when the character binds).
 #[derive(Debug, Clone, PartialEq)]
@@ -80,12 +78,18 @@ impl SkelIkJob {
 /// every tick after the animation is mixed and before local → world (so a foot planted by IK
 /// is what bevy propagates), reaching for Bevy entities.
 ///
-/// Every frame, before the players tick, each job's target is the target entity's
-/// `GlobalTransform` translation mapped into the glTF scene's frame (the inverse of the
-/// scene root's `GlobalTransform`; poles are mapped as directions). Both are the values of
-/// the last transform propagation: an entity moved this frame, or a character moved by root
-/// motion, is followed one frame late. The chains are fixed when the character binds;
-/// [`jobs_mut`](Self::jobs_mut) changes targets and settings (weights, poles) afterwards.
+/// Every frame, after the players advance and root motion has moved the characters and
+/// before they pose, each job's target is the target entity's world position mapped into the
+/// glTF scene's frame (poles are mapped as directions). Both are composed from this frame's
+/// `Transform`s up the `ChildOf` chain, not read from the last propagation's
+/// `GlobalTransform`s, so a target moved in `Update`, a character moved by a controller and
+/// one moved by its root motion are all followed in the same frame. (A target that is itself
+/// a joint another character's skel pose writes later in the frame is read as it was.)
+///
+/// Changing the jobs after binding takes effect on the next frame: targets and settings as
+/// they are, and a change of joints (or of the number of jobs) resolves the chains again. A
+/// chain that does not resolve then turns the character's IK off and is reported as
+/// [`SkelIkError`] on the character (logged once), which the next good change removes.
 ///
 /// ```no_run
 /// use bevy::prelude::*;
@@ -129,9 +133,9 @@ impl SkelIk {
         &self.jobs
     }
 
-    /// The jobs, to change targets and settings. Changing a chain's joint names after the
-    /// character has bound has no effect; adding or removing jobs then turns IK off.
-    pub fn jobs_mut(&mut self) -> &mut [SkelIkJob] {
+    /// The jobs, to change targets, settings, joints, or add and remove jobs (joints are
+    /// resolved again on the next frame when they changed).
+    pub fn jobs_mut(&mut self) -> &mut Vec<SkelIkJob> {
         &mut self.jobs
     }
 
@@ -184,63 +188,55 @@ impl SkelIk {
     }
 }
 
-fn to_skel(v: Vec3) -> sg::Vec3 {
-    sg::Vec3::from_array(v.to_array())
+/// Why a character's changed [`SkelIk`] jobs could not be resolved (a bad joint name or
+/// chain): its IK is off until the jobs change again.
+#[derive(Component, Debug)]
+pub struct SkelIkError(pub SkelBevyError);
+
+impl SkelIkChain {
+    /// Whether `other` moves the same joints (settings aside).
+    fn same_joints(&self, other: &Self) -> bool {
+        match (self, other) {
+            (
+                Self::TwoBone {
+                    start, mid, end, ..
+                },
+                Self::TwoBone {
+                    start: s,
+                    mid: m,
+                    end: e,
+                    ..
+                },
+            ) => start == s && mid == m && end == e,
+            (Self::Aim { node, .. }, Self::Aim { node: n, .. }) => node == n,
+            _ => false,
+        }
+    }
 }
 
-/// Sets every bound character's IK targets from its target entities, in the scene's frame.
-/// Allocates nothing.
-pub(crate) fn aim_ik(
-    mut characters: Query<(&SkelIk, &mut SkelPlayer)>,
-    globals: Query<&GlobalTransform>,
-) {
-    for (ik, mut player) in &mut characters {
-        let Some(bound) = player.bound.as_mut() else {
-            continue;
-        };
-        let frame = bound
-            .frame
-            .and_then(|e| globals.get(e).ok())
-            .map_or(Affine3A::IDENTITY, GlobalTransform::affine);
-        if frame.matrix3.determinant() == 0.0 {
-            continue;
+/// A character's IK as bound: the chains its player's jobs were resolved from.
+#[derive(Debug, Default)]
+pub(crate) struct BoundIk {
+    chains: Vec<SkelIkChain>,
+}
+
+impl BoundIk {
+    /// The chains of `ik` as resolved at bind.
+    pub(crate) fn of(ik: Option<&SkelIk>) -> Self {
+        Self {
+            chains: ik
+                .map(|ik| ik.jobs.iter().map(|j| j.chain.clone()).collect())
+                .unwrap_or_default(),
         }
-        let to_scene = frame.inverse();
-        let p = bound.driver.player_mut();
-        if p.ik_jobs().len() != ik.jobs.len() {
-            continue;
-        }
-        for (index, job) in ik.jobs.iter().enumerate() {
-            let target = globals.get(job.target).ok().map(|g| {
-                let t = to_scene.transform_point3(g.translation());
-                to_skel(t)
-            });
-            let Ok(slot) = p.ik_target_mut(index) else {
-                continue;
-            };
-            match (slot, &job.chain) {
-                (IkJob::TwoBone { ik: out, .. }, SkelIkChain::TwoBone { ik: want, .. }) => {
-                    *out = TwoBoneIk {
-                        target: target.unwrap_or(out.target),
-                        pole: to_skel(
-                            to_scene.transform_vector3(Vec3::from_array(want.pole.to_array())),
-                        ),
-                        weight: if target.is_some() { want.weight } else { 0.0 },
-                        ..*want
-                    };
-                }
-                (IkJob::Aim { ik: out, .. }, SkelIkChain::Aim { ik: want, .. }) => {
-                    *out = AimIk {
-                        target: target.unwrap_or(out.target),
-                        pole: to_skel(
-                            to_scene.transform_vector3(Vec3::from_array(want.pole.to_array())),
-                        ),
-                        weight: if target.is_some() { want.weight } else { 0.0 },
-                        ..*want
-                    };
-                }
-                _ => {}
-            }
-        }
+    }
+
+    /// Whether `ik`'s jobs move the joints the player's jobs were resolved for.
+    pub(crate) fn matches(&self, ik: &SkelIk) -> bool {
+        self.chains.len() == ik.jobs.len()
+            && self
+                .chains
+                .iter()
+                .zip(&ik.jobs)
+                .all(|(a, b)| a.same_joints(&b.chain))
     }
 }

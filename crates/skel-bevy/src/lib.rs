@@ -23,14 +23,16 @@
 //! # When things run
 //!
 //! [`SkelPlugin`] adds [`SkelSystems`] to `PostUpdate`, after bevy's `AnimationSystems` (so
-//! skel wins on a joint both animate) and before `TransformSystems::Propagate`: it reads each
-//! new character's [`SkelRig`] from the file its `WorldAssetRoot` came from (once per file), binds skel's nodes
-//! to the spawned entities by name once the scene is ready (a [`SkelJoint`] on each; a
-//! [`SkelGraph`] waits for its file and is compiled against the rig), then every frame sets
-//! [`SkelIk`] targets from their entities, ticks the players (and graphs) in parallel, applies
-//! [`SkelRootMotion`], writes the joints' `Transform`s where they changed, and triggers
-//! [`SkelEvent`]s. A character that cannot be
-//! bound gets a [`SkelBindError`] (also logged) and keeps its transforms.
+//! skel wins on a joint both animate) and asset events, and before
+//! `TransformSystems::Propagate`. It reads each new character's [`SkelRig`] from the file its
+//! `WorldAssetRoot` came from (once per file) and binds skel's nodes to the spawned entities
+//! by name once the scene is ready (a [`SkelJoint`] on each; a [`SkelGraph`] waits for its
+//! file and is compiled against the rig, and again when the file changes). Then every frame
+//! it advances the players (and graphs) in parallel, applies [`SkelRootMotion`], sets
+//! [`SkelIk`] targets from their entities' transforms of this frame, poses the players in
+//! parallel, writes the joints' `Transform`s where they changed, and triggers [`SkelEvent`]s.
+//! A character that cannot be bound gets a [`SkelBindError`] (also logged) and keeps its
+//! transforms.
 
 mod animate;
 mod bind;
@@ -38,12 +40,14 @@ mod driver;
 mod error;
 mod graph_asset;
 mod ik;
+mod ik_targets;
 mod player;
 mod retargeted;
 mod rig_asset;
 mod rig_files;
 
 use bevy::app::AnimationSystems;
+use bevy::asset::AssetEventSystems;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
@@ -51,7 +55,7 @@ pub use animate::{SkelEvent, SkelRootMotion};
 pub use bind::{SkelBindError, SkelRigHandle, SkelSceneReady};
 pub use error::SkelBevyError;
 pub use graph_asset::{SkelGraph, SkelGraphFile, SkelGraphLoader};
-pub use ik::{SkelIk, SkelIkChain, SkelIkJob};
+pub use ik::{SkelIk, SkelIkChain, SkelIkError, SkelIkJob};
 pub use player::{SkelJoint, SkelLayer, SkelPlayer};
 pub use retargeted::{SkelMapping, SkelRetarget};
 pub use rig_asset::SkelRig;
@@ -77,22 +81,27 @@ impl Plugin for SkelPlugin {
             .init_asset::<SkelGraphFile>()
             .register_asset_loader(SkelGraphLoader)
             .init_resource::<rig_files::RigFiles>()
+            .init_resource::<bind::CompiledGraphs>()
             .add_observer(bind::mark_scene_ready)
             .configure_sets(
                 PostUpdate,
                 SkelSystems
                     .after(AnimationSystems)
+                    // A graph file changed this frame is seen this frame.
+                    .after(AssetEventSystems)
                     .before(TransformSystems::Propagate),
             )
             .add_systems(
                 PostUpdate,
                 (
                     bind::request_rigs,
+                    bind::reload_graphs,
                     rig_files::finish_rig_reads,
                     bind::bind_characters,
-                    ik::aim_ik,
-                    animate::tick_players,
+                    animate::advance_players,
                     animate::apply_root_motion,
+                    ik_targets::aim_ik,
+                    animate::pose_players,
                     animate::write_joints,
                     animate::emit_events,
                 )

@@ -11,6 +11,7 @@ use skel_anim::{
 use skel_graph::GraphInstance;
 
 use crate::driver::{Driver, Setup};
+use crate::ik::BoundIk;
 use crate::{SkelBevyError, SkelRetarget, SkelRig};
 
 /// One layer of a [`SkelPlayer`], named by clip so that it can be written before the glTF
@@ -84,6 +85,7 @@ pub(crate) struct Fired {
 pub(crate) struct Bound {
     pub(crate) driver: Driver,
     pub(crate) frame: Option<Entity>,
+    pub(crate) ik: BoundIk,
     pub(crate) marker_names: Vec<Vec<Arc<str>>>,
     pub(crate) fired: Vec<Fired>,
 }
@@ -230,6 +232,7 @@ impl SkelPlayer {
         rig: &Arc<Rig>,
         setup: Setup<'_>,
         frame: Option<Entity>,
+        ik: BoundIk,
     ) -> Result<(), SkelBevyError> {
         let mut player = Player::new(rig);
         for layer in &self.layers {
@@ -252,14 +255,22 @@ impl SkelPlayer {
         self.bound = Some(Bound {
             driver,
             frame,
+            ik,
             marker_names,
             fired: Vec::with_capacity(16),
         });
         Ok(())
     }
 
-    /// Advances the player by `dt` seconds, records the markers passed, and poses.
-    pub(crate) fn tick(&mut self, dt: f32) {
+    /// Drops skel's player (the character binds again on a later frame, its joints keeping
+    /// their last pose until then).
+    pub(crate) fn unbind(&mut self) {
+        self.bound = None;
+    }
+
+    /// Advances the player by `dt` seconds and records the markers passed; the pose waits
+    /// for [`evaluate`](Self::evaluate).
+    pub(crate) fn advance(&mut self, dt: f32) {
         let Some(bound) = self.bound.as_mut() else {
             return;
         };
@@ -267,7 +278,7 @@ impl SkelPlayer {
         let (names, fired) = (&bound.marker_names, &mut bound.fired);
         bound
             .driver
-            .tick_with_events(dt, &mut LocalPose, &mut |e: &AnimationEvent<'_>| {
+            .advance_with_events(dt, &mut |e: &AnimationEvent<'_>| {
                 let name = names
                     .get(e.clip)
                     .and_then(|n| n.get(e.marker))
@@ -281,6 +292,13 @@ impl SkelPlayer {
                     weight: e.weight,
                 });
             });
+    }
+
+    /// Poses at the times the last [`advance`](Self::advance) reached, IK included.
+    pub(crate) fn evaluate(&mut self) {
+        if let Some(bound) = self.bound.as_mut() {
+            bound.driver.evaluate(&mut LocalPose);
+        }
     }
 }
 

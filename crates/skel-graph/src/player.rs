@@ -185,13 +185,22 @@ impl GraphPlayer {
         sink: &mut dyn PoseSink,
         on_event: &mut dyn FnMut(&AnimationEvent<'_>),
     ) {
+        self.advance_with_events(dt, on_event);
+        if self.player.visible() {
+            self.player.evaluate(sink);
+        }
+    }
+
+    /// The first half of [`tick_with_events`](Self::tick_with_events): the graph, the
+    /// player's clocks and fades, the markers passed and the root-motion delta, without
+    /// posing. A caller that needs the delta before the pose (IK targets in a frame moved by
+    /// root motion) advances, then sets the targets, then calls the player's
+    /// [`evaluate`](Player::evaluate).
+    pub fn advance_with_events(&mut self, dt: f32, on_event: &mut dyn FnMut(&AnimationEvent<'_>)) {
         self.instance.tick(dt);
         self.apply(dt);
         self.player.advance_with_events(dt, on_event);
         self.settle();
-        if self.player.visible() {
-            self.player.evaluate(sink);
-        }
     }
 
     /// Sets every member layer and group from the instance, before the player advances.
