@@ -95,12 +95,14 @@ fn checks(tally: &mut Tally) -> Result<(), String> {
             "-p",
             "skel-bevy",
             "--all-targets",
+            "--timings",
             "--",
             "-D",
             "warnings",
         ],
         &["doc", "--workspace", "--no-deps"],
-        &["test", "--workspace"],
+        // `--timings`: target/cargo-timings/ says what the build spent where (bevy's share).
+        &["test", "--workspace", "--timings"],
         // The optional parallel path must give bit-identical results to the serial one.
         &[
             "test",
@@ -113,7 +115,7 @@ fn checks(tally: &mut Tally) -> Result<(), String> {
         ],
     ];
     for args in steps {
-        if args == ["test", "--workspace"] {
+        if args == ["test", "--workspace", "--timings"] {
             eprintln!("xtask ci: validate-shaders");
             crate::validate_shaders::run().map_err(|e| format!("validate-shaders failed:\n{e}"))?;
             eprintln!("xtask ci: fixtures --check");
