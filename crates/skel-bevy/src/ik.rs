@@ -74,7 +74,7 @@ impl SkelIkJob {
     }
 }
 
-/// Inverse kinematics on a character's [`SkelPlayer`]: skel's two-bone and aim solvers run
+/// Inverse kinematics on a character's [`SkelPlayer`](crate::SkelPlayer): skel's two-bone and aim solvers run
 /// every tick after the animation is mixed and before local → world (so a foot planted by IK
 /// is what bevy propagates), reaching for Bevy entities.
 ///
