@@ -117,5 +117,5 @@ pub use pose::skinning::{MorphTargets, VertexInfluences, skin_vertices};
 pub use pose::steps::{PoseScratch, apply_clip, compute_world_matrices, reset_to_rest};
 pub use rig::asset::Rig;
 pub use rig::kernels::CpuKernels;
-pub use rig::options::{ClipCompression, Compression, RigOptions};
+pub use rig::options::{ClipCompression, Compression, KeyFormat, RigOptions};
 pub use sample::sampler::{SamplerCursor, evaluate_sampler, evaluate_sampler_cursor};

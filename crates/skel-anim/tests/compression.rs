@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use skel_anim::glam::Mat4;
 use skel_anim::{
     AnimError, AnimationData, Channel, ChannelPath, Clip, Compression, CpuKernels, Interpolation,
-    LayerDesc, NodeRest, NullSink, Player, Rig, RigOptions, Sampler,
+    KeyFormat, LayerDesc, NodeRest, NullSink, Player, Rig, RigOptions, Sampler,
 };
 
 /// One node's motion: parent pick, rest offset, and how far its tracks move (translation in
@@ -161,9 +161,11 @@ proptest! {
         motions in prop::collection::vec(motion(), 2..14),
         keys in 3usize..24,
         loose in any::<bool>(),
+        variable in any::<bool>(),
     ) {
         let c = Compression {
             bound: if loose { 1e-3 } else { 1e-4 },
+            keys: if variable { KeyFormat::Variable } else { KeyFormat::Fixed },
             ..Compression::default()
         };
         let data = Arc::new(smooth_rig(&motions, keys));
@@ -229,6 +231,31 @@ fn near_constant_groups_are_held_moving_ones_quantised_and_the_keys_shrink() {
 }
 
 #[test]
+fn variable_bit_rates_store_fewer_bytes_within_the_same_bound() {
+    let data = Arc::new(smooth_rig(&fixed_motions(), 61));
+    let fixed = Compression::default();
+    let variable = Compression {
+        keys: KeyFormat::Variable,
+        ..fixed
+    };
+    let lossless = rig(&data, None);
+    let (f, v) = (rig(&data, Some(fixed)), rig(&data, Some(variable)));
+    let (rf, rv) = (
+        *f.clip_compression(0).unwrap(),
+        *v.clip_compression(0).unwrap(),
+    );
+    assert!(rv.packed >= 1 && rv.bits8 + rv.bits16 == 0, "{rv:?}");
+    assert!(
+        rv.compressed_bytes < rf.compressed_bytes,
+        "{rv:?} vs {rf:?}"
+    );
+    assert!(rv.max_error <= variable.bound, "{rv:?}");
+    let keys: Vec<f32> = (0..61).map(|i| i as f32 / 30.0).collect();
+    let e = worst_error(&lossless, &v, &keys, variable.shell);
+    assert!(e > 0.0 && e <= f64::from(variable.bound) + 2e-6, "{e}");
+}
+
+#[test]
 fn lossless_is_the_default_and_bad_options_are_typed_errors() {
     let data = Arc::new(smooth_rig(&fixed_motions(), 10));
     let plain = Rig::new(Arc::clone(&data)).unwrap();
@@ -250,7 +277,7 @@ fn lossless_is_the_default_and_bad_options_are_typed_errors() {
         let c = Compression {
             shell,
             bound,
-            nlerp: true,
+            ..Compression::default()
         };
         let options = RigOptions {
             compression: Some(c),

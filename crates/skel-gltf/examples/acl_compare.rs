@@ -27,7 +27,7 @@ use std::sync::Arc;
 
 use acl_clips::{Clip, clips};
 use glam::{DMat4, DQuat};
-use skel_anim::{Compression, Rig, RigOptions, shell};
+use skel_anim::{Compression, KeyFormat, Rig, RigOptions, shell};
 
 /// Samples per second besides the key times (as `shell_error`).
 const RATE: f32 = 240.0;
@@ -37,8 +37,9 @@ fn main() -> ExitCode {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
         ["export", dir] => export(Path::new(dir)),
-        ["ours"] => ours(),
-        _ => Err("usage: acl_compare export DIR | ours".into()),
+        ["ours"] => ours(""),
+        ["ours", only] => ours(only),
+        _ => Err("usage: acl_compare export DIR | ours [ID]".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -113,12 +114,16 @@ fn export(dir: &Path) -> Result<(), String> {
 }
 
 /// skel's compressed clips (ACL's default bound in each asset's unit) against lossless, at
-/// every 1/240 s and every key time: one JSON object per clip.
-fn ours() -> Result<(), String> {
-    for c in clips()? {
+/// every 1/240 s and every key time: one JSON object per clip (those whose id contains
+/// `only`).
+fn ours(only: &str) -> Result<(), String> {
+    for c in clips()?.into_iter().filter(|c| c.id.contains(only)) {
         #[expect(clippy::cast_possible_truncation, reason = "a unit, 0.01 or 1")]
         let options = RigOptions {
-            compression: Some(Compression::for_unit(c.world_unit as f32)),
+            compression: Some(Compression {
+                keys: KeyFormat::Variable,
+                ..Compression::for_unit(c.world_unit as f32)
+            }),
             ..RigOptions::default()
         };
         let started = std::time::Instant::now();

@@ -16,8 +16,8 @@
 //! the local transforms (`PoseSink::wants_local_transforms`), as a renderer's would; with
 //! `POSE_FRAMES_TRS=1` in the environment they ask for the TRS record too (the frame before
 //! sinks could say they read no TRS record). With `POSE_FRAMES_THREADS=T` the frames run
-//! `par_tick_all` inside a rayon pool of T threads instead of `tick_all`. With `SKEL_COMPRESSED=1` the rig's
-//! clips are compressed (`RigOptions::compression`, ACL's default bound in the asset's unit;
+//! `par_tick_all` inside a rayon pool of T threads instead of `tick_all`. With `SKEL_COMPRESSED=1` (or `variable`)
+//! the rig's clips are compressed (`RigOptions::compression`, ACL's default bound in the asset's unit;
 //! `support::rig_from_env`). `bits H` is a hash
 //! of every bone matrix's bits after the last frame: equal lines, equal poses. Two runs that differ only in FRAMES differ only by those
 //! frames' work, which is how the instruction counts cancel loading and warm-up.

@@ -291,7 +291,7 @@ fn compressed(asset: &support::Loaded) -> Result<String, String> {
     Ok(format!(
         "asset {} joints {} times {} samples {} unit_m {unit} max_cm {:.5} p99_cm {:.5} \
          p50_cm {:.5} raw_bytes {} lossless_bytes {} compressed_bytes {} ratio_raw {:.2} \
-         held {} bits8 {} bits16 {} f32 {} nlerp {} chosen_max_cm {:.5} build_ms {build_ms:.1}",
+         memory_bytes {} held {} packed {} f32 {} nlerp {} chosen_max_cm {:.5} build_ms {build_ms:.1}",
         asset.spec.name,
         joints.len(),
         t.len(),
@@ -303,9 +303,9 @@ fn compressed(asset: &support::Loaded) -> Result<String, String> {
         report.lossless_bytes,
         report.compressed_bytes,
         report.ratio(),
+        report.memory_bytes,
         report.held,
-        report.bits8,
-        report.bits16,
+        report.packed,
         report.float32,
         report.nlerp,
         f64::from(report.max_error) * unit * 100.0,

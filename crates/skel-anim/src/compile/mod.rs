@@ -3,8 +3,12 @@
 //! whose compressor plays every trial through the same per-frame pass as playback. This is the
 //! only code above the passes that builds: the passes never call it.
 
+pub(crate) mod bit_rates;
+pub(crate) mod choice;
 pub(crate) mod compressor;
 pub mod shell;
+pub(crate) mod trials;
+pub(crate) mod variable;
 
 use std::sync::Arc;
 

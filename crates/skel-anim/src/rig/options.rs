@@ -21,19 +21,12 @@ pub struct RigOptions {
 /// compressed one, and no point may move by more than [`bound`](Self::bound), at every key
 /// time and a quarter, half and three quarters of the way between keys.
 ///
-/// Within that bound each clip's keys are:
-/// - **held** where a group of four nodes' translations, scales or rotations barely moves
-///   (stored once, not per key: constant and rest-equal tracks cost nothing);
-/// - else **quantised** to 8 or 16 bits per value, range-reduced per value over the clip;
-/// - else kept as f32;
-/// - and, group of four nodes by group, rotations interpolate by normalised lerp instead of
-///   slerp where [`nlerp`](Self::nlerp) allows it and that alone causes at most half the
-///   bound.
-///
-/// Choosing plays each clip once per trial (a group held, at 8 bits, at 16 bits), so building
-/// the rig costs time: milliseconds for a 20-joint character, about half a second for a
-/// 368-joint rig with a 2-second clip. It grows with joints × groups × keys: build compressed
-/// rigs once, at load.
+/// Within that bound each clip's keys are stored as [`keys`](Self::keys) says, and, group of
+/// four nodes by group, rotations interpolate by normalised lerp instead of slerp where
+/// [`nlerp`](Self::nlerp) allows it and that alone causes at most half the bound. Choosing
+/// plays each clip once per trial, so building the rig costs time (milliseconds for a
+/// 20-joint character, a few seconds for a 368-joint rig with [`KeyFormat::Variable`]): build
+/// compressed rigs once, at load.
 ///
 /// Units are the asset's: glTF's is the metre, so [`Compression::default`] is 0.01 cm at 3 cm
 /// (ACL's defaults); [`Compression::for_unit`] scales them for an asset written in other
@@ -62,6 +55,30 @@ pub struct Compression {
     /// Whether rotations may interpolate by normalised lerp (ozz-animation's rule: cheaper,
     /// and exact at keys and half-way) where its error is at most half the bound.
     pub nlerp: bool,
+    /// How the keys are stored: fastest to decode, or smallest.
+    pub keys: KeyFormat,
+}
+
+/// How compressed keys are stored ([`Compression::keys`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum KeyFormat {
+    /// Per group of four nodes and property: **held** where it barely moves (stored once),
+    /// else **quantised** to 8 or 16 bits per value, range-reduced per value over the clip,
+    /// else f32; the first of those that keeps the bound, parents first. Decodes in fewer
+    /// instructions than ozz-animation's lossless sampling; 1.2–3.5 times smaller than the
+    /// keys.
+    #[default]
+    Fixed,
+    /// The Animation Compression Library's variable bit rates: each node's translation, scale
+    /// and rotation (`x, y, z`, `w` rebuilt, or stored where it comes near 0) **bit-packed**
+    /// at its own width of 0 to 24 bits per value, chosen per segment of 16 keys (or once for
+    /// the clip), range-reduced over the clip and again, in 8 bits, over the segment. A width
+    /// is the fewest bits that keep the value's own error within the bound scaled by how far
+    /// it carries (a rotation's to the node's farthest descendant); one factor on all of them
+    /// is bisected until the whole clip stays within the bound, then each group tries a
+    /// coarser one. About as small as ACL's clips at its default settings; decoding takes
+    /// about twice the instructions of [`Fixed`](Self::Fixed).
+    Variable,
 }
 
 impl Default for Compression {
@@ -80,6 +97,7 @@ impl Compression {
             shell: 0.03 / metres_per_unit,
             bound: 0.0001 / metres_per_unit,
             nlerp: true,
+            keys: KeyFormat::Fixed,
         }
     }
 
@@ -105,15 +123,23 @@ pub struct ClipCompression {
     pub raw_bytes: usize,
     /// Bytes of the lossless four-node key blocks the passes would read otherwise.
     pub lossless_bytes: usize,
-    /// Bytes of the compressed keys and their ranges.
+    /// Bytes of the compressed clip as a file holds it: a header, what each node's
+    /// translation, rotation and scale are (rest, constant or keyed), constant values, each
+    /// bit-packed property's ranges, widths and fields, f32 keys where kept (the Animation
+    /// Compression Library's accounting; the rig's own records, rebuilt at load, aside).
     pub compressed_bytes: usize,
+    /// Bytes the compressed keys take in memory: the decoder's records and streams.
+    pub memory_bytes: usize,
     /// Groups (one property of four nodes) held constant by compression, beyond those the
     /// clip keeps constant itself.
     pub held: usize,
-    /// Groups stored at 8 bits, 16 bits and as f32.
+    /// Groups stored at 8 bits, 16 bits ([`KeyFormat::Fixed`]), bit-packed
+    /// ([`KeyFormat::Variable`]) and as f32.
     pub bits8: usize,
     /// See [`bits8`](Self::bits8).
     pub bits16: usize,
+    /// See [`bits8`](Self::bits8).
+    pub packed: usize,
     /// See [`bits8`](Self::bits8).
     pub float32: usize,
     /// Groups of four nodes whose rotations interpolate by normalised lerp.

@@ -5,5 +5,6 @@
 
 pub(crate) mod cursor;
 pub(crate) mod four_node;
+pub(crate) mod lane_bits;
 pub(crate) mod packed;
 pub(crate) mod sampler;

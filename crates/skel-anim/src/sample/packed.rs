@@ -1,7 +1,9 @@
 //! Compressed four-node key blocks ([`Compression`](crate::Compression), opt in): a clip's
 //! [`QuadPlan`](crate::rig::four_node::QuadPlan) keys stored per quad and per group of rows
 //! (translation, scale, rotation) as nothing (held constant), 8-bit or 16-bit levels
-//! range-reduced per row and lane over the clip, or f32, and decoded two keys at a time by the
+//! range-reduced per row and lane over the clip ([`KeyFormat::Fixed`](crate::KeyFormat)),
+//! bit-packed lanes of their own widths (`sample/lane_bits.rs`,
+//! [`KeyFormat::Variable`](crate::KeyFormat)), or f32, and decoded two keys at a time by the
 //! four-node passes. What plays is what the compressor measured: the player decodes with the
 //! same function the compressor evaluated (`compile/compressor.rs`).
 
@@ -12,6 +14,7 @@ use crate::sample::four_node::{
     KeyPair, Lanes, NLERP, Quad, QuadRows, R_ROWS, ROWS, Rot, S_ROWS, SLERP, T_ROWS, sample_rows,
     segment_of,
 };
+use crate::sample::lane_bits::{LaneKeys, widen8};
 
 /// How one group of a quad's rows is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,6 +26,8 @@ pub(crate) enum Width {
     Bits8,
     /// Two bytes per value: 65 535 steps.
     Bits16,
+    /// Bit-packed lanes ([`LaneKeys`]): `first` is the group's index there.
+    Lanes,
     /// The f32 keys as they are.
     F32,
 }
@@ -31,7 +36,8 @@ pub(crate) enum Width {
 pub(crate) const GROUPS: [(usize, usize); 3] = [(T_ROWS, 3), (S_ROWS, 3), (R_ROWS, 4)];
 
 /// Where one group's keys are: `width`'s stream from row `first` (key `k` at
-/// `first + k · rows`), its rows' ranges from `range`.
+/// `first + k · rows`), its rows' ranges from `range`; for [`Width::Lanes`], group `first` of
+/// the bit-packed keys.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct PackedGroup {
     pub(crate) width: Width,
@@ -56,6 +62,7 @@ pub(crate) struct PackedKeys {
     pub(crate) u16s: Vec<u64>,
     pub(crate) f32s: Vec<Vec4>,
     pub(crate) ranges: Vec<Range>,
+    pub(crate) lanes: LaneKeys,
     /// Per quad, whether its rotations interpolate by normalised lerp (ozz-animation's rule)
     /// instead of the polynomial slerp.
     pub(crate) nlerp: Vec<bool>,
@@ -73,15 +80,32 @@ impl PackedKeys {
         self.u8s.len() * 4 + self.u16s.len() * 8 + self.f32s.len() * 16 + self.ranges.len() * 32
     }
 
+    /// Bytes these keys take in memory: the records, the streams and the ranges.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.quads.len() * size_of::<[PackedGroup; 3]>()
+            + self.lanes.memory_bytes()
+            + self.bytes()
+            + self.nlerp.len()
+    }
+
     /// Stores `rows` rows from `first_row` of every key of `keys` (a quad's keys, [`ROWS`] a key)
-    /// at `width`.
+    /// at `width`; a [`Width::Lanes`] group is written by `compile/bit_rates.rs`, which gives
+    /// its index, `lanes`.
     pub(crate) fn push_group(
         &mut self,
         keys: &[Vec4],
         (first_row, rows): (usize, usize),
         width: Width,
+        lanes: u32,
     ) -> PackedGroup {
         let levels = match width {
+            Width::Lanes => {
+                return PackedGroup {
+                    width,
+                    first: lanes,
+                    range: 0,
+                };
+            }
             Width::Held => {
                 return PackedGroup {
                     width,
@@ -228,6 +252,18 @@ impl KeyPair for PackedPair<'_> {
         let mut b = [Vec4::ZERO; R];
         match g.width {
             Width::Held => {}
+            Width::Lanes => {
+                let group = &p.lanes.groups[g.first as usize];
+                if R == 4 {
+                    let (ka, kb) = p.lanes.pair4(group, self.a, self.b);
+                    a.copy_from_slice(&ka[..R]);
+                    b.copy_from_slice(&kb[..R]);
+                } else {
+                    let (ka, kb) = p.lanes.pair3(group, self.a, self.b);
+                    a.copy_from_slice(&ka[..R]);
+                    b.copy_from_slice(&kb[..R]);
+                }
+            }
             Width::F32 => {
                 a.copy_from_slice(&p.f32s[at_a..at_a + R]);
                 b.copy_from_slice(&p.f32s[at_b..at_b + R]);
@@ -289,37 +325,6 @@ fn widen16(word: u64) -> Vec4 {
     Vec4::new(lane(0), lane(1), lane(2), lane(3))
 }
 
-/// Four 8-bit levels (lane 0 lowest) as floats.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-#[allow(
-    unsafe_code,
-    reason = "SSE2 intrinsics on registers; the block says why"
-)]
-fn widen8(word: u32) -> Vec4 {
-    use core::arch::x86_64::{
-        _mm_cvtepi32_ps, _mm_cvtsi32_si128, _mm_setzero_si128, _mm_unpacklo_epi8,
-        _mm_unpacklo_epi16,
-    };
-    #[expect(clippy::cast_possible_wrap, reason = "the bits as they are")]
-    let word = word as i32;
-    // SAFETY: as in `widen16`: SSE2 is x86-64's baseline; registers only.
-    let levels = unsafe {
-        let zero = _mm_setzero_si128();
-        let bytes = _mm_cvtsi32_si128(word);
-        _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero))
-    };
-    Vec4::from(levels)
-}
-
-/// Four 8-bit levels (lane 0 lowest) as floats.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn widen8(word: u32) -> Vec4 {
-    let lane = |i: u32| f32::from((word >> (8 * i)) as u8);
-    Vec4::new(lane(0), lane(1), lane(2), lane(3))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,7 +346,7 @@ mod tests {
         keys[2 * ROWS] = Vec4::new(0.3, 0.75, 2.0, 1.234);
         for width in [Width::Bits8, Width::Bits16] {
             let mut p = PackedKeys::default();
-            let g = p.push_group(&keys, GROUPS[0], width);
+            let g = p.push_group(&keys, GROUPS[0], width, 0);
             let steps = p.ranges[0].step;
             for k in 0..3 {
                 let mut out = [Vec4::NAN; ROWS];

@@ -1,4 +1,4 @@
-//! `skel compress ASSET [--clip N|NAME] [--bound CM] [--shell CM] [--unit-m M] [--json]`: what
+//! `skel compress ASSET [--clip N|NAME] [--bound CM] [--shell CM] [--unit-m M] [--variable] [--json]`: what
 //! compressed clips cost and how far they stray, per clip: bones, samples, raw bytes (every
 //! bone × sample × 10 floats, as the Animation Compression Library counts, and only the
 //! animated channels' keys), compressed bytes, both ratios, the largest and the 99th-percentile
@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use serde::Serialize;
-use skel::anim::{AnimationController, Compression, NullSink, Rig, RigOptions, shell};
+use skel::anim::{AnimationController, Compression, KeyFormat, NullSink, Rig, RigOptions, shell};
 
 use super::asset_args::{AssetArgs, resolve_clip};
 
@@ -36,6 +36,10 @@ pub struct CompressArgs {
     /// exporter that wrote centimetres (Fox).
     #[arg(long = "unit-m", default_value_t = 1.0)]
     unit_m: f64,
+    /// Store keys at variable bit rates (smallest, the Animation Compression Library's
+    /// method) instead of 8- or 16-bit groups (fastest to decode).
+    #[arg(long)]
+    variable: bool,
     /// Print JSON (docs/bench-json.md, "skel compress") instead of a table.
     #[arg(long)]
     json: bool,
@@ -47,6 +51,8 @@ struct Report {
     asset: String,
     bound_cm: f64,
     shell_cm: f64,
+    /// `"fixed"` or `"variable"`: [`KeyFormat`].
+    keys: &'static str,
     clips: Vec<ClipReport>,
 }
 
@@ -84,6 +90,11 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
     let compression = Compression {
         shell: to_units(args.shell) as f32,
         bound: to_units(args.bound) as f32,
+        keys: if args.variable {
+            KeyFormat::Variable
+        } else {
+            KeyFormat::Fixed
+        },
         ..Compression::default()
     };
     let data = Arc::new(asset.animation.clone());
@@ -100,6 +111,7 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
         asset: args.asset.asset.display().to_string(),
         bound_cm: args.bound,
         shell_cm: args.shell,
+        keys: if args.variable { "variable" } else { "fixed" },
         clips: Vec::new(),
     };
     for index in clips {

@@ -168,14 +168,21 @@ pub fn unit_metres(asset: &str) -> f64 {
 }
 
 /// The rig a measurement asks for: the kernels of [`kernels_from_env`], and compressed clips
-/// (ACL's default bound, 0.01 cm at 3 cm, in the asset's unit) with `SKEL_COMPRESSED=1` in
-/// the environment.
+/// (ACL's default bound, 0.01 cm at 3 cm, in the asset's unit) with `SKEL_COMPRESSED=1`
+/// (`KeyFormat::Fixed`) or `SKEL_COMPRESSED=variable` (`KeyFormat::Variable`) in the
+/// environment.
 #[must_use]
 pub fn rig_from_env(asset: &Loaded) -> Arc<skel_anim::Rig> {
+    let keys = match std::env::var("SKEL_COMPRESSED").as_deref() {
+        Ok("1") => Some(skel_anim::KeyFormat::Fixed),
+        Ok("variable") => Some(skel_anim::KeyFormat::Variable),
+        _ => None,
+    };
     #[expect(clippy::cast_possible_truncation, reason = "a unit, 0.01 or 1")]
-    let compression = std::env::var_os("SKEL_COMPRESSED")
-        .is_some_and(|v| v == "1")
-        .then(|| skel_anim::Compression::for_unit(unit_metres(asset.spec.name) as f32));
+    let compression = keys.map(|keys| skel_anim::Compression {
+        keys,
+        ..skel_anim::Compression::for_unit(unit_metres(asset.spec.name) as f32)
+    });
     let options = skel_anim::RigOptions {
         kernels: kernels_from_env(),
         compression,

@@ -1,0 +1,362 @@
+//! Bit-packed four-node keys (the Animation Compression Library's variable bit rates, in
+//! lanes): one group of a quad's rows (translation, scale, or a rotation's `x, y, z` with `w`
+//! rebuilt) stored per lane at its own width of 0 to [`MAX_BITS`] bits, chosen per segment of
+//! 16 keys (or once for the whole clip where that is smaller), each segment's values
+//! range-reduced twice: over the clip (f32 minimum and extent per lane and row) and, inside
+//! that, over the segment (8-bit minimum and extent).
+//!
+//! A key's record is its rows one after the other, each row its four lanes' fields one after
+//! the other (lane 0 first, a lane of width 0 takes no bits), so a key of a segment is
+//! `stride` bits from the previous one and every field sits at a fixed offset in its record.
+//! Decoding a row: four fields read from the stream, and one multiply-add per lane
+//! (`clip min + segment min · step₈  +  level · segment extent · step₈ / (2ʷ − 1)`). The
+//! compressor measures its error through these same functions (`compile/compressor.rs`), so
+//! what plays is what it measured.
+
+use glam::{BVec4A, IVec4, Vec4};
+
+/// The widest field: 24-bit levels convert to f32 exactly.
+pub(crate) const MAX_BITS: u8 = 24;
+/// log₂ of the keys of a segment.
+pub(crate) const SEGMENT_SHIFT: u32 = 4;
+/// The `shift` of a group stored as one segment: every key index of a clip shifts to 0.
+pub(crate) const WHOLE_CLIP: u32 = 31;
+
+/// One group of one quad, bit-packed: its clip-wide ranges and where its segments are.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LaneGroup {
+    /// Per stored row, each lane's smallest value over the clip (a held lane's value).
+    pub(crate) min: [Vec4; 4],
+    /// Per stored row, each lane's extent over the clip divided by 255: one step of the 8-bit
+    /// segment ranges.
+    pub(crate) step: [Vec4; 4],
+    /// Rows stored per key: three, or four for a rotation whose `w` comes near 0 somewhere
+    /// (rebuilding it there from `x, y, z` loses precision: `dw = r·dr / w`).
+    pub(crate) rows: u32,
+    /// A rotation's `w` in [`held`](Self::held) lanes (those are not rebuilt).
+    pub(crate) w_held: Vec4,
+    /// Lanes whose stored rows are the same at every key (width 0 and no extent: exact).
+    pub(crate) held: BVec4A,
+    /// Index of the group's first segment in [`LaneKeys::segments`].
+    pub(crate) first_segment: u32,
+    /// A key's segment is `key >> shift`: [`SEGMENT_SHIFT`], or [`WHOLE_CLIP`].
+    pub(crate) shift: u32,
+}
+
+/// One segment of one group: where its keys' records are, their layout and its ranges.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LaneSegment {
+    /// Bit offset of the segment's first key record in [`LaneKeys::bits`].
+    pub(crate) bit: u32,
+    /// Bits per key record: the group's rows of `row_bits` each.
+    pub(crate) stride: u32,
+    /// Bits per row: the lanes' widths added.
+    pub(crate) row_bits: u32,
+    /// Each lane's field offset inside a row (the widths of the lanes before it).
+    pub(crate) lane_at: [u8; 4],
+    /// Each lane's `2ʷ − 1` (its width is 0 to [`MAX_BITS`]), and its inverse as f32 (1 for
+    /// width 0).
+    pub(crate) masks: [u32; 4],
+    pub(crate) inv_levels: Vec4,
+    /// Per row, the lanes' 8-bit segment minimum and extent (lane 0 in the low byte), in steps
+    /// of the clip's [`LaneGroup::step`].
+    pub(crate) min8: [u32; 4],
+    pub(crate) ext8: [u32; 4],
+}
+
+/// A clip's bit-packed groups: the records and the stream they point into.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LaneKeys {
+    pub(crate) groups: Vec<LaneGroup>,
+    pub(crate) segments: Vec<LaneSegment>,
+    /// The fields, least significant bit first, with 8 bytes of padding at the end so that a
+    /// field is always read by one 4-byte load.
+    pub(crate) bits: Vec<u8>,
+    /// Bits of fields written (where the next segment starts).
+    pub(crate) end: usize,
+}
+
+/// The decoding of one row of a segment, `low + level · span` per lane, from the clip's
+/// range (`min`, `step` = extent / 255), the segment's 8-bit range (`min8`, `ext8`) and the
+/// lanes' `1 / (2ʷ − 1)`: `low = min + min₈ · step`, `span = (ext₈ · step) · inv_levels`.
+#[inline(always)]
+pub(crate) fn affine(
+    min: Vec4,
+    step: Vec4,
+    min8: Vec4,
+    ext8: Vec4,
+    inv_levels: Vec4,
+) -> (Vec4, Vec4) {
+    (min + min8 * step, (ext8 * step) * inv_levels)
+}
+
+/// One lane's decoded value, in scalar f32 bit for bit what [`affine`] and the decoder's
+/// multiply-add give (the same operations in the same order): what the encoder measures.
+pub(crate) fn dequantise_lane(
+    min: f32,
+    step: f32,
+    min8: f32,
+    ext8: f32,
+    inv_levels: f32,
+    level: f32,
+) -> f32 {
+    let low = min + min8 * step;
+    let span = (ext8 * step) * inv_levels;
+    low + level * span
+}
+
+/// `1 / (2ʷ − 1)` as f32 (1 for width 0).
+pub(crate) fn inv_levels(width: u8) -> f32 {
+    #[expect(clippy::cast_precision_loss, reason = "at most 2²⁴ − 1: exact")]
+    let l = ((1_u32 << width) - 1).max(1) as f32;
+    1.0 / l
+}
+
+/// Four 8-bit levels (lane 0 lowest) as floats.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+#[allow(
+    unsafe_code,
+    reason = "SSE2 intrinsics on registers; the block says why"
+)]
+pub(crate) fn widen8(word: u32) -> Vec4 {
+    use core::arch::x86_64::{
+        _mm_cvtepi32_ps, _mm_cvtsi32_si128, _mm_setzero_si128, _mm_unpacklo_epi8,
+        _mm_unpacklo_epi16,
+    };
+    #[expect(clippy::cast_possible_wrap, reason = "the bits as they are")]
+    let word = word as i32;
+    // SAFETY: as in `widen16`: SSE2 is x86-64's baseline; registers only.
+    let levels = unsafe {
+        let zero = _mm_setzero_si128();
+        let bytes = _mm_cvtsi32_si128(word);
+        _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(bytes, zero), zero))
+    };
+    Vec4::from(levels)
+}
+
+/// Four 8-bit levels (lane 0 lowest) as floats.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+pub(crate) fn widen8(word: u32) -> Vec4 {
+    let lane = |i: u32| f32::from((word >> (8 * i)) as u8);
+    Vec4::new(lane(0), lane(1), lane(2), lane(3))
+}
+
+impl LaneSegment {
+    /// Row `c`'s `low` and `span` in group `g` ([`affine`]).
+    #[inline(always)]
+    fn affine(&self, g: &LaneGroup, c: usize) -> (Vec4, Vec4) {
+        affine(
+            g.min[c],
+            g.step[c],
+            widen8(self.min8[c]),
+            widen8(self.ext8[c]),
+            self.inv_levels,
+        )
+    }
+}
+
+impl LaneKeys {
+    /// Appends a group's record; its segments must follow with [`push_segment`](Self::push_segment).
+    pub(crate) fn push_group(&mut self, mut group: LaneGroup) -> u32 {
+        group.first_segment = to_u32(self.segments.len());
+        self.groups.push(group);
+        to_u32(self.groups.len() - 1)
+    }
+
+    /// Appends one segment of the last group (`rows` rows a key): its ranges, and each key's
+    /// levels (`levels[key][row][lane]`, each within its lane's width; rows past `rows` not
+    /// written).
+    pub(crate) fn push_segment(
+        &mut self,
+        rows: usize,
+        widths: [u8; 4],
+        min8: [u32; 4],
+        ext8: [u32; 4],
+        levels: &[[[u32; 4]; 4]],
+    ) {
+        self.bits.truncate(self.bits.len().saturating_sub(PADDING));
+        let mut lane_at = [0_u8; 4];
+        let mut row_bits = 0_u32;
+        for (at, &w) in lane_at.iter_mut().zip(&widths) {
+            *at = u8::try_from(row_bits).unwrap_or(u8::MAX);
+            row_bits += u32::from(w);
+        }
+        let start = self.end;
+        let mut writer = BitWriter::at(&mut self.bits, start);
+        for key in levels {
+            for row in &key[..rows] {
+                for (lane, &level) in row.iter().enumerate() {
+                    writer.put(level, widths[lane]);
+                }
+            }
+        }
+        self.end = writer.at;
+        self.bits.resize(self.bits.len() + PADDING, 0);
+        self.segments.push(LaneSegment {
+            bit: to_u32(start),
+            stride: to_u32(rows) * row_bits,
+            row_bits,
+            lane_at,
+            masks: widths.map(|w| (1_u32 << w) - 1),
+            inv_levels: Vec4::from_array(widths.map(inv_levels)),
+            min8,
+            ext8,
+        });
+    }
+
+    /// Rows `x, y, z` (translation or scale, or a rotation's first three) of keys `a` and `b`
+    /// of group `g`.
+    #[inline(always)]
+    pub(crate) fn pair3(&self, g: &LaneGroup, a: u32, b: u32) -> ([Vec4; 3], [Vec4; 3]) {
+        let (ka, kb) = (self.key_at(g, a), self.key_at(g, b));
+        let mut out = ([Vec4::ZERO; 3], [Vec4::ZERO; 3]);
+        for c in 0..3 {
+            (out.0[c], out.1[c]) = self.row_pair(g, &ka, &kb, c);
+        }
+        out
+    }
+
+    /// A rotation's four rows at keys `a` and `b` of group `g`: `x, y, z` decoded, and `w`
+    /// decoded where the group stores it, else rebuilt as the non-negative root of
+    /// `1 − x² − y² − z²` (the encoder made every key's `w` non-negative, the same rotation),
+    /// or the held lanes' own.
+    #[inline(always)]
+    pub(crate) fn pair4(&self, g: &LaneGroup, a: u32, b: u32) -> ([Vec4; 4], [Vec4; 4]) {
+        let (ka, kb) = (self.key_at(g, a), self.key_at(g, b));
+        let mut out = ([Vec4::ZERO; 4], [Vec4::ZERO; 4]);
+        for c in 0..3 {
+            (out.0[c], out.1[c]) = self.row_pair(g, &ka, &kb, c);
+        }
+        if g.rows == 4 {
+            (out.0[3], out.1[3]) = self.row_pair(g, &ka, &kb, 3);
+        } else {
+            for key in [&mut out.0, &mut out.1] {
+                key[3] = Vec4::select(g.held, g.w_held, rebuild_w(key[0], key[1], key[2]));
+            }
+        }
+        out
+    }
+
+    /// Where key `key` of group `g` is: its segment and record.
+    #[inline(always)]
+    fn key_at<'s>(&'s self, g: &LaneGroup, key: u32) -> KeyAt<'s> {
+        let s = &self.segments[(g.first_segment + (key >> g.shift)) as usize];
+        let local = key & ((1_u32 << g.shift) - 1);
+        KeyAt {
+            s,
+            base: s.bit + local * s.stride,
+        }
+    }
+
+    /// Row `c` of the keys at `a` and `b`: the segment's ranges turned into one multiply-add
+    /// per lane once where both keys share a segment (nearly always).
+    #[inline(always)]
+    fn row_pair(&self, g: &LaneGroup, a: &KeyAt<'_>, b: &KeyAt<'_>, c: usize) -> (Vec4, Vec4) {
+        let (low_a, span_a) = a.s.affine(g, c);
+        let (low_b, span_b) = if core::ptr::eq(a.s, b.s) {
+            (low_a, span_a)
+        } else {
+            b.s.affine(g, c)
+        };
+        (
+            low_a + self.levels(a, c) * span_a,
+            low_b + self.levels(b, c) * span_b,
+        )
+    }
+
+    /// The four lanes' levels of row `c` of the key at `at`, as floats: one 8-byte read for a
+    /// row of at most 57 bits (the fields then shifted out of it), a read per field otherwise.
+    #[inline(always)]
+    fn levels(&self, at: &KeyAt<'_>, c: usize) -> Vec4 {
+        let s = at.s;
+        #[expect(clippy::cast_possible_truncation, reason = "c < 4")]
+        let row = at.base + c as u32 * s.row_bits;
+        let byte = (row >> 3) as usize;
+        #[expect(clippy::cast_possible_wrap, reason = "at most 24 bits")]
+        let level = if s.row_bits <= 57 {
+            let word = self.bits[byte..byte + 8]
+                .try_into()
+                .map_or(0, u64::from_le_bytes)
+                >> (row & 7);
+            IVec4::from_array(std::array::from_fn(|l| {
+                (((word >> s.lane_at[l]) as u32) & s.masks[l]) as i32
+            }))
+        } else {
+            IVec4::from_array(std::array::from_fn(|l| {
+                self.field(row + u32::from(s.lane_at[l]), s.masks[l]) as i32
+            }))
+        };
+        level.as_vec4()
+    }
+
+    /// The field of `mask` bits at bit `at`.
+    #[inline(always)]
+    fn field(&self, at: u32, mask: u32) -> u32 {
+        let byte = (at >> 3) as usize;
+        let word = self.bits[byte..byte + 4]
+            .try_into()
+            .map_or(0, u32::from_le_bytes);
+        (word >> (at & 7)) & mask
+    }
+
+    /// Bytes these records and the stream take in memory.
+    pub(crate) fn memory_bytes(&self) -> usize {
+        self.groups.len() * size_of::<LaneGroup>()
+            + self.segments.len() * size_of::<LaneSegment>()
+            + self.bits.len()
+    }
+}
+
+/// A key's place in a group: its segment and the bit its record starts at.
+struct KeyAt<'s> {
+    s: &'s LaneSegment,
+    base: u32,
+}
+
+/// `w` of unit quaternions from `x, y, z`, non-negative (0 where rounding leaves `x² + y² + z²`
+/// above 1).
+#[inline(always)]
+pub(crate) fn rebuild_w(x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
+    (Vec4::ONE - (x * x + y * y + z * z))
+        .max(Vec4::ZERO)
+        .map(f32::sqrt)
+}
+
+/// [`rebuild_w`] of one lane, bit for bit.
+pub(crate) fn rebuild_w_lane(x: f32, y: f32, z: f32) -> f32 {
+    (1.0 - (x * x + y * y + z * z)).max(0.0).sqrt()
+}
+
+/// Bytes of zeros after the stream: a 4-byte read at a field's byte stays inside.
+const PADDING: usize = 8;
+
+/// Appends fields to a byte stream, least significant bit first.
+struct BitWriter<'b> {
+    bytes: &'b mut Vec<u8>,
+    at: usize,
+}
+
+impl<'b> BitWriter<'b> {
+    fn at(bytes: &'b mut Vec<u8>, at: usize) -> Self {
+        Self { bytes, at }
+    }
+
+    fn put(&mut self, value: u32, width: u8) {
+        for b in 0..usize::from(width) {
+            let byte = (self.at + b) >> 3;
+            if byte >= self.bytes.len() {
+                self.bytes.push(0);
+            }
+            if value >> b & 1 == 1 {
+                self.bytes[byte] |= 1 << ((self.at + b) & 7);
+            }
+        }
+        self.at += usize::from(width);
+    }
+}
+
+pub(crate) fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
