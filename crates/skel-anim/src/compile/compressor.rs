@@ -11,7 +11,7 @@
 //! stays within the bound kept. A trial plays the whole clip through the same decoder and
 //! pass as playback, so the error measured is the error of what plays.
 
-use glam::BVec4A;
+use glam::{BVec4A, Vec4};
 
 use crate::compile::bit_rates::GroupSource;
 use crate::compile::choice::{Choice, build};
@@ -20,8 +20,9 @@ use crate::compile::variable::search_variable;
 use crate::rig::four_node::QuadPlan;
 use crate::rig::options::{ClipCompression, Compression, KeyFormat};
 use crate::rig::plan::PosePlan;
+use crate::sample::four_node::ROWS;
 use crate::sample::packed::{GROUPS, PackedKeys, Width};
-use crate::{AnimationData, Clip};
+use crate::{AnimationData, Clip, NodeRest};
 
 /// Fractions of each key interval measured besides the keys: the normalised lerp meets the
 /// slerp at the keys and half-way and strays most about a quarter of the way.
@@ -35,7 +36,6 @@ const FINE_BETWEEN_KEYS: [f32; 7] = [0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875
 /// [`Rig::with_options`](crate::Rig::with_options) does when compression is asked for. Clips
 /// without four-node keys (CUBICSPLINE, or past the layout's size budget) stay lossless.
 pub(crate) fn compress_clips(plan: &mut PosePlan, data: &AnimationData, compression: &Compression) {
-    let nodes = data.nodes.len();
     for (clip_plan, clip) in plan.clips.iter_mut().zip(&data.clips) {
         let Some(lossless) = &clip_plan.quads else {
             continue;
@@ -50,7 +50,7 @@ pub(crate) fn compress_clips(plan: &mut PosePlan, data: &AnimationData, compress
             lossless,
             clip,
             &clip_plan.timelines.representative,
-            nodes,
+            &data.nodes,
             compression,
             raw_bytes,
         );
@@ -66,10 +66,11 @@ pub(crate) fn compress(
     lossless: &QuadPlan,
     clip: &Clip,
     representative: &[u32],
-    nodes: usize,
+    rest: &[NodeRest],
     c: &Compression,
     raw_bytes: usize,
 ) -> (QuadPlan, ClipCompression) {
+    let nodes = rest.len();
     let mut trials = Trials::new(
         lossless,
         clip,
@@ -120,7 +121,7 @@ pub(crate) fn compress(
     let mut report = ClipCompression {
         raw_bytes,
         lossless_bytes: lossless.keys.len() * 16,
-        compressed_bytes: stored_bytes(lossless, &sources, &choice),
+        compressed_bytes: stored_bytes(lossless, &sources, &choice, rest),
         memory_bytes: packed.map_or(0, PackedKeys::memory_bytes),
         nlerp: nlerp.iter().filter(|&&n| n).count(),
         max_error,
@@ -232,47 +233,68 @@ fn search_fixed(
 }
 
 /// The bytes a file would hold for `choice`: a header, two bits per node and group (rest,
-/// constant or keyed), the constant lanes' values, each bit-packed group's clip ranges,
-/// segment ranges, widths and fields, each f32 group's moving lanes, a bit per quad for the
-/// interpolation rule.
+/// constant or keyed), the values of constant keyed lanes that differ from the node's rest
+/// (`rest`: the rig holds those), each bit-packed group's clip ranges, segment ranges,
+/// widths and fields, each quantised group's rows and ranges, each f32 group's moving lanes,
+/// a bit per quad for the interpolation rule.
 fn stored_bytes(
     lossless: &QuadPlan,
     sources: &[[Option<GroupSource>; 3]],
     choice: &Choice,
+    rest: &[NodeRest],
 ) -> usize {
     const HEADER: usize = 16;
+    // A constant value: three f32 (a rotation's w rebuilt).
+    const CONSTANT: usize = 12;
     let lanes: usize = lossless.quads.iter().map(|q| q.lanes).sum();
     let mut bytes = HEADER + (lanes * 3 * 2).div_ceil(8) + lossless.quads.len().div_ceil(8);
     for (qi, q) in lossless.quads.iter().enumerate() {
         let keyed = [q.t_keyed, q.s_keyed, q.r_keyed];
+        let first = &lossless.keys[q.first..q.first + ROWS];
         for g in 0..3 {
-            // A rotation's constant value: x, y, z (w rebuilt).
-            let rows = 3;
-            let real = |m: BVec4A| (0..q.lanes).filter(|&l| m.test(l)).count();
-            match (
+            let (constant, stored) = match (
                 &sources[qi][g],
                 choice.widths[qi][g],
                 &choice.layouts[qi][g],
             ) {
                 (Some(src), Width::Lanes, Some(layout)) => {
-                    let constant = real(keyed[g] & src.held());
-                    bytes += constant * rows * 4 + layout.stored_bytes;
+                    (keyed[g] & src.held(), layout.stored_bytes)
                 }
                 (Some(src), Width::F32, _) => {
-                    let constant = real(keyed[g] & src.held());
-                    let moving = real(!src.held());
-                    bytes += constant * rows * 4 + moving * 4 * (GROUPS[g].1) * src.keys();
+                    let moving = (0..q.lanes).filter(|&l| !src.held().test(l)).count();
+                    (keyed[g] & src.held(), moving * 4 * GROUPS[g].1 * src.keys())
                 }
                 (Some(src), width @ (Width::Bits8 | Width::Bits16), _) => {
                     // Four lanes a row, and each row's range (a minimum and a step per lane).
                     let value = if width == Width::Bits8 { 1 } else { 2 };
-                    bytes += GROUPS[g].1 * (src.keys() * 4 * value + 32);
+                    (
+                        BVec4A::splat(false),
+                        GROUPS[g].1 * (src.keys() * 4 * value + 32),
+                    )
                 }
-                _ => bytes += real(keyed[g]) * rows * 4,
-            }
+                _ => (keyed[g], 0),
+            };
+            let differ = (0..q.lanes)
+                .filter(|&l| constant.test(l) && !is_rest(first, g, l, &rest[q.nodes[l] as usize]))
+                .count();
+            bytes += differ * CONSTANT + stored;
         }
     }
     bytes
+}
+
+/// Whether lane `l` of group `g` of the key `key` holds the node's rest value (a rotation's
+/// either sign), within f32 rounding.
+fn is_rest(key: &[Vec4], g: usize, l: usize, rest: &NodeRest) -> bool {
+    let near = |v: f32, r: f32| (v - r).abs() <= 1e-6 * r.abs().max(1.0);
+    let (first, _) = GROUPS[g];
+    match g {
+        0 => (0..3).all(|c| near(key[first + c][l], rest.translation[c])),
+        1 => (0..3).all(|c| near(key[first + c][l], rest.scale[c])),
+        _ => [1.0, -1.0]
+            .iter()
+            .any(|sign| (0..4).all(|c| near(key[first + c][l] * sign, rest.rotation[c]))),
+    }
 }
 
 #[cfg(test)]

@@ -20,9 +20,9 @@ use crate::sample::packed::Width;
 /// The tolerance factor is `2^(k / 4)` for whole `k` in this range, bisected.
 const FACTOR_STEPS: (i32, i32) = (-32, 12);
 
-/// Steps of `k` tried coarser, group by group, after the bisection: 4, 2 and 1 times
+/// Steps of `k` tried coarser, group by group, after the bisection: 16, 4, 2 and √2 times
 /// the tolerance.
-const COARSER: [i32; 3] = [8, 4, 2];
+const COARSER: [i32; 4] = [16, 8, 4, 2];
 
 /// The choice within `bound` from the plan `current` (lossless keys, the rotations of quads
 /// in `nlerp` by normalised lerp), its plan and `nlerp`; the lossless choice `fallback` where
