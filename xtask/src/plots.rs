@@ -15,6 +15,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+mod acl;
 mod charts;
 mod inputs;
 mod posing;
@@ -50,7 +51,7 @@ struct Plot {
 }
 
 /// Every plot the docs show.
-const PLOTS: [Plot; 6] = [
+const PLOTS: [Plot; 7] = [
     Plot {
         file: "cpu_vs_ozz_instructions.svg",
         inputs: &["docs/results/cpu_vs_ozz.json"],
@@ -65,6 +66,14 @@ const PLOTS: [Plot; 6] = [
         file: "compression_error_size.svg",
         inputs: &["docs/results/compression.json"],
         draw: compression_error_size,
+    },
+    Plot {
+        file: "compression_vs_acl.svg",
+        inputs: &[
+            "docs/results/acl_compare.json",
+            "docs/results/acl_compare_variable.json",
+        ],
+        draw: acl::compression_vs_acl,
     },
     Plot {
         file: "compute_throughput.svg",
