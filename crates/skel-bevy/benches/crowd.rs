@@ -3,6 +3,10 @@
 //! in interleaved rounds; and a third crowd driven by a `SkelGraph` whose state is a 2D blend
 //! space of three clips (which bevy_animation cannot express).
 //! `cargo bench -p skel-bevy --bench crowd [-- COUNT FRAMES ROUNDS]`.
+//!
+//! `-- COUNT FRAMES --only bevy|skel|blend|still` builds one app and runs `FRAMES` updates
+//! untimed: for instruction counts (valgrind's cachegrind, two runs that differ only in
+//! `FRAMES`; `still` spawns the crowd and animates nothing, the frame's fixed cost).
 
 #![allow(
     clippy::unwrap_used,
@@ -58,6 +62,8 @@ enum Side {
     Bevy,
     Skel,
     Blend2d,
+    /// The crowd spawned, nothing animating it.
+    Still,
 }
 
 fn app(dir: &Path, side: Side, count: usize) -> App {
@@ -89,7 +95,7 @@ fn app(dir: &Path, side: Side, count: usize) -> App {
                     .before(TransformSystems::Propagate),
             ),
         ),
-        Side::Skel | Side::Blend2d => app.add_systems(
+        Side::Skel | Side::Blend2d | Side::Still => app.add_systems(
             PostUpdate,
             (
                 start.before(SkelSystems).after(AnimationSystems),
@@ -109,7 +115,7 @@ fn app(dir: &Path, side: Side, count: usize) -> App {
         let at = Transform::from_xyz((i % 40) as f32 * 2.0, 0.0, (i / 40) as f32 * 2.0);
         let mut e = app.world_mut().spawn((WorldAssetRoot(scene.clone()), at));
         match side {
-            Side::Bevy => {}
+            Side::Bevy | Side::Still => {}
             Side::Skel => {
                 e.insert(SkelPlayer::new().with_layer(SkelLayer::clip("Run")));
             }
@@ -128,7 +134,7 @@ fn app(dir: &Path, side: Side, count: usize) -> App {
             .iter(world)
             .filter(|p| p.is_bound())
             .count();
-        if players == count && (side == Side::Bevy || bound == count) {
+        if players == count && (matches!(side, Side::Bevy | Side::Still) || bound == count) {
             break;
         }
     }
@@ -176,16 +182,33 @@ fn round(app: &mut App, frames: usize) -> f64 {
 }
 
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .filter_map(|a| a.parse().ok())
-        .collect();
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    let only = all
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| all.get(i + 1))
+        .map(|side| match side.as_str() {
+            "bevy" => Side::Bevy,
+            "skel" => Side::Skel,
+            "blend" => Side::Blend2d,
+            "still" => Side::Still,
+            other => panic!("--only bevy|skel|blend|still, not {other}"),
+        });
+    let args: Vec<usize> = all.iter().filter_map(|a| a.parse().ok()).collect();
     let count = args.first().copied().unwrap_or(1000);
     let frames = args.get(1).copied().unwrap_or(60);
     let rounds = args.get(2).copied().unwrap_or(5);
     let fox = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/assets/Fox");
     if !fox.join("Fox.glb").exists() {
         eprintln!("crowd: {} not found, nothing to measure", fox.display());
+        return;
+    }
+    if let Some(side) = only {
+        let mut one = app(&fox, side, count);
+        for _ in 0..frames {
+            one.update();
+        }
+        println!("{count} Fox, {frames} frames, one app");
         return;
     }
     let mut bevy = app(&fox, Side::Bevy, count);

@@ -8,15 +8,15 @@ use glam::{BVec4A, Vec4};
 
 use crate::sample::four_node::ROWS;
 use crate::sample::lane_bits::{
-    LaneGroup, LaneKeys, MAX_BITS, SEGMENT_SHIFT, WHOLE_CLIP, dequantise_lane, inv_levels,
-    rebuild_w_lane, to_u32,
+    LaneGroup, LaneKeys, MAX_BITS, WHOLE_CLIP, dequantise_lane, inv_levels, rebuild_w_lane, to_u32,
 };
 
 /// [`GroupSource::width`] of a lane that no width brings within its tolerance.
 const UNMET: u8 = u8::MAX;
 
-/// Keys of a segment.
-const SEGMENT_KEYS: usize = 1 << SEGMENT_SHIFT;
+/// log₂ of the keys of a segment, each tried: 8, 16 and 32 keys (ACL's segments hold about
+/// 16).
+const SEGMENT_SHIFTS: [u32; 3] = [3, 4, 5];
 
 /// One group of a quad over the clip, ready to encode: the rows per key (a rotation's unit
 /// `x, y, z, w`, every key turned to non-negative `w`; a translation's or scale's three and
@@ -228,14 +228,14 @@ impl GroupSource {
         lo
     }
 
-    /// The widths meeting each lane's `tolerance`, segment by segment of 16 keys or over the
-    /// whole clip, a rotation's `w` rebuilt or stored, whichever stores fewest bytes.
+    /// The widths meeting each lane's `tolerance`, segment by segment of 8, 16 or 32 keys or
+    /// over the whole clip, a rotation's `w` rebuilt or stored, whichever stores fewest bytes.
     pub(crate) fn layout(&self, tolerance: Vec4) -> Layout {
         let n = self.keys();
         let mut best: Option<Layout> = None;
         for stored in if self.rotation { &[3, 4][..] } else { &[3][..] } {
-            for shift in [SEGMENT_SHIFT, WHOLE_CLIP] {
-                if shift == WHOLE_CLIP && n <= SEGMENT_KEYS {
+            for shift in SEGMENT_SHIFTS.into_iter().chain([WHOLE_CLIP]) {
+                if shift != WHOLE_CLIP && 1 << shift >= n {
                     continue;
                 }
                 let layout = self.layout_at(tolerance, *stored, shift);
@@ -257,11 +257,7 @@ impl GroupSource {
     fn layout_at(&self, tolerance: Vec4, stored: usize, shift: u32) -> Layout {
         let n = self.keys();
         let at = |shift: u32| {
-            let len = if shift == WHOLE_CLIP {
-                n.max(1)
-            } else {
-                SEGMENT_KEYS
-            };
+            let len = self.segment_len(shift);
             let mut widths = Vec::new();
             let mut bits = 0_usize;
             let mut meets = true;
@@ -296,6 +292,15 @@ impl GroupSource {
         at(shift)
     }
 
+    /// Keys per segment at `shift`.
+    fn segment_len(&self, shift: u32) -> usize {
+        if shift == WHOLE_CLIP {
+            self.keys().max(1)
+        } else {
+            1 << shift
+        }
+    }
+
     /// Writes the group into `keys` at `layout`'s widths; returns its index.
     pub(crate) fn encode(&self, layout: &Layout, keys: &mut LaneKeys) -> u32 {
         let w_held = self.rows.first().map_or(Vec4::ONE, |r| r[3]);
@@ -308,11 +313,7 @@ impl GroupSource {
             first_segment: 0,
             shift: layout.shift,
         });
-        let len = if layout.shift == WHOLE_CLIP {
-            self.keys().max(1)
-        } else {
-            SEGMENT_KEYS
-        };
+        let len = self.segment_len(layout.shift);
         let mut levels = Vec::with_capacity(len);
         for (s, widths) in layout.widths.iter().enumerate() {
             let range = s * len..((s + 1) * len).min(self.keys());

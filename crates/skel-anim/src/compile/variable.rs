@@ -17,12 +17,12 @@ use crate::rig::four_node::QuadPlan;
 use crate::rig::options::Compression;
 use crate::sample::packed::Width;
 
-/// The tolerance factor is `2^(k / 4)` for whole `k` in this range, bisected.
-const FACTOR_STEPS: (i32, i32) = (-32, 12);
+/// The tolerance factor is `2^(k / 8)` for whole `k` in this range, bisected.
+const FACTOR_STEPS: (i32, i32) = (-64, 24);
 
-/// Steps of `k` tried coarser, group by group, after the bisection: 16, 4, 2 and √2 times
-/// the tolerance.
-const COARSER: [i32; 4] = [16, 8, 4, 2];
+/// Steps of `k` tried coarser, group by group, after the bisection: 16, 2, 2^¼ and 2^⅛
+/// times the tolerance.
+const COARSER: [i32; 4] = [32, 8, 2, 1];
 
 /// The choice within `bound` from the plan `current` (lossless keys, the rotations of quads
 /// in `nlerp` by normalised lerp), its plan and `nlerp`; the lossless choice `fallback` where
@@ -45,7 +45,7 @@ pub(crate) fn search_variable(
     let reach = Reach::new(lossless, trials, c.shell);
     let layout = |qi: usize, g: usize, k: i32| {
         #[expect(clippy::cast_precision_loss, reason = "small whole numbers")]
-        let factor = (k as f32 / 4.0).exp2() * bound;
+        let factor = (k as f32 / 8.0).exp2() * bound;
         sources[qi][g]
             .as_ref()
             .map(|src| src.layout(reach.tolerance(qi, g) * factor))

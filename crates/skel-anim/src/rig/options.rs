@@ -71,7 +71,7 @@ pub enum KeyFormat {
     Fixed,
     /// The Animation Compression Library's variable bit rates: each node's translation, scale
     /// and rotation (`x, y, z`, `w` rebuilt, or stored where it comes near 0) **bit-packed**
-    /// at its own width of 0 to 24 bits per value, chosen per segment of 16 keys (or once for
+    /// at its own width of 0 to 24 bits per value, chosen per segment of 8, 16 or 32 keys (or once for
     /// the clip), range-reduced over the clip and again, in 8 bits, over the segment. A width
     /// is the fewest bits that keep the value's own error within the bound scaled by how far
     /// it carries (a rotation's to the node's farthest descendant); one factor on all of them
