@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Joins ACL's stats (WORK/stats/*.sjson) and skel's (WORK/ours.jsonl) per clip into one JSON
-and prints the markdown table of docs/bench-compression.md.
+"""Joins ACL's stats (WORK/stats/*.sjson) and skel's KeyFormat::Fixed clips (WORK/ours.jsonl)
+per clip into OUT.json and prints the markdown table of docs/bench-compression.md; with
+VARIABLE.json, does the same for KeyFormat::Variable (WORK/ours_variable.jsonl).
 
-usage: collect.py WORK OUT.json COMMIT COMPILER
+usage: collect.py WORK OUT.json COMMIT COMPILER [VARIABLE.json]
 """
 import datetime
 import json
@@ -58,6 +59,8 @@ def main():
         "clips": clips, "total": total,
     }
     out.write_text(json.dumps(doc, indent=1) + "\n")
+    if len(sys.argv) > 5:
+        variable(work, Path(sys.argv[5]), clips, commit)
     print("| clip | J | samples | ACL bytes | skel bytes | skel / ACL | ACL max (cm, at samples) "
           "| skel max / p99 (cm, 240 Hz + keys) | ACL ratio (all bones) | skel ratio (all bones / animated) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -76,6 +79,44 @@ def main():
               f"{s['raw_bytes_all_bones'] / a['compressed_bytes']:.1f} | "
               f"{s['raw_bytes_all_bones'] / s['compressed_bytes']:.1f} / "
               f"{s['raw_bytes_animated'] / s['compressed_bytes']:.2f} |")
+
+
+
+def variable(work, out, clips, commit):
+    """KeyFormat::Variable's figures beside ACL's (from `clips`), into `out`, and their table."""
+    acl = {c["id"]: c["acl"] for c in clips}
+    rows = []
+    for line in (work / "ours_variable.jsonl").read_text().splitlines():
+        ours = json.loads(line)
+        rows.append({"id": ours["id"], "bones": ours["bones"], "samples": ours["samples"],
+                     "acl": acl[ours["id"]],
+                     "skel_variable": {k: ours[k] for k in (
+                         "raw_bytes_all_bones", "raw_bytes_animated", "compressed_bytes",
+                         "max_error_cm", "p99_error_cm", "times", "build_ms")}})
+    a = sum(r["acl"]["compressed_bytes"] for r in rows)
+    v = sum(r["skel_variable"]["compressed_bytes"] for r in rows)
+    doc = {
+        "what": "skel's KeyFormat::Variable clips (ACL's 0.01 cm bound on a 3 cm shell) beside "
+                "ACL 2.1.0's acl_compressor at its default settings, on the same clips",
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": commit, "command": "bash scripts/acl/compare.sh",
+        "clips": rows,
+        "total": {"acl_bytes": a, "skel_variable_bytes": v, "skel_over_acl": round(v / a, 4)},
+    }
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    print("| clip | J | samples | ACL bytes | skel bytes | skel / ACL | ACL max (cm, at samples) "
+          "| skel max / p99 (cm, 240 Hz + keys) | ACL ratio (all bones) "
+          "| skel ratio (all bones / animated) | skel build (ms) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        c, s = r["acl"], r["skel_variable"]
+        print(f"| {r['id']} | {r['bones']} | {r['samples']} | {c['compressed_bytes']} | "
+              f"{s['compressed_bytes']} | {s['compressed_bytes'] / c['compressed_bytes']:.2f} | "
+              f"{c['max_error_cm']:.4f} | {s['max_error_cm']:.4f} / {s['p99_error_cm']:.4f} | "
+              f"{s['raw_bytes_all_bones'] / c['compressed_bytes']:.1f} | "
+              f"{s['raw_bytes_all_bones'] / s['compressed_bytes']:.1f} / "
+              f"{s['raw_bytes_animated'] / s['compressed_bytes']:.2f} | {s['build_ms']:.0f} |")
+    print()
 
 
 main()

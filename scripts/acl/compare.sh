@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # skel's compressed clips beside ACL 2.1's at its default settings, on the same clips:
-#   bash scripts/acl/compare.sh            # writes docs/results/acl_compare.json, prints the table
+#   bash scripts/acl/compare.sh   # writes docs/results/acl_compare.json (KeyFormat::Fixed) and
+#                                 # acl_compare_variable.json (KeyFormat::Variable), prints the tables
 # Needs ../shared/assets (CesiumMan, Fox, RobotExpressive); never run in CI.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,6 +15,8 @@ rm -rf "$work" && mkdir -p "$work/clips" "$work/stats"
 while read -r id _; do
   "$compressor" -acl="$work/clips/$id.acl.sjson" -stats="$work/stats/$id.sjson" > /dev/null
 done < "$work/manifest.txt"
-"$bin" ours > "$work/ours.jsonl"
+"$bin" ours-fixed > "$work/ours.jsonl"
+"$bin" ours > "$work/ours_variable.jsonl"
 python3 scripts/acl/collect.py "$work" docs/results/acl_compare.json \
-  "$(git rev-parse --short HEAD)" "$(g++ --version | head -1)"
+  "$(git rev-parse --short HEAD)" "$(g++ --version | head -1)" \
+  docs/results/acl_compare_variable.json

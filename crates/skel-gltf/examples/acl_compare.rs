@@ -2,8 +2,9 @@
 //! (`scripts/acl/compare.sh` drives it; the metric is `skel_anim::shell`).
 //!
 //! ```text
-//! acl_compare export DIR   # every clip as ACL's .acl.sjson (uniform samples, centimetres)
-//! acl_compare ours         # skel's compressed clips: one JSON object a line
+//! acl_compare export DIR         # every clip as ACL's .acl.sjson (uniform samples, centimetres)
+//! acl_compare ours [ID]          # skel's KeyFormat::Variable clips: one JSON object a line
+//! acl_compare ours-fixed [ID]    # the same with KeyFormat::Fixed
 //! ```
 //!
 //! The clips: CesiumMan, Fox's three (its unit is the centimetre), RobotExpressive's fourteen,
@@ -37,9 +38,11 @@ fn main() -> ExitCode {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
         ["export", dir] => export(Path::new(dir)),
-        ["ours"] => ours(""),
-        ["ours", only] => ours(only),
-        _ => Err("usage: acl_compare export DIR | ours [ID]".into()),
+        ["ours"] => ours(KeyFormat::Variable, ""),
+        ["ours", only] => ours(KeyFormat::Variable, only),
+        ["ours-fixed"] => ours(KeyFormat::Fixed, ""),
+        ["ours-fixed", only] => ours(KeyFormat::Fixed, only),
+        _ => Err("usage: acl_compare export DIR | ours [ID] | ours-fixed [ID]".into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -114,14 +117,14 @@ fn export(dir: &Path) -> Result<(), String> {
 }
 
 /// skel's compressed clips (ACL's default bound in each asset's unit) against lossless, at
-/// every 1/240 s and every key time: one JSON object per clip (those whose id contains
-/// `only`).
-fn ours(only: &str) -> Result<(), String> {
+/// every 1/240 s and every key time, its keys stored as `keys` says: one JSON object per clip
+/// (those whose id contains `only`).
+fn ours(keys: KeyFormat, only: &str) -> Result<(), String> {
     for c in clips()?.into_iter().filter(|c| c.id.contains(only)) {
         #[expect(clippy::cast_possible_truncation, reason = "a unit, 0.01 or 1")]
         let options = RigOptions {
             compression: Some(Compression {
-                keys: KeyFormat::Variable,
+                keys,
                 ..Compression::for_unit(c.world_unit as f32)
             }),
             ..RigOptions::default()
