@@ -24,9 +24,9 @@ const FACTOR_STEPS: (i32, i32) = (-64, 24);
 /// times the tolerance.
 const COARSER: [i32; 4] = [32, 8, 2, 1];
 
-/// The choice within `bound` from the plan `current` (lossless keys, the rotations of quads
-/// in `nlerp` by normalised lerp), its plan and `nlerp`; the lossless choice `fallback` where
-/// no factor keeps the bound.
+/// The choice within `bound`, its plan and `nlerp`, from `lossless_choice` and its plan
+/// `current` (lossless keys, the rotations of quads in `nlerp` by normalised lerp), which it
+/// returns where no factor keeps the bound.
 #[expect(
     clippy::too_many_arguments,
     reason = "the search's state, passed down once"
