@@ -72,14 +72,17 @@ def main():
                               "max_error_cm": max(c["skel"]["max_error_cm"] for c in clips),
                               "p99_error_cm": max(c["skel"]["p99_error_cm"] for c in clips)}}]
     for c in rows:
-        a, s = c["acl"], c["skel"]
-        print(f"| {c['id']} | {c['bones']} | {c['samples']} | {a['compressed_bytes']} | "
-              f"{s['compressed_bytes']} | {s['compressed_bytes'] / a['compressed_bytes']:.2f} | "
-              f"{a['max_error_cm']:.4f} | {s['max_error_cm']:.4f} / {s['p99_error_cm']:.4f} | "
-              f"{s['raw_bytes_all_bones'] / a['compressed_bytes']:.1f} | "
-              f"{s['raw_bytes_all_bones'] / s['compressed_bytes']:.1f} / "
-              f"{s['raw_bytes_animated'] / s['compressed_bytes']:.2f} |")
+        print(row(c, c["acl"], c["skel"]) + " |")
 
+
+def row(clip, acl, skel):
+    """One clip's table row, ACL's figures beside skel's (without the closing bar)."""
+    return (f"| {clip['id']} | {clip['bones']} | {clip['samples']} | {acl['compressed_bytes']} | "
+            f"{skel['compressed_bytes']} | {skel['compressed_bytes'] / acl['compressed_bytes']:.2f} | "
+            f"{acl['max_error_cm']:.4f} | {skel['max_error_cm']:.4f} / {skel['p99_error_cm']:.4f} | "
+            f"{skel['raw_bytes_all_bones'] / acl['compressed_bytes']:.1f} | "
+            f"{skel['raw_bytes_all_bones'] / skel['compressed_bytes']:.1f} / "
+            f"{skel['raw_bytes_animated'] / skel['compressed_bytes']:.2f}")
 
 
 def variable(work, out, clips, commit):
@@ -109,13 +112,7 @@ def variable(work, out, clips, commit):
           "| skel ratio (all bones / animated) | skel build (ms) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        c, s = r["acl"], r["skel_variable"]
-        print(f"| {r['id']} | {r['bones']} | {r['samples']} | {c['compressed_bytes']} | "
-              f"{s['compressed_bytes']} | {s['compressed_bytes'] / c['compressed_bytes']:.2f} | "
-              f"{c['max_error_cm']:.4f} | {s['max_error_cm']:.4f} / {s['p99_error_cm']:.4f} | "
-              f"{s['raw_bytes_all_bones'] / c['compressed_bytes']:.1f} | "
-              f"{s['raw_bytes_all_bones'] / s['compressed_bytes']:.1f} / "
-              f"{s['raw_bytes_animated'] / s['compressed_bytes']:.2f} | {s['build_ms']:.0f} |")
+        print(row(r, r["acl"], r["skel_variable"]) + f" | {r['skel_variable']['build_ms']:.0f} |")
     print()
 
 

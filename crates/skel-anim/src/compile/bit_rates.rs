@@ -45,6 +45,8 @@ pub(crate) struct Layout {
     pub(crate) shift: u32,
     /// Per segment, each lane's width.
     pub(crate) widths: Vec<[u8; 4]>,
+    /// Per segment, its 8-bit ranges.
+    ranges: Vec<SegmentRanges>,
     pub(crate) stored_bytes: usize,
     /// Whether every lane meets its tolerance (at most [`MAX_BITS`] bits where not).
     pub(crate) meets: bool,
@@ -182,13 +184,13 @@ impl GroupSource {
     ) -> f32 {
         let mut worst = 0.0_f32;
         for k in keys {
-            let d = [0, 1, 2, 3].map(|c| self.quantise(r, c, l, w, k).1);
+            let d = [0, 1, 2].map(|c| self.quantise(r, c, l, w, k).1);
             let mut e2 = (0..3)
                 .map(|c| (d[c] - self.rows[k][c][l]).powi(2))
                 .sum::<f32>();
             if self.rotation {
                 let dw = if stored == 4 {
-                    d[3]
+                    self.quantise(r, 3, l, w, k).1
                 } else {
                     rebuild_w_lane(d[0], d[1], d[2])
                 };
@@ -255,41 +257,40 @@ impl GroupSource {
     /// The widths meeting each lane's `tolerance` with `stored` rows a key in segments of
     /// `1 << shift` keys.
     fn layout_at(&self, tolerance: Vec4, stored: usize, shift: u32) -> Layout {
-        let n = self.keys();
-        let at = |shift: u32| {
-            let len = self.segment_len(shift);
-            let mut widths = Vec::new();
-            let mut bits = 0_usize;
-            let mut meets = true;
-            let mut start = 0;
-            while start < n.max(1) {
-                let keys = start..(start + len).min(n);
-                let r = self.ranges(keys.clone());
-                let w: [u8; 4] = std::array::from_fn(|l| {
-                    let w = self.width(&r, l, tolerance[l], stored, keys.clone());
-                    meets &= w != UNMET;
-                    w.min(MAX_BITS)
-                });
-                bits += keys.len() * stored * w.iter().map(|&b| usize::from(b)).sum::<usize>();
-                widths.push(w);
-                start += len;
-            }
-            let moving = 4 - self.held.bitmask().count_ones() as usize;
-            // Per segment: a byte of width per moving lane, and (segmented) two bytes of range
-            // per moving lane and row.
-            let ranges = if shift == WHOLE_CLIP { 0 } else { 2 * stored };
-            let clip_ranges = moving * stored * 8;
-            let stored_bytes =
-                bits.div_ceil(8) + widths.len() * moving * (1 + ranges) + clip_ranges;
-            Layout {
-                rows: stored,
-                shift,
-                widths,
-                stored_bytes,
-                meets,
-            }
-        };
-        at(shift)
+        let (n, len) = (self.keys(), self.segment_len(shift));
+        let mut widths = Vec::new();
+        let mut ranges = Vec::new();
+        let mut bits = 0_usize;
+        let mut meets = true;
+        let mut start = 0;
+        while start < n.max(1) {
+            let keys = start..(start + len).min(n);
+            let r = self.ranges(keys.clone());
+            let w: [u8; 4] = std::array::from_fn(|l| {
+                let w = self.width(&r, l, tolerance[l], stored, keys.clone());
+                meets &= w != UNMET;
+                w.min(MAX_BITS)
+            });
+            bits += keys.len() * stored * w.iter().map(|&b| usize::from(b)).sum::<usize>();
+            widths.push(w);
+            ranges.push(r);
+            start += len;
+        }
+        let moving = 4 - self.held.bitmask().count_ones() as usize;
+        // Per segment: a byte of width per moving lane, and (segmented) two bytes of range per
+        // moving lane and row.
+        let range_bytes = if shift == WHOLE_CLIP { 0 } else { 2 * stored };
+        let clip_ranges = moving * stored * 8;
+        let stored_bytes =
+            bits.div_ceil(8) + widths.len() * moving * (1 + range_bytes) + clip_ranges;
+        Layout {
+            rows: stored,
+            shift,
+            widths,
+            ranges,
+            stored_bytes,
+            meets,
+        }
     }
 
     /// Keys per segment at `shift`.
@@ -315,13 +316,19 @@ impl GroupSource {
         });
         let len = self.segment_len(layout.shift);
         let mut levels = Vec::with_capacity(len);
-        for (s, widths) in layout.widths.iter().enumerate() {
+        for (s, (widths, r)) in layout.widths.iter().zip(&layout.ranges).enumerate() {
             let range = s * len..((s + 1) * len).min(self.keys());
-            let r = self.ranges(range.clone());
             levels.clear();
             levels.extend(range.map(|k| {
                 std::array::from_fn(|c| {
-                    std::array::from_fn(|l| self.quantise(&r, c, l, widths[l], k).0)
+                    std::array::from_fn(|l| {
+                        // Rows past the stored ones are not written.
+                        if c < layout.rows {
+                            self.quantise(r, c, l, widths[l], k).0
+                        } else {
+                            0
+                        }
+                    })
                 })
             }));
             let word = |b: [u8; 4]| u32::from_le_bytes(b);
@@ -413,9 +420,9 @@ mod tests {
                         }
                     }
                 }
-                // Coarser tolerances store fewer bits.
                 assert!(layout.widths.iter().flatten().all(|&w| w <= MAX_BITS));
             }
+            // Coarser tolerances store fewer bits.
             let fine = src.layout(Vec4::splat(1e-6)).stored_bytes;
             let coarse = src.layout(Vec4::splat(1e-2)).stored_bytes;
             assert!(coarse < fine, "{coarse} vs {fine}");

@@ -13,8 +13,7 @@
 
 use glam::{BVec4A, Vec4};
 
-use crate::compile::bit_rates::GroupSource;
-use crate::compile::choice::{Choice, build};
+use crate::compile::choice::{Choice, Groups};
 use crate::compile::trials::Trials;
 use crate::compile::variable::search_variable;
 use crate::rig::four_node::QuadPlan;
@@ -82,23 +81,7 @@ pub(crate) fn compress(
         c.shell,
         &BETWEEN_KEYS,
     );
-    let ends: Vec<usize> = lossless
-        .quads
-        .iter()
-        .skip(1)
-        .map(|q| q.first)
-        .chain([lossless.keys.len()])
-        .collect();
-    let sources: Vec<[Option<GroupSource>; 3]> = lossless
-        .quads
-        .iter()
-        .zip(&ends)
-        .map(|(q, &end)| {
-            let keys = &lossless.keys[q.first..end];
-            let moving = [!q.t_const, !q.s_const, !q.r_const];
-            std::array::from_fn(|g| moving[g].then(|| GroupSource::new(keys, GROUPS[g].0, g == 2)))
-        })
-        .collect();
+    let groups = Groups::new(lossless);
     // The search measures a quarter, half and three quarters of each key interval; the
     // result is checked at every eighth, and searched again a little tighter while it strays
     // past the bound there.
@@ -112,7 +95,7 @@ pub(crate) fn compress(
     );
     let mut bound = c.bound;
     let (choice, plan, nlerp, max_error) = loop {
-        let (choice, plan, nlerp) = search(&mut trials, lossless, &ends, &sources, c, bound);
+        let (choice, plan, nlerp) = search(&mut trials, &groups, c, bound);
         fine.accept(&plan);
         let max_error = fine.max_error();
         // A margin of 1 %: f32 matrices of joints far from the origin differ by some ulps
@@ -126,14 +109,14 @@ pub(crate) fn compress(
     let mut report = ClipCompression {
         raw_bytes,
         lossless_bytes: lossless.keys.len() * 16,
-        compressed_bytes: stored_bytes(lossless, &sources, &choice, rest),
+        compressed_bytes: stored_bytes(&groups, &choice, rest),
         memory_bytes: packed.map_or(0, PackedKeys::memory_bytes),
         nlerp: nlerp.iter().filter(|&&n| n).count(),
         max_error,
         ..ClipCompression::default()
     };
     for (qi, widths) in choice.widths.iter().enumerate() {
-        for (&width, source) in widths.iter().zip(&sources[qi]) {
+        for (&width, source) in widths.iter().zip(&groups.sources[qi]) {
             match width {
                 Width::Held if source.is_some() => report.held += 1,
                 Width::Held => {}
@@ -151,30 +134,19 @@ pub(crate) fn compress(
 /// interpolate by normalised lerp.
 fn search(
     trials: &mut Trials,
-    lossless: &QuadPlan,
-    ends: &[usize],
-    sources: &[[Option<GroupSource>; 3]],
+    groups: &Groups<'_>,
     c: &Compression,
     bound: f32,
 ) -> (Choice, QuadPlan, Vec<bool>) {
-    let lossless_choice = Choice {
-        widths: sources
-            .iter()
-            .map(|s| {
-                s.each_ref()
-                    .map(|g| if g.is_some() { Width::F32 } else { Width::Held })
-            })
-            .collect(),
-        layouts: sources.iter().map(|_| [None, None, None]).collect(),
-    };
+    let lossless_choice = groups.every_moving(Width::F32);
     // Normalised lerp quad by quad (parents first) while it alone keeps within half the bound.
-    let mut nlerp = vec![false; lossless.quads.len()];
-    let mut current = build(lossless, ends, sources, &lossless_choice, &nlerp);
+    let mut nlerp = vec![false; groups.lossless.quads.len()];
+    let mut current = groups.build(&lossless_choice, &nlerp);
     trials.accept(&current);
-    for (qi, q) in lossless.quads.iter().enumerate() {
+    for (qi, q) in groups.lossless.quads.iter().enumerate() {
         if c.nlerp && !q.r_const {
             nlerp[qi] = true;
-            let trial = build(lossless, ends, sources, &lossless_choice, &nlerp);
+            let trial = groups.build(&lossless_choice, &nlerp);
             if trials.try_plan(&trial, &current, qi, bound * 0.5) {
                 current = trial;
             } else {
@@ -182,27 +154,11 @@ fn search(
             }
         }
     }
-    if c.keys == KeyFormat::Fixed {
-        return search_fixed(
-            trials,
-            lossless,
-            ends,
-            sources,
-            bound,
-            nlerp,
-            (lossless_choice, current),
-        );
+    let start = (lossless_choice, current);
+    match c.keys {
+        KeyFormat::Fixed => search_fixed(trials, groups, bound, nlerp, start),
+        KeyFormat::Variable => search_variable(trials, groups, c, bound, nlerp, start),
     }
-    search_variable(
-        trials,
-        lossless,
-        ends,
-        sources,
-        c,
-        bound,
-        nlerp,
-        (lossless_choice, current),
-    )
 }
 
 /// [`KeyFormat::Fixed`]'s choice within `bound` from the lossless one (`start`, the
@@ -211,9 +167,7 @@ fn search(
 /// node within the bound.
 fn search_fixed(
     trials: &mut Trials,
-    lossless: &QuadPlan,
-    ends: &[usize],
-    sources: &[[Option<GroupSource>; 3]],
+    groups: &Groups<'_>,
     bound: f32,
     nlerp: Vec<bool>,
     (mut choice, mut current): (Choice, QuadPlan),
@@ -225,7 +179,7 @@ fn search_fixed(
             }
             for width in [Width::Held, Width::Bits8, Width::Bits16] {
                 choice.widths[qi][g] = width;
-                let trial = build(lossless, ends, sources, &choice, &nlerp);
+                let trial = groups.build(&choice, &nlerp);
                 if trials.try_plan(&trial, &current, qi, bound) {
                     current = trial;
                     break;
@@ -242,13 +196,9 @@ fn search_fixed(
 /// (`rest`: the rig holds those), each bit-packed group's clip ranges, segment ranges,
 /// widths and fields, each quantised group's rows and ranges, each f32 group's moving lanes,
 /// a bit per quad for the interpolation rule.
-fn stored_bytes(
-    lossless: &QuadPlan,
-    sources: &[[Option<GroupSource>; 3]],
-    choice: &Choice,
-    rest: &[NodeRest],
-) -> usize {
+fn stored_bytes(groups: &Groups<'_>, choice: &Choice, rest: &[NodeRest]) -> usize {
     const HEADER: usize = 16;
+    let (lossless, sources) = (groups.lossless, &groups.sources);
     // A constant value: three f32 (a rotation's w rebuilt).
     const CONSTANT: usize = 12;
     let lanes: usize = lossless.quads.iter().map(|q| q.lanes).sum();

@@ -8,8 +8,7 @@
 
 use glam::Vec4;
 
-use crate::compile::bit_rates::GroupSource;
-use crate::compile::choice::{Choice, build};
+use crate::compile::choice::{Choice, Groups};
 use crate::compile::trials::Trials;
 use crate::data::NONE;
 use crate::math::interpolate;
@@ -32,20 +31,15 @@ const COARSER: [i32; 4] = [32, 8, 2, 1];
 /// The choice within `bound`, its plan and `nlerp`, from `lossless_choice` and its plan
 /// `current` (lossless keys, the rotations of quads in `nlerp` by normalised lerp), which it
 /// returns where no factor keeps the bound.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the search's state, passed down once"
-)]
 pub(crate) fn search_variable(
     trials: &mut Trials,
-    lossless: &QuadPlan,
-    ends: &[usize],
-    sources: &[[Option<GroupSource>; 3]],
+    groups: &Groups<'_>,
     c: &Compression,
     bound: f32,
     nlerp: Vec<bool>,
     (lossless_choice, current): (Choice, QuadPlan),
 ) -> (Choice, QuadPlan, Vec<bool>) {
+    let (lossless, sources) = (groups.lossless, &groups.sources);
     // The largest tolerance factor whose clip stays within the bound.
     let reach = Reach::new(lossless, trials, c.shell);
     let layout = |qi: usize, g: usize, k: i32| {
@@ -55,18 +49,7 @@ pub(crate) fn search_variable(
             .as_ref()
             .map(|src| src.layout(reach.tolerance(qi, g) * factor))
     };
-    let packed_widths: Vec<[Width; 3]> = sources
-        .iter()
-        .map(|s| {
-            s.each_ref().map(|g| {
-                if g.is_some() {
-                    Width::Lanes
-                } else {
-                    Width::Held
-                }
-            })
-        })
-        .collect();
+    let packed_widths = groups.every_moving(Width::Lanes).widths;
     let choose = |k: i32| Choice {
         widths: packed_widths.clone(),
         layouts: (0..sources.len())
@@ -78,7 +61,7 @@ pub(crate) fn search_variable(
     while lo <= hi {
         let k = lo + (hi - lo) / 2;
         let choice = choose(k);
-        let trial = build(lossless, ends, sources, &choice, &nlerp);
+        let trial = groups.build(&choice, &nlerp);
         if trials.try_plan(&trial, &current, 0, bound) {
             best = Some((k, choice, trial));
             lo = k + 1;
@@ -98,7 +81,7 @@ pub(crate) fn search_variable(
                     };
                     if now.widths.iter().flatten().all(|&w| w == 0) {
                         choice.widths[qi][g] = Width::Held;
-                        let trial = build(lossless, ends, sources, &choice, &nlerp);
+                        let trial = groups.build(&choice, &nlerp);
                         if trials.try_plan(&trial, &plan, qi, bound) {
                             plan = trial;
                             choice.layouts[qi][g] = None;
@@ -111,7 +94,7 @@ pub(crate) fn search_variable(
                             break;
                         };
                         let before = choice.layouts[qi][g].replace(l);
-                        let trial = build(lossless, ends, sources, &choice, &nlerp);
+                        let trial = groups.build(&choice, &nlerp);
                         if trials.try_plan(&trial, &plan, qi, bound) {
                             plan = trial;
                             break;

@@ -14,7 +14,7 @@ use crate::sample::four_node::{
     KeyPair, Lanes, NLERP, Quad, QuadRows, R_ROWS, ROWS, Rot, S_ROWS, SLERP, T_ROWS, sample_rows,
     segment_of,
 };
-use crate::sample::lane_bits::{LaneKeys, widen8};
+use crate::sample::lane_bits::{LaneKeys, to_u32, widen8};
 
 /// How one group of a quad's rows is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -287,10 +287,6 @@ impl KeyPair for PackedPair<'_> {
         }
         (a, b)
     }
-}
-
-fn to_u32(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// Four 16-bit levels (lane 0 lowest) as floats.
