@@ -9,9 +9,9 @@
 //! the other (lane 0 first, a lane of width 0 takes no bits), so a key of a segment is
 //! `stride` bits from the previous one and every field sits at a fixed offset in its record.
 //! Decoding a row: four fields read from the stream, and one multiply-add per lane
-//! (`clip min + segment min · step₈  +  level · segment extent · step₈ / (2ʷ − 1)`). The
-//! compressor measures its error through these same functions (`compile/compressor.rs`), so
-//! what plays is what it measured.
+//! (`clip min + segment min · step₈  +  level · segment extent · step₈ · (1 / (2ʷ − 1))`). The
+//! compressor measures its error with the same arithmetic (`dequantise_lane` and
+//! `rebuild_w_lane`, in `compile/bit_rates.rs`), so what plays is what it measured.
 
 use glam::{BVec4A, IVec4, Vec4};
 
