@@ -113,6 +113,13 @@ def variable(work, out, clips, commit):
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(row(r, r["acl"], r["skel_variable"]) + f" | {r['skel_variable']['build_ms']:.0f} |")
+    ours = [r["skel_variable"] for r in rows]
+    total = {"id": "**total**", "bones": "", "samples": ""}
+    total_acl = {"compressed_bytes": a, "max_error_cm": max(r["acl"]["max_error_cm"] for r in rows)}
+    total_ours = {"compressed_bytes": v, **{k: sum(o[k] for o in ours) for k in (
+                      "raw_bytes_all_bones", "raw_bytes_animated")},
+                  **{k: max(o[k] for o in ours) for k in ("max_error_cm", "p99_error_cm")}}
+    print(row(total, total_acl, total_ours) + " |  |")
     print()
 
 

@@ -8,7 +8,8 @@ use glam::{BVec4A, Vec4};
 
 use crate::sample::four_node::ROWS;
 use crate::sample::lane_bits::{
-    LaneGroup, LaneKeys, MAX_BITS, WHOLE_CLIP, dequantise_lane, inv_levels, rebuild_w_lane, to_u32,
+    LaneGroup, LaneKeys, LaneSegment, MAX_BITS, WHOLE_CLIP, dequantise_lane, inv_levels,
+    rebuild_w_lane, to_u32,
 };
 
 /// [`GroupSource::width`] of a lane that no width brings within its tolerance.
@@ -47,9 +48,24 @@ pub(crate) struct Layout {
     pub(crate) widths: Vec<[u8; 4]>,
     /// Per segment, its 8-bit ranges.
     ranges: Vec<SegmentRanges>,
+    /// Bits of the keys' fields.
+    bits: usize,
+    /// Bytes besides the fields: clip ranges, and per segment its widths and ranges.
+    overhead: usize,
     pub(crate) stored_bytes: usize,
     /// Whether every lane meets its tolerance (at most [`MAX_BITS`] bits where not).
     pub(crate) meets: bool,
+}
+
+impl Layout {
+    /// Segment `s` (of `keys` keys) at `widths` instead, and the bytes it then stores.
+    pub(crate) fn set_segment(&mut self, s: usize, widths: [u8; 4], keys: usize) {
+        let bits =
+            |w: &[u8; 4]| keys * self.rows * w.iter().map(|&b| usize::from(b)).sum::<usize>();
+        self.bits = self.bits - bits(&self.widths[s]) + bits(&widths);
+        self.widths[s] = widths;
+        self.stored_bytes = self.bits.div_ceil(8) + self.overhead;
+    }
 }
 
 impl GroupSource {
@@ -281,16 +297,44 @@ impl GroupSource {
         // moving lane and row.
         let range_bytes = if shift == WHOLE_CLIP { 0 } else { 2 * stored };
         let clip_ranges = moving * stored * 8;
-        let stored_bytes =
-            bits.div_ceil(8) + widths.len() * moving * (1 + range_bytes) + clip_ranges;
+        let overhead = widths.len() * moving * (1 + range_bytes) + clip_ranges;
         Layout {
             rows: stored,
             shift,
             widths,
             ranges,
-            stored_bytes,
+            bits,
+            overhead,
+            stored_bytes: bits.div_ceil(8) + overhead,
             meets,
         }
+    }
+
+    /// The keys of `layout`'s segment `s`.
+    pub(crate) fn segment_keys(&self, layout: &Layout, s: usize) -> core::ops::Range<usize> {
+        let len = self.segment_len(layout.shift);
+        s * len..((s + 1) * len).min(self.keys())
+    }
+
+    /// The widths of `layout`'s segment `s` (its ranges and rows kept) meeting each lane's
+    /// `tolerance`; `None` where some lane meets it at no width.
+    pub(crate) fn segment_widths(
+        &self,
+        layout: &Layout,
+        s: usize,
+        tolerance: Vec4,
+    ) -> Option<[u8; 4]> {
+        let keys = self.segment_keys(layout, s);
+        let w: [u8; 4] = std::array::from_fn(|l| {
+            self.width(
+                &layout.ranges[s],
+                l,
+                tolerance[l],
+                layout.rows,
+                keys.clone(),
+            )
+        });
+        (!w.contains(&UNMET)).then_some(w)
     }
 
     /// Keys per segment at `shift`.
@@ -314,33 +358,55 @@ impl GroupSource {
             first_segment: 0,
             shift: layout.shift,
         });
-        let len = self.segment_len(layout.shift);
-        let mut levels = Vec::with_capacity(len);
-        for (s, (widths, r)) in layout.widths.iter().zip(&layout.ranges).enumerate() {
-            let range = s * len..((s + 1) * len).min(self.keys());
-            levels.clear();
-            levels.extend(range.map(|k| {
-                std::array::from_fn(|c| {
-                    std::array::from_fn(|l| {
-                        // Rows past the stored ones are not written.
-                        if c < layout.rows {
-                            self.quantise(r, c, l, widths[l], k).0
-                        } else {
-                            0
-                        }
-                    })
-                })
-            }));
-            let word = |b: [u8; 4]| u32::from_le_bytes(b);
-            keys.push_segment(
-                layout.rows,
-                *widths,
-                r.min8.map(word),
-                r.ext8.map(word),
-                &levels,
-            );
+        let mut levels = Vec::with_capacity(self.segment_len(layout.shift));
+        for s in 0..layout.widths.len() {
+            self.push_segment(layout, s, keys, &mut levels);
         }
         group
+    }
+
+    /// Writes `layout`'s segment `s` at the end of `keys`' stream and returns its record,
+    /// which `keys` does not keep: to replace the group's own record of segment `s`.
+    pub(crate) fn encode_segment(
+        &self,
+        layout: &Layout,
+        s: usize,
+        keys: &mut LaneKeys,
+    ) -> Option<LaneSegment> {
+        self.push_segment(layout, s, keys, &mut Vec::new());
+        keys.segments.pop()
+    }
+
+    /// Appends `layout`'s segment `s` to `keys` (`levels`: scratch).
+    fn push_segment(
+        &self,
+        layout: &Layout,
+        s: usize,
+        keys: &mut LaneKeys,
+        levels: &mut Vec<[[u32; 4]; 4]>,
+    ) {
+        let (widths, r) = (layout.widths[s], &layout.ranges[s]);
+        levels.clear();
+        levels.extend(self.segment_keys(layout, s).map(|k| {
+            std::array::from_fn(|c| {
+                std::array::from_fn(|l| {
+                    // Rows past the stored ones are not written.
+                    if c < layout.rows {
+                        self.quantise(r, c, l, widths[l], k).0
+                    } else {
+                        0
+                    }
+                })
+            })
+        }));
+        let word = |b: [u8; 4]| u32::from_le_bytes(b);
+        keys.push_segment(
+            layout.rows,
+            widths,
+            r.min8.map(word),
+            r.ext8.map(word),
+            levels,
+        );
     }
 }
 
@@ -427,5 +493,48 @@ mod tests {
             let coarse = src.layout(Vec4::splat(1e-2)).stored_bytes;
             assert!(coarse < fine, "{coarse} vs {fine}");
         }
+    }
+
+    #[test]
+    fn a_segment_encoded_again_plays_as_a_fresh_encoding_and_truncating_restores_the_stream() {
+        let keys = keys();
+        let src = GroupSource::new(&keys, R_ROWS, true);
+        let mut layout = src.layout_at(Vec4::splat(1e-4), 3, 3);
+        let bytes = layout.stored_bytes;
+        let mut lanes = LaneKeys::default();
+        let g = src.encode(&layout, &mut lanes);
+        let before = lanes.clone();
+        // Segment 1 two bits narrower per lane, written at the end of the stream.
+        let s = 1;
+        let narrower = layout.widths[s].map(|w| w.saturating_sub(2));
+        let n = src.segment_keys(&layout, s).len();
+        let wide = layout.widths[s];
+        layout.set_segment(s, narrower, n);
+        assert!(layout.stored_bytes < bytes);
+        let mark = lanes.mark();
+        let record = src.encode_segment(&layout, s, &mut lanes).unwrap();
+        let index = lanes.groups[g as usize].first_segment as usize + s;
+        let old = std::mem::replace(&mut lanes.segments[index], record);
+        let mut fresh = LaneKeys::default();
+        let fg = src.encode(&layout, &mut fresh);
+        for k in 0..src.keys() as u32 {
+            let got = lanes.pair4(&lanes.groups[g as usize], k, k).0;
+            let want = fresh.pair4(&fresh.groups[fg as usize], k, k).0;
+            assert_eq!(
+                got.map(|v| v.to_array().map(f32::to_bits)),
+                want.map(|v| v.to_array().map(f32::to_bits)),
+                "key {k}"
+            );
+        }
+        // Put back: the records and the stream as they were, bit for bit.
+        lanes.segments[index] = old;
+        lanes.truncate(mark);
+        assert_eq!(lanes.bits, before.bits);
+        assert_eq!(
+            (lanes.end, lanes.segments.len()),
+            (before.end, before.segments.len())
+        );
+        layout.set_segment(s, wide, n);
+        assert_eq!(layout.stored_bytes, bytes);
     }
 }

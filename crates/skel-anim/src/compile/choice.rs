@@ -2,6 +2,7 @@
 //! searches of the compressor build and play.
 
 use crate::compile::bit_rates::{GroupSource, Layout};
+use crate::compile::variable::Tolerances;
 use crate::rig::four_node::{QuadPlan, fix_if_constant, hold_constants};
 use crate::sample::four_node::ROWS;
 use crate::sample::packed::{GROUPS, PackedKeys, Width};
@@ -10,6 +11,8 @@ use crate::sample::packed::{GROUPS, PackedKeys, Width};
 pub(crate) struct Choice {
     pub(crate) widths: Vec<[Width; 3]>,
     pub(crate) layouts: Vec<[Option<Layout>; 3]>,
+    /// The tolerances the layouts were chosen at, where they were.
+    pub(crate) tolerances: Option<Tolerances>,
 }
 
 /// A clip's lossless quads, where each quad's keys end, and its moving groups ready to
@@ -61,6 +64,7 @@ impl<'a> Groups<'a> {
                 })
                 .collect(),
             layouts: self.sources.iter().map(|_| [None, None, None]).collect(),
+            tolerances: None,
         }
     }
 

@@ -8,14 +8,17 @@
 //! its own error within a tolerance: the bound scaled by how far its error carries (a
 //! rotation's to the joint's farthest descendant plus the shell, a translation's by its
 //! parent's scale). One factor on every tolerance is bisected, the largest whose whole clip
-//! stays within the bound kept. A trial plays the whole clip through the same decoder and
-//! pass as playback, so the error measured is the error of what plays.
+//! stays within the bound kept, then groups, segments and lanes go coarser where the error
+//! left allows (`compile/variable.rs`). A trial plays the clip through the same decoder and
+//! pass as playback, so the error measured is the error of what plays; the bound holds for
+//! that error plus two ulps of each joint's coordinates (another evaluation of the same pose
+//! rounds differently, by ulps that grow with the distance from the origin).
 
 use glam::{BVec4A, Vec4};
 
 use crate::compile::choice::{Choice, Groups};
 use crate::compile::trials::Trials;
-use crate::compile::variable::search_variable;
+use crate::compile::variable::{refine_segments, search_variable};
 use crate::rig::four_node::QuadPlan;
 use crate::rig::options::{ClipCompression, Compression, KeyFormat};
 use crate::rig::plan::PosePlan;
@@ -26,9 +29,6 @@ use crate::{AnimationData, Clip, NodeRest};
 /// Fractions of each key interval measured besides the keys: the normalised lerp meets the
 /// slerp at the keys and half-way and strays most about a quarter of the way.
 const BETWEEN_KEYS: [f32; 3] = [0.25, 0.5, 0.75];
-
-/// The share of the bound the check at [`FINE_BETWEEN_KEYS`] allows.
-const FINE_MARGIN: f32 = 0.99;
 
 /// Fractions of each key interval the chosen keys are checked at.
 const FINE_BETWEEN_KEYS: [f32; 7] = [0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875];
@@ -94,17 +94,24 @@ pub(crate) fn compress(
         &FINE_BETWEEN_KEYS,
     );
     let mut bound = c.bound;
-    let (choice, plan, nlerp, max_error) = loop {
+    let (mut choice, mut plan, nlerp) = loop {
         let (choice, plan, nlerp) = search(&mut trials, &groups, c, bound);
         fine.accept(&plan);
-        let max_error = fine.max_error();
-        // A margin of 1 %: f32 matrices of joints far from the origin differ by some ulps
-        // between the trials' pass and other evaluations of the same pose.
-        if max_error <= c.bound * FINE_MARGIN || bound < c.bound * 0.5 {
-            break (choice, plan, nlerp, max_error);
+        // Each node's error plus how far f32 rounding alone may move it where the player
+        // runs: joints far from the origin come out some ulps apart in the trials' pass and
+        // in other evaluations of the same pose.
+        let rounded = fine.max_rounded_error();
+        if rounded <= c.bound || bound < c.bound * 0.5 {
+            break (choice, plan, nlerp);
         }
-        bound *= (c.bound * FINE_MARGIN / max_error).min(0.99);
+        bound *= (c.bound / rounded).min(0.99);
     };
+    if c.keys == KeyFormat::Variable && fine.max_rounded_error() <= c.bound {
+        // What the search left of the bound, measured where the result is checked.
+        refine_segments(&mut fine, &groups, &mut choice, &mut plan, &nlerp, c.bound);
+        fine.accept(&plan);
+    }
+    let max_error = fine.max_error();
     let packed = plan.packed.as_ref();
     let mut report = ClipCompression {
         raw_bytes,

@@ -3,6 +3,8 @@
 //! changes from one quad on, in place; the virtual-shell error between the two. What both
 //! searches of the compressor (`compile/compressor.rs`, `compile/variable.rs`) measure with.
 
+use core::ops::Range;
+
 use glam::Vec4;
 
 use crate::Clip;
@@ -114,8 +116,8 @@ impl Trials {
     }
 
     /// The largest shell error at time `t` of the nodes of quad `from` on, in the accepted
-    /// matrices.
-    fn error_at(&self, t: usize, from: usize) -> f32 {
+    /// matrices, each plus its [`rounding`] where `rounded`.
+    fn error_at(&self, t: usize, from: usize, rounded: bool) -> f32 {
         let at = t * self.nodes * 16..(t + 1) * self.nodes * 16;
         let (want, got) = (
             interpolate::matrices(&self.reference[at.clone()]),
@@ -124,7 +126,9 @@ impl Trials {
         self.placed[self.placed_from[from]..]
             .iter()
             .fold(0.0, |worst, &n| {
-                worst.max(shell_error(&want[n as usize], &got[n as usize], self.shell))
+                let (want, got) = (&want[n as usize], &got[n as usize]);
+                let margin = if rounded { rounding(want) } else { 0.0 };
+                worst.max(shell_error(want, got, self.shell) + margin)
             })
     }
 
@@ -139,16 +143,63 @@ impl Trials {
         from: usize,
         bound: f32,
     ) -> bool {
-        for t in 0..self.times() {
-            self.pose_accepted(trial, from, t);
-            if self.error_at(t, from) > bound {
+        match self.play_within(trial, from, bound, 0..self.times()) {
+            None => true,
+            Some(t) => {
                 for back in 0..=t {
                     self.pose_accepted(current, from, back);
                 }
-                return false;
+                false
             }
         }
-        true
+    }
+
+    /// [`try_plan`](Self::try_plan) for a `plan` changed in place at the measured times
+    /// `times` only (from quad `from` on): where it strays past `bound`, `undo` puts the plan
+    /// back and the times played are played again.
+    pub(crate) fn try_in_place(
+        &mut self,
+        plan: &mut QuadPlan,
+        from: usize,
+        bound: f32,
+        times: Range<usize>,
+        undo: impl FnOnce(&mut QuadPlan),
+    ) -> bool {
+        match self.play_within(plan, from, bound, times.clone()) {
+            None => true,
+            Some(t) => {
+                undo(plan);
+                for back in times.start..=t {
+                    self.pose_accepted(plan, from, back);
+                }
+                false
+            }
+        }
+    }
+
+    /// Plays `plan` from quad `from` on at `times` into the accepted matrices, stopping at
+    /// the first time some node strays past `bound`, which it returns.
+    fn play_within(
+        &mut self,
+        plan: &QuadPlan,
+        from: usize,
+        bound: f32,
+        times: Range<usize>,
+    ) -> Option<usize> {
+        times.into_iter().find(|&t| {
+            self.pose_accepted(plan, from, t);
+            self.error_at(t, from, true) > bound
+        })
+    }
+
+    /// The measured times whose interval on timeline `timeline` starts or ends at one of
+    /// `keys`: those a change to these keys moves. Contiguous, as both ends of the interval
+    /// rise with the time and end at most one key after its start.
+    pub(crate) fn times_touching(&self, timeline: usize, keys: Range<usize>) -> Range<usize> {
+        let at = |t: usize| self.segments[t * self.timelines + timeline];
+        let start = first_not(self.times(), |t| (at(t).b as usize) < keys.start);
+        let end = first_not(self.times(), |t| (at(t).a as usize) < keys.end);
+        start..end.max(start)
     }
 
     /// Plays `plan` from quad `from` on at measured time `t` into the accepted matrices.
@@ -160,8 +211,36 @@ impl Trials {
 
     /// The accepted plan's largest error over every node and measured time.
     pub(crate) fn max_error(&self) -> f32 {
-        (0..self.times()).fold(0.0, |worst, t| worst.max(self.error_at(t, 0)))
+        (0..self.times()).fold(0.0, |worst, t| worst.max(self.error_at(t, 0, false)))
     }
+
+    /// The accepted plan's largest error plus [`rounding`] over every node and measured time:
+    /// what the bound is held to.
+    pub(crate) fn max_rounded_error(&self) -> f32 {
+        (0..self.times()).fold(0.0, |worst, t| worst.max(self.error_at(t, 0, true)))
+    }
+}
+
+/// How far apart two f32 evaluations of a joint's world matrix `m` (the trials' and the
+/// player's, each through its own kernels) may land from rounding alone: an ulp of the
+/// joint's largest coordinate each. A clip that walks 70 m from the origin has ulps of
+/// 8 µm there, near a tenth of the default bound; the bound is held to the error plus this.
+fn rounding(m: &[f32; 16]) -> f32 {
+    2.0 * f32::EPSILON * Vec4::from_slice(&m[12..16]).truncate().abs().max_element()
+}
+
+/// The first of `0..n` where `holds` (true, then false) is false: `n` where it holds for all.
+fn first_not(n: usize, holds: impl Fn(usize) -> bool) -> usize {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if holds(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// The virtual-shell error between two affine world matrices (column-major): the farthest

@@ -3,17 +3,23 @@
 //! within a tolerance, the bound scaled by how far the lane's error carries ([`Reach`]: a
 //! rotation's to the joint's farthest descendant plus the shell, a translation's by its
 //! parent's scale). One factor on every tolerance is bisected, the largest whose whole clip
-//! stays within the bound kept; then, parents first, each group tries a coarser factor of its
-//! own, or being held, where the error left allows.
+//! stays within the bound kept; then, leaves first, each group tries a coarser factor of its
+//! own, or being held, where the error left allows ([`search_variable`]). Last
+//! ([`refine_segments`], measured where the result is checked), leaves first, each segment
+//! tries a coarser factor than its group's, and each lane of it fewer bits, where the error
+//! at the times its keys play allows: a long clip's quiet stretches and short chains take
+//! the error the whole-clip factor left unused.
 
 use glam::Vec4;
 
+use crate::compile::bit_rates::{GroupSource, Layout};
 use crate::compile::choice::{Choice, Groups};
 use crate::compile::trials::Trials;
 use crate::data::NONE;
 use crate::math::interpolate;
 use crate::rig::four_node::QuadPlan;
 use crate::rig::options::Compression;
+use crate::sample::lane_bits::{LaneMark, LaneSegment, WHOLE_CLIP};
 use crate::sample::packed::Width;
 
 /// The tolerance factor is `2^(k / 8)` for whole `k` in this range, bisected.
@@ -39,23 +45,26 @@ pub(crate) fn search_variable(
     nlerp: Vec<bool>,
     (lossless_choice, current): (Choice, QuadPlan),
 ) -> (Choice, QuadPlan, Vec<bool>) {
-    let (lossless, sources) = (groups.lossless, &groups.sources);
-    // The largest tolerance factor whose clip stays within the bound.
-    let reach = Reach::new(lossless, trials, c.shell);
-    let layout = |qi: usize, g: usize, k: i32| {
-        #[expect(clippy::cast_precision_loss, reason = "small whole numbers")]
-        let factor = (k as f32 / 8.0).exp2() * bound;
+    let sources = &groups.sources;
+    let mut tolerances = Tolerances {
+        reach: Reach::new(groups.lossless, trials, c.shell),
+        bound,
+        steps: Vec::new(),
+    };
+    let layout = |tolerances: &Tolerances, qi: usize, g: usize, k: i32| {
         sources[qi][g]
             .as_ref()
-            .map(|src| src.layout(reach.tolerance(qi, g) * factor))
+            .map(|src| src.layout(tolerances.at(qi, g, k)))
     };
     let packed_widths = groups.every_moving(Width::Lanes).widths;
     let choose = |k: i32| Choice {
         widths: packed_widths.clone(),
         layouts: (0..sources.len())
-            .map(|qi| std::array::from_fn(|g| layout(qi, g, k)))
+            .map(|qi| std::array::from_fn(|g| layout(&tolerances, qi, g, k)))
             .collect(),
+        tolerances: None,
     };
+    // The largest tolerance factor whose clip stays within the bound.
     let (mut lo, mut hi) = FACTOR_STEPS;
     let mut best: Option<(i32, Choice, QuadPlan)> = None;
     while lo <= hi {
@@ -69,45 +78,180 @@ pub(crate) fn search_variable(
             hi = k - 1;
         }
     }
-    let (choice, plan) = match best {
-        Some((k, mut choice, mut plan)) => {
-            trials.accept(&plan);
-            // Then group by group, parents first: a coarser factor where the error left
-            // allows it, or held at the first key where no lane takes bits anywhere.
-            for qi in 0..choice.widths.len() {
-                for g in 0..3 {
-                    let Some(now) = &choice.layouts[qi][g] else {
-                        continue;
-                    };
-                    if now.widths.iter().flatten().all(|&w| w == 0) {
-                        choice.widths[qi][g] = Width::Held;
-                        let trial = groups.build(&choice, &nlerp);
-                        if trials.try_plan(&trial, &plan, qi, bound) {
-                            plan = trial;
-                            choice.layouts[qi][g] = None;
-                            continue;
-                        }
-                        choice.widths[qi][g] = Width::Lanes;
+    let Some((k, mut choice, mut plan)) = best else {
+        return (lossless_choice, current, nlerp);
+    };
+    trials.accept(&plan);
+    tolerances.steps = vec![[k; 3]; choice.widths.len()];
+    // Then group by group, leaves first (a coarser child leaves its parents' slack alone,
+    // where a coarser parent takes it from every descendant): a coarser factor where the
+    // error left allows it, or held at the first key where no lane takes bits anywhere.
+    for qi in (0..choice.widths.len()).rev() {
+        for g in 0..3 {
+            let Some(now) = &choice.layouts[qi][g] else {
+                continue;
+            };
+            if now.widths.iter().flatten().all(|&w| w == 0) {
+                choice.widths[qi][g] = Width::Held;
+                let trial = groups.build(&choice, &nlerp);
+                if trials.try_plan(&trial, &plan, qi, bound) {
+                    plan = trial;
+                    choice.layouts[qi][g] = None;
+                    continue;
+                }
+                choice.widths[qi][g] = Width::Lanes;
+            }
+            for coarser in COARSER {
+                let Some(l) = layout(&tolerances, qi, g, k + coarser) else {
+                    break;
+                };
+                let before = choice.layouts[qi][g].replace(l);
+                let trial = groups.build(&choice, &nlerp);
+                if trials.try_plan(&trial, &plan, qi, bound) {
+                    plan = trial;
+                    tolerances.steps[qi][g] = k + coarser;
+                    break;
+                }
+                choice.layouts[qi][g] = before;
+            }
+        }
+    }
+    choice.tolerances = Some(tolerances);
+    (choice, plan, nlerp)
+}
+
+/// The tolerances a variable choice's layouts were chosen at: each lane's per unit of bound
+/// ([`Reach`]), the bound, and each group's step of the factor.
+pub(crate) struct Tolerances {
+    reach: Reach,
+    bound: f32,
+    /// Per quad and group, `k` of the factor `2^(k / 8)`.
+    steps: Vec<[i32; 3]>,
+}
+
+impl Tolerances {
+    /// The lane tolerances of quad `qi`'s group `g` at step `k`.
+    fn at(&self, qi: usize, g: usize, k: i32) -> Vec4 {
+        #[expect(clippy::cast_precision_loss, reason = "small whole numbers")]
+        let factor = (k as f32 / 8.0).exp2() * self.bound;
+        self.reach.tolerance(qi, g) * factor
+    }
+}
+
+/// The last pass of [`KeyFormat::Variable`](crate::KeyFormat)'s search, on `choice` and its
+/// plan `plan` (already within `bound` in `trials`, the rotations of quads in `nlerp` by
+/// normalised lerp): leaves first, each segment of each bit-packed group at a coarser factor
+/// than its group's where the error left at the times its keys play allows, then each lane
+/// of it fewer bits while the error allows. Each trial re-encodes the one segment in place,
+/// at the end of `plan`'s stream; the plan is built again from the choice at the end.
+pub(crate) fn refine_segments(
+    trials: &mut Trials,
+    groups: &Groups<'_>,
+    choice: &mut Choice,
+    plan: &mut QuadPlan,
+    nlerp: &[bool],
+    bound: f32,
+) {
+    let Some(tolerances) = choice.tolerances.take() else {
+        return;
+    };
+    let bits = |w: &[u8; 4]| w.iter().map(|&b| u32::from(b)).sum::<u32>();
+    for (qi, q) in groups.lossless.quads.iter().enumerate().rev() {
+        if q.timeline == NONE {
+            continue;
+        }
+        for g in 0..3 {
+            let (Some(src), Some(layout), Width::Lanes) = (
+                &groups.sources[qi][g],
+                &mut choice.layouts[qi][g],
+                choice.widths[qi][g],
+            ) else {
+                continue;
+            };
+            // A whole-clip group's one segment is at its group's factor already.
+            let coarser: &[i32] = if layout.shift == WHOLE_CLIP {
+                &[]
+            } else {
+                &COARSER
+            };
+            for s in 0..layout.widths.len() {
+                let keys = src.segment_keys(layout, s);
+                let times = trials.times_touching(q.timeline as usize, keys.clone());
+                let mut attempt = |layout: &mut Layout, w: [u8; 4]| {
+                    let before = layout.widths[s];
+                    layout.set_segment(s, w, keys.len());
+                    let kept = patch_segment(plan, qi, g, s, src, layout).is_some_and(|undo| {
+                        trials.try_in_place(plan, qi, bound, times.clone(), |p| undo.apply(p))
+                    });
+                    if !kept {
+                        layout.set_segment(s, before, keys.len());
                     }
-                    for coarser in COARSER {
-                        let Some(l) = layout(qi, g, k + coarser) else {
-                            break;
-                        };
-                        let before = choice.layouts[qi][g].replace(l);
-                        let trial = groups.build(&choice, &nlerp);
-                        if trials.try_plan(&trial, &plan, qi, bound) {
-                            plan = trial;
-                            break;
+                    kept
+                };
+                for &step in coarser {
+                    let tolerance = tolerances.at(qi, g, tolerances.steps[qi][g] + step);
+                    let Some(w) = src.segment_widths(layout, s, tolerance) else {
+                        break;
+                    };
+                    if bits(&w) < bits(&layout.widths[s]) && attempt(layout, w) {
+                        break;
+                    }
+                }
+                // Then lane by lane: the fewest bits the error allows, bisected.
+                for l in 0..4 {
+                    for fewer in [8, 4, 2, 1] {
+                        let mut w = layout.widths[s];
+                        if w[l] >= fewer {
+                            w[l] -= fewer;
+                            attempt(layout, w);
                         }
-                        choice.layouts[qi][g] = before;
                     }
                 }
             }
-            (choice, plan)
         }
-        None => (lossless_choice, current),
-    };
-    (choice, plan, nlerp)
+    }
+    choice.tolerances = Some(tolerances);
+    // The plan again without the trials' leftovers in its stream.
+    *plan = groups.build(choice, nlerp);
+}
+
+/// What puts a segment [`patch_segment`] replaced back.
+struct SegmentUndo {
+    index: usize,
+    record: LaneSegment,
+    mark: LaneMark,
+}
+
+impl SegmentUndo {
+    fn apply(self, plan: &mut QuadPlan) {
+        if let Some(packed) = plan.packed.as_mut() {
+            packed.lanes.segments[self.index] = self.record;
+            packed.lanes.truncate(self.mark);
+        }
+    }
+}
+
+/// Segment `s` of quad `qi`'s bit-packed group `g` in `plan` encoded again at `layout`: its
+/// fields appended to the stream, its record replaced.
+fn patch_segment(
+    plan: &mut QuadPlan,
+    qi: usize,
+    g: usize,
+    s: usize,
+    src: &GroupSource,
+    layout: &Layout,
+) -> Option<SegmentUndo> {
+    let packed = plan.packed.as_mut()?;
+    let group = packed.lanes.groups[packed.quads[qi][g].first as usize];
+    let index = group.first_segment as usize + s;
+    let mark = packed.lanes.mark();
+    let fresh = src.encode_segment(layout, s, &mut packed.lanes)?;
+    let record = std::mem::replace(&mut packed.lanes.segments[index], fresh);
+    Some(SegmentUndo {
+        index,
+        record,
+        mark,
+    })
 }
 
 /// How far each lane's error carries: per quad and group, the factor that turns the bound

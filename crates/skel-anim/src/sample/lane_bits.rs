@@ -295,12 +295,47 @@ impl LaneKeys {
         level.as_vec4()
     }
 
+    /// Where the records and the stream end now, to [`truncate`](Self::truncate) back to.
+    pub(crate) fn mark(&self) -> LaneMark {
+        LaneMark {
+            groups: self.groups.len(),
+            segments: self.segments.len(),
+            bits: self.bits.len(),
+            end: self.end,
+        }
+    }
+
+    /// Drops every group and segment pushed since `mark`: the stream as it was then, its
+    /// bits past `mark`'s end zero again (a later segment ORs its fields into them).
+    pub(crate) fn truncate(&mut self, mark: LaneMark) {
+        self.groups.truncate(mark.groups);
+        self.segments.truncate(mark.segments);
+        self.bits.truncate(mark.bits);
+        self.end = mark.end;
+        let (byte, bit) = (mark.end >> 3, mark.end & 7);
+        if let Some(partial) = self.bits.get_mut(byte) {
+            *partial &= (1_u8 << bit) - 1;
+        }
+        for b in self.bits.iter_mut().skip(byte + 1) {
+            *b = 0;
+        }
+    }
+
     /// Bytes these records and the stream take in memory.
     pub(crate) fn memory_bytes(&self) -> usize {
         self.groups.len() * size_of::<LaneGroup>()
             + self.segments.len() * size_of::<LaneSegment>()
             + self.bits.len()
     }
+}
+
+/// The lengths of a [`LaneKeys`] at some point ([`LaneKeys::mark`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LaneMark {
+    groups: usize,
+    segments: usize,
+    bits: usize,
+    end: usize,
 }
 
 /// A key's place in a group: its segment and the bit its record starts at.
