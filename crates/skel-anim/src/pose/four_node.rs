@@ -87,20 +87,46 @@ impl QuadPlan {
         root: &Transform,
         placer: P,
     ) {
+        // Each sampler inlined into the pass: the pass may be compiled for AVX2 and FMA
+        // (`pose/avx2.rs`), and a closure left out of line would decode in the baseline.
         match &self.packed {
-            None => self.pose_with::<RECORD, _>(0, trs, world, root, placer, |_, q| {
-                sample(&self.keys, q, segments)
-            }),
+            None => self.pose_with::<RECORD, _>(
+                0,
+                trs,
+                world,
+                root,
+                placer,
+                #[inline(always)]
+                |_, q| sample(&self.keys, q, segments),
+            ),
             Some(p) => match p.uniform {
-                Some(SLERP) => self.pose_with::<RECORD, _>(0, trs, world, root, placer, |qi, q| {
-                    p.sample_as::<SLERP>(qi, q, segments)
-                }),
-                Some(_) => self.pose_with::<RECORD, _>(0, trs, world, root, placer, |qi, q| {
-                    p.sample_as::<NLERP>(qi, q, segments)
-                }),
-                None => self.pose_with::<RECORD, _>(0, trs, world, root, placer, |qi, q| {
-                    p.sample(qi, q, segments)
-                }),
+                Some(SLERP) => self.pose_with::<RECORD, _>(
+                    0,
+                    trs,
+                    world,
+                    root,
+                    placer,
+                    #[inline(always)]
+                    |qi, q| p.sample_as::<SLERP>(qi, q, segments),
+                ),
+                Some(_) => self.pose_with::<RECORD, _>(
+                    0,
+                    trs,
+                    world,
+                    root,
+                    placer,
+                    #[inline(always)]
+                    |qi, q| p.sample_as::<NLERP>(qi, q, segments),
+                ),
+                None => self.pose_with::<RECORD, _>(
+                    0,
+                    trs,
+                    world,
+                    root,
+                    placer,
+                    #[inline(always)]
+                    |qi, q| p.sample(qi, q, segments),
+                ),
             },
         }
     }
