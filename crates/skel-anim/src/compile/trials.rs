@@ -94,7 +94,8 @@ impl Trials {
         trials
     }
 
-    fn times(&self) -> usize {
+    /// The measured times.
+    pub(crate) fn times(&self) -> usize {
         self.segments.len() / self.timelines.max(1)
     }
 

@@ -87,8 +87,8 @@ pub(crate) fn search_variable(
     // where a coarser parent takes it from every descendant): a coarser factor where the
     // error left allows it, or held at the first key where no lane takes bits anywhere.
     for qi in (0..choice.widths.len()).rev() {
-        for g in 0..3 {
-            let Some(now) = &choice.layouts[qi][g] else {
+        for (g, src) in sources[qi].iter().enumerate() {
+            let (Some(src), Some(now)) = (src, &choice.layouts[qi][g]) else {
                 continue;
             };
             if now.widths.iter().flatten().all(|&w| w == 0) {
@@ -102,21 +102,23 @@ pub(crate) fn search_variable(
                 choice.widths[qi][g] = Width::Lanes;
             }
             for coarser in COARSER {
-                let Some(l) = layout(&tolerances, qi, g, k + coarser) else {
+                let l = src.layout(tolerances.at(qi, g, k + coarser));
+                let Some(undo) = patch_group(&mut plan, qi, g) else {
                     break;
                 };
-                let before = choice.layouts[qi][g].replace(l);
-                let trial = groups.build(&choice, &nlerp);
-                if trials.try_plan(&trial, &plan, qi, bound) {
-                    plan = trial;
+                undo.encode(&mut plan, src, &l);
+                let times = 0..trials.times();
+                if trials.try_in_place(&mut plan, qi, bound, times, |p| undo.apply(p)) {
+                    choice.layouts[qi][g] = Some(l);
                     tolerances.steps[qi][g] = k + coarser;
                     break;
                 }
-                choice.layouts[qi][g] = before;
             }
         }
     }
     choice.tolerances = Some(tolerances);
+    // The plan again without the trials' leftovers in its stream.
+    let plan = groups.build(&choice, &nlerp);
     (choice, plan, nlerp)
 }
 
@@ -213,6 +215,42 @@ pub(crate) fn refine_segments(
     choice.tolerances = Some(tolerances);
     // The plan again without the trials' leftovers in its stream.
     *plan = groups.build(choice, nlerp);
+}
+
+/// What puts a group [`patch_group`] replaced back.
+struct GroupUndo {
+    qi: usize,
+    g: usize,
+    first: u32,
+    mark: LaneMark,
+}
+
+impl GroupUndo {
+    /// Encodes `src` at `layout` at the end of `plan`'s stream, the quad's group pointing at it.
+    fn encode(&self, plan: &mut QuadPlan, src: &GroupSource, layout: &Layout) {
+        if let Some(packed) = plan.packed.as_mut() {
+            packed.quads[self.qi][self.g].first = src.encode(layout, &mut packed.lanes);
+        }
+    }
+
+    fn apply(self, plan: &mut QuadPlan) {
+        if let Some(packed) = plan.packed.as_mut() {
+            packed.quads[self.qi][self.g].first = self.first;
+            packed.lanes.truncate(self.mark);
+        }
+    }
+}
+
+/// Where quad `qi`'s bit-packed group `g` of `plan` is now, to encode it again with
+/// [`GroupUndo::encode`] and put it back with [`GroupUndo::apply`].
+fn patch_group(plan: &mut QuadPlan, qi: usize, g: usize) -> Option<GroupUndo> {
+    let packed = plan.packed.as_mut()?;
+    Some(GroupUndo {
+        qi,
+        g,
+        first: packed.quads[qi][g].first,
+        mark: packed.lanes.mark(),
+    })
 }
 
 /// What puts a segment [`patch_segment`] replaced back.
