@@ -1,6 +1,7 @@
 //! `skel compress`, run as the real binary on CesiumMan: the JSON of docs/bench-json.md, the
 //! error held within the bound asked for, a tighter bound costing bytes, both raw
-//! accountings, bad bounds refused, and the readable table.
+//! accountings, bytes per clip-second (GPU clip set and compressed keys), bad bounds refused,
+//! and the readable table.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 mod common;
@@ -50,6 +51,13 @@ fn compress_json_holds_the_bound_and_counts_both_raw_sizes() {
     );
     assert!(p99 <= max);
     assert!(c["build_ms"].as_f64().unwrap() > 0.0);
+    // Bytes per clip-second: the GPU clip set's f32 frames against the compressed keys.
+    let gpu = c["gpu_bytes_per_second"].as_f64().unwrap();
+    let per_second = c["compressed_bytes_per_second"].as_f64().unwrap();
+    assert!(
+        per_second > 0.0 && gpu > per_second,
+        "{gpu} GPU, {per_second} compressed"
+    );
 
     // Ten times tighter: still held, and more bytes.
     let tight = compress(&[
@@ -84,4 +92,8 @@ fn compress_refuses_a_bad_bound_and_prints_a_table() {
         "header, column names and one clip: {stdout}"
     );
     assert!(lines[2].trim_start().starts_with('0'), "{stdout}");
+    assert!(
+        lines[1].contains("GPU B/s") && lines[1].contains("comp B/s"),
+        "{stdout}"
+    );
 }

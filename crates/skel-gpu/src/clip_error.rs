@@ -1,17 +1,75 @@
 //! What resampling costs: the pose the GPU pass reconstructs from a [`GpuClipSet`]'s frames,
 //! computed on the CPU with the shader's arithmetic (index, lerp, normalised lerp), against the
-//! lossless CPU pose of the same clip at the same time, measured on the bone matrices.
+//! rig's own playback of the same clip at the same time ([`Playback`]: its compressed keys
+//! when the rig was built with [`Compression`](skel_anim::Compression), else the asset's),
+//! measured on the bone matrices.
+//!
+//! [`GpuClipSet`]: crate::GpuClipSet
 
 use glam::{Mat4, Vec4};
-use skel_anim::{AnimationData, PoseScratch, R_OFF, RecordingSink, S_OFF, T_OFF, TRS_STRIDE};
+use skel_anim::{
+    Layer, LayerDesc, LayerMix, PoseScratch, R_OFF, RecordingSink, Rig, S_OFF, T_OFF, TRS_STRIDE,
+};
+
+use crate::GpuError;
 
 /// Vec4s per posed node in a frame: translation (xyz, 0), rotation (xyzw), scale (xyz, 0).
 pub const POSE_NODE_VEC4S: u32 = 3;
 
+/// The rig's own playback of one clip at a time: a blend layer at weight 1 per clip, mixed
+/// into the caller's scratch by [`skel_anim::mix_layers`] (the [`Player`](skel_anim::Player)'s
+/// layer step, which reads a compressed rig's compressed keys wherever its passes do), over
+/// the rest pose. What a [`GpuClipSet`](crate::GpuClipSet) samples, and what its error is
+/// measured against.
+pub(crate) struct Playback<'r> {
+    rig: &'r Rig,
+    layers: Vec<Layer>,
+    mix: LayerMix,
+}
+
+impl<'r> Playback<'r> {
+    /// One layer per clip of `rig` (allocates).
+    pub(crate) fn new(rig: &'r Rig) -> Result<Self, GpuError> {
+        let layers = (0..rig.clip_count())
+            .map(|clip| {
+                Layer::new(rig, &LayerDesc::new(clip)).map_err(|e| GpuError::OutOfRange {
+                    what: "GpuClipSet clip",
+                    got: format!("{clip} ({e})"),
+                    expected: "a clip the rig plays",
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Self {
+            rig,
+            layers,
+            mix: LayerMix::new(rig),
+        })
+    }
+
+    /// The rig.
+    pub(crate) fn rig(&self) -> &'r Rig {
+        self.rig
+    }
+
+    /// Poses `clip` at `time` (clamped to the clip) into `scratch`'s local transforms and
+    /// morph weights.
+    pub(crate) fn pose(&mut self, clip: usize, time: f32, scratch: &mut PoseScratch) {
+        skel_anim::reset_to_rest(self.rig.data(), scratch);
+        let layer = &mut self.layers[clip];
+        layer.clock_mut().seek(time);
+        skel_anim::mix_layers(
+            self.rig,
+            std::slice::from_mut(layer),
+            scratch,
+            &mut self.mix,
+        );
+    }
+}
+
 /// The two poses' bone matrices, kept between measurements so that they allocate once.
 #[derive(Debug, Default)]
 pub(crate) struct Reconstruction {
-    lossless: RecordingSink,
+    played: RecordingSink,
     resampled: RecordingSink,
 }
 
@@ -47,20 +105,20 @@ pub(crate) struct Resampled<'a> {
     pub(crate) frames: u32,
 }
 
-/// Bone error of the resampled `clip` against the lossless one at `time` (the largest over
-/// every bone of every binding).
+/// Bone error of the resampled `clip` against the rig's playback of it at `time` (the largest
+/// over every bone of every binding).
 pub(crate) fn pose_error(
-    data: &AnimationData,
+    playback: &mut Playback<'_>,
     clip: usize,
     resampled: &Resampled<'_>,
     (time, radius): (f32, f32),
     scratch: &mut PoseScratch,
     recon: &mut Reconstruction,
 ) -> f32 {
-    skel_anim::reset_to_rest(data, scratch);
-    skel_anim::apply_clip(data, clip, time, scratch);
+    let data = &**playback.rig().data();
+    playback.pose(clip, time, scratch);
     skel_anim::compute_world_matrices(data, scratch);
-    skel_anim::compute_bone_matrices(data, scratch, &mut recon.lossless);
+    skel_anim::compute_bone_matrices(data, scratch, &mut recon.played);
 
     skel_anim::reset_to_rest(data, scratch);
     let (i, s) = frame_at(resampled.rate, resampled.frames, time);
@@ -79,7 +137,7 @@ pub(crate) fn pose_error(
     skel_anim::compute_world_matrices(data, scratch);
     skel_anim::compute_bone_matrices(data, scratch, &mut recon.resampled);
     recon
-        .lossless
+        .played
         .bone_matrices
         .iter()
         .zip(&recon.resampled.bone_matrices)

@@ -2,15 +2,19 @@
 //! compressed clips cost and how far they stray, per clip: bones, samples, raw bytes (every
 //! bone × sample × 10 floats, as the Animation Compression Library counts, and only the
 //! animated channels' keys), compressed bytes, both ratios, the largest and the 99th-percentile
-//! shell error against lossless playback, and the build time. The compared figures of
-//! ACL itself are in docs/bench-compression.md.
+//! shell error against lossless playback, the build time, and bytes per clip-second of the
+//! compressed clip beside those of the GPU clip set built from it (`GpuClipSet`: f32 frames
+//! at the rate resampling chose). The compared figures of ACL itself are in
+//! docs/bench-compression.md.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
 use clap::Args;
+use glam::{Mat4, Vec3};
 use serde::Serialize;
 use skel::anim::{AnimationController, Compression, KeyFormat, NullSink, Rig, RigOptions, shell};
+use skel::gpu::{GpuClipSet, GpuClipSetOptions};
 
 use super::asset_args::{AssetArgs, resolve_clip};
 
@@ -69,6 +73,12 @@ struct ClipReport {
     max_error_cm: f64,
     p99_error_cm: f64,
     build_ms: f64,
+    /// Bytes per second of the clip in the GPU clip set built from the compressed rig
+    /// (`GpuClipTable::bytes_per_second`); `None` where no set can be built.
+    gpu_bytes_per_second: Option<f64>,
+    /// `compressed_bytes` over the clip's duration; `None` for a clip left lossless or of no
+    /// duration.
+    compressed_bytes_per_second: Option<f64>,
 }
 
 /// Compresses the asset's clips and prints what it cost and how far they stray.
@@ -107,6 +117,8 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
     let build_ms = started.elapsed().as_secs_f64() * 1e3;
     let lossless = Rig::new(Arc::clone(&data))?;
     let joints = joints(&data);
+    // The GPU clip set of the compressed rig, when the asset can be posed on the GPU.
+    let gpu = GpuClipSet::new(&rig, &gpu_options(&data)).ok();
     let mut report = Report {
         asset: args.asset.asset.display().to_string(),
         bound_cm: args.bound,
@@ -149,6 +161,13 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
             p99_error_cm: errors.percentile(99.0),
             // The rig compresses every clip at once: its build time, shared by each.
             build_ms,
+            gpu_bytes_per_second: gpu
+                .as_ref()
+                .map(|set| f64::from(set.clips[index].bytes_per_second(set.row_vec4s))),
+            compressed_bytes_per_second: rig
+                .clip_compression(index)
+                .filter(|_| clip.duration() > 0.0)
+                .map(|c| per_second(c.compressed_bytes, clip.duration())),
         });
     }
     if args.json {
@@ -157,6 +176,37 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
         print!("{}", table(&report));
     }
     Ok(())
+}
+
+/// `bytes` over `seconds`.
+#[expect(clippy::cast_precision_loss, reason = "byte counts")]
+fn per_second(bytes: usize, seconds: f32) -> f64 {
+    bytes as f64 / f64::from(seconds)
+}
+
+/// The resampling budget of the GPU clip set, as a crowd's (`skel::Crowd` on the GPU): the
+/// bind-pose joint positions' bounding-box diagonal stands for the mesh's, 1e-4 of it is the
+/// bound (half of it for resampling), the radius at least the diagonal.
+fn gpu_options(data: &skel::anim::AnimationData) -> GpuClipSetOptions {
+    let (mut lo, mut hi, mut radius) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN), 0.0f32);
+    for binding in &data.skeletons {
+        for ibm in binding.inverse_bind_matrices.chunks_exact(16) {
+            let p = Mat4::from_cols_slice(ibm).inverse().w_axis.truncate();
+            if p.is_finite() {
+                (lo, hi, radius) = (lo.min(p), hi.max(p), radius.max(p.length()));
+            }
+        }
+    }
+    let diagonal = (hi - lo).length();
+    let diagonal = if diagonal.is_finite() && diagonal > 0.0 {
+        diagonal
+    } else {
+        1.0
+    };
+    GpuClipSetOptions {
+        radius: (radius * 1.25).max(diagonal),
+        ..GpuClipSetOptions::for_diagonal(diagonal, 1e-4)
+    }
 }
 
 /// The skins' joints (every node when the asset has no skin).
@@ -188,7 +238,7 @@ fn world(
 /// The readable table `skel compress` prints without `--json`.
 fn table(r: &Report) -> String {
     let mut out = format!(
-        "{}: bound {} cm on a {} cm shell\n{:>3}  {:<20} {:>5} {:>7} {:>12} {:>12} {:>10} {:>7} {:>7} {:>10} {:>10} {:>9}\n",
+        "{}: bound {} cm on a {} cm shell\n{:>3}  {:<20} {:>5} {:>7} {:>12} {:>12} {:>10} {:>7} {:>7} {:>10} {:>10} {:>9} {:>10} {:>10}\n",
         r.asset,
         r.bound_cm,
         r.shell_cm,
@@ -203,14 +253,17 @@ fn table(r: &Report) -> String {
         "ratio",
         "max cm",
         "p99 cm",
-        "build ms"
+        "build ms",
+        "GPU B/s",
+        "comp B/s"
     );
     for c in &r.clips {
         #[expect(clippy::cast_precision_loss, reason = "byte counts")]
         let ratio = |raw: usize| raw as f64 / c.compressed_bytes.max(1) as f64;
+        let rate = |r: Option<f64>| r.map_or_else(|| "-".to_owned(), |r| format!("{r:.0}"));
         let _ = writeln!(
             out,
-            "{:>3}  {:<20} {:>5} {:>7} {:>12} {:>12} {:>10} {:>7.2} {:>7.2} {:>10.5} {:>10.5} {:>9.1}",
+            "{:>3}  {:<20} {:>5} {:>7} {:>12} {:>12} {:>10} {:>7.2} {:>7.2} {:>10.5} {:>10.5} {:>9.1} {:>10} {:>10}",
             c.index,
             c.name,
             c.bones,
@@ -222,7 +275,9 @@ fn table(r: &Report) -> String {
             ratio(c.raw_bytes_animated),
             c.max_error_cm,
             c.p99_error_cm,
-            c.build_ms
+            c.build_ms,
+            rate(c.gpu_bytes_per_second),
+            rate(c.compressed_bytes_per_second)
         );
     }
     out

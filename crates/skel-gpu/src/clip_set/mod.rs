@@ -4,12 +4,21 @@
 //! a joint (the joints and their ancestors, less the static ancestors above them, which are
 //! folded into constants: see `posed.rs`) and every morph weight.
 //!
+//! Frames are sampled through the rig's own playback (the [`Player`](skel_anim::Player)'s
+//! layer step, [`skel_anim::mix_layers`], one clip at weight 1): a rig built with
+//! [`Compression`](skel_anim::Compression) yields frames of its compressed keys, a lossless
+//! rig frames of the asset's keys, so that the GPU plays what the CPU plays.
+//!
 //! The rate of a clip is chosen by measurement, not assumed: starting from its shortest key
 //! interval, doubled until the bone matrices reconstructed the way the shader does (lerp of
 //! translation, scale and weights, normalised lerp of rotations) stay within
-//! [`GpuClipSetOptions::max_error`] of the lossless CPU pose at every key time and between
+//! [`GpuClipSetOptions::max_error`] of the rig's own CPU pose at every key time and between
 //! every pair of frames. A clip whose keys are already uniform keeps its key rate, and its
-//! frames are its keys. [`GpuClipTable::max_error`] is what was measured.
+//! frames are its keys. [`GpuClipTable::max_error`] is what was measured. The reference is the
+//! rig's playback, not the asset's lossless keys: resampling is measured alone, so a
+//! compressed rig's own error (up to its bound, 0.01 cm by default) does not count against
+//! [`GpuClipSetOptions::max_error`] (it would exceed a tighter budget at every rate); the two
+//! errors add up against the asset's keys.
 //!
 //! Built once per asset on the CPU ([`GpuClipSet::new`]); [`GpuClips`](crate::GpuClips) holds
 //! it on the GPU.
@@ -19,7 +28,7 @@ use skel_anim::{AnimationData, PoseScratch, R_OFF, Rig, S_OFF, T_OFF, TRS_STRIDE
 
 use crate::GpuError;
 pub use crate::clip_error::POSE_NODE_VEC4S;
-use crate::clip_error::{Reconstruction, Resampled, pose_error};
+use crate::clip_error::{Playback, Reconstruction, Resampled, pose_error};
 
 mod posed;
 pub use posed::NO_PARENT;
@@ -74,7 +83,8 @@ pub struct GpuClipTable {
     pub rate: f32,
     /// The clip's duration in seconds.
     pub duration: f32,
-    /// The largest bone error measured against the lossless CPU pose, in the options' units.
+    /// The largest bone error measured against the rig's own CPU pose (its compressed keys
+    /// for a compressed rig), in the options' units.
     pub max_error: f32,
 }
 
@@ -126,13 +136,17 @@ pub struct GpuClipSet {
 }
 
 impl GpuClipSet {
-    /// Resamples every clip of `rig` (see the module docs).
+    /// Resamples every clip of `rig` as `rig` plays it (see the module docs): a rig built with
+    /// [`Compression`](skel_anim::Compression) gives frames of its compressed keys, and each
+    /// clip's [`GpuClipTable::max_error`] is measured against that rig's own playback (so it
+    /// counts resampling alone, not the compression's error).
     ///
     /// # Errors
     /// [`GpuError::NoBones`] for an asset without skeleton bindings;
     /// [`GpuError::AnimatedMeshNode`] when a clip moves a skinned mesh's node or one of its
     /// ancestors (the pass folds the mesh's inverse world transform into constants);
-    /// [`GpuError::OutOfRange`] for options that are not positive finite numbers.
+    /// [`GpuError::OutOfRange`] for options that are not positive finite numbers (and for a
+    /// clip whose layer the rig refuses, which a rig's own clips never are).
     pub fn new(rig: &Rig, options: &GpuClipSetOptions) -> Result<Self, GpuError> {
         for (what, v) in [
             ("GpuClipSetOptions::max_error", options.max_error),
@@ -154,8 +168,9 @@ impl GpuClipSet {
         let mut set = Self::layout(rig, data)?;
         let mut scratch = PoseScratch::for_rig(rig);
         let mut recon = Reconstruction::default();
+        let mut playback = Playback::new(rig)?;
         for clip in 0..data.clips.len() {
-            let table = set.resample(data, clip, options, &mut scratch, &mut recon);
+            let table = set.resample(&mut playback, clip, options, &mut scratch, &mut recon);
             set.clips.push(table);
         }
         Ok(set)
@@ -278,18 +293,19 @@ impl GpuClipSet {
     /// until the error fits (see the module docs); appends them and returns the table.
     fn resample(
         &mut self,
-        data: &AnimationData,
+        playback: &mut Playback<'_>,
         clip: usize,
         options: &GpuClipSetOptions,
         scratch: &mut PoseScratch,
         recon: &mut Reconstruction,
     ) -> GpuClipTable {
+        let data = &**playback.rig().data();
         let duration = data.clips[clip].duration();
         let keys = key_times(data, clip, duration);
         let offset = self.frames.len() as u32;
         if duration <= 0.0 {
-            self.push_frame(data, clip, 0.0, false, scratch);
-            self.push_frame(data, clip, 0.0, false, scratch);
+            self.push_frame(playback, clip, 0.0, false, scratch);
+            self.push_frame(playback, clip, 0.0, false, scratch);
             return GpuClipTable {
                 offset,
                 frames: 2,
@@ -315,7 +331,7 @@ impl GpuClipSet {
             self.frames.truncate(offset as usize);
             for i in 0..=intervals {
                 let t = duration * i as f32 / intervals as f32;
-                self.push_frame(data, clip, t, i > 0, scratch);
+                self.push_frame(playback, clip, t, i > 0, scratch);
             }
             let table = GpuClipTable {
                 offset,
@@ -340,7 +356,10 @@ impl GpuClipSet {
                 .iter()
                 .copied()
                 .chain(between)
-                .map(|t| pose_error(data, clip, &resampled, (t, options.radius), scratch, recon))
+                .map(|t| {
+                    let at = (t, options.radius);
+                    pose_error(playback, clip, &resampled, at, scratch, recon)
+                })
                 .fold(0.0, f32::max);
             if worst <= options.max_error || intervals >= most {
                 return GpuClipTable {
@@ -352,19 +371,18 @@ impl GpuClipSet {
         }
     }
 
-    /// Appends the lossless local pose of `clip` at `time`: each posed node's translation,
-    /// rotation (in the hemisphere of the previous frame's, so that a lerp between frames
-    /// takes the short way) and scale, then the morph weights.
+    /// Appends the rig's local pose of `clip` at `time` (its playback: see the module docs):
+    /// each posed node's translation, rotation (in the hemisphere of the previous frame's, so
+    /// that a lerp between frames takes the short way) and scale, then the morph weights.
     fn push_frame(
         &mut self,
-        data: &AnimationData,
+        playback: &mut Playback<'_>,
         clip: usize,
         time: f32,
         continues: bool,
         scratch: &mut PoseScratch,
     ) {
-        skel_anim::reset_to_rest(data, scratch);
-        skel_anim::apply_clip(data, clip, time, scratch);
+        playback.pose(clip, time, scratch);
         let row = self.row_vec4s as usize;
         let previous = self.frames.len().checked_sub(row).filter(|_| continues);
         for (i, &node) in self.nodes.iter().enumerate() {

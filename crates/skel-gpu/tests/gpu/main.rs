@@ -10,6 +10,7 @@ mod alloc_count;
 mod bone_counts;
 mod buffers;
 mod common;
+mod compressed_clips;
 mod compute;
 mod crowd_morph;
 mod end_to_end;

@@ -24,7 +24,7 @@ struct Case {
 }
 
 /// The asset's animation, its bounding-box diagonal and bind-pose radius.
-fn load(file: &str) -> Option<(Arc<Rig>, f32, f32)> {
+pub(crate) fn load(file: &str) -> Option<(Arc<Rig>, f32, f32)> {
     let path = assets_dir()?.join(file);
     let asset = skel_gltf::load_path(
         &path,
