@@ -72,6 +72,7 @@ const PLOTS: [Plot; 7] = [
         inputs: &[
             "docs/results/acl_compare.json",
             "docs/results/acl_compare_variable.json",
+            "docs/results/compression.json",
         ],
         draw: acl::compression_vs_acl,
     },
