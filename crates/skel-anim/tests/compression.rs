@@ -382,3 +382,57 @@ fn an_additive_stack_on_a_compressed_rig_stays_near_the_lossless_stack() {
     assert!(worst > 0.0, "the additive layer plays compressed keys too");
     assert!(worst <= 3.0 * f64::from(c.bound), "{worst}");
 }
+
+/// A character's cache of decoded keys changes nothing: a player that keeps playing (its
+/// cache warm: hit on the later frames of each key interval, emptied when the clip changes)
+/// poses bit for bit as a fresh player does at each time (its cache empty), for both key
+/// formats, forwards, backwards, across clip changes and at the ends.
+#[test]
+fn a_warm_key_cache_poses_bit_for_bit_as_a_cold_one() {
+    let mut data = smooth_rig(&fixed_motions(), 61);
+    let mut other = fixed_motions();
+    for m in &mut other {
+        m.speed = -3.0;
+        m.turn *= 0.5;
+    }
+    data.clips.push(smooth_rig(&other, 31).clips.remove(0));
+    let data = Arc::new(data);
+    // Forwards at 60 fps (two frames a key interval), a jump back, the other clip, back again.
+    let mut plays: Vec<(usize, f32)> = (0..130).map(|f| (0, f as f32 / 60.0)).collect();
+    plays.extend((0..40).map(|f| (0, 1.5 - f as f32 / 90.0)));
+    plays.extend((0..50).map(|f| (1, f as f32 / 50.0)));
+    plays.extend([
+        (0, 0.0),
+        (0, 2.0),
+        (1, 1.0),
+        (0, 1.0 / 60.0),
+        (0, 2.0 / 60.0),
+    ]);
+    for keys in [KeyFormat::Fixed, KeyFormat::Variable] {
+        let options = RigOptions {
+            compression: Some(Compression {
+                keys,
+                ..Compression::default()
+            }),
+            ..RigOptions::default()
+        };
+        let rig = Rig::with_options(Arc::clone(&data), &options).unwrap();
+        assert!(rig.clip_compression(0).is_some() && rig.clip_compression(1).is_some());
+        let mut warm = Player::new(&rig);
+        for &(clip, t) in &plays {
+            warm.evaluate_clip_at(Some(clip), t, &mut NullSink).unwrap();
+            let mut cold = Player::new(&rig);
+            cold.evaluate_clip_at(Some(clip), t, &mut NullSink).unwrap();
+            let bits = |m: &[Mat4]| {
+                m.iter()
+                    .flat_map(|m| m.to_cols_array().map(f32::to_bits))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                bits(warm.world_matrices()),
+                bits(cold.world_matrices()),
+                "{keys:?} clip {clip} at {t}"
+            );
+        }
+    }
+}

@@ -12,6 +12,7 @@ use crate::rig::layout::Transform;
 use crate::sample::cursor::Segment;
 use crate::sample::four_node::{NLERP, SLERP};
 use crate::sample::four_node::{Quad, R_ROWS, S_ROWS, T_ROWS};
+use crate::sample::key_cache::KeyCache;
 
 pub(crate) use crate::sample::four_node::{Lanes, sample, sample_differences};
 
@@ -131,6 +132,54 @@ impl QuadPlan {
         }
     }
 
+    /// [`pose_into`](Self::pose_into) with compressed keys decoded through `cache` (the
+    /// character's, prepared for this clip): once per key interval instead of every frame.
+    /// Lossless keys are read as they are. Inlined into the pass's kernels (`pose/avx2.rs`
+    /// places quads with AVX2 intrinsics, which become calls outside an AVX2 function).
+    #[inline(always)]
+    pub(crate) fn pose_into_cached<const RECORD: bool, P: Place>(
+        &self,
+        segments: &[Segment],
+        trs: &mut [f32],
+        world: &mut [f32],
+        root: &Transform,
+        placer: P,
+        cache: &mut KeyCache,
+    ) {
+        let Some(p) = &self.packed else {
+            return self.pose_into::<RECORD, P>(segments, trs, world, root, placer);
+        };
+        match p.uniform {
+            Some(SLERP) => self.pose_with::<RECORD, _>(
+                0,
+                trs,
+                world,
+                root,
+                placer,
+                #[inline(always)]
+                |qi, q| p.sample_cached_as::<SLERP>(qi, q, segments, cache),
+            ),
+            Some(_) => self.pose_with::<RECORD, _>(
+                0,
+                trs,
+                world,
+                root,
+                placer,
+                #[inline(always)]
+                |qi, q| p.sample_cached_as::<NLERP>(qi, q, segments, cache),
+            ),
+            None => self.pose_with::<RECORD, _>(
+                0,
+                trs,
+                world,
+                root,
+                placer,
+                #[inline(always)]
+                |qi, q| p.sample_cached(qi, q, segments, cache),
+            ),
+        }
+    }
+
     /// The quads from `start` on, without the record, by the baseline products: `world` must
     /// hold the earlier quads' matrices already (what the compressor's trials re-pose).
     pub(crate) fn pose_from(
@@ -162,7 +211,7 @@ impl QuadPlan {
         world: &mut [f32],
         root: &Transform,
         placer: P,
-        sample_at: impl Fn(usize, &Quad) -> Lanes,
+        mut sample_at: impl FnMut(usize, &Quad) -> Lanes,
     ) {
         for (i, q) in self.quads[start..].iter().enumerate() {
             let qi = start + i;

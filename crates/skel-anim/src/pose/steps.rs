@@ -10,6 +10,7 @@ use crate::math::interpolate::{self, Cols};
 use crate::rig::layout::{Transform, hierarchy_pass, mirror, place_step};
 use crate::rig::plan::PosePlan;
 use crate::sample::cursor::{Segment, TimeCursor};
+use crate::sample::key_cache::KeyCache;
 use crate::{
     AnimError, AnimationData, ChannelPath, SamplerCursor, TRS_STRIDE, evaluate_sampler_cursor,
 };
@@ -54,6 +55,9 @@ pub struct PoseScratch {
     /// Per skeleton binding: the mesh world matrix of the last frame and its inverse (a mesh
     /// node that does not move, the usual case, is inverted once).
     pub(crate) mesh_inverses: Vec<(Cols, MeshInverse)>,
+    /// The compressed keys of the clip last played, decoded once per key interval
+    /// (`sample/key_cache.rs`); no room where the plan has no compressed clip.
+    key_cache: KeyCache,
 }
 
 impl PoseScratch {
@@ -105,6 +109,7 @@ impl PoseScratch {
             samples: vec![Vec4::ZERO; plan.max_samples],
             // NaN never equals a world matrix: the first frame inverts.
             mesh_inverses: vec![([Vec4::NAN; 4], MeshInverse::Identity); data.skeletons.len()],
+            key_cache: KeyCache::with_capacity(plan.packed_quads()),
             plan,
         };
         reset_to_rest(data, &mut scratch);
@@ -257,6 +262,7 @@ pub(crate) fn pose_clip_fused(
             plan,
             time_cursors,
             segments,
+            key_cache,
             ..
         } = scratch;
         let cp = &plan.clips[clip];
@@ -270,10 +276,14 @@ pub(crate) fn pose_clip_fused(
         );
         if let Some(quads) = &cp.quads {
             let (segments, root) = (&segments[..timelines], &plan.frame.root);
+            if quads.packed.is_some() {
+                key_cache.prepare(clip, quads.quads.len());
+            }
             if record {
-                quads.pose_into::<true, _>(segments, trs, world, root, placer);
+                quads.pose_into_cached::<true, _>(segments, trs, world, root, placer, key_cache);
             } else {
-                quads.pose_into::<false, _>(segments, &mut [], world, root, placer);
+                let trs = &mut [];
+                quads.pose_into_cached::<false, _>(segments, trs, world, root, placer, key_cache);
             }
         }
         return true;

@@ -116,6 +116,18 @@ pub(crate) struct PosePlan {
 }
 
 impl PosePlan {
+    /// The most quads of any clip whose keys are compressed (0 where none is): the room a
+    /// character's decoded-key cache needs.
+    pub(crate) fn packed_quads(&self) -> usize {
+        self.clips
+            .iter()
+            .filter_map(|c| c.quads.as_ref())
+            .filter(|q| q.packed.is_some())
+            .map(|q| q.quads.len())
+            .max()
+            .unwrap_or(0)
+    }
+
     /// The plan of `data`, after validating it.
     ///
     /// # Errors

@@ -237,6 +237,34 @@ impl LaneKeys {
         out
     }
 
+    /// Rows `x, y, z` of key `k` of group `g`, as [`pair3`](Self::pair3) decodes them.
+    #[inline(always)]
+    pub(crate) fn key3(&self, g: &LaneGroup, k: u32) -> [Vec4; 3] {
+        let at = self.key_at(g, k);
+        std::array::from_fn(|c| self.row(g, &at, c))
+    }
+
+    /// A rotation's four rows at key `k` of group `g`, as [`pair4`](Self::pair4) decodes them.
+    #[inline(always)]
+    pub(crate) fn key4(&self, g: &LaneGroup, k: u32) -> [Vec4; 4] {
+        let at = self.key_at(g, k);
+        let mut out = [Vec4::ZERO; 4];
+        for (c, row) in out.iter_mut().enumerate().take(g.rows as usize) {
+            *row = self.row(g, &at, c);
+        }
+        if g.rows != 4 {
+            out[3] = Vec4::select(g.held, g.w_held, rebuild_w(out[0], out[1], out[2]));
+        }
+        out
+    }
+
+    /// Row `c` of the key at `at`.
+    #[inline(always)]
+    fn row(&self, g: &LaneGroup, at: &KeyAt<'_>, c: usize) -> Vec4 {
+        let (low, span) = at.s.affine(g, c);
+        low + self.levels(at, c) * span
+    }
+
     /// Where key `key` of group `g` is: its segment and record.
     #[inline(always)]
     fn key_at<'s>(&'s self, g: &LaneGroup, key: u32) -> KeyAt<'s> {

@@ -5,6 +5,7 @@
 
 pub(crate) mod cursor;
 pub(crate) mod four_node;
+pub(crate) mod key_cache;
 pub(crate) mod lane_bits;
 pub(crate) mod packed;
 pub(crate) mod sampler;

@@ -11,9 +11,10 @@ use glam::Vec4;
 
 use crate::sample::cursor::Segment;
 use crate::sample::four_node::{
-    KeyPair, Lanes, NLERP, Quad, QuadRows, R_ROWS, ROWS, Rot, S_ROWS, SLERP, T_ROWS, sample_rows,
-    segment_of,
+    KeyPair, Lanes, NLERP, Quad, QuadRows, R_ROWS, ROWS, Rot, RowPair, S_ROWS, SLERP, T_ROWS,
+    sample_rows, segment_of,
 };
+use crate::sample::key_cache::KeyCache;
 use crate::sample::lane_bits::{LaneKeys, to_u32, widen8};
 
 /// How one group of a quad's rows is stored.
@@ -224,6 +225,90 @@ impl PackedKeys {
             b: seg.b,
         };
         sample_rows::<ROT>(&pair, q, seg)
+    }
+
+    /// [`sample`](Self::sample) through `cache`: each of the quad's two keys decoded only
+    /// where the cache does not hold it, then read as f32 keys are; bit for bit what
+    /// [`sample`](Self::sample) gives.
+    #[inline(always)]
+    pub(crate) fn sample_cached(
+        &self,
+        qi: usize,
+        q: &Quad,
+        segments: &[Segment],
+        cache: &mut KeyCache,
+    ) -> Lanes {
+        if self.nlerp[qi] {
+            self.sample_cached_as::<NLERP>(qi, q, segments, cache)
+        } else {
+            self.sample_cached_as::<SLERP>(qi, q, segments, cache)
+        }
+    }
+
+    /// [`sample_cached`](Self::sample_cached) with every quad's rotations by `ROT`.
+    #[inline(always)]
+    pub(crate) fn sample_cached_as<const ROT: Rot>(
+        &self,
+        qi: usize,
+        q: &Quad,
+        segments: &[Segment],
+        cache: &mut KeyCache,
+    ) -> Lanes {
+        if q.fixed != crate::data::NONE {
+            return Lanes::from_rows(&q.held);
+        }
+        let seg = segment_of(q, segments);
+        let groups = &self.quads[qi];
+        let (a, b) = cache.pair(qi, seg.a, seg.b, |key, rows| {
+            // Only the rows `sample_rows` reads: constant groups come from `q.held`.
+            if !q.t_const {
+                rows[T_ROWS..T_ROWS + 3]
+                    .copy_from_slice(&self.key_rows::<T_ROWS, 3>(groups[0], key));
+            }
+            if !q.s_const {
+                rows[S_ROWS..S_ROWS + 3]
+                    .copy_from_slice(&self.key_rows::<S_ROWS, 3>(groups[1], key));
+            }
+            if !q.r_const {
+                rows[R_ROWS..R_ROWS + 4]
+                    .copy_from_slice(&self.key_rows::<R_ROWS, 4>(groups[2], key));
+            }
+        });
+        sample_rows::<ROT>(&RowPair { a, b }, q, seg)
+    }
+}
+
+impl PackedKeys {
+    /// Rows `FIRST..FIRST + R` of key `key` of group `g`, as [`PackedPair`] decodes them.
+    #[inline(always)]
+    fn key_rows<const FIRST: usize, const R: usize>(&self, g: PackedGroup, key: u32) -> [Vec4; R] {
+        let at = g.first as usize + key as usize * R;
+        let mut out = [Vec4::ZERO; R];
+        match g.width {
+            Width::Held => {}
+            Width::Lanes => {
+                let group = &self.lanes.groups[g.first as usize];
+                if R == 4 {
+                    out.copy_from_slice(&self.lanes.key4(group, key)[..R]);
+                } else {
+                    out.copy_from_slice(&self.lanes.key3(group, key)[..R]);
+                }
+            }
+            Width::F32 => out.copy_from_slice(&self.f32s[at..at + R]),
+            Width::Bits16 => {
+                let ranges = &self.ranges[g.range as usize..][..R];
+                for (c, (o, w)) in out.iter_mut().zip(&self.u16s[at..at + R]).enumerate() {
+                    *o = ranges[c].min + widen16(*w) * ranges[c].step;
+                }
+            }
+            Width::Bits8 => {
+                let ranges = &self.ranges[g.range as usize..][..R];
+                for (c, (o, w)) in out.iter_mut().zip(&self.u8s[at..at + R]).enumerate() {
+                    *o = ranges[c].min + widen8(*w) * ranges[c].step;
+                }
+            }
+        }
+        out
     }
 }
 
