@@ -2,7 +2,7 @@
 //! searches of the compressor build and play.
 
 use crate::compile::bit_rates::{GroupSource, Layout};
-use crate::compile::variable::Tolerances;
+use crate::compile::tolerances::Tolerances;
 use crate::rig::four_node::{QuadPlan, fix_if_constant, hold_constants};
 use crate::sample::four_node::ROWS;
 use crate::sample::packed::{GROUPS, PackedKeys, Width};

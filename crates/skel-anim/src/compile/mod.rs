@@ -7,6 +7,7 @@ pub(crate) mod bit_rates;
 pub(crate) mod choice;
 pub(crate) mod compressor;
 pub mod shell;
+pub(crate) mod tolerances;
 pub(crate) mod trials;
 pub(crate) mod variable;
 
