@@ -350,8 +350,6 @@ impl GroupSource {
     pub(crate) fn encode(&self, layout: &Layout, keys: &mut LaneKeys) -> u32 {
         let w_held = self.rows.first().map_or(Vec4::ONE, |r| r[3]);
         let group = keys.push_group(LaneGroup {
-            min: self.min,
-            step: self.step,
             rows: to_u32(layout.rows),
             w_held,
             held: self.held,
@@ -401,6 +399,7 @@ impl GroupSource {
         }));
         let word = |b: [u8; 4]| u32::from_le_bytes(b);
         keys.push_segment(
+            (&self.min, &self.step),
             layout.rows,
             widths,
             r.min8.map(word),

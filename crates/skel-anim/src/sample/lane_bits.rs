@@ -8,10 +8,12 @@
 //! A key's record is its rows one after the other, each row its four lanes' fields one after
 //! the other (lane 0 first, a lane of width 0 takes no bits), so a key of a segment is
 //! `stride` bits from the previous one and every field sits at a fixed offset in its record.
-//! Decoding a row: four fields read from the stream, and one multiply-add per lane
-//! (`clip min + segment min · step₈  +  level · segment extent · step₈ · (1 / (2ʷ − 1))`). The
-//! compressor measures its error with the same arithmetic (`dequantise_lane` and
-//! `rebuild_w_lane`, in `compile/bit_rates.rs`), so what plays is what it measured.
+//! Decoding a row: four fields read from the stream, and one multiply-add per lane,
+//! `low + level · span`, where each segment holds per row `low = clip min + segment min ·
+//! step₈` and `span = segment extent · step₈ · (1 / (2ʷ − 1))`, computed once when it is
+//! written (a file would hold the 8-bit ranges instead). The compressor measures its error
+//! with the same arithmetic (`dequantise_lane` and `rebuild_w_lane`, in
+//! `compile/bit_rates.rs`), so what plays is what it measured.
 
 use glam::{BVec4A, IVec4, Vec4};
 
@@ -20,14 +22,10 @@ pub(crate) const MAX_BITS: u8 = 24;
 /// The `shift` of a group stored as one segment: every key index of a clip shifts to 0.
 pub(crate) const WHOLE_CLIP: u32 = 31;
 
-/// One group of one quad, bit-packed: its clip-wide ranges and where its segments are.
+/// One group of one quad, bit-packed: its layout and where its segments are (its clip-wide
+/// ranges live on in each segment's decoding, [`LaneSegment::low`]).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct LaneGroup {
-    /// Per stored row, each lane's smallest value over the clip (a held lane's value).
-    pub(crate) min: [Vec4; 4],
-    /// Per stored row, each lane's extent over the clip divided by 255: one step of the 8-bit
-    /// segment ranges.
-    pub(crate) step: [Vec4; 4],
     /// Rows stored per key: three, or four for a rotation whose `w` comes near 0 somewhere
     /// (rebuilding it there from `x, y, z` loses precision: `dw = r·dr / w`).
     pub(crate) rows: u32,
@@ -52,14 +50,14 @@ pub(crate) struct LaneSegment {
     pub(crate) row_bits: u32,
     /// Each lane's field offset inside a row (the widths of the lanes before it).
     pub(crate) lane_at: [u8; 4],
-    /// Each lane's `2ʷ − 1` (its width is 0 to [`MAX_BITS`]), and its inverse as f32 (1 for
-    /// width 0).
+    /// Each lane's `2ʷ − 1` (its width is 0 to [`MAX_BITS`]).
     pub(crate) masks: [u32; 4],
-    pub(crate) inv_levels: Vec4,
-    /// Per row, the lanes' 8-bit segment minimum and extent (lane 0 in the low byte), in steps
-    /// of the clip's [`LaneGroup::step`].
-    pub(crate) min8: [u32; 4],
-    pub(crate) ext8: [u32; 4],
+    /// Per row, each lane's decoding ([`affine`]) from the clip's range, the segment's 8-bit
+    /// range and the lane's width, computed once here: a decoded row is `low + level · span`.
+    /// A file stores the 8-bit ranges; memory holds these (80 bytes more a segment, a
+    /// multiply-add and two conversions fewer per row decoded).
+    pub(crate) low: [Vec4; 4],
+    pub(crate) span: [Vec4; 4],
 }
 
 /// A clip's bit-packed groups: the records and the stream they point into.
@@ -142,16 +140,10 @@ pub(crate) fn widen8(word: u32) -> Vec4 {
 }
 
 impl LaneSegment {
-    /// Row `c`'s `low` and `span` in group `g` ([`affine`]).
+    /// Row `c`'s `low` and `span` ([`affine`]).
     #[inline(always)]
-    fn affine(&self, g: &LaneGroup, c: usize) -> (Vec4, Vec4) {
-        affine(
-            g.min[c],
-            g.step[c],
-            widen8(self.min8[c]),
-            widen8(self.ext8[c]),
-            self.inv_levels,
-        )
+    fn affine(&self, c: usize) -> (Vec4, Vec4) {
+        (self.low[c], self.span[c])
     }
 }
 
@@ -163,11 +155,13 @@ impl LaneKeys {
         to_u32(self.groups.len() - 1)
     }
 
-    /// Appends one segment of the last group (`rows` rows a key): its ranges, and each key's
-    /// levels (`levels[key][row][lane]`, each within its lane's width; rows past `rows` not
-    /// written).
+    /// Appends one segment of a group whose clip range is `min` and `step` (`rows` rows a
+    /// key): its 8-bit ranges (`min8`, `ext8`: per row, lane 0 in the low byte), and each
+    /// key's levels (`levels[key][row][lane]`, each within its lane's width; rows past `rows`
+    /// not written).
     pub(crate) fn push_segment(
         &mut self,
+        (min, step): (&[Vec4; 4], &[Vec4; 4]),
         rows: usize,
         widths: [u8; 4],
         min8: [u32; 4],
@@ -181,6 +175,8 @@ impl LaneKeys {
             *at = u8::try_from(row_bits).unwrap_or(u8::MAX);
             row_bits += u32::from(w);
         }
+        let inv = Vec4::from_array(widths.map(inv_levels));
+        let decode = |c: usize| affine(min[c], step[c], widen8(min8[c]), widen8(ext8[c]), inv);
         let start = self.end;
         let mut writer = BitWriter::at(&mut self.bits, start);
         for key in levels {
@@ -198,9 +194,8 @@ impl LaneKeys {
             row_bits,
             lane_at,
             masks: widths.map(|w| (1_u32 << w) - 1),
-            inv_levels: Vec4::from_array(widths.map(inv_levels)),
-            min8,
-            ext8,
+            low: std::array::from_fn(|c| decode(c).0),
+            span: std::array::from_fn(|c| decode(c).1),
         });
     }
 
@@ -211,7 +206,7 @@ impl LaneKeys {
         let (ka, kb) = (self.key_at(g, a), self.key_at(g, b));
         let mut out = ([Vec4::ZERO; 3], [Vec4::ZERO; 3]);
         for c in 0..3 {
-            (out.0[c], out.1[c]) = self.row_pair(g, &ka, &kb, c);
+            (out.0[c], out.1[c]) = self.row_pair(&ka, &kb, c);
         }
         out
     }
@@ -225,10 +220,10 @@ impl LaneKeys {
         let (ka, kb) = (self.key_at(g, a), self.key_at(g, b));
         let mut out = ([Vec4::ZERO; 4], [Vec4::ZERO; 4]);
         for c in 0..3 {
-            (out.0[c], out.1[c]) = self.row_pair(g, &ka, &kb, c);
+            (out.0[c], out.1[c]) = self.row_pair(&ka, &kb, c);
         }
         if g.rows == 4 {
-            (out.0[3], out.1[3]) = self.row_pair(g, &ka, &kb, 3);
+            (out.0[3], out.1[3]) = self.row_pair(&ka, &kb, 3);
         } else {
             for key in [&mut out.0, &mut out.1] {
                 key[3] = Vec4::select(g.held, g.w_held, rebuild_w(key[0], key[1], key[2]));
@@ -241,7 +236,7 @@ impl LaneKeys {
     #[inline(always)]
     pub(crate) fn key3(&self, g: &LaneGroup, k: u32) -> [Vec4; 3] {
         let at = self.key_at(g, k);
-        std::array::from_fn(|c| self.row(g, &at, c))
+        std::array::from_fn(|c| self.row(&at, c))
     }
 
     /// A rotation's four rows at key `k` of group `g`, as [`pair4`](Self::pair4) decodes them.
@@ -250,7 +245,7 @@ impl LaneKeys {
         let at = self.key_at(g, k);
         let mut out = [Vec4::ZERO; 4];
         for (c, row) in out.iter_mut().enumerate().take(g.rows as usize) {
-            *row = self.row(g, &at, c);
+            *row = self.row(&at, c);
         }
         if g.rows != 4 {
             out[3] = Vec4::select(g.held, g.w_held, rebuild_w(out[0], out[1], out[2]));
@@ -260,8 +255,8 @@ impl LaneKeys {
 
     /// Row `c` of the key at `at`.
     #[inline(always)]
-    fn row(&self, g: &LaneGroup, at: &KeyAt<'_>, c: usize) -> Vec4 {
-        let (low, span) = at.s.affine(g, c);
+    fn row(&self, at: &KeyAt<'_>, c: usize) -> Vec4 {
+        let (low, span) = at.s.affine(c);
         low + self.levels(at, c) * span
     }
 
@@ -279,12 +274,12 @@ impl LaneKeys {
     /// Row `c` of the keys at `a` and `b`: the segment's ranges turned into one multiply-add
     /// per lane once where both keys share a segment (nearly always).
     #[inline(always)]
-    fn row_pair(&self, g: &LaneGroup, a: &KeyAt<'_>, b: &KeyAt<'_>, c: usize) -> (Vec4, Vec4) {
-        let (low_a, span_a) = a.s.affine(g, c);
+    fn row_pair(&self, a: &KeyAt<'_>, b: &KeyAt<'_>, c: usize) -> (Vec4, Vec4) {
+        let (low_a, span_a) = a.s.affine(c);
         let (low_b, span_b) = if core::ptr::eq(a.s, b.s) {
             (low_a, span_a)
         } else {
-            b.s.affine(g, c)
+            b.s.affine(c)
         };
         (
             low_a + self.levels(a, c) * span_a,
