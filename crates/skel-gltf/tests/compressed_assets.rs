@@ -37,24 +37,12 @@ fn asset_files(assets: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-/// The shell error between two poses: the farthest that the points at distance `shell` along
-/// each node's axes move.
-fn shell_error(want: &[Mat4], got: &[Mat4], shell: f64) -> f64 {
-    let mut worst = 0.0_f64;
-    for (a, b) in want.iter().zip(got) {
-        let (a, b) = (a.to_cols_array(), b.to_cols_array());
-        for axis in 0..3 {
-            let d: f64 = (0..3)
-                .map(|r| {
-                    let point =
-                        |m: &[f32]| f64::from(m[12 + r]) + shell * f64::from(m[axis * 4 + r]);
-                    (point(&b) - point(&a)).powi(2)
-                })
-                .sum();
-            worst = worst.max(d.sqrt());
-        }
-    }
-    worst
+/// The largest shell error over every node between two poses (the metric of `skel compress`
+/// and the ACL comparison, `skel_anim::shell`).
+fn shell_error(want: &[Mat4], got: &[Mat4], d: f64) -> f64 {
+    want.iter().zip(got).fold(0.0, |worst, (a, b)| {
+        worst.max(skel_anim::shell::shell_error(a.as_ref(), b.as_ref(), d))
+    })
 }
 
 /// Clip `clip`'s key times (every sampler's) and every eighth between two of them.

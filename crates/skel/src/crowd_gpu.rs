@@ -4,7 +4,7 @@
 //! frame ([`PoseReadback`]).
 
 use skel_anim::Rig;
-use skel_gpu::glam::{Mat4, Vec3};
+use skel_gpu::glam::Mat4;
 use skel_gpu::{
     CROWD_BONE_BYTES, CrowdBones, GpuClipSet, GpuClipSetOptions, GpuClips, GpuContext,
     GpuCrowdPose, GpuCrowdPoseDescriptor, GpuError, PoseInstance, PoseLayout,
@@ -20,32 +20,6 @@ pub enum Posing {
     /// On the GPU with the given thread layout: up to two clips per instance (a cross-fade or
     /// a 1D blend), playheads advanced on the GPU, nothing uploaded per instance per frame.
     Gpu(PoseLayout),
-}
-
-/// The resampling budget of a crowd's clip set, from the asset's skeleton: the bind-pose
-/// joint positions' bounding-box diagonal stands for the mesh's (a skinned mesh spans its
-/// joints, give or take a limb's thickness), and 1e-4 of it is the bound (half of it for
-/// resampling).
-fn clip_options(rig: &Rig) -> GpuClipSetOptions {
-    let (mut lo, mut hi, mut radius) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN), 0.0f32);
-    for binding in &rig.data().skeletons {
-        for ibm in binding.inverse_bind_matrices.chunks_exact(16) {
-            let p = Mat4::from_cols_slice(ibm).inverse().w_axis.truncate();
-            if p.is_finite() {
-                (lo, hi, radius) = (lo.min(p), hi.max(p), radius.max(p.length()));
-            }
-        }
-    }
-    let diagonal = (hi - lo).length();
-    let diagonal = if diagonal.is_finite() && diagonal > 0.0 {
-        diagonal
-    } else {
-        1.0
-    };
-    GpuClipSetOptions {
-        radius: (radius * 1.25).max(diagonal),
-        ..GpuClipSetOptions::for_diagonal(diagonal, 1e-4)
-    }
 }
 
 /// A crowd's GPU posing state.
@@ -70,7 +44,7 @@ impl GpuPosing {
         layout: PoseLayout,
         max_chunk_bytes: Option<u64>,
     ) -> Result<Self, GpuError> {
-        let set = GpuClipSet::new(rig, &clip_options(rig))?;
+        let set = GpuClipSet::new(rig, &GpuClipSetOptions::for_skeletons(rig.data()))?;
         let clips = GpuClips::new(ctx, &set)?;
         let id = u16::try_from(clip.unwrap_or(0)).unwrap_or(u16::MAX);
         let initial = vec![PoseInstance::new(id, 0.0); bones.instance_count() as usize];

@@ -94,7 +94,7 @@ pub(crate) fn compress(
         &FINE_BETWEEN_KEYS,
     );
     let mut bound = c.bound;
-    let (mut choice, mut plan, nlerp) = loop {
+    let (mut choice, mut plan, nlerp, rounded) = loop {
         let (choice, plan, nlerp) = search(&mut trials, &groups, c, bound);
         fine.accept(&plan);
         // Each node's error plus how far f32 rounding alone may move it where the player
@@ -102,11 +102,11 @@ pub(crate) fn compress(
         // in other evaluations of the same pose.
         let rounded = fine.max_rounded_error();
         if rounded <= c.bound || bound < c.bound * 0.5 {
-            break (choice, plan, nlerp);
+            break (choice, plan, nlerp, rounded);
         }
         bound *= (c.bound / rounded).min(0.99);
     };
-    if c.keys == KeyFormat::Variable && fine.max_rounded_error() <= c.bound {
+    if c.keys == KeyFormat::Variable && rounded <= c.bound {
         // What the search left of the bound, measured where the result is checked.
         refine_segments(&mut fine, &groups, &mut choice, &mut plan, &nlerp, c.bound);
         fine.accept(&plan);

@@ -96,10 +96,9 @@ pub(crate) fn search_variable(
             }
             for coarser in COARSER {
                 let l = src.layout(tolerances.at(qi, g, k + coarser));
-                let Some(undo) = patch_group(&mut plan, qi, g) else {
+                let Some(undo) = patch_group(&mut plan, qi, g, src, &l) else {
                     break;
                 };
-                undo.encode(&mut plan, src, &l);
                 let times = 0..trials.times();
                 if trials.try_in_place(&mut plan, qi, bound, times, |p| undo.apply(p)) {
                     choice.layouts[qi][g] = Some(l);
@@ -201,13 +200,6 @@ struct GroupUndo {
 }
 
 impl GroupUndo {
-    /// Encodes `src` at `layout` at the end of `plan`'s stream, the quad's group pointing at it.
-    fn encode(&self, plan: &mut QuadPlan, src: &GroupSource, layout: &Layout) {
-        if let Some(packed) = plan.packed.as_mut() {
-            packed.quads[self.qi][self.g].first = src.encode(layout, &mut packed.lanes);
-        }
-    }
-
     fn apply(self, plan: &mut QuadPlan) {
         if let Some(packed) = plan.packed.as_mut() {
             packed.quads[self.qi][self.g].first = self.first;
@@ -216,16 +208,20 @@ impl GroupUndo {
     }
 }
 
-/// Where quad `qi`'s bit-packed group `g` of `plan` is now, to encode it again with
-/// [`GroupUndo::encode`] and put it back with [`GroupUndo::apply`].
-fn patch_group(plan: &mut QuadPlan, qi: usize, g: usize) -> Option<GroupUndo> {
+/// Quad `qi`'s bit-packed group `g` of `plan` encoded again from `src` at `layout`: appended
+/// to the stream, the quad pointing at it.
+fn patch_group(
+    plan: &mut QuadPlan,
+    qi: usize,
+    g: usize,
+    src: &GroupSource,
+    layout: &Layout,
+) -> Option<GroupUndo> {
     let packed = plan.packed.as_mut()?;
-    Some(GroupUndo {
-        qi,
-        g,
-        first: packed.quads[qi][g].first,
-        mark: packed.lanes.mark(),
-    })
+    let mark = packed.lanes.mark();
+    let first = packed.quads[qi][g].first;
+    packed.quads[qi][g].first = src.encode(layout, &mut packed.lanes);
+    Some(GroupUndo { qi, g, first, mark })
 }
 
 /// What puts a segment [`patch_segment`] replaced back.

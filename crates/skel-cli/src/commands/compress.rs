@@ -11,7 +11,6 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 
 use clap::Args;
-use glam::{Mat4, Vec3};
 use serde::Serialize;
 use skel::anim::{AnimationController, Compression, KeyFormat, NullSink, Rig, RigOptions, shell};
 use skel::gpu::{GpuClipSet, GpuClipSetOptions};
@@ -118,7 +117,7 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
     let lossless = Rig::new(Arc::clone(&data))?;
     let joints = joints(&data);
     // The GPU clip set of the compressed rig, when the asset can be posed on the GPU.
-    let gpu = GpuClipSet::new(&rig, &gpu_options(&data)).ok();
+    let gpu = GpuClipSet::new(&rig, &GpuClipSetOptions::for_skeletons(&data)).ok();
     let mut report = Report {
         asset: args.asset.asset.display().to_string(),
         bound_cm: args.bound,
@@ -182,31 +181,6 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
 #[expect(clippy::cast_precision_loss, reason = "byte counts")]
 fn per_second(bytes: usize, seconds: f32) -> f64 {
     bytes as f64 / f64::from(seconds)
-}
-
-/// The resampling budget of the GPU clip set, as a crowd's (`skel::Crowd` on the GPU): the
-/// bind-pose joint positions' bounding-box diagonal stands for the mesh's, 1e-4 of it is the
-/// bound (half of it for resampling), the radius at least the diagonal.
-fn gpu_options(data: &skel::anim::AnimationData) -> GpuClipSetOptions {
-    let (mut lo, mut hi, mut radius) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN), 0.0f32);
-    for binding in &data.skeletons {
-        for ibm in binding.inverse_bind_matrices.chunks_exact(16) {
-            let p = Mat4::from_cols_slice(ibm).inverse().w_axis.truncate();
-            if p.is_finite() {
-                (lo, hi, radius) = (lo.min(p), hi.max(p), radius.max(p.length()));
-            }
-        }
-    }
-    let diagonal = (hi - lo).length();
-    let diagonal = if diagonal.is_finite() && diagonal > 0.0 {
-        diagonal
-    } else {
-        1.0
-    };
-    GpuClipSetOptions {
-        radius: (radius * 1.25).max(diagonal),
-        ..GpuClipSetOptions::for_diagonal(diagonal, 1e-4)
-    }
 }
 
 /// The skins' joints (every node when the asset has no skin).

@@ -70,6 +70,35 @@ impl GpuClipSetOptions {
             ..Self::default()
         }
     }
+
+    /// The budget a crowd resamples with, from an asset's skeletons: the bind-pose joint
+    /// positions' bounding-box diagonal stands for the mesh's (a skinned mesh spans its
+    /// joints, give or take a limb's thickness), 1e-4 of it is the bound (half of it for
+    /// resampling, [`for_diagonal`](Self::for_diagonal)), and the radius is at least the
+    /// diagonal and a quarter more than the farthest joint from the origin. A diagonal of 1
+    /// where the asset has no usable joints.
+    #[must_use]
+    pub fn for_skeletons(data: &AnimationData) -> Self {
+        let (mut lo, mut hi, mut radius) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN), 0.0f32);
+        for binding in &data.skeletons {
+            for ibm in binding.inverse_bind_matrices.chunks_exact(16) {
+                let p = Mat4::from_cols_slice(ibm).inverse().w_axis.truncate();
+                if p.is_finite() {
+                    (lo, hi, radius) = (lo.min(p), hi.max(p), radius.max(p.length()));
+                }
+            }
+        }
+        let diagonal = (hi - lo).length();
+        let diagonal = if diagonal.is_finite() && diagonal > 0.0 {
+            diagonal
+        } else {
+            1.0
+        };
+        Self {
+            radius: (radius * 1.25).max(diagonal),
+            ..Self::for_diagonal(diagonal, 1e-4)
+        }
+    }
 }
 
 /// One clip's frames in [`GpuClipSet::frames`].
