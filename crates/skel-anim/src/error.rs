@@ -223,4 +223,14 @@ pub enum AnimError {
         /// The error bound given.
         bound: f32,
     },
+    /// A clip's stored compressed keys ([`StoredKeys`](crate::StoredKeys)) cannot be read
+    /// against the clip they are attached to: truncated or corrupt bytes, another format
+    /// version, or keys written for another layout of the clip's nodes and key times.
+    #[error("clip {clip}: stored compressed keys: {reason}")]
+    BadStoredKeys {
+        /// The clip's index.
+        clip: usize,
+        /// What does not fit.
+        reason: String,
+    },
 }

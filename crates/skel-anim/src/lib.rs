@@ -95,6 +95,7 @@ pub use data::clip::{Channel, Clip, Marker};
 pub use data::hierarchy::{NodeRest, compute_topo_order};
 pub use data::property::{PropertyKind, PropertyTrack};
 pub use data::sampler::Sampler;
+pub use data::stored_keys::StoredKeys;
 pub use data::{
     AnimationData, Handedness, MorphBinding, R_OFF, S_OFF, SkeletonBinding, T_OFF, TRS_STRIDE,
 };

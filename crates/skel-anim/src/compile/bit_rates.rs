@@ -8,7 +8,7 @@ use glam::{BVec4A, Vec4};
 
 use crate::sample::four_node::ROWS;
 use crate::sample::lane_bits::{
-    LaneGroup, LaneKeys, LaneSegment, MAX_BITS, WHOLE_CLIP, dequantise_lane, inv_levels,
+    ClipRanges, LaneGroup, LaneKeys, LaneSegment, MAX_BITS, WHOLE_CLIP, dequantise_lane, inv_levels,
     rebuild_w_lane, to_u32,
 };
 
@@ -349,13 +349,19 @@ impl GroupSource {
     /// Writes the group into `keys` at `layout`'s widths; returns its index.
     pub(crate) fn encode(&self, layout: &Layout, keys: &mut LaneKeys) -> u32 {
         let w_held = self.rows.first().map_or(Vec4::ONE, |r| r[3]);
-        let group = keys.push_group(LaneGroup {
-            rows: to_u32(layout.rows),
-            w_held,
-            held: self.held,
-            first_segment: 0,
-            shift: layout.shift,
-        });
+        let group = keys.push_group(
+            LaneGroup {
+                rows: to_u32(layout.rows),
+                w_held,
+                held: self.held,
+                first_segment: 0,
+                shift: layout.shift,
+            },
+            ClipRanges {
+                min: self.min,
+                step: self.step,
+            },
+        );
         let mut levels = Vec::with_capacity(self.segment_len(layout.shift));
         for s in 0..layout.widths.len() {
             self.push_segment(layout, s, keys, &mut levels);

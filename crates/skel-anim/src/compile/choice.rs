@@ -111,12 +111,23 @@ impl<'a> Groups<'a> {
     }
 }
 
-/// The rotation rule every quad that interpolates rotations shares, if they share one.
+/// The rotation rule every quad of `lossless` that interpolates rotations shares, if they
+/// share one.
 pub(crate) fn uniform(
     lossless: &QuadPlan,
     nlerp: &[bool],
 ) -> Option<crate::sample::four_node::Rot> {
-    let mut moving = lossless.quads.iter().zip(nlerp).filter(|(q, _)| !q.r_const);
+    uniform_of(&lossless.quads, nlerp)
+}
+
+/// The rotation rule every quad of `quads` whose rotations move shares (`nlerp`: each quad's
+/// flag), if they share one: quads with constant rotations never interpolate, so either rule
+/// suits them.
+pub(crate) fn uniform_of(
+    quads: &[crate::sample::four_node::Quad],
+    nlerp: &[bool],
+) -> Option<crate::sample::four_node::Rot> {
+    let mut moving = quads.iter().zip(nlerp).filter(|(q, _)| !q.r_const);
     if moving.clone().all(|(_, &n)| n) {
         Some(crate::sample::four_node::NLERP)
     } else if moving.all(|(_, &n)| !n) {

@@ -36,12 +36,17 @@ const FINE_BETWEEN_KEYS: [f32; 7] = [0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875
 /// Compresses the four-node keys of every clip of `plan` (built lossless from `data`) under
 /// `compression`, recording each clip's report: what
 /// [`Rig::with_options`](crate::Rig::with_options) does when compression is asked for. Clips
-/// without four-node keys (CUBICSPLINE, or past the layout's size budget) stay lossless.
+/// without four-node keys (CUBICSPLINE, or past the layout's size budget) stay lossless;
+/// clips with stored keys keep them.
 pub(crate) fn compress_clips(plan: &mut PosePlan, data: &AnimationData, compression: &Compression) {
     for (clip_plan, clip) in plan.clips.iter_mut().zip(&data.clips) {
         let Some(lossless) = &clip_plan.quads else {
             continue;
         };
+        if clip.stored_keys.is_some() {
+            // Already compressed: what the file holds plays.
+            continue;
+        }
         let raw_bytes = clip_plan
             .vec3
             .iter()

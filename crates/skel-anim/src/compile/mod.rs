@@ -7,6 +7,7 @@ pub(crate) mod bit_rates;
 pub(crate) mod choice;
 pub(crate) mod compressor;
 pub mod shell;
+pub(crate) mod stored;
 pub(crate) mod tolerances;
 pub(crate) mod trials;
 pub(crate) mod variable;
@@ -60,7 +61,9 @@ impl Rig {
 
     /// [`Rig::new`] with the kernels and the compression `options` ask for: lossy compressed
     /// clips within an error bound are opt in ([`Compression`](crate::Compression));
-    /// [`Rig::clip_compression`] reports what it did.
+    /// [`Rig::clip_compression`] reports what it did. Clips with
+    /// [stored keys](crate::Clip::stored_keys) play those, whatever `options` say (clear them
+    /// to compress the decoded keys again).
     ///
     /// ```
     /// use std::sync::Arc;
@@ -73,13 +76,26 @@ impl Rig {
     /// ```
     ///
     /// # Errors
-    /// As [`Rig::new`], and [`AnimError::BadCompression`] for a shell distance or bound that
-    /// is not finite and positive.
+    /// As [`Rig::new`], [`AnimError::BadCompression`] for a shell distance or bound that
+    /// is not finite and positive, and [`AnimError::BadStoredKeys`] for stored keys that do
+    /// not fit their clip.
     pub fn with_options(
         data: Arc<AnimationData>,
         options: &RigOptions,
     ) -> Result<Arc<Self>, AnimError> {
         let mut plan = PosePlan::with_options(&data, options)?;
+        for (ci, clip) in data.clips.iter().enumerate() {
+            let (Some(keys), cp) = (&clip.stored_keys, &mut plan.clips[ci]) else {
+                continue;
+            };
+            let lossless = cp.quads.as_ref().ok_or_else(|| AnimError::BadStoredKeys {
+                clip: ci,
+                reason: "the clip has no four-node layout".into(),
+            })?;
+            let (packed, report) = stored::load(ci, keys, lossless)?;
+            cp.quads = Some(packed);
+            cp.compression = Some(report);
+        }
         if let Some(c) = &options.compression {
             compressor::compress_clips(&mut plan, &data, c);
         }

@@ -30,6 +30,11 @@ pub struct Clip {
     /// Animated properties other than node transforms and morph weights (material factors,
     /// texture transforms, visibility, cameras, lights), sampled with the clip's samplers.
     pub properties: Vec<PropertyTrack>,
+    /// The clip's compressed keys as a file stored them (`None`: the samplers' keys are the
+    /// clip). Set by [`AnimationData::attach_stored_keys`](crate::AnimationData::attach_stored_keys),
+    /// which also writes their decoded keys into the samplers; a [`Rig`](crate::Rig) plays
+    /// them instead of the samplers' keys.
+    pub stored_keys: Option<crate::StoredKeys>,
 }
 
 /// A named time in a clip (a footstep, a sound cue): what animation events fire on. From glTF,
@@ -52,6 +57,7 @@ impl Clip {
             channels,
             markers: Vec::new(),
             properties: Vec::new(),
+            stored_keys: None,
         }
     }
 

@@ -4,6 +4,7 @@ pub(crate) mod clip;
 pub(crate) mod hierarchy;
 pub(crate) mod property;
 pub(crate) mod sampler;
+pub(crate) mod stored_keys;
 
 use crate::{AnimError, ChannelPath, Clip, NodeRest, Sampler};
 

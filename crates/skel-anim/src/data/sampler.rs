@@ -88,6 +88,12 @@ impl Sampler {
         &self.output
     }
 
+    /// The key values to overwrite in place (stored keys decoded into the sampler: the count
+    /// stays, and the caller keeps every value finite).
+    pub(crate) fn output_mut(&mut self) -> &mut [f32] {
+        &mut self.output
+    }
+
     /// The interpolation mode.
     #[must_use]
     pub fn interpolation(&self) -> Interpolation {

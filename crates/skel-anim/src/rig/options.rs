@@ -128,6 +128,10 @@ pub struct ClipCompression {
     /// bit-packed property's ranges, widths and fields, f32 keys where kept (the Animation
     /// Compression Library's accounting; the rig's own records, rebuilt at load, aside).
     pub compressed_bytes: usize,
+    /// Bytes of the clip's [`StoredKeys`](crate::StoredKeys) (what a file written by
+    /// `skel compress --out` holds for it), when the clip was loaded from them; 0 otherwise
+    /// ([`Rig::stored_keys`](crate::Rig::stored_keys) writes them).
+    pub stored_bytes: usize,
     /// Bytes the compressed keys take in memory: the decoder's records and streams.
     pub memory_bytes: usize,
     /// Groups (one property of four nodes) held constant by compression, beyond those the

@@ -176,31 +176,13 @@ impl PosePlan {
             rec[R_OFF..R_OFF + 4].copy_from_slice(&rest.rotation);
             rec[S_OFF..S_OFF + 3].copy_from_slice(&rest.scale);
         }
-        let mut steps = Vec::with_capacity(n);
-        for &node in &topo {
-            steps.push(NodeStep {
-                node: to_u32(node, "nodes (at most 4 294 967 294)")?,
-                parent: match data.nodes[node].parent {
-                    Some(p) => to_u32(p, "nodes (at most 4 294 967 294)")?,
-                    None => NONE,
-                },
-            });
-        }
+        let steps = node_steps(data, &topo)?;
         let mut clips = Vec::with_capacity(data.clips.len());
         let mut timeline_total = 0;
         let mut max_timelines = 0;
         let (mut max_vec3, mut max_quat, mut max_samples) = (0, 0, 0);
         for clip in &data.clips {
-            let mut plan = ClipPlan::new(clip, timeline_total)?;
-            (plan.nodes, plan.fused_rest) = plan.fused_nodes(clip, &steps, &data.nodes);
-            let inputs = crate::rig::four_node::QuadInputs {
-                nodes: &plan.nodes,
-                vec3: &plan.vec3,
-                quat: &plan.quat,
-                representative: &plan.timelines.representative,
-                block_key_values: plan.blocks.iter().map(|b| b.keys.len()).sum(),
-            };
-            plan.quads = QuadPlan::new(clip, &inputs, &data.nodes);
+            let plan = clip_plan(clip, timeline_total, &steps, &data.nodes)?;
             timeline_total += plan.timelines.len();
             max_timelines = max_timelines.max(plan.timelines.len());
             max_vec3 = max_vec3.max(plan.vec3.len());
@@ -254,6 +236,54 @@ impl PosePlan {
             kernels,
         })
     }
+}
+
+/// The nodes in evaluation order (`topo`) with their parents.
+fn node_steps(data: &AnimationData, topo: &[usize]) -> Result<Vec<NodeStep>, AnimError> {
+    let mut steps = Vec::with_capacity(topo.len());
+    for &node in topo {
+        steps.push(NodeStep {
+            node: to_u32(node, "nodes (at most 4 294 967 294)")?,
+            parent: match data.nodes[node].parent {
+                Some(p) => to_u32(p, "nodes (at most 4 294 967 294)")?,
+                None => NONE,
+            },
+        });
+    }
+    Ok(steps)
+}
+
+/// One clip's plan, its cursors from `cursor_base`, over the nodes `steps` (at rest `rest`).
+fn clip_plan(
+    clip: &crate::Clip,
+    cursor_base: usize,
+    steps: &[NodeStep],
+    rest: &[crate::NodeRest],
+) -> Result<ClipPlan, AnimError> {
+    let mut plan = ClipPlan::new(clip, cursor_base)?;
+    (plan.nodes, plan.fused_rest) = plan.fused_nodes(clip, steps, rest);
+    let inputs = crate::rig::four_node::QuadInputs {
+        nodes: &plan.nodes,
+        vec3: &plan.vec3,
+        quat: &plan.quat,
+        representative: &plan.timelines.representative,
+        block_key_values: plan.blocks.iter().map(|b| b.keys.len()).sum(),
+    };
+    plan.quads = QuadPlan::new(clip, &inputs, rest);
+    Ok(plan)
+}
+
+/// The lossless plan of clip `clip` of `data` alone (after validating `data`): its four-node
+/// layout, and which track feeds each lane.
+pub(crate) fn lossless_clip(data: &AnimationData, clip: usize) -> Result<ClipPlan, AnimError> {
+    data.validate()?;
+    let topo = crate::compute_topo_order(&data.nodes)?;
+    let steps = node_steps(data, &topo)?;
+    let c = data.clips.get(clip).ok_or(AnimError::NoSuchClip {
+        clip,
+        clip_count: data.clips.len(),
+    })?;
+    clip_plan(c, 0, &steps, &data.nodes)
 }
 
 #[cfg(test)]

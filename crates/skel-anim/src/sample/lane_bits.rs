@@ -17,6 +17,8 @@
 
 use glam::{BVec4A, IVec4, Vec4};
 
+use crate::sample::bit_stream::BitWriter;
+
 /// The widest field: 24-bit levels convert to f32 exactly.
 pub(crate) const MAX_BITS: u8 = 24;
 /// The `shift` of a group stored as one segment: every key index of a clip shifts to 0.
@@ -70,6 +72,18 @@ pub(crate) struct LaneKeys {
     pub(crate) bits: Vec<u8>,
     /// Bits of fields written (where the next segment starts).
     pub(crate) end: usize,
+    /// Per group, its clip-wide ranges: what the decoder folded into each segment's
+    /// [`LaneSegment::low`] and [`span`](LaneSegment::span), kept apart (and never read per
+    /// frame) so that the keys can be written to a file (`compile/stored`).
+    pub(crate) clip_ranges: Vec<ClipRanges>,
+}
+
+/// One group's clip-wide ranges: per stored row, each lane's minimum and 8-bit step (extent
+/// / 255).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct ClipRanges {
+    pub(crate) min: [Vec4; 4],
+    pub(crate) step: [Vec4; 4],
 }
 
 /// The decoding of one row of a segment, `low + level · span` per lane, from the clip's
@@ -149,9 +163,10 @@ impl LaneSegment {
 
 impl LaneKeys {
     /// Appends a group's record; its segments must follow with [`push_segment`](Self::push_segment).
-    pub(crate) fn push_group(&mut self, mut group: LaneGroup) -> u32 {
+    pub(crate) fn push_group(&mut self, mut group: LaneGroup, ranges: ClipRanges) -> u32 {
         group.first_segment = to_u32(self.segments.len());
         self.groups.push(group);
+        self.clip_ranges.push(ranges);
         to_u32(self.groups.len() - 1)
     }
 
@@ -332,6 +347,7 @@ impl LaneKeys {
     /// bits past `mark`'s end zero again (a later segment ORs its fields into them).
     pub(crate) fn truncate(&mut self, mark: LaneMark) {
         self.groups.truncate(mark.groups);
+        self.clip_ranges.truncate(mark.groups);
         self.segments.truncate(mark.segments);
         self.bits.truncate(mark.bits);
         self.end = mark.end;
@@ -346,7 +362,7 @@ impl LaneKeys {
 
     /// Bytes these records and the stream take in memory.
     pub(crate) fn memory_bytes(&self) -> usize {
-        self.groups.len() * size_of::<LaneGroup>()
+        self.groups.len() * (size_of::<LaneGroup>() + size_of::<ClipRanges>())
             + self.segments.len() * size_of::<LaneSegment>()
             + self.bits.len()
     }
@@ -402,31 +418,6 @@ pub(crate) fn rebuild_w_lane(x: f32, y: f32, z: f32) -> f32 {
 
 /// Bytes of zeros after the stream: an 8-byte read at a row's byte stays inside.
 const PADDING: usize = 8;
-
-/// Appends fields to a byte stream, least significant bit first.
-struct BitWriter<'b> {
-    bytes: &'b mut Vec<u8>,
-    at: usize,
-}
-
-impl<'b> BitWriter<'b> {
-    fn at(bytes: &'b mut Vec<u8>, at: usize) -> Self {
-        Self { bytes, at }
-    }
-
-    fn put(&mut self, value: u32, width: u8) {
-        for b in 0..usize::from(width) {
-            let byte = (self.at + b) >> 3;
-            if byte >= self.bytes.len() {
-                self.bytes.push(0);
-            }
-            if value >> b & 1 == 1 {
-                self.bytes[byte] |= 1 << ((self.at + b) & 7);
-            }
-        }
-        self.at += usize::from(width);
-    }
-}
 
 pub(crate) fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)

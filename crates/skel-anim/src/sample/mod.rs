@@ -3,6 +3,7 @@
 //! formats the build step writes ([`compile`](crate::compile)) and the readers every pass runs
 //! ([`pose`](crate::pose), [`player`](crate::player)); they know nothing of either.
 
+pub(crate) mod bit_stream;
 pub(crate) mod cursor;
 pub(crate) mod four_node;
 pub(crate) mod key_cache;

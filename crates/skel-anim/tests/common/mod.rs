@@ -11,6 +11,7 @@
 
 pub mod clips;
 pub mod groups;
+pub mod motions;
 mod reference;
 mod rigs;
 mod strategies;

@@ -1,0 +1,106 @@
+//! A compressed clip's keys as bytes ([`StoredKeys`](crate::StoredKeys)): written from a
+//! rig's compressed plan, read back into the same plan against the clip's lossless layout,
+//! so that a file can hold the compressed clip instead of its f32 keys and a rig built from
+//! it plays bit for bit what the compressor measured.
+//!
+//! # Format (version 1, little endian)
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 4 | magic `SKEL` |
+//! | 2, 2 | format version (1), reserved (0) |
+//! | 4, 4 | quads, lossless key rows (`ROWS` per key per quad): checked against the clip |
+//! | 4 | length of the bit stream below |
+//! | 4 × 2, 4, 4 × 5 | the report: raw bytes, accounted bytes, max error (f32), groups held, at 8 bits, at 16 bits, bit-packed, f32 |
+//! | … | the bit stream: every bit-packed key field, least significant bit first, in record order |
+//! | … | per quad, its record |
+//!
+//! A quad's record: a `u16` of three 3-bit width codes (translation, scale, rotation: held,
+//! 8-bit, 16-bit, bit-packed, f32) and the normalised-lerp flag (bit 9), then per group:
+//! - held: the value of each keyed lane (3 f32, a rotation 4); untracked lanes hold their
+//!   rest value, which the clip's nodes give;
+//! - 8 / 16-bit: each row's minimum and step (2 × 4 f32), then per key and row four lanes'
+//!   levels (4 × 1 or 4 × 2 bytes);
+//! - f32: per key and row four lanes' values;
+//! - bit-packed: rows stored (3, or 4 for a rotation storing `w`), held lanes (4 bits),
+//!   segment shift (31: one segment); a held lane's `w` where `w` is rebuilt; per stored row
+//!   and lane the clip minimum and, for a moving lane, its step (f32); then per segment (of
+//!   `2^shift` keys) each moving lane's width (0 to 24) and per row each moving lane's 8-bit
+//!   minimum and extent; the segment's fields are in the bit stream.
+//!
+//! Key counts, segment counts and which lanes are keyed come from the clip, not the bytes:
+//! the reader builds the clip's lossless layout first and refuses bytes written for another.
+
+mod attach;
+mod bytes;
+mod read;
+mod write;
+
+use crate::rig::four_node::QuadPlan;
+use crate::sample::four_node::{Quad, ROWS};
+use crate::sample::lane_bits::WHOLE_CLIP;
+use crate::sample::packed::Width;
+use crate::{AnimError, ClipCompression, StoredKeys};
+
+const MAGIC: [u8; 4] = *b"SKEL";
+const FORMAT: u16 = 1;
+
+/// The stored keys of a compressed clip's plan `plan`, carrying `report`.
+pub(crate) fn store(
+    clip: usize,
+    plan: &QuadPlan,
+    report: &ClipCompression,
+) -> Result<StoredKeys, AnimError> {
+    write::write(plan, report)
+        .map(StoredKeys::from_bytes)
+        .map_err(|reason| AnimError::BadStoredKeys { clip, reason })
+}
+
+/// The compressed plan `keys` hold for clip `clip`, whose lossless quads are `lossless`, and
+/// their report.
+pub(crate) fn load(
+    clip: usize,
+    keys: &StoredKeys,
+    lossless: &QuadPlan,
+) -> Result<(QuadPlan, ClipCompression), AnimError> {
+    read::read(keys.as_bytes(), lossless).map_err(|reason| AnimError::BadStoredKeys { clip, reason })
+}
+
+/// Keys per quad: from each quad's first key row to the next quad's (the last to `len`).
+fn key_counts(quads: &[Quad], len: usize) -> Vec<usize> {
+    quads
+        .iter()
+        .zip(quads.iter().skip(1).map(|q| q.first).chain([len]))
+        .map(|(q, end)| end.saturating_sub(q.first) / ROWS)
+        .collect()
+}
+
+/// Segments of a group of `keys` keys at `shift`.
+fn segment_count(keys: usize, shift: u32) -> usize {
+    if shift == WHOLE_CLIP {
+        1
+    } else {
+        keys.max(1).div_ceil(1 << shift)
+    }
+}
+
+fn width_code(width: Width) -> u16 {
+    match width {
+        Width::Held => 0,
+        Width::Bits8 => 1,
+        Width::Bits16 => 2,
+        Width::Lanes => 3,
+        Width::F32 => 4,
+    }
+}
+
+fn width_of(code: u16) -> Result<Width, String> {
+    Ok(match code {
+        0 => Width::Held,
+        1 => Width::Bits8,
+        2 => Width::Bits16,
+        3 => Width::Lanes,
+        4 => Width::F32,
+        _ => return Err(format!("unknown width code {code}")),
+    })
+}
