@@ -13,10 +13,9 @@ use common::motions::{fixed_motions, motion, smooth_rig};
 use proptest::prelude::*;
 use skel_anim::glam::Mat4;
 use skel_anim::{
-    AnimError, AnimationData, Compression, CpuKernels, KeyFormat, LayerDesc, NullSink, Player,
-    Rig, RigOptions,
+    AnimError, AnimationData, Compression, CpuKernels, KeyFormat, LayerDesc, NullSink, Player, Rig,
+    RigOptions,
 };
-
 
 fn rig(data: &Arc<AnimationData>, compression: Option<Compression>) -> Arc<Rig> {
     let options = RigOptions {
@@ -101,7 +100,6 @@ proptest! {
         prop_assert!(between <= 2.0 * f64::from(c.bound) + 2e-6, "{between} ({report:?})");
     }
 }
-
 
 #[test]
 fn near_constant_groups_are_held_moving_ones_quantised_and_the_keys_shrink() {

@@ -42,7 +42,11 @@ fn bits_at(rig: &Arc<Rig>, times: &[f32]) -> Vec<u32> {
 
 fn times(keys: usize) -> Vec<f32> {
     let end = (keys - 1) as f32 / 30.0;
-    (0..).map(|i| i as f32 / 97.0).take_while(|&t| t <= end).chain([end]).collect()
+    (0..)
+        .map(|i| i as f32 / 97.0)
+        .take_while(|&t| t <= end)
+        .chain([end])
+        .collect()
 }
 
 /// Compresses clip 0 of `data` with `c`, stores it, attaches the keys to a copy of `data` and
@@ -55,17 +59,35 @@ fn round_trip(data: &AnimationData, c: Compression, keys: usize) -> Result<(), T
     prop_assert_eq!(loaded.clips[0].stored_keys.as_ref(), Some(&stored));
     // What the options say does not matter: the stored keys play.
     let again = rig(&loaded, None);
-    prop_assert_eq!(bits_at(&again, &times(keys)), bits_at(&compressed, &times(keys)));
+    prop_assert_eq!(
+        bits_at(&again, &times(keys)),
+        bits_at(&compressed, &times(keys))
+    );
     let (want, got) = (
         *compressed.clip_compression(0).unwrap(),
         *again.clip_compression(0).unwrap(),
     );
     prop_assert_eq!(got.max_error.to_bits(), want.max_error.to_bits());
     prop_assert_eq!(
-        (got.raw_bytes, got.compressed_bytes, got.lossless_bytes, got.held, got.packed),
-        (want.raw_bytes, want.compressed_bytes, want.lossless_bytes, want.held, want.packed)
+        (
+            got.raw_bytes,
+            got.compressed_bytes,
+            got.lossless_bytes,
+            got.held,
+            got.packed
+        ),
+        (
+            want.raw_bytes,
+            want.compressed_bytes,
+            want.lossless_bytes,
+            want.held,
+            want.packed
+        )
     );
-    prop_assert_eq!((got.bits8, got.bits16, got.float32), (want.bits8, want.bits16, want.float32));
+    prop_assert_eq!(
+        (got.bits8, got.bits16, got.float32),
+        (want.bits8, want.bits16, want.float32)
+    );
     prop_assert_eq!(got.nlerp, want.nlerp);
     prop_assert_eq!(got.stored_bytes, stored.as_bytes().len());
     prop_assert_eq!(again.stored_keys(0).unwrap(), Some(stored));
@@ -119,7 +141,10 @@ fn the_samplers_hold_the_decoded_keys() {
         .unwrap();
     let (before, after) = (&data.clips[0].samplers, &loaded.clips[0].samplers);
     assert!(
-        before.iter().zip(after).any(|(a, b)| a.output() != b.output()),
+        before
+            .iter()
+            .zip(after)
+            .any(|(a, b)| a.output() != b.output()),
         "lossy keys replaced the originals"
     );
     // Played lossless, the decoded keys are the compressed clip at its keys.
@@ -149,22 +174,34 @@ fn corrupt_bytes_are_errors_that_change_nothing() {
         let err = d
             .attach_stored_keys(0, StoredKeys::from_bytes(&bytes[..len]))
             .unwrap_err();
-        assert!(matches!(err, AnimError::BadStoredKeys { clip: 0, .. }), "{len}: {err}");
+        assert!(
+            matches!(err, AnimError::BadStoredKeys { clip: 0, .. }),
+            "{len}: {err}"
+        );
         assert_eq!(d, data, "unchanged after a refused attach");
     }
     let mut longer = bytes.to_vec();
     longer.push(0);
-    assert!(data.clone().attach_stored_keys(0, StoredKeys::from_bytes(longer)).is_err());
+    assert!(
+        data.clone()
+            .attach_stored_keys(0, StoredKeys::from_bytes(longer))
+            .is_err()
+    );
     // Any byte flipped: an error, or keys that play finite poses.
     for at in 0..bytes.len() {
         let mut flipped = bytes.to_vec();
         flipped[at] ^= 0xA5;
         let mut d = data.clone();
-        if d.attach_stored_keys(0, StoredKeys::from_bytes(flipped)).is_ok() {
+        if d.attach_stored_keys(0, StoredKeys::from_bytes(flipped))
+            .is_ok()
+        {
             let r = rig(&d, None);
             let mut p = Player::new(&r);
             p.evaluate_clip_at(Some(0), 0.5, &mut NullSink).unwrap();
-            assert!(p.world_matrices().iter().all(|m| m.is_finite()), "byte {at}");
+            assert!(
+                p.world_matrices().iter().all(|m| m.is_finite()),
+                "byte {at}"
+            );
         }
     }
 }
@@ -178,7 +215,10 @@ fn keys_of_another_clip_layout_are_refused() {
         .unwrap();
     let mut short = smooth_rig(&fixed_motions(), 31);
     let err = short.attach_stored_keys(0, stored.clone()).unwrap_err();
-    assert!(matches!(err, AnimError::BadStoredKeys { clip: 0, .. }), "{err}");
+    assert!(
+        matches!(err, AnimError::BadStoredKeys { clip: 0, .. }),
+        "{err}"
+    );
     assert!(matches!(
         short.attach_stored_keys(3, stored),
         Err(AnimError::NoSuchClip { clip: 3, .. })

@@ -150,9 +150,15 @@ fn ours(keys: KeyFormat, only: &str) -> Result<(), String> {
             }
         }
         let (samples, _) = c.uniform_samples();
+        // The bytes a file holds for the clip (`skel compress --out`), beside the accounting.
+        let stored = rig
+            .stored_keys(c.clip)
+            .map_err(|e| e.to_string())?
+            .map_or(0, |k| k.as_bytes().len());
         println!(
             "{{\"id\": \"{}\", \"bones\": {}, \"samples\": {samples}, \"raw_bytes_all_bones\": {}, \
-             \"raw_bytes_animated\": {}, \"compressed_bytes\": {}, \"max_error_cm\": {:.6}, \
+             \"raw_bytes_animated\": {}, \"compressed_bytes\": {}, \"stored_bytes\": {stored}, \
+             \"max_error_cm\": {:.6}, \
              \"p99_error_cm\": {:.6}, \"times\": {}, \"build_ms\": {build_ms:.2}}}",
             c.id,
             c.joints.len(),

@@ -222,7 +222,7 @@ pub(crate) fn read_u32(
 }
 
 /// The bytes of buffer view `view`, checked to lie inside its buffer, and its stride.
-fn view_bytes<'a>(
+pub(crate) fn view_bytes<'a>(
     doc: &'a GltfDocument,
     view: usize,
     used_by: &str,

@@ -212,7 +212,7 @@ fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, G
         });
     }
     let animations = read_clips(doc, nodes.len(), &morph_bindings)?;
-    let animation = AnimationData {
+    let mut animation = AnimationData {
         nodes: rests,
         clips: animations.clips,
         skeletons,
@@ -220,6 +220,7 @@ fn read_structure(doc: &GltfDocument, opts: &LoadOptions) -> Result<Structure, G
         handedness: opts.handedness,
     };
     animation.validate()?;
+    crate::stored_clips::attach_stored_clips(doc, &mut animation)?;
     Ok(Structure {
         animation,
         nodes,

@@ -95,6 +95,13 @@ const TABLE: &[(&str, ExtensionSupport)] = &[
              descendants'",
         ),
     ),
+    (
+        "SKEL_compressed_animation",
+        ExtensionSupport::Applied(
+            "skel's compressed clips (written by `skel compress --out`): decoded into the \
+             animation's samplers and played as stored, bit for bit what the compressor measured",
+        ),
+    ),
     ("EXT_meshopt_compression", MESHOPT),
     ("KHR_meshopt_compression", MESHOPT),
     ("KHR_draco_mesh_compression", DRACO),

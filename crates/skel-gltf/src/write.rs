@@ -22,7 +22,7 @@ fn too_large(what: &str) -> GltfError {
     }
 }
 
-fn pad(bin: &mut Vec<u8>, align: usize, byte: u8) {
+pub(crate) fn pad(bin: &mut Vec<u8>, align: usize, byte: u8) {
     while !bin.len().is_multiple_of(align) {
         bin.push(byte);
     }
@@ -162,7 +162,7 @@ fn animation(root: &mut json::Root, bin: &mut Vec<u8>, clip: &Clip) -> json::Ani
 }
 
 /// Guesses an image's media type from its first bytes (PNG, JPEG, WebP).
-fn mime_of(bytes: &[u8]) -> &'static str {
+pub(crate) fn mime_of(bytes: &[u8]) -> &'static str {
     if bytes.starts_with(b"\x89PNG") {
         "image/png"
     } else if bytes.starts_with(&[0xFF, 0xD8]) {
@@ -248,11 +248,18 @@ pub fn write_glb(doc: &GltfDocument, clips: &[Clip]) -> Result<Vec<u8>, GltfErro
         extensions: None,
         extras: None,
     }];
-    let mut text = serde_json::to_vec(&root).map_err(|e| GltfError::Invalid {
+    let text = serde_json::to_vec(&root).map_err(|e| GltfError::Invalid {
         path: "(document)".into(),
         reason: e.to_string(),
     })?;
+    container(text, &bin)
+}
+
+/// A GLB of JSON `text` and BIN chunk `bin` (both padded here).
+pub(crate) fn container(mut text: Vec<u8>, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
     pad(&mut text, 4, b' ');
+    let mut bin = bin.to_vec();
+    pad(&mut bin, 4, 0);
     let total = 12 + 8 + text.len() + 8 + bin.len();
     let total32 = u32::try_from(total).map_err(|_| too_large("(file)"))?;
     let mut out = Vec::with_capacity(total);
@@ -274,7 +281,12 @@ pub fn write_glb(doc: &GltfDocument, clips: &[Clip]) -> Result<Vec<u8>, GltfErro
 /// # Errors
 /// Those of [`write_glb`], and [`GltfError::Io`] when the file cannot be written.
 pub fn write_glb_file(doc: &GltfDocument, clips: &[Clip], path: &Path) -> Result<(), GltfError> {
-    let bytes = write_glb(doc, clips)?;
+    write_atomically(path, &write_glb(doc, clips)?)
+}
+
+/// Writes `bytes` into `path` through a temporary file beside it, renamed over `path` once
+/// complete: a failure never leaves a partly written file.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), GltfError> {
     let io = |source| GltfError::Io {
         path: path.to_owned(),
         source,
@@ -289,7 +301,7 @@ pub fn write_glb_file(doc: &GltfDocument, clips: &[Clip], path: &Path) -> Result
     #[cfg(target_arch = "wasm32")]
     let pid = 0;
     let tmp = path.with_file_name(format!(".{name}.{pid}.tmp"));
-    if let Err(e) = std::fs::write(&tmp, &bytes) {
+    if let Err(e) = std::fs::write(&tmp, bytes) {
         let _ = std::fs::remove_file(&tmp);
         return Err(io(e));
     }

@@ -8,34 +8,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use skel_anim::glam::Mat4;
 use skel_anim::{AnimationData, Compression, KeyFormat, NullSink, Player, Rig, RigOptions};
 use skel_gltf::{LoadOptions, load_path};
-
-/// Every glTF file of `../shared/assets`, one per folder, in name order.
-fn asset_files(assets: &Path) -> Vec<PathBuf> {
-    let mut folders: Vec<PathBuf> = std::fs::read_dir(assets)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.is_dir())
-        .collect();
-    folders.sort();
-    folders
-        .iter()
-        .filter_map(|folder| {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
-                .unwrap()
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|x| x == "glb" || x == "gltf"))
-                .collect();
-            files.sort();
-            files.into_iter().next()
-        })
-        .collect()
-}
 
 /// The largest shell error over every node between two poses (the metric of `skel compress`
 /// and the ACL comparison, `skel_anim::shell`).
@@ -78,7 +55,7 @@ fn compressed_clips_of_every_shared_asset_stay_within_the_bound() {
     };
     let mut clips_checked = 0;
     let mut report = Vec::new();
-    for path in asset_files(&shared.join("assets")) {
+    for path in common::asset_files(&shared.join("assets")) {
         let asset = load_path(&path, &LoadOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let data = Arc::new(asset.animation);

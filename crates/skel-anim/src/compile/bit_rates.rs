@@ -8,8 +8,8 @@ use glam::{BVec4A, Vec4};
 
 use crate::sample::four_node::ROWS;
 use crate::sample::lane_bits::{
-    ClipRanges, LaneGroup, LaneKeys, LaneSegment, MAX_BITS, WHOLE_CLIP, dequantise_lane, inv_levels,
-    rebuild_w_lane, to_u32,
+    ClipRanges, LaneGroup, LaneKeys, LaneSegment, MAX_BITS, WHOLE_CLIP, dequantise_lane,
+    inv_levels, rebuild_w_lane, to_u32,
 };
 
 /// [`GroupSource::width`] of a lane that no width brings within its tolerance.

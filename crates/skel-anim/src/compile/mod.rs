@@ -92,7 +92,7 @@ impl Rig {
                 clip: ci,
                 reason: "the clip has no four-node layout".into(),
             })?;
-            let (packed, report) = stored::load(ci, keys, lossless)?;
+            let (packed, report) = stored::load(ci, keys, lossless, &data.nodes)?;
             cp.quads = Some(packed);
             cp.compression = Some(report);
         }

@@ -48,7 +48,14 @@ mod tests {
 
     #[test]
     fn fields_read_back_as_written() {
-        let fields = [(5_u32, 3_u8), (0, 0), (0xAB_CDEF, 24), (1, 1), (u32::MAX, 32), (9, 4)];
+        let fields = [
+            (5_u32, 3_u8),
+            (0, 0),
+            (0xAB_CDEF, 24),
+            (1, 1),
+            (u32::MAX, 32),
+            (9, 4),
+        ];
         let mut bytes = Vec::new();
         let mut w = BitWriter::at(&mut bytes, 0);
         let mut at = Vec::new();

@@ -1,11 +1,14 @@
-//! `skel compress ASSET [--clip N|NAME] [--bound CM] [--shell CM] [--unit-m M] [--variable] [--json]`: what
+//! `skel compress ASSET [--clip N|NAME] [--bound CM] [--shell CM] [--unit-m M] [--variable]
+//! [--out OUT.glb] [--json]`: what
 //! compressed clips cost and how far they stray, per clip: bones, samples, raw bytes (every
 //! bone × sample × 10 floats, as the Animation Compression Library counts, and only the
 //! animated channels' keys), compressed bytes, both ratios, the largest and the 99th-percentile
 //! shell error against lossless playback, the build time, and bytes per clip-second of the
 //! compressed clip beside those of the GPU clip set built from it (`GpuClipSet`: f32 frames
 //! at the rate resampling chose). The compared figures of ACL itself are in
-//! docs/bench-compression.md.
+//! docs/bench-compression.md. With `--out`, the asset is written as one `.glb` whose clips
+//! are stored compressed (`SKEL_compressed_animation`), read back, and checked to play bit
+//! for bit as the compressed rig did.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -43,6 +46,11 @@ pub struct CompressArgs {
     /// method) instead of 8- or 16-bit groups (fastest to decode).
     #[arg(long)]
     variable: bool,
+    /// Write the asset as one `.glb` with the compressed clips stored in place of their f32
+    /// keys (skel's `SKEL_compressed_animation` extension: skel loads it, other tools refuse
+    /// it); with `--clip`, only that clip is stored compressed.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
     /// Print JSON (docs/bench-json.md, "skel compress") instead of a table.
     #[arg(long)]
     json: bool,
@@ -57,6 +65,20 @@ struct Report {
     /// `"fixed"` or `"variable"`: [`KeyFormat`].
     keys: &'static str,
     clips: Vec<ClipReport>,
+    /// What `--out` wrote; `None` without it.
+    out: Option<OutReport>,
+}
+
+/// The file `--out` wrote.
+#[derive(Debug, Serialize)]
+struct OutReport {
+    path: String,
+    /// Bytes of the source file and its external buffers and images.
+    source_bytes: u64,
+    /// Bytes of the written `.glb`.
+    bytes: u64,
+    /// Clips stored compressed in it.
+    stored_clips: usize,
 }
 
 /// One clip of [`Report`].
@@ -69,6 +91,9 @@ struct ClipReport {
     raw_bytes_all_bones: usize,
     raw_bytes_animated: usize,
     compressed_bytes: usize,
+    /// Bytes of the clip's stored keys as `--out` writes them (`Rig::stored_keys`): the
+    /// accounting of `compressed_bytes` made real; `None` for a clip left lossless.
+    stored_bytes: Option<usize>,
     max_error_cm: f64,
     p99_error_cm: f64,
     build_ms: f64,
@@ -124,8 +149,9 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
         shell_cm: args.shell,
         keys: if args.variable { "variable" } else { "fixed" },
         clips: Vec::new(),
+        out: None,
     };
-    for index in clips {
+    for &index in &clips {
         let clip = &data.clips[index];
         let samples = clip
             .samplers
@@ -156,6 +182,7 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
             raw_bytes_all_bones: joints.len() * samples * 40,
             raw_bytes_animated: outcome.raw_bytes,
             compressed_bytes: outcome.compressed_bytes,
+            stored_bytes: rig.stored_keys(index)?.map(|k| k.as_bytes().len()),
             max_error_cm: errors.max(),
             p99_error_cm: errors.percentile(99.0),
             // The rig compresses every clip at once: its build time, shared by each.
@@ -169,12 +196,80 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
                 .map(|c| per_second(c.compressed_bytes, clip.duration())),
         });
     }
+    if let Some(out) = &args.out {
+        report.out = Some(write_out(args, &rig, &clips, out)?);
+    }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", table(&report));
     }
     Ok(())
+}
+
+/// Writes `clips` of `rig` stored compressed into `out`, loads the file back and checks that
+/// each stored clip plays bit for bit as `rig` plays it.
+fn write_out(
+    args: &CompressArgs,
+    rig: &Arc<Rig>,
+    clips: &[usize],
+    out: &std::path::Path,
+) -> Result<OutReport, Box<dyn std::error::Error>> {
+    let count = rig.data().clips.len();
+    let mut stored = vec![None; count];
+    for &i in clips {
+        stored[i] = rig.stored_keys(i)?;
+    }
+    skel::gltf::write_compressed_glb_file(&args.asset.asset, &stored, out)?;
+    let again = AssetArgs {
+        asset: out.to_path_buf(),
+        ..args.asset.clone()
+    }
+    .load()?;
+    let reloaded = Rig::new(Arc::new(again.animation))?;
+    for (i, _) in stored.iter().enumerate().filter(|(_, k)| k.is_some()) {
+        let duration = rig.data().clips[i].duration();
+        let times: Vec<f32> = (0..=240).map(|k| duration * k as f32 / 240.0).collect();
+        let bits = |r: &Arc<Rig>| -> Result<Vec<u32>, Box<dyn std::error::Error>> {
+            Ok(world(r, i, &times)?
+                .iter()
+                .flat_map(|m| m.map(f32::to_bits))
+                .collect())
+        };
+        if bits(&reloaded)? != bits(rig)? {
+            return Err(format!(
+                "{}: clip {i} does not play back as compressed",
+                out.display()
+            )
+            .into());
+        }
+    }
+    Ok(OutReport {
+        path: out.display().to_string(),
+        source_bytes: source_bytes(&args.asset.asset),
+        bytes: std::fs::metadata(out)?.len(),
+        stored_clips: stored.iter().filter(|k| k.is_some()).count(),
+    })
+}
+
+/// Bytes of a glTF file and the files beside it that it names (buffers, images).
+fn source_bytes(path: &std::path::Path) -> u64 {
+    let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    let mut total = size(path);
+    let Ok(doc) = skel::gltf::GltfDocument::from_path(path) else {
+        return total;
+    };
+    let dir = path.parent().unwrap_or_else(|| std::path::Path::new("."));
+    let uris = doc
+        .json()
+        .buffers
+        .iter()
+        .filter_map(|b| b.uri.clone())
+        .chain(doc.json().images.iter().filter_map(|i| i.uri.clone()));
+    for uri in uris.filter(|u| !u.starts_with("data:")) {
+        total += size(&dir.join(uri));
+    }
+    total
 }
 
 /// `bytes` over `seconds`.

@@ -51,10 +51,12 @@ impl AnimationData {
         };
         let cp = lossless_clip(self, clip)?;
         let lossless = cp.quads.as_ref().ok_or_else(|| {
-            bad("the clip has no four-node layout (CUBICSPLINE channels, or one group of \
-                 four nodes keyed at different times)")
+            bad(
+                "the clip has no four-node layout (CUBICSPLINE channels, or one group of \
+                 four nodes keyed at different times)",
+            )
         })?;
-        let (plan, _) = super::load(clip, &keys, lossless)?;
+        let (plan, _) = super::load(clip, &keys, lossless, &self.nodes)?;
         let decoded = plan.unpacked();
         if decoded.keys.iter().any(|k| !k.is_finite()) {
             return Err(bad("a decoded key is not finite"));
@@ -65,7 +67,9 @@ impl AnimationData {
         for (qi, q) in decoded.quads.iter().enumerate() {
             let lanes = cp.nodes.iter().skip(qi * 4).take(q.lanes);
             for (l, n) in lanes.enumerate() {
-                for (index, first_row, width) in [(n.t, T_ROWS, 3), (n.s, S_ROWS, 3), (n.r, R_ROWS, 4)] {
+                for (index, first_row, width) in
+                    [(n.t, T_ROWS, 3), (n.s, S_ROWS, 3), (n.r, R_ROWS, 4)]
+                {
                     let i = index as usize;
                     let track = if i < vec3 {
                         &cp.vec3[i]
@@ -111,7 +115,7 @@ impl Rig {
         let cp = &self.plan.clips[clip];
         match (&cp.quads, &cp.compression) {
             (Some(quads), Some(report)) if quads.packed.is_some() => {
-                super::store(clip, quads, report).map(Some)
+                super::store(clip, quads, report, &self.data.nodes).map(Some)
             }
             _ => Ok(None),
         }

@@ -52,7 +52,13 @@ impl<'b> In<'b> {
             .at
             .checked_add(n)
             .filter(|&e| e <= self.bytes.len())
-            .ok_or_else(|| format!("ends inside {what} (byte {} of {})", self.at, self.bytes.len()))?;
+            .ok_or_else(|| {
+                format!(
+                    "ends inside {what} (byte {} of {})",
+                    self.at,
+                    self.bytes.len()
+                )
+            })?;
         let out = &self.bytes[self.at..end];
         self.at = end;
         Ok(out)

@@ -11,22 +11,26 @@
 //! | 2, 2 | format version (1), reserved (0) |
 //! | 4, 4 | quads, lossless key rows (`ROWS` per key per quad): checked against the clip |
 //! | 4 | length of the bit stream below |
-//! | 4 × 2, 4, 4 × 5 | the report: raw bytes, accounted bytes, max error (f32), groups held, at 8 bits, at 16 bits, bit-packed, f32 |
+//! | 4, 4, 4, 4 | the compressor's report: raw bytes, accounted bytes, max error (f32), groups it held |
 //! | … | the bit stream: every bit-packed key field, least significant bit first, in record order |
 //! | … | per quad, its record |
 //!
 //! A quad's record: a `u16` of three 3-bit width codes (translation, scale, rotation: held,
 //! 8-bit, 16-bit, bit-packed, f32) and the normalised-lerp flag (bit 9), then per group:
-//! - held: the value of each keyed lane (3 f32, a rotation 4); untracked lanes hold their
-//!   rest value, which the clip's nodes give;
+//! - held: a byte of the keyed lanes whose value is stored (the others hold their node's
+//!   rest value bit for bit), and their values (3 f32, a rotation 4); untracked lanes hold
+//!   their rest value, which the clip's nodes give;
 //! - 8 / 16-bit: each row's minimum and step (2 × 4 f32), then per key and row four lanes'
 //!   levels (4 × 1 or 4 × 2 bytes);
 //! - f32: per key and row four lanes' values;
 //! - bit-packed: rows stored (3, or 4 for a rotation storing `w`), held lanes (4 bits),
-//!   segment shift (31: one segment); a held lane's `w` where `w` is rebuilt; per stored row
-//!   and lane the clip minimum and, for a moving lane, its step (f32); then per segment (of
-//!   `2^shift` keys) each moving lane's width (0 to 24) and per row each moving lane's 8-bit
-//!   minimum and extent; the segment's fields are in the bit stream.
+//!   segment shift (31: one segment), the held lanes whose value is stored (4 bits: the
+//!   others hold their node's rest value, or the identity in a padding lane); a stored held
+//!   lane's `w` where `w` is rebuilt; per stored row, each moving lane's clip minimum and
+//!   step and each stored held lane's value (f32); then per segment (of `2^shift` keys) each
+//!   moving lane's width (0 to 24) and per row each moving lane's 8-bit minimum and extent
+//!   (one segment: a byte, 1 where every one is the full range 0, 255 and left out); the
+//!   segment's fields are in the bit stream.
 //!
 //! Key counts, segment counts and which lanes are keyed come from the clip, not the bytes:
 //! the reader builds the clip's lossless layout first and refuses bytes written for another.
@@ -40,18 +44,20 @@ use crate::rig::four_node::QuadPlan;
 use crate::sample::four_node::{Quad, ROWS};
 use crate::sample::lane_bits::WHOLE_CLIP;
 use crate::sample::packed::Width;
-use crate::{AnimError, ClipCompression, StoredKeys};
+use crate::{AnimError, ClipCompression, NodeRest, StoredKeys};
 
 const MAGIC: [u8; 4] = *b"SKEL";
 const FORMAT: u16 = 1;
 
-/// The stored keys of a compressed clip's plan `plan`, carrying `report`.
+/// The stored keys of a compressed clip's plan `plan` (over nodes at rest `rest`), carrying
+/// `report`.
 pub(crate) fn store(
     clip: usize,
     plan: &QuadPlan,
     report: &ClipCompression,
+    rest: &[NodeRest],
 ) -> Result<StoredKeys, AnimError> {
-    write::write(plan, report)
+    write::write(plan, report, rest)
         .map(StoredKeys::from_bytes)
         .map_err(|reason| AnimError::BadStoredKeys { clip, reason })
 }
@@ -62,9 +68,30 @@ pub(crate) fn load(
     clip: usize,
     keys: &StoredKeys,
     lossless: &QuadPlan,
+    rest: &[NodeRest],
 ) -> Result<(QuadPlan, ClipCompression), AnimError> {
-    read::read(keys.as_bytes(), lossless).map_err(|reason| AnimError::BadStoredKeys { clip, reason })
+    read::read(keys.as_bytes(), lossless, rest)
+        .map_err(|reason| AnimError::BadStoredKeys { clip, reason })
 }
+
+/// The value lane `l` of quad `q` takes in row `c` of group `g` unless the bytes say
+/// otherwise: its node's rest value, or the identity in a padding lane.
+fn implied(q: &Quad, rest: &[NodeRest], g: usize, l: usize, c: usize) -> f32 {
+    let node = (l < q.lanes)
+        .then(|| rest.get(q.nodes[l] as usize))
+        .flatten();
+    match (g, node) {
+        (0, Some(n)) => n.translation.get(c).copied().unwrap_or(0.0),
+        (1, Some(n)) => n.scale.get(c).copied().unwrap_or(1.0),
+        (_, Some(n)) => n.rotation.get(c).copied().unwrap_or(0.0),
+        (0, None) => 0.0,
+        (1, None) => 1.0,
+        (_, None) => f32::from(u8::from(c == 3)),
+    }
+}
+
+/// The 8-bit range of a segment that spans its whole group: every level of the clip range.
+const FULL_RANGE: (u8, u8) = (0, 255);
 
 /// Keys per quad: from each quad's first key row to the next quad's (the last to `len`).
 fn key_counts(quads: &[Quad], len: usize) -> Vec<usize> {

@@ -6,25 +6,32 @@
 use glam::{BVec4A, Vec4};
 
 use super::bytes::In;
-use super::{FORMAT, MAGIC, key_counts, segment_count, width_of};
-use crate::ClipCompression;
+use super::{FORMAT, FULL_RANGE, MAGIC, implied, key_counts, segment_count, width_of};
 use crate::compile::choice::uniform_of;
 use crate::rig::four_node::{QuadPlan, fix_if_constant};
 use crate::sample::bit_stream::field;
+use crate::sample::four_node::Quad;
 use crate::sample::lane_bits::{ClipRanges, LaneGroup, MAX_BITS, WHOLE_CLIP};
 use crate::sample::packed::{GROUPS, PackedGroup, PackedKeys, Range, Width};
+use crate::{ClipCompression, NodeRest};
 
-/// The compressed plan `bytes` store for the clip whose lossless quads are `lossless`, and the
-/// report they carry (memory and lossless bytes measured here); an error naming what does not
-/// fit.
-pub(crate) fn read(bytes: &[u8], lossless: &QuadPlan) -> Result<(QuadPlan, ClipCompression), String> {
+/// The compressed plan `bytes` store for the clip whose lossless quads are `lossless` (over
+/// nodes at rest `rest`), and the report they carry (memory and lossless bytes measured
+/// here); an error naming what does not fit.
+pub(crate) fn read(
+    bytes: &[u8],
+    lossless: &QuadPlan,
+    rest: &[NodeRest],
+) -> Result<(QuadPlan, ClipCompression), String> {
     let mut input = In::new(bytes);
     if input.take(4, "the magic")? != MAGIC {
         return Err("not skel's stored keys (bad magic)".into());
     }
     let version = input.u16("the version")?;
     if version != FORMAT {
-        return Err(format!("format version {version}; this build reads {FORMAT}"));
+        return Err(format!(
+            "format version {version}; this build reads {FORMAT}"
+        ));
     }
     input.u16("the header")?;
     let quads = input.u32("the quad count")? as usize;
@@ -42,10 +49,6 @@ pub(crate) fn read(bytes: &[u8], lossless: &QuadPlan) -> Result<(QuadPlan, ClipC
         compressed_bytes: input.u32("the report")? as usize,
         max_error: input.f32("the report")?,
         held: input.u32("the report")? as usize,
-        bits8: input.u32("the report")? as usize,
-        bits16: input.u32("the report")? as usize,
-        packed: input.u32("the report")? as usize,
-        float32: input.u32("the report")? as usize,
         lossless_bytes: lossless.keys.len() * 16,
         stored_bytes: bytes.len(),
         ..ClipCompression::default()
@@ -86,12 +89,25 @@ pub(crate) fn read(bytes: &[u8], lossless: &QuadPlan) -> Result<(QuadPlan, ClipC
             let n = counts[qi];
             groups[g] = match width {
                 Width::Held => {
+                    let stored = if keyed[g].any() {
+                        input.u8("a group's stored lanes")?
+                    } else {
+                        0
+                    };
                     for l in (0..q.lanes).filter(|&l| keyed[g].test(l)) {
                         for c in 0..rows {
-                            q.held[first_row + c][l] = input.f32("a held value")?;
+                            q.held[first_row + c][l] = if stored >> l & 1 == 1 {
+                                input.f32("a held value")?
+                            } else {
+                                implied(q, rest, g, l, c)
+                            };
                         }
                     }
-                    PackedGroup { width, first: 0, range: 0 }
+                    PackedGroup {
+                        width,
+                        first: 0,
+                        range: 0,
+                    }
                 }
                 Width::Bits8 | Width::Bits16 => {
                     let range = to_u32(packed.ranges.len())?;
@@ -116,18 +132,30 @@ pub(crate) fn read(bytes: &[u8], lossless: &QuadPlan) -> Result<(QuadPlan, ClipC
                         }
                         first
                     };
-                    PackedGroup { width, first, range }
+                    PackedGroup {
+                        width,
+                        first,
+                        range,
+                    }
                 }
                 Width::F32 => {
                     let first = to_u32(packed.f32s.len())?;
                     for _ in 0..n * rows {
                         packed.f32s.push(input.vec4("f32 rows")?);
                     }
-                    PackedGroup { width, first, range: 0 }
+                    PackedGroup {
+                        width,
+                        first,
+                        range: 0,
+                    }
                 }
                 Width::Lanes => {
-                    let first = read_lanes(&mut input, &mut reader, &mut packed, g == 2, n)?;
-                    PackedGroup { width, first, range: 0 }
+                    let first = read_lanes(&mut input, &mut reader, &mut packed, (g, q, rest), n)?;
+                    PackedGroup {
+                        width,
+                        first,
+                        range: 0,
+                    }
                 }
             };
         }
@@ -138,6 +166,15 @@ pub(crate) fn read(bytes: &[u8], lossless: &QuadPlan) -> Result<(QuadPlan, ClipC
         return Err(format!("{} bytes past the last quad", input.left()));
     }
     packed.uniform = uniform_of(&plan.quads, &packed.nlerp);
+    for width in packed.quads.iter().flatten().map(|g| g.width) {
+        match width {
+            Width::Bits8 => report.bits8 += 1,
+            Width::Bits16 => report.bits16 += 1,
+            Width::Lanes => report.packed += 1,
+            Width::F32 => report.float32 += 1,
+            Width::Held => {}
+        }
+    }
     report.nlerp = plan
         .quads
         .iter()
@@ -167,29 +204,35 @@ impl Fields<'_> {
     }
 }
 
-/// One bit-packed group of `keys` keys (a rotation's when `rotation`) into `packed`'s lanes;
-/// its index there.
+/// One bit-packed group of `keys` keys (group `g` of quad `q`, over nodes at rest `rest`)
+/// into `packed`'s lanes; its index there.
 fn read_lanes(
     input: &mut In<'_>,
     fields: &mut Fields<'_>,
     packed: &mut PackedKeys,
-    rotation: bool,
+    (g, q, rest): (usize, &Quad, &[NodeRest]),
     keys: usize,
 ) -> Result<u32, String> {
+    let rotation = g == 2;
     let rows = usize::from(input.u8("a group's rows")?);
     if !(rows == 3 || rotation && rows == 4) {
         return Err(format!("a group of {rows} rows"));
     }
     let mask = input.u8("a group's held lanes")?;
     let shift = u32::from(input.u8("a group's segment length")?);
-    if mask > 15 || shift > WHOLE_CLIP {
+    if shift > WHOLE_CLIP || mask >> 4 & !mask != 0 {
         return Err(format!("held lanes {mask:#x}, segment shift {shift}"));
     }
     let held = BVec4A::from_array(std::array::from_fn(|l| mask >> l & 1 == 1));
+    let stored = |l: usize| mask >> (4 + l) & 1 == 1;
     let mut w_held = Vec4::ONE;
     if rotation && rows == 3 {
         for l in (0..4).filter(|&l| held.test(l)) {
-            w_held[l] = input.f32("a held w")?;
+            w_held[l] = if stored(l) {
+                input.f32("a held w")?
+            } else {
+                implied(q, rest, g, l, 3)
+            };
         }
     }
     let mut ranges = ClipRanges {
@@ -198,9 +241,13 @@ fn read_lanes(
     };
     for c in 0..rows {
         for l in 0..4 {
-            ranges.min[c][l] = input.f32("a group's range")?;
             if !held.test(l) {
+                ranges.min[c][l] = input.f32("a group's range")?;
                 ranges.step[c][l] = input.f32("a group's range")?;
+            } else if stored(l) {
+                ranges.min[c][l] = input.f32("a held value")?;
+            } else {
+                ranges.min[c][l] = implied(q, rest, g, l, c);
             }
         }
     }
@@ -229,14 +276,30 @@ fn read_lanes(
                 return Err(format!("a lane of {} bits", widths[l]));
             }
         }
+        let full = shift == WHOLE_CLIP
+            && match input.u8("a segment's range flag")? {
+                0 => false,
+                1 => true,
+                f => return Err(format!("a segment's range flag of {f}")),
+            };
         let (mut min8, mut ext8) = ([0_u32; 4], [0_u32; 4]);
         for c in 0..rows {
             for l in (0..4).filter(|&l| !held.test(l)) {
-                min8[c] |= u32::from(input.u8("a segment's ranges")?) << (8 * l);
-                ext8[c] |= u32::from(input.u8("a segment's ranges")?) << (8 * l);
+                let (m8, e8) = if full {
+                    FULL_RANGE
+                } else {
+                    (
+                        input.u8("a segment's ranges")?,
+                        input.u8("a segment's ranges")?,
+                    )
+                };
+                min8[c] |= u32::from(m8) << (8 * l);
+                ext8[c] |= u32::from(e8) << (8 * l);
             }
         }
-        let in_segment = segment_keys.min(keys.saturating_sub(s * segment_keys)).max(1);
+        let in_segment = segment_keys
+            .min(keys.saturating_sub(s * segment_keys))
+            .max(1);
         levels.clear();
         for _ in 0..in_segment {
             let mut key = [[0_u32; 4]; 4];
@@ -247,9 +310,14 @@ fn read_lanes(
             }
             levels.push(key);
         }
-        packed
-            .lanes
-            .push_segment((&ranges.min, &ranges.step), rows, widths, min8, ext8, &levels);
+        packed.lanes.push_segment(
+            (&ranges.min, &ranges.step),
+            rows,
+            widths,
+            min8,
+            ext8,
+            &levels,
+        );
     }
     Ok(index)
 }

@@ -6,16 +6,21 @@
 use glam::Vec4;
 
 use super::bytes::Out;
-use super::{FORMAT, MAGIC, key_counts, segment_count, width_code};
-use crate::ClipCompression;
+use super::{FORMAT, FULL_RANGE, MAGIC, implied, key_counts, segment_count, width_code};
 use crate::rig::four_node::QuadPlan;
 use crate::sample::bit_stream::{BitWriter, field};
+use crate::sample::four_node::Quad;
 use crate::sample::lane_bits::{LaneKeys, WHOLE_CLIP, inv_levels};
 use crate::sample::packed::{GROUPS, Width};
+use crate::{ClipCompression, NodeRest};
 
-/// The stored bytes of `plan` (a compressed clip's quads) and its `report`; an error where the
-/// plan is not compressed or its records do not hold together.
-pub(crate) fn write(plan: &QuadPlan, report: &ClipCompression) -> Result<Vec<u8>, String> {
+/// The stored bytes of `plan` (a compressed clip's quads over nodes at rest `rest`) and its
+/// `report`; an error where the plan is not compressed or its records do not hold together.
+pub(crate) fn write(
+    plan: &QuadPlan,
+    report: &ClipCompression,
+    rest: &[NodeRest],
+) -> Result<Vec<u8>, String> {
     let packed = plan.packed.as_ref().ok_or("the clip is not compressed")?;
     let counts = key_counts(&plan.quads, packed.lossless_len);
     let mut records = Out::default();
@@ -33,7 +38,19 @@ pub(crate) fn write(plan: &QuadPlan, report: &ClipCompression) -> Result<Vec<u8>
             let (first_row, rows) = GROUPS[g];
             match pg.width {
                 Width::Held => {
-                    for l in (0..q.lanes).filter(|&l| keyed[g].test(l)) {
+                    let stored: Vec<usize> = (0..q.lanes)
+                        .filter(|&l| keyed[g].test(l))
+                        .filter(|&l| {
+                            (0..rows).any(|c| {
+                                q.held[first_row + c][l].to_bits()
+                                    != implied(q, rest, g, l, c).to_bits()
+                            })
+                        })
+                        .collect();
+                    if keyed[g].any() {
+                        records.u8(stored.iter().fold(0, |m, &l| m | 1 << l));
+                    }
+                    for l in stored {
                         for c in 0..rows {
                             records.f32(q.held[first_row + c][l]);
                         }
@@ -68,8 +85,7 @@ pub(crate) fn write(plan: &QuadPlan, report: &ClipCompression) -> Result<Vec<u8>
                 Width::Lanes => {
                     write_lanes(
                         &packed.lanes,
-                        pg.first as usize,
-                        g == 2,
+                        (pg.first as usize, g, q, rest),
                         counts[qi],
                         &mut records,
                         &mut writer,
@@ -89,15 +105,7 @@ pub(crate) fn write(plan: &QuadPlan, report: &ClipCompression) -> Result<Vec<u8>
         out.u32(to_u32(v)?);
     }
     out.f32(report.max_error);
-    for v in [
-        report.held,
-        report.bits8,
-        report.bits16,
-        report.packed,
-        report.float32,
-    ] {
-        out.u32(to_u32(v)?);
-    }
+    out.u32(to_u32(report.held)?);
     out.0.extend_from_slice(&bits);
     out.0.extend_from_slice(&records.0);
     Ok(out.0)
@@ -107,12 +115,11 @@ fn to_u32(n: usize) -> Result<u32, String> {
     u32::try_from(n).map_err(|_| format!("{n} does not fit the format's 32-bit counts"))
 }
 
-/// Bit-packed group `index` of `lanes` (a rotation's when `rotation`, `keys` keys): its
-/// layout and clip ranges into `records`, its fields into `writer`.
+/// Bit-packed group `index` of `lanes` (group `g` of quad `q`, over nodes at rest `rest`;
+/// `keys` keys): its layout and clip ranges into `records`, its fields into `writer`.
 fn write_lanes(
     lanes: &LaneKeys,
-    index: usize,
-    rotation: bool,
+    (index, g, q, rest): (usize, usize, &Quad, &[NodeRest]),
     keys: usize,
     records: &mut Out,
     writer: &mut BitWriter<'_>,
@@ -121,22 +128,37 @@ fn write_lanes(
     let ranges = lanes.clip_ranges.get(index).ok_or("a group's ranges")?;
     let rows = group.rows as usize;
     let held = group.held;
-    #[expect(clippy::cast_possible_truncation, reason = "rows is 3 or 4; shift ≤ 31")]
+    let rebuilt_w = g == 2 && rows == 3;
+    // Held lanes whose value is not the one the reader assumes.
+    let stored = |l: usize| {
+        held.test(l)
+            && ((0..rows)
+                .any(|c| ranges.min[c][l].to_bits() != implied(q, rest, g, l, c).to_bits())
+                || rebuilt_w && group.w_held[l].to_bits() != implied(q, rest, g, l, 3).to_bits())
+    };
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "rows is 3 or 4; shift ≤ 31"
+    )]
     {
         records.u8(rows as u8);
-        records.u8(held.bitmask() as u8);
+        records
+            .u8(held.bitmask() as u8
+                | ((0..4).filter(|&l| stored(l)).fold(0, |m, l| m | 1 << l)) << 4);
         records.u8(group.shift as u8);
     }
-    if rotation && rows == 3 {
-        for l in (0..4).filter(|&l| held.test(l)) {
+    if rebuilt_w {
+        for l in (0..4).filter(|&l| stored(l)) {
             records.f32(group.w_held[l]);
         }
     }
     for c in 0..rows {
         for l in 0..4 {
-            records.f32(ranges.min[c][l]);
             if !held.test(l) {
+                records.f32(ranges.min[c][l]);
                 records.f32(ranges.step[c][l]);
+            } else if stored(l) {
+                records.f32(ranges.min[c][l]);
             }
         }
     }
@@ -161,19 +183,32 @@ fn write_lanes(
                 records.u8(width);
             }
         }
+        let mut seg_ranges = Vec::with_capacity(rows * 4);
+        let mut full = group.shift == WHOLE_CLIP;
         for c in 0..rows {
             for l in (0..4).filter(|&l| !held.test(l)) {
-                let (m8, e8) = recover_ranges(
-                    (ranges.min[c][l], ranges.step[c][l]),
-                    inv_levels(widths[l]),
-                    (seg.low[c][l], seg.span[c][l]),
-                )
-                .ok_or("a segment's 8-bit ranges do not reproduce its decoding")?;
+                let clip = (ranges.min[c][l], ranges.step[c][l]);
+                let (inv, decoding) = (inv_levels(widths[l]), (seg.low[c][l], seg.span[c][l]));
+                seg_ranges.push(
+                    recover_ranges(clip, inv, decoding)
+                        .ok_or("a segment's 8-bit ranges do not reproduce its decoding")?,
+                );
+                full &= reproduces(clip, inv, decoding, FULL_RANGE);
+            }
+        }
+        // A group of one segment spans the clip's range, mostly in full: a byte says so.
+        if group.shift == WHOLE_CLIP {
+            records.u8(u8::from(full));
+        }
+        if !full {
+            for (m8, e8) in seg_ranges {
                 records.u8(m8);
                 records.u8(e8);
             }
         }
-        let in_segment = segment_keys.min(keys.saturating_sub(s * segment_keys)).max(1);
+        let in_segment = segment_keys
+            .min(keys.saturating_sub(s * segment_keys))
+            .max(1);
         for k in 0..in_segment {
             for c in 0..rows {
                 let row = seg.bit as usize + k * seg.stride as usize + c * seg.row_bits as usize;
@@ -191,22 +226,14 @@ fn write_lanes(
 /// The segment minimum and extent (8-bit, in clip steps) whose decoding `low = min + m₈ ·
 /// step`, `span = (e₈ · step) · inv` is `(low, span)` bit for bit: the nearest, or one step
 /// off where the division rounds the other way.
-fn recover_ranges(
-    (min, step): (f32, f32),
-    inv: f32,
-    (low, span): (f32, f32),
-) -> Option<(u8, u8)> {
-    let decodes = |m8: f32, e8: f32| {
-        let (l, s) = crate::sample::lane_bits::affine(
-            Vec4::splat(min),
-            Vec4::splat(step),
-            Vec4::splat(m8),
-            Vec4::splat(e8),
-            Vec4::splat(inv),
-        );
-        l.x.to_bits() == low.to_bits() && s.x.to_bits() == span.to_bits()
+fn recover_ranges((min, step): (f32, f32), inv: f32, (low, span): (f32, f32)) -> Option<(u8, u8)> {
+    let guess = |v: f32| {
+        if v.is_finite() {
+            v.round().clamp(0.0, 255.0)
+        } else {
+            0.0
+        }
     };
-    let guess = |v: f32| if v.is_finite() { v.round().clamp(0.0, 255.0) } else { 0.0 };
     let (m, e) = if step > 0.0 {
         (guess((low - min) / step), guess(span / inv / step))
     } else {
@@ -215,15 +242,36 @@ fn recover_ranges(
     for dm in [0.0, -1.0, 1.0] {
         for de in [0.0, -1.0, 1.0] {
             let (m8, e8) = (m + dm, e + de);
-            if (0.0..=255.0).contains(&m8) && (0.0..=255.0).contains(&e8) && decodes(m8, e8) {
+            if (0.0..=255.0).contains(&m8) && (0.0..=255.0).contains(&e8) {
                 #[expect(
                     clippy::cast_possible_truncation,
                     clippy::cast_sign_loss,
                     reason = "whole numbers in 0..=255"
                 )]
-                return Some((m8 as u8, e8 as u8));
+                let r = (m8 as u8, e8 as u8);
+                if reproduces((min, step), inv, (low, span), r) {
+                    return Some(r);
+                }
             }
         }
     }
     None
+}
+
+/// Whether the 8-bit range `(m8, e8)` decodes to `(low, span)` bit for bit, as the reader
+/// computes it (`sample/lane_bits.rs`, `affine`).
+fn reproduces(
+    (min, step): (f32, f32),
+    inv: f32,
+    (low, span): (f32, f32),
+    (m8, e8): (u8, u8),
+) -> bool {
+    let (l, s) = crate::sample::lane_bits::affine(
+        Vec4::splat(min),
+        Vec4::splat(step),
+        Vec4::splat(f32::from(m8)),
+        Vec4::splat(f32::from(e8)),
+        Vec4::splat(inv),
+    );
+    l.x.to_bits() == low.to_bits() && s.x.to_bits() == span.to_bits()
 }

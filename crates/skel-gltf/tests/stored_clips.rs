@@ -1,0 +1,209 @@
+//! Files whose clips are stored compressed (`write_compressed_glb`, what `skel compress --out`
+//! writes), for every shared asset: the file stands alone, is smaller wherever a clip's keys
+//! outweigh the format's overheads, loads with everything the source had (nodes, meshes,
+//! skins, images, markers, property tracks, every clip not stored as it was), and its stored
+//! clips play bit for bit as the compressing rig played them; writing it again changes
+//! nothing that plays.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use skel_anim::{AnimationData, Compression, KeyFormat, NullSink, Player, Rig, RigOptions};
+use skel_gltf::{
+    COMPRESSED_ANIMATION, GltfAsset, ImageSlot, LoadOptions, load_path, load_slice,
+    write_compressed_glb,
+};
+
+/// Every world matrix's bits, clip `clip`, at 61 times over its duration.
+fn bits(rig: &Arc<Rig>, clip: usize) -> Vec<u32> {
+    let duration = rig.data().clips[clip].duration();
+    let mut player = Player::new(rig);
+    let mut out = Vec::new();
+    for k in 0..=60 {
+        let t = duration * k as f32 / 60.0;
+        player
+            .evaluate_clip_at(Some(clip), t, &mut NullSink)
+            .unwrap();
+        out.extend(
+            player
+                .world_matrices()
+                .iter()
+                .flat_map(|m| m.to_cols_array().map(f32::to_bits)),
+        );
+    }
+    out
+}
+
+/// Bytes of `path` and the files it names beside it.
+fn source_bytes(path: &Path) -> usize {
+    let doc = skel_gltf::GltfDocument::from_path(path).unwrap();
+    let beside = doc
+        .json()
+        .buffers
+        .iter()
+        .filter_map(|b| b.uri.clone())
+        .chain(doc.json().images.iter().filter_map(|i| i.uri.clone()))
+        .filter(|u| !u.starts_with("data:"))
+        .map(|u| std::fs::metadata(path.with_file_name(u)).map_or(0, |m| m.len()))
+        .sum::<u64>();
+    (std::fs::metadata(path).unwrap().len() + beside) as usize
+}
+
+/// Everything but the clips' samplers is as the source had it.
+fn assert_same_asset(name: &str, want: &GltfAsset, got: &GltfAsset) {
+    assert_eq!(got.nodes, want.nodes, "{name}: nodes");
+    assert_eq!(got.skins, want.skins, "{name}: skins");
+    assert_eq!(got.meshes, want.meshes, "{name}: meshes");
+    assert_eq!(got.primitives, want.primitives, "{name}: primitives");
+    // An image the source could not read (a file missing beside it) stays unreadable.
+    assert_eq!(got.images.len(), want.images.len(), "{name}: images");
+    for (a, b) in want.images.iter().zip(&got.images) {
+        match a {
+            ImageSlot::Failed { .. } => assert!(matches!(b, ImageSlot::Failed { .. }), "{name}"),
+            _ => assert_eq!(b, a, "{name}: image"),
+        }
+    }
+    assert_eq!(got.morph_names, want.morph_names, "{name}: morph names");
+    assert_eq!(got.properties, want.properties, "{name}: property targets");
+    let (a, b) = (&want.animation, &got.animation);
+    assert_eq!(b.nodes, a.nodes, "{name}: rest poses");
+    assert_eq!(b.skeletons, a.skeletons, "{name}: skeletons");
+    assert_eq!(b.morph_bindings, a.morph_bindings, "{name}: morph bindings");
+    assert_eq!(b.clips.len(), a.clips.len(), "{name}: clips");
+    for (x, y) in a.clips.iter().zip(&b.clips) {
+        assert_eq!(
+            (&y.name, &y.channels, &y.markers, &y.properties),
+            (&x.name, &x.channels, &x.markers, &x.properties),
+            "{name}: clip {:?}",
+            x.name
+        );
+        let times = |c: &skel_anim::Clip| {
+            c.samplers
+                .iter()
+                .map(|s| s.input().to_vec())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(times(y), times(x), "{name}: key times of {:?}", x.name);
+        if y.stored_keys.is_none() {
+            assert_eq!(
+                y.samplers, x.samplers,
+                "{name}: clip {:?} stays lossless",
+                x.name
+            );
+        }
+    }
+}
+
+fn compressed_rig(data: &AnimationData) -> Arc<Rig> {
+    let options = RigOptions {
+        compression: Some(Compression {
+            keys: KeyFormat::Variable,
+            ..Compression::default()
+        }),
+        ..RigOptions::default()
+    };
+    Rig::with_options(Arc::new(data.clone()), &options).unwrap()
+}
+
+/// Writes `path` with every clip `compressed_rig` compresses stored, loads it back and checks
+/// it (smaller than the source where `f32_keys`: the source stores f32 keys); the number of
+/// clips stored.
+fn check_file(path: &Path, f32_keys: bool) -> usize {
+    let opts = LoadOptions::default();
+    let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+    let source = load_path(path, &opts).unwrap();
+    let rig = compressed_rig(&source.animation);
+    let stored: Vec<_> = (0..source.animation.clips.len())
+        .map(|c| rig.stored_keys(c).unwrap())
+        .collect();
+    let bytes = std::fs::read(path).unwrap();
+    let written = write_compressed_glb(&bytes, path.parent(), &stored).unwrap();
+    // No base directory: the file stands alone.
+    let loaded = load_slice(&written, None, &opts)
+        .unwrap_or_else(|e| panic!("{name}: the written file does not load: {e}"));
+    assert_same_asset(&name, &source, &loaded);
+    let again = Rig::new(Arc::new(loaded.animation.clone())).unwrap();
+    let (mut raw, mut count) = (0, 0);
+    for (clip, keys) in stored.iter().enumerate() {
+        assert_eq!(
+            loaded.animation.clips[clip].stored_keys.as_ref(),
+            keys.as_ref(),
+            "{name} {clip}"
+        );
+        if keys.is_some() {
+            assert_eq!(bits(&again, clip), bits(&rig, clip), "{name}: clip {clip}");
+            let (a, b) = (
+                rig.clip_compression(clip).unwrap(),
+                again.clip_compression(clip).unwrap(),
+            );
+            assert_eq!(
+                b.max_error.to_bits(),
+                a.max_error.to_bits(),
+                "{name}: clip {clip}"
+            );
+            raw += a.raw_bytes;
+            count += 1;
+        }
+    }
+    let text = String::from_utf8_lossy(&written);
+    assert_eq!(text.contains(COMPRESSED_ANIMATION), count > 0, "{name}");
+    // Where the keys outweigh a file's few hundred bytes of overheads, the file shrinks.
+    if f32_keys && raw > 8192 {
+        assert!(
+            written.len() < source_bytes(path),
+            "{name}: {} bytes written from {}",
+            written.len(),
+            source_bytes(path)
+        );
+    }
+    // Written again from the written file: the same clips play the same.
+    let restored: Vec<_> = (0..stored.len())
+        .map(|c| again.stored_keys(c).unwrap())
+        .collect();
+    assert_eq!(restored, stored, "{name}");
+    let twice = write_compressed_glb(&written, None, &restored).unwrap();
+    let reloaded = load_slice(&twice, None, &opts).unwrap();
+    assert_same_asset(&name, &loaded, &reloaded);
+    // Only alignment padding may differ.
+    assert!(
+        twice.len() <= written.len() + 64,
+        "{name}: {} then {} bytes",
+        written.len(),
+        twice.len()
+    );
+    count
+}
+
+#[test]
+fn stored_clips_of_every_shared_asset_load_whole_and_play_as_compressed() {
+    let Some(shared) =
+        common::shared_dir("stored_clips_of_every_shared_asset_load_whole_and_play_as_compressed")
+    else {
+        return;
+    };
+    let stored: usize = common::asset_files(&shared.join("assets"))
+        .iter()
+        .map(|p| check_file(p, true))
+        .sum();
+    // CesiumMan, Fox's 3, RobotExpressive's 14, RiggedFigure, RiggedSimple, SimpleSkin, …
+    assert!(stored >= 20, "{stored} clips stored");
+}
+
+/// The repository's fixtures: meshopt and Draco from gltfpack, pointer channels, sparse and
+/// quantised accessors, external buffers.
+#[test]
+fn stored_clips_of_the_fixtures_keep_every_extension() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut files: Vec<_> = [root.clone(), root.join("peer")]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "glb" || x == "gltf"))
+        .collect();
+    files.sort();
+    // gltfpack's keys are already quantised and resampled: no size is promised against them.
+    let stored: usize = files.iter().map(|p| check_file(p, false)).sum();
+    assert!(stored >= 5, "{stored} clips stored");
+}
