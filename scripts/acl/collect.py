@@ -95,31 +95,38 @@ def variable(work, out, clips, commit):
                      "acl": acl[ours["id"]],
                      "skel_variable": {k: ours[k] for k in (
                          "raw_bytes_all_bones", "raw_bytes_animated", "compressed_bytes",
-                         "max_error_cm", "p99_error_cm", "times", "build_ms")}})
+                         "stored_bytes", "max_error_cm", "p99_error_cm", "times",
+                         "build_ms")}})
     a = sum(r["acl"]["compressed_bytes"] for r in rows)
     v = sum(r["skel_variable"]["compressed_bytes"] for r in rows)
+    f = sum(r["skel_variable"]["stored_bytes"] for r in rows)
     doc = {
         "what": "skel's KeyFormat::Variable clips (ACL's 0.01 cm bound on a 3 cm shell) beside "
                 "ACL 2.1.0's acl_compressor at its default settings, on the same clips",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": commit, "command": "bash scripts/acl/compare.sh",
         "clips": rows,
-        "total": {"acl_bytes": a, "skel_variable_bytes": v, "skel_over_acl": round(v / a, 4)},
+        "total": {"acl_bytes": a, "skel_variable_bytes": v, "skel_over_acl": round(v / a, 4),
+                  "skel_stored_bytes": f, "stored_over_acl": round(f / a, 4)},
     }
     out.write_text(json.dumps(doc, indent=1) + "\n")
     print("| clip | J | samples | ACL bytes | skel bytes | skel / ACL | ACL max (cm, at samples) "
           "| skel max / p99 (cm, 240 Hz + keys) | ACL ratio (all bones) "
-          "| skel ratio (all bones / animated) | skel build (ms) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "| skel ratio (all bones / animated) | skel build (ms) | skel file bytes | file / ACL |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+
+    def stored(o, acl_bytes):
+        return f" {o['stored_bytes']} | {o['stored_bytes'] / acl_bytes:.3f} |"
     for r in rows:
-        print(row(r, r["acl"], r["skel_variable"]) + f" | {r['skel_variable']['build_ms']:.0f} |")
+        print(row(r, r["acl"], r["skel_variable"]) + f" | {r['skel_variable']['build_ms']:.0f} |"
+              + stored(r["skel_variable"], r["acl"]["compressed_bytes"]))
     ours = [r["skel_variable"] for r in rows]
     total = {"id": "**total**", "bones": "", "samples": ""}
     total_acl = {"compressed_bytes": a, "max_error_cm": max(r["acl"]["max_error_cm"] for r in rows)}
     total_ours = {"compressed_bytes": v, **{k: sum(o[k] for o in ours) for k in (
-                      "raw_bytes_all_bones", "raw_bytes_animated")},
+                      "raw_bytes_all_bones", "raw_bytes_animated", "stored_bytes")},
                   **{k: max(o[k] for o in ours) for k in ("max_error_cm", "p99_error_cm")}}
-    print(row(total, total_acl, total_ours) + " |  |")
+    print(row(total, total_acl, total_ours) + " |  |" + stored(total_ours, a))
     print()
 
 

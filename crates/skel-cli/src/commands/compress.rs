@@ -48,7 +48,8 @@ pub struct CompressArgs {
     variable: bool,
     /// Write the asset as one `.glb` with the compressed clips stored in place of their f32
     /// keys (skel's `SKEL_compressed_animation` extension: skel loads it, other tools refuse
-    /// it); with `--clip`, only that clip is stored compressed.
+    /// it), each clip whose stored keys are smaller than its f32 keys; with `--clip`, only
+    /// that clip.
     #[arg(long)]
     out: Option<std::path::PathBuf>,
     /// Print JSON (docs/bench-json.md, "skel compress") instead of a table.
@@ -217,8 +218,11 @@ fn write_out(
 ) -> Result<OutReport, Box<dyn std::error::Error>> {
     let count = rig.data().clips.len();
     let mut stored = vec![None; count];
+    // A clip is stored compressed where that is smaller than its f32 keys: a clip of a few
+    // keys stays as it was (the format's fixed costs outweigh it).
     for &i in clips {
-        stored[i] = rig.stored_keys(i)?;
+        let raw = rig.clip_compression(i).map_or(0, |c| c.raw_bytes);
+        stored[i] = rig.stored_keys(i)?.filter(|k| k.as_bytes().len() < raw);
     }
     skel::gltf::write_compressed_glb_file(&args.asset.asset, &stored, out)?;
     let again = AssetArgs {

@@ -101,8 +101,9 @@ impl AnimationData {
 
 impl Rig {
     /// Clip `clip`'s compressed keys as bytes to store (`None` for a clip compression did not
-    /// apply to: see [`Rig::clip_compression`]): what `skel compress --out` writes into a file,
-    /// and [`AnimationData::attach_stored_keys`] reads back.
+    /// apply to, see [`Rig::clip_compression`], or one that keys no translation, rotation or
+    /// scale): what `skel compress --out` writes into a file, and
+    /// [`AnimationData::attach_stored_keys`] reads back.
     ///
     /// # Errors
     /// [`AnimError::NoSuchClip`]; [`AnimError::BadStoredKeys`] when a count passes the
@@ -114,7 +115,8 @@ impl Rig {
         }
         let cp = &self.plan.clips[clip];
         match (&cp.quads, &cp.compression) {
-            (Some(quads), Some(report)) if quads.packed.is_some() => {
+            // A clip that keys no translation, rotation or scale has nothing to store.
+            (Some(quads), Some(report)) if quads.packed.is_some() && report.raw_bytes > 0 => {
                 super::store(clip, quads, report, &self.data.nodes).map(Some)
             }
             _ => Ok(None),
