@@ -203,7 +203,8 @@ fn search_fixed(
     (choice, current, nlerp)
 }
 
-/// The bytes a file would hold for `choice`: a header, two bits per node and group (rest,
+/// The bytes a file holds for `choice`, as ACL counts them (the stored keys, `compile/stored`,
+/// are these made real, a little more): a header, two bits per node and group (rest,
 /// constant or keyed), the values of constant keyed lanes that differ from the node's rest
 /// (`rest`: the rig holds those), each bit-packed group's clip ranges, segment ranges,
 /// widths and fields, each quantised group's rows and ranges, each f32 group's moving lanes,

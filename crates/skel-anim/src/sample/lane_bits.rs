@@ -11,7 +11,7 @@
 //! Decoding a row: four fields read from the stream, and one multiply-add per lane,
 //! `low + level · span`, where each segment holds per row `low = clip min + segment min ·
 //! step₈` and `span = segment extent · step₈ · (1 / (2ʷ − 1))`, computed once when it is
-//! written (a file would hold the 8-bit ranges instead). The compressor measures its error
+//! written (a file holds the 8-bit ranges instead: `compile/stored`). The compressor measures its error
 //! with the same arithmetic (`dequantise_lane` and `rebuild_w_lane`, in
 //! `compile/bit_rates.rs`), so what plays is what it measured.
 
@@ -56,7 +56,7 @@ pub(crate) struct LaneSegment {
     pub(crate) masks: [u32; 4],
     /// Per row, each lane's decoding ([`affine`]) from the clip's range, the segment's 8-bit
     /// range and the lane's width, computed once here: a decoded row is `low + level · span`.
-    /// A file stores the 8-bit ranges; memory holds these (80 bytes more a segment, a
+    /// A file stores the 8-bit ranges (`compile/stored` recovers them from these); memory holds these (80 bytes more a segment, a
     /// multiply-add and two conversions fewer per row decoded).
     pub(crate) low: [Vec4; 4],
     pub(crate) span: [Vec4; 4],

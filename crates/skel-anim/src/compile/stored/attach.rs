@@ -61,7 +61,7 @@ impl AnimationData {
         if decoded.keys.iter().any(|k| !k.is_finite()) {
             return Err(bad("a decoded key is not finite"));
         }
-        let counts = super::key_counts(&decoded.quads, decoded.keys.len());
+        let counts = super::layout::key_counts(&decoded.quads, decoded.keys.len());
         let mut samplers = self.clips[clip].samplers.clone();
         let vec3 = cp.vec3.len();
         for (qi, q) in decoded.quads.iter().enumerate() {

@@ -37,17 +37,12 @@
 
 mod attach;
 mod bytes;
+mod layout;
 mod read;
 mod write;
 
 use crate::rig::four_node::QuadPlan;
-use crate::sample::four_node::{Quad, ROWS};
-use crate::sample::lane_bits::WHOLE_CLIP;
-use crate::sample::packed::Width;
 use crate::{AnimError, ClipCompression, NodeRest, StoredKeys};
-
-const MAGIC: [u8; 4] = *b"SKEL";
-const FORMAT: u16 = 1;
 
 /// The stored keys of a compressed clip's plan `plan` (over nodes at rest `rest`), carrying
 /// `report`.
@@ -72,62 +67,4 @@ pub(crate) fn load(
 ) -> Result<(QuadPlan, ClipCompression), AnimError> {
     read::read(keys.as_bytes(), lossless, rest)
         .map_err(|reason| AnimError::BadStoredKeys { clip, reason })
-}
-
-/// The value lane `l` of quad `q` takes in row `c` of group `g` unless the bytes say
-/// otherwise: its node's rest value, or the identity in a padding lane.
-fn implied(q: &Quad, rest: &[NodeRest], g: usize, l: usize, c: usize) -> f32 {
-    let node = (l < q.lanes)
-        .then(|| rest.get(q.nodes[l] as usize))
-        .flatten();
-    match (g, node) {
-        (0, Some(n)) => n.translation.get(c).copied().unwrap_or(0.0),
-        (1, Some(n)) => n.scale.get(c).copied().unwrap_or(1.0),
-        (_, Some(n)) => n.rotation.get(c).copied().unwrap_or(0.0),
-        (0, None) => 0.0,
-        (1, None) => 1.0,
-        (_, None) => f32::from(u8::from(c == 3)),
-    }
-}
-
-/// The 8-bit range of a segment that spans its whole group: every level of the clip range.
-const FULL_RANGE: (u8, u8) = (0, 255);
-
-/// Keys per quad: from each quad's first key row to the next quad's (the last to `len`).
-fn key_counts(quads: &[Quad], len: usize) -> Vec<usize> {
-    quads
-        .iter()
-        .zip(quads.iter().skip(1).map(|q| q.first).chain([len]))
-        .map(|(q, end)| end.saturating_sub(q.first) / ROWS)
-        .collect()
-}
-
-/// Segments of a group of `keys` keys at `shift`.
-fn segment_count(keys: usize, shift: u32) -> usize {
-    if shift == WHOLE_CLIP {
-        1
-    } else {
-        keys.max(1).div_ceil(1 << shift)
-    }
-}
-
-fn width_code(width: Width) -> u16 {
-    match width {
-        Width::Held => 0,
-        Width::Bits8 => 1,
-        Width::Bits16 => 2,
-        Width::Lanes => 3,
-        Width::F32 => 4,
-    }
-}
-
-fn width_of(code: u16) -> Result<Width, String> {
-    Ok(match code {
-        0 => Width::Held,
-        1 => Width::Bits8,
-        2 => Width::Bits16,
-        3 => Width::Lanes,
-        4 => Width::F32,
-        _ => return Err(format!("unknown width code {code}")),
-    })
 }

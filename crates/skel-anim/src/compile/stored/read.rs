@@ -6,7 +6,7 @@
 use glam::{BVec4A, Vec4};
 
 use super::bytes::In;
-use super::{FORMAT, FULL_RANGE, MAGIC, implied, key_counts, segment_count, width_of};
+use super::layout::{FORMAT, FULL_RANGE, MAGIC, implied, key_counts, segment_count, width_of};
 use crate::compile::choice::uniform_of;
 use crate::rig::four_node::{QuadPlan, fix_if_constant};
 use crate::sample::bit_stream::field;

@@ -6,7 +6,7 @@
 use glam::Vec4;
 
 use super::bytes::Out;
-use super::{FORMAT, FULL_RANGE, MAGIC, implied, key_counts, segment_count, width_code};
+use super::layout::{FORMAT, FULL_RANGE, MAGIC, implied, key_counts, segment_count, width_code};
 use crate::rig::four_node::QuadPlan;
 use crate::sample::bit_stream::{BitWriter, field};
 use crate::sample::four_node::Quad;
