@@ -157,9 +157,20 @@ fn load_buffer(
     bin: Option<&[u8]>,
     base_dir: Option<&Path>,
 ) -> Result<Vec<u8>, GltfError> {
-    let expected = buffer.byte_length.0;
+    buffer_bytes(index, buffer.uri.as_deref(), buffer.byte_length.0, bin, base_dir)
+}
+
+/// The `expected` bytes of buffer `index` given by `uri` (none: the GLB's `bin` chunk, for
+/// buffer 0 only), external files read relative to `base_dir`.
+pub(crate) fn buffer_bytes(
+    index: usize,
+    uri: Option<&str>,
+    expected: u64,
+    bin: Option<&[u8]>,
+    base_dir: Option<&Path>,
+) -> Result<Vec<u8>, GltfError> {
     let used_by = || format!("buffers[{index}]");
-    let mut data = match buffer.uri.as_deref() {
+    let mut data = match uri {
         None => match (index, bin) {
             (0, Some(bin)) => bin.to_vec(),
             (0, None) => {

@@ -16,6 +16,7 @@ use skel_anim::StoredKeys;
 use super::COMPRESSED_ANIMATION;
 use crate::GltfError;
 use crate::compressed::is_fallback_buffer;
+use crate::document::buffer_bytes;
 use crate::glb::{GLB_MAGIC, parse_glb};
 use crate::uri::{UriSource, read_file, resolve_uri};
 use crate::write::{container, mime_of, pad, write_atomically};
@@ -54,7 +55,7 @@ pub fn write_compressed_glb(
     let mut root: Value = serde_json::from_slice(json_bytes).map_err(|e| GltfError::Parse {
         reason: e.to_string(),
     })?;
-    let buffers = buffer_bytes(&root, bin, base_dir)?;
+    let buffers = every_buffer(&root, bin, base_dir)?;
     for a in droppable_outputs(&root, stored) {
         if let Some(acc) = root
             .pointer_mut(&format!("/accessors/{a}"))
@@ -151,7 +152,7 @@ fn array<'v>(root: &'v Value, key: &str) -> &'v [Value] {
 }
 
 /// Each buffer's bytes (`None`: a meshopt fallback buffer without data).
-fn buffer_bytes(
+fn every_buffer(
     root: &Value,
     bin: Option<&[u8]>,
     base_dir: Option<&Path>,
@@ -164,35 +165,7 @@ fn buffer_bytes(
             out.push(None);
             continue;
         }
-        let used_by = || format!("buffers[{i}]");
-        let mut data = match (uri, i, bin) {
-            (None, 0, Some(bin)) => bin.to_vec(),
-            (None, ..) => {
-                return Err(GltfError::MissingBuffer {
-                    buffer: i,
-                    reason: "no uri and not the GLB BIN chunk".into(),
-                });
-            }
-            (Some(uri), ..) => match resolve_uri(uri, base_dir, &used_by)? {
-                Some(UriSource::Data(bytes)) => bytes,
-                Some(UriSource::File(path)) => read_file(&path)?,
-                None => {
-                    return Err(GltfError::MissingBuffer {
-                        buffer: i,
-                        reason: format!("external file {uri:?} and no base directory"),
-                    });
-                }
-            },
-        };
-        if (data.len() as u64) < length {
-            return Err(GltfError::BufferLength {
-                buffer: i,
-                expected: length,
-                actual: data.len() as u64,
-            });
-        }
-        data.truncate(usize::try_from(length).unwrap_or(usize::MAX));
-        out.push(Some(data));
+        out.push(Some(buffer_bytes(i, uri, length, bin, base_dir)?));
     }
     Ok(out)
 }
