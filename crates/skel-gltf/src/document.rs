@@ -157,7 +157,13 @@ fn load_buffer(
     bin: Option<&[u8]>,
     base_dir: Option<&Path>,
 ) -> Result<Vec<u8>, GltfError> {
-    buffer_bytes(index, buffer.uri.as_deref(), buffer.byte_length.0, bin, base_dir)
+    buffer_bytes(
+        index,
+        buffer.uri.as_deref(),
+        buffer.byte_length.0,
+        bin,
+        base_dir,
+    )
 }
 
 /// The `expected` bytes of buffer `index` given by `uri` (none: the GLB's `bin` chunk, for
