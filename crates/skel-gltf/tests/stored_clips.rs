@@ -207,3 +207,28 @@ fn stored_clips_of_the_fixtures_keep_every_extension() {
     let stored: usize = files.iter().map(|p| check_file(p, false)).sum();
     assert!(stored >= 5, "{stored} clips stored");
 }
+
+/// Malformed sources are errors, never panics: every malformed fixture, and a file whose
+/// view names a buffer it does not have.
+#[test]
+fn malformed_sources_are_errors_not_panics() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/malformed");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let _ = write_compressed_glb(&bytes, Some(&dir), &[]);
+    }
+    for (name, what) in [
+        ("missing_external_buffer.gltf", "buffer"),
+        ("buffer_view_out_of_range.gltf", "buffer view"),
+        ("bad_magic.glb", ""),
+    ] {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        let e = write_compressed_glb(&bytes, Some(&dir), &[]).unwrap_err();
+        assert!(e.to_string().contains(what), "{name}: {e}");
+    }
+    let json = br#"{"asset": {"version": "2.0"}, "buffers": [{"byteLength": 4, "uri": "data:application/octet-stream;base64,AAAAAA=="}],
+        "bufferViews": [{"buffer": 3, "byteLength": 4}], "accessors": [{"bufferView": 0, "count": 1, "type": "SCALAR", "componentType": 5126}]}"#;
+    let e = write_compressed_glb(json, None, &[]).unwrap_err();
+    assert!(e.to_string().contains("buffer"), "{e}");
+}

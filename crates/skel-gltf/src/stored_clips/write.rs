@@ -310,24 +310,39 @@ fn repack(
             .iter()
             .find_map(|e| v.get("extensions")?.get(*e).cloned())
     };
-    let mut ranges: Vec<(usize, u64, u64)> = Vec::new();
+    // Per view (and its meshopt source): buffer, start, end, the view.
+    let mut ranges: Vec<(usize, u64, u64, usize)> = Vec::new();
     for (i, v) in views.iter().enumerate().filter(|(i, _)| live[*i]) {
-        let r = span(v).ok_or_else(|| bad_view(i, "no buffer or byteLength"))?;
-        ranges.push(r);
+        let (b, start, end) = span(v).ok_or_else(|| bad_view(i, "no buffer or byteLength"))?;
+        ranges.push((b, start, end, i));
         if let Some(ext) = meshopt(v) {
-            ranges.push(span(&ext).ok_or_else(|| bad_view(i, "meshopt source"))?);
+            let (b, start, end) = span(&ext).ok_or_else(|| bad_view(i, "meshopt source"))?;
+            ranges.push((b, start, end, i));
         }
     }
     ranges.sort_unstable();
     let mut moved: Vec<Moved> = Vec::new();
-    for (b, start, end) in ranges {
-        let Some(Some(data)) = buffers.get(b) else {
-            continue;
+    for (b, start, end, view) in ranges {
+        let data = match buffers.get(b) {
+            Some(Some(data)) => data,
+            // A meshopt fallback without data: its views are decoded from elsewhere.
+            Some(None) => continue,
+            None => {
+                return Err(GltfError::BadReference {
+                    used_by: format!("bufferViews[{view}]"),
+                    kind: "buffer",
+                    index: b,
+                    count: buffers.len(),
+                });
+            }
         };
         if end > data.len() as u64 {
-            return Err(GltfError::Invalid {
-                path: format!("buffers[{b}]"),
-                reason: format!("a view reaches byte {end} of {}", data.len()),
+            return Err(GltfError::BufferViewOutOfRange {
+                view,
+                buffer: b,
+                start,
+                end,
+                buffer_len: data.len() as u64,
             });
         }
         if let Some(last) = moved
