@@ -32,7 +32,7 @@ const MESHOPT: [&str; 2] = ["EXT_meshopt_compression", "KHR_meshopt_compression"
 ///
 /// Samplers whose channels all drive a node's translation, rotation or scale (LINEAR or STEP)
 /// keep their key times; their outputs become accessors without data (zeros), which
-/// [`load_gltf`](crate::load_gltf) fills from the stored keys. Outputs other channels or
+/// [`load_path`](crate::load_path) fills from the stored keys. Outputs other channels or
 /// meshes share, weights and pointer channels, and animations without stored keys stay as
 /// they are.
 ///
