@@ -9,7 +9,9 @@
 //! - `pointer`: arbitrary text as a `KHR_animation_pointer` pointer
 //!   ([`extensions::pointer_bytes`]);
 //! - `meshopt`: arbitrary bytes as an `EXT_meshopt_compression` stream
-//!   ([`extensions::meshopt_bytes`]).
+//!   ([`extensions::meshopt_bytes`]);
+//! - `stored_keys`: arbitrary bytes as a clip's stored compressed keys
+//!   ([`stored::stored_keys_bytes`]).
 //!
 //! Kept out of the workspace (it needs libFuzzer's nightly flags); run it with
 //! `cargo xtask fuzz --seconds N [--target T]` (see `docs/fuzzing.md`).
@@ -20,5 +22,6 @@ pub mod extensions;
 pub mod graph;
 pub mod num;
 pub mod rig;
+pub mod stored;
 
 pub use asset::exercise_asset;

@@ -40,4 +40,8 @@ fn every_saved_input_runs_clean() {
         eprintln!("controller_api regression: {}", file.display());
         skel_fuzz::api::run_bytes(&std::fs::read(file).unwrap());
     }
+    for file in &inputs("stored_keys") {
+        eprintln!("stored_keys regression: {}", file.display());
+        skel_fuzz::stored::stored_keys_bytes(&std::fs::read(file).unwrap());
+    }
 }

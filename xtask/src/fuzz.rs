@@ -19,12 +19,13 @@ use std::process::{Command, Stdio};
 use std::time::SystemTime;
 
 /// The fuzz targets, in the order they run.
-pub(crate) const TARGETS: [&str; 5] = [
+pub(crate) const TARGETS: [&str; 6] = [
     "load_gltf",
     "pointer",
     "meshopt",
     "controller_api",
     "graph_json",
+    "stored_keys",
 ];
 
 /// Per-input time limit: an input slower than this is reported as a hang.

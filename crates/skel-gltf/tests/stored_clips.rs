@@ -232,3 +232,19 @@ fn malformed_sources_are_errors_not_panics() {
     let e = write_compressed_glb(json, None, &[]).unwrap_err();
     assert!(e.to_string().contains("buffer"), "{e}");
 }
+
+/// The fuzzer's first find (`fixtures/fuzz-regressions/stored_keys/`): stored keys whose
+/// rotations decode to quaternions of length ~10³⁵ are refused, not played as NaN poses.
+#[test]
+fn a_stored_rotation_far_from_unit_is_refused() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let source = load_path(&root.join("default_character.glb"), &LoadOptions::default()).unwrap();
+    let bytes = std::fs::read(root.join("fuzz-regressions/stored_keys/rotation_far_from_unit.bin"))
+        .unwrap();
+    let mut data = source.animation.clone();
+    let e = data
+        .attach_stored_keys(0, skel_anim::StoredKeys::from_bytes(bytes))
+        .unwrap_err();
+    assert!(e.to_string().contains("unit length"), "{e}");
+    assert_eq!(data, source.animation, "nothing attached");
+}

@@ -2,6 +2,8 @@
 //! against the clip's layout and writes their decoded keys into its samplers (what the clip
 //! now is); [`Rig::stored_keys`] writes a compressed clip out.
 
+use glam::Vec4;
+
 use crate::rig::plan::lossless_clip;
 use crate::sample::four_node::{R_ROWS, ROWS, S_ROWS, T_ROWS};
 use crate::{AnimError, AnimationData, Rig, StoredKeys};
@@ -40,7 +42,8 @@ impl AnimationData {
     /// ```
     ///
     /// # Errors
-    /// [`AnimError::BadStoredKeys`] when the bytes are corrupt, of another format version, or
+    /// [`AnimError::BadStoredKeys`] when the bytes are corrupt (a decoded key not finite, or a
+    /// rotation far from unit length), of another format version, or
     /// written for another layout of the clip (other nodes, channels or key counts), or the
     /// clip has no four-node layout; [`AnimError::NoSuchClip`]; what
     /// [`AnimationData::validate`] finds. The data is unchanged on error.
@@ -60,6 +63,31 @@ impl AnimationData {
         let decoded = plan.unpacked();
         if decoded.keys.iter().any(|k| !k.is_finite()) {
             return Err(bad("a decoded key is not finite"));
+        }
+        // A compressor's rotations are unit within its quantisation (10⁻² at 8 bits); far
+        // from unit, the bytes are corrupt (and normalising them could overflow).
+        let unit = |q: Vec4| (0.25..=4.0).contains(&q.length_squared());
+        for (q, end) in decoded.quads.iter().zip(
+            decoded
+                .quads
+                .iter()
+                .skip(1)
+                .map(|q| q.first)
+                .chain([decoded.keys.len()]),
+        ) {
+            for key in decoded.keys[q.first..end].chunks_exact(ROWS) {
+                let rows = [
+                    key[R_ROWS],
+                    key[R_ROWS + 1],
+                    key[R_ROWS + 2],
+                    key[R_ROWS + 3],
+                ];
+                for l in (0..q.lanes).filter(|&l| q.r_keyed.test(l)) {
+                    if !unit(Vec4::new(rows[0][l], rows[1][l], rows[2][l], rows[3][l])) {
+                        return Err(bad("a decoded rotation is far from unit length"));
+                    }
+                }
+            }
         }
         let counts = super::layout::key_counts(&decoded.quads, decoded.keys.len());
         let mut samplers = self.clips[clip].samplers.clone();

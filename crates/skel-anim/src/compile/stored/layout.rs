@@ -26,6 +26,33 @@ pub(super) fn implied(q: &Quad, rest: &[NodeRest], g: usize, l: usize, c: usize)
     }
 }
 
+/// The value lane `l` of quad `q` takes in row `c` of bit-packed group `g` unless the bytes
+/// say otherwise: [`implied`], a rotation made unit and turned to non-negative `w` with the
+/// arithmetic of the compressor's sources (`compile/bit_rates.rs`, `GroupSource::new`), so
+/// that an untracked lane decodes bit for bit as it was written.
+pub(super) fn implied_packed(q: &Quad, rest: &[NodeRest], g: usize, l: usize, c: usize) -> f32 {
+    if g != 2 {
+        return implied(q, rest, g, l, c);
+    }
+    let [x, y, z, w] = [0, 1, 2, 3].map(|c| implied(q, rest, g, l, c));
+    let len = (x * x + y * y + z * z + w * w).sqrt();
+    let inv = if len > 0.0 { 1.0 / len } else { 1.0 };
+    let w = w * inv;
+    let sign = if w < 0.0 { -1.0 } else { 1.0 };
+    match c {
+        0 => sign * (x * inv),
+        1 => sign * (y * inv),
+        2 => sign * (z * inv),
+        _ => sign * w,
+    }
+}
+
+/// Whether lane `l` of quad `q` is keyed in group `g` (translation, scale, rotation): its
+/// value comes from the clip, not from its node's rest.
+pub(super) fn keyed(q: &Quad, g: usize, l: usize) -> bool {
+    [q.t_keyed, q.s_keyed, q.r_keyed][g].test(l)
+}
+
 /// The 8-bit range of a segment that spans its whole group: every level of the clip range.
 pub(super) const FULL_RANGE: (u8, u8) = (0, 255);
 

@@ -17,9 +17,9 @@
 //!
 //! A quad's record: a `u16` of three 3-bit width codes (translation, scale, rotation: held,
 //! 8-bit, 16-bit, bit-packed, f32) and the normalised-lerp flag (bit 9), then per group:
-//! - held: a byte of the keyed lanes whose value is stored (the others hold their node's
-//!   rest value bit for bit), and their values (3 f32, a rotation 4); untracked lanes hold
-//!   their rest value, which the clip's nodes give;
+//! - held: where any lane is keyed, a byte of the keyed lanes whose value is stored (the
+//!   others hold their node's rest value bit for bit), and their values (3 f32, a rotation
+//!   4); untracked lanes hold their rest value, which the clip's nodes give;
 //! - 8 / 16-bit: each row's minimum and step (2 × 4 f32), then per key and row four lanes'
 //!   levels (4 × 1 or 4 × 2 bytes);
 //! - f32: per key and row four lanes' values;

@@ -6,7 +6,9 @@
 use glam::{BVec4A, Vec4};
 
 use super::bytes::In;
-use super::layout::{FORMAT, FULL_RANGE, MAGIC, implied, key_counts, segment_count, width_of};
+use super::layout::{
+    FORMAT, FULL_RANGE, MAGIC, implied, implied_packed, key_counts, keyed, segment_count, width_of,
+};
 use crate::compile::choice::uniform_of;
 use crate::rig::four_node::{QuadPlan, fix_if_constant};
 use crate::sample::bit_stream::field;
@@ -225,13 +227,20 @@ fn read_lanes(
     }
     let held = BVec4A::from_array(std::array::from_fn(|l| mask >> l & 1 == 1));
     let stored = |l: usize| mask >> (4 + l) & 1 == 1;
+    // Only a keyed lane's value may differ from its rest: an untracked lane plays its rest,
+    // as the clip's samplers (which have none for it) say.
+    if let Some(l) = (0..4).find(|&l| stored(l) && !keyed(q, g, l)) {
+        return Err(format!(
+            "a value stored for lane {l}, which the clip does not key"
+        ));
+    }
     let mut w_held = Vec4::ONE;
     if rotation && rows == 3 {
         for l in (0..4).filter(|&l| held.test(l)) {
             w_held[l] = if stored(l) {
                 input.f32("a held w")?
             } else {
-                implied(q, rest, g, l, 3)
+                implied_packed(q, rest, g, l, 3)
             };
         }
     }
@@ -247,7 +256,7 @@ fn read_lanes(
             } else if stored(l) {
                 ranges.min[c][l] = input.f32("a held value")?;
             } else {
-                ranges.min[c][l] = implied(q, rest, g, l, c);
+                ranges.min[c][l] = implied_packed(q, rest, g, l, c);
             }
         }
     }

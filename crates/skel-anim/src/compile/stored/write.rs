@@ -6,7 +6,10 @@
 use glam::Vec4;
 
 use super::bytes::Out;
-use super::layout::{FORMAT, FULL_RANGE, MAGIC, implied, key_counts, segment_count, width_code};
+use super::layout::{
+    FORMAT, FULL_RANGE, MAGIC, implied, implied_packed, key_counts, keyed, segment_count,
+    width_code,
+};
 use crate::rig::four_node::QuadPlan;
 use crate::sample::bit_stream::{BitWriter, field};
 use crate::sample::four_node::Quad;
@@ -129,13 +132,18 @@ fn write_lanes(
     let rows = group.rows as usize;
     let held = group.held;
     let rebuilt_w = g == 2 && rows == 3;
-    // Held lanes whose value is not the one the reader assumes.
-    let stored = |l: usize| {
-        held.test(l)
-            && ((0..rows)
-                .any(|c| ranges.min[c][l].to_bits() != implied(q, rest, g, l, c).to_bits())
-                || rebuilt_w && group.w_held[l].to_bits() != implied(q, rest, g, l, 3).to_bits())
+    // Held lanes whose value is not the one the reader assumes; only a keyed lane's may be
+    // (an untracked lane plays its rest, as the clip's samplers say).
+    let differs = |l: usize| {
+        (0..rows).any(|c| ranges.min[c][l].to_bits() != implied_packed(q, rest, g, l, c).to_bits())
+            || rebuilt_w && group.w_held[l].to_bits() != implied_packed(q, rest, g, l, 3).to_bits()
     };
+    let stored = |l: usize| held.test(l) && keyed(q, g, l) && differs(l);
+    if let Some(l) = (0..4).find(|&l| held.test(l) && !keyed(q, g, l) && differs(l)) {
+        return Err(format!(
+            "lane {l} is not keyed but does not hold its rest value"
+        ));
+    }
     #[expect(
         clippy::cast_possible_truncation,
         reason = "rows is 3 or 4; shift ≤ 31"
