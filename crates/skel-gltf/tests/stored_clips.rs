@@ -233,18 +233,24 @@ fn malformed_sources_are_errors_not_panics() {
     assert!(e.to_string().contains("buffer"), "{e}");
 }
 
-/// The fuzzer's first find (`fixtures/fuzz-regressions/stored_keys/`): stored keys whose
-/// rotations decode to quaternions of length ~10³⁵ are refused, not played as NaN poses.
+/// The fuzzer's finds (`fixtures/fuzz-regressions/stored_keys/`): stored keys whose
+/// rotations decode to quaternions of length ~10³⁵, and stored keys that give a lane the clip
+/// does not key a value of its own (its samplers have none, so the clip would play two
+/// things), are refused, not played.
 #[test]
-fn a_stored_rotation_far_from_unit_is_refused() {
+fn stored_keys_that_play_other_than_their_samplers_are_refused() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     let source = load_path(&root.join("default_character.glb"), &LoadOptions::default()).unwrap();
-    let bytes = std::fs::read(root.join("fuzz-regressions/stored_keys/rotation_far_from_unit.bin"))
-        .unwrap();
-    let mut data = source.animation.clone();
-    let e = data
-        .attach_stored_keys(0, skel_anim::StoredKeys::from_bytes(bytes))
-        .unwrap_err();
-    assert!(e.to_string().contains("unit length"), "{e}");
-    assert_eq!(data, source.animation, "nothing attached");
+    for (file, why) in [
+        ("rotation_far_from_unit.bin", "unit length"),
+        ("untracked_lane_value.bin", "does not key"),
+    ] {
+        let bytes = std::fs::read(root.join("fuzz-regressions/stored_keys").join(file)).unwrap();
+        let mut data = source.animation.clone();
+        let e = data
+            .attach_stored_keys(0, skel_anim::StoredKeys::from_bytes(bytes))
+            .unwrap_err();
+        assert!(e.to_string().contains(why), "{file}: {e}");
+        assert_eq!(data, source.animation, "{file}: nothing attached");
+    }
 }

@@ -12,7 +12,7 @@ use super::layout::{
 use crate::compile::choice::uniform_of;
 use crate::rig::four_node::{QuadPlan, fix_if_constant};
 use crate::sample::bit_stream::field;
-use crate::sample::four_node::Quad;
+use crate::sample::four_node::{Quad, ROWS};
 use crate::sample::lane_bits::{ClipRanges, LaneGroup, MAX_BITS, WHOLE_CLIP};
 use crate::sample::packed::{GROUPS, PackedGroup, PackedKeys, Range, Width};
 use crate::{ClipCompression, NodeRest};
@@ -167,6 +167,7 @@ pub(crate) fn read(
     if input.left() != 0 {
         return Err(format!("{} bytes past the last quad", input.left()));
     }
+    untracked_lanes_hold(&packed, &plan.quads, lossless, &counts)?;
     packed.uniform = uniform_of(&plan.quads, &packed.nlerp);
     for width in packed.quads.iter().flatten().map(|g| g.width) {
         match width {
@@ -186,6 +187,51 @@ pub(crate) fn read(
     report.memory_bytes = packed.memory_bytes();
     plan.packed = Some(packed);
     Ok((plan, report))
+}
+
+/// Checks that every lane the clip does not key plays, in each group stored at 8 or 16 bits
+/// or as f32, at every key, the value the clip's layout holds for it (its rest, or the
+/// identity in a padding lane): the clip's samplers have nothing else for it, so the bytes may
+/// not either. (Bit-packed groups hold such lanes by construction: `read_lanes`.)
+fn untracked_lanes_hold(
+    packed: &PackedKeys,
+    quads: &[Quad],
+    lossless: &QuadPlan,
+    counts: &[usize],
+) -> Result<(), String> {
+    let mut key = [Vec4::ZERO; ROWS];
+    for (qi, (q, groups)) in quads.iter().zip(&packed.quads).enumerate() {
+        let quantised =
+            |g: usize| matches!(groups[g].width, Width::Bits8 | Width::Bits16 | Width::F32);
+        let checked: Vec<(usize, usize)> = (0..3)
+            .filter(|&g| quantised(g))
+            .flat_map(|g| {
+                (0..4)
+                    .filter(move |&l| !keyed(q, g, l))
+                    .map(move |l| (g, l))
+            })
+            .collect();
+        if checked.is_empty() {
+            continue;
+        }
+        for k in 0..counts[qi] {
+            #[expect(
+                clippy::cast_possible_truncation,
+                reason = "key counts fit u32: the plan checked them"
+            )]
+            packed.decode(groups, k as u32, &mut key);
+            let layout = &lossless.keys[q.first + k * ROWS..][..ROWS];
+            for &(g, l) in &checked {
+                let (first_row, rows) = GROUPS[g];
+                if (first_row..first_row + rows).any(|r| key[r][l] != layout[r][l]) {
+                    return Err(format!(
+                        "quad {qi}: a value for lane {l}, which the clip does not key"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn to_u32(n: usize) -> Result<u32, String> {
@@ -229,7 +275,7 @@ fn read_lanes(
     let stored = |l: usize| mask >> (4 + l) & 1 == 1;
     // Only a keyed lane's value may differ from its rest: an untracked lane plays its rest,
     // as the clip's samplers (which have none for it) say.
-    if let Some(l) = (0..4).find(|&l| stored(l) && !keyed(q, g, l)) {
+    if let Some(l) = (0..4).find(|&l| (stored(l) || !held.test(l)) && !keyed(q, g, l)) {
         return Err(format!(
             "a value stored for lane {l}, which the clip does not key"
         ));
