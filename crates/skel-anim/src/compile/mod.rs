@@ -8,6 +8,8 @@ pub(crate) mod choice;
 pub(crate) mod compressor;
 pub mod shell;
 pub(crate) mod stored;
+#[cfg(test)]
+pub(crate) mod test_chain;
 pub(crate) mod tolerances;
 pub(crate) mod trials;
 pub(crate) mod variable;

@@ -39,6 +39,8 @@ mod attach;
 mod bytes;
 mod layout;
 mod read;
+#[cfg(test)]
+mod tests;
 mod write;
 
 use crate::rig::four_node::QuadPlan;
