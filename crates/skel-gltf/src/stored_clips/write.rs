@@ -39,8 +39,10 @@ const MESHOPT: [&str; 2] = ["EXT_meshopt_compression", "KHR_meshopt_compression"
 /// # Errors
 /// [`GltfError::Glb`] and [`GltfError::Parse`] for a source that is not glTF,
 /// [`GltfError::MissingBuffer`], [`GltfError::BufferLength`], [`GltfError::DataUri`] and
-/// [`GltfError::Io`] when a buffer's bytes cannot be had, [`GltfError::Invalid`] for a buffer
-/// view that does not fit its buffer, or a result past the GLB size limit.
+/// [`GltfError::Io`] when a buffer's bytes cannot be had, [`GltfError::BufferViewOutOfRange`]
+/// and [`GltfError::BadReference`] for a buffer view past its buffer or naming one the file
+/// does not have, [`GltfError::Invalid`] for a view without a buffer or length, or a result
+/// past the GLB size limit.
 pub fn write_compressed_glb(
     source: &[u8],
     base_dir: Option<&Path>,
