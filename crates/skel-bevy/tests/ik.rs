@@ -50,15 +50,7 @@ fn foot_reaches_a_target_entity() {
 
     // skel's own player: the same clip at the same time, the same job, the target in the
     // scene's frame.
-    let time = app
-        .world()
-        .get::<SkelPlayer>(character)
-        .unwrap()
-        .player()
-        .unwrap()
-        .layers()[0]
-        .clock()
-        .time();
+    let time = common::layer_time(&app, character);
     let idle = rig.clip_index("Idle").unwrap();
     let mut free = Player::new(&rig);
     free.add_layer(LayerDesc::new(idle)).unwrap();
@@ -171,15 +163,7 @@ fn head_aims_at_a_target_entity() {
     let angle = forward.angle_between(wanted);
 
     // skel's own player: the same clip, time and job.
-    let time = app
-        .world()
-        .get::<SkelPlayer>(character)
-        .unwrap()
-        .player()
-        .unwrap()
-        .layers()[0]
-        .clock()
-        .time();
+    let time = common::layer_time(&app, character);
     let mut solved = Player::new(&rig);
     solved
         .add_layer(LayerDesc::new(rig.clip_index("Idle").unwrap()))

@@ -9,7 +9,7 @@ mod common;
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use skel_bevy::anim::{LayerDesc, NullSink, Player, Rig};
+use skel_bevy::anim::{NullSink, Player, Rig};
 use skel_bevy::{SkelLayer, SkelMapping, SkelPlayer, SkelRetarget, SkelRig};
 use skel_retarget::{HumanoidMap, RetargetOptions};
 
@@ -59,21 +59,9 @@ fn robot_dance_on_the_built_in_character_matches_skel_retarget() {
     common::run_until_bound(&mut app, entity);
     common::step(&mut app, 45);
 
-    let time = app
-        .world()
-        .get::<SkelPlayer>(entity)
-        .unwrap()
-        .player()
-        .unwrap()
-        .layers()[0]
-        .clock()
-        .time();
+    let time = common::layer_time(&app, entity);
     assert!(time > 0.0, "the clip did not advance");
-    let mut reference = Player::new(&rig);
-    reference.add_layer(LayerDesc::new(dance)).unwrap();
-    reference.layer_mut(0).unwrap().clock_mut().seek(time);
-    reference.evaluate(&mut NullSink);
-    let world: Vec<Mat4> = reference.world_matrices().iter().map(common::mat).collect();
+    let world = common::clip_world(&rig, dance, time);
 
     // The retargeted dance moves the character away from its rest pose (the premise).
     let mut rest = Player::new(&rig);

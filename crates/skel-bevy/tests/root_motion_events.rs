@@ -35,16 +35,7 @@ fn root_motion_moves_the_character_and_markers_fire_once_per_crossing() {
     common::run_until_bound(&mut app, character);
     // Where the bind frame left the playhead (its tick saw that frame's delta), then 2.5
     // loops more.
-    let clock = |app: &App| {
-        app.world()
-            .get::<SkelPlayer>(character)
-            .unwrap()
-            .player()
-            .unwrap()
-            .layers()[0]
-            .clock()
-            .time()
-    };
+    let clock = |app: &App| common::layer_time(app, character);
     let start = clock(&app);
     let more = (2.5 * duration / common::STEP).round() as usize;
     common::step(&mut app, more);

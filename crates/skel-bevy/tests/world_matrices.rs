@@ -9,7 +9,6 @@ mod common;
 use std::path::Path;
 
 use bevy::prelude::*;
-use skel_bevy::anim::{LayerDesc, NullSink, Player};
 use skel_bevy::{SkelLayer, SkelPlayer};
 
 /// Plays clip `clip` of `path` for `frames` steps through the plugin and compares.
@@ -26,23 +25,9 @@ fn check(path: &Path, clip: &str, frames: usize) {
     common::run_until_bound(&mut app, character);
     common::step(&mut app, frames);
 
-    let time = app
-        .world()
-        .get::<SkelPlayer>(character)
-        .unwrap()
-        .player()
-        .unwrap()
-        .layers()[0]
-        .clock()
-        .time();
+    let time = common::layer_time(&app, character);
     assert!(time > 0.0, "the clip did not advance");
-    let mut reference = Player::new(&rig);
-    reference
-        .add_layer(LayerDesc::new(rig.clip_index(clip).unwrap()))
-        .unwrap();
-    reference.layer_mut(0).unwrap().clock_mut().seek(time);
-    reference.evaluate(&mut NullSink);
-    let world: Vec<Mat4> = reference.world_matrices().iter().map(common::mat).collect();
+    let world = common::clip_world(&rig, rig.clip_index(clip).unwrap(), time);
 
     let (lo, hi) = world.iter().fold((Vec3::MAX, Vec3::MIN), |(lo, hi), m| {
         let t = m.w_axis.truncate();

@@ -16,7 +16,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy::transform::TransformPlugin;
 use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
-use skel_bevy::anim::Rig;
+use skel_bevy::anim::{LayerDesc, NullSink, Player, Rig};
 use skel_bevy::{SkelBindError, SkelJoint, SkelPlayer, SkelPlugin, SkelRig};
 
 /// One fixed step.
@@ -231,4 +231,25 @@ pub fn worst_joint_difference(
         worst = worst.max(d);
     }
     (worst, tol)
+}
+
+/// The clock time of `character`'s first layer.
+pub fn layer_time(app: &App, character: Entity) -> f32 {
+    app.world()
+        .get::<SkelPlayer>(character)
+        .unwrap()
+        .player()
+        .unwrap()
+        .layers()[0]
+        .clock()
+        .time()
+}
+
+/// skel's own world matrices of clip `clip` of `rig` at `time` (one layer, seeked there).
+pub fn clip_world(rig: &Arc<Rig>, clip: usize, time: f32) -> Vec<Mat4> {
+    let mut reference = Player::new(rig);
+    reference.add_layer(LayerDesc::new(clip)).unwrap();
+    reference.layer_mut(0).unwrap().clock_mut().seek(time);
+    reference.evaluate(&mut NullSink);
+    reference.world_matrices().iter().map(mat).collect()
 }
