@@ -73,6 +73,7 @@ mod compile;
 mod data;
 mod error;
 pub mod ik;
+pub mod inertial;
 mod kinds;
 mod math;
 mod player;

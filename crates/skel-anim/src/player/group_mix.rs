@@ -92,6 +92,7 @@ impl Player {
             root,
             ik,
             frame_map,
+            inertia,
             ..
         } = self;
         poser.pose_with(sink, |rig, scratch| {
@@ -107,11 +108,35 @@ impl Player {
                 root.as_ref(),
                 capture,
             );
+            if let Some(inertia) = inertia {
+                if capture == Capture::Nothing {
+                    super::inertialize::finish_switch(inertia, &scratch.trs);
+                }
+                inertia.apply(&mut scratch.trs);
+            }
             if !ik.is_empty() {
                 ik_pass::solve_all(scratch, ik, frame_map);
             }
         });
     }
+}
+
+/// The channel step with groups, nothing captured (an inertialized switch's extra poses).
+pub(super) fn mix_stack(
+    rig: &Rig,
+    scratch: &mut PoseScratch,
+    layers: &mut [Layer],
+    groups: &mut [LayerGroup],
+    snapshot: &mut Snapshot,
+    mix: &mut Mix,
+    root: Option<&RootState>,
+) {
+    let stack = Stack {
+        layers,
+        groups,
+        snapshot,
+    };
+    mix_groups(rig, scratch, stack, mix, root, Capture::Nothing);
 }
 
 /// What a grouped evaluation mixes.

@@ -8,6 +8,7 @@ mod group;
 mod group_mix;
 mod ik_jobs;
 pub(crate) mod ik_pass;
+mod inertialize;
 mod lane_rules;
 mod layer;
 mod mask;
@@ -138,6 +139,8 @@ pub struct Player {
     root: Option<motion_extraction::RootState>,
     ik: Vec<IkJob>,
     frame_map: ik_pass::FrameMap,
+    /// Inertialized switches (`None` until the first one or a reservation).
+    inertia: Option<Box<inertialize::PlayerInertia>>,
 }
 
 impl Player {
@@ -154,6 +157,7 @@ impl Player {
             root: None,
             ik: Vec::new(),
             frame_map: ik_pass::FrameMap::of(rig),
+            inertia: None,
         }
     }
 

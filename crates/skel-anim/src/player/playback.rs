@@ -4,7 +4,9 @@
 //! bone matrices into the sink.
 
 use super::layer::{LayerMode, MAX_WEIGHT};
-use super::{Player, events, group, group_mix, ik_pass, mix, motion_extraction, quad_mix};
+use super::{
+    Player, events, group, group_mix, ik_pass, inertialize, mix, motion_extraction, quad_mix,
+};
 use crate::{AnimError, AnimationEvent, PoseSink};
 
 impl Player {
@@ -80,6 +82,9 @@ impl Player {
     }
 
     fn advance_inner(&mut self, dt: f64, on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>) {
+        if let Some(inertia) = &mut self.inertia {
+            inertia.advance(dt);
+        }
         if self.root.is_none() && on_event.is_none() {
             // Plain playback: clocks only, and the fade bookkeeping when a ramp runs.
             let mut fading = false;
@@ -182,7 +187,11 @@ impl Player {
     /// bone-control overrides, blend layers, additive layers, visibility, local → world, bone
     /// matrices and morph weights.
     pub fn evaluate(&mut self, sink: &mut dyn PoseSink) {
-        if !self.groups.is_empty() && !self.groups_are_a_plain_stack() {
+        let inertial = self.inertia.as_ref().is_some_and(|i| i.busy());
+        if inertial {
+            self.prepare_switch();
+        }
+        if !self.groups.is_empty() && (inertial || !self.groups_are_a_plain_stack()) {
             self.pose_groups(sink, group_mix::Capture::Nothing);
             return;
         }
@@ -192,6 +201,7 @@ impl Player {
             return;
         }
         if self.poser.hook.is_none()
+            && !inertial
             && self.ik.is_empty()
             && self.root.is_none()
             && self.snapshot.weight <= 0.0
@@ -223,10 +233,15 @@ impl Player {
             root,
             ik,
             frame_map,
+            inertia,
             ..
         } = self;
         poser.pose_with(sink, |rig, scratch| {
             mix::mix_layers_with(rig, scratch, layers, mix, snapshot, root.as_ref());
+            if let Some(inertia) = inertia {
+                inertialize::finish_switch(inertia, &scratch.trs);
+                inertia.apply(&mut scratch.trs);
+            }
             if !ik.is_empty() {
                 ik_pass::solve_all(scratch, ik, frame_map);
             }
@@ -236,7 +251,11 @@ impl Player {
     /// `Some((clip, time))` when the stack is plain playback of one clip (or of nothing): one
     /// contributing layer, blend mode, effective weight ≥ 1, no mask, no snapshot.
     fn single_clip(&self) -> Option<(Option<usize>, f32)> {
-        if self.snapshot.weight > 0.0 || self.root.is_some() || !self.ik.is_empty() {
+        if self.snapshot.weight > 0.0
+            || self.root.is_some()
+            || !self.ik.is_empty()
+            || self.inertia.as_ref().is_some_and(|i| i.busy())
+        {
             return None;
         }
         let mut found = None;

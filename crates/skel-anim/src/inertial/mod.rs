@@ -1,0 +1,384 @@
+//! Inertialization: switch to a new pose at once and let the difference from the old one decay
+//! (David Bollo, "Inertialization: High-Performance Animation Transitions in Gears of War",
+//! GDC 2018; Unreal's `AnimNode_Inertialization`).
+//!
+//! # The rule
+//!
+//! At the switch the destination plays at once. Per node, the difference between what was on
+//! screen and the destination is taken as nine numbers: translation (3), rotation as a
+//! rotation vector (3: axis × angle of `q_source · conj(q_destination)`, the short way round)
+//! and scale (3). That offset `x₀` and its velocity `v₀` (the source's velocity minus the
+//! destination's, so that what is shown keeps its velocity across the switch) decay to zero
+//! over the blend time, each number on its own quintic (see [`quintic_decay`]); every frame
+//! shows `destination ⊕ offset(t)`: translation and scale added, rotation
+//! `exp(offset) · q_destination`. After the blend time the offset is exactly zero and the pose
+//! is the destination's, bit for bit.
+//!
+//! # Why the quintic and not dead blending
+//!
+//! Dead blending (Daniel Holden, 2023) extrapolates the source by its decaying velocity and
+//! cross-fades it to the destination. It never overshoots, but what it shows depends on how far
+//! the extrapolated source drifts, which depends on the source's velocity at the switch: a
+//! limb swinging fast keeps swinging for a while before the fade pulls it back. The quintic
+//! keeps only a difference that shrinks monotonically in the common case (`x₀` and `v₀` of
+//! opposite signs shorten the blend time per number, Bollo's `t₁ = min(t₁, −5 x₀ / v₀)`, so it
+//! never crosses zero), ends exactly at the blend time, costs a handful of multiply-adds per
+//! number and keeps 18 floats per node (`x₀`, `v₀`), with nothing to sample from the source
+//! after the switch. Interruptions need no special case either: the pose on screen (the
+//! running offset included) becomes the next source.
+//!
+//! # Cost and memory
+//!
+//! [`Inertialization`] holds `x₀` and `v₀` (9 + 9 floats per node) and one pose (10 floats per
+//! node) for what was on screen at the switch; nothing allocates after [`Inertialization::new`].
+//! While no blend runs it costs nothing; while one runs, one quintic per number and one
+//! rotation-vector exponential per node.
+
+use glam::{Quat, Vec3};
+
+use crate::{AnimError, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
+
+/// Numbers per node in an offset or a velocity: translation, rotation vector, scale.
+pub const OFFSET_STRIDE: usize = 9;
+
+/// The quintic that takes `x₀` (moving at `v₀`) to zero at time `t₁`, evaluated at `t`
+/// (Bollo 2018): `x(t) = A t⁵ + B t⁴ + C t³ + ½ a₀ t² + v₀ t + x₀` with `x(t₁) = x'(t₁) =
+/// x''(t₁) = 0` and `a₀ = max(0, (−8 v₀ t₁ − 20 x₀) / t₁²)` in the direction of the decay.
+///
+/// When `v₀` points back towards zero, `t₁` is shortened to `−5 x₀ / v₀` so that the curve does
+/// not cross zero (overshoot); it is `duration` otherwise. `t ≥ t₁` (or a non-positive
+/// duration) gives exactly 0.
+///
+/// ```
+/// use skel_anim::inertial::quintic_decay;
+/// assert_eq!(quintic_decay(1.0, 0.0, 0.5, 0.0), 1.0); // starts at x₀
+/// assert_eq!(quintic_decay(1.0, 0.0, 0.5, 0.5), 0.0); // zero at the blend time
+/// let mid = quintic_decay(1.0, 0.0, 0.5, 0.25);
+/// assert!(mid > 0.0 && mid < 1.0);
+/// ```
+#[must_use]
+#[inline]
+pub fn quintic_decay(x0: f32, v0: f32, duration: f32, t: f32) -> f32 {
+    if duration.is_nan() || duration <= 0.0 || t >= duration {
+        return 0.0;
+    }
+    if x0 == 0.0 && v0 == 0.0 {
+        return 0.0;
+    }
+    // Work on the decay's own side: a positive x₀ (the formulas assume it).
+    let (sign, x0, v0) = if x0 < 0.0 {
+        (-1.0, -x0, -v0)
+    } else {
+        (1.0, x0, v0)
+    };
+    let mut t1 = duration;
+    if v0 < 0.0 && x0 > 0.0 {
+        t1 = t1.min(-5.0 * x0 / v0);
+    }
+    if t >= t1 || t1.is_nan() || t1 <= 0.0 {
+        return 0.0;
+    }
+    let t = t.max(0.0);
+    let a0 = ((-8.0 * v0 * t1 - 20.0 * x0) / (t1 * t1)).max(0.0);
+    let t1_2 = t1 * t1;
+    let t1_3 = t1_2 * t1;
+    let a = -(a0 * t1_2 + 6.0 * v0 * t1 + 12.0 * x0) / (2.0 * t1_3 * t1_2);
+    let b = (3.0 * a0 * t1_2 + 16.0 * v0 * t1 + 30.0 * x0) / (2.0 * t1_3 * t1);
+    let c = -(3.0 * a0 * t1_2 + 12.0 * v0 * t1 + 20.0 * x0) / (2.0 * t1_3);
+    let x = (((((a * t + b) * t + c) * t + 0.5 * a0) * t + v0) * t) + x0;
+    sign * x
+}
+
+/// The offset of pose record `a` over record `b` (`a ⊖ b`, nine numbers): `a`'s translation
+/// and scale minus `b`'s, and the rotation vector of `q_a · conj(q_b)` the short way round.
+#[must_use]
+#[inline]
+pub fn record_difference(a: &[f32], b: &[f32]) -> [f32; OFFSET_STRIDE] {
+    let qa = Quat::from_slice(&a[R_OFF..R_OFF + 4]);
+    let qb = Quat::from_slice(&b[R_OFF..R_OFF + 4]);
+    let r = rotation_vector(qa * qb.conjugate());
+    let t = Vec3::from_slice(&a[T_OFF..T_OFF + 3]) - Vec3::from_slice(&b[T_OFF..T_OFF + 3]);
+    let s = Vec3::from_slice(&a[S_OFF..S_OFF + 3]) - Vec3::from_slice(&b[S_OFF..S_OFF + 3]);
+    let out = [t.x, t.y, t.z, r.x, r.y, r.z, s.x, s.y, s.z];
+    if out.iter().all(|x| x.is_finite()) {
+        out
+    } else {
+        [0.0; OFFSET_STRIDE]
+    }
+}
+
+/// Adds offset `x` to pose record `rec` (`rec ⊕ x`): translation and scale added, rotation
+/// `exp(x_r) · q`, renormalised.
+#[inline]
+pub fn add_offset(rec: &mut [f32], x: &[f32; OFFSET_STRIDE]) {
+    for i in 0..3 {
+        rec[T_OFF + i] += x[i];
+        rec[S_OFF + i] += x[6 + i];
+    }
+    let r = Vec3::new(x[3], x[4], x[5]);
+    if r != Vec3::ZERO {
+        let q = Quat::from_slice(&rec[R_OFF..R_OFF + 4]);
+        let out = (Quat::from_scaled_axis(r) * q).normalize();
+        if out.is_finite() {
+            out.write_to_slice(&mut rec[R_OFF..R_OFF + 4]);
+        }
+    }
+}
+
+/// Axis × angle of unit quaternion `q`, taking the shorter way round (angle in `0..=π`).
+#[must_use]
+#[inline]
+pub fn rotation_vector(q: Quat) -> Vec3 {
+    let q = if q.w < 0.0 { -q } else { q };
+    let v = Vec3::new(q.x, q.y, q.z);
+    let s = v.length();
+    if s < 1e-12 {
+        // exp(v) ≈ 1 + v/2·…: the vector part is half the rotation vector.
+        return 2.0 * v;
+    }
+    let angle = 2.0 * s.atan2(q.w);
+    v * (angle / s)
+}
+
+/// One character's inertialization: the offset and velocity taken at the switch and the time
+/// since. Sized for a node count once; switching and applying allocate nothing.
+///
+/// The [`Player`](crate::Player) drives one ([`Player::inertialize`](crate::Player::inertialize),
+/// [`Player::inertialize_to`](crate::Player::inertialize_to)); code that poses on its own can
+/// drive one too: [`start`](Self::start) at the switch with the source and destination poses
+/// and their velocities, then every frame [`advance`](Self::advance) and
+/// [`apply`](Self::apply) onto the destination's pose.
+///
+/// ```
+/// use skel_anim::inertial::{Inertialization, OFFSET_STRIDE};
+/// use skel_anim::{R_OFF, T_OFF, TRS_STRIDE};
+///
+/// // One node: the source stands at x = 1, the destination at x = 0; nothing moves.
+/// let mut source = [0.0_f32; TRS_STRIDE];
+/// source[R_OFF + 3] = 1.0;
+/// let mut destination = source;
+/// source[T_OFF] = 1.0;
+/// let still = [0.0_f32; OFFSET_STRIDE];
+/// let mut blend = Inertialization::new(1);
+/// blend.start(&source, &still, &destination, &still, 0.5)?;
+/// let mut shown = destination;
+/// blend.apply(&mut shown); // at the switch: the source, exactly
+/// assert_eq!(shown[T_OFF], 1.0);
+/// blend.advance(0.25);
+/// let mut shown = destination;
+/// blend.apply(&mut shown);
+/// assert!(shown[T_OFF] > 0.0 && shown[T_OFF] < 1.0);
+/// blend.advance(0.25); // the blend time has passed: the destination, exactly
+/// assert!(!blend.is_active());
+/// # Ok::<(), skel_anim::AnimError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inertialization {
+    x0: Vec<f32>,
+    v0: Vec<f32>,
+    nodes: usize,
+    /// f64: a blend time reached by summing frame steps ends on the frame it should.
+    elapsed: f64,
+    duration: f32,
+    active: bool,
+}
+
+impl Inertialization {
+    /// Buffers for `nodes` nodes, with no blend running. Allocates.
+    #[must_use]
+    pub fn new(nodes: usize) -> Self {
+        Self {
+            x0: vec![0.0; nodes * OFFSET_STRIDE],
+            v0: vec![0.0; nodes * OFFSET_STRIDE],
+            nodes,
+            elapsed: 0.0,
+            duration: 0.0,
+            active: false,
+        }
+    }
+
+    /// Starts a blend of `duration` seconds from `source` (the pose on screen, TRS records of
+    /// [`TRS_STRIDE`] floats per node) moving at `source_velocity` (nine numbers per node, per
+    /// second: see [`OFFSET_STRIDE`]) to `destination` moving at `destination_velocity`.
+    /// Replaces any blend running (take the source from what [`apply`](Self::apply) showed
+    /// to continue from it). A duration of 0 ends any blend: the destination shows at once.
+    ///
+    /// # Errors
+    /// [`AnimError::NotFiniteValue`] for a NaN or infinite duration,
+    /// [`AnimError::LengthMismatch`] for buffers shorter than the node count; nothing changes
+    /// on error. Non-finite numbers in the poses give a zero offset for that node.
+    pub fn start(
+        &mut self,
+        source: &[f32],
+        source_velocity: &[f32],
+        destination: &[f32],
+        destination_velocity: &[f32],
+        duration: f32,
+    ) -> Result<(), AnimError> {
+        if !duration.is_finite() {
+            return Err(AnimError::NotFiniteValue {
+                what: "inertialization duration",
+                value: duration,
+            });
+        }
+        let poses = self.nodes * TRS_STRIDE;
+        let offsets = self.nodes * OFFSET_STRIDE;
+        for (what, len, need) in [
+            ("inertialization source pose", source.len(), poses),
+            ("inertialization destination pose", destination.len(), poses),
+            (
+                "inertialization source velocity",
+                source_velocity.len(),
+                offsets,
+            ),
+            (
+                "inertialization destination velocity",
+                destination_velocity.len(),
+                offsets,
+            ),
+        ] {
+            if len < need {
+                return Err(AnimError::LengthMismatch {
+                    what,
+                    expected: need,
+                    got: len,
+                });
+            }
+        }
+        for node in 0..self.nodes {
+            let rec = node * TRS_STRIDE..(node + 1) * TRS_STRIDE;
+            let x = record_difference(&source[rec.clone()], &destination[rec]);
+            let o = node * OFFSET_STRIDE;
+            self.x0[o..o + OFFSET_STRIDE].copy_from_slice(&x);
+            for i in o..o + OFFSET_STRIDE {
+                let v = source_velocity[i] - destination_velocity[i];
+                self.v0[i] = if v.is_finite() { v } else { 0.0 };
+            }
+        }
+        self.begin(duration);
+        Ok(())
+    }
+
+    /// Starts the blend over the offsets and velocities already written (by the player).
+    pub(crate) fn begin(&mut self, duration: f32) {
+        self.elapsed = 0.0;
+        self.duration = duration.max(0.0);
+        self.active = self.duration > 0.0;
+    }
+
+    /// The offsets and velocities, for a player that fills them itself.
+    pub(crate) fn buffers_mut(&mut self) -> (&mut [f32], &mut [f32]) {
+        (&mut self.x0, &mut self.v0)
+    }
+
+    /// Moves the blend `dt` seconds on (NaN, infinite and negative steps count as 0); at the
+    /// blend time it ends.
+    pub fn advance(&mut self, dt: f32) {
+        if !(self.active && dt.is_finite() && dt > 0.0) {
+            return;
+        }
+        self.elapsed += f64::from(dt);
+        if self.elapsed >= f64::from(self.duration) {
+            self.active = false;
+        }
+    }
+
+    /// Whether a blend runs (false after its blend time: [`apply`](Self::apply) then leaves
+    /// poses as they are).
+    #[must_use]
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// Seconds since the blend started, and its blend time; `None` when none runs.
+    #[must_use]
+    pub fn progress(&self) -> Option<(f32, f32)> {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "seconds within a blend time"
+        )]
+        self.active.then_some((self.elapsed as f32, self.duration))
+    }
+
+    /// Adds the offset at the current time onto `trs` (the destination's pose, [`TRS_STRIDE`]
+    /// floats per node). Does nothing when no blend runs or the buffer is shorter than the
+    /// node count.
+    pub fn apply(&self, trs: &mut [f32]) {
+        self.apply_earlier(trs, 0.0);
+    }
+
+    /// [`apply`](Self::apply) as the blend was `back` seconds ago (not before its start).
+    pub(crate) fn apply_earlier(&self, trs: &mut [f32], back: f32) {
+        if !self.active || trs.len() < self.nodes * TRS_STRIDE {
+            return;
+        }
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "seconds within a blend time"
+        )]
+        let t = (self.elapsed - f64::from(back)).max(0.0) as f32;
+        let d = self.duration;
+        for (node, rec) in trs
+            .chunks_exact_mut(TRS_STRIDE)
+            .take(self.nodes)
+            .enumerate()
+        {
+            let o = node * OFFSET_STRIDE;
+            let x0 = &self.x0[o..o + OFFSET_STRIDE];
+            let v0 = &self.v0[o..o + OFFSET_STRIDE];
+            if x0.iter().chain(v0).all(|x| *x == 0.0) {
+                continue;
+            }
+            let mut x = [0.0; OFFSET_STRIDE];
+            for i in 0..OFFSET_STRIDE {
+                x[i] = quintic_decay(x0[i], v0[i], d, t);
+            }
+            add_offset(rec, &x);
+        }
+    }
+
+    /// Floats held per node (offset and velocity; the player keeps one pose more).
+    #[must_use]
+    pub const fn floats_per_node() -> usize {
+        2 * OFFSET_STRIDE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quintic_meets_its_ends() {
+        for &(x0, v0) in &[(1.0_f32, 0.0_f32), (1.0, 3.0), (-2.0, 1.0), (0.5, -0.5)] {
+            let d = 0.4;
+            assert!((quintic_decay(x0, v0, d, 0.0) - x0).abs() < 1e-6);
+            // Slope at 0 is v0 (finite difference).
+            let h = 1e-3;
+            let slope = (quintic_decay(x0, v0, d, h) - quintic_decay(x0, v0, d, 0.0)) / h;
+            assert!(
+                (slope - v0).abs() < 0.05 * (1.0 + v0.abs()),
+                "{slope} vs {v0}"
+            );
+            assert_eq!(quintic_decay(x0, v0, d, d), 0.0);
+            // f32 rounding of the polynomial near its triple zero.
+            assert!(quintic_decay(x0, v0, d, d - 1e-4).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn offset_round_trips() {
+        let a = Quat::from_rotation_y(2.5);
+        let b = Quat::from_rotation_x(-1.0);
+        let mut ra = [0.0; TRS_STRIDE];
+        let mut rb = [0.0; TRS_STRIDE];
+        a.write_to_slice(&mut ra[R_OFF..R_OFF + 4]);
+        b.write_to_slice(&mut rb[R_OFF..R_OFF + 4]);
+        ra[T_OFF] = 3.0;
+        let x = record_difference(&ra, &rb);
+        add_offset(&mut rb, &x);
+        let q = Quat::from_slice(&rb[R_OFF..R_OFF + 4]);
+        assert!(q.dot(a).abs() > 1.0 - 1e-6);
+        assert_eq!(rb[T_OFF], 3.0);
+    }
+}
