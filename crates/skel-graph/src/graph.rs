@@ -107,6 +107,8 @@ pub(crate) struct Transition {
     pub(crate) exit_time: Option<f32>,
     pub(crate) duration: f32,
     pub(crate) normalized_duration: bool,
+    /// An inertialized switch instead of a cross-fade.
+    pub(crate) inertialize: bool,
     pub(crate) offset: f32,
     pub(crate) curve: CurveDef,
     pub(crate) priority: i32,

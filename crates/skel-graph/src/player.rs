@@ -126,6 +126,14 @@ impl GraphPlayer {
             }
             groups.push((group, first));
         }
+        if graph
+            .layers
+            .iter()
+            .any(|gl| gl.transitions.iter().any(|t| t.inertialize))
+        {
+            // Inertialized switches happen inside ticks, which allocate nothing.
+            player.reserve_inertialization();
+        }
         let mut me = Self {
             instance: GraphInstance::new(graph),
             player,
@@ -169,6 +177,7 @@ impl GraphPlayer {
     /// when visible, the pose goes to `sink`.
     pub fn tick(&mut self, dt: f32, sink: &mut dyn PoseSink) {
         self.instance.tick(dt);
+        self.inertialize();
         self.apply(dt);
         self.player.advance(dt);
         self.settle();
@@ -198,9 +207,26 @@ impl GraphPlayer {
     /// [`evaluate`](Player::evaluate).
     pub fn advance_with_events(&mut self, dt: f32, on_event: &mut dyn FnMut(&AnimationEvent<'_>)) {
         self.instance.tick(dt);
+        self.inertialize();
         self.apply(dt);
         self.player.advance_with_events(dt, on_event);
         self.settle();
+    }
+
+    /// When a layer took an inertialized switch this tick, hands the player the pose on
+    /// screen (its layers are still as the last tick set them) before the new weights go in:
+    /// the player blends from it over the longest such blend time.
+    fn inertialize(&mut self) {
+        let longest = self
+            .instance
+            .runs()
+            .iter()
+            .filter_map(|r| r.inertialized)
+            .fold(None, |m: Option<f64>, d| Some(m.map_or(d, |m| m.max(d))));
+        if let Some(d) = longest {
+            #[expect(clippy::cast_possible_truncation, reason = "a blend time in seconds")]
+            let _ = self.player.inertialize(d as f32);
+        }
     }
 
     /// Sets every member layer and group from the instance, before the player advances.

@@ -3,7 +3,9 @@
 
 use super::context::{Context, check_range};
 use crate::error::known_list;
-use crate::file::{CompareOp, ConditionDef, DurationModeDef, LayerDef, ParamKind, TransitionDef};
+use crate::file::{
+    BlendDef, CompareOp, ConditionDef, DurationModeDef, LayerDef, ParamKind, TransitionDef,
+};
 use crate::graph::{Condition, State, Test, Transition};
 use crate::{GraphError, NameKind};
 
@@ -99,6 +101,7 @@ fn compile_transition(
         exit_time,
         duration: non_negative("duration", t.duration)?,
         normalized_duration: t.duration_mode == DurationModeDef::Normalized,
+        inertialize: t.blend == BlendDef::Inertialize,
         offset: check_range(
             &format!("{path}.offset"),
             t.offset,

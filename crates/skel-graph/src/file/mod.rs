@@ -241,6 +241,19 @@ pub enum CurveDef {
     Smoothstep,
 }
 
+/// How a transition moves the pose from its source to its destination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlendDef {
+    /// Both states play while their weights ramp over the duration.
+    #[default]
+    Crossfade,
+    /// The destination plays at once; the difference from the pose on screen, and its
+    /// velocity, decay to zero over the duration (`skel_anim::inertial`). Nothing of the
+    /// source is sampled after the switch.
+    Inertialize,
+}
+
 /// Which transitions may interrupt a running one (Unity's interruption source).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -314,9 +327,12 @@ pub struct TransitionDef {
     /// Normalised time of the source that must be crossed (below 1: every loop).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exit_time: Option<f32>,
-    /// Length of the fade (0: a cut).
+    /// Length of the fade, or the blend time of an inertialized switch (0: a cut).
     #[serde(default)]
     pub duration: f32,
+    /// A cross-fade (default) or an inertialized switch.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub blend: BlendDef,
     /// Seconds (default) or the source's normalised time.
     #[serde(default, skip_serializing_if = "is_default")]
     pub duration_mode: DurationModeDef,

@@ -79,6 +79,8 @@ pub(crate) struct LayerRun {
     pub(crate) travel: Vec<u32>,
     /// Whether this tick froze the pose (a player binding captures its snapshot).
     pub(crate) interrupted: bool,
+    /// The blend time of an inertialized switch this tick took (the longest, if several).
+    pub(crate) inertialized: Option<f64>,
 }
 
 impl LayerRun {
@@ -98,6 +100,7 @@ impl LayerRun {
             share: 0.0,
             travel: Vec::with_capacity(gl.states.len()),
             interrupted: false,
+            inertialized: None,
         };
         let entry = gl.entry;
         run.source

@@ -18,6 +18,7 @@ impl LayerRun {
     /// One tick of `dt` seconds (finite, ≥ 0).
     pub(crate) fn tick(&mut self, gl: &GraphLayer, params: &mut [f64], dt: f64) {
         self.interrupted = false;
+        self.inertialized = None;
         let live_source = self.fade.is_none_or(|f| f.from_state.is_some());
         if live_source {
             let st = &gl.states[self.source.state as usize];
@@ -86,7 +87,8 @@ impl LayerRun {
     }
 
     /// Starts transition `t` from the run on `side`. Returns whether it was a cut (zero
-    /// duration: the next transition may follow within the tick).
+    /// duration: the next transition may follow within the tick). An inertialized switch
+    /// cuts too, but ends the tick's transitions: the player blends it.
     fn start(&mut self, gl: &GraphLayer, params: &[f64], t: u32, side: Side) -> bool {
         let tr = &gl.transitions[t as usize];
         let from = match side {
@@ -103,6 +105,11 @@ impl LayerRun {
         if duration <= 0.0 || duration.is_nan() {
             self.cut(gl, params, tr.to, start);
             return true;
+        }
+        if tr.inertialize {
+            self.cut(gl, params, tr.to, start);
+            self.inertialized = Some(self.inertialized.map_or(duration, |d| d.max(duration)));
+            return false;
         }
         let shown = self.state();
         let from_state = if self.fade.is_some() || tr.to == self.source.state {
