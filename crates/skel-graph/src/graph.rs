@@ -36,8 +36,10 @@ pub struct Graph {
 pub(crate) struct Param {
     pub(crate) name: String,
     pub(crate) kind: ParamKind,
-    /// Floats as themselves, ints exactly, bools and triggers as 0 or 1.
+    /// Floats as themselves, ints exactly, bools and triggers as 0 or 1 (0 for a vec3).
     pub(crate) default: f64,
+    /// A vec3's starting value (zero for the other kinds).
+    pub(crate) vector: glam::Vec3,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -87,6 +87,13 @@ impl GraphControls {
                     input.set_type("checkbox");
                     input.set_checked(matches!(value, Some(ParamValue::Bool(true))));
                 }
+                ParamKind::Vec3 => {
+                    // Three numbers, "x,y,z", as `--set` takes them.
+                    input.set_type("text");
+                    if let Some(ParamValue::Vec3(v)) = value {
+                        input.set_value(&format!("{},{},{}", v.x, v.y, v.z));
+                    }
+                }
                 ParamKind::Trigger => {
                     input.set_type("button");
                     input.set_value(name);
@@ -140,6 +147,10 @@ impl GraphControls {
                 ParamKind::Bool => params
                     .set_bool(&c.name, c.input.checked())
                     .map_err(refused)?,
+                ParamKind::Vec3 => {
+                    // A half-typed vector is left for the next frame.
+                    let _ = params.set_from_text(&c.name, Some(&c.input.value()));
+                }
                 ParamKind::Trigger => {
                     if c.input.get_attribute("data-fired").is_some() {
                         let _ = c.input.remove_attribute("data-fired");

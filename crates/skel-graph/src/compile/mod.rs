@@ -114,8 +114,27 @@ fn compile_params(def: &GraphDef) -> Result<Vec<Param>, GraphError> {
             path: path.clone(),
             message: format!("a {:?} parameter takes {expected}", p.kind),
         };
+        let mut vector = glam::Vec3::ZERO;
         let default = match (p.kind, &p.default) {
             (_, None) => 0.0,
+            (ParamKind::Vec3, Some(v)) => {
+                let xs = v
+                    .as_array()
+                    .filter(|a| a.len() == 3)
+                    .and_then(|a| {
+                        a.iter()
+                            .map(serde_json::Value::as_f64)
+                            .collect::<Option<Vec<_>>>()
+                    })
+                    .ok_or_else(|| wrong("an array of three numbers"))?;
+                #[expect(clippy::cast_possible_truncation, reason = "vectors are f32")]
+                let xs: Vec<f32> = xs.iter().map(|&x| x as f32).collect();
+                for x in &xs {
+                    check_range(&path, *x, |_| true, "finite numbers")?;
+                }
+                vector = glam::Vec3::new(xs[0], xs[1], xs[2]);
+                0.0
+            }
             (ParamKind::Float, Some(v)) => {
                 let x = v.as_f64().ok_or_else(|| wrong("a number"))?;
                 #[expect(clippy::cast_possible_truncation, reason = "floats are f32")]
@@ -138,6 +157,7 @@ fn compile_params(def: &GraphDef) -> Result<Vec<Param>, GraphError> {
             name: name.to_owned(),
             kind: p.kind,
             default,
+            vector,
         });
     }
     Ok(params)

@@ -26,7 +26,7 @@ pub struct GraphDef {
     pub layers: Vec<LayerDef>,
 }
 
-/// The four kinds of parameter.
+/// The five kinds of parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ParamKind {
@@ -38,6 +38,9 @@ pub enum ParamKind {
     Bool,
     /// Set by the application, consumed by the first transition that uses it.
     Trigger,
+    /// A point or direction of three numbers: an IK target, a pole, a point to look at, in
+    /// the character's world space (the frame `skel pose` prints).
+    Vec3,
 }
 
 /// A parameter's type and starting value (0, `false`, unset when left out).
@@ -47,8 +50,8 @@ pub struct ParameterDef {
     /// The type.
     #[serde(rename = "type")]
     pub kind: ParamKind,
-    /// The starting value: a number for `float` and `int`, a bool for `bool`; none for
-    /// `trigger`.
+    /// The starting value: a number for `float` and `int`, a bool for `bool`, an array of
+    /// three numbers for `vec3`; none for `trigger`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<serde_json::Value>,
 }

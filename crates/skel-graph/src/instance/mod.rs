@@ -33,6 +33,8 @@ pub struct GraphInstance {
     graph: Arc<Graph>,
     /// Floats, ints exactly, bools and triggers as 0 or 1.
     params: Vec<f64>,
+    /// Vec3 parameters' values, by parameter index (zero for the other kinds).
+    vectors: Vec<glam::Vec3>,
     layers: Vec<LayerRun>,
     search: travel::Search,
 }
@@ -42,6 +44,7 @@ impl GraphInstance {
     #[must_use]
     pub fn new(graph: &Arc<Graph>) -> Self {
         let params: Vec<f64> = graph.params.iter().map(|p| p.default).collect();
+        let vectors = graph.params.iter().map(|p| p.vector).collect();
         let layers = graph
             .layers
             .iter()
@@ -56,6 +59,7 @@ impl GraphInstance {
         Self {
             graph: Arc::clone(graph),
             params,
+            vectors,
             layers,
             search: travel::Search::new(max_states),
         }

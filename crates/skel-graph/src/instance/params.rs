@@ -16,6 +16,8 @@ pub enum ParamValue {
     Bool(bool),
     /// A trigger: whether it is set (and not yet consumed).
     Trigger(bool),
+    /// A vec3 parameter.
+    Vec3(glam::Vec3),
 }
 
 impl ParamValue {
@@ -27,11 +29,13 @@ impl ParamValue {
             Self::Int(_) => ParamKind::Int,
             Self::Bool(_) => ParamKind::Bool,
             Self::Trigger(_) => ParamKind::Trigger,
+            Self::Vec3(_) => ParamKind::Vec3,
         }
     }
 
     /// Reads `text` as a value of `kind`: a number for float (`1.5`) and int (`3`), `true` /
-    /// `false` (or `1` / `0`) for bool; a trigger takes no text (or `true`) to set it.
+    /// `false` (or `1` / `0`) for bool, three numbers separated by commas for vec3
+    /// (`0.2,1.1,-0.5`); a trigger takes no text (or `true`) to set it.
     ///
     /// # Errors
     /// [`GraphError::Request`] when the text is not a value of that kind.
@@ -49,6 +53,17 @@ impl ParamValue {
             (ParamKind::Bool, Some(t)) => Self::Bool(bool_of(t.trim())?),
             (ParamKind::Trigger, None) => Self::Trigger(true),
             (ParamKind::Trigger, Some(t)) => Self::Trigger(bool_of(t.trim())?),
+            (ParamKind::Vec3, Some(t)) => {
+                let xs: Vec<f32> = t
+                    .split(',')
+                    .map(|x| x.trim().parse::<f32>())
+                    .collect::<Result<_, _>>()
+                    .map_err(|_| bad())?;
+                match xs.as_slice() {
+                    [x, y, z] => Self::Vec3(glam::Vec3::new(*x, *y, *z)),
+                    _ => return Err(bad()),
+                }
+            }
             (_, None) => return Err(bad()),
         })
     }
@@ -68,7 +83,8 @@ impl GraphInstance {
         })
     }
 
-    /// Sets parameter `id` to `value`, which must be of its kind. A float must be finite.
+    /// Sets parameter `id` to `value`, which must be of its kind. A float or vec3 must be
+    /// finite.
     /// Nothing changes on error. Allocates nothing on success.
     ///
     /// # Errors
@@ -99,6 +115,16 @@ impl GraphInstance {
                 )));
             }
             ParamValue::Int(v) => f64::from(v),
+            ParamValue::Vec3(v) if v.is_finite() => {
+                self.vectors[id.index()] = v;
+                0.0
+            }
+            ParamValue::Vec3(v) => {
+                return Err(GraphError::Request(format!(
+                    "parameter {:?}: {v} is not finite",
+                    p.name
+                )));
+            }
             ParamValue::Bool(v) | ParamValue::Trigger(v) => f64::from(u8::from(v)),
         };
         Ok(())
@@ -129,6 +155,15 @@ impl GraphInstance {
     pub fn set_bool(&mut self, name: &str, value: bool) -> Result<(), GraphError> {
         let id = self.param_id(name)?;
         self.set(id, ParamValue::Bool(value))
+    }
+
+    /// Sets vec3 parameter `name` (an IK target, a point to look at).
+    ///
+    /// # Errors
+    /// As [`param_id`](Self::param_id) and [`set`](Self::set).
+    pub fn set_vec3(&mut self, name: &str, value: glam::Vec3) -> Result<(), GraphError> {
+        let id = self.param_id(name)?;
+        self.set(id, ParamValue::Vec3(value))
     }
 
     /// Sets trigger `name`: it stays set until a transition that uses it fires (Unity's rule)
@@ -172,6 +207,7 @@ impl GraphInstance {
             ParamKind::Int => ParamValue::Int(v as i32),
             ParamKind::Bool => ParamValue::Bool(v != 0.0),
             ParamKind::Trigger => ParamValue::Trigger(v != 0.0),
+            ParamKind::Vec3 => ParamValue::Vec3(self.vectors[id.index()]),
         })
     }
 }
