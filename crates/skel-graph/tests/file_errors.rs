@@ -349,6 +349,7 @@ proptest! {
                             skel_graph::ParamKind::Int => skel_graph::ParamValue::Int(n % 3),
                             skel_graph::ParamKind::Bool => skel_graph::ParamValue::Bool(n % 4 < 2),
                             skel_graph::ParamKind::Trigger => skel_graph::ParamValue::Trigger(n % 5 == 0),
+                            skel_graph::ParamKind::Vec3 => skel_graph::ParamValue::Vec3(skel_anim::glam::Vec3::splat(n as f32)),
                         };
                         gp.instance_mut().set(id, v).unwrap();
                     }
