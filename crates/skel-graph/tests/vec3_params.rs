@@ -42,7 +42,7 @@ fn a_vec3_has_a_default_and_takes_text_and_vectors() {
     );
     i.set_vec3("target", Vec3::X).unwrap();
     assert_eq!(i.get(target), Some(ParamValue::Vec3(Vec3::X)));
-    assert_eq!(g.params().nth(0).map(|p| p.2), Some(ParamKind::Vec3));
+    assert_eq!(g.params().next().map(|p| p.2), Some(ParamKind::Vec3));
     // Bad values change nothing.
     for text in ["1,2", "1,2,3,4", "a,b,c", ""] {
         assert!(i.set_from_text("look", Some(text)).is_err(), "{text}");
