@@ -60,6 +60,27 @@ pub(crate) struct GraphLayer {
     pub(crate) max_members: usize,
     /// Member layers in all: one per member of each state.
     pub(crate) slot_count: usize,
+    /// Pose operations, in order.
+    pub(crate) operations: Vec<Operation>,
+}
+
+/// A pose operation: the player IK job it adds (joints and constant settings), and the
+/// parameters its target, pole and weight are read from every tick.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Operation {
+    pub(crate) job: skel_anim::IkJob,
+    /// A vec3 parameter.
+    pub(crate) target: u32,
+    /// A vec3 parameter (the job's default when none).
+    pub(crate) pole: Option<u32>,
+    pub(crate) weight: Weight,
+}
+
+/// A weight: a constant or a float / int parameter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Weight {
+    Constant(f32),
+    Param(u32),
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -4,8 +4,11 @@
 
 use std::sync::Arc;
 
-use skel_anim::{AnimationEvent, GroupDesc, LayerDesc, LoopMode, Player, PoseSink, Reference};
+use skel_anim::{
+    AnimationEvent, GroupDesc, IkJob, LayerDesc, LoopMode, Player, PoseSink, Reference,
+};
 
+use crate::graph::{Operation, Weight};
 use crate::instance::{FROZEN, Item};
 use crate::{Graph, GraphError, GraphInstance};
 
@@ -65,6 +68,8 @@ pub struct GraphPlayer {
     player: Player,
     /// Per graph layer: the player's group and its first member layer.
     groups: Vec<(usize, usize)>,
+    /// Per pose operation of every layer, in order: the player's IK job.
+    jobs: Vec<usize>,
 }
 
 impl GraphPlayer {
@@ -134,10 +139,15 @@ impl GraphPlayer {
             // Inertialized switches happen inside ticks, which allocate nothing.
             player.reserve_inertialization();
         }
+        let mut jobs = Vec::new();
+        for op in graph.layers.iter().flat_map(|gl| &gl.operations) {
+            jobs.push(player.add_ik(op.job)?);
+        }
         let mut me = Self {
             instance: GraphInstance::new(graph),
             player,
             groups,
+            jobs,
         };
         me.apply(0.0);
         Ok(me)
@@ -235,8 +245,15 @@ impl GraphPlayer {
             instance,
             player,
             groups,
+            jobs,
         } = self;
         let graph = Arc::clone(instance.graph());
+        let operations = graph.layers.iter().flat_map(|gl| &gl.operations);
+        for (op, &job) in operations.zip(jobs.iter()) {
+            if let Ok(job) = player.ik_target_mut(job) {
+                drive_ik(job, op, instance);
+            }
+        }
         for ((run, gl), &(group, first)) in
             instance.runs().iter().zip(&graph.layers).zip(groups.iter())
         {
@@ -270,6 +287,7 @@ impl GraphPlayer {
             instance,
             player,
             groups,
+            ..
         } = self;
         for (run, &(_, first)) in instance.runs().iter().zip(groups.iter()) {
             for it in run.out.iter().filter(|i| i.slot != FROZEN) {
@@ -277,6 +295,30 @@ impl GraphPlayer {
                     .clock_mut()
                     .seek(it.time);
             }
+        }
+    }
+}
+
+/// Sets an IK job's target, pole and weight from the parameters (targets and poles are in the
+/// character's world space, as the player takes them).
+fn drive_ik(job: &mut IkJob, op: &Operation, instance: &GraphInstance) {
+    let target = instance.vector(op.target);
+    let pole = op.pole.map(|p| instance.vector(p));
+    #[expect(clippy::cast_possible_truncation, reason = "weights are f32")]
+    let weight = match op.weight {
+        Weight::Constant(w) => w,
+        Weight::Param(p) => instance.number(p) as f32,
+    };
+    match job {
+        IkJob::TwoBone { ik, .. } => {
+            ik.target = target;
+            ik.pole = pole.unwrap_or(ik.pole);
+            ik.weight = weight;
+        }
+        IkJob::Aim { ik, .. } => {
+            ik.target = target;
+            ik.pole = pole.unwrap_or(ik.pole);
+            ik.weight = weight;
         }
     }
 }

@@ -4,6 +4,7 @@
 
 mod context;
 mod mask;
+mod operations;
 mod states;
 mod transitions;
 
@@ -68,6 +69,7 @@ impl Graph {
                     known: known_list(states.iter().map(|s| s.name.as_str())),
                 })?;
             let lists = transitions::compile_transitions(&path, layer, &states, &cx)?;
+            let operations = operations::compile_operations(&path, &layer.operations, &cx)?;
             let max_members = states.iter().map(|s| s.members.len()).max().unwrap_or(0);
             let slot_count = states.iter().map(|s| s.members.len()).sum();
             #[expect(clippy::cast_possible_truncation, reason = "counts fit u32")]
@@ -84,6 +86,7 @@ impl Graph {
                 from_any: lists.from_any,
                 max_members,
                 slot_count,
+                operations,
             });
         }
         let marker_names = cx.marker_names;

@@ -2,10 +2,12 @@
 //! [`Graph::compile`](crate::Graph::compile); `docs/graph.md` is the format's reference.
 
 mod named;
+mod operations;
 
 use serde::{Deserialize, Serialize};
 
 pub use named::Named;
+pub use operations::{IkKindDef, NumberOrParam, OperationDef};
 
 fn one() -> f32 {
     1.0
@@ -89,6 +91,9 @@ pub struct LayerDef {
     /// The transitions, in declared order (which breaks priority ties).
     #[serde(default)]
     pub transitions: Vec<TransitionDef>,
+    /// Pose operations (IK) applied after the states, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub operations: Vec<OperationDef>,
 }
 
 /// A layer mask by node names: subtrees to include (all nodes when empty), subtrees to

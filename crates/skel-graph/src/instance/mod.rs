@@ -65,6 +65,19 @@ impl GraphInstance {
         }
     }
 
+    /// Parameter `index`'s number (floats, ints; bools and triggers as 0 or 1).
+    pub(crate) fn number(&self, index: u32) -> f64 {
+        self.params.get(index as usize).copied().unwrap_or(0.0)
+    }
+
+    /// Parameter `index`'s vector (zero for the other kinds).
+    pub(crate) fn vector(&self, index: u32) -> glam::Vec3 {
+        self.vectors
+            .get(index as usize)
+            .copied()
+            .unwrap_or(glam::Vec3::ZERO)
+    }
+
     /// The compiled graph.
     #[must_use]
     pub fn graph(&self) -> &Arc<Graph> {
