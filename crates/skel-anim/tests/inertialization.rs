@@ -224,3 +224,37 @@ fn switching_and_blending_allocate_nothing_after_a_reservation() {
     let count = allocation_counter::measure(|| q.inertialize(BLEND).unwrap()).count_total;
     assert!(count > 0);
 }
+
+/// A hook that changes nothing: it sends the player down the step-by-step pose pass.
+#[derive(Debug)]
+struct StepByStep;
+
+impl skel_anim::PoseHook for StepByStep {
+    fn before_channels(&self, _trs: &mut [f32]) {}
+    fn after_channels(&self, _trs: &mut [f32]) {}
+}
+
+#[test]
+fn the_fused_pass_and_the_step_by_step_pass_blend_alike() {
+    // The fused pass adds the offset four nodes at a time with a series exponential; the
+    // step-by-step pass node by node: the same poses within f32 rounding.
+    let rig = rig_arc();
+    let plan = [(0.3, RUN), (0.45, WAVE), (0.9, WALK)];
+    let fused = run(&rig, WALK, &plan, 1.6, &inertialize(BLEND));
+    let mut p = Player::new(&rig);
+    p.set_pose_hook(Some(Arc::new(StepByStep)));
+    p.add_layer(LayerDesc::new(WALK)).unwrap();
+    let mut next = 0;
+    let mut worst = 0.0_f32;
+    for (k, shown) in fused.iter().enumerate() {
+        let now = k as f32 * H;
+        if next < plan.len() && now >= plan[next].0 - 1e-6 {
+            p.inertialize_to(plan[next].1, BLEND).unwrap();
+            next += 1;
+        }
+        p.tick(H, &mut NullSink);
+        worst = worst.max(step_size(shown, &positions(&mut p)));
+    }
+    println!("largest difference between the passes: {worst}");
+    assert!(worst < 2e-5, "{worst}");
+}

@@ -34,7 +34,9 @@
 //! While no blend runs it costs nothing; while one runs, one quintic per number and one
 //! rotation-vector exponential per node.
 
-use glam::{Quat, Vec3};
+mod lanes;
+
+use glam::{Quat, Vec3, Vec4};
 
 use crate::{AnimError, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
 
@@ -62,31 +64,41 @@ pub fn quintic_decay(x0: f32, v0: f32, duration: f32, t: f32) -> f32 {
     if duration.is_nan() || duration <= 0.0 || t >= duration {
         return 0.0;
     }
-    if x0 == 0.0 && v0 == 0.0 {
-        return 0.0;
-    }
-    // Work on the decay's own side: a positive x₀ (the formulas assume it).
-    let (sign, x0, v0) = if x0 < 0.0 {
-        (-1.0, -x0, -v0)
-    } else {
-        (1.0, x0, v0)
-    };
     let mut t1 = duration;
-    if v0 < 0.0 && x0 > 0.0 {
+    if x0 * v0 < 0.0 {
         t1 = t1.min(-5.0 * x0 / v0);
     }
     if t >= t1 || t1.is_nan() || t1 <= 0.0 {
         return 0.0;
     }
-    let t = t.max(0.0);
-    let a0 = ((-8.0 * v0 * t1 - 20.0 * x0) / (t1 * t1)).max(0.0);
-    let t1_2 = t1 * t1;
-    let t1_3 = t1_2 * t1;
-    let a = -(a0 * t1_2 + 6.0 * v0 * t1 + 12.0 * x0) / (2.0 * t1_3 * t1_2);
-    let b = (3.0 * a0 * t1_2 + 16.0 * v0 * t1 + 30.0 * x0) / (2.0 * t1_3 * t1);
-    let c = -(3.0 * a0 * t1_2 + 12.0 * v0 * t1 + 20.0 * x0) / (2.0 * t1_3);
-    let x = (((((a * t + b) * t + c) * t + 0.5 * a0) * t + v0) * t) + x0;
-    sign * x
+    let [p0, p1, p2] = quintic_basis(t.max(0.0) / t1);
+    let (c1, c2) = scaled_start(x0, v0, t1);
+    x0 * p0 + c1 * p1 + c2 * p2
+}
+
+/// The quintic in normalised time `τ = t / t₁` is `x₀·p₀(τ) + (v₀·t₁)·p₁(τ) + (a₀·t₁²)·p₂(τ)`,
+/// with the three Hermite polynomials that start at (1, 0, 0), (0, 1, 0), (0, 0, 1) in value,
+/// slope and curvature and end flat at τ = 1: one set per frame serves every number whose
+/// blend time is the blend's.
+#[inline]
+fn quintic_basis(tau: f32) -> [f32; 3] {
+    let t2 = tau * tau;
+    let t3 = t2 * tau;
+    [
+        1.0 + t3 * (-10.0 + tau * (15.0 - 6.0 * tau)),
+        tau + t3 * (-6.0 + tau * (8.0 - 3.0 * tau)),
+        0.5 * t2 + t3 * (-1.5 + tau * (1.5 - 0.5 * tau)),
+    ]
+}
+
+/// `v₀·t₁` and `a₀·t₁²` of Bollo's quintic, `a₀ = (−8 v₀ t₁ − 20 x₀) / t₁²` kept on the
+/// decay's side (never accelerating away from zero), as multiples of the basis.
+#[inline]
+fn scaled_start(x0: f32, v0: f32, t1: f32) -> (f32, f32) {
+    let c1 = v0 * t1;
+    let k = -8.0 * c1 - 20.0 * x0;
+    let c2 = if x0 < 0.0 { k.min(0.0) } else { k.max(0.0) };
+    (c1, c2)
 }
 
 /// The offset of pose record `a` over record `b` (`a ⊖ b`, nine numbers): `a`'s translation
@@ -115,13 +127,27 @@ pub fn add_offset(rec: &mut [f32], x: &[f32; OFFSET_STRIDE]) {
         rec[T_OFF + i] += x[i];
         rec[S_OFF + i] += x[6 + i];
     }
-    let r = Vec3::new(x[3], x[4], x[5]);
-    if r != Vec3::ZERO {
-        let q = Quat::from_slice(&rec[R_OFF..R_OFF + 4]);
-        let out = (Quat::from_scaled_axis(r) * q).normalize();
-        if out.is_finite() {
-            out.write_to_slice(&mut rec[R_OFF..R_OFF + 4]);
-        }
+    rotate(rec, Vec3::new(x[3], x[4], x[5]));
+}
+
+/// `q ← exp(r) · q` on a record's rotation (renormalised: both are unit, so the product is
+/// within rounding of unit length; a normalisation keeps repeated blends from drifting).
+#[inline]
+fn rotate(rec: &mut [f32], r: Vec3) {
+    if r == Vec3::ZERO {
+        return;
+    }
+    let q = Quat::from_slice(&rec[R_OFF..R_OFF + 4]);
+    // The series of `lanes::exp4` (no trigonometric call), one lane of it.
+    let turn = lanes::exp4(skel_math::lanes::Vec3x4::new(
+        Vec4::splat(r.x),
+        Vec4::splat(r.y),
+        Vec4::splat(r.z),
+    ))
+    .lane(0);
+    let out = (Quat::from_array(turn) * q).normalize();
+    if out.is_finite() {
+        out.write_to_slice(&mut rec[R_OFF..R_OFF + 4]);
     }
 }
 
@@ -176,6 +202,11 @@ pub fn rotation_vector(q: Quat) -> Vec3 {
 pub struct Inertialization {
     x0: Vec<f32>,
     v0: Vec<f32>,
+    /// The nodes with a non-zero offset or velocity (the others cost nothing per frame), with
+    /// which parts move in the low three bits.
+    moving: Vec<u32>,
+    /// Per node, which of translation, rotation and scale move (bits 0, 1, 2).
+    parts: Vec<u8>,
     nodes: usize,
     /// f64: a blend time reached by summing frame steps ends on the frame it should.
     elapsed: f64,
@@ -190,6 +221,8 @@ impl Inertialization {
         Self {
             x0: vec![0.0; nodes * OFFSET_STRIDE],
             v0: vec![0.0; nodes * OFFSET_STRIDE],
+            moving: Vec::with_capacity(nodes),
+            parts: vec![0; nodes],
             nodes,
             elapsed: 0.0,
             duration: 0.0,
@@ -264,6 +297,31 @@ impl Inertialization {
         self.elapsed = 0.0;
         self.duration = duration.max(0.0);
         self.active = self.duration > 0.0;
+        self.moving.clear();
+        self.parts.fill(0);
+        if self.active {
+            let numbers = self
+                .x0
+                .chunks_exact(OFFSET_STRIDE)
+                .zip(self.v0.chunks_exact(OFFSET_STRIDE));
+            for (node, (x, v)) in numbers.enumerate() {
+                // Which of translation, rotation and scale move (bits 0, 1, 2 above the node).
+                let mut parts = 0_u32;
+                for part in 0..3 {
+                    let range = 3 * part..3 * part + 3;
+                    if x[range.clone()].iter().chain(&v[range]).any(|n| *n != 0.0) {
+                        parts |= 1 << part;
+                    }
+                }
+                if parts != 0 {
+                    #[expect(clippy::cast_possible_truncation, reason = "node counts fit u32")]
+                    self.moving.push((node as u32) << 3 | parts);
+                    #[expect(clippy::cast_possible_truncation, reason = "three bits")]
+                    let bits = parts as u8;
+                    self.parts[node] = bits;
+                }
+            }
+        }
     }
 
     /// The offsets and velocities, for a player that fills them itself.
@@ -318,22 +376,37 @@ impl Inertialization {
         )]
         let t = (self.elapsed - f64::from(back)).max(0.0) as f32;
         let d = self.duration;
-        for (node, rec) in trs
-            .chunks_exact_mut(TRS_STRIDE)
-            .take(self.nodes)
-            .enumerate()
-        {
+        let basis = quintic_basis(t / d);
+        for &entry in &self.moving {
+            let node = (entry >> 3) as usize;
             let o = node * OFFSET_STRIDE;
             let x0 = &self.x0[o..o + OFFSET_STRIDE];
             let v0 = &self.v0[o..o + OFFSET_STRIDE];
-            if x0.iter().chain(v0).all(|x| *x == 0.0) {
-                continue;
+            let rec = &mut trs[node * TRS_STRIDE..(node + 1) * TRS_STRIDE];
+            let decay = |i: usize| {
+                let (x, v) = (x0[i], v0[i]);
+                // Moving back towards zero fast enough to overshoot within the blend time: a
+                // shorter blend of its own, t₁ = −5 x₀ / v₀ < d (as −5 x₀ v₀ < d v₀²).
+                if x * v < 0.0 && -5.0 * x * v < d * v * v {
+                    quintic_decay(x, v, d, t)
+                } else {
+                    let (c1, c2) = scaled_start(x, v, d);
+                    x * basis[0] + c1 * basis[1] + c2 * basis[2]
+                }
+            };
+            if entry & 1 != 0 {
+                for i in 0..3 {
+                    rec[T_OFF + i] += decay(i);
+                }
             }
-            let mut x = [0.0; OFFSET_STRIDE];
-            for i in 0..OFFSET_STRIDE {
-                x[i] = quintic_decay(x0[i], v0[i], d, t);
+            if entry & 4 != 0 {
+                for i in 0..3 {
+                    rec[S_OFF + i] += decay(6 + i);
+                }
             }
-            add_offset(rec, &x);
+            if entry & 2 != 0 {
+                rotate(rec, Vec3::new(decay(3), decay(4), decay(5)));
+            }
         }
     }
 
@@ -363,6 +436,52 @@ mod tests {
             assert_eq!(quintic_decay(x0, v0, d, d), 0.0);
             // f32 rounding of the polynomial near its triple zero.
             assert!(quintic_decay(x0, v0, d, d - 1e-4).abs() < 1e-4);
+        }
+    }
+
+    /// Bollo's quintic as his slides write it, in f64: the coefficients A, B, C from x₀, v₀,
+    /// a₀ and t₁.
+    fn bollo_f64(x0: f64, v0: f64, duration: f64, t: f64) -> f64 {
+        let (sign, x0, v0) = if x0 < 0.0 {
+            (-1.0, -x0, -v0)
+        } else {
+            (1.0, x0, v0)
+        };
+        let mut t1 = duration;
+        if v0 < 0.0 && x0 > 0.0 {
+            t1 = t1.min(-5.0 * x0 / v0);
+        }
+        if t >= t1 {
+            return 0.0;
+        }
+        let a0 = ((-8.0 * v0 * t1 - 20.0 * x0) / (t1 * t1)).max(0.0);
+        let a = -(a0 * t1 * t1 + 6.0 * v0 * t1 + 12.0 * x0) / (2.0 * t1.powi(5));
+        let b = (3.0 * a0 * t1 * t1 + 16.0 * v0 * t1 + 30.0 * x0) / (2.0 * t1.powi(4));
+        let c = -(3.0 * a0 * t1 * t1 + 12.0 * v0 * t1 + 20.0 * x0) / (2.0 * t1.powi(3));
+        sign * (a * t.powi(5) + b * t.powi(4) + c * t.powi(3) + 0.5 * a0 * t * t + v0 * t + x0)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_basis_form_is_bollos_quintic(
+            x0 in -3.0_f32..3.0, v0 in -30.0_f32..30.0, d in 0.05_f32..1.0, u in 0.0_f32..1.2,
+        ) {
+            let t = u * d;
+            let want = bollo_f64(f64::from(x0), f64::from(v0), f64::from(d), f64::from(t));
+            let got = f64::from(quintic_decay(x0, v0, d, t));
+            let scale = f64::from(x0.abs() + v0.abs() * d) + 1e-3;
+            proptest::prop_assert!((got - want).abs() <= 1e-5 * scale, "{got} vs {want}");
+            // The player's per-frame path agrees with it.
+            let mut blend = Inertialization::new(1);
+            let (x, v) = blend.buffers_mut();
+            x[0] = x0;
+            v[0] = v0;
+            blend.begin(d);
+            blend.advance(t);
+            let mut rec = [0.0_f32; TRS_STRIDE];
+            rec[R_OFF + 3] = 1.0;
+            blend.apply(&mut rec);
+            proptest::prop_assert!((f64::from(rec[T_OFF]) - want).abs() <= 1e-5 * scale);
         }
     }
 

@@ -47,9 +47,15 @@ impl PlayerInertia {
         }
     }
 
-    /// Whether the pose passes must run step by step (a switch pending or a blend running).
+    /// Whether a switch pending or a blend running changes the pose (the single-clip pass,
+    /// which has no place for an offset, stands aside).
     pub(crate) fn busy(&self) -> bool {
         self.pending.is_some() || self.blend.is_active()
+    }
+
+    /// Whether a switch waits for the next evaluation (which runs step by step).
+    pub(crate) fn pending(&self) -> bool {
+        self.pending.is_some()
     }
 
     /// Moves the pending switch's clock or the running blend `dt` seconds on.

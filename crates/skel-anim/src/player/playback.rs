@@ -187,11 +187,13 @@ impl Player {
     /// bone-control overrides, blend layers, additive layers, visibility, local → world, bone
     /// matrices and morph weights.
     pub fn evaluate(&mut self, sink: &mut dyn PoseSink) {
-        let inertial = self.inertia.as_ref().is_some_and(|i| i.busy());
-        if inertial {
+        // A switch being taken needs the pose step by step (its offset is measured on the
+        // local transforms); a running blend rides along in the fused pass.
+        let switching = self.inertia.as_ref().is_some_and(|i| i.pending());
+        if switching {
             self.prepare_switch();
         }
-        if !self.groups.is_empty() && (inertial || !self.groups_are_a_plain_stack()) {
+        if !self.groups.is_empty() && (switching || !self.groups_are_a_plain_stack()) {
             self.pose_groups(sink, group_mix::Capture::Nothing);
             return;
         }
@@ -201,7 +203,7 @@ impl Player {
             return;
         }
         if self.poser.hook.is_none()
-            && !inertial
+            && !switching
             && self.ik.is_empty()
             && self.root.is_none()
             && self.snapshot.weight <= 0.0
@@ -210,6 +212,7 @@ impl Player {
                 &mut self.layers,
                 &mut self.poser.scratch,
                 sink.wants_local_transforms(),
+                self.inertia.as_deref().map(|i| &i.blend),
             )
         {
             // Nothing reads the pose between the steps: mixed, composed and placed in one

@@ -10,6 +10,9 @@
 //! values agree with the property-by-property pass within f32 rounding (the sums run in the
 //! same order; the quaternion products and lengths add their terms in another).
 //!
+//! A running inertialization's offset ([`Inertialization`]) is added to each quad after its
+//! layers, before it is composed, four nodes at a time.
+//!
 //! It runs when every contributing layer's clip has quads over the rig's node order and no
 //! CUBICSPLINE transform (`LayerQuads::clip_ok`) and at most [`MAX_LAYERS_PER_KIND`] blend
 //! and additive layers contribute; stacks with a frozen snapshot or root motion take the
@@ -21,6 +24,7 @@ use skel_math::lanes::{Affine3x4, Vec3x4};
 use super::lane_rules::{Acc, Sums, add_rotation_deltas, add_vectors};
 use crate::PoseScratch;
 use crate::Rig;
+use crate::inertial::Inertialization;
 use crate::player::layer::Layer;
 use crate::pose::four_node::{self, Lanes, Place};
 use crate::rig::four_node::QuadPlan;
@@ -159,13 +163,15 @@ pub(crate) fn pose(
     layers: &mut [Layer],
     scratch: &mut PoseScratch,
     record: bool,
+    offset: Option<&Inertialization>,
 ) -> bool {
+    let offset = offset.filter(|o| o.is_active());
     match scratch.plan.kernels {
-        Kernels::Baseline => pose_with(rig, layers, scratch, record, four_node::Baseline),
+        Kernels::Baseline => pose_with(rig, layers, scratch, (record, offset), four_node::Baseline),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
         // `is_x86_feature_detected!` found both AVX2 and FMA on this CPU.
-        Kernels::Avx2Fma => unsafe { pose_avx2(rig, layers, scratch, record) },
+        Kernels::Avx2Fma => unsafe { pose_avx2(rig, layers, scratch, (record, offset)) },
     }
 }
 
@@ -182,21 +188,22 @@ unsafe fn pose_avx2(
     rig: &Rig,
     layers: &mut [Layer],
     scratch: &mut PoseScratch,
-    record: bool,
+    out: (bool, Option<&Inertialization>),
 ) -> bool {
     // SAFETY: this function is compiled with AVX2 and FMA and called only where
     // `Kernels::detect` found both (`pose`'s match on the plan's kernels).
     let fma = unsafe { crate::pose::avx2::Fma::new() };
-    pose_with(rig, layers, scratch, record, fma)
+    pose_with(rig, layers, scratch, out, fma)
 }
 
-/// The pass itself, the hierarchy's products by `placer`.
+/// The pass itself, the hierarchy's products by `placer`; `record` says whether the TRS
+/// records are written, `offset` is a running inertialization added after the layers.
 #[inline(always)]
 fn pose_with(
     rig: &Rig,
     layers: &mut [Layer],
     scratch: &mut PoseScratch,
-    record: bool,
+    (record, offset): (bool, Option<&Inertialization>),
     placer: impl Place,
 ) -> bool {
     let Some(lq) = &rig.layer_quads else {
@@ -215,7 +222,10 @@ fn pose_with(
     } = scratch;
     let root = &plan.frame.root;
     for (qi, q) in lq.shape.iter().enumerate() {
-        let out = mix_quad(&stack, qi, &lq.rest[qi]);
+        let mut out = mix_quad(&stack, qi, &lq.rest[qi]);
+        if let Some(offset) = offset {
+            out = offset.apply_quad(q, out);
+        }
         if record {
             four_node::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());
         }
