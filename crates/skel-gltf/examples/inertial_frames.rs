@@ -115,7 +115,7 @@ fn run(name: &str, n: usize, warmup: usize, frames: usize, switch: Switch) -> Re
                 {
                     return;
                 }
-            } else if (frame_index + i) % SWITCH_EVERY == 0 {
+            } else if (frame_index + i).is_multiple_of(SWITCH_EVERY) {
                 // Staggered: a few characters switch on each frame.
                 let next = (p.layers().first().map_or(0, |l| l.clip()) + 1) % clips;
                 let switched = match switch {
