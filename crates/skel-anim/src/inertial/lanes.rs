@@ -11,8 +11,8 @@
 use glam::{BVec4A, Vec4};
 use skel_math::lanes::{Quatx4, Vec3x4};
 
-use super::{Inertialization, OFFSET_STRIDE};
-use crate::sample::four_node::{Lanes, Quad};
+use super::Inertialization;
+use crate::sample::four_node::Lanes;
 
 /// `sin h / h` and `cos h` as series in `u = h²`, to the tenth term (Horner).
 #[inline(always)]
@@ -61,88 +61,56 @@ pub(crate) fn exp4(r: Vec3x4) -> Quatx4 {
     Quatx4::new(r.x * half, r.y * half, r.z * half, cos)
 }
 
-/// The quintic of four numbers at once (see [`quintic_decay`](super::quintic_decay)), with
-/// `basis` the Hermite polynomials at `t / d` for the lanes that keep the blend time.
-///
-/// A lane moving back towards zero fast enough to overshoot (`x v < 0`, `−5 x v < d v²`) has
-/// the shorter blend time `t₁ = −5 x / v`; there `v t₁ = −5 x` and `a₀ t₁² = 20 |x|`, so only its
-/// normalised time `t / t₁ = −t v / (5 x)` costs a division.
+/// Four numbers of a blend `t` seconds in, from their rows `x₀`, `c₁ = v₀·t₁` and `r = 1/t₁`:
+/// `x₀·p₀(τ) + c₁·p₁(τ) + c₂·p₂(τ)` at `τ = min(t·r, 1)`, with the Hermite polynomials of
+/// [`quintic_decay`](super::quintic_decay) and `c₂ = a₀·t₁² = max(0, −8 c₁ − 20 x₀)` on the
+/// decay's side. At `τ = 1` every polynomial is exactly 0: a number past its own blend time is
+/// done.
 #[inline(always)]
-fn decay4(x: Vec4, v: Vec4, d: f32, t: f32, basis: [f32; 3]) -> Vec4 {
-    let zero = Vec4::ZERO;
-    let short = (x * v).cmplt(zero) & (Vec4::splat(-5.0) * x * v).cmplt(Vec4::splat(d) * v * v);
-    // Lanes that keep the blend time: v₀ t₁ = v d, a₀ t₁² on the decay's side.
-    let c1 = v * d;
-    let k = Vec4::splat(-8.0) * c1 - Vec4::splat(20.0) * x;
-    let c2 = Vec4::select(x.cmplt(zero), k.min(zero), k.max(zero));
-    let full = x * basis[0] + c1 * basis[1] + c2 * basis[2];
-    // Computed for every lane and selected (no branch: whether a lane is short is data, and a
-    // mispredicted branch costs more than the few products).
-    let tau = (Vec4::splat(-t) * v / (Vec4::splat(5.0) * x)).min(Vec4::ONE);
+pub(crate) fn decay_row(x: Vec4, c1: Vec4, r: Vec4, t: f32) -> Vec4 {
+    let tau = (Vec4::splat(t) * r).min(Vec4::ONE);
     let t2 = tau * tau;
     let t3 = t2 * tau;
     let p0 = Vec4::ONE + t3 * (Vec4::splat(-10.0) + tau * (Vec4::splat(15.0) - 6.0 * tau));
     let p1 = tau + t3 * (Vec4::splat(-6.0) + tau * (Vec4::splat(8.0) - 3.0 * tau));
     let p2 = 0.5 * t2 + t3 * (Vec4::splat(-1.5) + tau * (Vec4::splat(1.5) - 0.5 * tau));
-    // At τ = 1 the Hermite polynomials are exactly 0: a lane past its blend time is done.
-    let shortened = x * (p0 - Vec4::splat(5.0) * p1 + Vec4::splat(20.0) * p2);
-    Vec4::select(short, shortened, full)
+    let k = Vec4::splat(-8.0) * c1 - Vec4::splat(20.0) * x;
+    let c2 = Vec4::select(x.cmplt(Vec4::ZERO), k.min(Vec4::ZERO), k.max(Vec4::ZERO));
+    x * p0 + c1 * p1 + c2 * p2
+}
+
+/// `exp(r) · q`, renormalised, for four rotations and rotation vectors (`r` as x, y, z rows).
+#[inline(always)]
+pub(crate) fn rotate_lanes(q: Quatx4, r: [Vec4; 3]) -> Quatx4 {
+    (exp4(Vec3x4::new(r[0], r[1], r[2])) * q).normalize_or(q)
 }
 
 impl Inertialization {
-    /// Adds the offset at the current time to quad `q`'s layered transforms (its nodes' lanes;
-    /// padding lanes untouched). Nothing to add: `out` as it is.
+    /// Adds the offset at the current time to quad `qi`'s layered transforms (the rig's
+    /// four-node pass's quad `qi`, whose layout this blend was made with). Nothing to add:
+    /// `out` as it is.
     #[inline(always)]
-    pub(crate) fn apply_quad(&self, q: &Quad, out: crate::sample::four_node::Lanes) -> Lanes {
-        let mut parts = 0_u8;
-        for &node in q.nodes.iter().take(q.lanes) {
-            parts |= self.parts.get(node as usize).copied().unwrap_or(0);
-        }
-        if parts == 0 || !self.active {
+    pub(crate) fn apply_quad(&self, qi: usize, out: Lanes) -> Lanes {
+        let parts = self.quad_parts(qi);
+        if parts == 0 {
             return out;
         }
-        #[expect(
-            clippy::cast_possible_truncation,
-            reason = "seconds within a blend time"
-        )]
-        let t = self.elapsed as f32;
-        let d = self.duration;
-        let basis = super::quintic_basis(t / d);
-        // The nine numbers of the four nodes as rows (padding lanes: zero, no offset).
-        let mut xs = [[0.0_f32; 4]; OFFSET_STRIDE];
-        let mut vs = [[0.0_f32; 4]; OFFSET_STRIDE];
-        for (lane, &node) in q.nodes.iter().take(q.lanes).enumerate() {
-            let o = node as usize * OFFSET_STRIDE;
-            if let (Some(x), Some(v)) = (
-                self.x0.get(o..o + OFFSET_STRIDE),
-                self.v0.get(o..o + OFFSET_STRIDE),
-            ) {
-                for i in 0..OFFSET_STRIDE {
-                    xs[i][lane] = x[i];
-                    vs[i][lane] = v[i];
-                }
-            }
-        }
-        let number = |i: usize| {
-            decay4(
-                Vec4::from_array(xs[i]),
-                Vec4::from_array(vs[i]),
-                d,
-                t,
-                basis,
-            )
-        };
+        let (x, nodes) = self.quad_offsets(qi, self.now(), parts);
         let mut out = out;
         if parts & 1 != 0 {
-            out.t = out.t + Vec3x4::new(number(0), number(1), number(2));
+            out.t = out.t + Vec3x4::new(x[0], x[1], x[2]);
         }
         if parts & 4 != 0 {
-            out.s = out.s + Vec3x4::new(number(6), number(7), number(8));
+            out.s = out.s + Vec3x4::new(x[6], x[7], x[8]);
         }
         if parts & 2 != 0 {
-            let turned = exp4(Vec3x4::new(number(3), number(4), number(5))) * out.r;
-            let lanes = BVec4A::new(q.lanes > 0, q.lanes > 1, q.lanes > 2, q.lanes > 3);
-            out.r = Quatx4::select(lanes, turned.normalize_or(out.r), out.r);
+            let real = BVec4A::new(
+                nodes[0] != u32::MAX,
+                nodes[1] != u32::MAX,
+                nodes[2] != u32::MAX,
+                nodes[3] != u32::MAX,
+            );
+            out.r = Quatx4::select(real, rotate_lanes(out.r, [x[3], x[4], x[5]]), out.r);
         }
         out
     }
@@ -162,11 +130,21 @@ mod tests {
             u in 0.0_f32..0.999,
         ) {
             let t = u * d;
-            let got = decay4(Vec4::from_array(x), Vec4::from_array(v), d, t, super::super::quintic_basis(u));
+            let mut blend = Inertialization::new(4);
             for lane in 0..4 {
-                let want = super::super::quintic_decay(x[lane], v[lane], d, t);
+                let mut xs = [0.0; super::super::OFFSET_STRIDE];
+                let mut vs = xs;
+                xs[0] = x[lane];
+                vs[0] = v[lane];
+                blend.set_node(lane, &xs, &vs, d);
+            }
+            blend.begin(d);
+            blend.advance(t);
+            let (got, _) = blend.quad_offsets(0, blend.now(), 1);
+            for lane in 0..4 {
+                let want = super::super::quintic_decay(x[lane], v[lane], d, blend.now());
                 let scale = x[lane].abs() + v[lane].abs() * d + 1e-3;
-                proptest::prop_assert!((got[lane] - want).abs() <= 2e-5 * scale, "{} vs {want}", got[lane]);
+                proptest::prop_assert!((got[0][lane] - want).abs() <= 2e-5 * scale, "{} vs {want}", got[0][lane]);
             }
         }
     }

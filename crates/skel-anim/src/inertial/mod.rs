@@ -29,16 +29,21 @@
 //!
 //! # Cost and memory
 //!
-//! [`Inertialization`] holds `x₀` and `v₀` (9 + 9 floats per node) and one pose (10 floats per
-//! node) for what was on screen at the switch; nothing allocates after [`Inertialization::new`].
-//! While no blend runs it costs nothing; while one runs, one quintic per number and one
-//! rotation-vector exponential per node.
+//! [`Inertialization`] holds per number `x₀`, `v₀·t₁` and `1/t₁` (27 floats per node, four nodes
+//! side by side as the rig's four-node pass reads them); the player keeps one pose more (10
+//! floats per node) for what was on screen when a switch is asked for. Nothing allocates after
+//! [`Inertialization::new`]. While no blend runs it costs nothing; while one runs, one quintic
+//! per moving number and one rotation exponential (a power series, no trigonometric call) per
+//! node, four nodes at a time, with no division.
 
 mod lanes;
+mod state;
+
+pub use state::Inertialization;
 
 use glam::{Quat, Vec3, Vec4};
 
-use crate::{AnimError, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
+use crate::{R_OFF, S_OFF, T_OFF};
 
 /// Numbers per node in an offset or a velocity: translation, rotation vector, scale.
 pub const OFFSET_STRIDE: usize = 9;
@@ -137,17 +142,15 @@ fn rotate(rec: &mut [f32], r: Vec3) {
     if r == Vec3::ZERO {
         return;
     }
-    let q = Quat::from_slice(&rec[R_OFF..R_OFF + 4]);
-    // The series of `lanes::exp4` (no trigonometric call), one lane of it.
-    let turn = lanes::exp4(skel_math::lanes::Vec3x4::new(
-        Vec4::splat(r.x),
-        Vec4::splat(r.y),
-        Vec4::splat(r.z),
-    ))
+    let mut q = [0.0; 4];
+    q.copy_from_slice(&rec[R_OFF..R_OFF + 4]);
+    let turned = lanes::rotate_lanes(
+        skel_math::lanes::Quatx4::from_lanes([q; 4]),
+        [Vec4::splat(r.x), Vec4::splat(r.y), Vec4::splat(r.z)],
+    )
     .lane(0);
-    let out = (Quat::from_array(turn) * q).normalize();
-    if out.is_finite() {
-        out.write_to_slice(&mut rec[R_OFF..R_OFF + 4]);
+    if turned.iter().all(|c| c.is_finite()) {
+        rec[R_OFF..R_OFF + 4].copy_from_slice(&turned);
     }
 }
 
@@ -166,260 +169,10 @@ pub fn rotation_vector(q: Quat) -> Vec3 {
     v * (angle / s)
 }
 
-/// One character's inertialization: the offset and velocity taken at the switch and the time
-/// since. Sized for a node count once; switching and applying allocate nothing.
-///
-/// The [`Player`](crate::Player) drives one ([`Player::inertialize`](crate::Player::inertialize),
-/// [`Player::inertialize_to`](crate::Player::inertialize_to)); code that poses on its own can
-/// drive one too: [`start`](Self::start) at the switch with the source and destination poses
-/// and their velocities, then every frame [`advance`](Self::advance) and
-/// [`apply`](Self::apply) onto the destination's pose.
-///
-/// ```
-/// use skel_anim::inertial::{Inertialization, OFFSET_STRIDE};
-/// use skel_anim::{R_OFF, T_OFF, TRS_STRIDE};
-///
-/// // One node: the source stands at x = 1, the destination at x = 0; nothing moves.
-/// let mut source = [0.0_f32; TRS_STRIDE];
-/// source[R_OFF + 3] = 1.0;
-/// let mut destination = source;
-/// source[T_OFF] = 1.0;
-/// let still = [0.0_f32; OFFSET_STRIDE];
-/// let mut blend = Inertialization::new(1);
-/// blend.start(&source, &still, &destination, &still, 0.5)?;
-/// let mut shown = destination;
-/// blend.apply(&mut shown); // at the switch: the source, exactly
-/// assert_eq!(shown[T_OFF], 1.0);
-/// blend.advance(0.25);
-/// let mut shown = destination;
-/// blend.apply(&mut shown);
-/// assert!(shown[T_OFF] > 0.0 && shown[T_OFF] < 1.0);
-/// blend.advance(0.25); // the blend time has passed: the destination, exactly
-/// assert!(!blend.is_active());
-/// # Ok::<(), skel_anim::AnimError>(())
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct Inertialization {
-    x0: Vec<f32>,
-    v0: Vec<f32>,
-    /// The nodes with a non-zero offset or velocity (the others cost nothing per frame), with
-    /// which parts move in the low three bits.
-    moving: Vec<u32>,
-    /// Per node, which of translation, rotation and scale move (bits 0, 1, 2).
-    parts: Vec<u8>,
-    nodes: usize,
-    /// f64: a blend time reached by summing frame steps ends on the frame it should.
-    elapsed: f64,
-    duration: f32,
-    active: bool,
-}
-
-impl Inertialization {
-    /// Buffers for `nodes` nodes, with no blend running. Allocates.
-    #[must_use]
-    pub fn new(nodes: usize) -> Self {
-        Self {
-            x0: vec![0.0; nodes * OFFSET_STRIDE],
-            v0: vec![0.0; nodes * OFFSET_STRIDE],
-            moving: Vec::with_capacity(nodes),
-            parts: vec![0; nodes],
-            nodes,
-            elapsed: 0.0,
-            duration: 0.0,
-            active: false,
-        }
-    }
-
-    /// Starts a blend of `duration` seconds from `source` (the pose on screen, TRS records of
-    /// [`TRS_STRIDE`] floats per node) moving at `source_velocity` (nine numbers per node, per
-    /// second: see [`OFFSET_STRIDE`]) to `destination` moving at `destination_velocity`.
-    /// Replaces any blend running (take the source from what [`apply`](Self::apply) showed
-    /// to continue from it). A duration of 0 ends any blend: the destination shows at once.
-    ///
-    /// # Errors
-    /// [`AnimError::NotFiniteValue`] for a NaN or infinite duration,
-    /// [`AnimError::LengthMismatch`] for buffers shorter than the node count; nothing changes
-    /// on error. Non-finite numbers in the poses give a zero offset for that node.
-    pub fn start(
-        &mut self,
-        source: &[f32],
-        source_velocity: &[f32],
-        destination: &[f32],
-        destination_velocity: &[f32],
-        duration: f32,
-    ) -> Result<(), AnimError> {
-        if !duration.is_finite() {
-            return Err(AnimError::NotFiniteValue {
-                what: "inertialization duration",
-                value: duration,
-            });
-        }
-        let poses = self.nodes * TRS_STRIDE;
-        let offsets = self.nodes * OFFSET_STRIDE;
-        for (what, len, need) in [
-            ("inertialization source pose", source.len(), poses),
-            ("inertialization destination pose", destination.len(), poses),
-            (
-                "inertialization source velocity",
-                source_velocity.len(),
-                offsets,
-            ),
-            (
-                "inertialization destination velocity",
-                destination_velocity.len(),
-                offsets,
-            ),
-        ] {
-            if len < need {
-                return Err(AnimError::LengthMismatch {
-                    what,
-                    expected: need,
-                    got: len,
-                });
-            }
-        }
-        for node in 0..self.nodes {
-            let rec = node * TRS_STRIDE..(node + 1) * TRS_STRIDE;
-            let x = record_difference(&source[rec.clone()], &destination[rec]);
-            let o = node * OFFSET_STRIDE;
-            self.x0[o..o + OFFSET_STRIDE].copy_from_slice(&x);
-            for i in o..o + OFFSET_STRIDE {
-                let v = source_velocity[i] - destination_velocity[i];
-                self.v0[i] = if v.is_finite() { v } else { 0.0 };
-            }
-        }
-        self.begin(duration);
-        Ok(())
-    }
-
-    /// Starts the blend over the offsets and velocities already written (by the player).
-    pub(crate) fn begin(&mut self, duration: f32) {
-        self.elapsed = 0.0;
-        self.duration = duration.max(0.0);
-        self.active = self.duration > 0.0;
-        self.moving.clear();
-        self.parts.fill(0);
-        if self.active {
-            let numbers = self
-                .x0
-                .chunks_exact(OFFSET_STRIDE)
-                .zip(self.v0.chunks_exact(OFFSET_STRIDE));
-            for (node, (x, v)) in numbers.enumerate() {
-                // Which of translation, rotation and scale move (bits 0, 1, 2 above the node).
-                let mut parts = 0_u32;
-                for part in 0..3 {
-                    let range = 3 * part..3 * part + 3;
-                    if x[range.clone()].iter().chain(&v[range]).any(|n| *n != 0.0) {
-                        parts |= 1 << part;
-                    }
-                }
-                if parts != 0 {
-                    #[expect(clippy::cast_possible_truncation, reason = "node counts fit u32")]
-                    self.moving.push((node as u32) << 3 | parts);
-                    #[expect(clippy::cast_possible_truncation, reason = "three bits")]
-                    let bits = parts as u8;
-                    self.parts[node] = bits;
-                }
-            }
-        }
-    }
-
-    /// The offsets and velocities, for a player that fills them itself.
-    pub(crate) fn buffers_mut(&mut self) -> (&mut [f32], &mut [f32]) {
-        (&mut self.x0, &mut self.v0)
-    }
-
-    /// Moves the blend `dt` seconds on (NaN, infinite and negative steps count as 0); at the
-    /// blend time it ends.
-    pub fn advance(&mut self, dt: f32) {
-        if !(self.active && dt.is_finite() && dt > 0.0) {
-            return;
-        }
-        self.elapsed += f64::from(dt);
-        if self.elapsed >= f64::from(self.duration) {
-            self.active = false;
-        }
-    }
-
-    /// Whether a blend runs (false after its blend time: [`apply`](Self::apply) then leaves
-    /// poses as they are).
-    #[must_use]
-    pub fn is_active(&self) -> bool {
-        self.active
-    }
-
-    /// Seconds since the blend started, and its blend time; `None` when none runs.
-    #[must_use]
-    pub fn progress(&self) -> Option<(f32, f32)> {
-        #[expect(
-            clippy::cast_possible_truncation,
-            reason = "seconds within a blend time"
-        )]
-        self.active.then_some((self.elapsed as f32, self.duration))
-    }
-
-    /// Adds the offset at the current time onto `trs` (the destination's pose, [`TRS_STRIDE`]
-    /// floats per node). Does nothing when no blend runs or the buffer is shorter than the
-    /// node count.
-    pub fn apply(&self, trs: &mut [f32]) {
-        self.apply_earlier(trs, 0.0);
-    }
-
-    /// [`apply`](Self::apply) as the blend was `back` seconds ago (not before its start).
-    pub(crate) fn apply_earlier(&self, trs: &mut [f32], back: f32) {
-        if !self.active || trs.len() < self.nodes * TRS_STRIDE {
-            return;
-        }
-        #[expect(
-            clippy::cast_possible_truncation,
-            reason = "seconds within a blend time"
-        )]
-        let t = (self.elapsed - f64::from(back)).max(0.0) as f32;
-        let d = self.duration;
-        let basis = quintic_basis(t / d);
-        for &entry in &self.moving {
-            let node = (entry >> 3) as usize;
-            let o = node * OFFSET_STRIDE;
-            let x0 = &self.x0[o..o + OFFSET_STRIDE];
-            let v0 = &self.v0[o..o + OFFSET_STRIDE];
-            let rec = &mut trs[node * TRS_STRIDE..(node + 1) * TRS_STRIDE];
-            let decay = |i: usize| {
-                let (x, v) = (x0[i], v0[i]);
-                // Moving back towards zero fast enough to overshoot within the blend time: a
-                // shorter blend of its own, t₁ = −5 x₀ / v₀ < d (as −5 x₀ v₀ < d v₀²).
-                if x * v < 0.0 && -5.0 * x * v < d * v * v {
-                    quintic_decay(x, v, d, t)
-                } else {
-                    let (c1, c2) = scaled_start(x, v, d);
-                    x * basis[0] + c1 * basis[1] + c2 * basis[2]
-                }
-            };
-            if entry & 1 != 0 {
-                for i in 0..3 {
-                    rec[T_OFF + i] += decay(i);
-                }
-            }
-            if entry & 4 != 0 {
-                for i in 0..3 {
-                    rec[S_OFF + i] += decay(6 + i);
-                }
-            }
-            if entry & 2 != 0 {
-                rotate(rec, Vec3::new(decay(3), decay(4), decay(5)));
-            }
-        }
-    }
-
-    /// Floats held per node (offset and velocity; the player keeps one pose more).
-    #[must_use]
-    pub const fn floats_per_node() -> usize {
-        2 * OFFSET_STRIDE
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TRS_STRIDE;
 
     #[test]
     fn quintic_meets_its_ends() {
@@ -471,17 +224,6 @@ mod tests {
             let got = f64::from(quintic_decay(x0, v0, d, t));
             let scale = f64::from(x0.abs() + v0.abs() * d) + 1e-3;
             proptest::prop_assert!((got - want).abs() <= 1e-5 * scale, "{got} vs {want}");
-            // The player's per-frame path agrees with it.
-            let mut blend = Inertialization::new(1);
-            let (x, v) = blend.buffers_mut();
-            x[0] = x0;
-            v[0] = v0;
-            blend.begin(d);
-            blend.advance(t);
-            let mut rec = [0.0_f32; TRS_STRIDE];
-            rec[R_OFF + 3] = 1.0;
-            blend.apply(&mut rec);
-            proptest::prop_assert!((f64::from(rec[T_OFF]) - want).abs() <= 1e-5 * scale);
         }
     }
 

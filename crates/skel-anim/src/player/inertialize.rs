@@ -23,6 +23,11 @@ use crate::{AnimError, FadeSync, PlaybackClock, TRS_STRIDE};
 
 /// Seconds between the two poses whose difference is a velocity.
 const VELOCITY_STEP: f32 = 1.0 / 120.0;
+/// While a switch is pending (no blend runs), the blend's rows keep per node the source's
+/// velocity from row `VELOCITY` and the offset over the destination a step later from row
+/// `LATER` (nine numbers each).
+const VELOCITY: usize = OFFSET_STRIDE;
+const LATER: usize = 0;
 
 /// What a player keeps for inertialized switches (allocated by
 /// [`Player::reserve_inertialization`] or the first switch).
@@ -38,9 +43,16 @@ pub(crate) struct PlayerInertia {
 }
 
 impl PlayerInertia {
-    fn new(nodes: usize, layers: usize) -> Self {
+    fn new(rig: &crate::Rig, layers: usize) -> Self {
+        let nodes = rig.data().nodes.len();
+        // Four nodes side by side as the rig's four-node pass reads them.
+        let quads: Vec<([u32; 4], usize)> = rig
+            .layer_quads
+            .as_ref()
+            .map(|lq| lq.shape.iter().map(|q| (q.nodes, q.lanes)).collect())
+            .unwrap_or_default();
         Self {
-            blend: Inertialization::new(nodes),
+            blend: Inertialization::with_quads(nodes, &quads),
             source: vec![0.0; nodes * TRS_STRIDE],
             clocks: Vec::with_capacity(layers),
             pending: None,
@@ -83,9 +95,9 @@ impl Player {
     /// Makes room for inertialized switches, so that none allocates: a
     /// [`GraphPlayer`](https://docs.rs/skel-graph) with inertialized transitions calls it at
     /// setup. Layers added later may make the first switch allocate once. Floats held:
-    /// `28 × node count` (offset, velocity and one pose), plus one clock per layer.
+    /// `37 × node count` (27 for the blend, see [`Inertialization`], and one pose), plus one
+    /// clock per layer.
     pub fn reserve_inertialization(&mut self) {
-        let nodes = self.data().nodes.len();
         let layers = self.layers.len();
         match &mut self.inertia {
             Some(inertia) => {
@@ -93,7 +105,9 @@ impl Player {
                 inertia.clocks.clear();
                 inertia.clocks.reserve(layers);
             }
-            None => self.inertia = Some(Box::new(PlayerInertia::new(nodes, layers))),
+            None => {
+                self.inertia = Some(Box::new(PlayerInertia::new(&self.poser.rig, layers)));
+            }
         }
     }
 
@@ -144,8 +158,10 @@ impl Player {
         let Some(inertia) = self.inertia.as_deref_mut() else {
             return Ok(());
         };
+        // No blend runs from here to the switch: its rows keep the source's velocity (rows
+        // `VELOCITY`) and then the offset over the destination a step later (rows `LATER`).
+        inertia.blend.begin(0.0);
         let earlier = &self.poser.scratch.trs;
-        let (_, v0) = inertia.blend.buffers_mut();
         for (node, (now, before)) in inertia
             .source
             .chunks_exact(TRS_STRIDE)
@@ -153,15 +169,11 @@ impl Player {
             .enumerate()
         {
             let d = record_difference(now, before);
-            for (v, d) in v0[node * OFFSET_STRIDE..(node + 1) * OFFSET_STRIDE]
-                .iter_mut()
-                .zip(d)
-            {
-                *v = d / VELOCITY_STEP;
+            for (i, d) in d.into_iter().enumerate() {
+                inertia.blend.put(node, VELOCITY + i, d / VELOCITY_STEP);
             }
         }
         inertia.pending = Some((duration, 0.0));
-        inertia.blend.begin(0.0);
         Ok(())
     }
 
@@ -201,15 +213,10 @@ impl Player {
             return;
         };
         // The source carried on by its velocity to now.
-        let (_, v0) = inertia.blend.buffers_mut();
+        let blend = &inertia.blend;
         for (node, rec) in inertia.source.chunks_exact_mut(TRS_STRIDE).enumerate() {
-            let mut step = [0.0; OFFSET_STRIDE];
-            for (s, v) in step
-                .iter_mut()
-                .zip(&v0[node * OFFSET_STRIDE..(node + 1) * OFFSET_STRIDE])
-            {
-                *s = v * since;
-            }
+            let step: [f32; OFFSET_STRIDE] =
+                std::array::from_fn(|i| blend.get(node, VELOCITY + i) * since);
             add_offset(rec, &step);
         }
         self.mix_now(-VELOCITY_STEP);
@@ -217,15 +224,15 @@ impl Player {
             return;
         };
         let later = &self.poser.scratch.trs;
-        let (x0, _) = inertia.blend.buffers_mut();
         for (node, (src, dst)) in inertia
             .source
             .chunks_exact(TRS_STRIDE)
             .zip(later.chunks_exact(TRS_STRIDE))
             .enumerate()
         {
-            x0[node * OFFSET_STRIDE..(node + 1) * OFFSET_STRIDE]
-                .copy_from_slice(&record_difference(src, dst));
+            for (i, x) in record_difference(src, dst).into_iter().enumerate() {
+                inertia.blend.put(node, LATER + i, x);
+            }
         }
     }
 
@@ -280,7 +287,7 @@ pub(super) fn finish_switch(inertia: &mut PlayerInertia, trs: &[f32]) {
     let Some((duration, _)) = inertia.pending.take() else {
         return;
     };
-    let (x0, v0) = inertia.blend.buffers_mut();
+    let blend = &mut inertia.blend;
     for (node, (src, dst)) in inertia
         .source
         .chunks_exact(TRS_STRIDE)
@@ -288,15 +295,13 @@ pub(super) fn finish_switch(inertia: &mut PlayerInertia, trs: &[f32]) {
         .enumerate()
     {
         let now = record_difference(src, dst);
-        let o = node * OFFSET_STRIDE;
-        for i in 0..OFFSET_STRIDE {
-            // x0 holds the offset over the destination a step later: their difference is the
-            // destination's motion over the step.
-            let destination_velocity = (now[i] - x0[o + i]) / VELOCITY_STEP;
-            let v = v0[o + i] - destination_velocity;
-            v0[o + i] = if v.is_finite() { v } else { 0.0 };
-            x0[o + i] = now[i];
-        }
+        // The offset over the destination a step later: their difference is the
+        // destination's motion over the step.
+        let velocity: [f32; OFFSET_STRIDE] = std::array::from_fn(|i| {
+            let destination = (now[i] - blend.get(node, LATER + i)) / VELOCITY_STEP;
+            blend.get(node, VELOCITY + i) - destination
+        });
+        blend.set_node(node, &now, &velocity, duration);
     }
-    inertia.blend.begin(duration);
+    blend.begin(duration);
 }

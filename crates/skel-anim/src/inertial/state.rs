@@ -1,0 +1,384 @@
+//! One character's running inertialization, stored four nodes at a time: what the fused pose
+//! pass reads per quad with no gathering, and what the step-by-step pass reads per node.
+
+use glam::Vec4;
+
+use super::lanes::{decay_row, rotate_lanes};
+use super::{OFFSET_STRIDE, record_difference};
+use crate::{AnimError, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
+
+/// Rows of four lanes per quad: `x₀` (nine numbers), `v₀·t₁` (nine), `1/t₁` (nine).
+pub(crate) const ROWS: usize = 3 * OFFSET_STRIDE;
+/// Where a lane slot has no node.
+const NO_NODE: u32 = u32::MAX;
+
+/// One character's inertialization: the offset and velocity taken at the switch and the time
+/// since. Sized for a node count once; switching and applying allocate nothing.
+///
+/// The [`Player`](crate::Player) drives one ([`Player::inertialize`](crate::Player::inertialize),
+/// [`Player::inertialize_to`](crate::Player::inertialize_to)); code that poses on its own can
+/// drive one too: [`start`](Self::start) at the switch with the source and destination poses
+/// and their velocities, then every frame [`advance`](Self::advance) and
+/// [`apply`](Self::apply) onto the destination's pose.
+///
+/// Each number is kept as `x₀`, `v₀·t₁` and `1/t₁` (27 floats per node, in groups of four nodes
+/// as the rig's four-node pass reads them): a frame costs no division and no gathering.
+///
+/// ```
+/// use skel_anim::inertial::{Inertialization, OFFSET_STRIDE};
+/// use skel_anim::{R_OFF, T_OFF, TRS_STRIDE};
+///
+/// // One node: the source stands at x = 1, the destination at x = 0; nothing moves.
+/// let mut source = [0.0_f32; TRS_STRIDE];
+/// source[R_OFF + 3] = 1.0;
+/// let destination = source;
+/// source[T_OFF] = 1.0;
+/// let still = [0.0_f32; OFFSET_STRIDE];
+/// let mut blend = Inertialization::new(1);
+/// blend.start(&source, &still, &destination, &still, 0.5)?;
+/// let mut shown = destination;
+/// blend.apply(&mut shown); // at the switch: the source, exactly
+/// assert_eq!(shown[T_OFF], 1.0);
+/// blend.advance(0.25);
+/// let mut shown = destination;
+/// blend.apply(&mut shown);
+/// assert!(shown[T_OFF] > 0.0 && shown[T_OFF] < 1.0);
+/// blend.advance(0.25); // the blend time has passed: the destination, exactly
+/// assert!(!blend.is_active());
+/// # Ok::<(), skel_anim::AnimError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Inertialization {
+    /// Per node, its lane slot: quad × 4 + lane.
+    slot: Vec<u32>,
+    /// Per lane slot, its node ([`NO_NODE`] for padding).
+    node_of: Vec<u32>,
+    /// [`ROWS`] rows per quad.
+    rows: Vec<Vec4>,
+    /// Per quad, which of translation, rotation and scale move in some lane (bits 0, 1, 2).
+    parts: Vec<u8>,
+    nodes: usize,
+    /// f64: a blend time reached by summing frame steps ends on the frame it should.
+    elapsed: f64,
+    duration: f32,
+    active: bool,
+}
+
+impl Inertialization {
+    /// Buffers for `nodes` nodes (in groups of four in node order), with no blend running.
+    /// Allocates.
+    #[must_use]
+    pub fn new(nodes: usize) -> Self {
+        Self::with_quads(nodes, &[])
+    }
+
+    /// Buffers whose groups of four are `quads` (the rig's four-node pass's, each its nodes
+    /// and how many lanes it uses), then every node they leave out in node order.
+    pub(crate) fn with_quads(nodes: usize, quads: &[([u32; 4], usize)]) -> Self {
+        let mut slot = vec![NO_NODE; nodes];
+        let mut node_of = Vec::with_capacity(4 * (quads.len() + nodes.div_ceil(4)));
+        for (q_nodes, lanes) in quads {
+            for (lane, &node) in q_nodes.iter().enumerate() {
+                let usable =
+                    lane < *lanes && (node as usize) < nodes && slot[node as usize] == NO_NODE;
+                if usable {
+                    slot[node as usize] = u32::try_from(node_of.len()).unwrap_or(NO_NODE);
+                    node_of.push(node);
+                } else {
+                    node_of.push(NO_NODE);
+                }
+            }
+        }
+        for (node, s) in slot.iter_mut().enumerate() {
+            if *s == NO_NODE {
+                *s = u32::try_from(node_of.len()).unwrap_or(NO_NODE);
+                node_of.push(u32::try_from(node).unwrap_or(NO_NODE));
+            }
+        }
+        while node_of.len() % 4 != 0 {
+            node_of.push(NO_NODE);
+        }
+        let quads = node_of.len() / 4;
+        Self {
+            slot,
+            node_of,
+            rows: vec![Vec4::ZERO; quads * ROWS],
+            parts: vec![0; quads],
+            nodes,
+            elapsed: 0.0,
+            duration: 0.0,
+            active: false,
+        }
+    }
+
+    /// Starts a blend of `duration` seconds from `source` (the pose on screen, TRS records of
+    /// [`TRS_STRIDE`] floats per node) moving at `source_velocity` (nine numbers per node, per
+    /// second: see [`OFFSET_STRIDE`]) to `destination` moving at `destination_velocity`.
+    /// Replaces any blend running (take the source from what [`apply`](Self::apply) showed
+    /// to continue from it). A duration of 0 ends any blend: the destination shows at once.
+    ///
+    /// # Errors
+    /// [`AnimError::NotFiniteValue`] for a NaN or infinite duration,
+    /// [`AnimError::LengthMismatch`] for buffers shorter than the node count; nothing changes
+    /// on error. Non-finite numbers in the poses give a zero offset for that node.
+    pub fn start(
+        &mut self,
+        source: &[f32],
+        source_velocity: &[f32],
+        destination: &[f32],
+        destination_velocity: &[f32],
+        duration: f32,
+    ) -> Result<(), AnimError> {
+        if !duration.is_finite() {
+            return Err(AnimError::NotFiniteValue {
+                what: "inertialization duration",
+                value: duration,
+            });
+        }
+        let poses = self.nodes * TRS_STRIDE;
+        let offsets = self.nodes * OFFSET_STRIDE;
+        for (what, len, need) in [
+            ("inertialization source pose", source.len(), poses),
+            ("inertialization destination pose", destination.len(), poses),
+            (
+                "inertialization source velocity",
+                source_velocity.len(),
+                offsets,
+            ),
+            (
+                "inertialization destination velocity",
+                destination_velocity.len(),
+                offsets,
+            ),
+        ] {
+            if len < need {
+                return Err(AnimError::LengthMismatch {
+                    what,
+                    expected: need,
+                    got: len,
+                });
+            }
+        }
+        let d = duration.max(0.0);
+        for node in 0..self.nodes {
+            let rec = node * TRS_STRIDE..(node + 1) * TRS_STRIDE;
+            let x = record_difference(&source[rec.clone()], &destination[rec]);
+            let mut v = [0.0; OFFSET_STRIDE];
+            for (i, v) in v.iter_mut().enumerate() {
+                let o = node * OFFSET_STRIDE + i;
+                *v = source_velocity[o] - destination_velocity[o];
+            }
+            self.set_node(node, &x, &v, d);
+        }
+        self.begin(d);
+        Ok(())
+    }
+
+    /// Where row `row` of node `node`'s quad holds the node: (index into `rows`, lane).
+    #[inline]
+    fn cell(&self, node: usize, row: usize) -> (usize, usize) {
+        let slot = self.slot[node] as usize;
+        ((slot / 4) * ROWS + row, slot % 4)
+    }
+
+    /// Number `row` of node `node` as stored (the player keeps its own numbers there while a
+    /// switch is pending: no blend runs then).
+    pub(crate) fn get(&self, node: usize, row: usize) -> f32 {
+        let (at, lane) = self.cell(node, row);
+        self.rows[at][lane]
+    }
+
+    /// Stores number `row` of node `node` (see [`get`](Self::get)).
+    pub(crate) fn put(&mut self, node: usize, row: usize, value: f32) {
+        let (at, lane) = self.cell(node, row);
+        self.rows[at][lane] = value;
+    }
+
+    /// Sets node `node`'s offset `x` and velocity `v` for a blend of `d` seconds (call
+    /// [`begin`](Self::begin) with the same `d` once every node is set). A non-finite number
+    /// is taken as 0.
+    pub(crate) fn set_node(
+        &mut self,
+        node: usize,
+        x: &[f32; OFFSET_STRIDE],
+        v: &[f32; OFFSET_STRIDE],
+        d: f32,
+    ) {
+        for i in 0..OFFSET_STRIDE {
+            let x = if x[i].is_finite() { x[i] } else { 0.0 };
+            let v = if v[i].is_finite() { v[i] } else { 0.0 };
+            // Moving back towards zero fast enough to overshoot within the blend time: a
+            // shorter blend of its own (Bollo's t₁ = −5 x₀ / v₀), where v₀ t₁ = −5 x₀.
+            let (c1, r) = if x * v < 0.0 && -5.0 * x * v < d * v * v {
+                (-5.0 * x, -v / (5.0 * x))
+            } else if d > 0.0 {
+                (v * d, 1.0 / d)
+            } else {
+                (0.0, 0.0)
+            };
+            self.put(node, i, x);
+            self.put(node, OFFSET_STRIDE + i, c1);
+            self.put(node, 2 * OFFSET_STRIDE + i, r);
+        }
+    }
+
+    /// Starts the blend over the numbers set (by [`set_node`](Self::set_node)); a duration of
+    /// 0 ends it.
+    pub(crate) fn begin(&mut self, duration: f32) {
+        self.elapsed = 0.0;
+        self.duration = duration.max(0.0);
+        self.active = self.duration > 0.0;
+        for (q, parts) in self.parts.iter_mut().enumerate() {
+            *parts = 0;
+            if !self.active {
+                continue;
+            }
+            let rows = &self.rows[q * ROWS..(q + 1) * ROWS];
+            for part in 0..3 {
+                let moves = (3 * part..3 * part + 3)
+                    .any(|i| rows[i] != Vec4::ZERO || rows[OFFSET_STRIDE + i] != Vec4::ZERO);
+                if moves {
+                    *parts |= 1 << part;
+                }
+            }
+        }
+    }
+
+    /// Moves the blend `dt` seconds on (NaN, infinite and negative steps count as 0); at the
+    /// blend time it ends.
+    pub fn advance(&mut self, dt: f32) {
+        if !(self.active && dt.is_finite() && dt > 0.0) {
+            return;
+        }
+        self.elapsed += f64::from(dt);
+        if self.elapsed >= f64::from(self.duration) {
+            self.active = false;
+        }
+    }
+
+    /// Whether a blend runs (false after its blend time: [`apply`](Self::apply) then leaves
+    /// poses as they are).
+    #[must_use]
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+
+    /// Seconds since the blend started, and its blend time; `None` when none runs.
+    #[must_use]
+    pub fn progress(&self) -> Option<(f32, f32)> {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "seconds within a blend time"
+        )]
+        self.active.then_some((self.elapsed as f32, self.duration))
+    }
+
+    /// Adds the offset at the current time onto `trs` (the destination's pose, [`TRS_STRIDE`]
+    /// floats per node). Does nothing when no blend runs or the buffer is shorter than the
+    /// node count.
+    pub fn apply(&self, trs: &mut [f32]) {
+        self.apply_earlier(trs, 0.0);
+    }
+
+    /// The seconds into the blend `back` seconds ago (not before its start).
+    #[inline]
+    fn time(&self, back: f32) -> f32 {
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "seconds within a blend time"
+        )]
+        let t = (self.elapsed - f64::from(back)).max(0.0) as f32;
+        t
+    }
+
+    /// [`apply`](Self::apply) as the blend was `back` seconds ago (not before its start).
+    pub(crate) fn apply_earlier(&self, trs: &mut [f32], back: f32) {
+        if !self.active || trs.len() < self.nodes * TRS_STRIDE {
+            return;
+        }
+        let t = self.time(back);
+        for (q, &parts) in self.parts.iter().enumerate() {
+            if parts == 0 {
+                continue;
+            }
+            let (x, nodes) = self.quad_offsets(q, t, parts);
+            let records = |lane: usize| {
+                let node = nodes[lane];
+                (node != NO_NODE).then(|| node as usize * TRS_STRIDE)
+            };
+            for (lane, at) in (0..4).filter_map(|l| records(l).map(|a| (l, a))) {
+                for c in 0..3 {
+                    trs[at + T_OFF + c] += x[c][lane];
+                    trs[at + S_OFF + c] += x[6 + c][lane];
+                }
+            }
+            if parts & 2 != 0 {
+                // The rotations of the quad's records as lanes, turned, written back.
+                let mut q4 = [[0.0_f32, 0.0, 0.0, 1.0]; 4];
+                for (lane, q) in q4.iter_mut().enumerate() {
+                    if let Some(at) = records(lane) {
+                        q.copy_from_slice(&trs[at + R_OFF..at + R_OFF + 4]);
+                    }
+                }
+                let turned =
+                    rotate_lanes(skel_math::lanes::Quatx4::from_lanes(q4), [x[3], x[4], x[5]]);
+                for lane in 0..4 {
+                    if let Some(at) = records(lane) {
+                        trs[at + R_OFF..at + R_OFF + 4].copy_from_slice(&turned.lane(lane));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Quad `q`'s nine numbers at `t` seconds into the blend (the parts not in `parts` left at
+    /// 0), and its nodes.
+    #[inline(always)]
+    pub(crate) fn quad_offsets(
+        &self,
+        q: usize,
+        t: f32,
+        parts: u8,
+    ) -> ([Vec4; OFFSET_STRIDE], [u32; 4]) {
+        let rows = &self.rows[q * ROWS..(q + 1) * ROWS];
+        let mut x = [Vec4::ZERO; OFFSET_STRIDE];
+        for part in 0..3 {
+            if parts & (1 << part) == 0 {
+                continue;
+            }
+            for i in 3 * part..3 * part + 3 {
+                x[i] = decay_row(
+                    rows[i],
+                    rows[OFFSET_STRIDE + i],
+                    rows[2 * OFFSET_STRIDE + i],
+                    t,
+                );
+            }
+        }
+        let nodes = std::array::from_fn(|lane| self.node_of[4 * q + lane]);
+        (x, nodes)
+    }
+
+    /// Which parts move in quad `q` (0 when no blend runs).
+    #[inline(always)]
+    pub(crate) fn quad_parts(&self, q: usize) -> u8 {
+        if self.active {
+            self.parts.get(q).copied().unwrap_or(0)
+        } else {
+            0
+        }
+    }
+
+    /// Seconds into the blend.
+    #[inline(always)]
+    pub(crate) fn now(&self) -> f32 {
+        self.time(0.0)
+    }
+
+    /// Floats held per node: `x₀`, `v₀·t₁` and `1/t₁` of nine numbers (the player keeps one
+    /// pose more, 10 floats).
+    #[must_use]
+    pub const fn floats_per_node() -> usize {
+        ROWS
+    }
+}
