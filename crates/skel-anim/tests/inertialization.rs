@@ -258,3 +258,48 @@ fn the_fused_pass_and_the_step_by_step_pass_blend_alike() {
     println!("largest difference between the passes: {worst}");
     assert!(worst < 2e-5, "{worst}");
 }
+
+/// Root velocities (extracted ground-plane translation per second) at 240 Hz, switching from
+/// `first` to `then` at 0.7 s with `switch`.
+fn root_velocities(rig: &Arc<Rig>, first: usize, then: usize, blend: f32) -> Vec<Vec3> {
+    let mut p = Player::new(rig);
+    p.add_layer(LayerDesc::new(first)).unwrap();
+    p.set_root_motion(Some(skel_anim::RootMotion {
+        node: 0,
+        translation: [true, false, true],
+        yaw: false,
+    }))
+    .unwrap();
+    let mut out = vec![];
+    for k in 0..(1.6 * HZ) as usize {
+        if k == (0.7 * HZ) as usize {
+            p.inertialize_to(then, blend).unwrap();
+        }
+        p.tick(H, &mut NullSink);
+        out.push(p.root_motion_delta().translation / H);
+    }
+    out
+}
+
+#[test]
+fn root_motion_keeps_its_velocity_through_a_switch() {
+    let rig = rig_arc();
+    let largest_change = |v: &[Vec3]| {
+        v.windows(2)
+            .map(|w| (w[1] - w[0]).length())
+            .fold(0.0, f32::max)
+    };
+    // Inside either clip alone (no switch: the same clip twice).
+    let inside = largest_change(&root_velocities(&rig, WALK, WALK, 0.0)[..(0.7 * HZ) as usize])
+        .max(largest_change(
+            &root_velocities(&rig, RUN, RUN, 0.0)[..(0.7 * HZ) as usize],
+        ));
+    let across = largest_change(&root_velocities(&rig, WALK, RUN, BLEND));
+    let cut = largest_change(&root_velocities(&rig, WALK, RUN, 0.0));
+    println!("root velocity change per step: inside {inside}, inertialized {across}, cut {cut}");
+    assert!(across <= 2.0 * inside, "{across} > 2 × {inside}");
+    assert!(
+        cut > 4.0 * inside,
+        "the cut changed the root's velocity by only {cut}"
+    );
+}

@@ -17,6 +17,9 @@
 //! velocity. The derivatives are differences over a fixed step, not over the frame time, so
 //! the blend is the same at every frame rate.
 
+use glam::DVec3;
+
+use super::motion_extraction::Motion;
 use super::{Player, group_mix, mix};
 use crate::inertial::{Inertialization, OFFSET_STRIDE, add_offset, record_difference};
 use crate::{AnimError, FadeSync, PlaybackClock, TRS_STRIDE};
@@ -40,6 +43,10 @@ pub(crate) struct PlayerInertia {
     clocks: Vec<PlaybackClock>,
     /// A switch asked for and not yet taken: its blend time and the seconds since.
     pending: Option<(f32, f32)>,
+    /// The root's velocity (yaw and translation per second) when the switch was asked for.
+    root_source: (f64, DVec3),
+    /// The root's velocity offset from the destination's, decaying over the blend.
+    root_offset: Option<(f64, DVec3)>,
 }
 
 impl PlayerInertia {
@@ -56,6 +63,8 @@ impl PlayerInertia {
             source: vec![0.0; nodes * TRS_STRIDE],
             clocks: Vec::with_capacity(layers),
             pending: None,
+            root_source: (0.0, DVec3::ZERO),
+            root_offset: None,
         }
     }
 
@@ -81,6 +90,37 @@ impl PlayerInertia {
         } else {
             self.blend.advance(dt);
         }
+    }
+
+    /// Keeps the root's velocity continuous through a switch: `delta` is this advance's root
+    /// motion of `dt` seconds from the layers as they are (the destination's once a switch is
+    /// asked for). On the first advance after the request, the difference between the source's
+    /// velocity and this one is taken; until the blend ends it is added back, fading on the
+    /// quintic's value curve (1 to 0, flat at both ends), so the root keeps the source's
+    /// velocity at the switch and the destination's afterwards. Positions never jump: only
+    /// velocities are blended.
+    pub(crate) fn root_motion(&mut self, delta: Motion, dt: f64) -> Motion {
+        if !(dt.is_finite() && dt > 0.0) {
+            return delta;
+        }
+        if self.pending.is_some() {
+            let (yaw, t) = delta.rates(dt);
+            self.root_offset = Some((self.root_source.0 - yaw, self.root_source.1 - t));
+            // The blend starts with this advance: the offset at full weight.
+            let (yaw, t) = self.root_offset.unwrap_or_default();
+            return delta.plus(Motion::new(yaw * dt, t * dt));
+        }
+        let Some((elapsed, duration)) = self.blend.progress() else {
+            self.root_offset = None;
+            return delta;
+        };
+        let Some((yaw, t)) = self.root_offset else {
+            return delta;
+        };
+        // The weight at the middle of this step.
+        let tau = ((f64::from(elapsed) - 0.5 * dt) / f64::from(duration)).clamp(0.0, 1.0);
+        let w = 1.0 + tau * tau * tau * (-10.0 + tau * (15.0 - 6.0 * tau));
+        delta.plus(Motion::new(yaw * w * dt, t * (w * dt)))
     }
 
     /// The blend's contribution to a pose being evaluated (after the layers, before IK).
@@ -146,6 +186,10 @@ impl Player {
             // Asked twice before a tick: the first source stands, the last duration counts.
             *d = duration;
             return Ok(());
+        }
+        // The root's velocity on screen: the last advance's motion (with any running blend's).
+        if let (Some(root), Some(inertia)) = (&self.root, self.inertia.as_deref_mut()) {
+            inertia.root_source = root.delta.rates(root.delta_seconds);
         }
         // What is on screen, with any running blend.
         self.mix_now(0.0);

@@ -52,6 +52,21 @@ pub(crate) struct Motion {
 }
 
 impl Motion {
+    /// The motion as rates over `dt` seconds: yaw per second and translation per second
+    /// (zero for a step that is not positive).
+    pub(crate) fn rates(self, dt: f64) -> (f64, DVec3) {
+        if dt > 0.0 && dt.is_finite() {
+            (self.yaw / dt, self.t / dt)
+        } else {
+            (0.0, DVec3::ZERO)
+        }
+    }
+
+    /// A yaw and a translation.
+    pub(crate) fn new(yaw: f64, t: DVec3) -> Self {
+        Self { yaw, t }
+    }
+
     /// `self · other`: `other` happens in `self`'s frame.
     pub(crate) fn then(self, other: Self) -> Self {
         Self {
@@ -380,4 +395,6 @@ pub(crate) struct RootState {
     pub(crate) r_slot: usize,
     pub(crate) delta: Motion,
     pub(crate) total: Motion,
+    /// Seconds of the last advance that moved (what `delta` covers).
+    pub(crate) delta_seconds: f64,
 }

@@ -178,6 +178,12 @@ impl Player {
             } else {
                 group::group_motion(motion, &mut self.groups, root.plan.config.node)
             };
+            if let Some(inertia) = &mut self.inertia {
+                root.delta = inertia.root_motion(root.delta, dt);
+            }
+            if dt.is_finite() && dt > 0.0 {
+                root.delta_seconds = dt;
+            }
             root.total = root.total.then(root.delta);
         }
         self.finish_fades();

@@ -35,6 +35,7 @@ impl Player {
             r_slot: slot(crate::R_OFF),
             delta: Motion::default(),
             total: Motion::default(),
+            delta_seconds: 0.0,
         });
         Ok(())
     }
