@@ -53,7 +53,16 @@ fn times(keys: usize) -> Vec<f32> {
 /// checks that the copy's rig plays and reports the same.
 fn round_trip(data: &AnimationData, c: Compression, keys: usize) -> Result<(), TestCaseError> {
     let compressed = rig(data, Some(c));
-    let stored = compressed.stored_keys(0).unwrap().expect("compressed");
+    let Some(stored) = compressed.stored_keys(0).unwrap() else {
+        // Only a clip that keys nothing has nothing to store (generated motions of zero
+        // amplitude on two keys make one): its compression reports no raw bytes.
+        let report = compressed.clip_compression(0);
+        prop_assert!(
+            report.is_none_or(|r| r.raw_bytes == 0),
+            "a clip with keys stored nothing: {report:?}"
+        );
+        return Ok(());
+    };
     let mut loaded = data.clone();
     loaded.attach_stored_keys(0, stored.clone()).unwrap();
     prop_assert_eq!(loaded.clips[0].stored_keys.as_ref(), Some(&stored));
