@@ -202,3 +202,36 @@ fn an_unknown_blend_is_an_error_with_its_path() {
         "no path in: {text}"
     );
 }
+
+#[test]
+fn the_reacting_robot_graph_compiles_and_plays() {
+    let Some(rig) = robot("the_reacting_robot_graph_compiles_and_plays") else {
+        return;
+    };
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../graphs/robot_reacts.json"
+    ))
+    .unwrap();
+    let graph = Graph::from_json(&text, &rig).unwrap();
+    let mut gp = GraphPlayer::new(&graph, Player::new(&rig)).unwrap();
+    let mut shown = vec![];
+    for k in 0..(3.0 * HZ) as usize {
+        if k % 120 == 60 {
+            gp.instance_mut()
+                .set_int("state", (k / 120 % 5) as i32)
+                .unwrap();
+        }
+        gp.tick(H, &mut NullSink);
+        shown.push(gp.instance().state(0).unwrap().to_owned());
+        assert!(
+            gp.player_mut()
+                .world_matrices()
+                .iter()
+                .all(|m| m.is_finite())
+        );
+    }
+    for state in ["idle", "walk", "run", "dance", "jump"] {
+        assert!(shown.iter().any(|s| s == state), "{state} never played");
+    }
+}
