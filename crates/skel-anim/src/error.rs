@@ -260,13 +260,13 @@ pub enum AnimError {
         /// The other partner.
         second: usize,
     },
-    /// No mirror plane can be found from the rest pose: no pair has its two nodes apart at
-    /// rest (give the plane instead).
+    /// No mirror plane can be found from the rest pose: no pair at the top of its limb has
+    /// its two nodes apart at rest (give the plane instead).
     #[error(
-        "mirror plane: none of the {pairs} mirror pairs has its two nodes apart at rest; give the plane"
+        "mirror plane: none of the {pairs} mirror pairs at the top of their limbs has its two nodes apart at rest; give the plane"
     )]
     MirrorPlaneUnknown {
-        /// How many pairs of distinct nodes there were.
+        /// How many pairs the plane was looked for from.
         pairs: usize,
     },
     /// A mirror plane whose normal is zero or not finite, or whose distance is not finite.

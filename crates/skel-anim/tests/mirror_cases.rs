@@ -101,7 +101,7 @@ fn a_plane_needs_a_pair_apart_or_a_given_plane() {
     }
     assert_eq!(
         MirrorMap::from_names(&data),
-        Err(AnimError::MirrorPlaneUnknown { pairs: 2 })
+        Err(AnimError::MirrorPlaneUnknown { pairs: 1 })
     );
     assert_eq!(
         MirrorMap::from_pairs(&data, &[]),

@@ -90,7 +90,10 @@ impl MirrorMap {
 
     /// Pairs given as `(left, right)` node indices (either order; a node left out, or paired
     /// with itself, is a centre node), the plane from the rest pose: its normal the average
-    /// direction from right to left over the pairs, through the average of their midpoints.
+    /// direction from right to left over the pairs at the top of their limbs (whose parents
+    /// are centre nodes: shoulders, thighs), through the average of their midpoints. Pairs of
+    /// skin joints only, when there are any: mesh nodes and helpers are often placed without
+    /// symmetry, and a limb bent differently on each side at rest says nothing of the plane.
     ///
     /// # Errors
     /// What [`AnimationData::validate`] finds; [`AnimError::BadNode`] for a pair naming a
@@ -166,7 +169,31 @@ impl MirrorMap {
             Some(p) => p,
             None => {
                 let positions: Vec<DVec3> = world.iter().map(|w| w.translation).collect();
-                MirrorPlane::between(&positions, pairs)?
+                // The pairs at the top of their limbs (their parents centre nodes, or roots):
+                // their rest places hang on the centre alone, not on how the limbs are posed
+                // at rest (RobotExpressive's arms are bent differently on each side). Skin
+                // joints among them when there are: mesh nodes and helpers are placed freely
+                // (its arm meshes sit a metre from each other's reflection).
+                let mut joint = vec![false; n];
+                for &j in data.skeletons.iter().flat_map(|s| &s.joints) {
+                    joint[j] = true;
+                }
+                let tops: Vec<(usize, usize)> = pairs
+                    .iter()
+                    .copied()
+                    .filter(|&(a, b)| a != b && nodes[a].parent.is_none_or(|p| partner[p] == p))
+                    .collect();
+                let joint_tops: Vec<(usize, usize)> = tops
+                    .iter()
+                    .copied()
+                    .filter(|&(a, b)| joint[a] && joint[b])
+                    .collect();
+                let from = if joint_tops.is_empty() {
+                    &tops
+                } else {
+                    &joint_tops
+                };
+                MirrorPlane::between(&positions, from)?
             }
         };
         let normal = plane.normal().as_dvec3().normalize();

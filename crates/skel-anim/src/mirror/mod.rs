@@ -40,8 +40,9 @@
 //! partner of a node's parent is its partner's parent, else
 //! [`AnimError::MirrorPairBreaksHierarchy`](crate::AnimError::MirrorPairBreaksHierarchy)
 //! names the node. The plane is found from the rest pose in the asset's frame: its normal the
-//! normalised average of `left − right` over the pairs, through the average of their
-//! midpoints; or it is given ([`MirrorMap::with_plane`]).
+//! normalised average of `left − right` over the pairs at the top of their limbs (of skin
+//! joints, when the asset has skins), through the average of their midpoints; or it is given
+//! ([`MirrorMap::with_plane`]).
 //!
 //! # What mirroring cannot do
 //!

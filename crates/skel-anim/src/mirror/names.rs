@@ -91,8 +91,20 @@ pub fn mirrored_name(name: &str) -> Option<(String, bool)> {
     Some((out, left))
 }
 
+/// `name` without a trailing number that follows a separator (`b_LeftLeg01_015` →
+/// `b_LeftLeg01`): exporters that number every joint give a pair two numbers.
+fn stem(name: &str) -> &str {
+    let digits = name.trim_end_matches(|c: char| c.is_ascii_digit());
+    match digits.strip_suffix(['_', '.', '-', ' ']) {
+        Some(stem) if digits.len() < name.len() && !stem.is_empty() => stem,
+        _ => name,
+    }
+}
+
 /// Mirror pairs `(left, right)` found from node names: each node whose name has a side word
-/// ([`mirrored_name`]) pairs with a node of the mirrored name. When several nodes have that
+/// ([`mirrored_name`]) pairs with a node of the mirrored name, or failing that of the same
+/// name without its trailing number (the Fox's `b_LeftUpperArm_09` and
+/// `b_RightUpperArm_06`). When several nodes have that
 /// name (a mesh node named after its joint), the one whose parent is the partner of the
 /// node's parent wins, so that the pairs follow the hierarchy where the names allow it.
 /// Nodes without a side word, or whose mirrored name no node has, are centre nodes (left out
@@ -109,8 +121,10 @@ pub fn mirrored_name(name: &str) -> Option<(String, bool)> {
 pub fn pairs_by_name(nodes: &[NodeRest]) -> Result<Vec<(usize, usize)>, AnimError> {
     let order = compute_topo_order(nodes)?;
     let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    let mut by_stem: HashMap<&str, Vec<usize>> = HashMap::new();
     for (i, n) in nodes.iter().enumerate() {
         by_name.entry(n.name.as_str()).or_default().push(i);
+        by_stem.entry(stem(&n.name)).or_default().push(i);
     }
     let mut partner: Vec<Option<usize>> = vec![None; nodes.len()];
     let mut pairs = Vec::new();
@@ -121,7 +135,10 @@ pub fn pairs_by_name(nodes: &[NodeRest]) -> Result<Vec<(usize, usize)>, AnimErro
         let Some((other, left)) = mirrored_name(&nodes[j].name) else {
             continue;
         };
-        let Some(candidates) = by_name.get(other.as_str()) else {
+        let Some(candidates) = by_name
+            .get(other.as_str())
+            .or_else(|| by_stem.get(stem(&other)))
+        else {
             continue;
         };
         let free = || {
@@ -211,6 +228,24 @@ mod tests {
         nodes.push(NodeRest::new("Foot.L", Some(2)));
         nodes.push(NodeRest::new("Foot.R", Some(1)));
         assert_eq!(pairs_by_name(&nodes).unwrap(), vec![(2, 1), (3, 4)]);
+    }
+
+    #[test]
+    fn trailing_numbers_give_way() {
+        let mut nodes = vec![NodeRest::new("b_Spine01_02", None)];
+        for name in [
+            "b_LeftLeg01_015",
+            "b_RightLeg01_019",
+            "Leg_7",
+            "Ring1.L",
+            "Ring2.R",
+        ] {
+            nodes.push(NodeRest::new(name, Some(0)));
+        }
+        assert_eq!(pairs_by_name(&nodes).unwrap(), vec![(1, 2)]);
+        assert_eq!(stem("b_Hip_01"), "b_Hip");
+        assert_eq!(stem("Ring1"), "Ring1");
+        assert_eq!(stem("_01"), "_01");
     }
 
     #[test]
