@@ -1,7 +1,8 @@
 //! Mirroring's refusals and its small cases: pairs that break the hierarchy (named by node),
 //! conflicting pairs, no plane to be found, a map used on another asset, buffers too short,
-//! morph weights moved onto another target count; and what a mirrored clip keeps (names,
-//! markers, weights, properties), the model-space helpers, a given plane.
+//! morph weights moved onto another target count; `mirror_pose` allocating nothing; what a
+//! mirrored clip keeps (names, markers, weights, properties), the model-space helpers, a given
+//! plane.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
@@ -158,6 +159,12 @@ fn a_map_is_for_its_own_asset_and_buffers() {
         })
     );
     assert!(short.iter().all(|&v| v == 7.0), "nothing written");
+    // Every frame: no allocation.
+    let mut output = vec![0.0; 5 * TRS_STRIDE];
+    let allocations = allocation_counter::measure(|| {
+        map.mirror_pose(&input, &mut output).unwrap();
+    });
+    assert_eq!(allocations.count_total, 0);
 }
 
 /// `arms()` with meshes on both hands (2 and 3 targets, or `right` targets) and a clip that
