@@ -233,4 +233,71 @@ pub enum AnimError {
         /// What does not fit.
         reason: String,
     },
+    /// A mirror pair whose parents are not partners: mirroring maps a node's local transform
+    /// onto its partner's, which is only the reflection of the pose when the partner of a
+    /// node's parent is its partner's parent (`partner(parent(node)) == parent(partner(node))`;
+    /// a node paired with itself is a centre node, whose parent must be a centre node too).
+    #[error(
+        "mirror pairs: node {node} pairs with node {partner}, whose parent is {partner_parent:?}, but the partner of node {node}'s parent is {expected:?} (the parents of a pair must be a pair)"
+    )]
+    MirrorPairBreaksHierarchy {
+        /// The node whose pairing does not fit the hierarchy.
+        node: usize,
+        /// Its partner (itself for a centre node).
+        partner: usize,
+        /// The parent its partner has.
+        partner_parent: Option<usize>,
+        /// The parent its partner needs: the partner of the node's parent.
+        expected: Option<usize>,
+    },
+    /// A node named in two mirror pairs with different partners.
+    #[error("mirror pairs: node {node} pairs with node {first} and with node {second}")]
+    MirrorPairConflict {
+        /// The node paired twice.
+        node: usize,
+        /// Its first partner.
+        first: usize,
+        /// The other partner.
+        second: usize,
+    },
+    /// No mirror plane can be found from the rest pose: no pair at the top of its limb has
+    /// its two nodes apart at rest (give the plane instead).
+    #[error(
+        "mirror plane: none of the {pairs} mirror pairs at the top of their limbs has its two nodes apart at rest; give the plane"
+    )]
+    MirrorPlaneUnknown {
+        /// How many pairs the plane was looked for from.
+        pairs: usize,
+    },
+    /// A mirror plane whose normal is zero or not finite, or whose distance is not finite.
+    #[error("mirror plane: normal {normal:?} and distance {distance} do not make a plane")]
+    BadMirrorPlane {
+        /// The normal given.
+        normal: [f32; 3],
+        /// The distance from the origin given.
+        distance: f32,
+    },
+    /// A [`MirrorMap`](crate::MirrorMap) used with an asset it was not built for.
+    #[error("mirror map built for {map_nodes} nodes used with an asset of {data_nodes} nodes")]
+    MirrorMapMismatch {
+        /// Nodes of the asset the map was built for.
+        map_nodes: usize,
+        /// Nodes of the asset it was used with.
+        data_nodes: usize,
+    },
+    /// A morph weights channel that mirroring moves to the partner node, whose mesh has
+    /// another number of morph targets.
+    #[error(
+        "mirror: node {node} has {targets} morph targets but its partner {partner} has {partner_targets}"
+    )]
+    MirrorMorphTargets {
+        /// The node whose weights are animated.
+        node: usize,
+        /// Its partner.
+        partner: usize,
+        /// Morph targets on the node.
+        targets: usize,
+        /// Morph targets on the partner.
+        partner_targets: usize,
+    },
 }

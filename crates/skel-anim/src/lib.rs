@@ -121,3 +121,6 @@ pub use rig::asset::Rig;
 pub use rig::kernels::CpuKernels;
 pub use rig::options::{ClipCompression, Compression, KeyFormat, RigOptions};
 pub use sample::sampler::{SamplerCursor, evaluate_sampler, evaluate_sampler_cursor};
+
+pub mod mirror;
+pub use mirror::{MIRROR_SUFFIX, MirrorMap, MirrorPlane, mirror_clip};

@@ -5,6 +5,7 @@
 mod bones;
 mod classify;
 mod detect;
+mod mirror;
 mod names;
 
 use std::collections::BTreeMap;
