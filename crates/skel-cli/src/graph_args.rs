@@ -222,6 +222,7 @@ fn param_text(v: skel::graph::ParamValue) -> String {
         V::Int(i) => i.to_string(),
         V::Bool(b) => b.to_string(),
         V::Trigger(set) => if set { "set" } else { "-" }.to_owned(),
+        V::Vec3(v) => format!("{:.2},{:.2},{:.2}", v.x, v.y, v.z),
     }
 }
 

@@ -54,6 +54,29 @@ impl Context<'_> {
             })
     }
 
+    /// The clip `name` used at `path`, or with `mirror` its mirror image (the rig's clip
+    /// `"<name>.mirror"`, which must have been appended before the rig was built).
+    pub(crate) fn clip_mirrored(
+        &self,
+        path: &str,
+        name: &str,
+        mirror: bool,
+    ) -> Result<usize, GraphError> {
+        if !mirror {
+            return self.clip(path, name);
+        }
+        self.clip(path, name)?;
+        let mirrored = format!("{name}{}", skel_anim::MIRROR_SUFFIX);
+        self.rig.clip_index(&mirrored).ok_or_else(|| GraphError::Invalid {
+            path: path.to_owned(),
+            message: format!(
+                "clip {name:?} is played mirrored, and the rig has no clip {mirrored:?}: append \
+                 it with AnimationData::append_mirrored_clips before building the rig \
+                 (GraphDef::mirrored_clips lists what the graph needs)"
+            ),
+        })
+    }
+
     /// The id of marker name `name` (interned).
     pub(crate) fn marker_id(&mut self, name: &str) -> u32 {
         let at = match self.marker_names.iter().position(|m| m == name) {

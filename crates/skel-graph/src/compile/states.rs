@@ -62,16 +62,22 @@ fn compile_state(
         });
     }
     let mut clips: Vec<(String, usize)> = Vec::new();
+    if def.mirror && def.clip.is_none() {
+        return Err(GraphError::Invalid {
+            path: format!("{path}.mirror"),
+            message: "\"mirror\" goes with \"clip\" (a blend space's points each say it)".into(),
+        });
+    }
     let (motion, sync) = if let Some(clip) = &def.clip {
         let at = format!("{path}.clip");
-        clips.push((at.clone(), cx.clip(&at, clip)?));
+        clips.push((at.clone(), cx.clip_mirrored(&at, clip, def.mirror)?));
         (Motion::Clip, SyncDef::None)
     } else if let Some(b) = &def.blend_1d {
         let param = cx.param(&format!("{path}.blend_1d.parameter"), &b.parameter, NUMBERS)?;
         let mut positions = Vec::with_capacity(b.points.len());
         for (i, p) in b.points.iter().enumerate() {
             let at = format!("{path}.blend_1d.points[{i}].clip");
-            clips.push((at.clone(), cx.clip(&at, &p.clip)?));
+            clips.push((at.clone(), cx.clip_mirrored(&at, &p.clip, p.mirror)?));
             positions.push(p.at);
         }
         let space = BlendSpace1d::new(&positions).map_err(|source| GraphError::BlendSpace {
@@ -93,7 +99,7 @@ fn compile_state(
         let mut points = Vec::with_capacity(b.points.len());
         for (i, p) in b.points.iter().enumerate() {
             let at = format!("{path}.blend_2d.points[{i}].clip");
-            clips.push((at.clone(), cx.clip(&at, &p.clip)?));
+            clips.push((at.clone(), cx.clip_mirrored(&at, &p.clip, p.mirror)?));
             points.push(Vec2::from_array(p.at));
         }
         let mode = match b.mode {

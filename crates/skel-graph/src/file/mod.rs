@@ -154,6 +154,11 @@ pub struct StateDef {
     /// Contributes nothing: the layer shows what lies below.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<bool>,
+    /// Plays `clip` mirrored left for right: the rig's clip `"<clip>.mirror"`
+    /// (`skel_anim::AnimationData::append_mirrored_clips` bakes it; see
+    /// [`GraphDef::mirrored_clips`]).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub mirror: bool,
     /// Playback speed (negative plays backwards; default 1).
     #[serde(default = "one")]
     pub speed: f32,
@@ -173,6 +178,9 @@ pub struct Point1dDef {
     pub clip: String,
     /// Where on the parameter's axis it plays alone.
     pub at: f32,
+    /// Plays the clip mirrored (as a state's `mirror`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub mirror: bool,
 }
 
 /// A 1D blend space (Godot's rule: the two points around the value share it linearly).
@@ -209,6 +217,9 @@ pub struct Point2dDef {
     pub clip: String,
     /// Where in the plane of the two parameters it plays alone.
     pub at: [f32; 2],
+    /// Plays the clip mirrored (as a state's `mirror`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub mirror: bool,
 }
 
 /// A 2D blend space.
@@ -370,6 +381,32 @@ pub struct TransitionDef {
 }
 
 impl GraphDef {
+    /// The clips the graph plays mirrored (`"mirror": true` on a state or a blend-space
+    /// point), each once, in the order they appear: append their mirror images to the
+    /// asset's data (`AnimationData::append_mirrored_clips`) before building the rig the
+    /// graph compiles against.
+    #[must_use]
+    pub fn mirrored_clips(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for layer in &self.layers {
+            for (_, state) in layer.states.iter() {
+                let single = state.clip.as_deref().filter(|_| state.mirror);
+                let points_1d = state.blend_1d.iter().flat_map(|b| &b.points);
+                let points_2d = state.blend_2d.iter().flat_map(|b| &b.points);
+                let mirrored = single
+                    .into_iter()
+                    .chain(points_1d.filter(|p| p.mirror).map(|p| p.clip.as_str()))
+                    .chain(points_2d.filter(|p| p.mirror).map(|p| p.clip.as_str()));
+                for name in mirrored {
+                    if !out.contains(&name) {
+                        out.push(name);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Reads a graph file.
     ///
     /// # Errors
