@@ -48,6 +48,9 @@ enum Command {
     /// clip, raw and compressed bytes, both ratios, the max and p99 shell error and the build
     /// time (--json for tools).
     Compress(commands::compress::CompressArgs),
+    /// Mirror the asset's clips left/right (pairs from node names, --pairs or --humanoid; the
+    /// plane from the rest pose) and write it as one .glb; --append keeps the originals.
+    Mirror(commands::mirror::MirrorArgs),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +69,7 @@ fn main() -> ExitCode {
                 Command::View(args) => commands::view::run(args),
                 Command::Retarget(args) => commands::retarget::run(&args),
                 Command::Compress(args) => commands::compress::run(&args),
+                Command::Mirror(args) => commands::mirror::run(&args),
             }
         };
     match result {

@@ -101,7 +101,7 @@ fn check_with(name: &str, mut data: AnimationData, map: &MirrorMap) -> Measured 
     let mut scratch = PoseScratch::new(&data).unwrap();
     let mut mirrored = vec![0.0; n * TRS_STRIDE];
     let mut twice = vec![0.0; n * TRS_STRIDE];
-    for clip in 0..clips {
+    for (clip, &mirror) in baked.iter().enumerate() {
         let duration = data.clips[clip].duration();
         for f in [0.0, 0.25, 0.5, 0.75, 1.0] {
             let t = f * duration;
@@ -110,7 +110,7 @@ fn check_with(name: &str, mut data: AnimationData, map: &MirrorMap) -> Measured 
             map.mirror_pose(&source, &mut mirrored).unwrap();
             let from_pose = worlds(&data, &mut scratch, &mirrored);
             let from_clip = {
-                let trs = sample(&data, &mut scratch, baked[clip], t);
+                let trs = sample(&data, &mut scratch, mirror, t);
                 worlds(&data, &mut scratch, &trs)
             };
             for got in [&from_pose, &from_clip] {

@@ -148,6 +148,8 @@ fn mirror_valid_clip(
     Ok(out)
 }
 
+/// Where a transform path sits in a node's `[translation, rotation, scale]` flags (weights
+/// channels never ask: they are kept, not mapped).
 fn slot(path: ChannelPath) -> usize {
     match path {
         ChannelPath::Translation => 0,

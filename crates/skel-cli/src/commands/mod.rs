@@ -4,6 +4,7 @@ pub mod bench;
 pub mod bench_gpu;
 pub mod compress;
 pub mod info;
+pub mod mirror;
 pub mod play;
 pub mod play_graph;
 pub mod play_output;
