@@ -87,6 +87,68 @@ pub struct GraphDriver {
 }
 
 impl GraphArgs {
+    /// The clips the graph file plays mirrored (`"mirror": true`), read from the file; none
+    /// without `--graph`.
+    ///
+    /// # Errors
+    /// An unreadable or invalid graph file.
+    pub fn mirrored_clips(&self) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+        let Some(path) = &self.graph else {
+            return Ok(Vec::new());
+        };
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read graph {}: {e}", path.display()))?;
+        let def = skel::graph::GraphDef::from_json(&text)
+            .map_err(|e| format!("graph {}: {e}", path.display()))?;
+        Ok(def
+            .mirrored_clips()
+            .into_iter()
+            .map(str::to_owned)
+            .collect())
+    }
+
+    /// What the facade's loader bakes for `--mirror` (`mirror`) and for this graph: every
+    /// clip replaced by its mirror with `--mirror`, every clip's mirror appended when the
+    /// graph plays some mirrored (an unreadable graph file is reported when the graph is
+    /// built).
+    #[must_use]
+    pub fn clip_mirroring(&self, mirror: bool) -> skel::ClipMirroring {
+        if mirror {
+            skel::ClipMirroring::Replace
+        } else if self.mirrored_clips().is_ok_and(|c| !c.is_empty()) {
+            skel::ClipMirroring::Append
+        } else {
+            skel::ClipMirroring::None
+        }
+    }
+
+    /// Bakes into `data` the mirrored clips the graph plays (`"<clip>.mirror"`, pairs from
+    /// the joint names), before the rig it compiles against is built. Clips the graph does
+    /// not know are left for its compilation to report.
+    ///
+    /// # Errors
+    /// An unreadable graph file; no left/right pairs in the joint names.
+    pub fn bake_mirrored_clips(
+        &self,
+        data: &mut AnimationData,
+    ) -> Result<(), Box<dyn std::error::Error>> {
+        let wanted: Vec<usize> = self
+            .mirrored_clips()?
+            .iter()
+            .filter(|name| {
+                let baked = format!("{name}{}", skel::anim::MIRROR_SUFFIX);
+                !data.clips.iter().any(|c| c.name == baked)
+            })
+            .filter_map(|name| data.clips.iter().position(|c| c.name == *name))
+            .collect();
+        if !wanted.is_empty() {
+            let map = skel::anim::MirrorMap::from_names(data)
+                .map_err(|e| format!("the graph mirrors clips: {e}"))?;
+            data.append_mirrored_clips(&map, &wanted)?;
+        }
+        Ok(())
+    }
+
     /// Parses the schedule, then compiles the graph against `rig` and builds its player.
     /// `None` without `--graph`.
     ///

@@ -296,7 +296,9 @@ fn root_motion_is_extracted_from_the_graphs_player() {
 
 /// Node `n`'s world translation at frame `f` of a `skel pose --json` report.
 fn node_position(report: &Value, f: usize, n: usize) -> [f64; 3] {
-    let m = report["frames"][f]["nodes"][n.to_string()].as_array().unwrap();
+    let m = report["frames"][f]["nodes"][n.to_string()]
+        .as_array()
+        .unwrap();
     [12, 13, 14].map(|i| m[i].as_f64().unwrap())
 }
 
@@ -308,10 +310,21 @@ fn a_vec3_target_set_on_the_command_line_moves_the_reaching_hand() {
     ) else {
         return;
     };
-    let (asset, graph) = (robot.display().to_string(), repo("graphs/robot_reacts.json"));
+    let (asset, graph) = (
+        robot.display().to_string(),
+        repo("graphs/robot_reacts.json"),
+    );
     let pose = |extra: &[&str]| {
         let mut args = vec![
-            "pose", &asset, "--graph", &graph, "--handedness", "rh", "--times", "0.5", "--json",
+            "pose",
+            &asset,
+            "--graph",
+            &graph,
+            "--handedness",
+            "rh",
+            "--times",
+            "0.5",
+            "--json",
         ];
         args.extend_from_slice(extra);
         let (ok, stdout, stderr) = common::skel(&args);
@@ -322,17 +335,36 @@ fn a_vec3_target_set_on_the_command_line_moves_the_reaching_hand() {
     let target = [-1.0, 3.4, 1.0];
     let reached = pose(&["--set", "0:reach=-1,3.4,1", "--set", "0:reach_weight=1"]);
     let hand = node_position(&reached, 0, 40);
-    let miss = (0..3).map(|i| (hand[i] - target[i]).powi(2)).sum::<f64>().sqrt();
+    let miss = (0..3)
+        .map(|i| (hand[i] - target[i]).powi(2))
+        .sum::<f64>()
+        .sqrt();
     // Soften 0.97 lets the hand fall a little short only near full reach; this target is well
     // inside it.
-    assert!(miss < 1e-3, "the hand is at {hand:?}, {miss} from {target:?}");
+    assert!(
+        miss < 1e-3,
+        "the hand is at {hand:?}, {miss} from {target:?}"
+    );
     let free = pose(&["--set", "0:reach=-1,3.4,1"]);
     let idle = node_position(&free, 0, 40);
-    let moved = (0..3).map(|i| (idle[i] - target[i]).powi(2)).sum::<f64>().sqrt();
-    assert!(moved > 0.1, "without weight the hand is already there ({moved})");
+    let moved = (0..3)
+        .map(|i| (idle[i] - target[i]).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    assert!(
+        moved > 0.1,
+        "without weight the hand is already there ({moved})"
+    );
     // A vector that is not three numbers is refused by name.
     let (ok, _, stderr) = common::skel(&[
-        "pose", &asset, "--graph", &graph, "--set", "0:reach=1,2", "--times", "0.5",
+        "pose",
+        &asset,
+        "--graph",
+        &graph,
+        "--set",
+        "0:reach=1,2",
+        "--times",
+        "0.5",
     ]);
     assert!(!ok && stderr.contains("reach"), "{stderr}");
 }

@@ -109,6 +109,8 @@ pub fn from_asset(
         warnings,
         ..
     } = asset;
+    let mut animation = animation;
+    crate::mirror_clips(&mut animation, options.mirror)?;
     let animation = Arc::new(animation);
     // Compiled once: every player, group and bone control of the asset shares it.
     let rig = Rig::with_options(Arc::clone(&animation), &options.rig)?;

@@ -75,6 +75,7 @@ mod crowd_pipelines;
 mod error;
 mod mesh;
 mod mesh_skeleton;
+mod mirroring;
 mod options;
 #[cfg(feature = "render")]
 pub mod render;
@@ -94,6 +95,7 @@ pub use crowd_mesh::CrowdMesh;
 pub use error::SkelError;
 pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;
+pub use mirroring::{ClipMirroring, mirror_clips};
 pub use options::LoadOptions;
 pub use skel_gpu::SkinningMethod;
 pub use source::Source;

@@ -3,6 +3,8 @@
 use skel_anim::{Handedness, RigOptions};
 use skel_gpu::{GpuContext, MorphDeltaStorage};
 
+use crate::ClipMirroring;
+
 /// Load options. Build from [`LoadOptions::default`] and the `with_*` methods.
 ///
 /// ```
@@ -35,6 +37,8 @@ pub struct LoadOptions {
     /// a storage buffer and refuse texture-backed morph targets
     /// ([`GpuError::MorphDeltaMismatch`](skel_gpu::GpuError::MorphDeltaMismatch)).
     pub morph_deltas: Option<MorphDeltaStorage>,
+    /// Mirrored clips baked at load ([`ClipMirroring`]; none by default).
+    pub mirror: ClipMirroring,
 }
 
 impl Default for LoadOptions {
@@ -46,6 +50,7 @@ impl Default for LoadOptions {
             bone_control: false,
             rig: RigOptions::default(),
             morph_deltas: None,
+            mirror: ClipMirroring::None,
         }
     }
 }
@@ -55,6 +60,13 @@ impl LoadOptions {
     #[must_use]
     pub fn with_handedness(mut self, handedness: Handedness) -> Self {
         self.handedness = handedness;
+        self
+    }
+
+    /// These options with mirrored clips baked at load ([`ClipMirroring`]).
+    #[must_use]
+    pub fn with_mirror(mut self, mirror: ClipMirroring) -> Self {
+        self.mirror = mirror;
         self
     }
 

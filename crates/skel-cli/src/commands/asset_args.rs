@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use skel::anim::Handedness;
-use skel::gltf::{GltfAsset, GltfError, LoadOptions, load_path};
+use skel::gltf::{GltfAsset, LoadOptions, load_path};
 
 /// The world's handedness on the command line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -34,19 +34,30 @@ pub struct AssetArgs {
     /// World handedness: `lh` (default, the seed's) or `rh` (glTF-native).
     #[arg(long, value_enum, default_value_t = HandednessArg::Lh)]
     pub handedness: HandednessArg,
+    /// Play every clip mirrored left for right (pairs found from the joint names; see
+    /// docs/mirror.md): a left-handed swing from a right-handed clip.
+    #[arg(long)]
+    pub mirror: bool,
 }
 
 impl AssetArgs {
-    /// Loads the asset (without decoding images: these commands never draw).
+    /// Loads the asset (without decoding images: these commands never draw), its clips
+    /// mirrored with `--mirror`.
     ///
     /// # Errors
-    /// What [`load_path`] reports.
-    pub fn load(&self) -> Result<GltfAsset, GltfError> {
+    /// What [`load_path`] reports; with `--mirror`, what [`skel::mirror_clips`] reports (no
+    /// left/right pairs in the joint names).
+    pub fn load(&self) -> Result<GltfAsset, Box<dyn std::error::Error>> {
         let opts = LoadOptions {
             handedness: self.handedness.into(),
             decode_images: false,
         };
-        load_path(&self.asset, &opts)
+        let mut asset = load_path(&self.asset, &opts)?;
+        if self.mirror {
+            skel::mirror_clips(&mut asset.animation, skel::ClipMirroring::Replace)
+                .map_err(|e| format!("--mirror: {e}"))?;
+        }
+        Ok(asset)
     }
 }
 

@@ -63,7 +63,8 @@ pub fn run(
     fps: f64,
     json: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let asset = asset.load()?;
+    let mut asset = asset.load()?;
+    graph.bake_mirrored_clips(&mut asset.animation)?;
     let rig = Rig::new(Arc::new(asset.animation))?;
     let mut driver = graph
         .driver(&rig)?

@@ -121,7 +121,9 @@ pub fn report(
     graph: &GraphArgs,
     times: &[f32],
 ) -> Result<PoseReport, Box<dyn std::error::Error>> {
-    let rig = Rig::new(Arc::new(asset.animation.clone()))?;
+    let mut data = asset.animation.clone();
+    graph.bake_mirrored_clips(&mut data)?;
+    let rig = Rig::new(Arc::new(data))?;
     let driver = graph
         .driver(&rig)?
         .ok_or("skel pose --graph needs a graph file")?;

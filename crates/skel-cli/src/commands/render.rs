@@ -55,6 +55,10 @@ pub struct RenderArgs {
     /// cpu (one player per character).
     #[arg(long, value_enum, default_value_t = PosingArg::Gpu, requires = "crowd")]
     pub posing: PosingArg,
+    /// Play every clip mirrored left for right (pairs from the joint names; see
+    /// docs/mirror.md).
+    #[arg(long)]
+    pub mirror: bool,
     /// `--graph FILE.json` (with `--set`, `--travel`): an animation graph chooses what plays
     /// (default frames: its longest clip, or a second past its last scheduled change).
     #[command(flatten)]
@@ -150,6 +154,7 @@ pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
             HandednessArg::Rh => Handedness::RightHanded,
         },
         bones,
+        mirror: args.mirror,
         progress: std::io::stderr().is_terminal(),
     };
     let report = match args.crowd {

@@ -34,6 +34,9 @@ pub struct ViewArgs {
     /// Window size, WIDTHxHEIGHT.
     #[arg(long, default_value = "800x600", value_parser = super::render::parse_size)]
     pub size: (u32, u32),
+    /// Play every clip mirrored left for right (pairs from the joint names).
+    #[arg(long)]
+    pub mirror: bool,
     #[command(flatten)]
     pub graph: crate::graph_args::GraphArgs,
 }
@@ -57,6 +60,7 @@ pub fn run(args: ViewArgs) -> Result<(), Box<dyn std::error::Error>> {
         frames: args.frames,
         screenshot: args.screenshot,
         size: args.size,
+        mirror: args.mirror,
         graph: args.graph,
     })
 }

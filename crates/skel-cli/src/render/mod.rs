@@ -66,6 +66,8 @@ pub struct RenderJob {
     pub handedness: Handedness,
     /// Bone overrides (with bone control).
     pub bones: Vec<BoneOverride>,
+    /// Every clip mirrored left for right (`--mirror`).
+    pub mirror: bool,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
 }
@@ -231,7 +233,13 @@ fn load_asset(
     asset_name: &str,
     bone_control: bool,
 ) -> Result<AssetContainer, RenderError> {
+    let mirroring = match &job.animation {
+        Animation::Graph(graph) => graph.clip_mirroring(job.mirror),
+        _ if job.mirror => skel::ClipMirroring::Replace,
+        _ => skel::ClipMirroring::None,
+    };
     let mut options = LoadOptions::default()
+        .with_mirror(mirroring)
         .with_handedness(job.handedness)
         .with_bone_control(bone_control);
     options.decode_images = true;

@@ -34,6 +34,8 @@ pub struct ViewJob {
     pub screenshot: Option<PathBuf>,
     /// Window size.
     pub size: (u32, u32),
+    /// Every clip mirrored left for right (`--mirror`).
+    pub mirror: bool,
     /// An animation graph driving the character (`--graph`, `--set`, `--travel`).
     pub graph: crate::graph_args::GraphArgs,
 }
@@ -199,7 +201,7 @@ impl Viewer {
                 .map_err(|e| format!("cannot open a window: {e}"))?,
         );
         let gpu = WindowGpu::new(&window)?;
-        let mut options = LoadOptions::default();
+        let mut options = LoadOptions::default().with_mirror(job.graph.clip_mirroring(job.mirror));
         options.decode_images = true;
         let source = match &job.asset {
             Some(path) => Source::Path(path),

@@ -193,7 +193,11 @@ impl GraphInstance {
     pub fn set_from_text(&mut self, name: &str, text: Option<&str>) -> Result<(), GraphError> {
         let id = self.param_id(name)?;
         let kind = self.graph.params[id.index()].kind;
-        self.set(id, ParamValue::parse(kind, text)?)
+        let value = ParamValue::parse(kind, text).map_err(|e| match e {
+            GraphError::Request(why) => GraphError::Request(format!("parameter {name:?}: {why}")),
+            other => other,
+        })?;
+        self.set(id, value)
     }
 
     /// The value of parameter `id` (`None` past the end).
