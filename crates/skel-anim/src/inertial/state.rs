@@ -1,10 +1,12 @@
 //! One character's running inertialization, stored four nodes at a time: what the fused pose
 //! pass reads per quad with no gathering, and what the step-by-step pass reads per node.
 
-use glam::Vec4;
+use glam::{BVec4A, Vec4};
+use skel_math::lanes::{Quatx4, Vec3x4};
 
 use super::lanes::{decay_row, rotate_lanes};
 use super::{OFFSET_STRIDE, record_difference};
+use crate::sample::four_node::Lanes;
 use crate::{AnimError, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
 
 /// Rows of four lanes per quad: `x₀` (nine numbers), `v₀·t₁` (nine), `1/t₁` (nine).
@@ -380,5 +382,69 @@ impl Inertialization {
     #[must_use]
     pub const fn floats_per_node() -> usize {
         ROWS
+    }
+}
+
+impl Inertialization {
+    /// Adds the offset at the current time to quad `qi`'s layered transforms (the rig's
+    /// four-node pass's quad `qi`, whose layout this blend was made with). Nothing to add:
+    /// `out` as it is.
+    #[inline(always)]
+    pub(crate) fn apply_quad(&self, qi: usize, out: Lanes) -> Lanes {
+        let parts = self.quad_parts(qi);
+        if parts == 0 {
+            return out;
+        }
+        let (x, nodes) = self.quad_offsets(qi, self.now(), parts);
+        let mut out = out;
+        if parts & 1 != 0 {
+            out.t = out.t + Vec3x4::new(x[0], x[1], x[2]);
+        }
+        if parts & 4 != 0 {
+            out.s = out.s + Vec3x4::new(x[6], x[7], x[8]);
+        }
+        if parts & 2 != 0 {
+            let real = BVec4A::new(
+                nodes[0] != u32::MAX,
+                nodes[1] != u32::MAX,
+                nodes[2] != u32::MAX,
+                nodes[3] != u32::MAX,
+            );
+            out.r = Quatx4::select(real, rotate_lanes(out.r, [x[3], x[4], x[5]]), out.r);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    proptest::proptest! {
+        #[test]
+        fn four_lanes_decay_as_one(
+            x in proptest::array::uniform4(-3.0_f32..3.0),
+            v in proptest::array::uniform4(-30.0_f32..30.0),
+            d in 0.05_f32..1.0,
+            u in 0.0_f32..0.999,
+        ) {
+            let t = u * d;
+            let mut blend = Inertialization::new(4);
+            for lane in 0..4 {
+                let mut xs = [0.0; OFFSET_STRIDE];
+                let mut vs = xs;
+                xs[0] = x[lane];
+                vs[0] = v[lane];
+                blend.set_node(lane, &xs, &vs, d);
+            }
+            blend.begin(d);
+            blend.advance(t);
+            let (got, _) = blend.quad_offsets(0, blend.now(), 1);
+            for lane in 0..4 {
+                let want = super::super::quintic_decay(x[lane], v[lane], d, blend.now());
+                let scale = x[lane].abs() + v[lane].abs() * d + 1e-3;
+                proptest::prop_assert!((got[0][lane] - want).abs() <= 2e-5 * scale, "{} vs {want}", got[0][lane]);
+            }
+        }
     }
 }

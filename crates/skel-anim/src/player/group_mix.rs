@@ -110,7 +110,7 @@ impl Player {
             );
             if let Some(inertia) = inertia {
                 if capture == Capture::Nothing {
-                    super::inertialize::finish_switch(inertia, &scratch.trs);
+                    super::inertia_state::finish_switch(inertia, &scratch.trs);
                 }
                 inertia.apply(&mut scratch.trs);
             }

@@ -8,6 +8,7 @@ mod group;
 mod group_mix;
 mod ik_jobs;
 pub(crate) mod ik_pass;
+mod inertia_state;
 mod inertialize;
 mod lane_rules;
 mod layer;
@@ -140,7 +141,7 @@ pub struct Player {
     ik: Vec<IkJob>,
     frame_map: ik_pass::FrameMap,
     /// Inertialized switches (`None` until the first one or a reservation).
-    inertia: Option<Box<inertialize::PlayerInertia>>,
+    inertia: Option<Box<inertia_state::PlayerInertia>>,
 }
 
 impl Player {

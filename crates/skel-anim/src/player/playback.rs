@@ -5,7 +5,7 @@
 
 use super::layer::{LayerMode, MAX_WEIGHT};
 use super::{
-    Player, events, group, group_mix, ik_pass, inertialize, mix, motion_extraction, quad_mix,
+    Player, events, group, group_mix, ik_pass, inertia_state, mix, motion_extraction, quad_mix,
 };
 use crate::{AnimError, AnimationEvent, PoseSink};
 
@@ -248,7 +248,7 @@ impl Player {
         poser.pose_with(sink, |rig, scratch| {
             mix::mix_layers_with(rig, scratch, layers, mix, snapshot, root.as_ref());
             if let Some(inertia) = inertia {
-                inertialize::finish_switch(inertia, &scratch.trs);
+                inertia_state::finish_switch(inertia, &scratch.trs);
                 inertia.apply(&mut scratch.trs);
             }
             if !ik.is_empty() {
