@@ -1,0 +1,492 @@
+//! The per-frame foot placement job: ground under each foot, plant and lock, pelvis drop, one
+//! two-bone solve per leg, the sole turned onto the ground.
+
+use glam::{Affine3A, Mat3A, Quat, Vec3};
+
+use super::ground::GroundQuery;
+use super::placement::{FootPlacement, Leg};
+use super::state::{FootPlacementState, FootReport, FootStatus, LegWork};
+use crate::ik::{finite1, joint_frame};
+use crate::{
+    AnimError, AnimationData, R_OFF, S_OFF, T_OFF, TRS_STRIDE, TwoBoneIk, apply_correction,
+    model_matrix_from_trs,
+};
+
+/// A released lock's offset shorter than this (world units) is gone.
+const RELEASED: f32 = 1e-5;
+
+/// The on/off fade's weight below this is off (the pose is the clip's again).
+const FADED: f32 = 1e-3;
+
+impl FootPlacement {
+    /// Places the feet of one character's local pose `trs` ([`TRS_STRIDE`] floats per node of
+    /// `data`, the asset this was built for) on `ground`, `dt` seconds after the last call.
+    ///
+    /// `root` maps the pose into the ground's world frame: what the hierarchy pass puts in
+    /// front of root nodes (the identity or [`skel_math::RH_TO_LH`], see
+    /// [`model_matrix_from_trs`]) with the character's placement in the world in front of
+    /// that. The clip's own ground is the plane through `root`'s translation perpendicular to
+    /// up: a clip whose feet touch `y = 0` walks on it.
+    ///
+    /// Writes the pelvis's local translation and the local rotations of each hip, knee and
+    /// ankle; reads no other node's record but their ancestors'. Allocates nothing; casts one
+    /// ray per foot, two with a toe.
+    ///
+    /// # Errors
+    /// The pose is then left exactly as it was, and `state` unchanged:
+    /// - [`AnimError::LengthMismatch`] when `trs` is too short, `data` has another node count
+    ///   than the rig this was built for, or `state` was made for another placement;
+    /// - [`AnimError::NotFiniteValue`] for a NaN or infinite `dt`, `root` or joint matrix
+    ///   (NaN in the pose);
+    /// - [`AnimError::IkDegenerate`] for a leg bone of zero length, a joint scaled to nothing,
+    ///   or a pelvis whose parent cannot be inverted.
+    ///
+    /// A ground that answers NaN is not an error: that foot has no ground this frame.
+    pub fn solve(
+        &self,
+        state: &mut FootPlacementState,
+        data: &AnimationData,
+        trs: &mut [f32],
+        root: &Affine3A,
+        ground: &dyn GroundQuery,
+        dt: f32,
+    ) -> Result<FootReport, AnimError> {
+        self.check_inputs(state, data, trs, root, dt)?;
+        let dt = dt.max(0.0);
+        let d = &self.desc;
+        let weight = if state.active { 1.0 } else { 0.0 };
+        let weight = state.weight + (weight - state.weight) * ease(dt, d.fade_time);
+        let weight = if weight < FADED && !state.active {
+            0.0
+        } else {
+            weight
+        };
+        for (leg, work) in self.legs.iter().zip(&mut state.work) {
+            read_leg(data, trs, root, leg, work)?;
+        }
+        if weight == 0.0 {
+            return Ok(rest_off(state));
+        }
+        let mut report = FootReport {
+            weight,
+            ..FootReport::default()
+        };
+        self.place_feet(state, trs, root, ground, dt, weight, &mut report);
+        let drop = self.pelvis_drop(state, dt);
+        let shift = -d.up * drop;
+        let parent = match self.pelvis_parent {
+            Some(p) => model_matrix_from_trs(data, trs, p, root)?,
+            None => *root,
+        };
+        let (_, parent_inverse) = joint_frame("foot placement pelvis parent matrix", &parent)?;
+        let shift_local = parent_inverse.transform_vector3(shift.as_dvec3()).as_vec3();
+        for (i, leg) in self.legs.iter().enumerate() {
+            let reached = solve_leg(leg, &mut state.work[i], shift)?;
+            state.next_status[i].reached = reached;
+        }
+        // Everything is known and finite: write.
+        if drop > 0.0 {
+            let at = self.desc.pelvis * TRS_STRIDE + T_OFF;
+            let t = Vec3::from_slice(&trs[at..at + 3]) + shift_local;
+            t.write_to_slice(&mut trs[at..at + 3]);
+        }
+        for (leg, work) in self.legs.iter().zip(&state.work) {
+            apply_correction(trs, leg.hip, work.hip_fix)?;
+            apply_correction(trs, leg.knee, work.knee_fix)?;
+            apply_correction(trs, leg.ankle, work.ankle_fix)?;
+        }
+        state.memory.copy_from_slice(&state.next);
+        state.status.copy_from_slice(&state.next_status);
+        state.pelvis_drop = drop;
+        state.weight = weight;
+        state.fresh = false;
+        report.pelvis_drop = drop;
+        Ok(report)
+    }
+
+    fn check_inputs(
+        &self,
+        state: &FootPlacementState,
+        data: &AnimationData,
+        trs: &[f32],
+        root: &Affine3A,
+        dt: f32,
+    ) -> Result<(), AnimError> {
+        if state.memory.len() != self.legs.len() {
+            return Err(AnimError::LengthMismatch {
+                what: "foot placement state (feet)",
+                expected: self.legs.len(),
+                got: state.memory.len(),
+            });
+        }
+        if data.nodes.len() != self.node_count {
+            return Err(AnimError::LengthMismatch {
+                what: "foot placement rig (nodes)",
+                expected: self.node_count,
+                got: data.nodes.len(),
+            });
+        }
+        if trs.len() < self.node_count * TRS_STRIDE {
+            return Err(AnimError::LengthMismatch {
+                what: "foot placement TRS records",
+                expected: self.node_count * TRS_STRIDE,
+                got: trs.len(),
+            });
+        }
+        finite1("foot placement dt", dt)?;
+        for value in root.to_cols_array() {
+            finite1("foot placement root matrix", value)?;
+        }
+        Ok(())
+    }
+
+    /// Each foot's ground, plant decision, lock and target, into `state.next`,
+    /// `state.next_status` and `state.work`.
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one call site, the frame's inputs"
+    )]
+    fn place_feet(
+        &self,
+        state: &mut FootPlacementState,
+        trs: &[f32],
+        root: &Affine3A,
+        ground: &dyn GroundQuery,
+        dt: f32,
+        weight: f32,
+        report: &mut FootReport,
+    ) {
+        let d = &self.desc;
+        let up = d.up;
+        let origin = Vec3::from(root.translation);
+        let fresh = state.fresh;
+        let follow = if fresh { 1.0 } else { ease(dt, d.ground_time) };
+        let keep = if d.release_time > 0.0 {
+            (-dt / d.release_time).exp()
+        } else {
+            0.0
+        };
+        let probe = Probe {
+            ground,
+            up,
+            origin,
+            above: d.max_step_up,
+            below: d.ray_length - d.max_step_up,
+        };
+        for (i, leg) in self.legs.iter().enumerate() {
+            let work = &mut state.work[i];
+            let mem = state.memory[i];
+            let ankle = Vec3::from(work.ankle.translation);
+            let lift = up.dot(ankle - origin) - leg.ankle_height;
+            let hit = probe.height_under(ankle);
+            // Speed across the ground: motion along up is the character climbing (the clip's
+            // foot rides its root) or the lift, which `plant_height` judges.
+            let moved = ankle - mem.prev_ankle;
+            let moved = moved - up * up.dot(moved);
+            let by_speed = !fresh
+                && dt > 0.0
+                && moved.length() <= d.plant_speed * dt
+                && lift <= d.plant_height;
+            let planted = state.overrides[i].unwrap_or(by_speed);
+
+            // The ground under the foot, eased; no ground eases back to the clip's.
+            let (raw_height, raw_normal) = hit.unwrap_or((0.0, up));
+            let eased = mem.height + (raw_height - mem.height) * follow;
+            let normal = (mem.normal + (raw_normal - mem.normal) * follow)
+                .try_normalize()
+                .unwrap_or(raw_normal);
+            let n = limit_tilt(normal, up, d.max_tilt);
+            let align = Quat::from_rotation_arc(up, n);
+            let sole = (n - up) * leg.ankle_height;
+            // Never below the ground: the sole (lifted as the clip lifts it) and the toes.
+            let mut floor = f32::NEG_INFINITY;
+            if let Some((ground_height, _)) = hit {
+                floor = ground_height - lift;
+            }
+            if let Some(toe) = leg.toe {
+                let toe_at = work
+                    .ankle
+                    .transform_point3(local(trs, toe).translation.into());
+                if let Some((toe_ground, _)) = probe.height_under(toe_at) {
+                    let toe_moved = ankle + sole + align * (toe_at - ankle);
+                    let toe_rise = up.dot(toe_moved - origin);
+                    floor = floor.max(toe_ground + leg.toe_height - toe_rise);
+                }
+            }
+            let height = eased.max(floor);
+            let free = ankle + up * height + sole;
+
+            // Lock where the foot touched down (where it is on screen: a release still under
+            // way hands over without a jump); a lock the clip pulls too far away follows on a
+            // leash of `max_lock_distance`. Released, the lock's offset from the free target
+            // decays: the foot moves with the clip at once and slides back onto its path.
+            let (lock, slide, target) = if planted {
+                let mut lock = if mem.planted {
+                    mem.lock
+                } else {
+                    free + mem.slide
+                };
+                let away = lock - free;
+                if away.length() > d.max_lock_distance {
+                    lock = free + away.normalize_or_zero() * d.max_lock_distance;
+                }
+                (lock, Vec3::ZERO, lock)
+            } else {
+                let from = if mem.planted {
+                    mem.lock - free
+                } else {
+                    mem.slide
+                };
+                // Never below the clip's path: a lifting foot rises with the clip at once (and
+                // so never into the ground); what was held across or above it fades.
+                let slide = from * keep;
+                let slide = slide - up * up.dot(slide).min(0.0);
+                let slide = if slide.length() < RELEASED {
+                    Vec3::ZERO
+                } else {
+                    slide
+                };
+                (Vec3::ZERO, slide, free + slide)
+            };
+
+            // The on/off fade scales the whole correction, locks included.
+            let target = ankle + (target - ankle) * weight;
+            work.target = target;
+            work.align = Quat::IDENTITY.slerp(align, weight);
+            state.next[i] = super::state::FootMemory {
+                prev_ankle: ankle,
+                height,
+                normal,
+                planted,
+                lock,
+                slide,
+            };
+            state.next_status[i] = FootStatus {
+                hit: hit.is_some(),
+                planted,
+                locked: planted || slide != Vec3::ZERO,
+                reached: false,
+                target,
+                offset: target - ankle,
+                normal: n,
+            };
+            report.hits += usize::from(hit.is_some());
+            report.planted += usize::from(planted);
+        }
+    }
+
+    /// How far the pelvis goes down this frame: what the foot furthest out of reach needs,
+    /// within `0..=max_step_down`; down at once (the targets it follows are eased already, so
+    /// this moves smoothly, and a planted foot stays reachable), back up eased.
+    fn pelvis_drop(&self, state: &FootPlacementState, dt: f32) -> f32 {
+        let up = self.desc.up;
+        let mut need = 0.0_f32;
+        for work in &state.work {
+            let (hip, knee, ankle) = (
+                Vec3::from(work.hip.translation),
+                Vec3::from(work.knee.translation),
+                Vec3::from(work.ankle.translation),
+            );
+            let length = (knee - hip).length() + (ankle - knee).length();
+            let reach = (length * self.desc.max_extension).max((ankle - hip).length());
+            need = need.max(drop_to_reach(hip - work.target, up, reach));
+        }
+        let need = need.clamp(0.0, self.desc.max_step_down);
+        if state.fresh || need >= state.pelvis_drop {
+            return need;
+        }
+        let follow = ease(dt, self.desc.pelvis_time);
+        (state.pelvis_drop + (need - state.pelvis_drop) * follow)
+            .clamp(0.0, self.desc.max_step_down)
+    }
+}
+
+/// The switched-off frame: the pose stays the clip's; speeds keep being tracked, the ground
+/// and locks are forgotten so that switching on eases in from the clip.
+fn rest_off(state: &mut FootPlacementState) -> FootReport {
+    for ((mem, status), work) in state
+        .memory
+        .iter_mut()
+        .zip(&mut state.status)
+        .zip(&state.work)
+    {
+        let ankle = Vec3::from(work.ankle.translation);
+        mem.prev_ankle = ankle;
+        mem.height = 0.0;
+        mem.slide = Vec3::ZERO;
+        mem.planted = false;
+        *status = FootStatus {
+            target: ankle,
+            offset: Vec3::ZERO,
+            ..FootStatus::IDLE
+        };
+    }
+    state.pelvis_drop = 0.0;
+    state.weight = 0.0;
+    state.fresh = false;
+    FootReport::default()
+}
+
+/// The rays of one frame: straight down along up, from `above` over the clip's ground to
+/// `below` under it.
+struct Probe<'a> {
+    ground: &'a dyn GroundQuery,
+    up: Vec3,
+    origin: Vec3,
+    above: f32,
+    below: f32,
+}
+
+impl Probe<'_> {
+    /// The ground's height above the clip's ground plane under `point`, and its unit normal
+    /// on the up side; `None` for no hit, or a hit that is not finite.
+    fn height_under(&self, point: Vec3) -> Option<(f32, Vec3)> {
+        let on_plane = point - self.up * self.up.dot(point - self.origin);
+        let hit = self.ground.cast(
+            on_plane + self.up * self.above,
+            -self.up,
+            self.above + self.below,
+        )?;
+        let normal = hit.normal.try_normalize()?;
+        let height = self.up.dot(hit.point - self.origin);
+        if !height.is_finite() {
+            return None;
+        }
+        // A query that answers outside the ray is held to it.
+        let height = height.clamp(-self.below, self.above);
+        Some((
+            height,
+            if normal.dot(self.up) < 0.0 {
+                -normal
+            } else {
+                normal
+            },
+        ))
+    }
+}
+
+/// Reads one leg's model matrices (in the ground's frame) into `work`.
+fn read_leg(
+    data: &AnimationData,
+    trs: &[f32],
+    root: &Affine3A,
+    leg: &Leg,
+    work: &mut LegWork,
+) -> Result<(), AnimError> {
+    work.hip = model_matrix_from_trs(data, trs, leg.hip, root)?;
+    work.knee_local = local(trs, leg.knee);
+    work.ankle_local = local(trs, leg.ankle);
+    work.knee = work.hip * work.knee_local;
+    work.ankle = work.knee * work.ankle_local;
+    for m in [&work.hip, &work.knee, &work.ankle] {
+        for value in m.to_cols_array() {
+            finite1("foot placement joint matrix", value)?;
+        }
+    }
+    Ok(())
+}
+
+/// Lowers the leg by `shift`, solves it onto its target with the knee kept on its side, and
+/// turns the ankle so that the foot's world orientation is the clip's turned by `align`.
+/// Fills the three corrections; returns whether the target was reached.
+fn solve_leg(leg: &Leg, work: &mut LegWork, shift: Vec3) -> Result<bool, AnimError> {
+    let moved = |m: Affine3A| Affine3A::from_translation(shift) * m;
+    let (hip, knee, ankle) = (moved(work.hip), moved(work.knee), moved(work.ankle));
+    let ik = TwoBoneIk {
+        target: work.target,
+        pole: knee_side(&hip, &knee, &ankle),
+        mid_axis: leg.bend_axis,
+        ..TwoBoneIk::default()
+    };
+    let solution = ik.solve(&hip, &knee, &ankle)?;
+    let hip_new = hip * Affine3A::from_quat(solution.start_correction);
+    let knee_new = hip_new * work.knee_local * Affine3A::from_quat(solution.mid_correction);
+    let now = knee_new.matrix3 * work.ankle_local.matrix3;
+    let now = Affine3A {
+        matrix3: now,
+        translation: glam::Vec3A::ZERO,
+    };
+    let (_, now_inverse) = joint_frame("foot placement ankle matrix", &now)?;
+    let want = Mat3A::from_quat(work.align) * ankle.matrix3;
+    let turn = Mat3A::from(now_inverse.matrix3.as_mat3()) * want;
+    let fix = Quat::from_mat3a(&Mat3A::from_cols(
+        turn.x_axis.normalize_or_zero(),
+        turn.y_axis.normalize_or_zero(),
+        turn.z_axis.normalize_or_zero(),
+    ))
+    .normalize();
+    if !fix.is_finite() {
+        return Err(AnimError::IkDegenerate {
+            reason: "the ankle's frame cannot be turned onto the ground",
+        });
+    }
+    work.hip_fix = solution.start_correction;
+    work.knee_fix = solution.mid_correction;
+    work.ankle_fix = fix;
+    Ok(solution.reached)
+}
+
+/// The knee's offset from the hip → ankle line: the side the solved knee stays on. Zero for a
+/// straight leg (the solver then keeps the leg's plane, or the rest pose's hinge).
+fn knee_side(hip: &Affine3A, knee: &Affine3A, ankle: &Affine3A) -> Vec3 {
+    let axis = Vec3::from(ankle.translation - hip.translation);
+    let v = Vec3::from(knee.translation - hip.translation);
+    let side = v - axis * (v.dot(axis) / axis.length_squared());
+    if side.is_finite() && side.length() > 1e-6 * v.length() {
+        side
+    } else {
+        Vec3::ZERO
+    }
+}
+
+/// Node `node`'s local matrix from its TRS record.
+fn local(trs: &[f32], node: usize) -> Affine3A {
+    let rec = &trs[node * TRS_STRIDE..(node + 1) * TRS_STRIDE];
+    Affine3A::from_scale_rotation_translation(
+        Vec3::from_slice(&rec[S_OFF..S_OFF + 3]),
+        Quat::from_slice(&rec[R_OFF..R_OFF + 4]),
+        Vec3::from_slice(&rec[T_OFF..T_OFF + 3]),
+    )
+}
+
+/// The fraction of the way to a new value taken in `dt` with time constant `time`
+/// (exponential smoothing: frame-rate independent, all of it for `time` 0).
+#[inline]
+fn ease(dt: f32, time: f32) -> f32 {
+    if time > 0.0 {
+        1.0 - (-dt / time).exp()
+    } else {
+        1.0
+    }
+}
+
+/// `n` turned towards `up` until it is at most `max` radians from it.
+fn limit_tilt(n: Vec3, up: Vec3, max: f32) -> Vec3 {
+    if n.dot(up) >= max.cos() {
+        return n;
+    }
+    match up.cross(n).try_normalize() {
+        Some(axis) => Quat::from_axis_angle(axis, max) * up,
+        None => up,
+    }
+}
+
+/// The least `d ≥ 0` with `|v − d·up| ≤ reach` (`v` from the target to the hip): how far the
+/// hip must go down for the leg to reach. Where no drop brings it in reach, the drop that
+/// brings it closest.
+fn drop_to_reach(v: Vec3, up: Vec3, reach: f32) -> f32 {
+    let length_sq = v.length_squared();
+    if length_sq <= reach * reach {
+        return 0.0;
+    }
+    let along = v.dot(up);
+    if along <= 0.0 {
+        return 0.0;
+    }
+    let disc = along * along - (length_sq - reach * reach);
+    if disc < 0.0 {
+        along
+    } else {
+        along - disc.sqrt()
+    }
+}
