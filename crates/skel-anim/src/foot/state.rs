@@ -109,7 +109,7 @@ impl LegWork {
 /// A fresh (or [`reset`](Self::reset)) state snaps to the ground on its first frame instead of
 /// easing in, and knows no foot speed yet (feet are planted only by
 /// [`set_planted`](Self::set_planted) on that frame).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct FootPlacementState {
     pub(crate) memory: Vec<FootMemory>,
     pub(crate) next: Vec<FootMemory>,
