@@ -96,7 +96,7 @@ fn tilted_planes_keep_feet_on_the_ground_and_planted_feet_still() {
             ("across", Vec3::new(-a.sin(), a.cos(), 0.0)),
         ] {
             let plane = GroundPlane::through(Vec3::ZERO, normal).unwrap();
-            let height = move |z: f64| (-(normal.z as f64) * z / normal.y as f64);
+            let height = move |z: f64| -f64::from(normal.z) * z / f64::from(normal.y);
             let w = walk_on(&data, &placement, &plane, forward(height));
             println!("{degrees}° {name}: {w:?}");
             assert!(

@@ -166,7 +166,7 @@ fn bad_frame_inputs_are_errors() {
     let ground = GroundPlane::new(Vec3::Y, 0.0).unwrap();
     let id = Affine3A::IDENTITY;
     let nan_root = Affine3A::from_translation(Vec3::NAN);
-    let mut solve = |state: &mut FootPlacementState, trs: &mut [f32], root: &Affine3A, dt| {
+    let solve = |state: &mut FootPlacementState, trs: &mut [f32], root: &Affine3A, dt| {
         placement.solve(state, &data, trs, root, &ground, dt)
     };
     assert!(matches!(

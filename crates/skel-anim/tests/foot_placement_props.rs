@@ -113,7 +113,8 @@ proptest! {
             let lift = ankle.y - origin.y - ah;
             let sole = (n - DVec3::Y) * ah;
             let toe_moved = ankle + sole + align * (toe - ankle);
-            let floor = (ground - lift).max(toe_ground + th - (toe_moved.y - origin.y));
+            // The toes `th` from the plane along its normal: th / cos(tilt) above it.
+            let floor = (ground - lift).max(toe_ground + th / n.y - (toe_moved.y - origin.y));
             let target = ankle + DVec3::Y * ground.max(floor) + sole;
             let status = state.feet()[leg];
             prop_assert!((status.target.as_dvec3() - target).length() < 2e-5,

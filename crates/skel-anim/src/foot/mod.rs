@@ -61,7 +61,9 @@
 //!    clip), which fades with time constant
 //!    [`release_time`](FootPlacementDesc::release_time). A lock further than
 //!    [`max_lock_distance`](FootPlacementDesc::max_lock_distance) from the free target
-//!    follows it on that leash instead of stretching the leg.
+//!    follows it on that leash instead of stretching the leg. A held foot whose clip tips
+//!    the toes into the ground (a heel-and-toe roll animated on level ground) turns up about
+//!    the ankle until they clear it, a third ray under them telling where it is.
 //! 6. **Pelvis**: lowered along up by the most any foot needs to reach its target with the leg at most
 //!    [`max_extension`](FootPlacementDesc::max_extension) of its length (or as stretched as
 //!    the clip has it, if more): never raised above the clip, never lowered more than

@@ -196,44 +196,49 @@ impl FootPlacement {
                 .try_normalize()
                 .unwrap_or(raw_normal);
             let n = limit_tilt(normal, up, d.max_tilt);
-            let align = Quat::from_rotation_arc(up, n);
+            let align = arc(up, n);
             let sole = (n - up) * leg.ankle_height;
             // Never below the ground: the sole (lifted as the clip lifts it) and the toes.
-            let mut floor = f32::NEG_INFINITY;
-            if let Some((ground_height, _)) = hit {
-                floor = ground_height - lift;
-            }
+            let sole_floor =
+                hit.map_or(f32::NEG_INFINITY, |(ground_height, _)| ground_height - lift);
+            let mut floor = sole_floor;
             if let Some(toe) = leg.toe {
                 let toe_at = work
                     .ankle
                     .transform_point3(local(trs, toe).translation.into());
-                if let Some((toe_ground, _)) = probe.height_under(toe_at) {
+                if let Some((toe_ground, toe_normal)) = probe.height_under(toe_at) {
                     let toe_moved = ankle + sole + align * (toe_at - ankle);
                     let toe_rise = up.dot(toe_moved - origin);
-                    floor = floor.max(toe_ground + leg.toe_height - toe_rise);
+                    let clear = clearance(leg.toe_height, toe_normal, up);
+                    floor = floor.max(toe_ground + clear - toe_rise);
                 }
             }
             let height = eased.max(floor);
             let free = ankle + up * height + sole;
 
             // Lock where the foot touched down (where it is on screen: a release still under
-            // way hands over without a jump); a lock the clip pulls too far away follows on a
-            // leash of `max_lock_distance`. Released, the lock's offset from the free target
-            // decays: the foot moves with the clip at once and slides back onto its path.
-            let (lock, slide, target) = if planted {
-                let mut lock = if mem.planted {
-                    mem.lock
+            // way hands over without a jump). A held foot keeps its place on the ground and
+            // rises and falls only as the clip lifts it (a heel coming up), never into the
+            // ground; a lock the clip pulls too far away follows on a leash of
+            // `max_lock_distance`. Released, the lock's offset from the free target decays:
+            // the foot moves with the clip at once and slides back onto its path.
+            let (lock, lock_lift, slide, target) = if planted {
+                let (mut lock, lock_lift) = if mem.planted {
+                    (mem.lock, mem.lock_lift)
                 } else {
-                    free + mem.slide
+                    (free + mem.slide, lift)
                 };
                 let away = lock - free;
                 if away.length() > d.max_lock_distance {
                     lock = free + away.normalize_or_zero() * d.max_lock_distance;
                 }
-                (lock, Vec3::ZERO, lock)
+                let held = lock + up * (lift - lock_lift);
+                // (The toes are the turn's business below, not the lock's.)
+                let under = up.dot(free - held) - (height - sole_floor);
+                (lock, lock_lift, Vec3::ZERO, held + up * under.max(0.0))
             } else {
                 let from = if mem.planted {
-                    mem.lock - free
+                    mem.lock + up * (lift - mem.lock_lift) - free
                 } else {
                     mem.slide
                 };
@@ -246,9 +251,22 @@ impl FootPlacement {
                 } else {
                     slide
                 };
-                (Vec3::ZERO, slide, free + slide)
+                (Vec3::ZERO, 0.0, slide, free + slide)
             };
 
+            // A held foot cannot rise: where the clip tips its toes into the ground, the foot
+            // turns up about the ankle instead.
+            let align = match (planted, leg.toe) {
+                (true, Some(toe)) => {
+                    let reach = align
+                        * (work
+                            .ankle
+                            .transform_point3(local(trs, toe).translation.into())
+                            - ankle);
+                    toe_clear(&probe, target, reach, leg.toe_height) * align
+                }
+                _ => align,
+            };
             // The on/off fade scales the whole correction, locks included.
             let target = ankle + (target - ankle) * weight;
             work.target = target;
@@ -259,6 +277,7 @@ impl FootPlacement {
                 normal,
                 planted,
                 lock,
+                lock_lift,
                 slide,
             };
             state.next_status[i] = FootStatus {
@@ -365,6 +384,39 @@ impl Probe<'_> {
     }
 }
 
+/// The turn about the ankle at `ankle` that lifts the toes at `ankle + reach` to
+/// `toe_height` over the ground under them (the identity when they are there already). Two
+/// steps: the turn moves the toes along a slope, so the ground under them is asked again.
+fn toe_clear(probe: &Probe<'_>, ankle: Vec3, reach: Vec3, toe_height: f32) -> Quat {
+    let up = probe.up;
+    let mut turn = Quat::IDENTITY;
+    for _ in 0..2 {
+        let reach = turn * reach;
+        let Some((ground, normal)) = probe.height_under(ankle + reach) else {
+            break;
+        };
+        let rise =
+            ground + clearance(toe_height, normal, up) - up.dot(ankle + reach - probe.origin);
+        let length = reach.length();
+        let Some(axis) = reach.cross(up).try_normalize() else {
+            break;
+        };
+        if !(rise > 0.0 && length > 0.0) {
+            break;
+        }
+        let now = (up.dot(reach) / length).clamp(-1.0, 1.0);
+        let want = ((up.dot(reach) + rise) / length).clamp(-1.0, 1.0);
+        turn = Quat::from_axis_angle(axis, want.asin() - now.asin()) * turn;
+    }
+    turn
+}
+
+/// How far above the ground (along up) a point must be to be `height` from it along its
+/// normal: more on a slope (at most 10 times, for ground near vertical).
+fn clearance(height: f32, normal: Vec3, up: Vec3) -> f32 {
+    height / normal.dot(up).max(0.1)
+}
+
 /// Reads one leg's model matrices (in the ground's frame) into `work`.
 fn read_leg(
     data: &AnimationData,
@@ -458,6 +510,14 @@ fn ease(dt: f32, time: f32) -> f32 {
     } else {
         1.0
     }
+}
+
+/// The shortest rotation from unit `from` to unit `to`, which are less than 90° apart. (glam's
+/// `from_rotation_arc` returns the identity below about 7e-4 rad, a slope of 0.04°.)
+fn arc(from: Vec3, to: Vec3) -> Quat {
+    let c = from.cross(to);
+    let q = Quat::from_xyzw(c.x, c.y, c.z, 1.0 + from.dot(to)).normalize();
+    if q.is_finite() { q } else { Quat::IDENTITY }
 }
 
 /// `n` turned towards `up` until it is at most `max` radians from it.

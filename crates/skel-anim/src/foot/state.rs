@@ -63,8 +63,9 @@ pub(crate) struct FootMemory {
     pub(crate) normal: Vec3,
     /// Last frame's plant decision (a rising edge locks).
     pub(crate) planted: bool,
-    /// The locked ankle target, while planted.
+    /// The locked ankle target and the clip's lift when it was locked, while planted.
     pub(crate) lock: Vec3,
+    pub(crate) lock_lift: f32,
     /// After a release: the target's offset from the free target, decaying to zero.
     pub(crate) slide: Vec3,
 }
@@ -134,6 +135,7 @@ impl FootPlacementState {
             normal: placement.desc.up,
             planted: false,
             lock: Vec3::ZERO,
+            lock_lift: 0.0,
             slide: Vec3::ZERO,
         };
         Self {
