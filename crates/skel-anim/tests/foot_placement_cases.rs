@@ -95,10 +95,13 @@ fn bits(trs: &[f32]) -> Vec<u32> {
     trs.iter().map(|v| v.to_bits()).collect()
 }
 
+/// What is wrong with a pose, how to make it so, and the error it must give.
+type Case = (&'static str, fn(&mut [f32]), fn(&AnimError) -> bool);
+
 #[test]
 fn a_nan_or_degenerate_pose_is_an_error_and_is_left_untouched() {
     let ground = GroundPlane::new(Vec3::Y, -0.1).unwrap();
-    let cases: [(&str, fn(&mut [f32]), fn(&AnimError) -> bool); 4] = [
+    let cases: [Case; 4] = [
         (
             "NaN knee rotation",
             |trs| trs[KNEE[0] * TRS_STRIDE + R_OFF] = f32::NAN,
@@ -405,10 +408,9 @@ fn a_mirrored_character_frame_places_the_feet_alike() {
         |t| ahead(t) * mirror,
         |_, _| {},
         |f| {
-            for foot in 0..2 {
-                let status = f.feet[foot];
+            for (status, ankle) in f.feet.iter().zip(ANKLE) {
                 planted += usize::from(status.planted);
-                let sole = f.at[ANKLE[foot]] - ramp.normal() * ANKLE_HEIGHT as f32;
+                let sole = f.at[ankle] - ramp.normal() * ANKLE_HEIGHT as f32;
                 assert!(
                     ramp.distance(sole) > -1e-4,
                     "t {}: sole {}",
@@ -416,7 +418,7 @@ fn a_mirrored_character_frame_places_the_feet_alike() {
                     ramp.distance(sole)
                 );
                 if status.reached {
-                    assert!((f.at[ANKLE[foot]] - status.target).length() < 1e-4);
+                    assert!((f.at[ankle] - status.target).length() < 1e-4);
                 }
             }
         },

@@ -98,7 +98,9 @@ proptest! {
 
         // The rules in f64 (a fresh state: no easing, nothing planted yet).
         let origin = root.translation.as_dvec3();
-        let n = plane.normal().as_dvec3();
+        // (Renormalised in f64: an f32 unit normal can be 1 + 3e-8 long, which glam's arc
+        // takes for no turn at all.)
+        let n = plane.normal().as_dvec3().normalize();
         let align = DQuat::from_rotation_arc(DVec3::Y, n);
         let (ah, th) = (ANKLE_HEIGHT, TOE_HEIGHT);
         let mut need = 0.0_f64;

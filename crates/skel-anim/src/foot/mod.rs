@@ -32,7 +32,7 @@
 //! # Each frame
 //!
 //! 1. **Read** each leg's hip, knee, ankle (and toe) model matrices from the local pose: one
-//!    walk from the hip to the root, then the chain (no hierarchy pass).
+//!    walk from the pelvis to the root, then down each chain (no hierarchy pass).
 //! 2. **Plant**: a foot is planted when its ankle moved across the ground (perpendicular to
 //!    up) slower than [`plant_speed`](FootPlacementDesc::plant_speed) since the last frame,
 //!    with its sole lifted at most [`plant_height`](FootPlacementDesc::plant_height); or as
@@ -55,7 +55,9 @@
 //!    floor. So a ground that rises *into* a foot moves it at once (no penetration wins over
 //!    smoothness), while ground that falls away, rises under a lifted foot or tilts is eased.
 //! 5. **Lock**: when a foot becomes planted, its target is frozen where the foot is on screen
-//!    (a release still under way hands over without a jump) until the clip lifts it. Then
+//!    (a release still under way hands over without a jump) until the clip lifts it. A held
+//!    foot keeps its place on the ground but rises and falls as the clip lifts it (a heel
+//!    coming up before the other foot lands), never into the ground. Then
 //!    the foot moves with the clip at once, carrying the lock's last offset from the free
 //!    target across the ground (and above it, never below: a lifting foot rises with its
 //!    clip), which fades with time constant
@@ -64,13 +66,13 @@
 //!    follows it on that leash instead of stretching the leg. A held foot whose clip tips
 //!    the toes into the ground (a heel-and-toe roll animated on level ground) turns up about
 //!    the ankle until they clear it, a third ray under them telling where it is.
-//! 6. **Pelvis**: lowered along up by the most any foot needs to reach its target with the leg at most
-//!    [`max_extension`](FootPlacementDesc::max_extension) of its length (or as stretched as
-//!    the clip has it, if more): never raised above the clip, never lowered more than
-//!    [`max_step_down`](FootPlacementDesc::max_step_down). It goes down as soon as a foot needs it (the targets are
-//!    eased already, so it moves smoothly, and a locked foot stays in reach) and rises back
-//!    eased with [`pelvis_time`](FootPlacementDesc::pelvis_time). The change is written to
-//!    the pelvis's local translation.
+//! 6. **Pelvis**: lowered along up by the most any foot needs to reach its target with the
+//!    leg at most [`max_extension`](FootPlacementDesc::max_extension) of its length (or as
+//!    stretched as the clip has it, if more): never raised above the clip, never lowered more
+//!    than [`max_step_down`](FootPlacementDesc::max_step_down). It goes down as soon as a foot
+//!    needs it (the targets are eased already, so it moves smoothly, and a locked foot stays
+//!    in reach) and rises back eased with [`pelvis_time`](FootPlacementDesc::pelvis_time).
+//!    The change is written to the pelvis's local translation.
 //! 7. **Legs**: each leg solved with [`TwoBoneIk`](crate::TwoBoneIk) onto its target, the
 //!    pole being the knee's current side of the hip → ankle line (the knee bends the way the
 //!    clip bends it; the rest pose's hinge settles a straight leg), then the ankle turned so
@@ -94,13 +96,19 @@
 //! # Limits
 //!
 //! One ray under the ankle and one under the toes: a foot half over a step edge stands on
-//! whichever is higher (its heel may hang over the lower step). The sole turns to the ankle
-//! ray's normal only. Legs are two-bone chains with uniform scale (the [`ik`](crate::ik)
+//! whichever is higher (its heel may hang over the lower step), and a foot that swings over
+//! a step edge lower than its lift meets the step at once (no look-ahead). The sole turns to
+//! the ankle ray's normal only. Easing is exponential: a change starts at full speed (a
+//! critically damped spring would start it gently, at the cost of a velocity per eased
+//! value). A nearly straight knee moves more than the foot it serves (2.3 times in the
+//! step-edge test). Legs are two-bone chains with uniform scale (the [`ik`](crate::ik)
 //! module's limit).
 
 mod config;
 mod ground;
+mod leg;
 mod placement;
+mod rays;
 mod solve;
 mod state;
 mod triangle_ground;

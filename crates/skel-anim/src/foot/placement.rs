@@ -18,6 +18,8 @@ pub(crate) struct Leg {
     pub(crate) toe_height: f32,
     /// The knee's hinge in its local space, from the rest pose (`None` for a straight leg).
     pub(crate) bend_axis: Option<Vec3>,
+    /// Whether the hip is the pelvis's child (its matrix is then one product away).
+    pub(crate) under_pelvis: bool,
 }
 
 /// Foot placement for one rig (Unreal's and Unity's foot IK, ozz's foot-IK sample): each foot
@@ -60,6 +62,7 @@ pub struct FootPlacement {
     pub(crate) legs: Vec<Leg>,
     pub(crate) pelvis_parent: Option<usize>,
     pub(crate) node_count: usize,
+    pub(crate) cos_max_tilt: f32,
 }
 
 impl FootPlacement {
@@ -98,6 +101,7 @@ impl FootPlacement {
             legs,
             pelvis_parent: data.nodes[desc.pelvis].parent,
             node_count,
+            cos_max_tilt: desc.max_tilt.cos(),
         })
     }
 
@@ -250,5 +254,6 @@ fn leg(
         ankle_height: height(f.ankle_height, Some(f.ankle), "ankle height")?,
         toe_height: height(f.toe_height, f.toe, "toe height")?,
         bend_axis: TwoBoneIk::bend_axis(&hip, &knee, &ankle),
+        under_pelvis: data.nodes[f.hip].parent == Some(pelvis),
     })
 }

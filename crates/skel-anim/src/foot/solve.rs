@@ -1,16 +1,15 @@
 //! The per-frame foot placement job: ground under each foot, plant and lock, pelvis drop, one
 //! two-bone solve per leg, the sole turned onto the ground.
 
-use glam::{Affine3A, Mat3A, Quat, Vec3};
+use glam::{Affine3A, Quat, Vec3};
 
 use super::ground::GroundQuery;
-use super::placement::{FootPlacement, Leg};
-use super::state::{FootPlacementState, FootReport, FootStatus, LegWork};
-use crate::ik::{finite1, joint_frame};
-use crate::{
-    AnimError, AnimationData, R_OFF, S_OFF, T_OFF, TRS_STRIDE, TwoBoneIk, apply_correction,
-    model_matrix_from_trs,
-};
+use super::leg::{inverse, local, read_leg, solve_leg};
+use super::placement::FootPlacement;
+use super::rays::{Probe, clearance, toe_clear};
+use super::state::{FootPlacementState, FootReport, FootStatus};
+use crate::ik::finite1;
+use crate::{AnimError, AnimationData, T_OFF, TRS_STRIDE, apply_correction, model_matrix_from_trs};
 
 /// A released lock's offset shorter than this (world units) is gone.
 const RELEASED: f32 = 1e-5;
@@ -55,14 +54,23 @@ impl FootPlacement {
         let dt = dt.max(0.0);
         let d = &self.desc;
         let weight = if state.active { 1.0 } else { 0.0 };
-        let weight = state.weight + (weight - state.weight) * ease(dt, d.fade_time);
+        let weight = if weight == state.weight {
+            weight
+        } else {
+            state.weight + (weight - state.weight) * ease(dt, d.fade_time)
+        };
         let weight = if weight < FADED && !state.active {
             0.0
         } else {
             weight
         };
+        let parent = match self.pelvis_parent {
+            Some(p) => model_matrix_from_trs(data, trs, p, root)?,
+            None => *root,
+        };
+        let pelvis = parent * local(trs, d.pelvis);
         for (leg, work) in self.legs.iter().zip(&mut state.work) {
-            read_leg(data, trs, root, leg, work)?;
+            read_leg(data, trs, root, &pelvis, leg, work)?;
         }
         if weight == 0.0 {
             return Ok(rest_off(state));
@@ -74,12 +82,7 @@ impl FootPlacement {
         self.place_feet(state, trs, root, ground, dt, weight, &mut report);
         let drop = self.pelvis_drop(state, dt);
         let shift = -d.up * drop;
-        let parent = match self.pelvis_parent {
-            Some(p) => model_matrix_from_trs(data, trs, p, root)?,
-            None => *root,
-        };
-        let (_, parent_inverse) = joint_frame("foot placement pelvis parent matrix", &parent)?;
-        let shift_local = parent_inverse.transform_vector3(shift.as_dvec3()).as_vec3();
+        let shift_local = inverse(&parent.matrix3)?.mul_vec3(shift);
         for (i, leg) in self.legs.iter().enumerate() {
             let reached = solve_leg(leg, &mut state.work[i], shift)?;
             state.next_status[i].reached = reached;
@@ -161,10 +164,16 @@ impl FootPlacement {
         let origin = Vec3::from(root.translation);
         let fresh = state.fresh;
         let follow = if fresh { 1.0 } else { ease(dt, d.ground_time) };
-        let keep = if d.release_time > 0.0 {
-            (-dt / d.release_time).exp()
-        } else {
-            0.0
+        // How much of a released lock's offset is left after `dt` (asked once, if at all).
+        let mut keep = None;
+        let mut keep = || {
+            *keep.get_or_insert_with(|| {
+                if d.release_time > 0.0 {
+                    (-dt / d.release_time).exp()
+                } else {
+                    0.0
+                }
+            })
         };
         let probe = Probe {
             ground,
@@ -195,23 +204,26 @@ impl FootPlacement {
             let normal = (mem.normal + (raw_normal - mem.normal) * follow)
                 .try_normalize()
                 .unwrap_or(raw_normal);
-            let n = limit_tilt(normal, up, d.max_tilt);
+            let n = limit_tilt(normal, up, d.max_tilt, self.cos_max_tilt);
             let align = arc(up, n);
             let sole = (n - up) * leg.ankle_height;
             // Never below the ground: the sole (lifted as the clip lifts it) and the toes.
             let sole_floor =
                 hit.map_or(f32::NEG_INFINITY, |(ground_height, _)| ground_height - lift);
             let mut floor = sole_floor;
-            if let Some(toe) = leg.toe {
-                let toe_at = work
-                    .ankle
-                    .transform_point3(local(trs, toe).translation.into());
-                if let Some((toe_ground, toe_normal)) = probe.height_under(toe_at) {
-                    let toe_moved = ankle + sole + align * (toe_at - ankle);
-                    let toe_rise = up.dot(toe_moved - origin);
-                    let clear = clearance(leg.toe_height, toe_normal, up);
-                    floor = floor.max(toe_ground + clear - toe_rise);
-                }
+            // The toes (only their position matters: a joint's rotation does not move it).
+            let toe_at = leg.toe.map(|toe| {
+                let at = toe * TRS_STRIDE + T_OFF;
+                work.ankle
+                    .transform_point3(Vec3::from_slice(&trs[at..at + 3]))
+            });
+            if let Some((toe_at, (toe_ground, toe_normal))) =
+                toe_at.and_then(|at| Some((at, probe.height_under(at)?)))
+            {
+                let toe_moved = ankle + sole + align * (toe_at - ankle);
+                let toe_rise = up.dot(toe_moved - origin);
+                let clear = clearance(leg.toe_height, toe_normal, up);
+                floor = floor.max(toe_ground + clear - toe_rise);
             }
             let height = eased.max(floor);
             let free = ankle + up * height + sole;
@@ -244,7 +256,11 @@ impl FootPlacement {
                 };
                 // Never below the clip's path: a lifting foot rises with the clip at once (and
                 // so never into the ground); what was held across or above it fades.
-                let slide = from * keep;
+                let slide = if from == Vec3::ZERO {
+                    from
+                } else {
+                    from * keep()
+                };
                 let slide = slide - up * up.dot(slide).min(0.0);
                 let slide = if slide.length() < RELEASED {
                     Vec3::ZERO
@@ -256,13 +272,9 @@ impl FootPlacement {
 
             // A held foot cannot rise: where the clip tips its toes into the ground, the foot
             // turns up about the ankle instead.
-            let align = match (planted, leg.toe) {
-                (true, Some(toe)) => {
-                    let reach = align
-                        * (work
-                            .ankle
-                            .transform_point3(local(trs, toe).translation.into())
-                            - ankle);
+            let align = match (planted, toe_at) {
+                (true, Some(toe_at)) => {
+                    let reach = align * (toe_at - ankle);
                     toe_clear(&probe, target, reach, leg.toe_height) * align
                 }
                 _ => align,
@@ -270,7 +282,11 @@ impl FootPlacement {
             // The on/off fade scales the whole correction, locks included.
             let target = ankle + (target - ankle) * weight;
             work.target = target;
-            work.align = Quat::IDENTITY.slerp(align, weight);
+            work.align = if weight >= 1.0 {
+                align
+            } else {
+                Quat::IDENTITY.lerp(align, weight)
+            };
             state.next[i] = super::state::FootMemory {
                 prev_ankle: ankle,
                 height,
@@ -346,161 +362,6 @@ fn rest_off(state: &mut FootPlacementState) -> FootReport {
     FootReport::default()
 }
 
-/// The rays of one frame: straight down along up, from `above` over the clip's ground to
-/// `below` under it.
-struct Probe<'a> {
-    ground: &'a dyn GroundQuery,
-    up: Vec3,
-    origin: Vec3,
-    above: f32,
-    below: f32,
-}
-
-impl Probe<'_> {
-    /// The ground's height above the clip's ground plane under `point`, and its unit normal
-    /// on the up side; `None` for no hit, or a hit that is not finite.
-    fn height_under(&self, point: Vec3) -> Option<(f32, Vec3)> {
-        let on_plane = point - self.up * self.up.dot(point - self.origin);
-        let hit = self.ground.cast(
-            on_plane + self.up * self.above,
-            -self.up,
-            self.above + self.below,
-        )?;
-        let normal = hit.normal.try_normalize()?;
-        let height = self.up.dot(hit.point - self.origin);
-        if !height.is_finite() {
-            return None;
-        }
-        // A query that answers outside the ray is held to it.
-        let height = height.clamp(-self.below, self.above);
-        Some((
-            height,
-            if normal.dot(self.up) < 0.0 {
-                -normal
-            } else {
-                normal
-            },
-        ))
-    }
-}
-
-/// The turn about the ankle at `ankle` that lifts the toes at `ankle + reach` to
-/// `toe_height` over the ground under them (the identity when they are there already). Two
-/// steps: the turn moves the toes along a slope, so the ground under them is asked again.
-fn toe_clear(probe: &Probe<'_>, ankle: Vec3, reach: Vec3, toe_height: f32) -> Quat {
-    let up = probe.up;
-    let mut turn = Quat::IDENTITY;
-    for _ in 0..2 {
-        let reach = turn * reach;
-        let Some((ground, normal)) = probe.height_under(ankle + reach) else {
-            break;
-        };
-        let rise =
-            ground + clearance(toe_height, normal, up) - up.dot(ankle + reach - probe.origin);
-        let length = reach.length();
-        let Some(axis) = reach.cross(up).try_normalize() else {
-            break;
-        };
-        if !(rise > 0.0 && length > 0.0) {
-            break;
-        }
-        let now = (up.dot(reach) / length).clamp(-1.0, 1.0);
-        let want = ((up.dot(reach) + rise) / length).clamp(-1.0, 1.0);
-        turn = Quat::from_axis_angle(axis, want.asin() - now.asin()) * turn;
-    }
-    turn
-}
-
-/// How far above the ground (along up) a point must be to be `height` from it along its
-/// normal: more on a slope (at most 10 times, for ground near vertical).
-fn clearance(height: f32, normal: Vec3, up: Vec3) -> f32 {
-    height / normal.dot(up).max(0.1)
-}
-
-/// Reads one leg's model matrices (in the ground's frame) into `work`.
-fn read_leg(
-    data: &AnimationData,
-    trs: &[f32],
-    root: &Affine3A,
-    leg: &Leg,
-    work: &mut LegWork,
-) -> Result<(), AnimError> {
-    work.hip = model_matrix_from_trs(data, trs, leg.hip, root)?;
-    work.knee_local = local(trs, leg.knee);
-    work.ankle_local = local(trs, leg.ankle);
-    work.knee = work.hip * work.knee_local;
-    work.ankle = work.knee * work.ankle_local;
-    for m in [&work.hip, &work.knee, &work.ankle] {
-        for value in m.to_cols_array() {
-            finite1("foot placement joint matrix", value)?;
-        }
-    }
-    Ok(())
-}
-
-/// Lowers the leg by `shift`, solves it onto its target with the knee kept on its side, and
-/// turns the ankle so that the foot's world orientation is the clip's turned by `align`.
-/// Fills the three corrections; returns whether the target was reached.
-fn solve_leg(leg: &Leg, work: &mut LegWork, shift: Vec3) -> Result<bool, AnimError> {
-    let moved = |m: Affine3A| Affine3A::from_translation(shift) * m;
-    let (hip, knee, ankle) = (moved(work.hip), moved(work.knee), moved(work.ankle));
-    let ik = TwoBoneIk {
-        target: work.target,
-        pole: knee_side(&hip, &knee, &ankle),
-        mid_axis: leg.bend_axis,
-        ..TwoBoneIk::default()
-    };
-    let solution = ik.solve(&hip, &knee, &ankle)?;
-    let hip_new = hip * Affine3A::from_quat(solution.start_correction);
-    let knee_new = hip_new * work.knee_local * Affine3A::from_quat(solution.mid_correction);
-    let now = knee_new.matrix3 * work.ankle_local.matrix3;
-    let now = Affine3A {
-        matrix3: now,
-        translation: glam::Vec3A::ZERO,
-    };
-    let (_, now_inverse) = joint_frame("foot placement ankle matrix", &now)?;
-    let want = Mat3A::from_quat(work.align) * ankle.matrix3;
-    let turn = Mat3A::from(now_inverse.matrix3.as_mat3()) * want;
-    let fix = Quat::from_mat3a(&Mat3A::from_cols(
-        turn.x_axis.normalize_or_zero(),
-        turn.y_axis.normalize_or_zero(),
-        turn.z_axis.normalize_or_zero(),
-    ))
-    .normalize();
-    if !fix.is_finite() {
-        return Err(AnimError::IkDegenerate {
-            reason: "the ankle's frame cannot be turned onto the ground",
-        });
-    }
-    work.hip_fix = solution.start_correction;
-    work.knee_fix = solution.mid_correction;
-    work.ankle_fix = fix;
-    Ok(solution.reached)
-}
-
-/// The knee's offset from the hip → ankle line: the side the solved knee stays on. Zero for a
-/// straight leg (the solver then keeps the leg's plane, or the rest pose's hinge).
-fn knee_side(hip: &Affine3A, knee: &Affine3A, ankle: &Affine3A) -> Vec3 {
-    let axis = Vec3::from(ankle.translation - hip.translation);
-    let v = Vec3::from(knee.translation - hip.translation);
-    let side = v - axis * (v.dot(axis) / axis.length_squared());
-    if side.is_finite() && side.length() > 1e-6 * v.length() {
-        side
-    } else {
-        Vec3::ZERO
-    }
-}
-
-/// Node `node`'s local matrix from its TRS record.
-fn local(trs: &[f32], node: usize) -> Affine3A {
-    let rec = &trs[node * TRS_STRIDE..(node + 1) * TRS_STRIDE];
-    Affine3A::from_scale_rotation_translation(
-        Vec3::from_slice(&rec[S_OFF..S_OFF + 3]),
-        Quat::from_slice(&rec[R_OFF..R_OFF + 4]),
-        Vec3::from_slice(&rec[T_OFF..T_OFF + 3]),
-    )
-}
-
 /// The fraction of the way to a new value taken in `dt` with time constant `time`
 /// (exponential smoothing: frame-rate independent, all of it for `time` 0).
 #[inline]
@@ -521,8 +382,8 @@ fn arc(from: Vec3, to: Vec3) -> Quat {
 }
 
 /// `n` turned towards `up` until it is at most `max` radians from it.
-fn limit_tilt(n: Vec3, up: Vec3, max: f32) -> Vec3 {
-    if n.dot(up) >= max.cos() {
+fn limit_tilt(n: Vec3, up: Vec3, max: f32, cos_max: f32) -> Vec3 {
+    if n.dot(up) >= cos_max {
         return n;
     }
     match up.cross(n).try_normalize() {

@@ -91,7 +91,7 @@ impl TriangleGround {
     /// [`AnimError::GroundIndexOutOfRange`] for an index past the positions, and what
     /// [`new`](Self::new) returns.
     pub fn from_indexed(positions: &[Vec3], indices: &[u32]) -> Result<Self, AnimError> {
-        if indices.len() % 3 != 0 {
+        if !indices.len().is_multiple_of(3) {
             return Err(AnimError::GroundIndexCount {
                 count: indices.len(),
             });
