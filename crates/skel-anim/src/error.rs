@@ -300,4 +300,60 @@ pub enum AnimError {
         /// Morph targets on the partner.
         partner_targets: usize,
     },
+    /// A [`GroundPlane`](crate::GroundPlane) whose normal is zero or not finite, or whose
+    /// offset is not finite: there is no plane to stand on.
+    #[error("ground plane: normal {normal:?} and offset {offset} do not define a plane")]
+    BadGroundPlane {
+        /// The normal given.
+        normal: [f32; 3],
+        /// The offset given.
+        offset: f32,
+    },
+    /// A [`TriangleGround`](crate::TriangleGround) index list that is not three indices per
+    /// triangle.
+    #[error("ground mesh: {count} indices is not a whole number of triangles")]
+    GroundIndexCount {
+        /// How many indices were given.
+        count: usize,
+    },
+    /// A [`TriangleGround`](crate::TriangleGround) index past the end of its positions.
+    #[error("ground mesh: index {at} is {index}, but there are only {vertex_count} positions")]
+    GroundIndexOutOfRange {
+        /// Where in the index list.
+        at: usize,
+        /// The index found there.
+        index: u32,
+        /// How many positions there are.
+        vertex_count: usize,
+    },
+    /// A [`FootPlacementDesc`](crate::FootPlacementDesc) setting outside what it means.
+    #[error("foot placement: {what} is {value}, it must be {rule}")]
+    BadFootPlacement {
+        /// The setting (`"max step down"`, `"foot 1 ankle height"`, …).
+        what: &'static str,
+        /// The value given (or measured from the rest pose).
+        value: f32,
+        /// What it must be (`"finite and >= 0"`).
+        rule: &'static str,
+    },
+    /// A foot whose hip is not below the pelvis: lowering the pelvis would not move that leg.
+    #[error(
+        "foot placement: foot {foot}'s hip (node {hip}) is not a descendant of the pelvis (node {pelvis})"
+    )]
+    FootNotBelowPelvis {
+        /// The foot's index in the description.
+        foot: usize,
+        /// Its hip node.
+        hip: usize,
+        /// The pelvis node.
+        pelvis: usize,
+    },
+    /// A foot index past the feet of a [`FootPlacement`](crate::FootPlacement).
+    #[error("foot {foot} does not exist (there are {foot_count})")]
+    NoSuchFoot {
+        /// The index asked for.
+        foot: usize,
+        /// How many feet there are.
+        foot_count: usize,
+    },
 }

@@ -72,6 +72,7 @@ pub mod compat;
 mod compile;
 mod data;
 mod error;
+pub mod foot;
 pub mod ik;
 pub mod inertial;
 mod kinds;
@@ -101,6 +102,10 @@ pub use data::{
     AnimationData, Handedness, MorphBinding, R_OFF, S_OFF, SkeletonBinding, T_OFF, TRS_STRIDE,
 };
 pub use error::AnimError;
+pub use foot::{
+    FootDesc, FootPlacement, FootPlacementDesc, FootPlacementState, FootReport, FootStatus,
+    GroundHit, GroundPlane, GroundQuery, TriangleGround,
+};
 pub use ik::{
     AimIk, AimSolution, TwoBoneIk, TwoBoneSolution, apply_correction, check_chain, model_matrix,
     model_matrix_from_trs,

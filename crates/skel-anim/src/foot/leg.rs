@@ -1,0 +1,111 @@
+//! One leg of the per-frame job: its joints read from the local pose, then solved onto its
+//! target with the foot turned onto the ground.
+
+use glam::{Affine3A, Mat3A, Quat, Vec3};
+
+use super::placement::Leg;
+use super::state::LegWork;
+use crate::ik::finite1;
+use crate::{
+    AnimError, AnimationData, R_OFF, S_OFF, T_OFF, TRS_STRIDE, TwoBoneIk, model_matrix_from_trs,
+};
+
+/// Reads one leg's model matrices (in the ground's frame) into `work`.
+pub(crate) fn read_leg(
+    data: &AnimationData,
+    trs: &[f32],
+    root: &Affine3A,
+    pelvis: &Affine3A,
+    leg: &Leg,
+    work: &mut LegWork,
+) -> Result<(), AnimError> {
+    work.hip = if leg.under_pelvis {
+        *pelvis * local(trs, leg.hip)
+    } else {
+        model_matrix_from_trs(data, trs, leg.hip, root)?
+    };
+    work.knee_local = local(trs, leg.knee);
+    work.ankle_local = local(trs, leg.ankle);
+    work.knee = work.hip * work.knee_local;
+    work.ankle = work.knee * work.ankle_local;
+    if work.hip.is_finite() && work.knee.is_finite() && work.ankle.is_finite() {
+        return Ok(());
+    }
+    for m in [&work.hip, &work.knee, &work.ankle] {
+        for value in m.to_cols_array() {
+            finite1("foot placement joint matrix", value)?;
+        }
+    }
+    Ok(())
+}
+
+/// Lowers the leg by `shift`, solves it onto its target with the knee kept on its side, and
+/// turns the ankle so that the foot's world orientation is the clip's turned by `align`.
+/// Fills the three corrections; returns whether the target was reached.
+pub(crate) fn solve_leg(leg: &Leg, work: &mut LegWork, shift: Vec3) -> Result<bool, AnimError> {
+    let moved = |m: Affine3A| Affine3A::from_translation(shift) * m;
+    let (hip, knee, ankle) = (moved(work.hip), moved(work.knee), moved(work.ankle));
+    let ik = TwoBoneIk {
+        target: work.target,
+        pole: knee_side(&hip, &knee, &ankle),
+        mid_axis: leg.bend_axis,
+        ..TwoBoneIk::default()
+    };
+    let solution = ik.solve(&hip, &knee, &ankle)?;
+    let hip_new = hip * Affine3A::from_quat(solution.start_correction);
+    let knee_new = hip_new * work.knee_local * Affine3A::from_quat(solution.mid_correction);
+    let now = knee_new.matrix3 * work.ankle_local.matrix3;
+    let want = Mat3A::from_quat(work.align) * ankle.matrix3;
+    let turn = inverse(&now)? * want;
+    let fix = Quat::from_mat3a(&Mat3A::from_cols(
+        turn.x_axis.normalize_or_zero(),
+        turn.y_axis.normalize_or_zero(),
+        turn.z_axis.normalize_or_zero(),
+    ))
+    .normalize();
+    if !fix.is_finite() {
+        return Err(AnimError::IkDegenerate {
+            reason: "the ankle's frame cannot be turned onto the ground",
+        });
+    }
+    work.hip_fix = solution.start_correction;
+    work.knee_fix = solution.mid_correction;
+    work.ankle_fix = fix;
+    Ok(solution.reached)
+}
+
+/// The inverse of a joint's linear part, or why there is none.
+pub(crate) fn inverse(m: &Mat3A) -> Result<Mat3A, AnimError> {
+    let scale = m.x_axis.length() * m.y_axis.length() * m.z_axis.length();
+    let det = m.determinant();
+    if det.is_finite() && det.abs() > 1e-6 * scale && scale > 0.0 {
+        Ok(m.inverse())
+    } else {
+        Err(AnimError::IkDegenerate {
+            reason: "a joint's model matrix is singular (scaled to zero)",
+        })
+    }
+}
+
+/// The knee's offset from the hip → ankle line: the side the solved knee stays on. Zero for a
+/// straight leg (the solver then keeps the leg's plane, or the rest pose's hinge).
+fn knee_side(hip: &Affine3A, knee: &Affine3A, ankle: &Affine3A) -> Vec3 {
+    let axis = Vec3::from(ankle.translation - hip.translation);
+    let v = Vec3::from(knee.translation - hip.translation);
+    let side = v - axis * (v.dot(axis) / axis.length_squared());
+    if side.is_finite() && side.length() > 1e-6 * v.length() {
+        side
+    } else {
+        Vec3::ZERO
+    }
+}
+
+/// Node `node`'s local matrix from its TRS record.
+pub(crate) fn local(trs: &[f32], node: usize) -> Affine3A {
+    let rec = &trs[node * TRS_STRIDE..(node + 1) * TRS_STRIDE];
+    Affine3A::from_scale_rotation_translation(
+        Vec3::from_slice(&rec[S_OFF..S_OFF + 3]),
+        Quat::from_slice(&rec[R_OFF..R_OFF + 4]),
+        Vec3::from_slice(&rec[T_OFF..T_OFF + 3]),
+    )
+}
