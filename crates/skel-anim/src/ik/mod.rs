@@ -44,9 +44,15 @@
 //! error: see each solver's "Degenerate cases".
 
 mod aim;
+pub mod ccd;
+pub mod chain;
+pub mod fabrik;
+mod limits;
 mod two_bone;
 
 pub use aim::{AimIk, AimSolution};
+pub use chain::{ChainIk, ChainSolution, ChainSolver, MAX_CHAIN_JOINTS};
+pub use limits::JointLimit;
 pub use two_bone::{TwoBoneIk, TwoBoneSolution};
 
 use glam::{Affine3A, DAffine3, DQuat, DVec3, Mat4, Quat, Vec3};
