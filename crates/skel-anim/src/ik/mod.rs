@@ -47,12 +47,18 @@ mod aim;
 pub mod ccd;
 pub mod chain;
 pub mod fabrik;
+pub mod full_body;
+mod joint_lists;
 mod limits;
+pub mod look_at;
 mod two_bone;
 
 pub use aim::{AimIk, AimSolution};
 pub use chain::{ChainIk, ChainSolution, ChainSolver, MAX_CHAIN_JOINTS};
+pub use full_body::{BodyPose, BodySolution, Effector, EffectorGoal, FullBodyIk, MAX_SPINE_JOINTS};
+pub use joint_lists::{BodyJoints, ChainJoints, LookAtJoints};
 pub use limits::JointLimit;
+pub use look_at::{JointShare, LookAtIk, LookAtSolution, MAX_LOOK_AT_JOINTS};
 pub use two_bone::{TwoBoneIk, TwoBoneSolution};
 
 use glam::{Affine3A, DAffine3, DQuat, DVec3, Mat4, Quat, Vec3};
