@@ -11,7 +11,7 @@
 mod ik_chain_support;
 
 use glam::{DQuat, DVec3};
-use ik_chain_support::{chain, lengths_kept, on_one_line, positions, solve, target, unit};
+use ik_chain_support::{chain, close, lengths_kept, on_one_line, positions, solve, target, unit};
 use proptest::prelude::*;
 use skel_anim::ik::{ChainIk, ChainSolver};
 
@@ -134,7 +134,7 @@ proptest! {
         let p = positions(&trs, c.n);
         let miss = (p[c.n - 1] - target.as_dvec3()).length();
         prop_assert!(s.reached, "{s:?}");
-        prop_assert!(miss <= 1e-5 * c.total(), "tip misses by {miss} of {}", c.total());
+        prop_assert!(miss <= close(&c), "tip misses by {miss} of {}", c.total());
         lengths_kept(&c, &p)?;
     }
 
@@ -155,8 +155,8 @@ proptest! {
             let (s, trs) = solve(&c, &ik, &[], &[]);
             let p = positions(&trs, c.n);
             let miss = (p[c.n - 1] - target.as_dvec3()).length();
-            prop_assert!(miss <= last + 1e-5 * c.total(), "{iterations} sweeps: {miss} after {last}");
-            prop_assert!(!s.reached || miss <= 1e-5 * c.total(), "{s:?} but misses by {miss}");
+            prop_assert!(miss <= last + close(&c), "{iterations} sweeps: {miss} after {last}");
+            prop_assert!(!s.reached || miss <= close(&c), "{s:?} but misses by {miss}");
             lengths_kept(&c, &p)?;
             last = miss;
         }
@@ -182,7 +182,7 @@ proptest! {
         for i in 1..c.n {
             along += c.lengths[i - 1];
             let off = (p[i] - (p[0] + toward * along)).length();
-            prop_assert!(off <= 1e-5 * c.total(), "joint {i} off the line by {off}");
+            prop_assert!(off <= close(&c), "joint {i} off the line by {off}");
         }
     }
 

@@ -169,3 +169,90 @@ fn outside(limit: &JointLimit, relative: DQuat) -> f64 {
         }
     }
 }
+
+/// Each rule of the input is a typed error naming what broke it, and leaves the output alone.
+#[test]
+fn bad_input_is_a_typed_error() {
+    use skel_anim::AnimError;
+    let mut m = [Affine3A::IDENTITY; 4];
+    for i in 1..4 {
+        m[i] = m[i - 1] * Affine3A::from_translation(Vec3::Y);
+    }
+    let ik = ChainIk::default();
+    let mut out = [Quat::NAN; 4];
+    let count = |got| matches!(got, Err(AnimError::IkJointCount { .. }));
+    assert!(count(ik.solve(&m[..1], &[], &mut out[..1])));
+    assert!(count(ik.solve(
+        &[Affine3A::IDENTITY; 17],
+        &[],
+        &mut [Quat::IDENTITY; 17]
+    )));
+    assert!(matches!(
+        ik.solve(&m, &[JointLimit::Free; 2], &mut out),
+        Err(AnimError::LengthMismatch {
+            what: "IK chain limits",
+            expected: 4,
+            got: 2
+        })
+    ));
+    assert!(matches!(
+        ik.solve(&m, &[], &mut out[..3]),
+        Err(AnimError::LengthMismatch {
+            what: "IK chain corrections",
+            ..
+        })
+    ));
+    let nan = ChainIk {
+        target: Vec3::NAN,
+        ..ik
+    };
+    assert!(matches!(
+        nan.solve(&m, &[], &mut out),
+        Err(AnimError::NotFiniteValue {
+            what: "IK chain target",
+            ..
+        })
+    ));
+    let bad = [
+        JointLimit::Free,
+        JointLimit::Hinge {
+            axis: Vec3::ZERO,
+            min: 0.0,
+            max: 1.0,
+        },
+        JointLimit::Free,
+        JointLimit::Free,
+    ];
+    assert!(matches!(
+        ik.solve(&m, &bad, &mut out),
+        Err(AnimError::IkBadLimit { joint: 1, .. })
+    ));
+    let backwards = JointLimit::Cone {
+        axis: Vec3::Y,
+        max_swing: 1.0,
+        min_twist: 0.5,
+        max_twist: -0.5,
+    };
+    assert!(matches!(
+        backwards.validate(3),
+        Err(AnimError::IkBadLimit { joint: 3, .. })
+    ));
+    let folded = [m[0], m[1], m[1], m[3]];
+    assert!(matches!(
+        ik.solve(&folded, &[], &mut out),
+        Err(AnimError::IkDegenerate { .. })
+    ));
+    assert!(
+        out.iter().all(|q| q.is_nan()),
+        "errors leave the output alone"
+    );
+    // A target on the root: a result, no NaN.
+    let s = ChainIk {
+        target: Vec3::ZERO,
+        pole: Some(Vec3::Z),
+        ..ik
+    }
+    .solve(&m, &[], &mut out)
+    .unwrap();
+    assert!(s.distance.is_finite() && out.iter().all(|q| q.is_finite()));
+}

@@ -12,14 +12,14 @@
 //!
 //! # The textbook mode and three.js's
 //!
-//! [`ChainSolver::Ccd`]:
+//! [`ChainSolver::Ccd`](super::ChainSolver::Ccd):
 //! - a target at or past the chain's length straightens the chain first (as FABRIK's step 1),
 //!   so the answer is exact rather than approached over many sweeps;
 //! - a hinge turns by the angle about its axis that best points the tip at the target (the
 //!   projection of `e` and `t` onto the hinge's plane), then that angle is clamped;
-//! - other joints turn by the shortest arc `e → t`, then are clamped ([`JointLimit`]).
+//! - other joints turn by the shortest arc `e → t`, then are clamped ([`JointLimit`](super::JointLimit)).
 //!
-//! [`ChainSolver::CcdThreeJs`] follows three.js's `CCDIKSolver.updateOne` (0.187) step by
+//! [`ChainSolver::CcdThreeJs`](super::ChainSolver::CcdThreeJs) follows three.js's `CCDIKSolver.updateOne` (0.187) step by
 //! step, to match it (`scripts/peer/three-ik` writes goldens from it):
 //! - the turn is `acos(ê · t̂)` about `ê × t̂`; a turn under 1e-5 rad is skipped, and a sweep
 //!   in which no joint turned ends the iterations (three.js's `rotated` flag);

@@ -227,12 +227,13 @@ impl ChainIk {
             ChainSolver::Ccd => super::ccd::solve(&mut links, &goal, false),
             ChainSolver::CcdThreeJs => super::ccd::solve(&mut links, &goal, true),
         };
+        // Every solver leaves the frames current; only a weight changes them afterwards.
         if weight < 1.0 {
             for c in &mut links.corr[..n] {
                 *c = weighted(*c, weight).as_dquat();
             }
+            links.forward();
         }
-        links.forward();
         for (out, c) in corrections.iter_mut().zip(&links.corr[..n]) {
             *out = weighted(*c, 1.0);
         }
@@ -325,14 +326,15 @@ impl<'a> Links<'a> {
 
     /// Before a solve: with limits and the textbook rules, every joint but the tip is first
     /// clamped into its limit (a pose that starts outside its limits ends inside them even
-    /// when no turn is needed); frames computed.
+    /// when no turn is needed); frames current.
     pub(crate) fn start(&mut self, three: bool) {
+        // `new` leaves the frames as given, which is what identity corrections give.
         if !three && self.limited() {
             for i in 0..self.n - 1 {
                 self.corr[i] = self.clamp(i, DQuat::IDENTITY, false);
             }
+            self.forward();
         }
-        self.forward();
     }
 
     /// Model frames from the corrections, root first.

@@ -58,13 +58,11 @@ pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal) -> u32 {
         used += 1;
         p[n - 1] = goal.target;
         for i in (0..n - 1).rev() {
-            let dir = (p[i] - p[i + 1]).try_normalize().unwrap_or(-axis);
-            p[i] = p[i + 1] + dir * links.length[i];
+            p[i] = p[i + 1] + toward(p[i] - p[i + 1], -axis, links.length[i]);
         }
         p[0] = root;
         for i in 0..n - 1 {
-            let dir = (p[i + 1] - p[i]).try_normalize().unwrap_or(axis);
-            p[i + 1] = p[i] + dir * links.length[i];
+            p[i + 1] = p[i] + toward(p[i + 1] - p[i], axis, links.length[i]);
         }
         if limited {
             to_rotations(links, &mut p, goal);
@@ -74,6 +72,18 @@ pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal) -> u32 {
         to_rotations(links, &mut p, goal);
     }
     used
+}
+
+/// `v` scaled to `length` (`fallback · length` when `v` is zero). The inputs are finite (checked
+/// on entry), so one square root and one division do: this is the loop's whole cost.
+#[inline]
+fn toward(v: DVec3, fallback: DVec3, length: f64) -> DVec3 {
+    let len2 = v.length_squared();
+    if len2 > 0.0 {
+        v * (length / len2.sqrt())
+    } else {
+        fallback * length
+    }
 }
 
 /// The root → target direction (root → tip when the target is on the root).

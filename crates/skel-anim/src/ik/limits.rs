@@ -248,11 +248,15 @@ impl JointLimit {
         };
         let arc = DQuat::from_rotation_arc(from, to);
         let arc = if arc.w < 0.0 { -arc } else { arc };
-        let (axis, angle) = arc.to_axis_angle();
-        let arc = if angle > max_step {
-            DQuat::from_axis_angle(axis, max_step)
-        } else {
+        let arc = if max_step >= std::f64::consts::PI {
             arc
+        } else {
+            let (axis, angle) = arc.to_axis_angle();
+            if angle > max_step {
+                DQuat::from_axis_angle(axis, max_step)
+            } else {
+                arc
+            }
         };
         self.clamp_f64((arc * relative).normalize())
     }

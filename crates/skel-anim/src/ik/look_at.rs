@@ -98,10 +98,11 @@ impl Default for LookAtIk {
 /// What [`LookAtIk::solve`] found (the corrections go to the caller's slice).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LookAtSolution {
-    /// Whether the head ends aiming at the target (within 1e-4 rad, weight applied).
+    /// Whether the head ends aiming at the target (within 1e-4 rad, weight applied; false when
+    /// the target is on the eye's line's pivot and there is no direction).
     pub reached: bool,
     /// The angle left between the head's aiming line and the target, radians (weight
-    /// applied; what the limits held back).
+    /// applied; what the limits held back; 0 when there is no direction).
     pub angle_left: f32,
 }
 
@@ -177,14 +178,13 @@ impl LookAtIk {
             }
             chain.forward();
         }
-        let left = chain
-            .aim_turn(n - 1, forward, offset, target)
-            .map_or(0.0, |(_, angle)| angle);
+        let last = chain.aim_turn(n - 1, forward, offset, target);
+        let left = last.map_or(0.0, |(_, angle)| angle);
         for (out, c) in corrections.iter_mut().zip(&chain.corr[..n]) {
             *out = weighted(*c, 1.0);
         }
         Ok(LookAtSolution {
-            reached: left <= 1e-4 && weight >= 1.0,
+            reached: last.is_some() && left <= 1e-4 && weight >= 1.0,
             angle_left: left as f32,
         })
     }
