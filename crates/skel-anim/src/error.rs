@@ -356,4 +356,43 @@ pub enum AnimError {
         /// How many feet there are.
         foot_count: usize,
     },
+    /// An IK joint list whose length the solver cannot take: a chain of fewer than 2 or more
+    /// than [`MAX_CHAIN_JOINTS`](crate::ik::MAX_CHAIN_JOINTS) joints, a look-at over more than
+    /// [`MAX_LOOK_AT_JOINTS`](crate::ik::MAX_LOOK_AT_JOINTS), a spine longer than
+    /// [`MAX_SPINE_JOINTS`](crate::ik::MAX_SPINE_JOINTS).
+    #[error("{what}: {got} joints, the solver takes {min} to {max}")]
+    IkJointCount {
+        /// Which list (`"IK chain"`, `"look-at joints"`, `"full-body spine"`).
+        what: &'static str,
+        /// The joints given.
+        got: usize,
+        /// The fewest it takes.
+        min: usize,
+        /// The most it takes.
+        max: usize,
+    },
+    /// A [`JointLimit`](crate::ik::JointLimit) that bounds nothing sensible: a zero or
+    /// non-finite axis, a NaN angle, a range whose minimum is above its maximum, a negative
+    /// cone.
+    #[error("IK joint {joint} (position in its list): limit {reason}")]
+    IkBadLimit {
+        /// The joint's position in the chain (root first) or list.
+        joint: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// A full-body joint whose nearest ancestor among the solve's joints is not the one the
+    /// layout needs (a hip must hang below the pelvis, a shoulder and the neck below the last
+    /// spine joint, each limb joint below the one before it).
+    #[error(
+        "full-body IK: node {node} should hang below node {expected}, its nearest solved ancestor is {found:?}"
+    )]
+    IkBodyLayout {
+        /// The misplaced node.
+        node: usize,
+        /// The joint it should hang below.
+        expected: usize,
+        /// The nearest ancestor it has among the solve's joints (`None`: none of them).
+        found: Option<usize>,
+    },
 }

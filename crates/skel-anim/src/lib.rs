@@ -46,7 +46,7 @@
 //! | `rig` | built once, read per frame | [`Rig`]: the evaluation plan, hierarchy layout, four-node blocks, blend maps, CPU kernels |
 //! | `pose` | per frame | sampling into local transforms, local → world, skinning matrices, [`PoseSink`], [`PoseHook`] |
 //! | `compile` | once per asset | [`Rig::new`] / [`Rig::with_options`], the clip compressor (which plays its trials through `pose`) |
-//! | [`ik`] | per frame | stateless two-bone and aim solvers |
+//! | [`ik`] | per frame | stateless solvers: two-bone, aim, chain (FABRIK, CCD), look-at, full body |
 //! | `player` | per frame | [`Player`]: layers, masks, fades, events, root motion, IK jobs |
 //! | [`compat`] | per frame | the seed's Babylon-style names as thin adapters |
 //!
@@ -109,6 +109,10 @@ pub use foot::{
 pub use ik::{
     AimIk, AimSolution, TwoBoneIk, TwoBoneSolution, apply_correction, check_chain, model_matrix,
     model_matrix_from_trs,
+};
+pub use ik::{
+    BodyJoints, BodyPose, BodySolution, ChainIk, ChainJoints, ChainSolution, ChainSolver, Effector,
+    EffectorGoal, FullBodyIk, JointLimit, JointShare, LookAtIk, LookAtJoints, LookAtSolution,
 };
 pub use kinds::{ChannelPath, Interpolation};
 pub use player::clock::{LoopMode, PlaybackClock};

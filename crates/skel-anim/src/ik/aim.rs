@@ -159,7 +159,7 @@ impl AimIk {
 /// The point of the line `offset + s · forward` (s ≥ the foot of the perpendicular from the
 /// origin) at the target's distance from the origin: turning it onto the target puts the target
 /// on the turned line. `None` when the target is on the origin or inside the line's reach.
-fn aim_point(forward: DVec3, offset: DVec3, target: DVec3) -> Option<DVec3> {
+pub(crate) fn aim_point(forward: DVec3, offset: DVec3, target: DVec3) -> Option<DVec3> {
     let r2 = target.length_squared();
     let scale = r2.max(offset.length_squared());
     if r2.is_nan() || r2 <= 1e-18 * scale.max(f64::MIN_POSITIVE) {

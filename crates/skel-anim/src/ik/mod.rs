@@ -2,6 +2,19 @@
 //! (ozz-animation's `IKTwoBoneJob` and `IKAimJob`, Babylon's `BoneIKController` and
 //! `BoneLookController`).
 //!
+//! # The solvers
+//!
+//! | job | joints | module |
+//! |---|---|---|
+//! | [`TwoBoneIk`] | start, mid, end (thigh, calf, foot) | `two_bone` |
+//! | [`AimIk`] | one node (head, gun) | `aim` |
+//! | [`ChainIk`] | 2 to [`MAX_CHAIN_JOINTS`], FABRIK or CCD, [`JointLimit`]s, pole | [`chain`], [`fabrik`], [`ccd`] |
+//! | [`LookAtIk`] | up to [`MAX_LOOK_AT_JOINTS`] (spine, neck, head), shared by [`JointShare`] | [`look_at`] |
+//! | [`FullBodyIk`] | pelvis, spine, four limbs, neck: [`BodyPose`] | [`full_body`] |
+//!
+//! The node lists a [`Player`](crate::Player) job keeps ([`ChainJoints`], [`LookAtJoints`],
+//! [`BodyJoints`]) are fixed-capacity arrays checked once against the rig.
+//!
 //! # How they are used
 //!
 //! A solver reads the *model-space* matrices of its joints (the parent chain applied, as
@@ -39,14 +52,30 @@
 //!
 //! Solvers never panic and never return NaN. Non-finite targets, poles, axes, angles, weights
 //! or matrices are [`AnimError::NotFiniteValue`]; singular joint matrices and zero-length
-//! bones or axes are [`AnimError::IkDegenerate`]. Weights and soften outside `0..=1` are
+//! bones or axes are [`AnimError::IkDegenerate`]; joint lists of a length a solver cannot take
+//! are [`AnimError::IkJointCount`], limits that bound nothing sensible
+//! [`AnimError::IkBadLimit`]. Weights and soften outside `0..=1` are
 //! clamped (as ozz does). Cases with no unique answer get a documented result instead of an
 //! error: see each solver's "Degenerate cases".
 
 mod aim;
+mod body_pose;
+pub mod ccd;
+pub mod chain;
+pub mod fabrik;
+pub mod full_body;
+mod joint_lists;
+pub mod limits;
+pub mod look_at;
 mod two_bone;
 
 pub use aim::{AimIk, AimSolution};
+pub use body_pose::{BodyPose, BodySolution, Effector, EffectorGoal};
+pub use chain::{ChainIk, ChainSolution, ChainSolver, MAX_CHAIN_JOINTS};
+pub use full_body::{FullBodyIk, MAX_SPINE_JOINTS};
+pub use joint_lists::{BodyJoints, ChainJoints, LookAtJoints};
+pub use limits::JointLimit;
+pub use look_at::{JointShare, LookAtIk, LookAtSolution, MAX_LOOK_AT_JOINTS};
 pub use two_bone::{TwoBoneIk, TwoBoneSolution};
 
 use glam::{Affine3A, DAffine3, DQuat, DVec3, Mat4, Quat, Vec3};

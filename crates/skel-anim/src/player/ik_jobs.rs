@@ -15,10 +15,18 @@ impl Player {
     /// soften outside `0..=1` are clamped (see [`TwoBoneIk`](crate::TwoBoneIk) and
     /// [`AimIk`](crate::AimIk)).
     ///
+    /// Chain, look-at and full-body jobs ([`ChainIk`](crate::ik::ChainIk),
+    /// [`LookAtIk`](crate::ik::LookAtIk), [`FullBodyIk`](crate::ik::FullBodyIk)) are checked
+    /// against the rig's hierarchy here, once; a chain's limits are measured from the rig's
+    /// rest pose.
+    ///
     /// # Errors
     /// [`AnimError::BadNode`] for a node past the end, and for a two-bone job whose joints are
-    /// not a parent → child → grandchild chain ([`check_chain`](crate::check_chain)). Nothing
-    /// is added on error.
+    /// not a parent → child → grandchild chain ([`check_chain`](crate::check_chain));
+    /// [`AnimError::IkNotAChain`] for chain and look-at joints that are not each an ancestor
+    /// of the next ([`ChainJoints::check`](crate::ik::ChainJoints::check));
+    /// [`AnimError::IkBodyLayout`] for a body whose parts do not hang as the layout needs
+    /// ([`BodyJoints::check`](crate::ik::BodyJoints::check)). Nothing is added on error.
     pub fn add_ik(&mut self, job: IkJob) -> Result<usize, AnimError> {
         let data = self.poser.rig.data();
         match job {
@@ -33,6 +41,9 @@ impl Player {
                 });
             }
             IkJob::Aim { .. } => {}
+            IkJob::Chain { joints, .. } => joints.check(data)?,
+            IkJob::LookAt { joints, .. } => joints.check(data)?,
+            IkJob::FullBody { joints, .. } => joints.check(data)?,
         }
         self.ik.push(job);
         Ok(self.ik.len() - 1)
@@ -45,7 +56,8 @@ impl Player {
     }
 
     /// IK job `index`, to move its target or change its weight every frame (its joints cannot
-    /// change: remove it and add another).
+    /// change: remove it and add another). For a full-body job, set a goal with
+    /// [`FullBodyIk::goal_mut`](crate::ik::FullBodyIk::goal_mut).
     ///
     /// # Errors
     /// [`AnimError::NoSuchLayer`] for an index past the end (`layer` counts IK jobs here).

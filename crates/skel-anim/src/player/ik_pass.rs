@@ -2,15 +2,28 @@
 //! overrides), on the local pose, before local → world; targets and poles in the asset's
 //! world frame.
 
-use glam::{Affine3A, Mat4, Vec3};
+use glam::{Affine3A, Mat4, Quat, Vec3};
 
-use crate::ik::{AimIk, TwoBoneIk};
-use crate::{AnimError, PoseScratch, Rig};
+use crate::ik::{
+    AimIk, BodyJoints, ChainIk, ChainJoints, FullBodyIk, LookAtIk, LookAtJoints, MAX_CHAIN_JOINTS,
+    MAX_LOOK_AT_JOINTS, TwoBoneIk,
+};
+use crate::{AnimError, PoseScratch, R_OFF, Rig, TRS_STRIDE};
 
 /// One inverse-kinematics job of a [`Player`](crate::Player). Targets, poles and offsets are in
 /// the asset's world frame, as [`Player::world_matrices`](crate::Player::world_matrices) and
 /// `skel pose` report it (after the handedness chosen at load).
+///
+/// Every job is `Copy`: the chain, look-at and full-body jobs keep their nodes in
+/// fixed-capacity lists ([`ChainJoints`] up to 16 joints, [`LookAtJoints`] up to 8,
+/// [`BodyJoints`]), so moving a target every frame through
+/// [`Player::ik_target_mut`](crate::Player::ik_target_mut) and running a job over many
+/// characters allocate nothing.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "jobs stay Copy with fixed-capacity joint lists; a player holds a handful"
+)]
 pub enum IkJob {
     /// A start → mid → end chain (thigh, calf, foot) reaching for a target.
     TwoBone {
@@ -29,6 +42,29 @@ pub enum IkJob {
         node: usize,
         /// Target, axes, pole, offset, weight.
         ik: AimIk,
+    },
+    /// A chain of any length (a tail, a spine, fingers) reaching for a target by FABRIK or CCD.
+    /// Its limits are measured from the rig's rest pose (each joint's local rotation relative
+    /// to its rest rotation).
+    Chain {
+        /// The chain's nodes, root first, and their limits.
+        joints: ChainJoints,
+        /// Solver, target, pole, iterations, tolerance, weight.
+        ik: ChainIk,
+    },
+    /// A look-at spread over several joints (spine, neck, head).
+    LookAt {
+        /// The joints, base first, with their shares.
+        joints: LookAtJoints,
+        /// Target, the head's forward axis and eye offset, weight.
+        ik: LookAtIk,
+    },
+    /// Hands, feet and head reaching at once, the pelvis moving and the spine bending.
+    FullBody {
+        /// The body's nodes by part.
+        joints: BodyJoints,
+        /// The effectors' goals, spine shares, pelvis limit, rounds.
+        ik: FullBodyIk,
     },
 }
 
@@ -127,5 +163,73 @@ fn solve_one(job: &IkJob, scratch: &mut PoseScratch, map: &FrameMap) -> Result<(
             let solution = framed.solve(&frame_matrix(world, node)?)?;
             solution.apply(&mut scratch.trs, node)
         }
+        IkJob::Chain { joints, ik } => {
+            let nodes = joints.nodes();
+            let k = nodes.len();
+            let mut models = [Affine3A::IDENTITY; MAX_CHAIN_JOINTS];
+            let mut from_rest = [Quat::IDENTITY; MAX_CHAIN_JOINTS];
+            for (i, &node) in nodes.iter().enumerate() {
+                models[i] = frame_matrix(world, node)?;
+                from_rest[i] = rotation(&scratch.plan.rest_trs, node)?.inverse()
+                    * rotation(&scratch.trs, node)?;
+            }
+            let framed = ChainIk {
+                target: map.point(ik.target),
+                pole: ik.pole.map(|pole| map.vector(pole)),
+                ..ik
+            };
+            let mut corrections = [Quat::IDENTITY; MAX_CHAIN_JOINTS];
+            framed.solve_from_rest(
+                &models[..k],
+                joints.limits(),
+                &from_rest[..k],
+                &mut corrections[..k],
+            )?;
+            apply_all(&mut scratch.trs, nodes, &corrections[..k])
+        }
+        IkJob::LookAt { joints, ik } => {
+            let nodes = joints.nodes();
+            let k = nodes.len();
+            let mut models = [Affine3A::IDENTITY; MAX_LOOK_AT_JOINTS];
+            for (model, &node) in models.iter_mut().zip(nodes) {
+                *model = frame_matrix(world, node)?;
+            }
+            let framed = LookAtIk {
+                target: map.point(ik.target),
+                ..ik
+            };
+            let mut corrections = [Quat::IDENTITY; MAX_LOOK_AT_JOINTS];
+            framed.solve(&models[..k], joints.shares(), &mut corrections[..k])?;
+            apply_all(&mut scratch.trs, nodes, &corrections[..k])
+        }
+        IkJob::FullBody { joints, ik } => {
+            let pose = joints.pose(|node| frame_matrix(world, node))?;
+            let mut framed = ik;
+            for goal in &mut framed.goals {
+                goal.target = map.point(goal.target);
+                goal.pole = map.vector(goal.pole);
+            }
+            framed.solve(&pose)?.apply(&mut scratch.trs, &joints)
+        }
     }
+}
+
+/// Node `node`'s rotation in a TRS buffer.
+fn rotation(trs: &[f32], node: usize) -> Result<Quat, AnimError> {
+    let at = node.saturating_mul(TRS_STRIDE) + R_OFF;
+    trs.get(at..at + 4)
+        .map(Quat::from_slice)
+        .ok_or(AnimError::LengthMismatch {
+            what: "IK TRS records",
+            expected: node.saturating_add(1).saturating_mul(TRS_STRIDE),
+            got: trs.len(),
+        })
+}
+
+/// Each correction multiplied onto its node's local rotation.
+fn apply_all(trs: &mut [f32], nodes: &[usize], corrections: &[Quat]) -> Result<(), AnimError> {
+    for (&node, &q) in nodes.iter().zip(corrections) {
+        crate::apply_correction(trs, node, q)?;
+    }
+    Ok(())
 }

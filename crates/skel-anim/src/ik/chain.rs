@@ -1,0 +1,449 @@
+//! Chain IK: a chain of any length (2 to [`MAX_CHAIN_JOINTS`] joints, root → tip) turned so
+//! that its tip reaches a target, by FABRIK ([`fabrik`](super::fabrik)) or CCD
+//! ([`ccd`](super::ccd)), with a pole and per-joint [`JointLimit`]s.
+//!
+//! # Shared rules
+//!
+//! Both solvers work in f64 on a copy of the chain made from its model matrices: the root's
+//! matrix and, for every later joint, its matrix relative to the joint before it (so joints in
+//! between, not in the chain, stay fixed relative to their parents). Only rotations change, so
+//! bone lengths are kept exactly; each joint's rotation turns the bone to its child (FABRIK) or
+//! the line to the tip (CCD) by the shortest arc, then is clamped to its limit. With a pole,
+//! after every iteration the root turns about the root → tip line (which keeps the tip where
+//! it is) so that the interior joints' mean offset from that line faces the pole, clamped to
+//! the root's limit. The tip joint's own rotation is never changed (its correction is the
+//! identity).
+
+use glam::{Affine3A, DAffine3, DMat3, DQuat, DVec3, Quat, Vec3};
+
+use super::{JointLimit, REL_EPS, angle_about, finite1, finite3, joint_frame, weighted};
+use crate::AnimError;
+
+/// The most joints a [`ChainIk`] takes (the solvers keep their scratch on the stack).
+pub const MAX_CHAIN_JOINTS: usize = 16;
+
+/// Which algorithm a [`ChainIk`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ChainSolver {
+    /// FABRIK (Aristidou and Lasenby, 2011): joint positions moved back from the target and
+    /// forth from the root, turned into rotations root first. Converges in few iterations and
+    /// keeps the bend spread along the chain. See [`fabrik`](super::fabrik).
+    #[default]
+    Fabrik,
+    /// Cyclic coordinate descent, tip first: each joint in turn points the line to the tip at
+    /// the target, hinges about their axis exactly. See [`ccd`](super::ccd).
+    Ccd,
+    /// CCD as three.js's `CCDIKSolver` (0.187) runs it, to match its results: the same order,
+    /// turns under 1e-5 rad skipped, a stop when no joint turned, hinges as its `limitation`
+    /// (the arc's angle kept, its axis moved onto the hinge), no shortcut for targets out of
+    /// reach. Limits bound the local rotation itself, as three.js's do: use
+    /// [`ChainIk::solve_from_rest`] with each joint's local rotation as its "from rest".
+    CcdThreeJs,
+}
+
+/// A chain IK job (FABRIK or CCD; ozz's jobs are the model): turns the joints of a chain so
+/// that its tip (the last joint) reaches [`target`](Self::target), the chain bending towards
+/// [`pole`](Self::pole), each joint within its [`JointLimit`].
+///
+/// With a target in reach, no limits in the way and enough iterations, the tip ends within
+/// [`tolerance`](Self::tolerance) of the target; out of reach, the chain straightens towards
+/// it (FABRIK and [`ChainSolver::Ccd`] start from the straight chain, so it is exact). Bone
+/// lengths never change (rotations only). Positions and directions are in the frame of the
+/// matrices given: any affine model frame works (see [the module](crate::ik)).
+///
+/// ```
+/// use glam::{Affine3A, Quat, Vec3};
+/// use skel_anim::ik::{ChainIk, ChainSolver};
+///
+/// // Four unit bones up the y axis; reach for a point to the side, bending towards +z.
+/// let mut models = [Affine3A::IDENTITY; 5];
+/// for i in 1..5 {
+///     models[i] = models[i - 1] * Affine3A::from_translation(Vec3::Y);
+/// }
+/// let ik = ChainIk {
+///     solver: ChainSolver::Fabrik,
+///     target: Vec3::new(2.0, 2.0, 0.0),
+///     pole: Some(Vec3::Z),
+///     ..ChainIk::default()
+/// };
+/// let mut corrections = [Quat::IDENTITY; 5];
+/// let s = ik.solve(&models, &[], &mut corrections)?;
+/// assert!(s.reached && s.distance <= ik.tolerance);
+/// # Ok::<(), skel_anim::AnimError>(())
+/// ```
+///
+/// # Degenerate cases
+///
+/// - Target on the root: no direction to reach; the chain folds as the solver takes it, and
+///   the pole step is skipped (no root → tip line).
+/// - Straight chain with the target on its line, inside reach (FABRIK): no bend plane; the
+///   interior joints are first nudged towards the pole (or any side) by 1 % of the chain.
+/// - Pole parallel to the root → tip line, or no interior joint off it: the pole step is
+///   skipped.
+/// - Zero-length bones, singular joint matrices: [`AnimError::IkDegenerate`]. NaN or infinite
+///   inputs: [`AnimError::NotFiniteValue`]. Bad limits: [`AnimError::IkBadLimit`]. Weight is
+///   clamped to `0..=1`, iterations of 0 solve nothing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChainIk {
+    /// The algorithm.
+    pub solver: ChainSolver,
+    /// Where the tip should be, in the model frame.
+    pub target: Vec3,
+    /// The direction the chain's bend should face, in the model frame (`None`: keep the plane
+    /// the solver leaves it in).
+    pub pole: Option<Vec3>,
+    /// The most iterations (one FABRIK back-and-forth pass, or one CCD sweep over the joints).
+    pub iterations: u32,
+    /// Stop once the tip is this close to the target (model-frame units; 0 runs every
+    /// iteration).
+    pub tolerance: f32,
+    /// CCD only: the most a joint turns in one sweep, radians (three.js's `maxAngle`; π for
+    /// no limit). Small steps damp CCD's habit of curling the joints near the tip.
+    pub max_step: f32,
+    /// How much of the correction to apply, `0..=1`: each joint's correction is blended from
+    /// the identity (normalised lerp, as ozz does).
+    pub weight: f32,
+}
+
+impl Default for ChainIk {
+    /// FABRIK, target at the origin, no pole, 16 iterations, tolerance 1e-5, no step limit,
+    /// weight 1.
+    fn default() -> Self {
+        Self {
+            solver: ChainSolver::Fabrik,
+            target: Vec3::ZERO,
+            pole: None,
+            iterations: 16,
+            tolerance: 1e-5,
+            max_step: std::f32::consts::PI,
+            weight: 1.0,
+        }
+    }
+}
+
+/// What [`ChainIk::solve`] found (the corrections themselves go to the caller's slice).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ChainSolution {
+    /// Whether the tip ends within the tolerance of the target (weight applied), give or take
+    /// 1e-6 of the chain's length (the f32 joint frames' rounding, which turning them brings
+    /// out).
+    pub reached: bool,
+    /// Iterations run (fewer than asked when the tolerance was met, or CCD stopped turning).
+    pub iterations: u32,
+    /// The tip's final distance from the target, model-frame units (weight applied).
+    pub distance: f32,
+}
+
+impl ChainIk {
+    /// Solves the chain from its joints' model matrices (root first; each joint an ancestor of
+    /// the next), writing one local-space correction per joint into `corrections`
+    /// (`local = local · correction`; the tip's is the identity). `limits` is empty (no limits)
+    /// or one per joint, each bounding the joint's correction (the pose as given is the
+    /// reference: see [`JointLimit`]). Allocates nothing.
+    ///
+    /// # Errors
+    /// [`AnimError::IkJointCount`] for fewer than 2 or more than [`MAX_CHAIN_JOINTS`] joints,
+    /// [`AnimError::LengthMismatch`] when `limits` or `corrections` does not fit the chain,
+    /// [`AnimError::IkBadLimit`], [`AnimError::NotFiniteValue`], [`AnimError::IkDegenerate`]
+    /// (see "Degenerate cases" on [`ChainIk`]). On error `corrections` is left as it was.
+    pub fn solve(
+        &self,
+        models: &[Affine3A],
+        limits: &[JointLimit],
+        corrections: &mut [Quat],
+    ) -> Result<ChainSolution, AnimError> {
+        self.solve_from_rest(models, limits, &[], corrections)
+    }
+
+    /// [`solve`](Self::solve) with limits measured from each joint's rest (reference)
+    /// orientation: `from_rest[i]` is joint `i`'s local rotation relative to it,
+    /// `rest⁻¹ · local` (empty: the pose as given is the reference). The
+    /// [`Player`](crate::Player) passes this from the rig's rest pose.
+    ///
+    /// # Errors
+    /// As [`solve`](Self::solve), and [`AnimError::LengthMismatch`] when `from_rest` is
+    /// neither empty nor one per joint.
+    pub fn solve_from_rest(
+        &self,
+        models: &[Affine3A],
+        limits: &[JointLimit],
+        from_rest: &[Quat],
+        corrections: &mut [Quat],
+    ) -> Result<ChainSolution, AnimError> {
+        let n = models.len();
+        if !(2..=MAX_CHAIN_JOINTS).contains(&n) {
+            return Err(AnimError::IkJointCount {
+                what: "IK chain",
+                got: n,
+                min: 2,
+                max: MAX_CHAIN_JOINTS,
+            });
+        }
+        for (what, got) in [
+            ("IK chain limits", limits.len()),
+            ("IK chain rotations from rest", from_rest.len()),
+        ] {
+            if got != 0 && got != n {
+                return Err(AnimError::LengthMismatch {
+                    what,
+                    expected: n,
+                    got,
+                });
+            }
+        }
+        if corrections.len() != n {
+            return Err(AnimError::LengthMismatch {
+                what: "IK chain corrections",
+                expected: n,
+                got: corrections.len(),
+            });
+        }
+        finite3("IK chain target", self.target)?;
+        if let Some(pole) = self.pole {
+            finite3("IK chain pole", pole)?;
+        }
+        finite1("IK chain tolerance", self.tolerance)?;
+        finite1("IK chain max step", self.max_step)?;
+        finite1("IK chain weight", self.weight)?;
+        for (joint, limit) in limits.iter().enumerate() {
+            limit.validate(joint)?;
+        }
+        for q in from_rest {
+            finite3("IK chain rotation from rest", q.xyz())?;
+            finite1("IK chain rotation from rest", q.w)?;
+        }
+        let mut links = Links::new(models, limits, from_rest)?;
+        let weight = f64::from(self.weight.clamp(0.0, 1.0));
+        let target = self.target.as_dvec3();
+        let goal = Goal {
+            target,
+            pole: self.pole.map(|pole| pole.as_dvec3()),
+            tolerance: f64::from(self.tolerance.max(0.0)),
+            max_step: f64::from(self.max_step.clamp(0.0, std::f32::consts::PI)),
+            iterations: if weight == 0.0 { 0 } else { self.iterations },
+        };
+        let used = match self.solver {
+            ChainSolver::Fabrik => super::fabrik::solve(&mut links, &goal),
+            ChainSolver::Ccd => super::ccd::solve(&mut links, &goal, false),
+            ChainSolver::CcdThreeJs => super::ccd::solve(&mut links, &goal, true),
+        };
+        // Every solver leaves the frames current; only a weight changes them afterwards.
+        if weight < 1.0 {
+            for c in &mut links.corr[..n] {
+                *c = weighted(*c, weight).as_dquat();
+            }
+            links.forward();
+        }
+        for (out, c) in corrections.iter_mut().zip(&links.corr[..n]) {
+            *out = weighted(*c, 1.0);
+        }
+        let distance = (links.tip() - target).length();
+        Ok(ChainSolution {
+            // The loops stop on the positions they move; turning those into rotations of f32
+            // frames (orthogonal to about 1e-7) moves the tip by up to that much of the chain.
+            reached: distance <= goal.tolerance + 1e-6 * links.total,
+            iterations: used,
+            distance: distance as f32,
+        })
+    }
+}
+
+/// What the solvers aim for, in f64.
+pub(crate) struct Goal {
+    pub(crate) target: DVec3,
+    pub(crate) pole: Option<DVec3>,
+    pub(crate) tolerance: f64,
+    pub(crate) max_step: f64,
+    pub(crate) iterations: u32,
+}
+
+/// The chain in f64: fixed parts from the model matrices, the corrections being solved, and
+/// the model frames they give.
+pub(crate) struct Links<'a> {
+    pub(crate) n: usize,
+    /// The root's model matrix as given.
+    base: DAffine3,
+    /// `rel[i]`: joint `i`'s matrix relative to joint `i - 1`'s, as given (`rel[0]` unused).
+    rel: [DAffine3; MAX_CHAIN_JOINTS],
+    /// Model-frame bone lengths: `length[i]` from joint `i` to joint `i + 1`.
+    pub(crate) length: [f64; MAX_CHAIN_JOINTS],
+    /// Their sum.
+    pub(crate) total: f64,
+    /// Each joint's rotation from its reference as given (identity: the pose is the reference).
+    from_rest: [DQuat; MAX_CHAIN_JOINTS],
+    limits: &'a [JointLimit],
+    /// The corrections so far.
+    pub(crate) corr: [DQuat; MAX_CHAIN_JOINTS],
+    /// Model frames with the corrections applied (after [`forward`](Self::forward)).
+    pub(crate) frames: [DAffine3; MAX_CHAIN_JOINTS],
+}
+
+impl<'a> Links<'a> {
+    fn new(
+        models: &[Affine3A],
+        limits: &'a [JointLimit],
+        from_rest: &[Quat],
+    ) -> Result<Self, AnimError> {
+        let n = models.len();
+        let mut links = Self {
+            n,
+            base: DAffine3::IDENTITY,
+            rel: [DAffine3::IDENTITY; MAX_CHAIN_JOINTS],
+            length: [0.0; MAX_CHAIN_JOINTS],
+            total: 0.0,
+            from_rest: [DQuat::IDENTITY; MAX_CHAIN_JOINTS],
+            limits,
+            corr: [DQuat::IDENTITY; MAX_CHAIN_JOINTS],
+            frames: [DAffine3::IDENTITY; MAX_CHAIN_JOINTS],
+        };
+        let (mut parent, mut parent_inv) = joint_frame("IK chain joint matrix", &models[0])?;
+        links.base = parent;
+        links.frames[0] = parent;
+        for (i, model) in models.iter().enumerate().skip(1) {
+            let (model, inverse) = joint_frame("IK chain joint matrix", model)?;
+            links.rel[i] = parent_inv * model;
+            links.frames[i] = model;
+            links.length[i - 1] = (model.translation - parent.translation).length();
+            links.total += links.length[i - 1];
+            (parent, parent_inv) = (model, inverse);
+        }
+        let shortest = links.length[..n - 1]
+            .iter()
+            .copied()
+            .fold(f64::INFINITY, f64::min);
+        if !(shortest > REL_EPS * links.total && links.total.is_finite()) {
+            return Err(AnimError::IkDegenerate {
+                reason: "a bone of the IK chain has zero length",
+            });
+        }
+        for (out, q) in links.from_rest.iter_mut().zip(from_rest) {
+            let q = q.as_dquat();
+            let len = q.length();
+            *out = if len > 0.0 { q / len } else { DQuat::IDENTITY };
+        }
+        Ok(links)
+    }
+
+    /// Before a solve: with limits and the textbook rules, every joint but the tip is first
+    /// clamped into its limit (a pose that starts outside its limits ends inside them even
+    /// when no turn is needed); frames current.
+    pub(crate) fn start(&mut self, three: bool) {
+        // `new` leaves the frames as given, which is what identity corrections give.
+        if !three && self.limited() {
+            for i in 0..self.n - 1 {
+                self.corr[i] = self.clamp(i, DQuat::IDENTITY, false);
+            }
+            self.forward();
+        }
+    }
+
+    /// Model frames from the corrections, root first.
+    pub(crate) fn forward(&mut self) {
+        self.frames[0] = rotated(self.base, self.corr[0]);
+        for i in 1..self.n {
+            self.frames[i] = rotated(self.frames[i - 1] * self.rel[i], self.corr[i]);
+        }
+    }
+
+    /// Joint `i`'s model frame with its own correction left out (its parent's frame times its
+    /// fixed offset): frames `0..i` must be current.
+    pub(crate) fn frame_before(&self, i: usize) -> DAffine3 {
+        if i == 0 {
+            self.base
+        } else {
+            self.frames[i - 1] * self.rel[i]
+        }
+    }
+
+    /// The tip's position (frames current).
+    pub(crate) fn tip(&self) -> DVec3 {
+        self.frames[self.n - 1].translation
+    }
+
+    /// Joint `i`'s child position in the joint's own local space.
+    pub(crate) fn bone(&self, i: usize) -> DVec3 {
+        self.rel[i + 1].translation
+    }
+
+    /// Whether any joint has a limit.
+    pub(crate) fn limited(&self) -> bool {
+        self.limits.iter().any(|l| *l != JointLimit::Free)
+    }
+
+    /// Sets joint `i`'s frame from the frame before its correction.
+    pub(crate) fn set_frame(&mut self, i: usize, before: DAffine3) {
+        self.frames[i] = rotated(before, self.corr[i]);
+    }
+
+    fn limit(&self, i: usize) -> JointLimit {
+        self.limits.get(i).copied().unwrap_or_default()
+    }
+
+    /// Sets joint `i`'s correction so that `bone` (local) points as close as its limit allows
+    /// along `toward_local` (a direction in the joint's local space *before* its correction),
+    /// turning from correction `from` by at most `max_step`. Returns the new correction.
+    pub(crate) fn turn(
+        &self,
+        i: usize,
+        from: DQuat,
+        bone: DVec3,
+        toward_local: DVec3,
+        max_step: f64,
+    ) -> DQuat {
+        let f = self.from_rest[i];
+        let relative = (f * from).normalize();
+        let turned = self
+            .limit(i)
+            .turn(relative, bone, f * toward_local, max_step);
+        (f.conjugate() * turned).normalize()
+    }
+
+    /// Correction `c` of joint `i` clamped to its limit, three.js's rules or the textbook's.
+    pub(crate) fn clamp(&self, i: usize, c: DQuat, three: bool) -> DQuat {
+        let f = self.from_rest[i];
+        let relative = (f * c).normalize();
+        let limit = self.limit(i);
+        let clamped = if three {
+            limit.clamp_three(relative)
+        } else {
+            limit.clamp_f64(relative)
+        };
+        (f.conjugate() * clamped).normalize()
+    }
+
+    /// The pole step: turns the root about the root → tip line so that the interior joints'
+    /// mean offset from it faces `pole`, clamped to the root's limit; frames recomputed.
+    pub(crate) fn face_pole(&mut self, pole: DVec3, three: bool) {
+        if self.n < 3 {
+            return;
+        }
+        let root = self.frames[0];
+        let inverse = root.inverse();
+        let axis = inverse.transform_point3(self.tip());
+        let Some(axis) = axis.try_normalize() else {
+            return;
+        };
+        let mut bend = DVec3::ZERO;
+        for i in 1..self.n - 1 {
+            let p = inverse.transform_point3(self.frames[i].translation);
+            bend += p - axis * axis.dot(p);
+        }
+        if bend.length() <= 1e-9 * self.total / root.matrix3.x_axis.length() {
+            return;
+        }
+        let Some(angle) = angle_about(axis, bend, inverse.transform_vector3(pole)) else {
+            return;
+        };
+        let turned = self.corr[0] * DQuat::from_axis_angle(axis, angle);
+        self.corr[0] = self.clamp(0, turned, three);
+        self.forward();
+    }
+}
+
+/// `a` with its linear part rotated by `q` on the right: `a · rotation(q)`.
+fn rotated(a: DAffine3, q: DQuat) -> DAffine3 {
+    DAffine3 {
+        matrix3: a.matrix3 * DMat3::from_quat(q),
+        translation: a.translation,
+    }
+}
