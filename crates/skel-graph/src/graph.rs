@@ -64,11 +64,19 @@ pub(crate) struct GraphLayer {
     pub(crate) operations: Vec<Operation>,
 }
 
-/// A pose operation: the player IK job it adds (joints and constant settings), and the
-/// parameters its target, pole and weight are read from every tick.
+/// A pose operation: the player IK job it adds (joints and constant settings), and where each
+/// of its goals' target, pole and weight are read from every tick.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Operation {
     pub(crate) job: skel_anim::IkJob,
+    pub(crate) goals: Vec<Goal>,
+}
+
+/// One goal of an operation: the whole job's, or a full body's effector `slot`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Goal {
+    /// The effector (`skel_anim::Effector as usize`) of a full body; 0 otherwise.
+    pub(crate) slot: usize,
     /// A vec3 parameter.
     pub(crate) target: u32,
     /// A vec3 parameter (the job's default when none).

@@ -299,26 +299,44 @@ impl GraphPlayer {
     }
 }
 
-/// Sets an IK job's target, pole and weight from the parameters (targets and poles are in the
-/// character's world space, as the player takes them).
+/// Sets an IK job's targets, poles and weights from the parameters (targets and poles are in
+/// the character's world space, as the player takes them).
 fn drive_ik(job: &mut IkJob, op: &Operation, instance: &GraphInstance) {
-    let target = instance.vector(op.target);
-    let pole = op.pole.map(|p| instance.vector(p));
-    #[expect(clippy::cast_possible_truncation, reason = "weights are f32")]
-    let weight = match op.weight {
-        Weight::Constant(w) => w,
-        Weight::Param(p) => instance.number(p) as f32,
-    };
-    match job {
-        IkJob::TwoBone { ik, .. } => {
-            ik.target = target;
-            ik.pole = pole.unwrap_or(ik.pole);
-            ik.weight = weight;
-        }
-        IkJob::Aim { ik, .. } => {
-            ik.target = target;
-            ik.pole = pole.unwrap_or(ik.pole);
-            ik.weight = weight;
+    for goal in &op.goals {
+        let target = instance.vector(goal.target);
+        let pole = goal.pole.map(|p| instance.vector(p));
+        #[expect(clippy::cast_possible_truncation, reason = "weights are f32")]
+        let weight = match goal.weight {
+            Weight::Constant(w) => w,
+            Weight::Param(p) => instance.number(p) as f32,
+        };
+        match job {
+            IkJob::TwoBone { ik, .. } => {
+                ik.target = target;
+                ik.pole = pole.unwrap_or(ik.pole);
+                ik.weight = weight;
+            }
+            IkJob::Aim { ik, .. } => {
+                ik.target = target;
+                ik.pole = pole.unwrap_or(ik.pole);
+                ik.weight = weight;
+            }
+            IkJob::Chain { ik, .. } => {
+                ik.target = target;
+                ik.pole = pole.or(ik.pole);
+                ik.weight = weight;
+            }
+            IkJob::LookAt { ik, .. } => {
+                ik.target = target;
+                ik.weight = weight;
+            }
+            IkJob::FullBody { ik, .. } => {
+                if let Some(g) = ik.goals.get_mut(goal.slot) {
+                    g.target = target;
+                    g.pole = pole.unwrap_or(g.pole);
+                    g.weight = weight;
+                }
+            }
         }
     }
 }

@@ -138,3 +138,91 @@ fn bad_operations_are_errors_with_their_path() {
             .all(|m| m.is_finite())
     );
 }
+
+#[test]
+fn a_chain_operation_reaches_by_fabrik_and_by_ccd() {
+    for solver in ["fabrik", "ccd"] {
+        let g = graph_with(&format!(
+            r#"{{"ik": "chain", "joints": ["spine", "arm", "hand"], "target": "reach",
+                "solver": "{solver}", "iterations": 40,
+                "limits": ["free", {{"hinge": {{"axis": [0, 0, 1], "min": -3, "max": 3}}}}, "free"]}}"#
+        ))
+        .unwrap();
+        let mut gp = GraphPlayer::new(&g, Player::new(&rig())).unwrap();
+        let target = Vec3::new(0.9, 1.8, 0.0);
+        gp.instance_mut().set_vec3("reach", target).unwrap();
+        gp.tick(1.0 / 60.0, &mut NullSink);
+        let miss = (hand(&mut gp) - target).length();
+        assert!(miss < 1e-3, "{solver}: the hand is {miss} from the target");
+    }
+}
+
+#[test]
+fn a_look_at_turns_the_last_joint_to_face_the_point() {
+    let g = graph_with(
+        r#"{"look_at": "reach", "joints": ["spine", "arm"], "forward": [0, 1, 0],
+            "weights": [1, 1], "max_angles": [1.5, 1.5]}"#,
+    )
+    .unwrap();
+    let mut gp = GraphPlayer::new(&g, Player::new(&rig())).unwrap();
+    let target = Vec3::new(2.0, 3.5, 1.0);
+    gp.instance_mut().set_vec3("reach", target).unwrap();
+    gp.tick(1.0 / 60.0, &mut NullSink);
+    let arm = gp.player_mut().world_matrices()[2];
+    let facing = arm.transform_vector3(Vec3::Y).normalize();
+    let to = (target - arm.w_axis.truncate()).normalize();
+    assert!(facing.dot(to) > 1.0 - 1e-4, "{facing} against {to}");
+}
+
+#[test]
+fn bad_chain_look_at_and_body_operations_name_their_path() {
+    for (op, path) in [
+        (
+            r#"{"ik": "chain", "joints": ["spine"], "target": "reach"}"#,
+            "operations[0].joints",
+        ),
+        (
+            r#"{"ik": "chain", "joints": ["spine", "arm"], "target": "reach", "limits": ["free"]}"#,
+            "operations[0].limits",
+        ),
+        (
+            r#"{"ik": "chain", "joints": ["hand", "spine"], "target": "reach"}"#,
+            "operations[0].joints",
+        ),
+        (
+            r#"{"ik": "chain", "joints": ["spine", "arm"], "target": "reach", "solver": "magic"}"#,
+            "operations[0].solver",
+        ),
+        (
+            r#"{"ik": "chain", "joints": ["spine", "arm"], "target": "reach", "soften": 1}"#,
+            "operations[0].soften",
+        ),
+        (
+            r#"{"look_at": "w", "joints": ["spine", "arm"]}"#,
+            "operations[0].look_at",
+        ),
+        (
+            r#"{"look_at": "reach", "joints": ["spine", "arm"], "weights": [1]}"#,
+            "operations[0].weights",
+        ),
+        (
+            r#"{"look_at": "reach", "ik": "aim", "joints": ["arm"]}"#,
+            "operations[0]",
+        ),
+        (
+            r#"{"ik": "full_body", "effectors": {}}"#,
+            "operations[0].pelvis",
+        ),
+        (
+            r#"{"ik": "full_body", "pelvis": "root", "effectors": {}}"#,
+            "operations[0].effectors",
+        ),
+        (
+            r#"{"ik": "full_body", "pelvis": "root", "effectors": {"head": {"joints": ["arm"], "target": "reach"}}}"#,
+            "operations[0].effectors.head.joints",
+        ),
+    ] {
+        let err = graph_with(op).unwrap_err();
+        assert!(err.contains(&format!("layers[0].{path}")), "{op}: {err}");
+    }
+}

@@ -1,15 +1,21 @@
 //! A layer's pose operations resolved against the rig and the parameters: joint names become
-//! node indices (and chains are checked), parameter names become indices of the right kind,
-//! constants are range-checked. The result is a player IK job per operation plus where its
-//! target, pole and weight come from every tick.
+//! node indices (and chains and bodies are checked against the hierarchy), parameter names
+//! become indices of the right kind, constants are range-checked. The result is a player IK
+//! job per operation plus where each of its goals' target, pole and weight come from every
+//! tick.
 
 use glam::Vec3;
-use skel_anim::{AimIk, IkJob, Rig, TwoBoneIk};
+use skel_anim::{
+    AimIk, BodyJoints, ChainIk, ChainJoints, ChainSolver, Effector, FullBodyIk, IkJob, JointLimit,
+    JointShare, LookAtIk, LookAtJoints, Rig, TwoBoneIk,
+};
 
 use super::context::{Context, check_range};
 use crate::error::known_list;
-use crate::file::{IkKindDef, NumberOrParam, OperationDef, ParamKind};
-use crate::graph::{Operation, Weight};
+use crate::file::{
+    EffectorDef, IkKindDef, LimitDef, NumberOrParam, OperationDef, ParamKind, SolverDef,
+};
+use crate::graph::{Goal, Operation, Weight};
 use crate::{GraphError, NameKind};
 
 const NUMBERS: &[ParamKind] = &[ParamKind::Float, ParamKind::Int];
@@ -25,62 +31,81 @@ pub(crate) fn compile_operations(
         .collect()
 }
 
+fn invalid(path: &str, message: impl Into<String>) -> GraphError {
+    GraphError::Invalid {
+        path: path.to_owned(),
+        message: message.into(),
+    }
+}
+
+/// A field that does not belong to this kind of operation.
+fn stray(path: &str, def: &OperationDef, kind: &str, allowed: &[&str]) -> Result<(), GraphError> {
+    let present = [
+        ("forward", def.forward.is_some()),
+        ("up", def.up.is_some()),
+        ("soften", def.soften.is_some()),
+        ("solver", def.solver.is_some()),
+        ("iterations", def.iterations.is_some()),
+        ("limits", !def.limits.is_empty()),
+        ("weights", !def.weights.is_empty()),
+        ("max_angles", !def.max_angles.is_empty()),
+        ("pelvis", def.pelvis.is_some()),
+        ("spine", !def.spine.is_empty()),
+        ("effectors", def.effectors.is_some()),
+        ("max_pelvis_offset", def.max_pelvis_offset.is_some()),
+        ("pole", def.pole.is_some()),
+        ("target", def.target.is_some()),
+        ("joints", !def.joints.is_empty()),
+    ];
+    match present.iter().find(|(f, on)| *on && !allowed.contains(f)) {
+        Some((field, _)) => Err(invalid(
+            &format!("{path}.{field}"),
+            format!("{kind} operations take no \"{field}\""),
+        )),
+        None => Ok(()),
+    }
+}
+
 fn compile_operation(
     path: &str,
     def: &OperationDef,
     cx: &Context<'_>,
 ) -> Result<Operation, GraphError> {
-    let invalid = |at: &str, message: String| GraphError::Invalid {
-        path: format!("{path}{at}"),
-        message,
-    };
-    let Some(kind) = def.ik else {
-        return Err(invalid(
-            "",
-            "an operation needs \"ik\" (\"two_bone\" or \"aim\")".into(),
-        ));
-    };
-    let joints = def
-        .joints
-        .iter()
-        .enumerate()
-        .map(|(i, name)| node(cx.rig, &format!("{path}.joints[{i}]"), name))
-        .collect::<Result<Vec<_>, _>>()?;
-    let target_name = def
-        .target
-        .as_deref()
-        .ok_or_else(|| invalid(".target", "an IK operation needs a vec3 target".into()))?;
-    let target = cx.param(&format!("{path}.target"), target_name, &[ParamKind::Vec3])?;
-    let pole = match &def.pole {
-        Some(p) => Some(cx.param(&format!("{path}.pole"), p, &[ParamKind::Vec3])?),
-        None => None,
-    };
-    let weight = match &def.weight {
-        None => Weight::Constant(1.0),
-        Some(NumberOrParam::Number(w)) => Weight::Constant(check_range(
-            &format!("{path}.weight"),
-            *w,
-            |w| (0.0..=1.0).contains(&w),
-            "a weight lies in 0..=1",
-        )?),
-        Some(NumberOrParam::Param(p)) => {
-            Weight::Param(cx.param(&format!("{path}.weight"), p, NUMBERS)?)
+    let kind = match (def.ik, &def.look_at) {
+        (Some(kind), None) => Some(kind),
+        (None, Some(_)) => None,
+        _ => {
+            return Err(invalid(
+                path,
+                "an operation is exactly one of \"ik\" (\"two_bone\", \"aim\", \"chain\", \
+                 \"full_body\") or \"look_at\"",
+            ));
         }
     };
-    let unit = |at: &str, v: Option<[f32; 3]>, default: Vec3| -> Result<Vec3, GraphError> {
-        let Some(v) = v else { return Ok(default) };
-        let v = Vec3::from(v);
-        if v.is_finite() && v.length() > 0.0 {
-            Ok(v)
-        } else {
-            Err(invalid(at, format!("{v} is not a direction")))
-        }
+    let joints = nodes(cx.rig, &format!("{path}.joints"), &def.joints)?;
+    let rig_error =
+        |at: &str, e: skel_anim::AnimError| invalid(&format!("{path}{at}"), e.to_string());
+    let single = |target: Option<&String>, at: &str| -> Result<Goal, GraphError> {
+        let name =
+            target.ok_or_else(|| invalid(&format!("{path}{at}"), "a vec3 target is needed"))?;
+        Ok(Goal {
+            slot: 0,
+            target: cx.param(&format!("{path}{at}"), name, &[ParamKind::Vec3])?,
+            pole: pole(cx, path, def.pole.as_ref())?,
+            weight: weight(cx, &format!("{path}.weight"), def.weight.as_ref())?,
+        })
     };
-    let job = match kind {
-        IkKindDef::TwoBone => {
+    let (job, goals) = match kind {
+        Some(IkKindDef::TwoBone) => {
+            stray(
+                path,
+                def,
+                "two-bone",
+                &["soften", "pole", "target", "joints"],
+            )?;
             let [start, mid, end] = joints[..] else {
                 return Err(invalid(
-                    ".joints",
+                    &format!("{path}.joints"),
                     format!(
                         "two-bone IK takes 3 joints (start, mid, end), not {}",
                         joints.len()
@@ -88,55 +113,332 @@ fn compile_operation(
                 ));
             };
             skel_anim::check_chain(cx.rig.data(), start, mid, end)
-                .map_err(|e| invalid(".joints", e.to_string()))?;
+                .map_err(|e| rig_error(".joints", e))?;
             let soften = match def.soften {
-                Some(s) => check_range(
-                    &format!("{path}.soften"),
-                    s,
-                    |s| (0.0..=1.0).contains(&s),
-                    "soften lies in 0..=1",
-                )?,
+                Some(s) => check_range(&format!("{path}.soften"), s, unit, "soften lies in 0..=1")?,
                 None => 1.0,
             };
-            if def.forward.is_some() || def.up.is_some() {
-                return Err(invalid("", "forward and up are for aim operations".into()));
-            }
-            IkJob::TwoBone {
-                start,
-                mid,
-                end,
-                ik: TwoBoneIk {
-                    soften,
-                    ..TwoBoneIk::default()
+            let ik = TwoBoneIk {
+                soften,
+                ..TwoBoneIk::default()
+            };
+            (
+                IkJob::TwoBone {
+                    start,
+                    mid,
+                    end,
+                    ik,
                 },
-            }
+                vec![single(def.target.as_ref(), ".target")?],
+            )
         }
-        IkKindDef::Aim => {
+        Some(IkKindDef::Aim) => {
+            stray(
+                path,
+                def,
+                "aim",
+                &["forward", "up", "pole", "target", "joints"],
+            )?;
             let [node] = joints[..] else {
                 return Err(invalid(
-                    ".joints",
+                    &format!("{path}.joints"),
                     format!("aim IK takes 1 joint, not {}", joints.len()),
                 ));
             };
-            if def.soften.is_some() {
-                return Err(invalid("", "soften is for two-bone operations".into()));
+            let ik = AimIk {
+                forward: axis(path, ".forward", def.forward, Vec3::Z)?,
+                up: axis(path, ".up", def.up, Vec3::Y)?,
+                ..AimIk::default()
+            };
+            (
+                IkJob::Aim { node, ik },
+                vec![single(def.target.as_ref(), ".target")?],
+            )
+        }
+        Some(IkKindDef::Chain) => {
+            let allowed = ["solver", "iterations", "limits", "pole", "target", "joints"];
+            stray(path, def, "chain", &allowed)?;
+            let mut list = ChainJoints::new(&joints).map_err(|e| rig_error(".joints", e))?;
+            if !def.limits.is_empty() && def.limits.len() != joints.len() {
+                return Err(invalid(
+                    &format!("{path}.limits"),
+                    format!(
+                        "one limit per joint: {} joints, {} limits",
+                        joints.len(),
+                        def.limits.len()
+                    ),
+                ));
             }
-            IkJob::Aim {
-                node,
-                ik: AimIk {
-                    forward: unit(".forward", def.forward, Vec3::Z)?,
-                    up: unit(".up", def.up, Vec3::Y)?,
-                    ..AimIk::default()
+            for (i, limit) in def.limits.iter().enumerate() {
+                list = list
+                    .with_limit(i, joint_limit(limit))
+                    .map_err(|e| rig_error(&format!(".limits[{i}]"), e))?;
+            }
+            list.check(cx.rig.data())
+                .map_err(|e| rig_error(".joints", e))?;
+            let ik = ChainIk {
+                solver: match def.solver.unwrap_or_default() {
+                    SolverDef::Fabrik => ChainSolver::Fabrik,
+                    SolverDef::Ccd => ChainSolver::Ccd,
+                    SolverDef::CcdThreeJs => ChainSolver::CcdThreeJs,
                 },
-            }
+                iterations: def.iterations.unwrap_or(ChainIk::default().iterations),
+                ..ChainIk::default()
+            };
+            let job = IkJob::Chain { joints: list, ik };
+            (job, vec![single(def.target.as_ref(), ".target")?])
+        }
+        Some(IkKindDef::FullBody) => {
+            let allowed = [
+                "iterations",
+                "pelvis",
+                "spine",
+                "effectors",
+                "max_pelvis_offset",
+                "weights",
+                "max_angles",
+            ];
+            stray(path, def, "full-body", &allowed)?;
+            full_body(path, def, cx)?
+        }
+        None => {
+            stray(
+                path,
+                def,
+                "look-at",
+                &["weights", "max_angles", "forward", "joints"],
+            )?;
+            let n = joints.len();
+            let shares = shares(path, def, n)?;
+            let list = LookAtJoints::new(&joints, &shares).map_err(|e| rig_error(".joints", e))?;
+            list.check(cx.rig.data())
+                .map_err(|e| rig_error(".joints", e))?;
+            let ik = LookAtIk {
+                forward: axis(path, ".forward", def.forward, Vec3::Z)?,
+                ..LookAtIk::default()
+            };
+            let goal = Goal {
+                slot: 0,
+                target: cx.param(
+                    &format!("{path}.look_at"),
+                    def.look_at.as_deref().unwrap_or(""),
+                    &[ParamKind::Vec3],
+                )?,
+                pole: None,
+                weight: weight(cx, &format!("{path}.weight"), def.weight.as_ref())?,
+            };
+            (IkJob::LookAt { joints: list, ik }, vec![goal])
         }
     };
-    Ok(Operation {
-        job,
-        target,
-        pole,
-        weight,
+    Ok(Operation { job, goals })
+}
+
+/// A full-body operation: the layout checked against the rig, one goal per effector given.
+fn full_body(
+    path: &str,
+    def: &OperationDef,
+    cx: &Context<'_>,
+) -> Result<(IkJob, Vec<Goal>), GraphError> {
+    let pelvis_name = def.pelvis.as_ref().ok_or_else(|| {
+        invalid(
+            &format!("{path}.pelvis"),
+            "a full-body operation needs its pelvis",
+        )
+    })?;
+    let pelvis = node(cx.rig, &format!("{path}.pelvis"), pelvis_name)?;
+    let spine = nodes(cx.rig, &format!("{path}.spine"), &def.spine)?;
+    if spine.len() > skel_anim::ik::MAX_SPINE_JOINTS {
+        return Err(invalid(
+            &format!("{path}.spine"),
+            format!(
+                "at most {} spine joints, not {}",
+                skel_anim::ik::MAX_SPINE_JOINTS,
+                spine.len()
+            ),
+        ));
+    }
+    let mut joints = BodyJoints {
+        pelvis,
+        spine: [0; skel_anim::ik::MAX_SPINE_JOINTS],
+        spine_count: spine.len(),
+        limbs: [None; 4],
+        neck: None,
+    };
+    joints.spine[..spine.len()].copy_from_slice(&spine);
+    let mut ik = FullBodyIk {
+        iterations: def.iterations.unwrap_or(FullBodyIk::default().iterations),
+        ..FullBodyIk::default()
+    };
+    if let Some(m) = def.max_pelvis_offset {
+        ik.max_pelvis_offset = check_range(
+            &format!("{path}.max_pelvis_offset"),
+            m,
+            |m| m >= 0.0,
+            "not negative",
+        )?;
+    }
+    for (i, share) in shares(path, def, spine.len())?.into_iter().enumerate() {
+        ik.spine[i] = share;
+    }
+    let effectors = def.effectors.clone().unwrap_or_default();
+    let mut goals = Vec::new();
+    for (name, effector, given) in [
+        ("left_hand", Effector::LeftHand, &effectors.left_hand),
+        ("right_hand", Effector::RightHand, &effectors.right_hand),
+        ("left_foot", Effector::LeftFoot, &effectors.left_foot),
+        ("right_foot", Effector::RightFoot, &effectors.right_foot),
+        ("head", Effector::Head, &effectors.head),
+    ] {
+        let Some(e) = given else { continue };
+        let at = format!("{path}.effectors.{name}");
+        let limb = nodes(cx.rig, &format!("{at}.joints"), &e.joints)?;
+        match (effector, limb.as_slice()) {
+            (Effector::Head, &[neck, head]) => joints.neck = Some([neck, head]),
+            (Effector::Head, _) => {
+                return Err(invalid(
+                    &format!("{at}.joints"),
+                    "the head takes 2 joints: neck, head",
+                ));
+            }
+            (limb_effector, &[a, b, c]) => joints.limbs[limb_effector as usize] = Some([a, b, c]),
+            _ => {
+                return Err(invalid(
+                    &format!("{at}.joints"),
+                    "a limb takes 3 joints: root, middle, end",
+                ));
+            }
+        }
+        goals.push(effector_goal(cx, &at, effector as usize, e)?);
+    }
+    if goals.is_empty() {
+        return Err(invalid(
+            &format!("{path}.effectors"),
+            "a full-body operation needs at least one effector",
+        ));
+    }
+    joints
+        .check(cx.rig.data())
+        .map_err(|e| invalid(&format!("{path}.effectors"), e.to_string()))?;
+    Ok((IkJob::FullBody { joints, ik }, goals))
+}
+
+fn effector_goal(
+    cx: &Context<'_>,
+    at: &str,
+    slot: usize,
+    e: &EffectorDef,
+) -> Result<Goal, GraphError> {
+    Ok(Goal {
+        slot,
+        target: cx.param(&format!("{at}.target"), &e.target, &[ParamKind::Vec3])?,
+        pole: match &e.pole {
+            Some(p) => Some(cx.param(&format!("{at}.pole"), p, &[ParamKind::Vec3])?),
+            None => None,
+        },
+        weight: weight(cx, &format!("{at}.weight"), e.weight.as_ref())?,
     })
+}
+
+/// Each joint's share of a look-at or spine bend (weights and largest turns).
+fn shares(path: &str, def: &OperationDef, n: usize) -> Result<Vec<JointShare>, GraphError> {
+    for (field, list) in [("weights", &def.weights), ("max_angles", &def.max_angles)] {
+        if !list.is_empty() && list.len() != n {
+            return Err(invalid(
+                &format!("{path}.{field}"),
+                format!("one per joint: {n} joints, {} given", list.len()),
+            ));
+        }
+    }
+    (0..n)
+        .map(|i| {
+            let weight = match def.weights.get(i) {
+                Some(&w) => check_range(
+                    &format!("{path}.weights[{i}]"),
+                    w,
+                    |w| w >= 0.0,
+                    "not negative",
+                )?,
+                None => 1.0,
+            };
+            let max_angle = match def.max_angles.get(i) {
+                Some(&a) => check_range(
+                    &format!("{path}.max_angles[{i}]"),
+                    a,
+                    |a| (0.0..=std::f32::consts::PI).contains(&a),
+                    "an angle in 0..=π",
+                )?,
+                None => JointShare::default().max_angle,
+            };
+            Ok(JointShare { weight, max_angle })
+        })
+        .collect()
+}
+
+fn joint_limit(def: &LimitDef) -> JointLimit {
+    match *def {
+        LimitDef::Free => JointLimit::Free,
+        LimitDef::Cone {
+            axis,
+            max_swing,
+            twist,
+        } => JointLimit::Cone {
+            axis: Vec3::from(axis),
+            max_swing,
+            min_twist: twist[0],
+            max_twist: twist[1],
+        },
+        LimitDef::Hinge { axis, min, max } => JointLimit::Hinge {
+            axis: Vec3::from(axis),
+            min,
+            max,
+        },
+    }
+}
+
+fn unit(x: f32) -> bool {
+    (0.0..=1.0).contains(&x)
+}
+
+fn pole(cx: &Context<'_>, path: &str, name: Option<&String>) -> Result<Option<u32>, GraphError> {
+    match name {
+        Some(p) => Ok(Some(cx.param(
+            &format!("{path}.pole"),
+            p,
+            &[ParamKind::Vec3],
+        )?)),
+        None => Ok(None),
+    }
+}
+
+fn weight(cx: &Context<'_>, path: &str, def: Option<&NumberOrParam>) -> Result<Weight, GraphError> {
+    Ok(match def {
+        None => Weight::Constant(1.0),
+        Some(NumberOrParam::Number(w)) => {
+            Weight::Constant(check_range(path, *w, unit, "a weight lies in 0..=1")?)
+        }
+        Some(NumberOrParam::Param(p)) => Weight::Param(cx.param(path, p, NUMBERS)?),
+    })
+}
+
+fn axis(path: &str, at: &str, v: Option<[f32; 3]>, default: Vec3) -> Result<Vec3, GraphError> {
+    let Some(v) = v else { return Ok(default) };
+    let v = Vec3::from(v);
+    if v.is_finite() && v.length() > 0.0 {
+        Ok(v)
+    } else {
+        Err(invalid(
+            &format!("{path}{at}"),
+            format!("{v} is not a direction"),
+        ))
+    }
+}
+
+fn nodes(rig: &Rig, path: &str, names: &[String]) -> Result<Vec<usize>, GraphError> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| node(rig, &format!("{path}[{i}]"), name))
+        .collect()
 }
 
 fn node(rig: &Rig, path: &str, name: &str) -> Result<usize, GraphError> {

@@ -7,7 +7,9 @@ mod operations;
 use serde::{Deserialize, Serialize};
 
 pub use named::Named;
-pub use operations::{IkKindDef, NumberOrParam, OperationDef};
+pub use operations::{
+    EffectorDef, EffectorsDef, IkKindDef, LimitDef, NumberOrParam, OperationDef, SolverDef,
+};
 
 fn one() -> f32 {
     1.0
