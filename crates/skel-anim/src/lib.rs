@@ -117,9 +117,9 @@ pub use ik::{
 pub use kinds::{ChannelPath, Interpolation};
 pub use player::clock::{LoopMode, PlaybackClock};
 pub use player::{
-    AnimationEvent, FadeSync, GroupDesc, GroupMode, IkJob, Layer, LayerDesc, LayerGroup, LayerMix,
-    LayerMode, MAX_WEIGHT, Mask, Player, PropertyPose, Reference, RootDelta, RootMotion,
-    mix_layers,
+    AnimationEvent, FadeSync, FootPlacementJob, GroupDesc, GroupMode, IkJob, Layer, LayerDesc,
+    LayerGroup, LayerMix, LayerMode, MAX_WEIGHT, Mask, Player, PropertyPose, Reference, RootDelta,
+    RootMotion, mix_layers,
 };
 pub use pose::bones::compute_bone_matrices;
 pub use pose::hook::PoseHook;

@@ -93,6 +93,8 @@ impl Player {
             ik,
             frame_map,
             inertia,
+            foot,
+            last_dt,
             ..
         } = self;
         poser.pose_with(sink, |rig, scratch| {
@@ -116,6 +118,10 @@ impl Player {
             }
             if !ik.is_empty() {
                 ik_pass::solve_all(scratch, ik, frame_map);
+            }
+            // A capture is not a frame: the feet's state moves once per shown pose.
+            if let (Some(foot), Capture::Nothing) = (foot, capture) {
+                foot.run(rig.data(), scratch, *last_dt);
             }
         });
     }

@@ -4,6 +4,7 @@ mod additive;
 pub(crate) mod clock;
 mod events;
 mod fade;
+mod foot_pass;
 mod group;
 mod group_mix;
 mod ik_jobs;
@@ -26,6 +27,7 @@ use glam::Mat4;
 
 pub use events::AnimationEvent;
 pub use fade::FadeSync;
+pub use foot_pass::FootPlacementJob;
 pub use group::{GroupDesc, GroupMode, LayerGroup};
 pub use ik_pass::IkJob;
 pub use layer::{Layer, LayerDesc, LayerMode, MAX_WEIGHT, Reference};
@@ -142,6 +144,10 @@ pub struct Player {
     frame_map: ik_pass::FrameMap,
     /// Inertialized switches (`None` until the first one or a reservation).
     inertia: Option<Box<inertia_state::PlayerInertia>>,
+    /// Foot placement, run after IK.
+    foot: Option<Box<FootPlacementJob>>,
+    /// Seconds of the last advance (what the pose operations that ease take as their step).
+    last_dt: f32,
 }
 
 impl Player {
@@ -159,6 +165,8 @@ impl Player {
             ik: Vec::new(),
             frame_map: ik_pass::FrameMap::of(rig),
             inertia: None,
+            foot: None,
+            last_dt: 0.0,
         }
     }
 

@@ -82,6 +82,11 @@ impl Player {
     }
 
     fn advance_inner(&mut self, dt: f64, on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>) {
+        if dt.is_finite() && dt >= 0.0 {
+            #[expect(clippy::cast_possible_truncation, reason = "seconds of a frame")]
+            let step = dt as f32;
+            self.last_dt = step;
+        }
         if let Some(inertia) = &mut self.inertia {
             inertia.advance(dt);
         }
@@ -211,6 +216,7 @@ impl Player {
         if self.poser.hook.is_none()
             && !switching
             && self.ik.is_empty()
+            && self.foot.is_none()
             && self.root.is_none()
             && self.snapshot.weight <= 0.0
             && quad_mix::pose(
@@ -243,6 +249,8 @@ impl Player {
             ik,
             frame_map,
             inertia,
+            foot,
+            last_dt,
             ..
         } = self;
         poser.pose_with(sink, |rig, scratch| {
@@ -254,6 +262,9 @@ impl Player {
             if !ik.is_empty() {
                 ik_pass::solve_all(scratch, ik, frame_map);
             }
+            if let Some(foot) = foot {
+                foot.run(rig.data(), scratch, *last_dt);
+            }
         });
     }
 
@@ -263,6 +274,7 @@ impl Player {
         if self.snapshot.weight > 0.0
             || self.root.is_some()
             || !self.ik.is_empty()
+            || self.foot.is_some()
             || self.inertia.as_ref().is_some_and(|i| i.busy())
         {
             return None;
