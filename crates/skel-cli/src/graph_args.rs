@@ -33,6 +33,15 @@ pub struct GraphArgs {
     /// `skel play` reports how far the character moved each frame.
     #[arg(long = "root-motion", value_name = "NODE", requires = "graph")]
     pub root_motion: Option<String>,
+    /// The ground the graph's foot placement stands on: `plane:NX,NY,NZ,D` (the plane
+    /// N·p + D = 0, binding the graph's ground "plane") or `mesh:FILE.glb` (the triangles of
+    /// that file's meshes at rest, binding "mesh"), in the character's world space.
+    #[arg(
+        long,
+        value_name = "plane:NX,NY,NZ,D|mesh:FILE.glb",
+        requires = "graph"
+    )]
+    pub terrain: Option<String>,
 }
 
 /// A scheduled change.
@@ -189,6 +198,19 @@ impl GraphArgs {
         let graph =
             Graph::from_json(&text, rig).map_err(|e| format!("graph {}: {e}", path.display()))?;
         let mut player = GraphPlayer::new(&graph, Player::new(rig))?;
+        if let Some(spec) = &self.terrain {
+            let (name, ground) = crate::terrain::parse(spec)?;
+            if !player.set_ground(name, ground) {
+                return Err(match player.ground_name() {
+                    Some(other) => format!(
+                        "--terrain {spec:?} binds the ground \"{name}\"; the graph's foot \
+                         placement stands on \"{other}\""
+                    ),
+                    None => format!("--terrain {spec:?}: the graph places no feet"),
+                }
+                .into());
+            }
+        }
         if let Some(node) = &self.root_motion {
             let config =
                 ground_root_motion(rig.data(), node).map_err(|e| format!("--root-motion: {e}"))?;

@@ -10,6 +10,7 @@ mod commands;
 mod graph_args;
 mod layer_file;
 mod render;
+mod terrain;
 mod view;
 
 /// GPU skeletal animation from glTF 2.0.

@@ -368,3 +368,63 @@ fn a_vec3_target_set_on_the_command_line_moves_the_reaching_hand() {
     ]);
     assert!(!ok && stderr.contains("reach"), "{stderr}");
 }
+
+#[test]
+fn terrain_puts_the_graphs_feet_on_a_raised_plane() {
+    let (character, graph) = (
+        repo("fixtures/default_character.glb"),
+        repo("graphs/default_character_feet.json"),
+    );
+    // LeftToes (18) and RightToes (22) of the built-in character, over a second of walking.
+    let lowest_toe = |extra: &[&str]| {
+        let times: Vec<String> = (20..=60).map(|k| format!("{}", k as f32 / 60.0)).collect();
+        let times = times.join(",");
+        let mut args = vec![
+            "pose",
+            &character,
+            "--graph",
+            &graph,
+            "--handedness",
+            "rh",
+            "--times",
+            &times,
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let (ok, stdout, stderr) = common::skel(&args);
+        assert!(ok, "skel {args:?}: {stderr}");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        let frames = report["frames"].as_array().unwrap().len();
+        (0..frames)
+            .flat_map(|f| [18, 22].map(|n| node_position(&report, f, n)[1]))
+            .fold(f64::MAX, f64::min)
+    };
+    let placed = lowest_toe(&["--terrain", "plane:0,1,0,-0.08"]);
+    let free = lowest_toe(&[]);
+    assert!(
+        free < 0.07,
+        "the clip's toes never go below the raised floor ({free})"
+    );
+    assert!(
+        placed >= 0.08 - 1e-3,
+        "a toe went {} below the floor",
+        0.08 - placed
+    );
+    // A ground the graph does not stand on, and a malformed plane, are refused by name.
+    for (terrain, says) in [
+        ("mesh:nowhere.glb", "nowhere"),
+        ("plane:0,1,0", "four numbers"),
+    ] {
+        let (ok, _, stderr) = common::skel(&[
+            "pose",
+            &character,
+            "--graph",
+            &graph,
+            "--terrain",
+            terrain,
+            "--times",
+            "0.5",
+        ]);
+        assert!(!ok && stderr.contains(says), "{terrain}: {stderr}");
+    }
+}

@@ -62,6 +62,8 @@ pub(crate) struct GraphLayer {
     pub(crate) slot_count: usize,
     /// Pose operations, in order.
     pub(crate) operations: Vec<Operation>,
+    /// Foot placement, and the name of the ground it queries.
+    pub(crate) foot: Option<(skel_anim::FootPlacement, String)>,
 }
 
 /// A pose operation: the player IK job it adds (joints and constant settings), and where each

@@ -223,6 +223,42 @@ impl GraphPlayer {
         self.settle();
     }
 
+    /// Binds ground `name` (the `"ground"` of the graph's foot placement) to `ground`: from
+    /// the next pose the player places the feet on it ([`Player::set_foot_placement`]).
+    /// Returns whether the graph places feet on a ground of that name (nothing changes
+    /// otherwise). Allocates the placement's state the first time.
+    pub fn set_ground(&mut self, name: &str, ground: Arc<dyn skel_anim::GroundQuery>) -> bool {
+        let graph = Arc::clone(self.instance.graph());
+        let Some((placement, _)) = graph
+            .layers
+            .iter()
+            .filter_map(|l| l.foot.as_ref())
+            .find(|(_, g)| g == name)
+        else {
+            return false;
+        };
+        match self.player.foot_placement_mut() {
+            Some(job) => job.ground = ground,
+            None => self
+                .player
+                .set_foot_placement(Some(skel_anim::FootPlacementJob::new(
+                    placement.clone(),
+                    ground,
+                ))),
+        }
+        true
+    }
+
+    /// The name of the ground the graph's foot placement queries, if it places feet.
+    #[must_use]
+    pub fn ground_name(&self) -> Option<&str> {
+        self.instance
+            .graph()
+            .layers
+            .iter()
+            .find_map(|l| l.foot.as_ref().map(|(_, g)| g.as_str()))
+    }
+
     /// When a layer took an inertialized switch this tick, hands the player the pose on
     /// screen (its layers are still as the last tick set them) before the new weights go in:
     /// the player blends from it over the longest such blend time.

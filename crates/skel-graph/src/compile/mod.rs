@@ -69,7 +69,13 @@ impl Graph {
                     known: known_list(states.iter().map(|s| s.name.as_str())),
                 })?;
             let lists = transitions::compile_transitions(&path, layer, &states, &cx)?;
-            let operations = operations::compile_operations(&path, &layer.operations, &cx)?;
+            let (operations, foot) = operations::compile_operations(&path, &layer.operations, &cx)?;
+            if foot.is_some() && layers.iter().any(|l| l.foot.is_some()) {
+                return Err(GraphError::Invalid {
+                    path: format!("{path}.operations"),
+                    message: "a graph places its feet once (one layer's foot_placement)".into(),
+                });
+            }
             let max_members = states.iter().map(|s| s.members.len()).max().unwrap_or(0);
             let slot_count = states.iter().map(|s| s.members.len()).sum();
             #[expect(clippy::cast_possible_truncation, reason = "counts fit u32")]
@@ -87,6 +93,7 @@ impl Graph {
                 max_members,
                 slot_count,
                 operations,
+                foot,
             });
         }
         let marker_names = cx.marker_names;

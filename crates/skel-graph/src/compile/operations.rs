@@ -6,29 +6,79 @@
 
 use glam::Vec3;
 use skel_anim::{
-    AimIk, BodyJoints, ChainIk, ChainJoints, ChainSolver, Effector, FullBodyIk, IkJob, JointLimit,
-    JointShare, LookAtIk, LookAtJoints, Rig, TwoBoneIk,
+    AimIk, BodyJoints, ChainIk, ChainJoints, ChainSolver, Effector, FootDesc, FootPlacement,
+    FootPlacementDesc, FullBodyIk, IkJob, JointLimit, JointShare, LookAtIk, LookAtJoints, Rig,
+    TwoBoneIk,
 };
 
 use super::context::{Context, check_range};
 use crate::error::known_list;
 use crate::file::{
-    EffectorDef, IkKindDef, LimitDef, NumberOrParam, OperationDef, ParamKind, SolverDef,
+    EffectorDef, FootPlacementDef, IkKindDef, LimitDef, NumberOrParam, OperationDef, ParamKind,
+    SolverDef,
 };
 use crate::graph::{Goal, Operation, Weight};
 use crate::{GraphError, NameKind};
 
 const NUMBERS: &[ParamKind] = &[ParamKind::Float, ParamKind::Int];
 
+/// A layer's IK operations, and its foot placement with the ground's name (at most one).
+pub(crate) type Compiled = (Vec<Operation>, Option<(FootPlacement, String)>);
+
 pub(crate) fn compile_operations(
     path: &str,
     defs: &[OperationDef],
     cx: &Context<'_>,
-) -> Result<Vec<Operation>, GraphError> {
-    defs.iter()
-        .enumerate()
-        .map(|(i, def)| compile_operation(&format!("{path}.operations[{i}]"), def, cx))
-        .collect()
+) -> Result<Compiled, GraphError> {
+    let mut ik = Vec::new();
+    let mut foot = None;
+    for (i, def) in defs.iter().enumerate() {
+        let at = format!("{path}.operations[{i}]");
+        match &def.foot_placement {
+            Some(f) => {
+                if def.ik.is_some() || def.look_at.is_some() {
+                    return Err(invalid(
+                        &at,
+                        "an operation is one of \"ik\", \"look_at\" or \"foot_placement\"",
+                    ));
+                }
+                stray(&at, def, "foot-placement", &[])?;
+                if foot.is_some() {
+                    return Err(invalid(&at, "a layer places its feet once"));
+                }
+                foot = Some(compile_foot(&format!("{at}.foot_placement"), f, cx)?);
+            }
+            None => ik.push(compile_operation(&at, def, cx)?),
+        }
+    }
+    Ok((ik, foot))
+}
+
+fn compile_foot(
+    path: &str,
+    def: &FootPlacementDef,
+    cx: &Context<'_>,
+) -> Result<(FootPlacement, String), GraphError> {
+    let pelvis = node(cx.rig, &format!("{path}.pelvis"), &def.pelvis)?;
+    let mut feet = Vec::with_capacity(def.feet.len());
+    for (i, leg) in def.feet.iter().enumerate() {
+        let at = format!("{path}.feet[{i}]");
+        let joints = nodes(cx.rig, &at, leg)?;
+        feet.push(match joints[..] {
+            [hip, knee, ankle] => FootDesc::new(hip, knee, ankle, None),
+            [hip, knee, ankle, toe] => FootDesc::new(hip, knee, ankle, Some(toe)),
+            _ => return Err(invalid(&at, "a leg is hip, knee, ankle and optionally toe")),
+        });
+    }
+    if def.ground.is_empty() {
+        return Err(invalid(
+            &format!("{path}.ground"),
+            "the ground needs a name",
+        ));
+    }
+    let placement = FootPlacement::new(cx.rig.data(), &FootPlacementDesc::new(pelvis, feet))
+        .map_err(|e| invalid(path, e.to_string()))?;
+    Ok((placement, def.ground.clone()))
 }
 
 fn invalid(path: &str, message: impl Into<String>) -> GraphError {
@@ -78,7 +128,7 @@ fn compile_operation(
             return Err(invalid(
                 path,
                 "an operation is exactly one of \"ik\" (\"two_bone\", \"aim\", \"chain\", \
-                 \"full_body\") or \"look_at\"",
+                 \"full_body\"), \"look_at\" or \"foot_placement\"",
             ));
         }
     };

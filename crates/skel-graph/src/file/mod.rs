@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 pub use named::Named;
 pub use operations::{
-    EffectorDef, EffectorsDef, IkKindDef, LimitDef, NumberOrParam, OperationDef, SolverDef,
+    EffectorDef, EffectorsDef, FootPlacementDef, IkKindDef, LimitDef, NumberOrParam, OperationDef,
+    SolverDef,
 };
 
 fn one() -> f32 {

@@ -65,6 +65,19 @@ fn full_twist() -> [f32; 2] {
     [-std::f32::consts::PI, std::f32::consts::PI]
 }
 
+/// Foot placement as an operation: the legs, the pelvis and the ground it queries.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FootPlacementDef {
+    /// Each leg, root first: hip, knee, ankle and, optionally, toe.
+    pub feet: Vec<Vec<String>>,
+    /// The pelvis (hips) joint, lowered when a foot cannot reach.
+    pub pelvis: String,
+    /// The name of the ground the application binds (`GraphPlayer::set_ground`; `skel
+    /// --terrain plane:…` binds `"plane"`, `--terrain mesh:…` binds `"mesh"`).
+    pub ground: String,
+}
+
 /// One effector of a full-body operation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -124,6 +137,9 @@ pub struct OperationDef {
     /// A look-at spread over `joints` (spine, neck, head): the vec3 parameter looked at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub look_at: Option<String>,
+    /// Foot placement on a ground the application supplies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub foot_placement: Option<FootPlacementDef>,
     /// The joints, by node name, root first (two-bone: start, mid, end; aim: the one joint).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joints: Vec<String>,

@@ -1,0 +1,69 @@
+//! `--terrain plane:NX,NY,NZ,D` or `--terrain mesh:FILE.glb`: the ground a graph's foot
+//! placement queries (`"ground": "plane"` or `"mesh"`), in the character's world space.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use skel::anim::{GroundPlane, GroundQuery, TriangleGround};
+use skel::gltf::{LoadOptions, PrimitiveMode, load_path, rest_world_matrices};
+
+/// A ground read from `--terrain`: the name a graph binds it to, and the ground.
+pub fn parse(spec: &str) -> Result<(&'static str, Arc<dyn GroundQuery>), String> {
+    let bad = |why: &str| format!("--terrain {spec:?}: {why}");
+    if let Some(numbers) = spec.strip_prefix("plane:") {
+        let n: Vec<f32> = numbers
+            .split(',')
+            .map(|x| x.trim().parse::<f32>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad("expected plane:NX,NY,NZ,D (four numbers: N·p + D = 0)"))?;
+        let [nx, ny, nz, d] = n[..] else {
+            return Err(bad("expected plane:NX,NY,NZ,D (four numbers: N·p + D = 0)"));
+        };
+        let plane =
+            GroundPlane::new(glam::Vec3::new(nx, ny, nz), d).map_err(|e| bad(&e.to_string()))?;
+        return Ok(("plane", Arc::new(plane)));
+    }
+    if let Some(file) = spec.strip_prefix("mesh:") {
+        return Ok((
+            "mesh",
+            Arc::new(mesh(Path::new(file)).map_err(|e| bad(&e))?),
+        ));
+    }
+    Err(bad("expected plane:NX,NY,NZ,D or mesh:FILE.glb"))
+}
+
+/// The triangles of every mesh of `path` at rest, placed by their nodes (glTF's own
+/// right-handed space).
+fn mesh(path: &Path) -> Result<TriangleGround, String> {
+    let options = LoadOptions {
+        handedness: skel::anim::Handedness::RightHanded,
+        decode_images: false,
+    };
+    let asset = load_path(path, &options).map_err(|e| e.to_string())?;
+    let world = rest_world_matrices(&asset.animation).map_err(|e| e.to_string())?;
+    let mut triangles = Vec::new();
+    for p in asset
+        .primitives
+        .iter()
+        .filter(|p| p.mode == PrimitiveMode::Triangles)
+    {
+        let place = world.get(p.node).copied().unwrap_or(glam::Mat4::IDENTITY);
+        let vertex = |i: u32| {
+            let at = i as usize * 3;
+            p.positions
+                .get(at..at + 3)
+                .map(|v| place.transform_point3(glam::Vec3::from_slice(v)))
+        };
+        let count = p.positions.len() / 3;
+        let indices: Vec<u32> = match &p.indices {
+            Some(ix) => ix.clone(),
+            None => (0..u32::try_from(count).unwrap_or(0)).collect(),
+        };
+        for t in indices.chunks_exact(3) {
+            if let (Some(a), Some(b), Some(c)) = (vertex(t[0]), vertex(t[1]), vertex(t[2])) {
+                triangles.push([a, b, c]);
+            }
+        }
+    }
+    TriangleGround::new(triangles).map_err(|e| e.to_string())
+}
