@@ -47,7 +47,10 @@
 //! | `pose` | per frame | sampling into local transforms, local → world, skinning matrices, [`PoseSink`], [`PoseHook`] |
 //! | `compile` | once per asset | [`Rig::new`] / [`Rig::with_options`], the clip compressor (which plays its trials through `pose`) |
 //! | [`ik`] | per frame | stateless solvers: two-bone, aim, chain (FABRIK, CCD), look-at, full body |
-//! | `player` | per frame | [`Player`]: layers, masks, fades, events, root motion, IK jobs |
+//! | [`inertial`] | per frame | inertialized switches: the quintic decay of an offset and its velocity |
+//! | [`foot`] | per frame | foot placement on the caller's ground (planes, triangle meshes) |
+//! | [`mirror`] | once per asset, or per frame | left/right mirroring of poses and clips |
+//! | `player` | per frame | [`Player`]: layers, masks, fades, events, root motion, IK jobs, inertialization, foot placement |
 //! | [`compat`] | per frame | the seed's Babylon-style names as thin adapters |
 //!
 //! # The seed's names
@@ -77,6 +80,7 @@ pub mod ik;
 pub mod inertial;
 mod kinds;
 mod math;
+pub mod mirror;
 mod player;
 mod pose;
 mod rig;
@@ -131,5 +135,4 @@ pub use rig::kernels::CpuKernels;
 pub use rig::options::{ClipCompression, Compression, KeyFormat, RigOptions};
 pub use sample::sampler::{SamplerCursor, evaluate_sampler, evaluate_sampler_cursor};
 
-pub mod mirror;
 pub use mirror::{MIRROR_SUFFIX, MirrorMap, MirrorPlane, mirror_clip};

@@ -67,3 +67,31 @@ fn feet_below_reach_pull_the_pelvis_down_onto_their_targets() {
     let lowered = hips.y - at(node("Hips")).y;
     assert!(lowered > 0.05, "the pelvis moved down by only {lowered}");
 }
+
+#[test]
+fn the_gallery_graph_compiles_and_every_operation_moves_the_pose() {
+    let rig = rig();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../graphs/ik_gallery.json"
+    ))
+    .unwrap();
+    let graph = Graph::from_json(&text, &rig).unwrap();
+    let pose = |weight: Option<&str>| {
+        let mut gp = GraphPlayer::new(&graph, Player::new(&rig)).unwrap();
+        if let Some(w) = weight {
+            gp.instance_mut().set_float(w, 1.0).unwrap();
+        }
+        gp.tick(0.0, &mut NullSink);
+        gp.player_mut().world_matrices().to_vec()
+    };
+    let still = pose(None);
+    for w in ["two_bone", "fabrik", "ccd", "look", "body"] {
+        let moved = pose(Some(w))
+            .iter()
+            .zip(&still)
+            .map(|(a, b)| (a.w_axis - b.w_axis).length() + (a.z_axis - b.z_axis).length())
+            .fold(0.0, f32::max);
+        assert!(moved > 1e-2, "{w} moved nothing ({moved})");
+    }
+}
