@@ -26,7 +26,7 @@ impl Player {
     /// Makes room for inertialized switches, so that none allocates: a
     /// [`GraphPlayer`](https://docs.rs/skel-graph) with inertialized transitions calls it at
     /// setup. Layers added later may make the first switch allocate once. Floats held:
-    /// `37 × node count` (27 for the blend, see [`Inertialization`], and one pose), plus one
+    /// `37 × node count` (27 for the blend, see [`Inertialization`](crate::inertial::Inertialization), and one pose), plus one
     /// clock per layer.
     pub fn reserve_inertialization(&mut self) {
         let layers = self.layers.len();
