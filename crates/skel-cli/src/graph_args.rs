@@ -35,12 +35,10 @@ pub struct GraphArgs {
     pub root_motion: Option<String>,
     /// The ground the graph's foot placement stands on: `plane:NX,NY,NZ,D` (the plane
     /// N·p + D = 0, binding the graph's ground "plane") or `mesh:FILE.glb` (the triangles of
-    /// that file's meshes at rest, binding "mesh"), in the character's world space.
-    #[arg(
-        long,
-        value_name = "plane:NX,NY,NZ,D|mesh:FILE.glb",
-        requires = "graph"
-    )]
+    /// that file's meshes at rest, binding "mesh"), in the character's world space. Without a
+    /// graph (`skel play --layers`), or with one that places no feet, the feet and pelvis are
+    /// the ones the humanoid map finds.
+    #[arg(long, value_name = "plane:NX,NY,NZ,D|mesh:FILE.glb")]
     pub terrain: Option<String>,
 }
 
@@ -96,6 +94,21 @@ pub struct GraphDriver {
 }
 
 impl GraphArgs {
+    /// Refuses `--terrain` where this command cannot place feet without a graph (only
+    /// `skel play --layers` has a humanoid fallback there).
+    ///
+    /// # Errors
+    /// `--terrain` given without `--graph`.
+    pub fn refuse_terrain_without_graph(&self, command: &str) -> Result<(), String> {
+        match (&self.terrain, &self.graph) {
+            (Some(spec), None) => Err(format!(
+                "{command} --terrain {spec:?} needs --graph (skel play --layers places the \
+                 humanoid's feet without one)"
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// The clips the graph file plays mirrored (`"mirror": true`), read from the file; none
     /// without `--graph`.
     ///
@@ -200,15 +213,18 @@ impl GraphArgs {
         let mut player = GraphPlayer::new(&graph, Player::new(rig))?;
         if let Some(spec) = &self.terrain {
             let (name, ground) = crate::terrain::parse(spec)?;
-            if !player.set_ground(name, ground) {
-                return Err(match player.ground_name() {
-                    Some(other) => format!(
+            if let Some(other) = player.ground_name().map(str::to_owned) {
+                if !player.set_ground(name, ground) {
+                    return Err(format!(
                         "--terrain {spec:?} binds the ground \"{name}\"; the graph's foot \
                          placement stands on \"{other}\""
-                    ),
-                    None => format!("--terrain {spec:?}: the graph places no feet"),
+                    )
+                    .into());
                 }
-                .into());
+            } else {
+                // A graph that places no feet: the humanoid's.
+                let job = crate::terrain::humanoid_feet(rig, ground)?;
+                player.player_mut().set_foot_placement(Some(job));
             }
         }
         if let Some(node) = &self.root_motion {

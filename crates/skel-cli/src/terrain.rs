@@ -32,6 +32,35 @@ pub fn parse(spec: &str) -> Result<(&'static str, Arc<dyn GroundQuery>), String>
     Err(bad("expected plane:NX,NY,NZ,D or mesh:FILE.glb"))
 }
 
+/// Foot placement on the legs of `rig`'s humanoid map (the hips, and each side's upper leg,
+/// lower leg, foot and toes, found from the joint names as `skel retarget --auto` finds
+/// them), standing on `ground`.
+pub fn humanoid_feet(
+    rig: &skel::anim::Rig,
+    ground: Arc<dyn GroundQuery>,
+) -> Result<skel::anim::FootPlacementJob, String> {
+    use skel::retarget::{BodySide, HumanBone, HumanoidMap, Limb};
+    let map = HumanoidMap::detect(rig.data()).map_err(|e| format!("--terrain: {e}"))?;
+    let bone = |b: HumanBone| {
+        map.get(b)
+            .ok_or_else(|| format!("--terrain: the humanoid map finds no {b} joint"))
+    };
+    let mut feet = Vec::new();
+    for side in [BodySide::Left, BodySide::Right] {
+        let limb = |l: Limb| bone(HumanBone::Limb(side, l));
+        feet.push(skel::anim::FootDesc::new(
+            limb(Limb::UpperLeg)?,
+            limb(Limb::LowerLeg)?,
+            limb(Limb::Foot)?,
+            map.get(HumanBone::Limb(side, Limb::Toes)),
+        ));
+    }
+    let desc = skel::anim::FootPlacementDesc::new(bone(HumanBone::Hips)?, feet);
+    let placement =
+        skel::anim::FootPlacement::new(rig.data(), &desc).map_err(|e| format!("--terrain: {e}"))?;
+    Ok(skel::anim::FootPlacementJob::new(placement, ground))
+}
+
 /// The triangles of every mesh of `path` at rest, placed by their nodes (glTF's own
 /// right-handed space).
 fn mesh(path: &Path) -> Result<TriangleGround, String> {

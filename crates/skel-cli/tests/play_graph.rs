@@ -428,3 +428,64 @@ fn terrain_puts_the_graphs_feet_on_a_raised_plane() {
         assert!(!ok && stderr.contains(says), "{terrain}: {stderr}");
     }
 }
+
+#[test]
+fn terrain_without_a_foot_graph_places_the_humanoids_feet() {
+    let character = repo("fixtures/default_character.glb");
+    let layers = std::env::temp_dir().join(format!("skel-walk-layers-{}.json", std::process::id()));
+    std::fs::write(&layers, r#"{ "layers": [ { "clip": "Walk" } ] }"#).unwrap();
+    let layers = layers.display().to_string();
+    // `skel play --layers --terrain` runs (the humanoid's hips and legs found by name).
+    let (ok, _, stderr) = common::skel(&[
+        "play",
+        &character,
+        "--layers",
+        &layers,
+        "--terrain",
+        "plane:0,1,0,-0.08",
+        "--seconds",
+        "0.5",
+    ]);
+    assert!(ok, "{stderr}");
+    // A graph without foot placement takes the humanoid's feet: the toes stay on the floor.
+    let graph = repo("graphs/default_character.json");
+    let times: Vec<String> = (20..=60).map(|k| format!("{}", k as f32 / 60.0)).collect();
+    let times = times.join(",");
+    let (ok, stdout, stderr) = common::skel(&[
+        "pose",
+        &character,
+        "--graph",
+        &graph,
+        "--handedness",
+        "rh",
+        "--terrain",
+        "plane:0,1,0,-0.08",
+        "--times",
+        &times,
+        "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let frames = report["frames"].as_array().unwrap().len();
+    let lowest = (0..frames)
+        .flat_map(|f| [18, 22].map(|n| node_position(&report, f, n)[1]))
+        .fold(f64::MAX, f64::min);
+    assert!(
+        lowest >= 0.08 - 1e-3,
+        "a toe went {} below the floor",
+        0.08 - lowest
+    );
+    // Without a graph, pose cannot place feet: refused, not ignored.
+    let (ok, _, stderr) = common::skel(&[
+        "pose",
+        &character,
+        "--clip",
+        "Walk",
+        "--terrain",
+        "plane:0,1,0,0",
+        "--times",
+        "0.5",
+    ]);
+    assert!(!ok && stderr.contains("needs --graph"), "{stderr}");
+    std::fs::remove_file(&layers).ok();
+}

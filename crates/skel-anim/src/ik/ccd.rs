@@ -45,7 +45,7 @@
 
 use glam::{DQuat, DVec3};
 
-use super::chain::{Goal, Links};
+use super::links::{Goal, Links};
 
 /// Runs CCD on `links` (corrections start at the identity); returns the sweeps run.
 pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal, three: bool) -> u32 {

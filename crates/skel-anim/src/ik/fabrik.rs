@@ -30,7 +30,7 @@
 
 use glam::{DQuat, DVec3};
 
-use super::chain::{Goal, Links, MAX_CHAIN_JOINTS};
+use super::links::{Goal, Links, MAX_CHAIN_JOINTS};
 
 /// Runs FABRIK on `links` (corrections start at the identity); returns the iterations run.
 pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal) -> u32 {

@@ -47,8 +47,7 @@ use crate::AnimError;
 /// rather than on the edge of reach.
 const REACH_MARGIN: f64 = 1e-3;
 
-/// The most spine joints a [`FullBodyIk`] bends.
-pub const MAX_SPINE_JOINTS: usize = 4;
+pub use super::body_pose::MAX_SPINE_JOINTS;
 
 /// A full-body IK job (see [the module](self) for the algorithm): up to five effectors,
 /// a pelvis that moves, a spine that bends.

@@ -2,10 +2,11 @@
 //! job stays `Copy` (a [`Player`](crate::Player)'s `IkJob`, a batch over many characters), and
 //! checked once against a rig's hierarchy.
 
-use glam::Affine3A;
+use glam::{Affine3A, Quat, Vec3};
 
 use super::{
-    BodyPose, JointLimit, JointShare, MAX_CHAIN_JOINTS, MAX_LOOK_AT_JOINTS, MAX_SPINE_JOINTS,
+    BodyPose, BodySolution, JointLimit, JointShare, MAX_CHAIN_JOINTS, MAX_LOOK_AT_JOINTS,
+    MAX_SPINE_JOINTS,
 };
 use crate::{AnimError, AnimationData};
 
@@ -297,4 +298,52 @@ fn nearest_in(data: &AnimationData, node: usize, set: &[usize]) -> Option<usize>
         }
     }
     None
+}
+
+// The solution written back through the layout that names its nodes (kept beside the
+// layout, which the pose module below it does not know).
+impl BodySolution {
+    /// Writes the solution into a TRS buffer: the pelvis's translation and the spine, limb and
+    /// neck rotations of the nodes `joints` names (see
+    /// [`apply_correction`](crate::apply_correction)). Limbs and a neck that `joints` does not
+    /// have are skipped. Allocates nothing.
+    ///
+    /// # Errors
+    /// [`AnimError::LengthMismatch`] when the buffer has no record for one of the nodes.
+    pub fn apply(&self, trs: &mut [f32], joints: &BodyJoints) -> Result<(), AnimError> {
+        use crate::{R_OFF, S_OFF, T_OFF, TRS_STRIDE};
+        let at = joints.pelvis.saturating_mul(TRS_STRIDE);
+        let len = trs.len();
+        let rec =
+            trs.get_mut(at..at.saturating_add(TRS_STRIDE))
+                .ok_or(AnimError::LengthMismatch {
+                    what: "IK TRS records",
+                    expected: joints.pelvis.saturating_add(1).saturating_mul(TRS_STRIDE),
+                    got: len,
+                })?;
+        let r = Quat::from_slice(&rec[R_OFF..R_OFF + 4]);
+        let s = Vec3::from_slice(&rec[S_OFF..S_OFF + 3]);
+        let r = if r.is_finite() && r.length() > 0.0 {
+            r.normalize()
+        } else {
+            Quat::IDENTITY
+        };
+        let t = Vec3::from_slice(&rec[T_OFF..T_OFF + 3]) + r * (s * self.pelvis_offset);
+        if t.is_finite() {
+            rec[T_OFF..T_OFF + 3].copy_from_slice(&t.to_array());
+        }
+        for (node, q) in joints.spine().iter().zip(&self.spine) {
+            crate::apply_correction(trs, *node, *q)?;
+        }
+        for (limb, q) in joints.limbs.iter().zip(&self.limbs) {
+            if let Some([start, mid, _]) = limb {
+                crate::apply_correction(trs, *start, q[0])?;
+                crate::apply_correction(trs, *mid, q[1])?;
+            }
+        }
+        if let Some([neck, _]) = joints.neck {
+            crate::apply_correction(trs, neck, self.neck)?;
+        }
+        Ok(())
+    }
 }

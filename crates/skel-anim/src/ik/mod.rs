@@ -66,6 +66,7 @@ pub mod fabrik;
 pub mod full_body;
 mod joint_lists;
 pub mod limits;
+mod links;
 pub mod look_at;
 mod two_bone;
 

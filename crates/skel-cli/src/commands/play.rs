@@ -72,6 +72,10 @@ pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
     for job in stack.ik {
         player.add_ik(job)?;
     }
+    if let Some(spec) = &args.graph.terrain {
+        let (_, ground) = crate::terrain::parse(spec)?;
+        player.set_foot_placement(Some(crate::terrain::humanoid_feet(&rig, ground)?));
+    }
     #[expect(
         clippy::cast_possible_truncation,
         reason = "the step is a frame time; f32 is the player's unit"

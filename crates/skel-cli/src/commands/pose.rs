@@ -60,6 +60,7 @@ pub struct PoseArgs {
 /// # Errors
 /// When the asset cannot be loaded, a time or the clip is bad, or stdout fails.
 pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
+    args.graph.refuse_terrain_without_graph("skel pose")?;
     if args.graph.graph.is_some() {
         return run_graph(args);
     }

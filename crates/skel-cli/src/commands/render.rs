@@ -122,6 +122,7 @@ pub(crate) fn parse_bone_rotation(s: &str) -> Result<(String, [f32; 4]), String>
 /// # Errors
 /// What [`render::run`] reports.
 pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
+    args.graph.refuse_terrain_without_graph("skel render")?;
     let others = args.clip.is_some() || args.blend.is_some() || args.layers.is_some();
     if args.graph.graph.is_some() && others {
         return Err(

@@ -3,8 +3,10 @@
 //! nothing here runs per tick.
 
 mod context;
+mod full_body;
 mod mask;
 mod operations;
+mod resolve;
 mod states;
 mod transitions;
 

@@ -6,21 +6,15 @@
 
 use glam::Vec3;
 use skel_anim::{
-    AimIk, BodyJoints, ChainIk, ChainJoints, ChainSolver, Effector, FootDesc, FootPlacement,
-    FootPlacementDesc, FullBodyIk, IkJob, JointLimit, JointShare, LookAtIk, LookAtJoints, Rig,
-    TwoBoneIk,
+    AimIk, ChainIk, ChainJoints, ChainSolver, FootDesc, FootPlacement, FootPlacementDesc, IkJob,
+    JointLimit, LookAtIk, LookAtJoints, TwoBoneIk,
 };
 
 use super::context::{Context, check_range};
-use crate::error::known_list;
-use crate::file::{
-    EffectorDef, FootPlacementDef, IkKindDef, LimitDef, NumberOrParam, OperationDef, ParamKind,
-    SolverDef,
-};
-use crate::graph::{Goal, Operation, Weight};
-use crate::{GraphError, NameKind};
-
-const NUMBERS: &[ParamKind] = &[ParamKind::Float, ParamKind::Int];
+use super::resolve::{invalid, node, nodes, shares, unit, weight};
+use crate::GraphError;
+use crate::file::{FootPlacementDef, IkKindDef, LimitDef, OperationDef, ParamKind, SolverDef};
+use crate::graph::{Goal, Operation};
 
 /// A layer's IK operations, and its foot placement with the ground's name (at most one).
 pub(crate) type Compiled = (Vec<Operation>, Option<(FootPlacement, String)>);
@@ -79,13 +73,6 @@ fn compile_foot(
     let placement = FootPlacement::new(cx.rig.data(), &FootPlacementDesc::new(pelvis, feet))
         .map_err(|e| invalid(path, e.to_string()))?;
     Ok((placement, def.ground.clone()))
-}
-
-fn invalid(path: &str, message: impl Into<String>) -> GraphError {
-    GraphError::Invalid {
-        path: path.to_owned(),
-        message: message.into(),
-    }
 }
 
 /// A field that does not belong to this kind of operation.
@@ -249,7 +236,7 @@ fn compile_operation(
                 "max_angles",
             ];
             stray(path, def, "full-body", &allowed)?;
-            full_body(path, def, cx)?
+            super::full_body::full_body(path, def, cx)?
         }
         None => {
             stray(
@@ -283,147 +270,6 @@ fn compile_operation(
     Ok(Operation { job, goals })
 }
 
-/// A full-body operation: the layout checked against the rig, one goal per effector given.
-fn full_body(
-    path: &str,
-    def: &OperationDef,
-    cx: &Context<'_>,
-) -> Result<(IkJob, Vec<Goal>), GraphError> {
-    let pelvis_name = def.pelvis.as_ref().ok_or_else(|| {
-        invalid(
-            &format!("{path}.pelvis"),
-            "a full-body operation needs its pelvis",
-        )
-    })?;
-    let pelvis = node(cx.rig, &format!("{path}.pelvis"), pelvis_name)?;
-    let spine = nodes(cx.rig, &format!("{path}.spine"), &def.spine)?;
-    if spine.len() > skel_anim::ik::MAX_SPINE_JOINTS {
-        return Err(invalid(
-            &format!("{path}.spine"),
-            format!(
-                "at most {} spine joints, not {}",
-                skel_anim::ik::MAX_SPINE_JOINTS,
-                spine.len()
-            ),
-        ));
-    }
-    let mut joints = BodyJoints {
-        pelvis,
-        spine: [0; skel_anim::ik::MAX_SPINE_JOINTS],
-        spine_count: spine.len(),
-        limbs: [None; 4],
-        neck: None,
-    };
-    joints.spine[..spine.len()].copy_from_slice(&spine);
-    let mut ik = FullBodyIk {
-        iterations: def.iterations.unwrap_or(FullBodyIk::default().iterations),
-        ..FullBodyIk::default()
-    };
-    if let Some(m) = def.max_pelvis_offset {
-        ik.max_pelvis_offset = check_range(
-            &format!("{path}.max_pelvis_offset"),
-            m,
-            |m| m >= 0.0,
-            "not negative",
-        )?;
-    }
-    for (i, share) in shares(path, def, spine.len())?.into_iter().enumerate() {
-        ik.spine[i] = share;
-    }
-    let effectors = def.effectors.clone().unwrap_or_default();
-    let mut goals = Vec::new();
-    for (name, effector, given) in [
-        ("left_hand", Effector::LeftHand, &effectors.left_hand),
-        ("right_hand", Effector::RightHand, &effectors.right_hand),
-        ("left_foot", Effector::LeftFoot, &effectors.left_foot),
-        ("right_foot", Effector::RightFoot, &effectors.right_foot),
-        ("head", Effector::Head, &effectors.head),
-    ] {
-        let Some(e) = given else { continue };
-        let at = format!("{path}.effectors.{name}");
-        let limb = nodes(cx.rig, &format!("{at}.joints"), &e.joints)?;
-        match (effector, limb.as_slice()) {
-            (Effector::Head, &[neck, head]) => joints.neck = Some([neck, head]),
-            (Effector::Head, _) => {
-                return Err(invalid(
-                    &format!("{at}.joints"),
-                    "the head takes 2 joints: neck, head",
-                ));
-            }
-            (limb_effector, &[a, b, c]) => joints.limbs[limb_effector as usize] = Some([a, b, c]),
-            _ => {
-                return Err(invalid(
-                    &format!("{at}.joints"),
-                    "a limb takes 3 joints: root, middle, end",
-                ));
-            }
-        }
-        goals.push(effector_goal(cx, &at, effector as usize, e)?);
-    }
-    if goals.is_empty() {
-        return Err(invalid(
-            &format!("{path}.effectors"),
-            "a full-body operation needs at least one effector",
-        ));
-    }
-    joints
-        .check(cx.rig.data())
-        .map_err(|e| invalid(&format!("{path}.effectors"), e.to_string()))?;
-    Ok((IkJob::FullBody { joints, ik }, goals))
-}
-
-fn effector_goal(
-    cx: &Context<'_>,
-    at: &str,
-    slot: usize,
-    e: &EffectorDef,
-) -> Result<Goal, GraphError> {
-    Ok(Goal {
-        slot,
-        target: cx.param(&format!("{at}.target"), &e.target, &[ParamKind::Vec3])?,
-        pole: match &e.pole {
-            Some(p) => Some(cx.param(&format!("{at}.pole"), p, &[ParamKind::Vec3])?),
-            None => None,
-        },
-        weight: weight(cx, &format!("{at}.weight"), e.weight.as_ref())?,
-    })
-}
-
-/// Each joint's share of a look-at or spine bend (weights and largest turns).
-fn shares(path: &str, def: &OperationDef, n: usize) -> Result<Vec<JointShare>, GraphError> {
-    for (field, list) in [("weights", &def.weights), ("max_angles", &def.max_angles)] {
-        if !list.is_empty() && list.len() != n {
-            return Err(invalid(
-                &format!("{path}.{field}"),
-                format!("one per joint: {n} joints, {} given", list.len()),
-            ));
-        }
-    }
-    (0..n)
-        .map(|i| {
-            let weight = match def.weights.get(i) {
-                Some(&w) => check_range(
-                    &format!("{path}.weights[{i}]"),
-                    w,
-                    |w| w >= 0.0,
-                    "not negative",
-                )?,
-                None => 1.0,
-            };
-            let max_angle = match def.max_angles.get(i) {
-                Some(&a) => check_range(
-                    &format!("{path}.max_angles[{i}]"),
-                    a,
-                    |a| (0.0..=std::f32::consts::PI).contains(&a),
-                    "an angle in 0..=π",
-                )?,
-                None => JointShare::default().max_angle,
-            };
-            Ok(JointShare { weight, max_angle })
-        })
-        .collect()
-}
-
 fn joint_limit(def: &LimitDef) -> JointLimit {
     match *def {
         LimitDef::Free => JointLimit::Free,
@@ -445,10 +291,6 @@ fn joint_limit(def: &LimitDef) -> JointLimit {
     }
 }
 
-fn unit(x: f32) -> bool {
-    (0.0..=1.0).contains(&x)
-}
-
 fn pole(cx: &Context<'_>, path: &str, name: Option<&String>) -> Result<Option<u32>, GraphError> {
     match name {
         Some(p) => Ok(Some(cx.param(
@@ -458,16 +300,6 @@ fn pole(cx: &Context<'_>, path: &str, name: Option<&String>) -> Result<Option<u3
         )?)),
         None => Ok(None),
     }
-}
-
-fn weight(cx: &Context<'_>, path: &str, def: Option<&NumberOrParam>) -> Result<Weight, GraphError> {
-    Ok(match def {
-        None => Weight::Constant(1.0),
-        Some(NumberOrParam::Number(w)) => {
-            Weight::Constant(check_range(path, *w, unit, "a weight lies in 0..=1")?)
-        }
-        Some(NumberOrParam::Param(p)) => Weight::Param(cx.param(path, p, NUMBERS)?),
-    })
 }
 
 fn axis(path: &str, at: &str, v: Option<[f32; 3]>, default: Vec3) -> Result<Vec3, GraphError> {
@@ -481,21 +313,4 @@ fn axis(path: &str, at: &str, v: Option<[f32; 3]>, default: Vec3) -> Result<Vec3
             format!("{v} is not a direction"),
         ))
     }
-}
-
-fn nodes(rig: &Rig, path: &str, names: &[String]) -> Result<Vec<usize>, GraphError> {
-    names
-        .iter()
-        .enumerate()
-        .map(|(i, name)| node(rig, &format!("{path}[{i}]"), name))
-        .collect()
-}
-
-fn node(rig: &Rig, path: &str, name: &str) -> Result<usize, GraphError> {
-    rig.node_index(name).ok_or_else(|| GraphError::Unknown {
-        path: path.to_owned(),
-        kind: NameKind::Node,
-        name: name.to_owned(),
-        known: known_list(rig.data().nodes.iter().map(|n| n.name.as_str())),
-    })
 }
