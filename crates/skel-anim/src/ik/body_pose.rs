@@ -4,7 +4,7 @@
 
 use glam::{Affine3A, Quat, Vec3};
 
-/// The most spine joints a [`FullBodyIk`] bends.
+/// The most spine joints a [`FullBodyIk`](super::FullBodyIk) bends.
 pub const MAX_SPINE_JOINTS: usize = 4;
 
 /// The body parts a [`FullBodyIk`](super::FullBodyIk) can reach with; `as usize` indexes

@@ -7,7 +7,7 @@ use glam::{Affine3A, DAffine3, DMat3, DQuat, DVec3, Quat};
 use super::{JointLimit, REL_EPS, angle_about, joint_frame};
 use crate::AnimError;
 
-/// The most joints a [`ChainIk`] takes (the solvers keep their scratch on the stack).
+/// The most joints a [`ChainIk`](super::ChainIk) takes (the solvers keep their scratch on the stack).
 pub const MAX_CHAIN_JOINTS: usize = 16;
 
 /// What the solvers aim for, in f64.
