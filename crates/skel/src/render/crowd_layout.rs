@@ -129,6 +129,13 @@ mod tests {
             all.iter()
                 .all(|&(p, s)| (0.0..1.0).contains(&p) && (0.8..=1.2).contains(&s))
         );
-        assert_eq!(phase_and_speed(3), phase_and_speed(3));
+        // Character 3 by the rule's definition, with φ − 1 = (√5 − 1) / 2 written out:
+        // phase = frac(3 (φ − 1)), speed = 0.8 + 0.4 · frac(3 (φ − 1)² + ½).
+        let g = (5.0_f64.sqrt() - 1.0) / 2.0;
+        let phase = (3.0 * g).fract();
+        let speed = 0.8 + 0.4 * (3.0 * g * g + 0.5).fract();
+        let (p, s) = phase_and_speed(3);
+        assert!((f64::from(p) - phase).abs() < 1e-6, "phase {p} against {phase}");
+        assert!((f64::from(s) - speed).abs() < 1e-6, "speed {s} against {speed}");
     }
 }
