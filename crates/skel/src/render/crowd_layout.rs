@@ -135,7 +135,13 @@ mod tests {
         let phase = (3.0 * g).fract();
         let speed = 0.8 + 0.4 * (3.0 * g * g + 0.5).fract();
         let (p, s) = phase_and_speed(3);
-        assert!((f64::from(p) - phase).abs() < 1e-6, "phase {p} against {phase}");
-        assert!((f64::from(s) - speed).abs() < 1e-6, "speed {s} against {speed}");
+        assert!(
+            (f64::from(p) - phase).abs() < 1e-6,
+            "phase {p} against {phase}"
+        );
+        assert!(
+            (f64::from(s) - speed).abs() < 1e-6,
+            "speed {s} against {speed}"
+        );
     }
 }
