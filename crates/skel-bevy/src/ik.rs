@@ -1,8 +1,11 @@
-//! `SkelIk`: skel's IK jobs (two-bone, aim) on a character, their targets Bevy entities whose
-//! `GlobalTransform`s are read every frame.
+//! `SkelIk`: skel's IK jobs (two-bone, aim, chains, look-at) on a character, their targets
+//! Bevy entities whose `GlobalTransform`s are read every frame.
 
 use bevy::prelude::*;
-use skel_anim::{AimIk, AnimationData, IkJob, TwoBoneIk};
+use skel_anim::{
+    AimIk, AnimationData, ChainIk, ChainJoints, IkJob, JointLimit, JointShare, LookAtIk,
+    LookAtJoints, TwoBoneIk,
+};
 
 use crate::SkelBevyError;
 
@@ -28,6 +31,28 @@ pub enum SkelIkChain {
         /// skel's settings: forward and up axes, pole (a direction in Bevy's world), weight.
         /// Its `target` is overwritten every frame from the target entity.
         ik: AimIk,
+    },
+    /// A chain of 2 to 16 joints (root first) whose tip reaches the target, by FABRIK or CCD
+    /// (skel's [`ChainIk`]), each joint within its limit measured from the rest pose.
+    Chain {
+        /// The joints, root first, each an ancestor of the next.
+        joints: Vec<String>,
+        /// One limit per joint (empty: none).
+        limits: Vec<JointLimit>,
+        /// skel's settings: solver, iterations, tolerance, pole (a direction in Bevy's
+        /// world), weight. Its `target` is overwritten every frame from the target entity.
+        ik: ChainIk,
+    },
+    /// A turn towards the target spread over several joints (spine, neck, head; skel's
+    /// [`LookAtIk`]), each taking its share within its limit.
+    LookAt {
+        /// The joints, base first; the last one's forward axis faces the target.
+        joints: Vec<String>,
+        /// One share per joint (empty: weight 1 and a quarter turn each).
+        shares: Vec<JointShare>,
+        /// skel's settings: forward axis, eye offset, weight. Its `target` is overwritten
+        /// every frame from the target entity.
+        ik: LookAtIk,
     },
 }
 
@@ -56,6 +81,34 @@ impl SkelIkJob {
                 mid: mid.into(),
                 end: end.into(),
                 ik: TwoBoneIk::default(),
+            },
+            target,
+        }
+    }
+
+    /// A chain job with skel's default settings (FABRIK, 16 iterations, no pole, no limits,
+    /// weight 1).
+    #[must_use]
+    pub fn chain<S: Into<String>>(joints: impl IntoIterator<Item = S>, target: Entity) -> Self {
+        Self {
+            chain: SkelIkChain::Chain {
+                joints: joints.into_iter().map(Into::into).collect(),
+                limits: Vec::new(),
+                ik: ChainIk::default(),
+            },
+            target,
+        }
+    }
+
+    /// A look-at job with skel's default settings (forward +z, shares of weight 1 and a
+    /// quarter turn).
+    #[must_use]
+    pub fn look_at<S: Into<String>>(joints: impl IntoIterator<Item = S>, target: Entity) -> Self {
+        Self {
+            chain: SkelIkChain::LookAt {
+                joints: joints.into_iter().map(Into::into).collect(),
+                shares: Vec::new(),
+                ik: LookAtIk::default(),
             },
             target,
         }
@@ -182,6 +235,46 @@ impl SkelIk {
                     node: node(i, name)?,
                     ik: *ik,
                 },
+                SkelIkChain::Chain { joints, limits, ik } => {
+                    let nodes = joints
+                        .iter()
+                        .map(|n| node(i, n))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let bad = |e: skel_anim::AnimError| SkelBevyError::Ik {
+                        job: i,
+                        message: e.to_string(),
+                    };
+                    let mut list = ChainJoints::new(&nodes).map_err(bad)?;
+                    for (j, limit) in limits.iter().enumerate() {
+                        list = list.with_limit(j, *limit).map_err(bad)?;
+                    }
+                    list.check(data).map_err(bad)?;
+                    IkJob::Chain {
+                        joints: list,
+                        ik: *ik,
+                    }
+                }
+                SkelIkChain::LookAt { joints, shares, ik } => {
+                    let nodes = joints
+                        .iter()
+                        .map(|n| node(i, n))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let bad = |e: skel_anim::AnimError| SkelBevyError::Ik {
+                        job: i,
+                        message: e.to_string(),
+                    };
+                    let shares = if shares.is_empty() {
+                        vec![JointShare::default(); nodes.len()]
+                    } else {
+                        shares.clone()
+                    };
+                    let list = LookAtJoints::new(&nodes, &shares).map_err(bad)?;
+                    list.check(data).map_err(bad)?;
+                    IkJob::LookAt {
+                        joints: list,
+                        ik: *ik,
+                    }
+                }
             });
         }
         Ok(out)
@@ -209,6 +302,22 @@ impl SkelIkChain {
                 },
             ) => start == s && mid == m && end == e,
             (Self::Aim { node, .. }, Self::Aim { node: n, .. }) => node == n,
+            (
+                Self::Chain { joints, limits, .. },
+                Self::Chain {
+                    joints: j,
+                    limits: l,
+                    ..
+                },
+            ) => joints == j && limits == l,
+            (
+                Self::LookAt { joints, shares, .. },
+                Self::LookAt {
+                    joints: j,
+                    shares: s,
+                    ..
+                },
+            ) => joints == j && shares == s,
             _ => false,
         }
     }

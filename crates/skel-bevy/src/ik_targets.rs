@@ -4,7 +4,7 @@
 use bevy::math::Affine3A;
 use bevy::prelude::*;
 use skel_anim::glam as sg;
-use skel_anim::{AimIk, IkJob, TwoBoneIk};
+use skel_anim::{AimIk, ChainIk, IkJob, LookAtIk, TwoBoneIk};
 
 use crate::ik::BoundIk;
 use crate::{SkelBevyError, SkelIk, SkelIkChain, SkelIkError, SkelPlayer};
@@ -132,6 +132,23 @@ pub(crate) fn aim_ik(
                         pole: to_skel(
                             to_scene.transform_vector3(Vec3::from_array(want.pole.to_array())),
                         ),
+                        weight: if target.is_some() { want.weight } else { 0.0 },
+                        ..*want
+                    };
+                }
+                (IkJob::Chain { ik: out, .. }, SkelIkChain::Chain { ik: want, .. }) => {
+                    *out = ChainIk {
+                        target: target.unwrap_or(out.target),
+                        pole: want.pole.map(|pole| {
+                            to_skel(to_scene.transform_vector3(Vec3::from_array(pole.to_array())))
+                        }),
+                        weight: if target.is_some() { want.weight } else { 0.0 },
+                        ..*want
+                    };
+                }
+                (IkJob::LookAt { ik: out, .. }, SkelIkChain::LookAt { ik: want, .. }) => {
+                    *out = LookAtIk {
+                        target: target.unwrap_or(out.target),
                         weight: if target.is_some() { want.weight } else { 0.0 },
                         ..*want
                     };
