@@ -105,10 +105,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_digest_moves_with_time_and_matches_itself() {
-        let a = pose_digest(skel::DEFAULT_CHARACTER, Some("Walk"), &[0.0, 0.4]).unwrap();
-        let b = pose_digest(skel::DEFAULT_CHARACTER, Some("Walk"), &[0.0, 0.4]).unwrap();
-        assert_eq!(digest_difference(&a, &b), Some((0.0, 0.0)));
+    fn the_digest_is_the_clips_pose_and_moves_with_time() {
+        let times = [0.0, 0.4];
+        let a = pose_digest(skel::DEFAULT_CHARACTER, Some("Walk"), &times).unwrap();
+        // The nodes are the clip's world matrices as skel-anim's reference steps compute
+        // them (sample, then local → world), not the poser's own pass.
+        let options = LoadOptions {
+            handedness: skel::anim::Handedness::RightHanded,
+            decode_images: false,
+        };
+        let asset = load_slice(skel::DEFAULT_CHARACTER, None, &options).unwrap();
+        let data = &asset.animation;
+        let clip = asset.clip_index("Walk").unwrap();
+        let count = data.nodes.len();
+        assert_eq!(a.nodes.len(), times.len() * count * 16);
+        for (k, &t) in times.iter().enumerate() {
+            let mut scratch = skel::anim::PoseScratch::new(data).unwrap();
+            skel::anim::reset_to_rest(data, &mut scratch);
+            skel::anim::apply_clip(data, clip, t, &mut scratch);
+            skel::anim::compute_world_matrices(data, &mut scratch);
+            for (n, m) in scratch.world.iter().enumerate() {
+                let got = &a.nodes[(k * count + n) * 16..(k * count + n + 1) * 16];
+                for (x, y) in got.iter().zip(m.to_cols_array()) {
+                    assert!(
+                        (x - y).abs() <= 1e-6 * a.diagonal,
+                        "t {t}, node {n}: {x} vs {y}"
+                    );
+                }
+            }
+        }
+        // The difference measures: one matrix entry moved by a tenth of the diagonal.
+        let mut moved = a.clone();
+        moved.nodes[12] += 0.1 * a.diagonal;
+        let (nodes, positions) = digest_difference(&a, &moved).unwrap();
+        assert!(
+            (nodes - 0.1).abs() < 1e-6 && positions == 0.0,
+            "{nodes} {positions}"
+        );
         let half = a.positions.len() / 2;
         let (at0, at4) = a.positions.split_at(half);
         assert!(
