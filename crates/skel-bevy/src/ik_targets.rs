@@ -16,7 +16,7 @@ fn to_skel(v: Vec3) -> sg::Vec3 {
 /// This frame's world transform of `entity`: its `Transform` composed with its ancestors'
 /// (a `GlobalTransform` without a `Transform` ends the walk). `None` when `entity` has
 /// neither.
-fn current_world(
+pub(crate) fn current_world(
     entity: Entity,
     nodes: &Query<(
         Option<&Transform>,
@@ -44,7 +44,7 @@ fn current_world(
 }
 
 /// The queries [`aim_ik`] reads: every entity's local and global transform and parent.
-type Nodes<'w, 's> = Query<
+pub(crate) type Nodes<'w, 's> = Query<
     'w,
     's,
     (

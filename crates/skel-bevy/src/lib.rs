@@ -38,6 +38,7 @@ mod animate;
 mod bind;
 mod driver;
 mod error;
+mod foot;
 mod graph_asset;
 mod ik;
 mod ik_targets;
@@ -54,6 +55,7 @@ use bevy::transform::TransformSystems;
 pub use animate::{SkelEvent, SkelRootMotion};
 pub use bind::{SkelBindError, SkelRigHandle, SkelSceneReady};
 pub use error::SkelBevyError;
+pub use foot::{SkelFootError, SkelFootPlacement};
 pub use graph_asset::{SkelGraph, SkelGraphFile, SkelGraphLoader};
 pub use ik::{SkelIk, SkelIkChain, SkelIkError, SkelIkJob};
 pub use player::{SkelJoint, SkelLayer, SkelPlayer};
@@ -101,6 +103,7 @@ impl Plugin for SkelPlugin {
                     animate::advance_players,
                     animate::apply_root_motion,
                     ik_targets::aim_ik,
+                    foot::place_feet,
                     animate::pose_players,
                     animate::write_joints,
                     animate::emit_events,
