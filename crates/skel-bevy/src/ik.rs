@@ -3,8 +3,8 @@
 
 use bevy::prelude::*;
 use skel_anim::{
-    AimIk, AnimationData, ChainIk, ChainJoints, IkJob, JointLimit, JointShare, LookAtIk,
-    LookAtJoints, TwoBoneIk,
+    AimIk, AnimationData, BodyJoints, ChainIk, ChainJoints, Effector, FullBodyIk, IkJob,
+    JointLimit, JointShare, LookAtIk, LookAtJoints, TwoBoneIk,
 };
 
 use crate::SkelBevyError;
@@ -53,6 +53,21 @@ pub enum SkelIkChain {
         /// skel's settings: forward axis, eye offset, weight. Its `target` is overwritten
         /// every frame from the target entity.
         ik: LookAtIk,
+    },
+    /// Hands, feet and head reaching at once (skel's [`FullBodyIk`]): the pelvis moves and
+    /// the spine bends when a limb alone cannot reach. The job's own target entity is not
+    /// read; each effector has its own.
+    FullBody {
+        /// The pelvis joint.
+        pelvis: String,
+        /// The spine joints, base first (up to 4).
+        spine: Vec<String>,
+        /// The effectors: which, its joints (root, middle, end; neck and head for the head)
+        /// and the entity it reaches for.
+        effectors: Vec<(Effector, Vec<String>, Entity)>,
+        /// skel's settings: each goal's pole (a direction in Bevy's world) and weight, the
+        /// spine's shares, the pelvis's limit, rounds. Targets are overwritten every frame.
+        ik: FullBodyIk,
     },
 }
 
@@ -109,6 +124,30 @@ impl SkelIkJob {
                 joints: joints.into_iter().map(Into::into).collect(),
                 shares: Vec::new(),
                 ik: LookAtIk::default(),
+            },
+            target,
+        }
+    }
+
+    /// A full-body job with skel's default settings; each effector given is weighted 1 and
+    /// reaches for its entity (the job's own `target` is `pelvis`'s entity slot, unused).
+    #[must_use]
+    pub fn full_body<S: Into<String>>(
+        pelvis: impl Into<String>,
+        spine: impl IntoIterator<Item = S>,
+        effectors: Vec<(Effector, Vec<String>, Entity)>,
+    ) -> Self {
+        let mut ik = FullBodyIk::default();
+        for (effector, _, _) in &effectors {
+            ik.goal_mut(*effector).weight = 1.0;
+        }
+        let target = effectors.first().map_or(Entity::PLACEHOLDER, |e| e.2);
+        Self {
+            chain: SkelIkChain::FullBody {
+                pelvis: pelvis.into(),
+                spine: spine.into_iter().map(Into::into).collect(),
+                effectors,
+                ik,
             },
             target,
         }
@@ -254,6 +293,45 @@ impl SkelIk {
                         ik: *ik,
                     }
                 }
+                SkelIkChain::FullBody {
+                    pelvis,
+                    spine,
+                    effectors,
+                    ik,
+                } => {
+                    let bad = |message: String| SkelBevyError::Ik { job: i, message };
+                    let spine_nodes = spine
+                        .iter()
+                        .map(|n| node(i, n))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    if spine_nodes.len() > skel_anim::ik::MAX_SPINE_JOINTS {
+                        return Err(bad(format!("a spine of {} joints", spine_nodes.len())));
+                    }
+                    let mut joints = BodyJoints {
+                        pelvis: node(i, pelvis)?,
+                        spine: [0; skel_anim::ik::MAX_SPINE_JOINTS],
+                        spine_count: spine_nodes.len(),
+                        limbs: [None; 4],
+                        neck: None,
+                    };
+                    joints.spine[..spine_nodes.len()].copy_from_slice(&spine_nodes);
+                    for (effector, names, _) in effectors {
+                        let limb = names
+                            .iter()
+                            .map(|n| node(i, n))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        match (*effector, limb.as_slice()) {
+                            (Effector::Head, &[neck, head]) => joints.neck = Some([neck, head]),
+                            (Effector::Head, _) => {
+                                return Err(bad("the head takes neck and head".into()));
+                            }
+                            (e, &[a, b, c]) => joints.limbs[e as usize] = Some([a, b, c]),
+                            _ => return Err(bad("a limb takes 3 joints".into())),
+                        }
+                    }
+                    joints.check(data).map_err(|e| bad(e.to_string()))?;
+                    IkJob::FullBody { joints, ik: *ik }
+                }
                 SkelIkChain::LookAt { joints, shares, ik } => {
                     let nodes = joints
                         .iter()
@@ -310,6 +388,28 @@ impl SkelIkChain {
                     ..
                 },
             ) => joints == j && limits == l,
+            (
+                Self::FullBody {
+                    pelvis,
+                    spine,
+                    effectors,
+                    ..
+                },
+                Self::FullBody {
+                    pelvis: p,
+                    spine: s,
+                    effectors: e,
+                    ..
+                },
+            ) => {
+                pelvis == p
+                    && spine == s
+                    && effectors.len() == e.len()
+                    && effectors
+                        .iter()
+                        .zip(e)
+                        .all(|(a, b)| a.0 == b.0 && a.1 == b.1)
+            }
             (
                 Self::LookAt { joints, shares, .. },
                 Self::LookAt {

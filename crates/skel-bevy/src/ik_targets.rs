@@ -4,7 +4,7 @@
 use bevy::math::Affine3A;
 use bevy::prelude::*;
 use skel_anim::glam as sg;
-use skel_anim::{AimIk, ChainIk, IkJob, LookAtIk, TwoBoneIk};
+use skel_anim::{AimIk, ChainIk, FullBodyIk, IkJob, LookAtIk, TwoBoneIk};
 
 use crate::ik::BoundIk;
 use crate::{SkelBevyError, SkelIk, SkelIkChain, SkelIkError, SkelPlayer};
@@ -145,6 +145,31 @@ pub(crate) fn aim_ik(
                         weight: if target.is_some() { want.weight } else { 0.0 },
                         ..*want
                     };
+                }
+                (
+                    IkJob::FullBody { ik: out, .. },
+                    SkelIkChain::FullBody {
+                        ik: want,
+                        effectors,
+                        ..
+                    },
+                ) => {
+                    let mut goals = want.goals;
+                    for (effector, _, entity) in effectors {
+                        let goal = &mut goals[*effector as usize];
+                        match current_world(*entity, &nodes) {
+                            Some(w) => {
+                                goal.target =
+                                    to_skel(to_scene.transform_point3(w.translation.into()));
+                                goal.pole = to_skel(
+                                    to_scene
+                                        .transform_vector3(Vec3::from_array(goal.pole.to_array())),
+                                );
+                            }
+                            None => goal.weight = 0.0,
+                        }
+                    }
+                    *out = FullBodyIk { goals, ..*want };
                 }
                 (IkJob::LookAt { ik: out, .. }, SkelIkChain::LookAt { ik: want, .. }) => {
                     *out = LookAtIk {

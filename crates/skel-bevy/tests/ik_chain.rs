@@ -112,3 +112,65 @@ fn a_look_at_job_turns_the_head_to_a_target_entity() {
         "the head faces {facing}, the target is at {to}"
     );
 }
+
+#[test]
+fn a_full_body_job_lowers_the_pelvis_to_put_both_feet_on_their_entities() {
+    use skel_bevy::anim::Effector;
+    let path = common::fixture("default_character.glb");
+    let rig = common::rig(&path);
+    let node = |n: &str| rig.node_index(n).unwrap();
+    // The feet 0.15 below where the rest pose has them: out of the straight legs' reach.
+    let mut rest = Player::new(&rig);
+    rest.evaluate(&mut NullSink);
+    let at = |p: &mut Player, n: usize| p.world_matrices()[n].w_axis.truncate();
+    let drop = sg::Vec3::new(0.0, -0.15, 0.0);
+    let left = at(&mut rest, node("LeftFoot")) + drop;
+    let right = at(&mut rest, node("RightFoot")) + drop;
+    let place = Transform::from_xyz(0.3, 0.0, 0.7).with_rotation(Quat::from_rotation_y(1.1));
+    let world = |p: sg::Vec3| place.transform_point(Vec3::from_array(p.to_array()));
+    let mut app = common::app(&common::fixture(""));
+    let [l, r] = [left, right].map(|p| {
+        app.world_mut()
+            .spawn(Transform::from_translation(world(p)))
+            .id()
+    });
+    let legs = |side: &str| {
+        ["UpLeg", "Leg", "Foot"]
+            .iter()
+            .map(|j| format!("{side}{j}"))
+            .collect::<Vec<_>>()
+    };
+    let job = SkelIkJob::full_body(
+        "Hips",
+        ["Spine", "Chest"],
+        vec![
+            (Effector::LeftFoot, legs("Left"), l),
+            (Effector::RightFoot, legs("Right"), r),
+        ],
+    );
+    let character = common::spawn(
+        &mut app,
+        "default_character.glb",
+        (
+            place,
+            SkelPlayer::new().with_layer(SkelLayer::clip("Idle")),
+            SkelIk::new().with_job(job),
+        ),
+    );
+    common::run_until_bound(&mut app, character);
+    common::step(&mut app, 10);
+    let joints = common::joints(&mut app, character);
+    let entity = |n: usize| joints.iter().find(|(j, _)| *j == n).unwrap().1;
+    let pos = |e: Entity| app.world().get::<GlobalTransform>(e).unwrap().translation();
+    for (foot, target) in [("LeftFoot", left), ("RightFoot", right)] {
+        let miss = pos(entity(node(foot))).distance(world(target));
+        assert!(miss < 1e-3, "{foot} misses its entity by {miss}");
+    }
+    let hips = pos(entity(node("Hips"))).y;
+    let rest_hips = world(at(&mut rest, node("Hips"))).y;
+    assert!(
+        rest_hips - hips > 0.05,
+        "the pelvis came down only {}",
+        rest_hips - hips
+    );
+}
