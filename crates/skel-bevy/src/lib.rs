@@ -40,6 +40,7 @@ mod driver;
 mod error;
 mod foot;
 mod graph_asset;
+mod graph_targets;
 mod ik;
 mod ik_targets;
 mod player;
@@ -57,6 +58,7 @@ pub use bind::{SkelBindError, SkelRigHandle, SkelSceneReady};
 pub use error::SkelBevyError;
 pub use foot::{SkelFootError, SkelFootPlacement};
 pub use graph_asset::{SkelGraph, SkelGraphFile, SkelGraphLoader};
+pub use graph_targets::SkelGraphTargets;
 pub use ik::{SkelIk, SkelIkChain, SkelIkError, SkelIkJob};
 pub use player::{SkelJoint, SkelLayer, SkelPlayer};
 pub use retargeted::{SkelMapping, SkelRetarget};
@@ -103,6 +105,7 @@ impl Plugin for SkelPlugin {
                     animate::advance_players,
                     animate::apply_root_motion,
                     ik_targets::aim_ik,
+                    graph_targets::aim_graph_targets,
                     foot::place_feet,
                     animate::pose_players,
                     animate::write_joints,

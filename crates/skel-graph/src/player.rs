@@ -259,6 +259,15 @@ impl GraphPlayer {
             .find_map(|l| l.foot.as_ref().map(|(_, g)| g.as_str()))
     }
 
+    /// Sets the pose operations' targets, poles and weights from the parameters as they are
+    /// now. A tick does it before the player advances; call it after changing a vec3
+    /// parameter between advancing and posing (a target followed in the frame root motion
+    /// moved the character to, as skel-bevy does) so the pose sees the new value.
+    pub fn drive_operations(&mut self) {
+        let graph = Arc::clone(self.instance.graph());
+        drive_operations(&graph, &self.instance, &mut self.player, &self.jobs);
+    }
+
     /// When a layer took an inertialized switch this tick, hands the player the pose on
     /// screen (its layers are still as the last tick set them) before the new weights go in:
     /// the player blends from it over the longest such blend time.
@@ -284,12 +293,7 @@ impl GraphPlayer {
             jobs,
         } = self;
         let graph = Arc::clone(instance.graph());
-        let operations = graph.layers.iter().flat_map(|gl| &gl.operations);
-        for (op, &job) in operations.zip(jobs.iter()) {
-            if let Ok(job) = player.ik_target_mut(job) {
-                drive_ik(job, op, instance);
-            }
-        }
+        drive_operations(&graph, instance, player, jobs);
         for ((run, gl), &(group, first)) in
             instance.runs().iter().zip(&graph.layers).zip(groups.iter())
         {
@@ -331,6 +335,16 @@ impl GraphPlayer {
                     .clock_mut()
                     .seek(it.time);
             }
+        }
+    }
+}
+
+/// Every operation's job set from the parameters.
+fn drive_operations(graph: &Graph, instance: &GraphInstance, player: &mut Player, jobs: &[usize]) {
+    let operations = graph.layers.iter().flat_map(|gl| &gl.operations);
+    for (op, &job) in operations.zip(jobs.iter()) {
+        if let Ok(job) = player.ik_target_mut(job) {
+            drive_ik(job, op, instance);
         }
     }
 }
