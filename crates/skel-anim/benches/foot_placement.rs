@@ -17,13 +17,13 @@ mod foot_placement_biped;
 use std::hint::black_box;
 use std::time::Duration;
 
-use cpu_clock::ThreadCpu;
 use criterion::Criterion;
 use foot_placement_biped::{CYCLE, SPEED, biped, desc};
 use skel_anim::glam::{Affine3A, Vec3};
 use skel_anim::{
     FootPlacement, FootPlacementState, GroundPlane, GroundQuery, PoseScratch, apply_clip,
 };
+use skel_test_support::cpu_clock::ThreadCpu;
 
 const CHARACTERS: usize = 1_000;
 /// Poses of one walk cycle at 60 Hz, shared by the characters at staggered phases.
@@ -93,43 +93,4 @@ fn main() {
         .configure_from_args();
     foot_placement(&mut c);
     c.final_summary();
-}
-
-/// A criterion measurement that reads the benchmarking thread's CPU time
-/// (`CLOCK_THREAD_CPUTIME_ID`), the one skel-gltf's benches use.
-mod cpu_clock {
-    use std::time::Duration;
-
-    use criterion::measurement::{Measurement, ValueFormatter, WallTime};
-
-    /// The calling thread's CPU time.
-    #[derive(Debug, Clone, Copy, Default)]
-    pub struct ThreadCpu;
-
-    /// Durations are printed as the wall clock prints them.
-    static WALL: WallTime = WallTime;
-
-    impl Measurement for ThreadCpu {
-        type Intermediate = cpu_time::ThreadTime;
-        type Value = Duration;
-
-        fn start(&self) -> Self::Intermediate {
-            cpu_time::ThreadTime::now()
-        }
-        fn end(&self, start: Self::Intermediate) -> Self::Value {
-            start.elapsed()
-        }
-        fn add(&self, v1: &Self::Value, v2: &Self::Value) -> Self::Value {
-            *v1 + *v2
-        }
-        fn zero(&self) -> Self::Value {
-            Duration::ZERO
-        }
-        fn to_f64(&self, value: &Self::Value) -> f64 {
-            value.as_secs_f64() * 1e9
-        }
-        fn formatter(&self) -> &dyn ValueFormatter {
-            WALL.formatter()
-        }
-    }
 }

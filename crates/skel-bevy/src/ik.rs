@@ -249,6 +249,16 @@ impl SkelIk {
         };
         let mut out = Vec::with_capacity(self.jobs.len());
         for (i, job) in self.jobs.iter().enumerate() {
+            let nodes = |names: &[String]| {
+                names
+                    .iter()
+                    .map(|n| node(i, n))
+                    .collect::<Result<Vec<_>, _>>()
+            };
+            let rig_error = |e: skel_anim::AnimError| SkelBevyError::Ik {
+                job: i,
+                message: e.to_string(),
+            };
             out.push(match &job.chain {
                 SkelIkChain::TwoBone {
                     start,
@@ -257,12 +267,7 @@ impl SkelIk {
                     ik,
                 } => {
                     let (start, mid, end) = (node(i, start)?, node(i, mid)?, node(i, end)?);
-                    skel_anim::check_chain(data, start, mid, end).map_err(|e| {
-                        SkelBevyError::Ik {
-                            job: i,
-                            message: e.to_string(),
-                        }
-                    })?;
+                    skel_anim::check_chain(data, start, mid, end).map_err(rig_error)?;
                     IkJob::TwoBone {
                         start,
                         mid,
@@ -275,19 +280,11 @@ impl SkelIk {
                     ik: *ik,
                 },
                 SkelIkChain::Chain { joints, limits, ik } => {
-                    let nodes = joints
-                        .iter()
-                        .map(|n| node(i, n))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let bad = |e: skel_anim::AnimError| SkelBevyError::Ik {
-                        job: i,
-                        message: e.to_string(),
-                    };
-                    let mut list = ChainJoints::new(&nodes).map_err(bad)?;
+                    let mut list = ChainJoints::new(&nodes(joints)?).map_err(rig_error)?;
                     for (j, limit) in limits.iter().enumerate() {
-                        list = list.with_limit(j, *limit).map_err(bad)?;
+                        list = list.with_limit(j, *limit).map_err(rig_error)?;
                     }
-                    list.check(data).map_err(bad)?;
+                    list.check(data).map_err(rig_error)?;
                     IkJob::Chain {
                         joints: list,
                         ik: *ik,
@@ -300,10 +297,7 @@ impl SkelIk {
                     ik,
                 } => {
                     let bad = |message: String| SkelBevyError::Ik { job: i, message };
-                    let spine_nodes = spine
-                        .iter()
-                        .map(|n| node(i, n))
-                        .collect::<Result<Vec<_>, _>>()?;
+                    let spine_nodes = nodes(spine)?;
                     if spine_nodes.len() > skel_anim::ik::MAX_SPINE_JOINTS {
                         return Err(bad(format!("a spine of {} joints", spine_nodes.len())));
                     }
@@ -316,10 +310,7 @@ impl SkelIk {
                     };
                     joints.spine[..spine_nodes.len()].copy_from_slice(&spine_nodes);
                     for (effector, names, _) in effectors {
-                        let limb = names
-                            .iter()
-                            .map(|n| node(i, n))
-                            .collect::<Result<Vec<_>, _>>()?;
+                        let limb = nodes(names)?;
                         match (*effector, limb.as_slice()) {
                             (Effector::Head, &[neck, head]) => joints.neck = Some([neck, head]),
                             (Effector::Head, _) => {
@@ -329,25 +320,18 @@ impl SkelIk {
                             _ => return Err(bad("a limb takes 3 joints".into())),
                         }
                     }
-                    joints.check(data).map_err(|e| bad(e.to_string()))?;
+                    joints.check(data).map_err(rig_error)?;
                     IkJob::FullBody { joints, ik: *ik }
                 }
                 SkelIkChain::LookAt { joints, shares, ik } => {
-                    let nodes = joints
-                        .iter()
-                        .map(|n| node(i, n))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let bad = |e: skel_anim::AnimError| SkelBevyError::Ik {
-                        job: i,
-                        message: e.to_string(),
-                    };
+                    let nodes = nodes(joints)?;
                     let shares = if shares.is_empty() {
                         vec![JointShare::default(); nodes.len()]
                     } else {
                         shares.clone()
                     };
-                    let list = LookAtJoints::new(&nodes, &shares).map_err(bad)?;
-                    list.check(data).map_err(bad)?;
+                    let list = LookAtJoints::new(&nodes, &shares).map_err(rig_error)?;
+                    list.check(data).map_err(rig_error)?;
                     IkJob::LookAt {
                         joints: list,
                         ik: *ik,

@@ -18,7 +18,7 @@ use skel_anim::{
     compute_bone_matrices, compute_world_matrices, evaluate_sampler, evaluate_sampler_cursor,
     skin_vertices,
 };
-use support::cpu_clock::ThreadCpu;
+use skel_test_support::cpu_clock::ThreadCpu;
 use support::{CaseRecord, FRAME_MS, Loaded};
 
 /// Every channel of the asset's clip, evaluated at a time that moves forward by one 60 fps

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use skel_anim::{Animate, AnimationController, NullSink, WeightedBlend, par_tick_all, tick_all};
-use support::cpu_clock::ThreadCpu;
+use skel_test_support::cpu_clock::ThreadCpu;
 use support::{CaseRecord, FRAME_MS, Loaded};
 
 /// Frames over which allocations are counted (after a warm-up frame).

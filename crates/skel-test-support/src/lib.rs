@@ -16,6 +16,9 @@
 //! }
 //! ```
 
+#[cfg(feature = "bench")]
+pub mod cpu_clock;
+
 use std::fmt::Display;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

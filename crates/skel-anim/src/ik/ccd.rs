@@ -45,7 +45,7 @@
 
 use glam::{DQuat, DVec3};
 
-use super::links::{Goal, Links};
+use super::links::{Goal, Links, straight_bend_side};
 
 /// Runs CCD on `links` (corrections start at the identity); returns the sweeps run.
 pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal, three: bool) -> u32 {
@@ -107,18 +107,10 @@ fn unbend(links: &mut Links<'_>, goal: &Goal) {
     let Some(line) = (goal.target - root).try_normalize() else {
         return;
     };
-    let off_line = |v: DVec3| v - line * line.dot(v);
-    let widest = links.frames[1..n]
-        .iter()
-        .map(|f| off_line(f.translation - root).length())
-        .fold(0.0, f64::max);
-    if n < 3 || widest > 1e-6 * links.total {
+    let points = links.frames[1..n].iter().map(|f| f.translation);
+    let Some(side) = straight_bend_side(points, root, line, n, links.total, goal.pole) else {
         return;
-    }
-    let side = goal
-        .pole
-        .and_then(|pole| off_line(pole).try_normalize())
-        .unwrap_or_else(|| line.any_orthonormal_vector());
+    };
     let across = line.cross(side);
     for i in 1..n - 1 {
         let Some(axis) = (links.frames[i].matrix3.inverse() * across).try_normalize() else {

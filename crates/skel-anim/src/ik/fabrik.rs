@@ -30,7 +30,7 @@
 
 use glam::{DQuat, DVec3};
 
-use super::links::{Goal, Links, MAX_CHAIN_JOINTS};
+use super::links::{Goal, Links, MAX_CHAIN_JOINTS, straight_bend_side};
 
 /// Runs FABRIK on `links` (corrections start at the identity); returns the iterations run.
 pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal) -> u32 {
@@ -117,19 +117,10 @@ pub(crate) fn straighten(links: &mut Links<'_>, goal: &Goal) -> bool {
 /// that the passes can bend it.
 fn unbend(links: &Links<'_>, p: &mut [DVec3; MAX_CHAIN_JOINTS], axis: DVec3, goal: &Goal) {
     let n = links.n;
-    let root = p[0];
-    let off_line = |v: DVec3| v - axis * axis.dot(v);
-    let widest = p[1..n]
-        .iter()
-        .map(|&q| off_line(q - root).length())
-        .fold(0.0, f64::max);
-    if n < 3 || widest > 1e-6 * links.total {
+    let points = p[1..n].iter().copied();
+    let Some(side) = straight_bend_side(points, p[0], axis, n, links.total, goal.pole) else {
         return;
-    }
-    let side = goal
-        .pole
-        .and_then(|pole| off_line(pole).try_normalize())
-        .unwrap_or_else(|| axis.any_orthonormal_vector());
+    };
     for q in &mut p[1..n - 1] {
         *q += side * (0.01 * links.total);
     }

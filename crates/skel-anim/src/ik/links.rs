@@ -209,3 +209,29 @@ fn rotated(a: DAffine3, q: DQuat) -> DAffine3 {
         translation: a.translation,
     }
 }
+
+/// The side a straight chain bends to, or `None` when it need not be bent first: `points` are
+/// the joints after the root (root first, `n` joints in all), `line` the unit direction the
+/// chain would straighten along from `root`. A chain of 3 joints or more whose points all lie
+/// within 1e-6 of its length of that line has no arc to turn by itself; it bends towards the
+/// pole's part across the line, else any side.
+pub(crate) fn straight_bend_side(
+    points: impl Iterator<Item = DVec3>,
+    root: DVec3,
+    line: DVec3,
+    n: usize,
+    total: f64,
+    pole: Option<DVec3>,
+) -> Option<DVec3> {
+    let off_line = |v: DVec3| v - line * line.dot(v);
+    let widest = points
+        .map(|q| off_line(q - root).length())
+        .fold(0.0, f64::max);
+    if n < 3 || widest > 1e-6 * total {
+        return None;
+    }
+    Some(
+        pole.and_then(|pole| off_line(pole).try_normalize())
+            .unwrap_or_else(|| line.any_orthonormal_vector()),
+    )
+}

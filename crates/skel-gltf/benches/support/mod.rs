@@ -9,7 +9,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benches")]
 
 pub mod clock_probe;
-pub mod cpu_clock;
 pub mod rigs;
 
 use std::path::PathBuf;
