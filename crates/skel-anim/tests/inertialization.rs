@@ -239,6 +239,13 @@ fn the_fused_pass_and_the_step_by_step_pass_blend_alike() {
     // The fused pass adds the offset four nodes at a time with a series exponential; the
     // step-by-step pass node by node: the same poses within f32 rounding.
     let rig = rig_arc();
+    // One clip plays at a time: the blend rides the single-clip pass, four nodes at a time,
+    // also over quads WAVE leaves unkeyed (composed at build time when no blend runs).
+    assert!(
+        [WALK, RUN, WAVE]
+            .iter()
+            .all(|&c| rig.layers_four_nodes_at_a_time(c))
+    );
     let plan = [(0.3, RUN), (0.45, WAVE), (0.9, WALK)];
     let fused = run(&rig, WALK, &plan, 1.6, &inertialize(BLEND));
     let mut p = Player::new(&rig);

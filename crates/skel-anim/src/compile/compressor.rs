@@ -315,8 +315,22 @@ mod tests {
                 b: (key + 1).min(8),
                 s,
             }];
-            packed.pose_into::<false, _>(&seg, &mut [], &mut a, &root, Baseline);
-            unpacked.pose_into::<false, _>(&seg, &mut [], &mut b, &root, Baseline);
+            packed.pose_into::<false, _, _>(
+                &seg,
+                &mut [],
+                &mut a,
+                &root,
+                Baseline,
+                crate::pose::four_node::NoOffset,
+            );
+            unpacked.pose_into::<false, _, _>(
+                &seg,
+                &mut [],
+                &mut b,
+                &root,
+                Baseline,
+                crate::pose::four_node::NoOffset,
+            );
             assert_eq!(
                 a.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
                 b.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),

@@ -103,7 +103,14 @@ impl Trials {
     fn pose(&mut self, plan: &QuadPlan, t: usize) {
         let segments = &self.segments[t * self.timelines..(t + 1) * self.timelines];
         let root = Transform::Diagonal(Vec4::ONE);
-        plan.pose_into::<false, _>(segments, &mut [], &mut self.world, &root, Baseline);
+        plan.pose_into::<false, _, _>(
+            segments,
+            &mut [],
+            &mut self.world,
+            &root,
+            Baseline,
+            crate::pose::four_node::NoOffset,
+        );
     }
 
     /// Takes `plan` as the accepted one: its world matrices at every measured time.

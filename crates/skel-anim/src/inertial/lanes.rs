@@ -4,18 +4,21 @@
 //!
 //! The exponential of a rotation vector `r` (angle `θ = |r|`, half-angle `h = θ/2`) is
 //! `(r · sin h / θ, cos h)`; both `sin h / h` and `cos h` are power series in `u = h² = |r|²/4`,
-//! so it needs no square root, no division and no trigonometric call: ten terms of each keep
+//! so it needs no square root, no division and no trigonometric call: eight terms of each keep
 //! the error under 3e-7 up to a half turn (`θ ≤ π`, where an offset starts: the short way
-//! round) and under 1e-6 up to a full turn (a quintic overshoots only a little).
+//! round; the first term left out is below 1e-8 there) and under 1e-5 up to a full turn (a
+//! quintic overshoots only a little), where the normalisation that follows takes the rest.
 
 use glam::Vec4;
 use skel_math::lanes::{Quatx4, Vec3x4};
 
-/// `sin h / h` and `cos h` as series in `u = h²`, to the tenth term (Horner).
+use super::OFFSET_STRIDE;
+
+/// `sin h / h` and `cos h` as series in `u = h²`, to the eighth term (Horner).
 #[inline(always)]
 fn half_angle_series(u: Vec4) -> (Vec4, Vec4) {
     // sin h / h = Σ (−u)^k / (2k + 1)!
-    const S: [f32; 10] = [
+    const S: [f32; 8] = [
         1.0,
         -1.0 / 6.0,
         1.0 / 120.0,
@@ -24,11 +27,9 @@ fn half_angle_series(u: Vec4) -> (Vec4, Vec4) {
         -1.0 / 39_916_800.0,
         1.0 / 6_227_020_800.0,
         -1.0 / 1_307_674_368_000.0,
-        1.0 / 355_687_428_096_000.0,
-        -1.0 / 121_645_100_408_832_000.0,
     ];
     // cos h = Σ (−u)^k / (2k)!
-    const C: [f32; 10] = [
+    const C: [f32; 8] = [
         1.0,
         -1.0 / 2.0,
         1.0 / 24.0,
@@ -37,12 +38,10 @@ fn half_angle_series(u: Vec4) -> (Vec4, Vec4) {
         -1.0 / 3_628_800.0,
         1.0 / 479_001_600.0,
         -1.0 / 87_178_291_200.0,
-        1.0 / 20_922_789_888_000.0,
-        -1.0 / 6_402_373_705_728_000.0,
     ];
-    let mut s = Vec4::splat(S[9]);
-    let mut c = Vec4::splat(C[9]);
-    for k in (0..9).rev() {
+    let mut s = Vec4::splat(S[7]);
+    let mut c = Vec4::splat(C[7]);
+    for k in (0..7).rev() {
         s = s * u + Vec4::splat(S[k]);
         c = c * u + Vec4::splat(C[k]);
     }
@@ -58,28 +57,123 @@ pub(crate) fn exp4(r: Vec3x4) -> Quatx4 {
     Quatx4::new(r.x * half, r.y * half, r.z * half, cos)
 }
 
-/// Four numbers of a blend `t` seconds in, from their rows `x₀`, `c₁ = v₀·t₁` and `r = 1/t₁`:
-/// `x₀·p₀(τ) + c₁·p₁(τ) + c₂·p₂(τ)` at `τ = min(t·r, 1)`, with the Hermite polynomials of
-/// [`quintic_decay`](super::quintic_decay) and `c₂ = a₀·t₁² = max(0, −8 c₁ − 20 x₀)` on the
-/// decay's side. At `τ = 1` every polynomial is exactly 0: a number past its own blend time is
-/// done.
+/// A number whose offset and velocity × blend time are both at most this is left at 0: a
+/// millionth of a metre, a radian or a unit of scale, rounding rather than motion.
+const NEGLIGIBLE: f32 = 1e-6;
+
+/// Per four-lane mask (bit `lane`), the lanes as a selection.
+const LANE_MASKS: [Vec4; 16] = {
+    const fn bit(m: usize, b: usize) -> f32 {
+        if m & (1 << b) != 0 { 1.0 } else { 0.0 }
+    }
+    let mut out = [Vec4::ZERO; 16];
+    let mut m = 0;
+    while m < 16 {
+        out[m] = Vec4::new(bit(m, 0), bit(m, 1), bit(m, 2), bit(m, 3));
+        m += 1;
+    }
+    out
+};
+
+/// Readies one quad's rows (`x₀`, `c₁ = v₀·t₁`, `1/t₁` of nine numbers, as
+/// `Inertialization::set_node` writes them) for a blend at `rate = 1/duration`: a number whose
+/// blend time is the blend's gets `c₂ = a₀·t₁²` in its third row and shares the frame's
+/// Hermite basis; one whose blend time Bollo's rule shortened keeps `1/t₁`. Below
+/// [`NEGLIGIBLE`] in value and in velocity × blend time a number is rounding (a scale keyed as
+/// 0.99999994 against 1): it is zeroed and costs nothing. Returns which parts move (bits 0, 1,
+/// 2: translation, rotation, scale) and, per number, the shortened lanes (bit `lane`).
+pub(crate) fn prepare_rows(rows: &mut [Vec4], rate: f32) -> (u8, [u8; OFFSET_STRIDE]) {
+    let (mut parts, mut shortened) = (0, [0; OFFSET_STRIDE]);
+    let (rate, small) = (Vec4::splat(rate), Vec4::splat(NEGLIGIBLE));
+    for i in 0..OFFSET_STRIDE {
+        let (x, c1, r) = (
+            rows[i],
+            rows[OFFSET_STRIDE + i],
+            rows[2 * OFFSET_STRIDE + i],
+        );
+        let moving = x.abs().cmpgt(small) | c1.abs().cmpgt(small);
+        if !moving.any() {
+            for row in [i, OFFSET_STRIDE + i, 2 * OFFSET_STRIDE + i] {
+                rows[row] = Vec4::ZERO;
+            }
+            continue;
+        }
+        parts |= 1 << (i / 3);
+        let short = moving & r.cmpne(rate);
+        #[expect(clippy::cast_possible_truncation, reason = "a four-bit mask")]
+        {
+            shortened[i] = short.bitmask() as u8;
+        }
+        rows[2 * OFFSET_STRIDE + i] = Vec4::select(short, r, start_acceleration(x, c1));
+    }
+    (parts, shortened)
+}
+
+/// The nine numbers of one quad readied by [`prepare_rows`], `t` seconds into the blend whose
+/// Hermite basis is then `basis` (the parts not in `parts` left at 0): three multiply-adds per
+/// number on the blend's time, [`short_decay`] in its shortened lanes.
 #[inline(always)]
-pub(crate) fn decay_row(x: Vec4, c1: Vec4, r: Vec4, t: f32) -> Vec4 {
-    let tau = (Vec4::splat(t) * r).min(Vec4::ONE);
-    let t2 = tau * tau;
-    let t3 = t2 * tau;
-    let p0 = Vec4::ONE + t3 * (Vec4::splat(-10.0) + tau * (Vec4::splat(15.0) - 6.0 * tau));
-    let p1 = tau + t3 * (Vec4::splat(-6.0) + tau * (Vec4::splat(8.0) - 3.0 * tau));
-    let p2 = 0.5 * t2 + t3 * (Vec4::splat(-1.5) + tau * (Vec4::splat(1.5) - 0.5 * tau));
+pub(crate) fn decay_rows(
+    rows: &[Vec4],
+    shortened: &[u8; OFFSET_STRIDE],
+    basis: [f32; 3],
+    t: f32,
+    parts: u8,
+) -> [Vec4; OFFSET_STRIDE] {
+    let mut x = [Vec4::ZERO; OFFSET_STRIDE];
+    let [p0, p1, p2] = basis.map(Vec4::splat);
+    for part in 0..3 {
+        if parts & (1 << part) == 0 {
+            continue;
+        }
+        for i in 3 * part..3 * part + 3 {
+            let (x0, c1, c) = (
+                rows[i],
+                rows[OFFSET_STRIDE + i],
+                rows[2 * OFFSET_STRIDE + i],
+            );
+            let common = x0 * p0 + c1 * p1 + c * p2;
+            x[i] = match shortened[i] {
+                0 => common,
+                m => {
+                    let lanes = LANE_MASKS[usize::from(m & 15)].cmpne(Vec4::ZERO);
+                    Vec4::select(lanes, short_decay(x0, c, t), common)
+                }
+            };
+        }
+    }
+    x
+}
+
+/// Four numbers whose blend time Bollo's rule shortened (`x₀` and `v₀` of opposite signs,
+/// `t₁ = −5 x₀ / v₀`), `t` seconds in, from `x₀` and `r = 1/t₁`: with `c₁ = −5 x₀` and
+/// `c₂ = 20 x₀` the quintic `x₀ p₀ + c₁ p₁ + c₂ p₂` is `x₀ (1 − τ)⁵`, at `τ = min(t·r, 1)`.
+#[inline(always)]
+pub(crate) fn short_decay(x: Vec4, r: Vec4, t: f32) -> Vec4 {
+    let u = Vec4::ONE - (Vec4::splat(t) * r).min(Vec4::ONE);
+    let u2 = u * u;
+    x * (u2 * u2 * u)
+}
+
+/// `c₂ = a₀·t₁²` of four numbers from `x₀` and `c₁ = v₀·t₁`: `−8 c₁ − 20 x₀`, kept only on
+/// the decay's side (Bollo's `a₀ = max(0, …)` for a positive offset).
+#[inline(always)]
+pub(crate) fn start_acceleration(x: Vec4, c1: Vec4) -> Vec4 {
     let k = Vec4::splat(-8.0) * c1 - Vec4::splat(20.0) * x;
-    let c2 = Vec4::select(x.cmplt(Vec4::ZERO), k.min(Vec4::ZERO), k.max(Vec4::ZERO));
-    x * p0 + c1 * p1 + c2 * p2
+    Vec4::select(x.cmplt(Vec4::ZERO), k.min(Vec4::ZERO), k.max(Vec4::ZERO))
 }
 
 /// `exp(r) · q`, renormalised, for four rotations and rotation vectors (`r` as x, y, z rows).
+/// A lane whose product has a zero or non-finite length keeps `q`'s lane (as
+/// `Quatx4::normalize_or`; here by one reciprocal and four products instead of four
+/// divisions).
 #[inline(always)]
 pub(crate) fn rotate_lanes(q: Quatx4, r: [Vec4; 3]) -> Quatx4 {
-    (exp4(Vec3x4::new(r[0], r[1], r[2])) * q).normalize_or(q)
+    let turned = exp4(Vec3x4::new(r[0], r[1], r[2])) * q;
+    let len_sq = turned.length_squared();
+    let ok = len_sq.cmpgt(Vec4::ZERO) & len_sq.cmplt(Vec4::INFINITY);
+    let inverse = Vec4::ONE / len_sq.map(f32::sqrt);
+    Quatx4::select(ok, turned * inverse, q)
 }
 
 #[cfg(test)]
@@ -101,18 +195,22 @@ mod tests {
         ] {
             let r = axis * angle;
             let lanes = Vec3x4::new(Vec4::splat(r.x), Vec4::splat(r.y), Vec4::splat(r.z));
-            let q = exp4(lanes).lane(0);
             let want = Quat::from_scaled_axis(r);
-            let got = Quat::from_array(q);
-            let tolerance = if angle <= std::f32::consts::PI {
-                3e-7
-            } else {
-                1e-6
+            let close = |got: Quat, tolerance: f32| {
+                (got - want).length() < tolerance || (got + want).length() < tolerance
             };
-            assert!(
-                (got - want).length() < tolerance || (got + want).length() < tolerance,
-                "{angle}: {got} vs {want}"
-            );
+            // The series alone, then as the blend uses it (turning a rotation, normalised).
+            let series = Quat::from_array(exp4(lanes).lane(0));
+            let identity = Quatx4::from_lanes([[0.0, 0.0, 0.0, 1.0]; 4]);
+            let turned =
+                Quat::from_array(rotate_lanes(identity, [lanes.x, lanes.y, lanes.z]).lane(0));
+            if angle <= std::f32::consts::PI {
+                assert!(close(series, 3e-7), "{angle}: {series} vs {want}");
+                assert!(close(turned, 3e-7), "{angle}: {turned} vs {want}");
+            } else {
+                assert!(close(series, 2e-5), "{angle}: {series} vs {want}");
+                assert!(close(turned, 1e-5), "{angle}: {turned} vs {want}");
+            }
         }
     }
 }

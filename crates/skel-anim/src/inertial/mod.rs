@@ -29,12 +29,18 @@
 //!
 //! # Cost and memory
 //!
-//! [`Inertialization`] holds per number `x₀`, `v₀·t₁` and `1/t₁` (27 floats per node, four nodes
-//! side by side as the rig's four-node pass reads them); the player keeps one pose more (10
-//! floats per node) for what was on screen when a switch is asked for. Nothing allocates after
-//! [`Inertialization::new`]. While no blend runs it costs nothing; while one runs, one quintic
-//! per moving number and one rotation exponential (a power series, no trigonometric call) per
-//! node, four nodes at a time, with no division.
+//! [`Inertialization`] holds per number `x₀`, `v₀·t₁` and a third row (27 floats per node,
+//! four nodes side by side as the rig's four-node pass reads them); the player keeps one pose
+//! more (9 floats per node: translation, rotation vector, scale) for what was on screen when a
+//! switch is asked for: 36 floats per node, twice the offset and its velocity. Nothing
+//! allocates after [`Inertialization::new`]. While no blend runs it costs nothing. While one
+//! runs, a number on the blend's own time costs three multiply-adds on the frame's Hermite
+//! basis (computed once per frame: the third row holds its `c₂ = a₀·t₁²`); a number whose
+//! blend time Bollo's rule shortened decays as `x₀ (1 − τ)⁵` on its own time (the third row
+//! holds `1/t₁`); numbers below a millionth stay 0. Each node's rotation takes one
+//! exponential (a power series, no trigonometric call) and one renormalisation, four nodes
+//! at a time. A running blend rides the single-clip pass and the layered four-node pass, so a
+//! blend adds only its own arithmetic to the pass the layers take anyway.
 
 mod lanes;
 mod state;
@@ -86,7 +92,7 @@ pub fn quintic_decay(x0: f32, v0: f32, duration: f32, t: f32) -> f32 {
 /// slope and curvature and end flat at τ = 1: one set per frame serves every number whose
 /// blend time is the blend's.
 #[inline]
-fn quintic_basis(tau: f32) -> [f32; 3] {
+pub(crate) fn quintic_basis(tau: f32) -> [f32; 3] {
     let t2 = tau * tau;
     let t3 = t2 * tau;
     [

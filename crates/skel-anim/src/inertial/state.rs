@@ -1,15 +1,17 @@
 //! One character's running inertialization, stored four nodes at a time: what the fused pose
 //! pass reads per quad with no gathering, and what the step-by-step pass reads per node.
 
-use glam::{BVec4A, Vec4};
-use skel_math::lanes::{Quatx4, Vec3x4};
+use glam::Vec4;
+use skel_math::lanes::Vec3x4;
 
-use super::lanes::{decay_row, rotate_lanes};
-use super::{OFFSET_STRIDE, record_difference};
+use super::lanes::{decay_rows, prepare_rows, rotate_lanes};
+use super::{OFFSET_STRIDE, quintic_basis, record_difference};
 use crate::sample::four_node::Lanes;
 use crate::{AnimError, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
 
-/// Rows of four lanes per quad: `x₀` (nine numbers), `v₀·t₁` (nine), `1/t₁` (nine).
+/// Rows of four lanes per quad: `x₀` (nine numbers), `v₀·t₁` (nine), and nine more: per lane
+/// `c₂ = a₀·t₁²`, or `1/t₁` for a number whose blend time Bollo's rule shortened (see
+/// [`Inertialization::begin`]).
 pub(crate) const ROWS: usize = 3 * OFFSET_STRIDE;
 /// Where a lane slot has no node.
 const NO_NODE: u32 = u32::MAX;
@@ -23,7 +25,7 @@ const NO_NODE: u32 = u32::MAX;
 /// and their velocities, then every frame [`advance`](Self::advance) and
 /// [`apply`](Self::apply) onto the destination's pose.
 ///
-/// Each number is kept as `x₀`, `v₀·t₁` and `1/t₁` (27 floats per node, in groups of four nodes
+/// Each number is kept as `x₀`, `v₀·t₁` and `c₂` or `1/t₁` (27 floats per node, in groups of four nodes
 /// as the rig's four-node pass reads them): a frame costs no division and no gathering.
 ///
 /// ```
@@ -59,10 +61,16 @@ pub struct Inertialization {
     rows: Vec<Vec4>,
     /// Per quad, which of translation, rotation and scale move in some lane (bits 0, 1, 2).
     parts: Vec<u8>,
+    /// Per quad and number, the lanes whose blend time was shortened (bit `lane`).
+    shortened: Vec<[u8; OFFSET_STRIDE]>,
     nodes: usize,
     /// f64: a blend time reached by summing frame steps ends on the frame it should.
     elapsed: f64,
     duration: f32,
+    /// `1/duration`, as [`set_node`](Self::set_node) stores it for an unshortened number.
+    rate: f32,
+    /// The Hermite basis at `elapsed`, shared by every number whose blend time is the blend's.
+    basis: [f32; 3],
     active: bool,
 }
 
@@ -106,9 +114,12 @@ impl Inertialization {
             node_of,
             rows: vec![Vec4::ZERO; quads * ROWS],
             parts: vec![0; quads],
+            shortened: vec![[0; OFFSET_STRIDE]; quads],
             nodes,
             elapsed: 0.0,
             duration: 0.0,
+            rate: 0.0,
+            basis: [1.0, 0.0, 0.0],
             active: false,
         }
     }
@@ -226,24 +237,36 @@ impl Inertialization {
 
     /// Starts the blend over the numbers set (by [`set_node`](Self::set_node)); a duration of
     /// 0 ends it.
+    ///
+    /// A number whose blend time is the blend's gets its `c₂` row here: it shares the frame's
+    /// Hermite basis, computed once, and costs three multiply-adds. A number whose blend time
+    /// was shortened has `c₁ = −5 x₀` and `c₂ = 20 x₀`, where the quintic is `x₀ (1 − τ)⁵`
+    /// (τ on its own blend time): it keeps its `1/t₁` and is marked in `shortened`.
     pub(crate) fn begin(&mut self, duration: f32) {
         self.elapsed = 0.0;
         self.duration = duration.max(0.0);
         self.active = self.duration > 0.0;
-        for (q, parts) in self.parts.iter_mut().enumerate() {
+        self.rate = if self.active {
+            1.0 / self.duration
+        } else {
+            0.0
+        };
+        self.basis = quintic_basis(0.0);
+        for (q, (parts, shortened)) in self.parts.iter_mut().zip(&mut self.shortened).enumerate() {
             *parts = 0;
+            *shortened = [0; OFFSET_STRIDE];
             if !self.active {
                 continue;
             }
-            let rows = &self.rows[q * ROWS..(q + 1) * ROWS];
-            for part in 0..3 {
-                let moves = (3 * part..3 * part + 3)
-                    .any(|i| rows[i] != Vec4::ZERO || rows[OFFSET_STRIDE + i] != Vec4::ZERO);
-                if moves {
-                    *parts |= 1 << part;
-                }
-            }
+            let rows = &mut self.rows[q * ROWS..(q + 1) * ROWS];
+            (*parts, *shortened) = prepare_rows(rows, self.rate);
         }
+    }
+
+    /// The Hermite basis `t` seconds into the blend (numbers on the blend's own time).
+    #[inline]
+    fn basis_at(&self, t: f32) -> [f32; 3] {
+        quintic_basis((t * self.rate).min(1.0))
     }
 
     /// Moves the blend `dt` seconds on (NaN, infinite and negative steps count as 0); at the
@@ -256,6 +279,7 @@ impl Inertialization {
         if self.elapsed >= f64::from(self.duration) {
             self.active = false;
         }
+        self.basis = self.basis_at(self.now());
     }
 
     /// Whether a blend runs (false after its blend time: [`apply`](Self::apply) then leaves
@@ -299,11 +323,13 @@ impl Inertialization {
             return;
         }
         let t = self.time(back);
+        let basis = self.basis_at(t);
         for (q, &parts) in self.parts.iter().enumerate() {
             if parts == 0 {
                 continue;
             }
-            let (x, nodes) = self.quad_offsets(q, t, parts);
+            let x = self.quad_offsets(q, t, basis, parts);
+            let nodes = &self.node_of[4 * q..4 * q + 4];
             let records = |lane: usize| {
                 let node = nodes[lane];
                 (node != NO_NODE).then(|| node as usize * TRS_STRIDE)
@@ -333,32 +359,18 @@ impl Inertialization {
         }
     }
 
-    /// Quad `q`'s nine numbers at `t` seconds into the blend (the parts not in `parts` left at
-    /// 0), and its nodes.
+    /// Quad `q`'s nine numbers at `t` seconds into the blend, whose Hermite basis is `basis`
+    /// (the parts not in `parts` left at 0).
     #[inline(always)]
     pub(crate) fn quad_offsets(
         &self,
         q: usize,
         t: f32,
+        basis: [f32; 3],
         parts: u8,
-    ) -> ([Vec4; OFFSET_STRIDE], [u32; 4]) {
+    ) -> [Vec4; OFFSET_STRIDE] {
         let rows = &self.rows[q * ROWS..(q + 1) * ROWS];
-        let mut x = [Vec4::ZERO; OFFSET_STRIDE];
-        for part in 0..3 {
-            if parts & (1 << part) == 0 {
-                continue;
-            }
-            for i in 3 * part..3 * part + 3 {
-                x[i] = decay_row(
-                    rows[i],
-                    rows[OFFSET_STRIDE + i],
-                    rows[2 * OFFSET_STRIDE + i],
-                    t,
-                );
-            }
-        }
-        let nodes = std::array::from_fn(|lane| self.node_of[4 * q + lane]);
-        (x, nodes)
+        decay_rows(rows, &self.shortened[q], basis, t, parts)
     }
 
     /// Which parts move in quad `q` (0 when no blend runs).
@@ -371,6 +383,12 @@ impl Inertialization {
         }
     }
 
+    /// Groups of four nodes held (the rig's four-node quads first, then any nodes they leave
+    /// out).
+    pub(crate) fn quads(&self) -> usize {
+        self.parts.len()
+    }
+
     /// Seconds into the blend.
     #[inline(always)]
     pub(crate) fn now(&self) -> f32 {
@@ -378,7 +396,7 @@ impl Inertialization {
     }
 
     /// Floats held per node: `x₀`, `v₀·t₁` and `1/t₁` of nine numbers (the player keeps one
-    /// pose more, 10 floats).
+    /// pose more, 9 floats: 36 in all, twice the offset and velocity).
     #[must_use]
     pub const fn floats_per_node() -> usize {
         ROWS
@@ -389,14 +407,16 @@ impl Inertialization {
     /// Adds the offset at the current time to quad `qi`'s layered transforms (the rig's
     /// four-node pass's quad `qi`, whose layout this blend was made with). Nothing to add:
     /// `out` as it is.
-    #[inline(always)]
-    pub(crate) fn apply_quad(&self, qi: usize, out: Lanes) -> Lanes {
+    ///
+    /// Kept out of the pose passes (one call per moving quad): inlined, its arithmetic pushes
+    /// the passes' own sampling code out of line.
+    #[inline(never)]
+    pub(crate) fn apply_quad(&self, qi: usize, out: &mut Lanes) {
         let parts = self.quad_parts(qi);
         if parts == 0 {
-            return out;
+            return;
         }
-        let (x, nodes) = self.quad_offsets(qi, self.now(), parts);
-        let mut out = out;
+        let x = self.quad_offsets(qi, self.now(), self.basis, parts);
         if parts & 1 != 0 {
             out.t = out.t + Vec3x4::new(x[0], x[1], x[2]);
         }
@@ -404,15 +424,10 @@ impl Inertialization {
             out.s = out.s + Vec3x4::new(x[6], x[7], x[8]);
         }
         if parts & 2 != 0 {
-            let real = BVec4A::new(
-                nodes[0] != u32::MAX,
-                nodes[1] != u32::MAX,
-                nodes[2] != u32::MAX,
-                nodes[3] != u32::MAX,
-            );
-            out.r = Quatx4::select(real, rotate_lanes(out.r, [x[3], x[4], x[5]]), out.r);
+            // Padding lanes have no offset: exp(0) is the identity exactly, and their
+            // rotations come back as they were.
+            out.r = rotate_lanes(out.r, [x[3], x[4], x[5]]);
         }
-        out
     }
 }
 
@@ -439,7 +454,8 @@ mod tests {
             }
             blend.begin(d);
             blend.advance(t);
-            let (got, _) = blend.quad_offsets(0, blend.now(), 1);
+            let parts = blend.quad_parts(0);
+            let got = blend.quad_offsets(0, blend.now(), blend.basis, parts);
             for lane in 0..4 {
                 let want = super::super::quintic_decay(x[lane], v[lane], d, blend.now());
                 let scale = x[lane].abs() + v[lane].abs() * d + 1e-3;

@@ -6,8 +6,10 @@
 use glam::DVec3;
 
 use super::motion_extraction::Motion;
-use crate::inertial::{Inertialization, OFFSET_STRIDE, record_difference};
-use crate::{PlaybackClock, TRS_STRIDE};
+use glam::{Quat, Vec3};
+
+use crate::inertial::{Inertialization, OFFSET_STRIDE, record_difference, rotation_vector};
+use crate::{PlaybackClock, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
 
 /// Seconds between the two poses whose difference is a velocity.
 pub(super) const VELOCITY_STEP: f32 = 1.0 / 120.0;
@@ -22,7 +24,8 @@ pub(super) const LATER: usize = 0;
 #[derive(Debug, Clone)]
 pub(crate) struct PlayerInertia {
     pub(crate) blend: Inertialization,
-    /// The pose on screen when the switch was asked for (TRS records).
+    /// The pose on screen when the switch was asked for: nine numbers per node (see
+    /// [`pack_record`]), so that the blend and this pose together keep 36 floats per node.
     pub(super) source: Vec<f32>,
     /// Every layer's clock, kept while the clocks are stepped back for a velocity.
     pub(super) clocks: Vec<PlaybackClock>,
@@ -45,18 +48,12 @@ impl PlayerInertia {
             .unwrap_or_default();
         Self {
             blend: Inertialization::with_quads(nodes, &quads),
-            source: vec![0.0; nodes * TRS_STRIDE],
+            source: vec![0.0; nodes * OFFSET_STRIDE],
             clocks: Vec::with_capacity(layers),
             pending: None,
             root_source: (0.0, DVec3::ZERO),
             root_offset: None,
         }
-    }
-
-    /// Whether a switch pending or a blend running changes the pose (the single-clip pass,
-    /// which has no place for an offset, stands aside).
-    pub(crate) fn busy(&self) -> bool {
-        self.pending.is_some() || self.blend.is_active()
     }
 
     /// Whether a switch waits for the next evaluation (which runs step by step).
@@ -125,11 +122,11 @@ pub(super) fn finish_switch(inertia: &mut PlayerInertia, trs: &[f32]) {
     let blend = &mut inertia.blend;
     for (node, (src, dst)) in inertia
         .source
-        .chunks_exact(TRS_STRIDE)
+        .chunks_exact(OFFSET_STRIDE)
         .zip(trs.chunks_exact(TRS_STRIDE))
         .enumerate()
     {
-        let now = record_difference(src, dst);
+        let now = packed_difference(src, dst);
         // The offset over the destination a step later: their difference is the
         // destination's motion over the step.
         let velocity: [f32; OFFSET_STRIDE] = std::array::from_fn(|i| {
@@ -139,4 +136,63 @@ pub(super) fn finish_switch(inertia: &mut PlayerInertia, trs: &[f32]) {
         blend.set_node(node, &now, &velocity, duration);
     }
     blend.begin(duration);
+}
+
+/// A TRS record ([`TRS_STRIDE`] floats) as nine numbers: translation, rotation as a rotation
+/// vector (the short way round: the same rotation), scale.
+pub(super) fn pack_record(rec: &[f32]) -> [f32; OFFSET_STRIDE] {
+    let r = rotation_vector(Quat::from_slice(&rec[R_OFF..R_OFF + 4]));
+    let (t, s) = (&rec[T_OFF..T_OFF + 3], &rec[S_OFF..S_OFF + 3]);
+    [t[0], t[1], t[2], r.x, r.y, r.z, s[0], s[1], s[2]]
+}
+
+/// The difference ([`record_difference`]) between a packed source and a TRS record, the record
+/// taken through the same packing: a node that did not move gives exactly 0, not the
+/// packing's rounding (which a velocity would divide by its step, and a long blend multiply
+/// back up).
+pub(super) fn packed_difference(packed: &[f32], rec: &[f32]) -> [f32; OFFSET_STRIDE] {
+    record_difference(&unpack_record(packed), &unpack_record(&pack_record(rec)))
+}
+
+/// The TRS record of nine numbers from [`pack_record`] (its rotation unit length).
+pub(super) fn unpack_record(packed: &[f32]) -> [f32; TRS_STRIDE] {
+    let mut rec = [0.0; TRS_STRIDE];
+    rec[T_OFF..T_OFF + 3].copy_from_slice(&packed[0..3]);
+    let q = Quat::from_scaled_axis(Vec3::from_slice(&packed[3..6]));
+    rec[R_OFF..R_OFF + 4].copy_from_slice(&q.to_array());
+    rec[S_OFF..S_OFF + 3].copy_from_slice(&packed[6..9]);
+    rec
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pack_record, unpack_record};
+    use crate::{R_OFF, S_OFF, TRS_STRIDE};
+    use glam::Quat;
+
+    proptest::proptest! {
+        #[test]
+        fn a_packed_record_comes_back(
+            t in proptest::array::uniform3(-10.0_f32..10.0),
+            axis in proptest::array::uniform3(-1.0_f32..1.0),
+            angle in 0.0_f32..6.2,
+            s in proptest::array::uniform3(0.1_f32..3.0),
+        ) {
+            let axis = glam::Vec3::from(axis);
+            proptest::prop_assume!(axis.length() > 1e-3);
+            let q = Quat::from_axis_angle(axis.normalize(), angle);
+            let mut rec = [0.0_f32; TRS_STRIDE];
+            rec[..3].copy_from_slice(&t);
+            rec[R_OFF..R_OFF + 4].copy_from_slice(&q.to_array());
+            rec[S_OFF..S_OFF + 3].copy_from_slice(&s);
+            let back = unpack_record(&pack_record(&rec));
+            proptest::prop_assert_eq!(super::packed_difference(&pack_record(&rec), &rec), [0.0; 9]);
+            for i in (0..3).chain(S_OFF..S_OFF + 3) {
+                proptest::prop_assert_eq!(back[i], rec[i]);
+            }
+            let got = Quat::from_slice(&back[R_OFF..R_OFF + 4]);
+            // The same rotation (either sign), within f32 rounding of the trigonometry.
+            proptest::prop_assert!(got.dot(q).abs() > 1.0 - 1e-6, "{got} vs {q}");
+        }
+    }
 }

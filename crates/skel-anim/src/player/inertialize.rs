@@ -18,10 +18,12 @@
 //! the blend is the same at every frame rate.
 
 use super::{Player, group_mix, mix};
-use crate::inertial::{OFFSET_STRIDE, add_offset, record_difference};
+use crate::inertial::{OFFSET_STRIDE, add_offset};
 use crate::{AnimError, FadeSync, TRS_STRIDE};
 
-use super::inertia_state::{LATER, PlayerInertia, VELOCITY, VELOCITY_STEP};
+use super::inertia_state::{
+    LATER, PlayerInertia, VELOCITY, VELOCITY_STEP, pack_record, packed_difference, unpack_record,
+};
 impl Player {
     /// Makes room for inertialized switches, so that none allocates: a
     /// [`GraphPlayer`](https://docs.rs/skel-graph) with inertialized transitions calls it at
@@ -87,7 +89,13 @@ impl Player {
         let Some(inertia) = self.inertia.as_deref_mut() else {
             return Ok(());
         };
-        inertia.source.copy_from_slice(&self.poser.scratch.trs);
+        for (packed, rec) in inertia
+            .source
+            .chunks_exact_mut(OFFSET_STRIDE)
+            .zip(self.poser.scratch.trs.chunks_exact(TRS_STRIDE))
+        {
+            packed.copy_from_slice(&pack_record(rec));
+        }
         // The same a step earlier, for the velocity.
         self.mix_now(VELOCITY_STEP);
         let Some(inertia) = self.inertia.as_deref_mut() else {
@@ -99,11 +107,11 @@ impl Player {
         let earlier = &self.poser.scratch.trs;
         for (node, (now, before)) in inertia
             .source
-            .chunks_exact(TRS_STRIDE)
+            .chunks_exact(OFFSET_STRIDE)
             .zip(earlier.chunks_exact(TRS_STRIDE))
             .enumerate()
         {
-            let d = record_difference(now, before);
+            let d = packed_difference(now, before);
             for (i, d) in d.into_iter().enumerate() {
                 inertia.blend.put(node, VELOCITY + i, d / VELOCITY_STEP);
             }
@@ -149,10 +157,12 @@ impl Player {
         };
         // The source carried on by its velocity to now.
         let blend = &inertia.blend;
-        for (node, rec) in inertia.source.chunks_exact_mut(TRS_STRIDE).enumerate() {
+        for (node, packed) in inertia.source.chunks_exact_mut(OFFSET_STRIDE).enumerate() {
             let step: [f32; OFFSET_STRIDE] =
                 std::array::from_fn(|i| blend.get(node, VELOCITY + i) * since);
-            add_offset(rec, &step);
+            let mut rec = unpack_record(packed);
+            add_offset(&mut rec, &step);
+            packed.copy_from_slice(&pack_record(&rec));
         }
         self.mix_now(-VELOCITY_STEP);
         let Some(inertia) = self.inertia.as_deref_mut() else {
@@ -161,11 +171,11 @@ impl Player {
         let later = &self.poser.scratch.trs;
         for (node, (src, dst)) in inertia
             .source
-            .chunks_exact(TRS_STRIDE)
+            .chunks_exact(OFFSET_STRIDE)
             .zip(later.chunks_exact(TRS_STRIDE))
             .enumerate()
         {
-            for (i, x) in record_difference(src, dst).into_iter().enumerate() {
+            for (i, x) in packed_difference(src, dst).into_iter().enumerate() {
                 inertia.blend.put(node, LATER + i, x);
             }
         }

@@ -210,7 +210,13 @@ impl Player {
         }
         if let Some(single) = self.single_clip() {
             self.mix.trs_current = false;
-            self.poser.pose(single.0, single.1, sink);
+            // A running blend rides the single-clip pass (`single_clip` checked its layout).
+            let offset = self
+                .inertia
+                .as_deref()
+                .map(|i| &i.blend)
+                .filter(|b| b.is_active());
+            self.poser.pose_offset(single.0, single.1, offset, sink);
             return;
         }
         if self.poser.hook.is_none()
@@ -269,13 +275,14 @@ impl Player {
     }
 
     /// `Some((clip, time))` when the stack is plain playback of one clip (or of nothing): one
-    /// contributing layer, blend mode, effective weight ≥ 1, no mask, no snapshot.
+    /// contributing layer, blend mode, effective weight ≥ 1, no mask, no snapshot, and no
+    /// switch pending; a running inertialization only where its four-node layout is the clip's.
     fn single_clip(&self) -> Option<(Option<usize>, f32)> {
         if self.snapshot.weight > 0.0
             || self.root.is_some()
             || !self.ik.is_empty()
             || self.foot.is_some()
-            || self.inertia.as_ref().is_some_and(|i| i.busy())
+            || self.inertia.as_ref().is_some_and(|i| i.pending())
         {
             return None;
         }
@@ -290,6 +297,21 @@ impl Player {
                 return None;
             }
             found = Some(layer);
+        }
+        let blending = self.inertia.as_ref().is_some_and(|i| i.blend.is_active());
+        if blending {
+            let rides = found.is_some_and(|l| {
+                self.poser.rig.layer_quads.as_ref().is_some_and(|lq| {
+                    lq.clip_ok.get(l.clip).copied().unwrap_or(false)
+                        && self
+                            .inertia
+                            .as_ref()
+                            .is_some_and(|i| i.blend.quads() == lq.shape.len())
+                })
+            });
+            if !rides {
+                return None;
+            }
         }
         Some(found.map_or((None, 0.0), |l| (Some(l.clip), l.clock.time())))
     }

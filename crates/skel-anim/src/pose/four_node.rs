@@ -6,6 +6,7 @@ use glam::Vec4;
 use skel_math::lanes::Affine3x4;
 
 use crate::data::NONE;
+use crate::inertial::Inertialization;
 use crate::math::interpolate::{self, Cols};
 use crate::rig::four_node::QuadPlan;
 use crate::rig::layout::Transform;
@@ -58,6 +59,44 @@ impl Place for Baseline {
     }
 }
 
+/// What the pass adds to each quad after sampling it, before composing: nothing
+/// ([`NoOffset`], compiled away), or a running inertialization laid out over the plan's quads.
+pub(crate) trait QuadOffset: Copy {
+    /// Whether it ever adds anything (a pass that has no place for an offset may run only
+    /// where it does not).
+    const ADDS: bool;
+    /// Which parts (bits 0, 1, 2: translation, rotation, scale) quad `qi` moves; 0: none.
+    fn parts(self, qi: usize) -> u8;
+    /// Adds quad `qi`'s offset to its transforms.
+    fn apply(self, qi: usize, lanes: &mut Lanes);
+}
+
+/// [`QuadOffset`] adding nothing: the pass as it is without a blend.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct NoOffset;
+
+impl QuadOffset for NoOffset {
+    const ADDS: bool = false;
+    #[inline(always)]
+    fn parts(self, _qi: usize) -> u8 {
+        0
+    }
+    #[inline(always)]
+    fn apply(self, _qi: usize, _lanes: &mut Lanes) {}
+}
+
+impl QuadOffset for &Inertialization {
+    const ADDS: bool = true;
+    #[inline(always)]
+    fn parts(self, qi: usize) -> u8 {
+        self.quad_parts(qi)
+    }
+    #[inline(always)]
+    fn apply(self, qi: usize, lanes: &mut Lanes) {
+        self.apply_quad(qi, lanes);
+    }
+}
+
 impl QuadPlan {
     /// Samples, composes and places every node of the clip at the key intervals `segments`
     /// (one per timeline of the clip): writes each node's TRS record and world matrix, parents
@@ -74,57 +113,64 @@ impl QuadPlan {
         world: &mut [f32],
         root: &Transform,
     ) {
-        self.pose_into::<true, _>(segments, trs, world, root, Baseline);
+        self.pose_into::<true, _, _>(segments, trs, world, root, Baseline, NoOffset);
     }
 
     /// The pass itself; `RECORD` says whether each node's TRS record is written to `trs`
-    /// (untouched, and may be empty, when not), `placer` how the hierarchy's products run.
+    /// (untouched, and may be empty, when not), `placer` how the hierarchy's products run,
+    /// `offset` a running inertialization laid out over these quads, added to each quad
+    /// before it is composed.
     #[inline(always)]
-    pub(crate) fn pose_into<const RECORD: bool, P: Place>(
+    pub(crate) fn pose_into<const RECORD: bool, P: Place, O: QuadOffset>(
         &self,
         segments: &[Segment],
         trs: &mut [f32],
         world: &mut [f32],
         root: &Transform,
         placer: P,
+        offset: O,
     ) {
         // Each sampler inlined into the pass: the pass may be compiled for AVX2 and FMA
         // (`pose/avx2.rs`), and a closure left out of line would decode in the baseline.
         match &self.packed {
-            None => self.pose_with::<RECORD, _>(
+            None => self.pose_with::<RECORD, _, _>(
                 0,
                 trs,
                 world,
                 root,
                 placer,
+                offset,
                 #[inline(always)]
                 |_, q| sample(&self.keys, q, segments),
             ),
             Some(p) => match p.uniform {
-                Some(SLERP) => self.pose_with::<RECORD, _>(
+                Some(SLERP) => self.pose_with::<RECORD, _, _>(
                     0,
                     trs,
                     world,
                     root,
                     placer,
+                    offset,
                     #[inline(always)]
                     |qi, q| p.sample_as::<SLERP>(qi, q, segments),
                 ),
-                Some(_) => self.pose_with::<RECORD, _>(
+                Some(_) => self.pose_with::<RECORD, _, _>(
                     0,
                     trs,
                     world,
                     root,
                     placer,
+                    offset,
                     #[inline(always)]
                     |qi, q| p.sample_as::<NLERP>(qi, q, segments),
                 ),
-                None => self.pose_with::<RECORD, _>(
+                None => self.pose_with::<RECORD, _, _>(
                     0,
                     trs,
                     world,
                     root,
                     placer,
+                    offset,
                     #[inline(always)]
                     |qi, q| p.sample(qi, q, segments),
                 ),
@@ -137,7 +183,11 @@ impl QuadPlan {
     /// Lossless keys are read as they are. Inlined into the pass's kernels (`pose/avx2.rs`
     /// places quads with AVX2 intrinsics, which become calls outside an AVX2 function).
     #[inline(always)]
-    pub(crate) fn pose_into_cached<const RECORD: bool, P: Place>(
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the pass's buffers, kernel, key cache and offset, each chosen by a caller"
+    )]
+    pub(crate) fn pose_into_cached<const RECORD: bool, P: Place, O: QuadOffset>(
         &self,
         segments: &[Segment],
         trs: &mut [f32],
@@ -145,35 +195,39 @@ impl QuadPlan {
         root: &Transform,
         placer: P,
         cache: &mut KeyCache,
+        offset: O,
     ) {
         let Some(p) = &self.packed else {
-            return self.pose_into::<RECORD, P>(segments, trs, world, root, placer);
+            return self.pose_into::<RECORD, P, O>(segments, trs, world, root, placer, offset);
         };
         match p.uniform {
-            Some(SLERP) => self.pose_with::<RECORD, _>(
+            Some(SLERP) => self.pose_with::<RECORD, _, _>(
                 0,
                 trs,
                 world,
                 root,
                 placer,
+                offset,
                 #[inline(always)]
                 |qi, q| p.sample_cached_as::<SLERP>(qi, q, segments, cache),
             ),
-            Some(_) => self.pose_with::<RECORD, _>(
+            Some(_) => self.pose_with::<RECORD, _, _>(
                 0,
                 trs,
                 world,
                 root,
                 placer,
+                offset,
                 #[inline(always)]
                 |qi, q| p.sample_cached_as::<NLERP>(qi, q, segments, cache),
             ),
-            None => self.pose_with::<RECORD, _>(
+            None => self.pose_with::<RECORD, _, _>(
                 0,
                 trs,
                 world,
                 root,
                 placer,
+                offset,
                 #[inline(always)]
                 |qi, q| p.sample_cached(qi, q, segments, cache),
             ),
@@ -190,47 +244,75 @@ impl QuadPlan {
         root: &Transform,
     ) {
         match &self.packed {
-            None => self.pose_with::<false, _>(start, &mut [], world, root, Baseline, |_, q| {
-                sample(&self.keys, q, segments)
-            }),
-            Some(p) => {
-                self.pose_with::<false, _>(start, &mut [], world, root, Baseline, |qi, q| {
-                    p.sample(qi, q, segments)
-                })
-            }
+            None => self.pose_with::<false, _, _>(
+                start,
+                &mut [],
+                world,
+                root,
+                Baseline,
+                NoOffset,
+                |_, q| sample(&self.keys, q, segments),
+            ),
+            Some(p) => self.pose_with::<false, _, _>(
+                start,
+                &mut [],
+                world,
+                root,
+                Baseline,
+                NoOffset,
+                |qi, q| p.sample(qi, q, segments),
+            ),
         }
     }
 
     /// [`pose_into`](Self::pose_into) from quad `start` on, with each moving quad's transforms
-    /// from `sample_at`.
+    /// from `sample_at` and `offset`'s added.
     #[inline(always)]
-    fn pose_with<const RECORD: bool, P: Place>(
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the pass's buffers, kernel, offset and sampler, each chosen by a caller"
+    )]
+    fn pose_with<const RECORD: bool, P: Place, O: QuadOffset>(
         &self,
         start: usize,
         trs: &mut [f32],
         world: &mut [f32],
         root: &Transform,
         placer: P,
+        offset: O,
         mut sample_at: impl FnMut(usize, &Quad) -> Lanes,
     ) {
         for (i, q) in self.quads[start..].iter().enumerate() {
             let qi = start + i;
             let h = &q.held;
-            if q.fixed != NONE {
-                // Nothing in the quad moves: its local matrices were composed at build time.
-                if RECORD {
-                    write_trs(
-                        trs,
-                        q,
-                        [h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]],
-                        [h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]],
-                        [h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]],
-                    );
+            let v = match offset.parts(qi) {
+                parts if parts != 0 => {
+                    // A fixed quad moves while the offset does: composed here, not at build.
+                    let mut v = if q.fixed == NONE {
+                        sample_at(qi, q)
+                    } else {
+                        Lanes::from_rows(h)
+                    };
+                    offset.apply(qi, &mut v);
+                    v
                 }
-                place(world, q, &self.fixed[q.fixed as usize], root);
-                continue;
-            }
-            let v = sample_at(qi, q);
+                _ if q.fixed != NONE => {
+                    // Nothing in the quad moves: its local matrices were composed at build
+                    // time.
+                    if RECORD {
+                        write_trs(
+                            trs,
+                            q,
+                            [h[T_ROWS], h[T_ROWS + 1], h[T_ROWS + 2]],
+                            [h[R_ROWS], h[R_ROWS + 1], h[R_ROWS + 2], h[R_ROWS + 3]],
+                            [h[S_ROWS], h[S_ROWS + 1], h[S_ROWS + 2]],
+                        );
+                    }
+                    place(world, q, &self.fixed[q.fixed as usize], root);
+                    continue;
+                }
+                _ => sample_at(qi, q),
+            };
             if RECORD {
                 write_trs(trs, q, v.t.rows(), v.r.rows(), v.s.rows());
             }

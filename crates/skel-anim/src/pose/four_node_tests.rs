@@ -151,7 +151,7 @@ proptest! {
             prop_assert!(plan.quads.is_some(), "one key-time array: the quad pass is built");
         }
         for &t in &times {
-            prop_assert!(crate::pose::single_clip::pose_clip(&data, 0, t, &mut scratch, true, &mut NullSink));
+            prop_assert!(crate::pose::single_clip::pose_clip(&data, job(t), &mut scratch, &mut NullSink));
             crate::pose::steps::resolve_world(&mut scratch);
             reset_to_rest(&data, &mut reference);
             apply_clip(&data, 0, t, &mut reference);
@@ -239,10 +239,10 @@ proptest! {
         let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         for &t in &times {
             let (mut a, mut b) = (crate::RecordingSink::default(), crate::RecordingSink::default());
-            if !crate::pose::single_clip::pose_clip(&data, 0, t, &mut base, true, &mut a) {
+            if !crate::pose::single_clip::pose_clip(&data, job(t), &mut base, &mut a) {
                 break;
             }
-            prop_assert!(crate::pose::single_clip::pose_clip(&data, 0, t, &mut wide, true, &mut b));
+            prop_assert!(crate::pose::single_clip::pose_clip(&data, job(t), &mut wide, &mut b));
             prop_assert_eq!(bits(&wide.trs), bits(&base.trs));
             // FMA's error grows with each parent's magnitude times its child's (at most
             // 1 + 2 + 2 · 2: translations and scales in ±2), level by level.
@@ -358,4 +358,14 @@ fn a_quad_that_mixes_key_time_arrays_keeps_the_vector_pass() {
     let controller = AnimationController::new(Arc::new(data(&rig))).unwrap();
     assert!(controller.scratch().plan.clips[0].quads.is_none());
     assert!(!controller.scratch().plan.clips[0].nodes.is_empty());
+}
+
+/// Clip 0 at `t` with its TRS records and no offset.
+fn job(t: f32) -> crate::pose::single_clip::ClipPose<'static> {
+    crate::pose::single_clip::ClipPose {
+        clip: 0,
+        time: t,
+        record: true,
+        offset: None,
+    }
 }

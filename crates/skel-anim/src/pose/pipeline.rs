@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use crate::inertial::Inertialization;
+use crate::pose::single_clip::ClipPose;
 use crate::{PoseHook, PoseScratch, PoseSink, Rig, apply_clip, reset_to_rest};
 
 #[derive(Debug, Clone)]
@@ -27,18 +29,41 @@ impl Poser {
     /// hook, the step by step pipeline with one.
     #[inline]
     pub(crate) fn pose(&mut self, clip: Option<usize>, time: f32, sink: &mut dyn PoseSink) {
+        self.pose_offset(clip, time, None, sink);
+    }
+
+    /// [`pose`](Self::pose) with a running inertialization's offset added after the clip.
+    /// The fused pass adds it four nodes at a time, so `offset` must be laid out over the
+    /// clip's quads (`Rig::layer_quads`, with the clip among them); the step-by-step pipeline
+    /// adds it node by node.
+    #[inline]
+    pub(crate) fn pose_offset(
+        &mut self,
+        clip: Option<usize>,
+        time: f32,
+        offset: Option<&Inertialization>,
+        sink: &mut dyn PoseSink,
+    ) {
         // Without a hook nothing needs the pose between its steps: sample straight into the
         // hierarchy pass.
-        if let (None, Some(c)) = (&self.hook, clip) {
+        if let (None, Some(clip)) = (&self.hook, clip) {
             let data = &**self.rig.data();
-            let record = sink.wants_local_transforms();
-            if crate::pose::single_clip::pose_clip(data, c, time, &mut self.scratch, record, sink) {
+            let job = ClipPose {
+                clip,
+                time,
+                record: sink.wants_local_transforms(),
+                offset,
+            };
+            if crate::pose::single_clip::pose_clip(data, job, &mut self.scratch, sink) {
                 return;
             }
         }
         self.pose_with(sink, |rig, scratch| {
             if let Some(c) = clip {
                 apply_clip(rig.data(), c, time, scratch);
+            }
+            if let Some(offset) = offset {
+                offset.apply(&mut scratch.trs);
             }
         });
     }

@@ -8,8 +8,20 @@
     reason = "calling the AVX2 variant after run-time detection; every block says why"
 )]
 
+use crate::inertial::Inertialization;
+use crate::pose::four_node::{NoOffset, QuadOffset};
 use crate::rig::kernels::Kernels;
 use crate::{AnimationData, PoseScratch, PoseSink};
+
+/// What one single-clip evaluation asks for: the clip, the time, whether the TRS records are
+/// written, and a running inertialization laid out over the clip's quads to add.
+#[derive(Clone, Copy)]
+pub(crate) struct ClipPose<'a> {
+    pub(crate) clip: usize,
+    pub(crate) time: f32,
+    pub(crate) record: bool,
+    pub(crate) offset: Option<&'a Inertialization>,
+}
 
 /// The single-clip pass (sampling, local → world, bone matrices to `sink`) with the kernels
 /// of `scratch`'s plan. Returns `false`, having done nothing, for a clip that needs the generic
@@ -17,18 +29,29 @@ use crate::{AnimationData, PoseScratch, PoseSink};
 #[inline]
 pub(crate) fn pose_clip(
     data: &AnimationData,
-    clip: usize,
-    time: f32,
+    job: ClipPose<'_>,
     scratch: &mut PoseScratch,
-    record: bool,
     sink: &mut dyn PoseSink,
 ) -> bool {
-    match scratch.plan.kernels {
-        Kernels::Baseline => pose_clip_baseline(data, clip, time, scratch, record, sink),
+    // Without a blend, the pass without the offset's code: each its own function, so that
+    // neither crowds the other out of the compiler's inlining.
+    match (scratch.plan.kernels, job.offset) {
+        (Kernels::Baseline, None) => pose_clip_baseline(data, job, scratch, sink),
+        (Kernels::Baseline, Some(o)) => pose_clip_with(
+            data,
+            job,
+            scratch,
+            sink,
+            crate::pose::four_node::Baseline,
+            o,
+        ),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
         // `is_x86_feature_detected!` found both AVX2 and FMA on this CPU.
-        Kernels::Avx2Fma => unsafe { pose_clip_avx2(data, clip, time, scratch, record, sink) },
+        (Kernels::Avx2Fma, None) => unsafe { pose_clip_avx2(data, job, scratch, sink) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        (Kernels::Avx2Fma, Some(o)) => unsafe { pose_clip_blend_avx2(data, job, scratch, sink, o) },
     }
 }
 
@@ -36,20 +59,17 @@ pub(crate) fn pose_clip(
 #[inline(always)]
 pub(crate) fn pose_clip_baseline(
     data: &AnimationData,
-    clip: usize,
-    time: f32,
+    job: ClipPose<'_>,
     scratch: &mut PoseScratch,
-    record: bool,
     sink: &mut dyn PoseSink,
 ) -> bool {
     pose_clip_with(
         data,
-        clip,
-        time,
+        job,
         scratch,
-        record,
         sink,
         crate::pose::four_node::Baseline,
+        NoOffset,
     )
 }
 
@@ -58,14 +78,16 @@ pub(crate) fn pose_clip_baseline(
 #[inline(always)]
 pub(crate) fn pose_clip_with(
     data: &AnimationData,
-    clip: usize,
-    time: f32,
+    job: ClipPose<'_>,
     scratch: &mut PoseScratch,
-    record: bool,
     sink: &mut dyn PoseSink,
     placer: impl crate::pose::four_node::Place,
+    offset: impl QuadOffset,
 ) -> bool {
-    if crate::pose::steps::pose_clip_fused(data, clip, time, scratch, record, placer) {
+    let ClipPose {
+        clip, time, record, ..
+    } = job;
+    if crate::pose::steps::pose_clip_fused(data, clip, time, scratch, record, placer, offset) {
         crate::pose::bones::compute_frame_bone_matrices(data, scratch, sink);
         true
     } else {
@@ -82,14 +104,28 @@ pub(crate) fn pose_clip_with(
 #[target_feature(enable = "avx2,fma")]
 fn pose_clip_avx2(
     data: &AnimationData,
-    clip: usize,
-    time: f32,
+    job: ClipPose<'_>,
     scratch: &mut PoseScratch,
-    record: bool,
     sink: &mut dyn PoseSink,
 ) -> bool {
     // SAFETY: this function is compiled with AVX2 and FMA and called only where
     // `Kernels::detect` found both (`pose_clip`'s match on the plan's kernels).
     let fma = unsafe { crate::pose::avx2::Fma::new() };
-    pose_clip_with(data, clip, time, scratch, record, sink, fma)
+    pose_clip_with(data, job, scratch, sink, fma, NoOffset)
+}
+
+/// [`pose_clip_avx2`] with a running inertialization's offset added four nodes at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn pose_clip_blend_avx2(
+    data: &AnimationData,
+    job: ClipPose<'_>,
+    scratch: &mut PoseScratch,
+    sink: &mut dyn PoseSink,
+    offset: &Inertialization,
+) -> bool {
+    // SAFETY: this function is compiled with AVX2 and FMA and called only where
+    // `Kernels::detect` found both (`pose_clip`'s match on the plan's kernels).
+    let fma = unsafe { crate::pose::avx2::Fma::new() };
+    pose_clip_with(data, job, scratch, sink, fma, offset)
 }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use glam::{Mat4, Vec4};
 
 use crate::math::interpolate::{self, Cols};
+use crate::pose::four_node::QuadOffset;
 use crate::rig::layout::{Transform, hierarchy_pass, mirror, place_step};
 use crate::rig::plan::PosePlan;
 use crate::sample::cursor::{Segment, TimeCursor};
@@ -237,16 +238,23 @@ fn sample_generic(data: &AnimationData, clip: usize, time: f32, scratch: &mut Po
 /// trip through `trs` and without the rest copy. Returns `false` (having done nothing) for a
 /// clip whose transforms need the generic path (CUBICSPLINE).
 /// With `record` false `trs` is left as it was ([`PoseSink::wants_local_transforms`](crate::PoseSink::wants_local_transforms)).
+/// `offset`, a running inertialization laid out over the clip's quads, is added to each quad
+/// before it is composed (a clip without quads then takes the generic path).
 #[inline(always)]
-pub(crate) fn pose_clip_fused(
+pub(crate) fn pose_clip_fused<O: QuadOffset>(
     data: &AnimationData,
     clip: usize,
     time: f32,
     scratch: &mut PoseScratch,
     record: bool,
     placer: impl crate::pose::four_node::Place,
+    offset: O,
 ) -> bool {
     if scratch.plan.clips[clip].nodes.is_empty() && !data.nodes.is_empty() {
+        return false;
+    }
+    if O::ADDS && scratch.plan.clips[clip].quads.is_none() {
+        // Only the four-node pass has a place for the offset.
         return false;
     }
     for (mb, w) in data.morph_bindings.iter().zip(&mut scratch.morph_weights) {
@@ -280,10 +288,14 @@ pub(crate) fn pose_clip_fused(
                 key_cache.prepare(clip, quads.quads.len());
             }
             if record {
-                quads.pose_into_cached::<true, _>(segments, trs, world, root, placer, key_cache);
+                quads.pose_into_cached::<true, _, _>(
+                    segments, trs, world, root, placer, key_cache, offset,
+                );
             } else {
                 let trs = &mut [];
-                quads.pose_into_cached::<false, _>(segments, trs, world, root, placer, key_cache);
+                quads.pose_into_cached::<false, _, _>(
+                    segments, trs, world, root, placer, key_cache, offset,
+                );
             }
         }
         return true;
