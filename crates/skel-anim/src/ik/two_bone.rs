@@ -197,18 +197,18 @@ impl Chain {
     }
 
     /// The hinge in mid space and the current bend angle signed about it (positive: bent the
-    /// way the hinge opens).
-    fn hinge(&self, mid_axis: Option<Vec3>, pole: Vec3) -> (DVec3, f64) {
+    /// way the hinge opens), as its cosine and sine.
+    fn hinge(&self, mid_axis: Option<Vec3>, pole: Vec3) -> (DVec3, (f64, f64)) {
         let (u, v) = (self.to_start_ms, self.to_end_ms);
         let (a, b) = (self.upper, self.lower);
         let cos_now =
             ((a * a + b * b - self.end_ss.length_squared()) / (2.0 * a * b)).clamp(-1.0, 1.0);
-        let now = cos_now.acos();
+        let now = (cos_now, (1.0 - cos_now * cos_now).max(0.0).sqrt());
         let normal = u.cross(v);
         if normal.length() > 1e-7 * u.length() * v.length() {
             let n = normal.normalize();
             return match mid_axis {
-                Some(k) if k.as_dvec3().dot(n) < 0.0 => (-n, -now),
+                Some(k) if k.as_dvec3().dot(n) < 0.0 => (-n, (now.0, -now.1)),
                 _ => (n, now),
             };
         }
@@ -314,7 +314,8 @@ impl TwoBoneIk {
 
         // Mid joint: the interior angle the triangle (a, b, aim_len) needs, law of cosines.
         let cos_goal = ((a * a + b * b - aim_len * aim_len) / (2.0 * a * b)).clamp(-1.0, 1.0);
-        let mid_rot = DQuat::from_axis_angle(axis, cos_goal.acos() - now);
+        let goal = (cos_goal, (1.0 - cos_goal * cos_goal).max(0.0).sqrt());
+        let mid_rot = turn_between(axis, now, goal);
 
         // Start joint: turn the new end onto the aim, then about start → aim so that the mid
         // joint is on the pole's side, then the twist (both scaled by the weight).
@@ -335,10 +336,15 @@ impl TwoBoneIk {
                 .map_or(DQuat::IDENTITY, |angle| {
                     DQuat::from_axis_angle(dir, angle * weight)
                 });
-            // A right-handed turn in the model frame is a left-handed one in a mirrored joint.
-            let handed = chain.start.matrix3.determinant().signum();
-            let twist = DQuat::from_axis_angle(dir, f64::from(self.twist) * handed * weight);
-            twist * plane * onto
+            if self.twist == 0.0 {
+                plane * onto
+            } else {
+                // A right-handed turn in the model frame is a left-handed one in a mirrored
+                // joint.
+                let handed = chain.start.matrix3.determinant().signum();
+                let twist = DQuat::from_axis_angle(dir, f64::from(self.twist) * handed * weight);
+                twist * plane * onto
+            }
         } else {
             DQuat::IDENTITY
         };
@@ -347,5 +353,44 @@ impl TwoBoneIk {
             mid_correction: unit(mid_rot),
             reached,
         })
+    }
+}
+
+/// The turn about unit `axis` from the angle whose cosine and sine are `from` to the one
+/// whose cosine and sine are `to`, with no trigonometric call: the difference's cosine `c` and
+/// sine `s` give the quaternion `(axis · s, 1 + c)` normalised (twice the half-angle's, exact
+/// near no turn); a half turn, where both vanish, is `(axis, 0)`.
+fn turn_between(axis: DVec3, from: (f64, f64), to: (f64, f64)) -> DQuat {
+    let c = to.0 * from.0 + to.1 * from.1;
+    let s = to.1 * from.0 - to.0 * from.1;
+    let w = 1.0 + c;
+    let v = axis * s;
+    let len = (v.length_squared() + w * w).sqrt();
+    if len > 1e-12 {
+        DQuat::from_xyzw(v.x / len, v.y / len, v.z / len, w / len)
+    } else {
+        DQuat::from_xyzw(axis.x, axis.y, axis.z, 0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::turn_between;
+    use glam::{DQuat, DVec3};
+    use std::f64::consts::PI;
+
+    proptest::proptest! {
+        #[test]
+        fn a_turn_between_two_angles_is_their_difference(
+            from in -PI..PI, to in 0.0..PI, axis in proptest::array::uniform3(-1.0_f64..1.0),
+        ) {
+            let axis = DVec3::from(axis);
+            proptest::prop_assume!(axis.length() > 1e-3);
+            let axis = axis.normalize();
+            let got = turn_between(axis, (from.cos(), from.sin()), (to.cos(), to.sin()));
+            let want = DQuat::from_axis_angle(axis, to - from);
+            // The same rotation, either sign.
+            proptest::prop_assert!(got.dot(want).abs() > 1.0 - 1e-12, "{got} vs {want}");
+        }
     }
 }

@@ -1,0 +1,74 @@
+//! Chain IK solves as a plain program for instruction counts (valgrind `--tool=cachegrind
+//! --cache-sim=no`, the difference of two runs that differ only in SOLVES) and times: the
+//! `ik` bench's six-joint chain (`benches/ik.rs`), ten iterations run in full, pole on, the
+//! target moved a little every solve so that no two solves are alike.
+//!
+//! ```text
+//! chain_solves fabrik|fabrik_limits|ccd SOLVES
+//! ```
+//!
+//! Prints `solver S solves N ns_per_solve T checksum C`. `scripts/ik/count.sh` drives it.
+
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use glam::{Affine3A, Quat, Vec3};
+use skel_anim::ik::{ChainIk, ChainSolver, JointLimit};
+
+/// Six joints going up and bending a little at each (the `ik` bench's chain).
+fn chain() -> [Affine3A; 6] {
+    let mut m = [Affine3A::from_translation(Vec3::new(0.1, 0.9, -0.2)); 6];
+    for i in 1..6 {
+        let bend = Affine3A::from_quat(Quat::from_rotation_z(0.15) * Quat::from_rotation_x(0.05));
+        m[i] = m[i - 1] * bend * Affine3A::from_translation(Vec3::new(0.0, 0.3, 0.0));
+    }
+    m
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (Some(solver), Some(Ok(solves))) = (args.first(), args.get(1).map(|n| n.parse::<u32>()))
+    else {
+        eprintln!("usage: chain_solves fabrik|fabrik_limits|ccd SOLVES");
+        return ExitCode::FAILURE;
+    };
+    let (kind, limits) = match solver.as_str() {
+        "fabrik" => (ChainSolver::Fabrik, vec![]),
+        "fabrik_limits" => (
+            ChainSolver::Fabrik,
+            vec![JointLimit::cone(Vec3::Y, 0.6, 0.3); 6],
+        ),
+        "ccd" => (ChainSolver::Ccd, vec![]),
+        other => {
+            eprintln!("chain_solves: no solver {other:?}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let models = chain();
+    let mut out = [Quat::IDENTITY; 6];
+    let mut checksum = 0.0_f64;
+    let start = Instant::now();
+    for k in 0..solves {
+        #[expect(clippy::cast_precision_loss, reason = "a small wobble of the target")]
+        let wobble = (k % 64) as f32 * 1e-3;
+        let ik = ChainIk {
+            solver: kind,
+            target: Vec3::new(0.9 - wobble, 1.7, 0.3 + wobble),
+            pole: Some(Vec3::Z),
+            iterations: 10,
+            tolerance: 0.0,
+            ..ChainIk::default()
+        };
+        match ik.solve(black_box(&models), &limits, &mut out) {
+            Ok(_) => checksum += f64::from(out[2].x + out[4].y),
+            Err(e) => {
+                eprintln!("chain_solves: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let ns = start.elapsed().as_secs_f64() * 1e9 / f64::from(solves.max(1));
+    println!("solver {solver} solves {solves} ns_per_solve {ns:.1} checksum {checksum:.6}");
+    ExitCode::SUCCESS
+}
