@@ -1,5 +1,6 @@
 //! `--terrain plane:NX,NY,NZ,D` or `--terrain mesh:FILE.glb`: the ground a graph's foot
-//! placement queries (`"ground": "plane"` or `"mesh"`), in the character's world space.
+//! placement queries (`"ground": "plane"` or `"mesh"`), in the character's world space, and
+//! without a graph the foot placement of the legs the humanoid map finds.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -7,9 +8,52 @@ use std::sync::Arc;
 use skel::anim::{GroundPlane, GroundQuery, TriangleGround};
 use skel::gltf::{LoadOptions, PrimitiveMode, load_path, rest_world_matrices};
 
+/// What `--terrain` cannot use: the text itself, or an asset with no legs to stand on it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TerrainError {
+    /// The text is neither `plane:NX,NY,NZ,D` nor `mesh:FILE.glb`, or names a bad ground.
+    #[error("--terrain {spec:?}: {reason}")]
+    BadSpec {
+        /// The value as given.
+        spec: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The humanoid map finds no humanoid in the asset's joints, so there are no legs.
+    #[error(
+        "--terrain without a foot-placement graph stands the humanoid's legs on the ground, \
+         and this asset has none: {source}"
+    )]
+    NotHumanoid {
+        /// Why the joints are not a humanoid.
+        #[source]
+        source: skel::retarget::RetargetError,
+    },
+    /// The humanoid map lacks a joint of the legs (hips, upper leg, lower leg, foot).
+    #[error(
+        "--terrain without a foot-placement graph stands the humanoid's legs on the ground; \
+         the humanoid map finds no {bone} joint in this asset"
+    )]
+    MissingLegJoint {
+        /// The missing joint, as the humanoid map names it (`LeftFoot`).
+        bone: String,
+    },
+    /// Foot placement refuses the legs found (a zero-length bone, a broken chain).
+    #[error("--terrain: foot placement refuses the humanoid's legs: {0}")]
+    Placement(#[source] skel::anim::AnimError),
+}
+
 /// A ground read from `--terrain`: the name a graph binds it to, and the ground.
-pub fn parse(spec: &str) -> Result<(&'static str, Arc<dyn GroundQuery>), String> {
-    let bad = |why: &str| format!("--terrain {spec:?}: {why}");
+///
+/// # Errors
+/// [`TerrainError::BadSpec`]: not `plane:` with four numbers and a non-zero normal, nor a
+/// readable `mesh:` file with triangles.
+pub fn parse(spec: &str) -> Result<(&'static str, Arc<dyn GroundQuery>), TerrainError> {
+    let bad = |why: &str| TerrainError::BadSpec {
+        spec: spec.to_owned(),
+        reason: why.to_owned(),
+    };
     if let Some(numbers) = spec.strip_prefix("plane:") {
         let n: Vec<f32> = numbers
             .split(',')
@@ -34,16 +78,22 @@ pub fn parse(spec: &str) -> Result<(&'static str, Arc<dyn GroundQuery>), String>
 
 /// Foot placement on the legs of `rig`'s humanoid map (the hips, and each side's upper leg,
 /// lower leg, foot and toes, found from the joint names as `skel retarget --auto` finds
-/// them), standing on `ground`.
+/// them), standing on `ground`. What `--terrain` means where no graph places feet.
+///
+/// # Errors
+/// [`TerrainError::NotHumanoid`] (a quadruped, a rig without legs),
+/// [`TerrainError::MissingLegJoint`], [`TerrainError::Placement`].
 pub fn humanoid_feet(
     rig: &skel::anim::Rig,
     ground: Arc<dyn GroundQuery>,
-) -> Result<skel::anim::FootPlacementJob, String> {
+) -> Result<skel::anim::FootPlacementJob, TerrainError> {
     use skel::retarget::{BodySide, HumanBone, HumanoidMap, Limb};
-    let map = HumanoidMap::detect(rig.data()).map_err(|e| format!("--terrain: {e}"))?;
+    let map =
+        HumanoidMap::detect(rig.data()).map_err(|source| TerrainError::NotHumanoid { source })?;
     let bone = |b: HumanBone| {
-        map.get(b)
-            .ok_or_else(|| format!("--terrain: the humanoid map finds no {b} joint"))
+        map.get(b).ok_or_else(|| TerrainError::MissingLegJoint {
+            bone: b.to_string(),
+        })
     };
     let mut feet = Vec::new();
     for side in [BodySide::Left, BodySide::Right] {
@@ -57,8 +107,20 @@ pub fn humanoid_feet(
     }
     let desc = skel::anim::FootPlacementDesc::new(bone(HumanBone::Hips)?, feet);
     let placement =
-        skel::anim::FootPlacement::new(rig.data(), &desc).map_err(|e| format!("--terrain: {e}"))?;
+        skel::anim::FootPlacement::new(rig.data(), &desc).map_err(TerrainError::Placement)?;
     Ok(skel::anim::FootPlacementJob::new(placement, ground))
+}
+
+/// [`parse`] then [`humanoid_feet`]: `--terrain` where no graph places feet.
+///
+/// # Errors
+/// What those two report.
+pub fn humanoid_feet_on(
+    rig: &skel::anim::Rig,
+    spec: &str,
+) -> Result<skel::anim::FootPlacementJob, TerrainError> {
+    let (_, ground) = parse(spec)?;
+    humanoid_feet(rig, ground)
 }
 
 /// The triangles of every mesh of `path` at rest, placed by their nodes (glTF's own

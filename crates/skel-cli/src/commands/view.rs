@@ -46,7 +46,6 @@ pub struct ViewArgs {
 /// # Errors
 /// No display, no adapter, a bad asset or clip, a failed screenshot.
 pub fn run(args: ViewArgs) -> Result<(), Box<dyn std::error::Error>> {
-    args.graph.refuse_terrain_without_graph("skel view")?;
     if args.frames == Some(0) {
         return Err("--frames must be at least 1, got 0".into());
     }

@@ -68,6 +68,9 @@ pub struct RenderJob {
     pub bones: Vec<BoneOverride>,
     /// Every clip mirrored left for right (`--mirror`).
     pub mirror: bool,
+    /// `--terrain plane:…|mesh:…`: the ground the humanoid's feet stand on (a graph's own
+    /// foot placement takes it from its [`GraphArgs`](crate::graph_args::GraphArgs) instead).
+    pub terrain: Option<String>,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
 }
@@ -103,7 +106,12 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     let (ctx, adapter) = open_device()?;
     let mut container = load_asset(&ctx, job, &asset_name, !job.bones.is_empty())?;
 
-    let (mut player, playing) = playing::make_player(&container, &job.animation, &asset_name)?;
+    let (mut player, playing) = playing::make_player(
+        &container,
+        &job.animation,
+        job.terrain.as_deref(),
+        &asset_name,
+    )?;
 
     let frames = job
         .frames

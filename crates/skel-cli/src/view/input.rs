@@ -89,10 +89,13 @@ impl Viewer {
                 self.frames
             ),
             None => format!(
-                "clip {} {name:?} | {} | speed {}x | {:.1} ms/frame | frame {}",
+                "clip {} {name:?} | {} | speed {}x | {}{:.1} ms/frame | frame {}",
                 self.clip,
                 if playing { "playing" } else { "paused" },
                 self.speed,
+                self.feet
+                    .as_ref()
+                    .map_or_else(String::new, |f| format!("{} | ", f.summary())),
                 self.frame_ms,
                 self.frames
             ),
@@ -116,15 +119,20 @@ impl Viewer {
             let world = graph.tick(dt / 1000.0, &mut self.character, &ctx.queue);
             self.renderer
                 .set_world_matrices(&ctx.queue, &self.character, world);
+        } else if let Some(feet) = &mut self.feet {
+            let world = feet.tick(dt, clip, &mut self.character, &ctx.queue);
+            self.renderer
+                .set_world_matrices(&ctx.queue, &self.character, world);
         } else if clip < self.character.animation_groups.len() {
             self.character.tick_animation(clip, dt, &ctx.queue);
             self.renderer
                 .update_from_group(&ctx.queue, &mut self.character, clip);
         }
         if !self.properties.is_empty() {
-            let player = match &self.graph {
-                Some(graph) => Some(graph.player()),
-                None => self
+            let player = match (&self.graph, &self.feet) {
+                (Some(graph), _) => Some(graph.player()),
+                (None, Some(feet)) => Some(feet.player()),
+                (None, None) => self
                     .character
                     .animation_groups
                     .get(clip)

@@ -3,6 +3,7 @@
 //! next/previous clip (N/P or →/←), speed (+/−), a frame-time readout in the title bar and on
 //! stdout (one line a second, and one per change, so scripts and tests can follow it).
 
+mod feet;
 mod graph;
 mod input;
 mod surface;
@@ -83,6 +84,9 @@ struct Viewer {
     cursor: (f64, f64),
     /// With `--graph`: what plays instead of the selected clip.
     graph: Option<graph::LiveGraph>,
+    /// With `--terrain` and no graph: the selected clip posed with the humanoid's feet on the
+    /// ground.
+    feet: Option<feet::LiveFeet>,
     /// Material, texture-transform and visibility animation of what plays.
     properties: skel::anim::PropertyPose,
 }
@@ -219,6 +223,7 @@ impl Viewer {
                 .ok_or_else(|| format!("the asset has no clip {c:?}"))?,
         };
         let graph = graph::LiveGraph::new(&job.graph, &character)?;
+        let feet = feet::LiveFeet::new(&job.graph, &character)?;
         let renderer =
             AssetRenderer::new(&gpu.ctx, &character, &gpu.format()).map_err(|e| e.to_string())?;
         let (lo, hi) = rest_bounds(&character);
@@ -246,6 +251,7 @@ impl Viewer {
             drag: None,
             cursor: (0.0, 0.0),
             graph,
+            feet,
             properties,
         };
         viewer.select(clip);
