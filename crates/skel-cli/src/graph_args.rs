@@ -197,7 +197,8 @@ impl GraphArgs {
             Graph::from_json(&text, rig).map_err(|e| format!("graph {}: {e}", path.display()))?;
         let mut player = GraphPlayer::new(&graph, Player::new(rig))?;
         if let Some(spec) = &self.terrain {
-            let (name, ground) = crate::terrain::parse(spec)?;
+            let terrain = crate::terrain::Terrain::parse(spec, rig.data().handedness)?;
+            let (name, ground) = (terrain.name(), terrain.ground());
             if let Some(other) = player.ground_name().map(str::to_owned) {
                 if !player.set_ground(name, ground) {
                     return Err(format!(

@@ -154,6 +154,9 @@ impl Viewer {
             o.handedness,
         );
         self.renderer.set_camera(&ctx.queue, &camera);
+        if let Some(ground) = &self.ground {
+            ground.set_camera(&ctx.queue, &camera);
+        }
         let Some(frame) = self.gpu.acquire() else {
             return Ok(None);
         };
@@ -176,6 +179,9 @@ impl Viewer {
                 depth_stencil_attachment: Some(self.gpu.depth_attachment()),
                 ..Default::default()
             });
+            if let Some(ground) = &self.ground {
+                ground.draw(&mut pass);
+            }
             self.renderer
                 .draw(&self.character, &mut pass)
                 .map_err(|e| e.to_string())?;

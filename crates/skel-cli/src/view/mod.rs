@@ -89,6 +89,8 @@ struct Viewer {
     feet: Option<feet::LiveFeet>,
     /// Material, texture-transform and visibility animation of what plays.
     properties: skel::anim::PropertyPose,
+    /// With `--terrain`: the ground the feet stand on.
+    ground: Option<skel::render::GroundRenderer>,
 }
 
 /// The orbit camera's state.
@@ -227,6 +229,21 @@ impl Viewer {
         let renderer =
             AssetRenderer::new(&gpu.ctx, &character, &gpu.format()).map_err(|e| e.to_string())?;
         let (lo, hi) = rest_bounds(&character);
+        let ground = match &job.graph.terrain {
+            Some(spec) => {
+                let terrain = crate::terrain::Terrain::parse(spec, options.handedness)
+                    .map_err(|e| e.to_string())?;
+                Some(
+                    skel::render::GroundRenderer::new(
+                        &gpu.ctx,
+                        &gpu.format(),
+                        &terrain.triangles_around(lo, hi),
+                    )
+                    .map_err(|e| e.to_string())?,
+                )
+            }
+            None => None,
+        };
         let size = (hi - lo).max_element().max(1e-3);
         let orbit = Orbit {
             centre: (lo + hi) * 0.5,
@@ -253,6 +270,7 @@ impl Viewer {
             graph,
             feet,
             properties,
+            ground,
         };
         viewer.select(clip);
         Ok(viewer)
