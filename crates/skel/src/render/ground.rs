@@ -35,13 +35,14 @@ pub struct GroundStyle {
 
 impl Default for GroundStyle {
     /// A muted grey-green with half-unit squares (half a metre for a character in metres),
-    /// the darker ones at 75 %: light enough to stand apart from
-    /// [`BACKGROUND`](super::BACKGROUND), dark enough for a character to stand out on it.
+    /// the darker ones at 70 %: light enough to stand apart from
+    /// [`BACKGROUND`](super::BACKGROUND), dark enough for a character to stand out on it
+    /// under the key light.
     fn default() -> Self {
         Self {
-            color: Vec3::new(0.20, 0.24, 0.19),
+            color: Vec3::new(0.085, 0.10, 0.08),
             checker_side: 0.5,
-            checker_shade: 0.75,
+            checker_shade: 0.7,
         }
     }
 }
@@ -336,7 +337,7 @@ mod tests {
                 .collect()
         };
         let good = floats(GroundStyle::default());
-        assert_eq!(&good[4..6], &[0.5, 0.75]);
+        assert_eq!(&good[4..6], &[0.5, 0.7]);
         let bad = floats(GroundStyle {
             color: Vec3::NAN,
             checker_side: f32::INFINITY,
