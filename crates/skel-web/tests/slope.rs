@@ -1,8 +1,8 @@
 //! The slope scene's CPU side, natively: `graphs/default_character_slope.json` on the slope the
 //! page draws keeps the built-in character's toes on it (and without foot placement one sinks),
 //! its look-at turns the head to the point under the pointer as the page computes it (and
-//! weight 0 leaves the head where the clip has it), and the probe the page publishes measures
-//! what it says.
+//! weight 0 leaves the head where the clip has it), the probe the page publishes measures what
+//! it says, and a frame of it allocates nothing.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
@@ -177,6 +177,37 @@ fn the_probe_measures_gaps_and_the_heads_angle() {
         head + Vec3::new(0.5_f32.cos(), 0.0, -0.5_f32.sin()),
     );
     assert!((aside.head_angle - std::f32::consts::FRAC_PI_2).abs() < 1e-3);
+}
+
+/// What the page adds to a frame of the slope scene (the pointer's point, the look-at's
+/// parameters, the probe) allocates nothing; nor does the graph's tick with foot placement and
+/// the look-at once running.
+#[test]
+fn a_slope_frame_allocates_nothing() {
+    let rig = rig();
+    let probe = SlopeProbe::new(&rig).unwrap();
+    let plane = slope_plane().unwrap();
+    let centre = Vec3::new(0.0, 0.9, 0.0);
+    let camera = Camera::orbit(centre, 5.0, 0.3, 0.2, 1.5, Handedness::LeftHanded);
+    let mut gp = player(&rig, 1.0, true, 1.0);
+    run(&mut gp, &probe, Vec3::new(0.0, 1.5, 2.0), 90);
+    let mut angle = 0.0;
+    let count = allocation_counter::measure(|| {
+        for k in 0..30 {
+            let ndc = Vec2::new(0.02 * k as f32 - 0.3, 0.4);
+            let target = slope_look_target(&camera, centre, ndc).unwrap();
+            let params = gp.instance_mut();
+            params.set_float(LOOK_WEIGHT_PARAM, 1.0).unwrap();
+            params.set_vec3(LOOK_PARAM, target).unwrap();
+            gp.tick(DT, &mut NullSink);
+            angle += probe
+                .measure(gp.player_mut().world_matrices(), &plane, target)
+                .head_angle;
+        }
+    })
+    .count_total;
+    assert!(angle.is_finite());
+    assert_eq!(count, 0, "30 frames allocated {count} times");
 }
 
 #[test]
