@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use skel::render::{BACKGROUND, Camera};
+use winit::event::{ElementState, MouseButton};
 use winit::keyboard::{Key, NamedKey};
 
 use super::Viewer;
@@ -48,6 +49,59 @@ impl Viewer {
         }
         self.report(true);
         false
+    }
+
+    /// A mouse button: the left one orbits; with Shift held, or the right one, it moves the
+    /// graph's selected target instead (when the graph has targets).
+    pub(super) fn mouse_button(&mut self, state: ElementState, button: MouseButton) {
+        let pressed = state == ElementState::Pressed;
+        let wants_target =
+            button == MouseButton::Right || (button == MouseButton::Left && self.shift);
+        if pressed
+            && wants_target
+            && let Some(graph) = &mut self.graph
+            && graph.targets_mut().begin()
+        {
+            // The target jumps under the cursor at once, on its plane facing the camera.
+            self.drag_target();
+            return;
+        }
+        if !pressed && let Some(graph) = &mut self.graph {
+            graph.targets_mut().end();
+        }
+        if button == MouseButton::Left {
+            self.drag = pressed.then_some(self.cursor);
+        }
+    }
+
+    /// Moves the graph's selected target under the cursor (during a target drag).
+    pub(super) fn drag_target(&mut self) {
+        let camera = self.camera();
+        let size = self.window.inner_size();
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "pixel positions of a window"
+        )]
+        let cursor = glam::Vec2::new(self.cursor.0 as f32, self.cursor.1 as f32);
+        let size = glam::Vec2::new(size.width as f32, size.height as f32);
+        if let Some(graph) = &mut self.graph
+            && graph.drag_target(&camera, cursor, size)
+        {
+            self.report(true);
+        }
+    }
+
+    /// The orbit camera as it is now.
+    fn camera(&self) -> Camera {
+        let o = &self.orbit;
+        Camera::orbit(
+            o.centre,
+            o.distance,
+            o.yaw,
+            o.pitch,
+            self.gpu.aspect(),
+            o.handedness,
+        )
     }
 
     /// Plays clip `clip` from its start.
@@ -144,15 +198,7 @@ impl Viewer {
                     .set_properties(&ctx.queue, &self.character, &self.properties);
             }
         }
-        let o = &self.orbit;
-        let camera = Camera::orbit(
-            o.centre,
-            o.distance,
-            o.yaw,
-            o.pitch,
-            self.gpu.aspect(),
-            o.handedness,
-        );
+        let camera = self.camera();
         self.renderer.set_camera(&ctx.queue, &camera);
         if let Some(ground) = &self.ground {
             ground.set_camera(&ctx.queue, &camera);

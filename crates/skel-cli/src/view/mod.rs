@@ -1,12 +1,16 @@
 //! `skel view`: a winit window with a wgpu surface drawing an animated asset with
 //! `skel::render::AssetRenderer`. Orbit camera (drag, wheel, A/D/W/S), play/pause (Space),
 //! next/previous clip (N/P or →/←), speed (+/−), a frame-time readout in the title bar and on
-//! stdout (one line a second, and one per change, so scripts and tests can follow it).
+//! stdout (one line a second, and one per change, so scripts and tests can follow it). With a
+//! graph, the mouse moves its IK targets (`targets.rs`, geometry in `pick.rs`); with
+//! `--terrain`, the ground is drawn and the feet stand on it (`feet.rs` without a graph).
 
 mod feet;
 mod graph;
 mod input;
+mod pick;
 mod surface;
+mod targets;
 
 use std::error::Error;
 use std::path::PathBuf;
@@ -16,7 +20,7 @@ use std::time::Instant;
 use skel::render::{AssetRenderer, Vec3, rest_bounds};
 use skel::{AssetContainer, LoadOptions, Source};
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event::{ElementState, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
@@ -82,6 +86,8 @@ struct Viewer {
     last_report: Instant,
     drag: Option<(f64, f64)>,
     cursor: (f64, f64),
+    /// Whether Shift is held (Shift + left drag moves a graph's target).
+    shift: bool,
     /// With `--graph`: what plays instead of the selected clip.
     graph: Option<graph::LiveGraph>,
     /// With `--terrain` and no graph: the selected clip posed with the humanoid's feet on the
@@ -131,15 +137,13 @@ impl ApplicationHandler for App {
             {
                 self.finish(event_loop);
             }
-            WindowEvent::MouseInput {
-                state,
-                button: MouseButton::Left,
-                ..
-            } => {
-                v.drag = (state == ElementState::Pressed).then_some(v.cursor);
-            }
+            WindowEvent::ModifiersChanged(modifiers) => v.shift = modifiers.state().shift_key(),
+            WindowEvent::MouseInput { state, button, .. } => v.mouse_button(state, button),
             WindowEvent::CursorMoved { position, .. } => {
-                if let Some((x, y)) = v.drag {
+                if v.graph.as_ref().is_some_and(|g| g.targets().dragging()) {
+                    v.cursor = (position.x, position.y);
+                    v.drag_target();
+                } else if let Some((x, y)) = v.drag {
                     v.orbit.yaw -= ((position.x - x) * 0.01) as f32;
                     v.orbit.pitch += ((position.y - y) * 0.01) as f32;
                     v.drag = Some((position.x, position.y));
@@ -267,6 +271,7 @@ impl Viewer {
             last_report: Instant::now(),
             drag: None,
             cursor: (0.0, 0.0),
+            shift: false,
             graph,
             feet,
             properties,

@@ -1,0 +1,147 @@
+//! `skel view --graph` moves IK targets with the mouse, in a real window (Xvfb) with real
+//! pointer events (xdotool): Shift + left drag moves the selected target, Tab selects the
+//! next one, a right drag moves it too, and every change is a stdout line the graph's own
+//! readout agrees with. Without Xvfb and xdotool these tests SKIP unless
+//! `SKEL_REQUIRE_DISPLAY=1`; without an adapter, unless `SKEL_REQUIRE_GPU=1`.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+mod display;
+
+use std::io::{BufRead as _, BufReader};
+use std::process::Stdio;
+use std::sync::mpsc;
+
+use display::{KillOnDrop, Xvfb, view, wait_for, xdotool};
+
+/// The point of the last line of `seen` that starts with `prefix` (`… = X,Y,Z` or
+/// `… at X,Y,Z`).
+fn point(seen: &[String], prefix: &str) -> [f64; 3] {
+    let line = seen
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no line {prefix:?} in {seen:?}"));
+    let numbers: Vec<f64> = line
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect();
+    [numbers[0], numbers[1], numbers[2]]
+}
+
+/// Waits for the next line that starts with `prefix` and returns its point.
+fn next_point(rx: &mpsc::Receiver<String>, seen: &mut Vec<String>, prefix: &str) -> [f64; 3] {
+    assert!(wait_for(rx, seen, prefix), "no line {prefix:?}: {seen:?}");
+    point(seen, prefix)
+}
+
+/// Moves the pointer to (x, y) of `window` and lets the viewer see it.
+fn pointer(x: &Xvfb, window: &str, at: (u32, u32)) {
+    xdotool(
+        x,
+        &[
+            "mousemove",
+            "--sync",
+            "--window",
+            window,
+            &at.0.to_string(),
+            &at.1.to_string(),
+        ],
+    );
+}
+
+#[test]
+fn the_mouse_moves_the_graphs_ik_targets() {
+    let Some(x) = display::xvfb("the_mouse_moves_the_graphs_ik_targets") else {
+        return;
+    };
+    let graph = concat!(env!("CARGO_MANIFEST_DIR"), "/../../graphs/ik_gallery.json");
+    let log = std::env::temp_dir().join(format!("skel-view-targets-{}.txt", std::process::id()));
+    let child = view(
+        &x,
+        &[
+            "--graph",
+            graph,
+            "--set",
+            "0:two_bone=1",
+            "--size",
+            "320x240",
+        ],
+    )
+    .stdout(Stdio::piped())
+    .stderr(std::fs::File::create(&log).unwrap())
+    .spawn()
+    .unwrap();
+    let mut child = KillOnDrop(child);
+    let (tx, rx) = mpsc::channel();
+    let stdout = child.0.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut seen = Vec::new();
+    let stderr = || std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(
+        wait_for(&rx, &mut seen, "| target hand (Tab next"),
+        "the viewer never named the selected target: {seen:?}\n{}",
+        stderr()
+    );
+    let window = xdotool(&x, &["search", "--sync", "--name", "skel view"]);
+    let window = window.lines().next().unwrap().trim().to_owned();
+    xdotool(&x, &["windowfocus", "--sync", &window]);
+
+    // Shift + left drag upwards: the hand's target rises, on the plane facing the camera.
+    pointer(&x, &window, (160, 150));
+    xdotool(&x, &["keydown", "shift"]);
+    xdotool(&x, &["mousedown", "1"]);
+    let pressed = next_point(&rx, &mut seen, "target hand = ");
+    pointer(&x, &window, (160, 70));
+    let dragged = next_point(&rx, &mut seen, "target hand = ");
+    xdotool(&x, &["mouseup", "1"]);
+    xdotool(&x, &["keyup", "shift"]);
+    let rise = dragged[1] - pressed[1];
+    let across = (dragged[0] - pressed[0]).hypot(dragged[2] - pressed[2]);
+    // The camera looks 0.2 rad down: screen up is mostly world up.
+    assert!(
+        rise > 0.2 && across < 0.5 * rise,
+        "dragging up moved the target from {pressed:?} to {dragged:?}"
+    );
+    // The graph holds the new value (its readout, to two decimals).
+    let readout = format!("hand={:.2},{:.2},{:.2}", dragged[0], dragged[1], dragged[2]);
+    assert!(
+        wait_for(&rx, &mut seen, &readout),
+        "the graph does not show {readout}: {seen:?}"
+    );
+
+    // Tab: the next target; a right drag sideways moves it along the screen's horizontal.
+    xdotool(&x, &["key", "Tab"]);
+    assert!(
+        wait_for(
+            &rx,
+            &mut seen,
+            "target reach selected at 0.3500,1.7500,0.3000"
+        ),
+        "{seen:?}"
+    );
+    pointer(&x, &window, (100, 100));
+    xdotool(&x, &["mousedown", "3"]);
+    let pressed = next_point(&rx, &mut seen, "target reach = ");
+    pointer(&x, &window, (180, 100));
+    let moved = next_point(&rx, &mut seen, "target reach = ");
+    xdotool(&x, &["mouseup", "3"]);
+    // The readout that follows the move still has the hand where the first drag left it.
+    assert!(wait_for(&rx, &mut seen, "graph base:"), "{seen:?}");
+    assert!(seen.last().unwrap().contains(&readout), "{seen:?}");
+    xdotool(&x, &["key", "q"]);
+    let status = child.0.wait().unwrap();
+    let across = (moved[0] - pressed[0]).hypot(moved[2] - pressed[2]);
+    assert!(
+        across > 0.2 && (moved[1] - pressed[1]).abs() < 1e-3,
+        "dragging right moved the target from {pressed:?} to {moved:?}"
+    );
+    let _ = std::fs::remove_file(&log);
+    assert!(status.success(), "skel view failed after q: {}", stderr());
+}
