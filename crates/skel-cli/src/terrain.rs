@@ -139,12 +139,6 @@ impl Terrain {
             Shape::Mesh(triangles) => triangles.to_vec(),
         }
     }
-
-    /// Whether it is an endless plane (drawn as a square the caller sizes).
-    #[must_use]
-    pub fn is_plane(&self) -> bool {
-        matches!(self.shape, Shape::Plane(_))
-    }
 }
 
 /// Foot placement on the legs of `rig`'s humanoid map (the hips, and each side's upper leg,

@@ -1,5 +1,6 @@
 //! `--terrain` drawn under the character (`skel::render::GroundRenderer`): a plane as a square
-//! around where the character goes over the render, framed with it; a mesh as its triangles.
+//! around where the character goes over the render, a mesh as its triangles; the ground near
+//! the character is framed with it.
 
 use skel::gpu::GpuContext;
 use skel::render::{GroundRenderer, RenderFormat, Vec3};
@@ -8,8 +9,9 @@ use super::RenderError;
 use crate::terrain::Terrain;
 
 /// The ground of `spec` (in `handedness`'s world) under a character reaching `points`, drawn
-/// into passes of `format`. A plane's square is added to `points` so that the camera frames
-/// the ground around the feet too; a mesh is drawn as it is, however far it reaches.
+/// into passes of `format`. The ground's corners within the character's largest extent of its
+/// middle are added to `points`, so that the camera frames the ground around the feet too
+/// (a plane's whole square; of a large mesh, what is near, the rest may be cut by the frame).
 ///
 /// # Errors
 /// [`RenderError::Terrain`] for a bad `--terrain`; [`RenderError::Gpu`] when the ground's
@@ -34,8 +36,12 @@ pub fn ground(
         (Vec3::splat(-0.5), Vec3::splat(0.5))
     };
     let triangles = terrain.triangles_around(lo, hi);
-    if terrain.is_plane() {
-        points.extend(triangles.iter().flatten());
-    }
+    let (middle, reach) = ((lo + hi) * 0.5, (hi - lo).max_element());
+    points.extend(
+        triangles
+            .iter()
+            .flatten()
+            .filter(|p| p.distance(middle) <= reach),
+    );
     Ok(GroundRenderer::new(ctx, format, &triangles)?)
 }
