@@ -1,7 +1,7 @@
 //! `skel pose --terrain` without a graph: the feet and pelvis the humanoid map finds stand on
 //! the ground (the built-in character, CesiumMan and Superhero_Male_FullBody from
-//! `../shared/assets`), and an asset without humanoid legs is refused by a message that says
-//! so. Each placed pose is compared with the same pose without `--terrain`, so a flag that
+//! `../shared/assets`), a mesh ground lifts the foot over its higher part in both
+//! handednesses, and an asset without humanoid legs is refused by a message that says so. Each placed pose is compared with the same pose without `--terrain`, so a flag that
 //! changed nothing would fail.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
@@ -184,4 +184,83 @@ fn terrain_refuses_assets_without_humanoid_legs_by_name() {
             .to_string(),
     ]);
     assert!(!ok && stderr.contains("--terrain"), "{stderr}");
+}
+
+/// A `.glb` of two level plates: `x` in -1..0 at height `low_x`, `x` in 0..1 at `high_x`
+/// (glTF's right-handed space), `z` in -1..1.
+fn two_plates(low_x: f32, high_x: f32) -> Vec<u8> {
+    let mut positions = Vec::new();
+    let mut indices: Vec<u16> = Vec::new();
+    for (x0, x1, y) in [(-1.0_f32, 0.0_f32, low_x), (0.0, 1.0, high_x)] {
+        let base = (positions.len() / 3) as u16;
+        for (x, z) in [(x0, -1.0_f32), (x1, -1.0), (x1, 1.0), (x0, 1.0)] {
+            positions.extend([x, y, z]);
+        }
+        indices.extend([0, 2, 1, 0, 3, 2].map(|i| base + i));
+    }
+    let mut bin: Vec<u8> = positions.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let index_offset = bin.len();
+    bin.extend(indices.iter().flat_map(|i| i.to_le_bytes()));
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let top = low_x.max(high_x);
+    let json = serde_json::json!({
+        "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "buffers": [{"byteLength": bin.len()}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": index_offset},
+            {"buffer": 0, "byteOffset": index_offset, "byteLength": indices.len() * 2}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": positions.len() / 3,
+             "type": "VEC3", "min": [-1.0, low_x.min(high_x), -1.0], "max": [1.0, top, 1.0]},
+            {"bufferView": 1, "componentType": 5123, "count": indices.len(), "type": "SCALAR"}
+        ]
+    });
+    let mut json = serde_json::to_vec(&json).unwrap();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let total = 12 + 8 + json.len() + 8 + bin.len();
+    let mut glb = Vec::with_capacity(total);
+    glb.extend(b"glTF");
+    glb.extend(2_u32.to_le_bytes());
+    glb.extend((total as u32).to_le_bytes());
+    glb.extend((json.len() as u32).to_le_bytes());
+    glb.extend(b"JSON");
+    glb.extend(json);
+    glb.extend((bin.len() as u32).to_le_bytes());
+    glb.extend(b"BIN\0");
+    glb.extend(bin);
+    glb
+}
+
+#[test]
+fn a_mesh_terrain_lifts_the_foot_over_its_higher_plate_in_both_handednesses() {
+    let character = repo("fixtures/default_character.glb");
+    // The character's right side is glTF's -x: the plate there is 12 cm high, the other 0.
+    let plates = skel_test_support::TempFile::new("plates.glb", two_plates(0.12, 0.0));
+    let terrain = format!("mesh:{}", plates.display());
+    for handedness in ["lh", "rh"] {
+        let placed = pose(
+            &character,
+            &[
+                "--handedness",
+                handedness,
+                "--times",
+                "0",
+                "--terrain",
+                &terrain,
+            ],
+        );
+        let [left, right] = TOES.map(|n| node_y(&placed, 0, n));
+        // A left-handed world mirrors the mesh as it mirrors the character: the same foot.
+        assert!(
+            (right - 0.12 - TOE_HEIGHT).abs() < 1e-3 && (left - TOE_HEIGHT).abs() < 1e-3,
+            "{handedness}: left toe at {left}, right toe at {right}"
+        );
+    }
 }
