@@ -1,8 +1,9 @@
 //! `skel pose --terrain` without a graph: the feet and pelvis the humanoid map finds stand on
 //! the ground (the built-in character, CesiumMan and Superhero_Male_FullBody from
 //! `../shared/assets`), a mesh ground lifts the foot over its higher part in both
-//! handednesses, and an asset without humanoid legs is refused by a message that says so. Each placed pose is compared with the same pose without `--terrain`, so a flag that
-//! changed nothing would fail.
+//! handednesses, and an asset without humanoid legs is refused by a message that says so.
+//! Each placed pose is compared with the same pose without `--terrain`, so a flag that changed
+//! nothing would fail.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 mod common;
