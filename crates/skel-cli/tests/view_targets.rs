@@ -1,7 +1,7 @@
 //! `skel view --graph` moves IK targets with the mouse, in a real window (Xvfb) with real
 //! pointer events (xdotool): Shift + left drag moves the selected target, Tab selects the
 //! next one, a right drag moves it too, and every change is a stdout line the graph's own
-//! readout agrees with. Without Xvfb and xdotool these tests SKIP unless
+//! readout agrees with; the selected target is drawn where it is. Without Xvfb and xdotool these tests SKIP unless
 //! `SKEL_REQUIRE_DISPLAY=1`; without an adapter, unless `SKEL_REQUIRE_GPU=1`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
@@ -144,4 +144,71 @@ fn the_mouse_moves_the_graphs_ik_targets() {
     );
     let _ = std::fs::remove_file(&log);
     assert!(status.success(), "skel view failed after q: {}", stderr());
+}
+
+/// Pixels of the amber target marker: strong red and green, almost no blue (the shoes have
+/// little green, the skin much blue, the shirt little red).
+fn marker_pixels(image: &image::RgbImage) -> Vec<(u32, u32)> {
+    image
+        .enumerate_pixels()
+        .filter(|(_, _, p)| {
+            let [r, g, b] = p.0;
+            r > 150 && g > 80 && b < 50 && r >= g
+        })
+        .map(|(x, y, _)| (x, y))
+        .collect()
+}
+
+/// The last of 30 frames of `skel view ARGS` at 320×240.
+fn shot(x: &Xvfb, name: &str, args: &[&str]) -> image::RgbImage {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "skel-view-marker-{}-{name}.png",
+        std::process::id()
+    ));
+    let mut all = vec!["--frames", "30", "--size", "320x240", "--screenshot"];
+    all.push(path.to_str().unwrap());
+    all.extend_from_slice(args);
+    let out = view(x, &all).output().unwrap();
+    assert!(
+        out.status.success(),
+        "skel view {all:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let image = image::open(&path).unwrap().into_rgb8();
+    let _ = std::fs::remove_file(&path);
+    image
+}
+
+#[test]
+fn the_selected_target_is_drawn_where_it_is() {
+    let Some(x) = display::xvfb("the_selected_target_is_drawn_where_it_is") else {
+        return;
+    };
+    let gallery = concat!(env!("CARGO_MANIFEST_DIR"), "/../../graphs/ik_gallery.json");
+    // The hand's target (weight 0: the arm stays down) on either side of the character.
+    let centre = |set: &str| {
+        let pixels = marker_pixels(&shot(&x, set, &["--graph", gallery, "--set", set]));
+        assert!(pixels.len() > 20, "{set}: {} marker pixels", pixels.len());
+        let n = pixels.len() as f64;
+        let sum = pixels.iter().fold((0.0, 0.0), |(sx, sy), &(x, y)| {
+            (sx + f64::from(x), sy + f64::from(y))
+        });
+        (sum.0 / n, sum.1 / n)
+    };
+    let (a, b) = (centre("0:hand=0.5,1.2,0.3"), centre("0:hand=-0.5,1.2,0.3"));
+    assert!(
+        (a.0 - b.0).abs() > 40.0 && (a.1 - b.1).abs() < 15.0,
+        "the marker stood at {a:?} and at {b:?}"
+    );
+    // A graph without IK targets draws none.
+    let plain = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../graphs/default_character.json"
+    );
+    let none = marker_pixels(&shot(&x, "plain", &["--graph", plain]));
+    assert!(
+        none.len() < 3,
+        "{} marker pixels without targets",
+        none.len()
+    );
 }

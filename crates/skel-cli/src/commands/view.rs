@@ -10,7 +10,7 @@ use crate::view::{self, ViewJob};
 /// A / D orbit, W / S tilt, Q or Escape quit. Drag with the left mouse button to orbit, wheel
 /// to zoom. With `--graph`: ↑ / ↓ step the first float parameter, → / ← the second, Space
 /// fires the first trigger, 1–9 toggle the bool parameters in declared order; Tab selects the
-/// next IK or look-at target and Shift + left drag (or a right drag) moves it on the plane
+/// next IK or look-at target (drawn as an amber diamond) and Shift + left drag (or a right drag) moves it on the plane
 /// through it facing the camera (`target NAME = X,Y,Z` on stdout). `--terrain` draws the
 /// ground and stands the feet on it, with or without a graph.
 #[derive(Debug, clap::Args)]
@@ -20,7 +20,7 @@ use crate::view::{self, ViewJob};
 Mouse: drag to orbit, wheel to zoom. The title bar and stdout show clip, state, speed and \
 frame time. With --graph: Up / Down step the first float parameter, Right / Left the \
 second, Space fires the first trigger, 1-9 toggle the bool parameters in declared order, Tab \
-selects the next IK / look-at target and Shift+drag (or right-drag) moves it under the cursor \
+selects the next IK / look-at target (drawn as an amber diamond) and Shift+drag (or right-drag) moves it under the cursor \
 on the plane through it facing the camera; the title bar and stdout show each graph layer's \
 state, the parameters and the selected target, and stdout has one line per target move \
 (target NAME = X,Y,Z). --terrain draws the ground and stands the humanoid's feet on it."

@@ -134,6 +134,11 @@ impl LiveGraph {
         &self.targets
     }
 
+    /// Where the selected target is now (none without targets).
+    pub(super) fn selected_target_at(&self) -> Option<glam::Vec3> {
+        self.targets.selected_at(self.driver.player.instance())
+    }
+
     /// The targets the mouse moves, to start and end a drag.
     pub(super) fn targets_mut(&mut self) -> &mut Targets {
         &mut self.targets

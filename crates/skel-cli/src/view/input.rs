@@ -203,6 +203,10 @@ impl Viewer {
         if let Some(ground) = &self.ground {
             ground.set_camera(&ctx.queue, &camera);
         }
+        if let (Some(marker), Some(graph)) = (&mut self.marker, &self.graph) {
+            marker.place(ctx, graph.selected_target_at());
+            marker.drawer().set_camera(&ctx.queue, &camera);
+        }
         let Some(frame) = self.gpu.acquire() else {
             return Ok(None);
         };
@@ -231,6 +235,9 @@ impl Viewer {
             self.renderer
                 .draw(&self.character, &mut pass)
                 .map_err(|e| e.to_string())?;
+            if let Some(marker) = &self.marker {
+                marker.drawer().draw(&mut pass);
+            }
         }
         let capture = capture
             .then(|| self.gpu.encode_capture(&mut encoder, &frame.texture))

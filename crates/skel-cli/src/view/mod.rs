@@ -8,6 +8,7 @@
 mod feet;
 mod graph;
 mod input;
+mod marker;
 mod pick;
 mod surface;
 mod targets;
@@ -97,6 +98,8 @@ struct Viewer {
     properties: skel::anim::PropertyPose,
     /// With `--terrain`: the ground the feet stand on.
     ground: Option<skel::render::GroundRenderer>,
+    /// With a graph that has IK targets: the selected one, drawn.
+    marker: Option<marker::Marker>,
 }
 
 /// The orbit camera's state.
@@ -256,6 +259,12 @@ impl Viewer {
             pitch: 0.2,
             handedness: options.handedness,
         };
+        let marker = match &graph {
+            Some(g) if g.targets().selected().is_some() => {
+                Some(marker::Marker::new(&gpu.ctx, &gpu.format(), size * 0.03)?)
+            }
+            _ => None,
+        };
         let properties = skel::anim::PropertyPose::new(&character.animation.clips);
         let mut viewer = Self {
             window,
@@ -276,6 +285,7 @@ impl Viewer {
             feet,
             properties,
             ground,
+            marker,
         };
         viewer.select(clip);
         Ok(viewer)

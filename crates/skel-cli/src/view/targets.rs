@@ -46,6 +46,11 @@ impl Targets {
         self.params.get(self.selected).map(|(_, n)| n.as_str())
     }
 
+    /// Where the selected target is now.
+    pub(super) fn selected_at(&self, instance: &GraphInstance) -> Option<Vec3> {
+        vec3(instance, self.params.get(self.selected)?.0)
+    }
+
     /// Selects the next target (wrapping) and says which, and where it is now.
     pub(super) fn cycle(&mut self, instance: &GraphInstance) -> Option<String> {
         if self.params.is_empty() {
