@@ -16,8 +16,9 @@
 #   scripts/ozz/profile.py can see inside ozz's jobs (GCC's -g does not change the code; the
 #   instruction counts stay the same). A WORK built with other flags is rebuilt.
 #
-# Prints the harness's path on stdout and progress on stderr; `cargo xtask bench --vs-ozz
-# SNAPSHOT` drives it.
+# Also builds WORK/two_bone (scripts/ozz/two_bone.cc: ozz's two-bone IK, which
+# scripts/ozz/two_bone.sh measures). Prints the harness's path on stdout and progress on
+# stderr; `cargo xtask bench --vs-ozz SNAPSHOT` drives it.
 set -euo pipefail
 
 if [ $# -lt 2 ]; then
@@ -78,7 +79,7 @@ fi
 jobs=$(nproc 2>/dev/null || echo 2)
 flags=${OZZ_CXXFLAGS:-}
 if [ "$(cat "$work/.skel-flags" 2>/dev/null)" != "flags=$flags" ]; then
-    rm -rf "$build" "$work/harness"
+    rm -rf "$build" "$work/harness" "$work/two_bone"
 fi
 if [ ! -x "$build/src/animation/offline/gltf/gltf2ozz" ]; then
     echo "ozz: configuring and building (a few minutes)" >&2
@@ -91,7 +92,8 @@ if [ ! -x "$build/src/animation/offline/gltf/gltf2ozz" ]; then
     echo "flags=$flags" >"$work/.skel-flags"
 fi
 
-# 3. The harness, compiled as ozz compiles itself (Release flags), against its static libraries.
+# 3. The harness and two_bone, compiled as ozz compiles itself (Release flags), against its
+#    static libraries.
 lib() {
     find "$build/src" -name "lib$1*.a" | head -1
 }
@@ -101,6 +103,14 @@ if [ ! -x "$harness" ] || [ "$here/harness.cc" -nt "$harness" ]; then
     # shellcheck disable=SC2086 # flags are words
     c++ -std=c++17 -O3 -DNDEBUG -g $flags -I"$src/include" "$here/harness.cc" \
         "$(lib ozz_animation_offline)" "$(lib ozz_animation)" "$(lib ozz_base)" -o "$harness"
+fi
+# The two-bone IK reference (scripts/ozz/two_bone.cc, run by scripts/ozz/two_bone.sh), built
+# the same way into WORK/two_bone.
+if [ ! -x "$work/two_bone" ] || [ "$here/two_bone.cc" -nt "$work/two_bone" ]; then
+    echo "ozz: building two_bone" >&2
+    # shellcheck disable=SC2086 # flags are words
+    c++ -std=c++17 -O3 -DNDEBUG -g $flags -I"$src/include" "$here/two_bone.cc" \
+        "$(lib ozz_animation)" "$(lib ozz_base)" -o "$work/two_bone"
 fi
 
 # 4. Conversions with gltf2ozz's defaults (optimised animations).

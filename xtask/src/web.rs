@@ -69,10 +69,15 @@ pub(crate) fn build(root: &Path, out: &Path) -> Result<(), String> {
         .remove_name_section(true)
         .generate(out)
         .map_err(|e| format!("wasm-bindgen failed on {}: {e:#}", wasm.display()))?;
-    // The page and, beside it, the built-in character's animation graph it fetches.
+    // The page and, beside it, the built-in character's animation graphs it fetches (the
+    // default scene's and the slope scene's).
     for (from, to) in [
         ("crates/skel-web/web/index.html", "index.html"),
         ("graphs/default_character.json", skel_web::DEFAULT_GRAPH_URL),
+        (
+            "graphs/default_character_slope.json",
+            skel_web::SLOPE_GRAPH_URL,
+        ),
     ] {
         std::fs::copy(root.join(from), out.join(to))
             .map_err(|e| format!("cannot copy {from}: {e}"))?;

@@ -222,6 +222,27 @@ impl Session<'_> {
         .map(|_| ())
     }
 
+    /// Moves the mouse, no button held, to `dx`, `dy` pixels from the centre of the element
+    /// matching `css` (the page sees a `pointermove` there, as when a user hovers).
+    ///
+    /// # Errors
+    /// A driver error or no such element.
+    pub(crate) fn hover(&self, css: &str, dx: i32, dy: i32) -> Result<(), String> {
+        let element = self.element(css)?;
+        let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": element });
+        let actions = [
+            json!({ "type": "pointerMove", "duration": 0, "origin": origin, "x": 0, "y": 0 }),
+            json!({ "type": "pointerMove", "duration": 50, "origin": origin, "x": dx, "y": dy }),
+        ];
+        self.command(
+            "POST",
+            "actions",
+            Some(&json!({ "actions": [{ "type": "pointer", "id": "mouse",
+                "parameters": { "pointerType": "mouse" }, "actions": actions }] })),
+        )
+        .map(|_| ())
+    }
+
     /// A PNG screenshot of the first element matching `css`.
     ///
     /// # Errors

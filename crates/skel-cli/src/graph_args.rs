@@ -36,8 +36,8 @@ pub struct GraphArgs {
     /// The ground the graph's foot placement stands on: `plane:NX,NY,NZ,D` (the plane
     /// N·p + D = 0, binding the graph's ground "plane") or `mesh:FILE.glb` (the triangles of
     /// that file's meshes at rest, binding "mesh"), in the character's world space. Without a
-    /// graph (`skel play --layers`), or with one that places no feet, the feet and pelvis are
-    /// the ones the humanoid map finds.
+    /// graph, or with one that places no feet, the feet and pelvis are the ones the humanoid
+    /// map finds (an asset without humanoid legs is refused).
     #[arg(long, value_name = "plane:NX,NY,NZ,D|mesh:FILE.glb")]
     pub terrain: Option<String>,
 }
@@ -94,21 +94,6 @@ pub struct GraphDriver {
 }
 
 impl GraphArgs {
-    /// Refuses `--terrain` where this command cannot place feet without a graph (only
-    /// `skel play --layers` has a humanoid fallback there).
-    ///
-    /// # Errors
-    /// `--terrain` given without `--graph`.
-    pub fn refuse_terrain_without_graph(&self, command: &str) -> Result<(), String> {
-        match (&self.terrain, &self.graph) {
-            (Some(spec), None) => Err(format!(
-                "{command} --terrain {spec:?} needs --graph (skel play --layers places the \
-                 humanoid's feet without one)"
-            )),
-            _ => Ok(()),
-        }
-    }
-
     /// The clips the graph file plays mirrored (`"mirror": true`), read from the file; none
     /// without `--graph`.
     ///
@@ -212,7 +197,8 @@ impl GraphArgs {
             Graph::from_json(&text, rig).map_err(|e| format!("graph {}: {e}", path.display()))?;
         let mut player = GraphPlayer::new(&graph, Player::new(rig))?;
         if let Some(spec) = &self.terrain {
-            let (name, ground) = crate::terrain::parse(spec)?;
+            let terrain = crate::terrain::Terrain::parse(spec, rig.data().handedness)?;
+            let (name, ground) = (terrain.name(), terrain.ground());
             if let Some(other) = player.ground_name().map(str::to_owned) {
                 if !player.set_ground(name, ground) {
                     return Err(format!(

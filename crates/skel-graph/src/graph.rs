@@ -243,6 +243,23 @@ impl Graph {
         self.clip_names.get(clip).map(String::as_str)
     }
 
+    /// The vec3 parameters the pose operations reach for or look at (their goals' targets:
+    /// points in the character's world space, what a viewer lets the user move), each once, in
+    /// declared order. Poles, which are directions, are not among them.
+    #[must_use]
+    pub fn target_params(&self) -> Vec<ParamId> {
+        let mut ids: Vec<u32> = self
+            .layers
+            .iter()
+            .flat_map(|l| &l.operations)
+            .flat_map(|o| &o.goals)
+            .map(|g| g.target)
+            .collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.into_iter().map(ParamId).collect()
+    }
+
     /// The distinct clips the graph plays, in ascending order of clip index (the clips a
     /// viewer or a culling system may want to load or warm).
     #[must_use]

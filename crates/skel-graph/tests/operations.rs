@@ -226,3 +226,16 @@ fn bad_chain_look_at_and_body_operations_name_their_path() {
         assert!(err.contains(&format!("layers[0].{path}")), "{op}: {err}");
     }
 }
+
+#[test]
+fn target_params_are_the_operations_targets_not_their_poles() {
+    // Two operations share one target; the pole and the unused parameters are not targets.
+    let g = graph_with(
+        r#"{"ik": "two_bone", "joints": ["spine", "arm", "hand"], "target": "reach",
+            "pole": "knee"},
+           {"ik": "aim", "joints": ["arm"], "target": "reach", "forward": [0, 1, 0], "up": [0, 0, 1]}"#,
+    )
+    .unwrap();
+    assert_eq!(g.target_params(), vec![g.param_id("reach").unwrap()]);
+    assert!(graph_with("").unwrap().target_params().is_empty());
+}

@@ -30,7 +30,7 @@ pub(crate) struct App {
 }
 
 impl App {
-    /// Loads `glb` (see [`Scene::load`]) and listens to the page.
+    /// Loads `glb` in the scene `kind` (see [`Scene::load`]) and listens to the page.
     pub(crate) fn new(
         page: Page,
         gpu: CanvasGpu,
@@ -38,8 +38,9 @@ impl App {
         held: Option<f32>,
         graph: Option<&str>,
         crowd_size: u32,
+        (kind, test): (crate::SceneKind, bool),
     ) -> Result<Self, WebError> {
-        let mut scene = Scene::load(&page, &gpu, glb, held, graph)?;
+        let mut scene = Scene::load(&page, &gpu, glb, held, graph, kind, test)?;
         scene.crowd_size = crowd_size;
         let document = page
             .window()
@@ -110,7 +111,15 @@ impl App {
         if let Some((name, glb)) = gestures.file {
             // A new asset plays its clip (no graph: graphs are written for one rig).
             let crowd_size = self.scene.crowd_size;
-            self.scene = Scene::load(&self.page, &self.gpu, &glb, None, None)?;
+            self.scene = Scene::load(
+                &self.page,
+                &self.gpu,
+                &glb,
+                None,
+                None,
+                crate::SceneKind::Default,
+                false,
+            )?;
             self.scene.crowd_size = crowd_size;
             if self.gpu.backend == crate::Backend::WebGpu {
                 self.page.allow_crowd();
@@ -122,7 +131,8 @@ impl App {
         if moved {
             self.scene.view.nudge(dx, dy, gestures.wheel);
         }
-        self.scene.animate(&self.page, &self.gpu, step, moved)?;
+        self.scene
+            .animate(&self.page, &self.gpu, step, moved, gestures.pointer)?;
         if !self.draw()? {
             return Ok(());
         }

@@ -25,6 +25,20 @@ pub enum WebError {
         /// The value in the query string.
         got: String,
     },
+    /// `?scene=` named something other than `default` or `slope`.
+    #[error("unknown scene {got:?} in ?scene= (use default or slope)")]
+    UnknownScene {
+        /// The value in the query string.
+        got: String,
+    },
+    /// `?scene=` cannot be shown with another parameter.
+    #[error("?scene={scene} cannot be combined with ?{with}")]
+    SceneConflict {
+        /// The scene asked for.
+        scene: &'static str,
+        /// The parameter it cannot be combined with.
+        with: &'static str,
+    },
     /// The CPU pose of `?test=1` (or of the native side of the check) failed.
     #[error("cannot pose the asset on the CPU: {0}")]
     Pose(String),

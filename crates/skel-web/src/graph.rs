@@ -34,12 +34,19 @@ pub(crate) struct GraphControls {
 }
 
 impl GraphControls {
-    /// Compiles `json` against `rig` and adds one control per parameter to `#controls`.
+    /// Compiles `json` against `rig` and adds one control per parameter to `#controls`, but
+    /// for the parameters named in `driven` (the page sets those itself: the slope scene's
+    /// look-at target and weight), which get no control and are not overwritten.
     ///
     /// # Errors
     /// [`WebError::Graph`] for a graph that does not compile against the rig;
     /// [`WebError::Page`] when the page cannot make its controls.
-    pub(crate) fn new(page: &Page, json: &str, rig: &Arc<Rig>) -> Result<Self, WebError> {
+    pub(crate) fn new(
+        page: &Page,
+        json: &str,
+        rig: &Arc<Rig>,
+        driven: &[&str],
+    ) -> Result<Self, WebError> {
         let graph = Graph::from_json(json, rig).map_err(|e| WebError::Graph(e.to_string()))?;
         let player = GraphPlayer::new(&graph, Player::new(rig))
             .map_err(|e| WebError::Graph(e.to_string()))?;
@@ -57,6 +64,9 @@ impl GraphControls {
         };
         let mut controls = Vec::new();
         for (id, name, kind) in graph.params() {
+            if driven.contains(&name) {
+                continue;
+            }
             let value = player.instance().get(id);
             let label = document.create_element("label").map_err(|_| no_control())?;
             let input: web_sys::HtmlInputElement = document
@@ -169,6 +179,11 @@ impl GraphControls {
             self.shown = text;
         }
         Ok(())
+    }
+
+    /// The graph's player: its parameters, its ground, its foot placement.
+    pub(crate) fn player_mut(&mut self) -> &mut GraphPlayer {
+        &mut self.player
     }
 
     /// The world matrices of the last pose, by node.

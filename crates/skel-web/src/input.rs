@@ -1,6 +1,6 @@
 //! What the user does on the page between two frames: drags and wheel turns on the canvas
-//! (the orbit camera), a `.glb` picked in `#file` or dropped on the canvas, and the clip chosen
-//! in `#clip`. Event listeners only record into cells; [`Input::take`] hands the frame
+//! (the orbit camera), where the pointer is over the canvas (the slope scene's look-at), a
+//! `.glb` picked in `#file` or dropped on the canvas, and the clip chosen in `#clip`. Event listeners only record into cells; [`Input::take`] hands the frame
 //! everything since the last one, so no listener touches the scene.
 
 use std::cell::{Cell, RefCell};
@@ -23,12 +23,16 @@ pub(crate) struct Gestures {
     pub(crate) wheel: f32,
     /// A `.glb` the user picked or dropped: its name and bytes.
     pub(crate) file: Option<(String, Vec<u8>)>,
+    /// Where the pointer last was over the canvas, in normalised device coordinates (none
+    /// before it first moved there).
+    pub(crate) pointer: Option<glam::Vec2>,
 }
 
 /// The page's listeners and what they recorded.
 pub(crate) struct Input {
     drag: Rc<Cell<(f32, f32)>>,
     wheel: Rc<Cell<f32>>,
+    pointer: Rc<Cell<Option<glam::Vec2>>>,
     file: OpenedFile,
     /// Kept alive as long as the page listens.
     _listeners: Vec<Closure<dyn FnMut(web_sys::Event)>>,
@@ -45,6 +49,7 @@ impl Input {
     ) -> Result<Self, WebError> {
         let drag = Rc::new(Cell::new((0.0_f32, 0.0_f32)));
         let wheel = Rc::new(Cell::new(0.0_f32));
+        let pointer = Rc::new(Cell::new(None));
         let file: OpenedFile = Rc::new(RefCell::new(None));
         let mut listeners = Vec::new();
         let mut on = |target: &web_sys::EventTarget,
@@ -61,13 +66,26 @@ impl Input {
             Ok(())
         };
         let cell = Rc::clone(&drag);
+        let at = Rc::clone(&pointer);
+        let area = canvas.clone();
         on(
             canvas,
             "pointermove",
             Box::new(move |e| {
-                if let Some(e) = e.dyn_ref::<web_sys::PointerEvent>()
-                    && e.buttons() != 0
-                {
+                let Some(e) = e.dyn_ref::<web_sys::PointerEvent>() else {
+                    return;
+                };
+                #[expect(clippy::cast_precision_loss, reason = "pixels")]
+                let ndc = crate::canvas_ndc(
+                    e.offset_x() as f32,
+                    e.offset_y() as f32,
+                    area.client_width() as f32,
+                    area.client_height() as f32,
+                );
+                if ndc.is_some() {
+                    at.set(ndc);
+                }
+                if e.buttons() != 0 {
                     let (x, y) = cell.get();
                     #[expect(clippy::cast_precision_loss, reason = "pixels")]
                     cell.set((x + e.movement_x() as f32, y + e.movement_y() as f32));
@@ -122,6 +140,7 @@ impl Input {
         Ok(Self {
             drag,
             wheel,
+            pointer,
             file,
             _listeners: listeners,
         })
@@ -132,6 +151,7 @@ impl Input {
         Gestures {
             drag: self.drag.replace((0.0, 0.0)),
             wheel: self.wheel.replace(0.0),
+            pointer: self.pointer.get(),
             file: self.file.borrow_mut().take(),
         }
     }

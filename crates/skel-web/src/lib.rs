@@ -23,12 +23,20 @@
 mod error;
 mod orbit;
 mod params;
+mod pointer;
 mod pose_digest;
+mod slope;
 
 pub use error::WebError;
 pub use orbit::OrbitView;
-pub use params::{Backend, PageParams};
+pub use params::{Backend, PageParams, SceneKind};
+pub use pointer::{canvas_ndc, look_target, pointer_ray};
 pub use pose_digest::{PoseDigest, VERTEX_STRIDE, digest_difference, pose_digest};
+pub use slope::{
+    GROUND_NAME, HEAD_FORWARD, HEAD_JOINT, LOOK_DEPTH, LOOK_PARAM, LOOK_WEIGHT_PARAM,
+    SLOPE_DEGREES, SLOPE_GRAPH_URL, SLOPE_VIEW, SlopeProbe, SlopeReading, TOE_JOINTS,
+    slope_look_target, slope_plane,
+};
 
 /// Where the page finds the built-in character's animation graph: `cargo xtask web` copies
 /// `graphs/default_character.json` beside `index.html` under this name.
@@ -64,6 +72,8 @@ mod input;
 mod page;
 #[cfg(target_arch = "wasm32")]
 mod scene;
+#[cfg(target_arch = "wasm32")]
+mod stage;
 #[cfg(target_arch = "wasm32")]
 mod start;
 #[cfg(target_arch = "wasm32")]

@@ -14,13 +14,17 @@ pub(crate) struct Page {
     /// `<select id="clip">` and `<input id="crowd">`, read every frame.
     clip: Option<web_sys::HtmlSelectElement>,
     crowd: Option<web_sys::HtmlInputElement>,
+    /// The slope scene's panel and its `#feet` and `#look` toggles, read every frame.
+    slope_panel: Option<web_sys::HtmlElement>,
+    feet: Option<web_sys::HtmlInputElement>,
+    look: Option<web_sys::HtmlInputElement>,
     /// `<canvas id="skel">`.
     pub(crate) canvas: web_sys::HtmlCanvasElement,
 }
 
 impl Page {
     /// Finds `window`, `<body>`, `<canvas id="skel">` and the optional `#status`, `#stats`,
-    /// `#clip` and `#crowd`.
+    /// `#clip`, `#crowd`, and the slope scene's `#slope-controls`, `#feet` and `#look`.
     pub(crate) fn find() -> Result<Self, WebError> {
         let window = web_sys::window().ok_or(WebError::Page { what: "window" })?;
         let document = window
@@ -42,6 +46,15 @@ impl Page {
             crowd: document
                 .get_element_by_id("crowd")
                 .and_then(|e| e.dyn_into().ok()),
+            slope_panel: document
+                .get_element_by_id("slope-controls")
+                .and_then(|e| e.dyn_into().ok()),
+            feet: document
+                .get_element_by_id("feet")
+                .and_then(|e| e.dyn_into().ok()),
+            look: document
+                .get_element_by_id("look")
+                .and_then(|e| e.dyn_into().ok()),
             window,
             body,
             canvas,
@@ -62,7 +75,7 @@ impl Page {
             })?;
         let pair = |key: &str| query.get(key).map(|v| (key.to_owned(), v));
         PageParams::from_pairs(
-            ["backend", "asset", "t", "test", "graph", "crowd"]
+            ["backend", "asset", "t", "test", "graph", "crowd", "scene"]
                 .into_iter()
                 .filter_map(pair),
         )
@@ -122,6 +135,27 @@ impl Page {
     /// Whether `#crowd` is ticked.
     pub(crate) fn crowd_ticked(&self) -> bool {
         self.crowd.as_ref().is_some_and(|i| i.checked())
+    }
+
+    /// Shows the slope scene's toggles (`#slope-controls`), hidden in other scenes.
+    pub(crate) fn show_slope_controls(&self) {
+        if let Some(panel) = &self.slope_panel {
+            panel.set_hidden(false);
+        }
+    }
+
+    /// Whether `#feet` (foot placement on the slope) is ticked; on when the page lacks it.
+    pub(crate) fn feet_ticked(&self) -> bool {
+        self.feet
+            .as_ref()
+            .is_none_or(web_sys::HtmlInputElement::checked)
+    }
+
+    /// Whether `#look` (the look-at follows the pointer) is ticked; on when the page lacks it.
+    pub(crate) fn look_ticked(&self) -> bool {
+        self.look
+            .as_ref()
+            .is_none_or(web_sys::HtmlInputElement::checked)
     }
 
     /// Unticks and greys out `#crowd`, with `why` as its tooltip and in the status line

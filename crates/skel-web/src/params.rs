@@ -1,5 +1,5 @@
 //! The page's query parameters: `?backend=webgl2|webgpu`, `?asset=URL`, `?graph=URL|none`,
-//! `?t=SECONDS` and `?test=1`.
+//! `?t=SECONDS`, `?crowd=N`, `?scene=slope` and `?test=1`.
 
 use crate::WebError;
 
@@ -37,6 +37,34 @@ impl Backend {
     }
 }
 
+/// What the page shows around the character (`?scene=`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SceneKind {
+    /// The character alone on the background (no `?scene=`, or `?scene=default`).
+    #[default]
+    Default,
+    /// `?scene=slope`: the built-in character on a slope under
+    /// [`SLOPE_GRAPH_URL`](crate::SLOPE_GRAPH_URL), feet placed on it and head following the
+    /// pointer.
+    Slope,
+}
+
+impl SceneKind {
+    /// Parses a `?scene=` value (`default` or `slope`, ASCII case ignored).
+    ///
+    /// # Errors
+    /// [`WebError::UnknownScene`] for anything else.
+    pub fn parse(value: &str) -> Result<Self, WebError> {
+        match value.to_ascii_lowercase().as_str() {
+            "default" => Ok(Self::Default),
+            "slope" => Ok(Self::Slope),
+            _ => Err(WebError::UnknownScene {
+                got: value.to_owned(),
+            }),
+        }
+    }
+}
+
 /// What the page's query string asks for.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageParams {
@@ -55,6 +83,8 @@ pub struct PageParams {
     /// `?crowd=N`: characters in the crowd the crowd toggle shows (1..=1000; default
     /// [`DEFAULT_CROWD`](crate::DEFAULT_CROWD)).
     pub crowd: Option<u32>,
+    /// `?scene=`: what surrounds the character.
+    pub scene: SceneKind,
     /// `?test=1`: after the first frame, also pose the asset on the CPU at
     /// [`TEST_TIMES`](crate::TEST_TIMES) and publish the numbers in `data-skel-pose`, for
     /// `cargo xtask web --check` to compare with native.
@@ -63,12 +93,14 @@ pub struct PageParams {
 
 impl PageParams {
     /// The graph to load: `?graph=` unless `none`; without it, the built-in character's graph
-    /// when the page draws the built-in character and holds no time.
+    /// ([`SLOPE_GRAPH_URL`](crate::SLOPE_GRAPH_URL) in the slope scene) when the page draws
+    /// the built-in character and holds no time.
     #[must_use]
     pub fn graph_url(&self) -> Option<&str> {
         match (&self.graph, &self.asset, self.time) {
             (Some(url), _, _) if url == "none" => None,
             (Some(url), _, _) => Some(url),
+            (None, None, None) if self.scene == SceneKind::Slope => Some(crate::SLOPE_GRAPH_URL),
             (None, None, None) => Some(crate::DEFAULT_GRAPH_URL),
             _ => None,
         }
@@ -80,7 +112,11 @@ impl PageParams {
     /// # Errors
     /// [`WebError::UnknownBackend`] for a `backend` that is neither `webgpu` nor `webgl2`;
     /// [`WebError::BadTime`] for a `t` that is not a finite number of seconds ≥ 0;
-    /// [`WebError::BadCrowd`] for a `crowd` outside 1..=[`MAX_CROWD`](crate::MAX_CROWD).
+    /// [`WebError::BadCrowd`] for a `crowd` outside 1..=[`MAX_CROWD`](crate::MAX_CROWD);
+    /// [`WebError::UnknownScene`] for a `scene` other than `default` or `slope`;
+    /// [`WebError::SceneConflict`] for the slope scene with `t` (its feet settle over time) or
+    /// `asset` (it needs the built-in character's joints) or `graph=none` (the graph places
+    /// the feet).
     pub fn from_pairs<K, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Result<Self, WebError>
     where
         K: AsRef<str>,
@@ -108,6 +144,7 @@ impl PageParams {
                 }
                 "test" => params.test = value != "0",
                 "graph" => params.graph = Some(value.to_owned()),
+                "scene" => params.scene = SceneKind::parse(value)?,
                 "crowd" => {
                     params.crowd = Some(
                         value
@@ -120,6 +157,23 @@ impl PageParams {
                     );
                 }
                 _ => {}
+            }
+        }
+        if params.scene == SceneKind::Slope {
+            let conflict = if params.time.is_some() {
+                Some("t")
+            } else if params.asset.is_some() {
+                Some("asset")
+            } else if params.graph.as_deref() == Some("none") {
+                Some("graph=none")
+            } else {
+                None
+            };
+            if let Some(with) = conflict {
+                return Err(WebError::SceneConflict {
+                    scene: "slope",
+                    with,
+                });
             }
         }
         Ok(params)
@@ -178,6 +232,34 @@ mod tests {
             url(&[("asset", "fox.glb"), ("graph", "fox.json")]).as_deref(),
             Some("fox.json")
         );
+    }
+
+    #[test]
+    fn the_slope_scene_gets_its_graph_and_refuses_what_it_cannot_show() {
+        let slope = PageParams::from_pairs([("scene", "Slope")]).unwrap();
+        assert_eq!(slope.scene, SceneKind::Slope);
+        assert_eq!(slope.graph_url(), Some(crate::SLOPE_GRAPH_URL));
+        let own = PageParams::from_pairs([("scene", "slope"), ("graph", "mine.json")]).unwrap();
+        assert_eq!(own.graph_url(), Some("mine.json"));
+        assert_eq!(
+            PageParams::from_pairs([("scene", "default")])
+                .unwrap()
+                .scene,
+            SceneKind::Default
+        );
+        for (key, value, with) in [
+            ("t", "0.5", "t"),
+            ("asset", "fox.glb", "asset"),
+            ("graph", "none", "graph=none"),
+        ] {
+            let err = PageParams::from_pairs([("scene", "slope"), (key, value)]);
+            assert!(
+                matches!(err, Err(WebError::SceneConflict { scene: "slope", with: w }) if w == with),
+                "{key}={value}: {err:?}"
+            );
+        }
+        let err = PageParams::from_pairs([("scene", "hill")]);
+        assert!(matches!(err, Err(WebError::UnknownScene { got }) if got == "hill"));
     }
 
     #[test]

@@ -11,7 +11,8 @@ use crate::crowd::PageCrowd;
 use crate::gpu::CanvasGpu;
 use crate::graph::GraphControls;
 use crate::page::Page;
-use crate::{OrbitView, WebError};
+use crate::stage::SlopeStage;
+use crate::{OrbitView, SceneKind, WebError};
 
 /// The `#clip` option that hands the character to its graph.
 const GRAPH_OPTION: &str = "graph";
@@ -37,30 +38,62 @@ pub(crate) struct Scene {
     pub(crate) crowd_size: u32,
     /// The animation step of this frame, for the crowd's encoder ([`Scene::encode`]).
     step_s: f32,
+    /// The slope under the character (`?scene=slope`).
+    stage: Option<SlopeStage>,
 }
 
 impl Scene {
     /// Loads `glb` onto the canvas's device, builds the renderer for the surface's formats,
     /// frames the camera around the asset, and starts its Walk clip (or its first), or holds
     /// it at `held` seconds, or hands it to the animation graph `graph` (JSON). Fills `#clip`
-    /// with the choices.
+    /// with the choices. The slope scene (`kind`) stands it on the slope ([`SlopeStage`],
+    /// publishing its readings when `test`).
+    ///
+    /// # Errors
+    /// A load, renderer, graph or slope error; [`WebError::Graph`] for the slope scene without
+    /// a graph.
     pub(crate) fn load(
         page: &Page,
         gpu: &CanvasGpu,
         glb: &[u8],
         held: Option<f32>,
         graph: Option<&str>,
+        kind: SceneKind,
+        test: bool,
     ) -> Result<Self, WebError> {
         let options = LoadOptions::default();
         let character = skel::load_gltf(&gpu.ctx, glb, &options)?;
         let renderer = AssetRenderer::new(&gpu.ctx, &character, &gpu.render_format())?;
         let (min, max) = rest_bounds(&character);
-        let view = OrbitView::framing(min, max, gpu.aspect(), options.handedness);
+        let mut view = OrbitView::framing(min, max, gpu.aspect(), options.handedness);
+        if kind == SceneKind::Slope {
+            // Nearly from the front and a little higher: the slope, rising across the
+            // character, shows as a tilted floor (a drag turns the camera as ever).
+            (view.yaw, view.pitch) = crate::SLOPE_VIEW;
+        }
         renderer.set_camera(&gpu.ctx.queue, &view.camera(gpu.aspect()));
         page.clear_controls();
-        let graph = graph
-            .map(|json| GraphControls::new(page, json, &character.rig))
+        let driven: &[&str] = match kind {
+            SceneKind::Slope => &[crate::LOOK_PARAM, crate::LOOK_WEIGHT_PARAM],
+            SceneKind::Default => &[],
+        };
+        let mut graph = graph
+            .map(|json| GraphControls::new(page, json, &character.rig, driven))
             .transpose()?;
+        let stage = match (kind, graph.as_mut()) {
+            (SceneKind::Slope, Some(graph)) => {
+                Some(SlopeStage::new(page, gpu, &character.rig, graph, test)?)
+            }
+            (SceneKind::Slope, None) => {
+                return Err(WebError::Graph(
+                    "the slope scene needs its graph (its foot placement and look-at)".into(),
+                ));
+            }
+            (SceneKind::Default, _) => None,
+        };
+        if let Some(stage) = &stage {
+            stage.set_camera(&gpu.ctx.queue, &view.camera(gpu.aspect()));
+        }
         let mut scene = Self {
             character,
             renderer,
@@ -73,6 +106,7 @@ impl Scene {
             crowd_on: false,
             crowd_size: crate::DEFAULT_CROWD,
             step_s: 0.0,
+            stage,
         };
         let first = if scene.graph.is_some() {
             GRAPH_OPTION.to_owned()
@@ -109,7 +143,8 @@ impl Scene {
     }
 
     /// Follows `#clip`, advances what drives the character by `step_ms` (nothing while a time
-    /// is held) and writes the pose and the camera.
+    /// is held) and writes the pose and the camera. On the slope, the look-at's target is the
+    /// point under `pointer` (normalised device coordinates).
     ///
     /// # Errors
     /// [`WebError::Graph`] when the graph refuses a parameter.
@@ -119,6 +154,7 @@ impl Scene {
         gpu: &CanvasGpu,
         step_ms: f64,
         camera_moved: bool,
+        pointer: Option<glam::Vec2>,
     ) -> Result<(), WebError> {
         if let Some(chosen) = page.clip_choice()
             && chosen != self.chosen
@@ -164,17 +200,27 @@ impl Scene {
             );
         }
         if let (Some(graph), None) = (&mut self.graph, self.group) {
+            if let Some(stage) = &mut self.stage {
+                let camera = self.view.camera(gpu.aspect());
+                stage.steer(page, &camera, self.view.target, pointer, graph)?;
+            }
             graph.tick(page, step_ms / 1000.0, &mut self.character.pose_sink(queue))?;
             self.renderer
                 .set_world_matrices(queue, &self.character, graph.world_matrices());
+            if let Some(stage) = &self.stage {
+                stage.publish(page, graph.world_matrices());
+            }
         } else if let Some(g) = self.group {
             self.character.tick_animation(g, step_ms, queue);
             self.renderer
                 .update_from_group(queue, &mut self.character, g);
         }
         if camera_moved {
-            self.renderer
-                .set_camera(queue, &self.view.camera(gpu.aspect()));
+            let camera = self.view.camera(gpu.aspect());
+            self.renderer.set_camera(queue, &camera);
+            if let Some(stage) = &self.stage {
+                stage.set_camera(queue, &camera);
+            }
         }
         Ok(())
     }
@@ -195,8 +241,12 @@ impl Scene {
         }
     }
 
-    /// Records the draws into `pass`: the crowd when it shows, else the one character.
+    /// Records the draws into `pass`: the slope in its scene, then the crowd when it shows,
+    /// else the one character.
     pub(crate) fn draw(&self, pass: &mut wgpu::RenderPass<'_>) -> Result<(), WebError> {
+        if let Some(stage) = &self.stage {
+            stage.draw(pass);
+        }
         match &self.crowd {
             Some(crowd) if self.crowd_on => {
                 crowd.draw(&self.character, pass);

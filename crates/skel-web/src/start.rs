@@ -54,7 +54,15 @@ async fn setup() -> Result<App, WebError> {
         None => None,
     };
     let crowd = params.crowd.unwrap_or(crate::DEFAULT_CROWD);
-    let app = App::new(page, gpu, &glb, params.time, graph.as_deref(), crowd)?;
+    let app = App::new(
+        page,
+        gpu,
+        &glb,
+        params.time,
+        graph.as_deref(),
+        crowd,
+        (params.scene, params.test),
+    )?;
     if params.test {
         app.publish_test();
     }

@@ -161,7 +161,7 @@ fn check_crowd(session: &Session<'_>, one: &Silhouette, shots: &Path) -> Result<
 }
 
 /// Waits for `data-skel-ready` (any backend) or fails with `data-skel-error`.
-fn wait_ready(session: &Session<'_>) -> Result<(), String> {
+pub(super) fn wait_ready(session: &Session<'_>) -> Result<(), String> {
     let probe = "const b = document.body; return [b.getAttribute('data-skel-ready'), \
                  b.getAttribute('data-skel-error')];";
     let started = Instant::now();

@@ -50,3 +50,22 @@ pub(super) const MIN_IOU: f64 = 0.9;
 pub(super) const NEAR_PIXELS: i64 = 2;
 /// A pixel is the character's when a channel differs from the background by more than this.
 pub(super) const INK_LEVELS: i32 = 24;
+
+/// The slope scene: how long the feet and the head get to ease after the page is ready or a
+/// toggle changed (foot placement fades over 0.2 s and eases the ground over about as long;
+/// SwiftShader draws a few frames a second at worst), and how many readings follow.
+pub(super) const SETTLE: Duration = Duration::from_millis(2500);
+pub(super) const SAMPLES: usize = 5;
+/// The most a toe may be from the slope (beyond its rest height above a level floor) with
+/// foot placement on (natively, idle on the 18° slope: 3.5 mm at most).
+pub(super) const TOE_TOLERANCE: f64 = 0.01;
+/// How far the lower toe must sink into the slope with foot placement off (natively, idle:
+/// 2.7–3.2 cm: the slope rises 18° across the stance).
+pub(super) const SINK: f64 = 0.02;
+/// The most the head's forward axis may be from the pointer's point with the look-at on
+/// (radians; natively 0.02 for a point up and to the side).
+pub(super) const LOOK_TOLERANCE: f64 = 0.15;
+/// How much further off the head must be without the look-at (radians; natively 0.57 more).
+pub(super) const LOOK_GAIN: f64 = 0.25;
+/// The slope under the character covers at least this much of the canvas.
+pub(super) const MIN_GROUND_COVER: f64 = 0.25;

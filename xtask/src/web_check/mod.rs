@@ -19,7 +19,11 @@
 //!   (`data-skel-state`) and changes the picture; then (held at one time, so that only the
 //!   gesture moves the picture) a mouse drag on the canvas turns the camera, ticking the crowd
 //!   toggle draws a grid of characters (disabled on WebGL2), and picking a `.glb` in the
-//!   page's file input loads and draws it.
+//!   page's file input loads and draws it;
+//! - on both, the slope scene (`?scene=slope&test=1`) draws the slope, keeps both toes on it
+//!   (and, with the page's `#feet` toggle off, the lower toe sinks into it), and turns the
+//!   head to the point under a hovering pointer, which projects back onto the pointer (with
+//!   `#look` off, the head is measurably further from it).
 //!
 //! Screenshots land in `target/web-check/`.
 
@@ -33,6 +37,7 @@ use crate::webdriver::{Driver, Session};
 mod controls;
 mod limits;
 mod silhouette;
+mod slope;
 
 use controls::{check_gestures, check_graph};
 use limits::{
@@ -40,6 +45,7 @@ use limits::{
     READY_TIMEOUT, WEBGL2, WEBGPU,
 };
 use silhouette::Silhouette;
+use slope::check_slope;
 
 /// Runs the check on the page built in `dir`.
 ///
@@ -69,6 +75,12 @@ pub(crate) fn run(dir: &Path) -> Result<(), String> {
         let session = driver.session(CHROMIUM, &args)?;
         let url = format!("http://{addr}/?backend={backend}&t={HELD}&test=1");
         let mut result = check_backend(&session, backend, &url, &native, &shots);
+        if result.is_ok() {
+            let url = format!("http://{addr}/?backend={backend}&scene=slope&test=1");
+            if let Err(e) = check_slope(&session, backend, &url, &shots) {
+                result = Err(format!("the slope scene: {e}"));
+            }
+        }
         if backend == "webgpu" && result.is_ok() {
             let url = format!("http://{addr}/?backend={backend}");
             if let Err(e) = check_graph(&session, &url, &shots) {

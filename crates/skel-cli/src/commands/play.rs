@@ -73,8 +73,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
         player.add_ik(job)?;
     }
     if let Some(spec) = &args.graph.terrain {
-        let (_, ground) = crate::terrain::parse(spec)?;
-        player.set_foot_placement(Some(crate::terrain::humanoid_feet(&rig, ground)?));
+        player.set_foot_placement(Some(crate::terrain::humanoid_feet_on(&rig, spec)?));
     }
     #[expect(
         clippy::cast_possible_truncation,

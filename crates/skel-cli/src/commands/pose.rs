@@ -7,11 +7,12 @@
 use std::io::Write as _;
 
 use clap::Args;
-use skel::anim::{Interpolation, NullSink};
 use skel::gltf::{CpuPoser, GltfAsset};
 
 use super::asset_args::{AssetArgs, parse_times, resolve_clip};
-use super::pose_report::{BlendItem, ClipSummary, PoseReport, Poses, report_with, write_summary};
+pub use super::pose_playback::Playback;
+use super::pose_playback::{bone_hook, clip_summary};
+use super::pose_report::{BlendItem, PoseReport, Poses, report_with, write_summary};
 use crate::render::BoneOverride;
 
 /// Arguments of `skel pose`.
@@ -60,7 +61,6 @@ pub struct PoseArgs {
 /// # Errors
 /// When the asset cannot be loaded, a time or the clip is bad, or stdout fails.
 pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
-    args.graph.refuse_terrain_without_graph("skel pose")?;
     if args.graph.graph.is_some() {
         return run_graph(args);
     }
@@ -114,7 +114,10 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
         root_motion,
         ik: &ik,
     };
-    let mut report = pose_report(&asset, &name, &playback, &times, &bones)?;
+    let mut report = match &args.graph.terrain {
+        Some(spec) => super::pose_terrain::report(&asset, &name, &playback, &times, &bones, spec)?,
+        None => pose_report(&asset, &name, &playback, &times, &bones)?,
+    };
     report.blend = blend.map(|weights| {
         weights
             .iter()
@@ -162,58 +165,6 @@ fn print_report(report: &PoseReport, json: bool) -> Result<(), Box<dyn std::erro
     Ok(())
 }
 
-/// Enables bone control on the poser's animation data, applies `bones` and installs the hook,
-/// so every pose (single clip or blend) follows the seed's rules.
-fn apply_bone_overrides(
-    poser: &mut CpuPoser,
-    bones: &[BoneOverride],
-) -> Result<(), Box<dyn std::error::Error>> {
-    if bones.is_empty() {
-        return Ok(());
-    }
-    let control = skel::bone_control::enable_bone_control(poser.controller().data())?;
-    for op in bones {
-        let (BoneOverride::Hide(name) | BoneOverride::Rotate(name, _)) = op;
-        let Some((skeleton, bone)) = control
-            .skeletons()
-            .iter()
-            .find_map(|s| s.bone_index_by_name(name).map(|b| (s, b)))
-        else {
-            return Err(format!("no bone named {name:?} in any skin of the asset").into());
-        };
-        match op {
-            BoneOverride::Hide(_) => skeleton.set_bone_visible(bone, false, &mut NullSink)?,
-            BoneOverride::Rotate(_, q) => {
-                skeleton.set_bone_rotation_quaternion(bone, *q, &mut NullSink)?;
-            }
-        }
-    }
-    poser.set_pose_hook(Some(control.pose_hook()));
-    Ok(())
-}
-
-fn interpolation_name(i: Interpolation) -> &'static str {
-    match i {
-        Interpolation::Step => "STEP",
-        Interpolation::Linear => "LINEAR",
-        Interpolation::CubicSpline => "CUBICSPLINE",
-    }
-}
-
-/// What `skel pose` plays: one clip (or the rest pose), or a layer stack with optional root
-/// motion (the root held in place).
-#[derive(Debug, Clone, Copy)]
-pub struct Playback<'a> {
-    /// The clip, without a stack.
-    pub clip: Option<usize>,
-    /// The layer stack.
-    pub layers: Option<&'a [skel::anim::LayerDesc]>,
-    /// Root motion extracted from the stack.
-    pub root_motion: Option<skel::anim::RootMotion>,
-    /// IK jobs solved after the stack's layers.
-    pub ik: &'a [skel::anim::IkJob],
-}
-
 /// Poses `clip` (or the rest pose, or with `layers` a layer stack) of `asset` at every time
 /// with the CPU reference path ([`CpuPoser`]: `AnimationController::evaluate_at` or a
 /// `Player`, then `skin_vertices`).
@@ -229,31 +180,12 @@ pub fn pose_report(
     times: &[f32],
     bones: &[BoneOverride],
 ) -> Result<PoseReport, Box<dyn std::error::Error>> {
-    let clips = &asset.animation.clips;
-    let clip_summary = playback
-        .clip
-        .and_then(|c| clips.get(c).map(|data| (c, data)))
-        .map(|(c, data)| {
-            let mut interpolations: Vec<_> = data
-                .samplers
-                .iter()
-                .map(|s| interpolation_name(s.interpolation()))
-                .collect();
-            interpolations.sort_unstable();
-            interpolations.dedup();
-            ClipSummary {
-                index: c,
-                name: data.name.clone(),
-                duration: data.duration(),
-                channels: data.channels.len(),
-                interpolations,
-            }
-        });
+    let summary = clip_summary(asset, playback.clip);
     let mut poser = CpuPoser::new(asset)?;
-    apply_bone_overrides(&mut poser, bones)?;
+    poser.set_pose_hook(bone_hook(poser.controller().data(), bones)?);
     let mut cpu = CpuPlayback { poser, playback };
     let mut report = report_with(asset, name, times, &mut cpu)?;
-    report.clip = clip_summary;
+    report.clip = summary;
     Ok(report)
 }
 

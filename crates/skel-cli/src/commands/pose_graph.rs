@@ -7,10 +7,11 @@
 use std::sync::Arc;
 
 use skel::anim::glam::{Mat4, Vec3};
-use skel::anim::{NullSink, Rig, skin_vertices};
+use skel::anim::{NullSink, Rig};
 use skel::gltf::GltfAsset;
 
 use super::pose_report::{PoseReport, Poses, report_with};
+use super::pose_skin::Skinned;
 use crate::graph_args::{GraphArgs, GraphDriver};
 
 /// The longest tick between two requested times.
@@ -21,9 +22,7 @@ struct GraphPose {
     driver: GraphDriver,
     /// Seconds played so far.
     time: f64,
-    skins: Vec<Vec<Mat4>>,
-    positions: Vec<Vec<Vec3>>,
-    morphed: Vec<f32>,
+    skinned: Skinned,
 }
 
 impl Poses for GraphPose {
@@ -51,47 +50,8 @@ impl Poses for GraphPose {
         let player = self.driver.player.player_mut();
         player.resolve_world_matrices();
         let scratch = player.scratch();
-        let world = &scratch.world;
-        for (skin, out) in asset.skins.iter().zip(&mut self.skins) {
-            for (i, (&j, m)) in skin.joints.iter().zip(out.iter_mut()).enumerate() {
-                let ibm = &skin.inverse_bind_matrices[i * 16..i * 16 + 16];
-                *m = world[j] * Mat4::from_cols_slice(ibm);
-            }
-        }
-        for (pi, prim) in asset.primitives.iter().enumerate() {
-            let morph = match (&prim.morph_targets, prim.morph_binding) {
-                (Some(targets), Some(b)) => scratch
-                    .morph_weights
-                    .get(b)
-                    .map(|w| (targets, w.as_slice())),
-                _ => None,
-            };
-            let out: &mut [f32] = bytemuck::cast_slice_mut(self.positions[pi].as_mut_slice());
-            match (&prim.influences, prim.skin) {
-                (Some(influences), Some(skin)) => {
-                    let bones = &self.skins[skin];
-                    skin_vertices(
-                        &prim.positions,
-                        None,
-                        Some(influences),
-                        bones,
-                        morph,
-                        out,
-                        None,
-                    )?;
-                }
-                _ => {
-                    let morphed = &mut self.morphed[..prim.positions.len()];
-                    skin_vertices(&prim.positions, None, None, &[], morph, morphed, None)?;
-                    let node_world = world[prim.node];
-                    for (src, dst) in morphed.chunks_exact(3).zip(out.chunks_exact_mut(3)) {
-                        let p = node_world.transform_point3(Vec3::from_slice(src));
-                        dst.copy_from_slice(&p.to_array());
-                    }
-                }
-            }
-        }
-        Ok(())
+        self.skinned
+            .skin(asset, &scratch.world, &scratch.morph_weights)
     }
 
     fn world(&self) -> &[Mat4] {
@@ -99,11 +59,11 @@ impl Poses for GraphPose {
     }
 
     fn skin_matrices(&self, skin: usize) -> Option<&[Mat4]> {
-        self.skins.get(skin).map(Vec::as_slice)
+        self.skinned.skin_matrices(skin)
     }
 
     fn positions(&self, primitive: usize) -> Option<&[Vec3]> {
-        self.positions.get(primitive).map(Vec::as_slice)
+        self.skinned.positions(primitive)
     }
 
     fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
@@ -130,25 +90,7 @@ pub fn report(
     let mut poser = GraphPose {
         driver,
         time: 0.0,
-        skins: asset
-            .skins
-            .iter()
-            .map(|s| vec![Mat4::IDENTITY; s.joints.len()])
-            .collect(),
-        positions: asset
-            .primitives
-            .iter()
-            .map(|p| vec![Vec3::ZERO; p.positions.len() / 3])
-            .collect(),
-        morphed: vec![
-            0.0;
-            asset
-                .primitives
-                .iter()
-                .map(|p| p.positions.len())
-                .max()
-                .unwrap_or(0)
-        ],
+        skinned: Skinned::new(asset),
     };
     let mut report = report_with(asset, name, times, &mut poser)?;
     report.graph_file = graph.graph.as_ref().map(|p| p.display().to_string());

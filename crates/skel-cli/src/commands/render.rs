@@ -122,13 +122,13 @@ pub(crate) fn parse_bone_rotation(s: &str) -> Result<(String, [f32; 4]), String>
 /// # Errors
 /// What [`render::run`] reports.
 pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
-    args.graph.refuse_terrain_without_graph("skel render")?;
     let others = args.clip.is_some() || args.blend.is_some() || args.layers.is_some();
     if args.graph.graph.is_some() && others {
         return Err(
             "--graph chooses what plays: it does not take --clip, --blend or --layers".into(),
         );
     }
+    let terrain = args.graph.terrain.clone();
     let animation = match (args.clip, args.blend, args.layers) {
         _ if args.graph.graph.is_some() => Animation::Graph(args.graph),
         (_, _, Some(path)) => Animation::Layers(path),
@@ -156,6 +156,7 @@ pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
         },
         bones,
         mirror: args.mirror,
+        terrain,
         progress: std::io::stderr().is_terminal(),
     };
     let report = match args.crowd {

@@ -9,15 +9,21 @@ use crate::view::{self, ViewJob};
 /// Keys: Space play/pause, N or → next clip, P or ← previous clip, + / − speed ×2 / ÷2,
 /// A / D orbit, W / S tilt, Q or Escape quit. Drag with the left mouse button to orbit, wheel
 /// to zoom. With `--graph`: ↑ / ↓ step the first float parameter, → / ← the second, Space
-/// fires the first trigger, 1–9 toggle the bool parameters in declared order.
+/// fires the first trigger, 1–9 toggle the bool parameters in declared order; Tab selects the
+/// next IK or look-at target (drawn as an amber diamond) and Shift + left drag (or a right drag) moves it on the plane
+/// through it facing the camera (`target NAME = X,Y,Z` on stdout). `--terrain` draws the
+/// ground and stands the feet on it, with or without a graph.
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Keys: Space play/pause | N or Right next clip | P or Left previous clip | \
 + / - speed x2 / /2 | A / D orbit | W / S tilt | Q or Escape quit. \
 Mouse: drag to orbit, wheel to zoom. The title bar and stdout show clip, state, speed and \
 frame time. With --graph: Up / Down step the first float parameter, Right / Left the \
-second, Space fires the first trigger, 1-9 toggle the bool parameters in declared order; the \
-title bar and stdout show each graph layer's state and the parameters."
+second, Space fires the first trigger, 1-9 toggle the bool parameters in declared order, Tab \
+selects the next IK / look-at target (drawn as an amber diamond) and Shift+drag (or right-drag) moves it under the cursor \
+on the plane through it facing the camera; the title bar and stdout show each graph layer's \
+state, the parameters and the selected target, and stdout has one line per target move \
+(target NAME = X,Y,Z). --terrain draws the ground and stands the humanoid's feet on it."
 )]
 pub struct ViewArgs {
     /// A .gltf or .glb file. Without one, the built-in character is shown.
@@ -46,7 +52,6 @@ pub struct ViewArgs {
 /// # Errors
 /// No display, no adapter, a bad asset or clip, a failed screenshot.
 pub fn run(args: ViewArgs) -> Result<(), Box<dyn std::error::Error>> {
-    args.graph.refuse_terrain_without_graph("skel view")?;
     if args.frames == Some(0) {
         return Err("--frames must be at least 1, got 0".into());
     }

@@ -52,7 +52,8 @@ pub struct CrowdSpec {
 ///
 /// # Errors
 /// What [`run`](super::run) reports, and [`RenderError::BadArgument`] for a count out of range
-/// or an option the crowd does not take (`--blend`, `--layers`, `--graph`, bone overrides);
+/// or an option the crowd does not take (`--blend`, `--layers`, `--graph`, `--terrain`, bone
+/// overrides);
 /// [`RenderError::Crowd`] when the asset has no skinned mesh.
 pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderError> {
     if !(1..=MAX_CROWD).contains(&spec.count) {
@@ -64,6 +65,7 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
     }
     let refused = match &job.animation {
         _ if !job.bones.is_empty() => Some("--hide-bone / --bone-rotation"),
+        _ if job.terrain.is_some() => Some("--terrain"),
         Animation::Blend(_) => Some("--blend"),
         Animation::Layers(_) => Some("--layers"),
         Animation::Graph(_) => Some("--graph"),

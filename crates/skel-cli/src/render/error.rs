@@ -72,6 +72,9 @@ pub enum RenderError {
     /// `--layers` names a file that cannot be read or used.
     #[error("{0}")]
     BadLayers(#[from] crate::layer_file::LayerFileError),
+    /// `--terrain` cannot be used: a bad ground, or an asset without humanoid legs.
+    #[error("{0}")]
+    Terrain(#[from] crate::terrain::TerrainError),
     /// `--blend` is malformed or names a clip the asset does not have.
     #[error("{asset}: bad --blend {spec:?}: {reason}; its clips are: {available}")]
     BadBlend {

@@ -7,6 +7,7 @@ mod bounds;
 mod clips;
 pub mod crowd;
 mod error;
+mod ground;
 pub mod output;
 mod player;
 mod playing;
@@ -68,6 +69,9 @@ pub struct RenderJob {
     pub bones: Vec<BoneOverride>,
     /// Every clip mirrored left for right (`--mirror`).
     pub mirror: bool,
+    /// `--terrain plane:…|mesh:…`: the ground the humanoid's feet stand on (a graph's own
+    /// foot placement takes it from its [`GraphArgs`](crate::graph_args::GraphArgs) instead).
+    pub terrain: Option<String>,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
 }
@@ -103,7 +107,12 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     let (ctx, adapter) = open_device()?;
     let mut container = load_asset(&ctx, job, &asset_name, !job.bones.is_empty())?;
 
-    let (mut player, playing) = playing::make_player(&container, &job.animation, &asset_name)?;
+    let (mut player, playing) = playing::make_player(
+        &container,
+        &job.animation,
+        job.terrain.as_deref(),
+        &asset_name,
+    )?;
 
     let frames = job
         .frames
@@ -133,11 +142,19 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     apply_bone_overrides(&ctx, &mut container, player.player_mut(), &job.bones)?;
     #[expect(clippy::cast_precision_loss, reason = "image sides are far below 2^24")]
     let aspect = job.width as f32 / job.height as f32;
-    let camera = Camera::framing(&points, aspect, job.handedness);
-
     let target = create_target(&ctx, job.width, job.height)?;
+    // `--terrain`: the ground the feet stand on, framed with the character.
+    let ground = job
+        .terrain
+        .as_deref()
+        .map(|spec| ground::ground(&ctx, &target.format(), spec, job.handedness, &mut points))
+        .transpose()?;
+    let camera = Camera::framing(&points, aspect, job.handedness);
     let mut scene = AssetRenderer::new(&ctx, &container, &target.format())?;
     scene.set_camera(&ctx.queue, &camera);
+    if let Some(ground) = &ground {
+        ground.set_camera(&ctx.queue, &camera);
+    }
     // Material, texture-transform and visibility animation (KHR_animation_pointer).
     let mut properties = PropertyPose::new(&container.animation.clips);
 
@@ -165,6 +182,9 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
                 label: Some("skel render frame"),
             });
         render_frame(&ctx, &target, encoder, i, &mut rgba, |pass| {
+            if let Some(ground) = &ground {
+                ground.draw(pass);
+            }
             Ok(scene.draw(&container, pass)?)
         })?;
         writer.push(i, &rgba)?;

@@ -41,6 +41,12 @@ impl Playing {
 
 impl RenderPlayback for Playing {
     fn tick_ms(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
+        // With root motion the character travels: its feet query the ground where it is.
+        if let Some(moved) = self.root_instance()
+            && let Some(job) = self.player_mut().foot_placement_mut()
+        {
+            job.world = skel::anim::glam::Affine3A::from_mat4(moved);
+        }
         match self {
             Self::Layers(p) => p.tick_ms(delta_ms, sink),
             Self::Graph(g) => {
@@ -87,12 +93,15 @@ impl RenderPlayback for Playing {
 }
 
 /// The playback of `animation` over `container`'s rig, and a line saying what it plays.
+/// Without a graph, `terrain` (`--terrain`) stands the humanoid's feet on its ground.
 ///
 /// # Errors
-/// An unknown clip, a bad `--blend` spec or a bad layer-stack file.
+/// An unknown clip, a bad `--blend` spec or a bad layer-stack file; a bad `--terrain` or an
+/// asset without humanoid legs.
 pub fn make_player(
     container: &AssetContainer,
     animation: &Animation,
+    terrain: Option<&str>,
     asset: &str,
 ) -> Result<(Playing, String), RenderError> {
     let data = &container.animation;
@@ -153,6 +162,16 @@ pub fn make_player(
         }
         // Built above.
         Animation::Graph(_) => String::new(),
+    };
+    let what = match terrain {
+        Some(spec) => {
+            player.set_foot_placement(Some(crate::terrain::humanoid_feet_on(
+                &container.rig,
+                spec,
+            )?));
+            format!("{what}, feet on {spec}")
+        }
+        None => what,
     };
     Ok((Playing::Layers(Box::new(player)), what))
 }

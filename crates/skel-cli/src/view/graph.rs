@@ -1,7 +1,8 @@
 //! `skel view --graph`: an animation graph drives the character live. ↑ / ↓ step the first
 //! float parameter, → / ← the second, Space fires the first trigger, 1–9 toggle the bool
-//! parameters in declared order; `--set` and `--travel` run on the viewer's clock. The title
-//! bar and stdout show each layer's state and every parameter.
+//! parameters in declared order; `--set` and `--travel` run on the viewer's clock. Tab and a
+//! Shift (or right-button) drag move the IK and look-at targets ([`targets`](super::targets)).
+//! The title bar and stdout show each layer's state, every parameter and the selected target.
 
 use std::sync::Arc;
 
@@ -9,6 +10,7 @@ use skel::AssetContainer;
 use skel::graph::{ParamKind, ParamValue};
 use winit::keyboard::{Key, NamedKey};
 
+use super::targets::Targets;
 use crate::graph_args::{GraphArgs, GraphDriver};
 
 /// How far one arrow key moves a float parameter.
@@ -23,6 +25,8 @@ pub(super) struct LiveGraph {
     floats: Vec<String>,
     trigger: Option<String>,
     bools: Vec<String>,
+    /// The targets the mouse moves.
+    targets: Targets,
 }
 
 impl LiveGraph {
@@ -55,6 +59,7 @@ impl LiveGraph {
             floats,
             trigger: named(ParamKind::Trigger).into_iter().next(),
             bools,
+            targets: Targets::new(&graph),
         }))
     }
 
@@ -69,6 +74,10 @@ impl LiveGraph {
             }
         };
         match key.as_ref() {
+            Key::Named(NamedKey::Tab) => match self.targets.cycle(inst) {
+                Some(line) => println!("{line}"),
+                None => return false,
+            },
             Key::Named(NamedKey::ArrowUp) => step(inst, self.floats.first(), STEP),
             Key::Named(NamedKey::ArrowDown) => step(inst, self.floats.first(), -STEP),
             Key::Named(NamedKey::ArrowRight) => step(inst, self.floats.get(1), STEP),
@@ -120,8 +129,47 @@ impl LiveGraph {
         self.driver.player.player()
     }
 
-    /// Each layer's state and every parameter, on one line.
+    /// The targets the mouse moves.
+    pub(super) fn targets(&self) -> &Targets {
+        &self.targets
+    }
+
+    /// Where the selected target is now (none without targets).
+    pub(super) fn selected_target_at(&self) -> Option<glam::Vec3> {
+        self.targets.selected_at(self.driver.player.instance())
+    }
+
+    /// The targets the mouse moves, to start and end a drag.
+    pub(super) fn targets_mut(&mut self) -> &mut Targets {
+        &mut self.targets
+    }
+
+    /// While a target drag is on, moves the selected target under `cursor` and prints its
+    /// new place; `true` when it moved.
+    pub(super) fn drag_target(
+        &mut self,
+        camera: &skel::render::Camera,
+        cursor: glam::Vec2,
+        size: glam::Vec2,
+    ) -> bool {
+        let inst = self.driver.player.instance_mut();
+        match self.targets.drag(inst, camera, cursor, size) {
+            Some(line) => {
+                println!("{line}");
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Each layer's state, every parameter and the selected target, on one line.
     pub(super) fn summary(&self) -> String {
-        self.driver.summary()
+        match self.targets.selected() {
+            Some(name) => format!(
+                "{} | target {name} (Tab next, Shift+drag moves)",
+                self.driver.summary()
+            ),
+            None => self.driver.summary(),
+        }
     }
 }

@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use skel::render::{BACKGROUND, Camera};
+use winit::event::{ElementState, MouseButton};
 use winit::keyboard::{Key, NamedKey};
 
 use super::Viewer;
@@ -50,6 +51,59 @@ impl Viewer {
         false
     }
 
+    /// A mouse button: the left one orbits; with Shift held, or the right one, it moves the
+    /// graph's selected target instead (when the graph has targets).
+    pub(super) fn mouse_button(&mut self, state: ElementState, button: MouseButton) {
+        let pressed = state == ElementState::Pressed;
+        let wants_target =
+            button == MouseButton::Right || (button == MouseButton::Left && self.shift);
+        if pressed
+            && wants_target
+            && let Some(graph) = &mut self.graph
+            && graph.targets_mut().begin()
+        {
+            // The target jumps under the cursor at once, on its plane facing the camera.
+            self.drag_target();
+            return;
+        }
+        if !pressed && let Some(graph) = &mut self.graph {
+            graph.targets_mut().end();
+        }
+        if button == MouseButton::Left {
+            self.drag = pressed.then_some(self.cursor);
+        }
+    }
+
+    /// Moves the graph's selected target under the cursor (during a target drag).
+    pub(super) fn drag_target(&mut self) {
+        let camera = self.camera();
+        let size = self.window.inner_size();
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "pixel positions of a window"
+        )]
+        let cursor = glam::Vec2::new(self.cursor.0 as f32, self.cursor.1 as f32);
+        let size = glam::Vec2::new(size.width as f32, size.height as f32);
+        if let Some(graph) = &mut self.graph
+            && graph.drag_target(&camera, cursor, size)
+        {
+            self.report(true);
+        }
+    }
+
+    /// The orbit camera as it is now.
+    fn camera(&self) -> Camera {
+        let o = &self.orbit;
+        Camera::orbit(
+            o.centre,
+            o.distance,
+            o.yaw,
+            o.pitch,
+            self.gpu.aspect(),
+            o.handedness,
+        )
+    }
+
     /// Plays clip `clip` from its start.
     pub(super) fn select(&mut self, clip: usize) {
         self.clip = clip;
@@ -89,10 +143,13 @@ impl Viewer {
                 self.frames
             ),
             None => format!(
-                "clip {} {name:?} | {} | speed {}x | {:.1} ms/frame | frame {}",
+                "clip {} {name:?} | {} | speed {}x | {}{:.1} ms/frame | frame {}",
                 self.clip,
                 if playing { "playing" } else { "paused" },
                 self.speed,
+                self.feet
+                    .as_ref()
+                    .map_or_else(String::new, |f| format!("{} | ", f.summary())),
                 self.frame_ms,
                 self.frames
             ),
@@ -116,15 +173,20 @@ impl Viewer {
             let world = graph.tick(dt / 1000.0, &mut self.character, &ctx.queue);
             self.renderer
                 .set_world_matrices(&ctx.queue, &self.character, world);
+        } else if let Some(feet) = &mut self.feet {
+            let world = feet.tick(dt, clip, &mut self.character, &ctx.queue);
+            self.renderer
+                .set_world_matrices(&ctx.queue, &self.character, world);
         } else if clip < self.character.animation_groups.len() {
             self.character.tick_animation(clip, dt, &ctx.queue);
             self.renderer
                 .update_from_group(&ctx.queue, &mut self.character, clip);
         }
         if !self.properties.is_empty() {
-            let player = match &self.graph {
-                Some(graph) => Some(graph.player()),
-                None => self
+            let player = match (&self.graph, &self.feet) {
+                (Some(graph), _) => Some(graph.player()),
+                (None, Some(feet)) => Some(feet.player()),
+                (None, None) => self
                     .character
                     .animation_groups
                     .get(clip)
@@ -136,16 +198,15 @@ impl Viewer {
                     .set_properties(&ctx.queue, &self.character, &self.properties);
             }
         }
-        let o = &self.orbit;
-        let camera = Camera::orbit(
-            o.centre,
-            o.distance,
-            o.yaw,
-            o.pitch,
-            self.gpu.aspect(),
-            o.handedness,
-        );
+        let camera = self.camera();
         self.renderer.set_camera(&ctx.queue, &camera);
+        if let Some(ground) = &self.ground {
+            ground.set_camera(&ctx.queue, &camera);
+        }
+        if let (Some(marker), Some(graph)) = (&mut self.marker, &self.graph) {
+            marker.place(ctx, graph.selected_target_at());
+            marker.drawer().set_camera(&ctx.queue, &camera);
+        }
         let Some(frame) = self.gpu.acquire() else {
             return Ok(None);
         };
@@ -168,9 +229,15 @@ impl Viewer {
                 depth_stencil_attachment: Some(self.gpu.depth_attachment()),
                 ..Default::default()
             });
+            if let Some(ground) = &self.ground {
+                ground.draw(&mut pass);
+            }
             self.renderer
                 .draw(&self.character, &mut pass)
                 .map_err(|e| e.to_string())?;
+            if let Some(marker) = &self.marker {
+                marker.drawer().draw(&mut pass);
+            }
         }
         let capture = capture
             .then(|| self.gpu.encode_capture(&mut encoder, &frame.texture))

@@ -1,11 +1,17 @@
 //! `skel view`: a winit window with a wgpu surface drawing an animated asset with
 //! `skel::render::AssetRenderer`. Orbit camera (drag, wheel, A/D/W/S), play/pause (Space),
 //! next/previous clip (N/P or →/←), speed (+/−), a frame-time readout in the title bar and on
-//! stdout (one line a second, and one per change, so scripts and tests can follow it).
+//! stdout (one line a second, and one per change, so scripts and tests can follow it). With a
+//! graph, the mouse moves its IK targets (`targets.rs`, geometry in `pick.rs`); with
+//! `--terrain`, the ground is drawn and the feet stand on it (`feet.rs` without a graph).
 
+mod feet;
 mod graph;
 mod input;
+mod marker;
+mod pick;
 mod surface;
+mod targets;
 
 use std::error::Error;
 use std::path::PathBuf;
@@ -15,7 +21,7 @@ use std::time::Instant;
 use skel::render::{AssetRenderer, Vec3, rest_bounds};
 use skel::{AssetContainer, LoadOptions, Source};
 use winit::application::ApplicationHandler;
-use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
+use winit::event::{ElementState, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowId};
 
@@ -81,10 +87,19 @@ struct Viewer {
     last_report: Instant,
     drag: Option<(f64, f64)>,
     cursor: (f64, f64),
+    /// Whether Shift is held (Shift + left drag moves a graph's target).
+    shift: bool,
     /// With `--graph`: what plays instead of the selected clip.
     graph: Option<graph::LiveGraph>,
+    /// With `--terrain` and no graph: the selected clip posed with the humanoid's feet on the
+    /// ground.
+    feet: Option<feet::LiveFeet>,
     /// Material, texture-transform and visibility animation of what plays.
     properties: skel::anim::PropertyPose,
+    /// With `--terrain`: the ground the feet stand on.
+    ground: Option<skel::render::GroundRenderer>,
+    /// With a graph that has IK targets: the selected one, drawn.
+    marker: Option<marker::Marker>,
 }
 
 /// The orbit camera's state.
@@ -125,15 +140,13 @@ impl ApplicationHandler for App {
             {
                 self.finish(event_loop);
             }
-            WindowEvent::MouseInput {
-                state,
-                button: MouseButton::Left,
-                ..
-            } => {
-                v.drag = (state == ElementState::Pressed).then_some(v.cursor);
-            }
+            WindowEvent::ModifiersChanged(modifiers) => v.shift = modifiers.state().shift_key(),
+            WindowEvent::MouseInput { state, button, .. } => v.mouse_button(state, button),
             WindowEvent::CursorMoved { position, .. } => {
-                if let Some((x, y)) = v.drag {
+                if v.graph.as_ref().is_some_and(|g| g.targets().dragging()) {
+                    v.cursor = (position.x, position.y);
+                    v.drag_target();
+                } else if let Some((x, y)) = v.drag {
                     v.orbit.yaw -= ((position.x - x) * 0.01) as f32;
                     v.orbit.pitch += ((position.y - y) * 0.01) as f32;
                     v.drag = Some((position.x, position.y));
@@ -219,9 +232,25 @@ impl Viewer {
                 .ok_or_else(|| format!("the asset has no clip {c:?}"))?,
         };
         let graph = graph::LiveGraph::new(&job.graph, &character)?;
+        let feet = feet::LiveFeet::new(&job.graph, &character)?;
         let renderer =
             AssetRenderer::new(&gpu.ctx, &character, &gpu.format()).map_err(|e| e.to_string())?;
         let (lo, hi) = rest_bounds(&character);
+        let ground = match &job.graph.terrain {
+            Some(spec) => {
+                let terrain = crate::terrain::Terrain::parse(spec, options.handedness)
+                    .map_err(|e| e.to_string())?;
+                Some(
+                    skel::render::GroundRenderer::new(
+                        &gpu.ctx,
+                        &gpu.format(),
+                        &terrain.triangles_around(lo, hi),
+                    )
+                    .map_err(|e| e.to_string())?,
+                )
+            }
+            None => None,
+        };
         let size = (hi - lo).max_element().max(1e-3);
         let orbit = Orbit {
             centre: (lo + hi) * 0.5,
@@ -229,6 +258,12 @@ impl Viewer {
             yaw: 0.6,
             pitch: 0.2,
             handedness: options.handedness,
+        };
+        let marker = match &graph {
+            Some(g) if g.targets().selected().is_some() => {
+                Some(marker::Marker::new(&gpu.ctx, &gpu.format(), size * 0.03)?)
+            }
+            _ => None,
         };
         let properties = skel::anim::PropertyPose::new(&character.animation.clips);
         let mut viewer = Self {
@@ -245,8 +280,12 @@ impl Viewer {
             last_report: Instant::now(),
             drag: None,
             cursor: (0.0, 0.0),
+            shift: false,
             graph,
+            feet,
             properties,
+            ground,
+            marker,
         };
         viewer.select(clip);
         Ok(viewer)

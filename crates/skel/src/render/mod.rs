@@ -9,7 +9,9 @@
 //! [`AssetRenderer::set_properties`]. Your program keeps its device, its surface or
 //! texture, its encoder and its pass; the renderer only needs to know their formats
 //! ([`RenderFormat`]). [`OffscreenTarget`] is a ready-made colour + depth target with
-//! readback for programs without a window.
+//! readback for programs without a window. [`GroundRenderer`] draws a ground under the
+//! character (world-space triangles, such as a [`plane_patch`] of a slope) in the same pass,
+//! lit by the same lights.
 //!
 //! ```
 //! use skel::render::{AssetRenderer, BACKGROUND, Camera, OffscreenTarget};
@@ -51,6 +53,8 @@ mod bounds;
 mod camera;
 mod crowd;
 mod crowd_layout;
+mod ground;
+mod ground_patch;
 mod look;
 mod material;
 mod pipeline;
@@ -64,6 +68,8 @@ pub use crowd::{CrowdRenderer, crowd_wgsl};
 pub use crowd_layout::{CROWD_SPACING, crowd_grid, overlook, phase_and_speed};
 /// glam types the camera and instance API take (`skel::render::Vec3`, `skel::render::Mat4`).
 pub use glam::{Mat4, Vec3};
+pub use ground::{GROUND_WGSL, GroundRenderer, GroundStyle};
+pub use ground_patch::plane_patch;
 pub use look::MaterialLook;
 pub use material::{
     base_color_sampler, base_color_texture, draw_bind_group, draw_layout_entries, draw_uniform,

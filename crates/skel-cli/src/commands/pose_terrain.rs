@@ -1,0 +1,102 @@
+//! `skel pose ASSET [--clip C | --blend … | --layers FILE] --terrain plane:…|mesh:… --times …`:
+//! the pose at each time with the feet and pelvis that the humanoid map finds standing on the
+//! ground (`skel::anim` foot placement after the layers and IK, before local → world).
+//!
+//! `skel pose` answers "what is the pose at t" for each time on its own (times may go in any
+//! order), so the placement starts fresh at every time: it snaps to the ground as a character
+//! does on its first frame, with no lock or easing carried over from another time. `skel play`
+//! and `skel render`, which tick, carry the placement from frame to frame instead.
+
+use std::sync::Arc;
+
+use skel::anim::glam::{Mat4, Vec3};
+use skel::anim::{NullSink, Player, Rig};
+use skel::gltf::GltfAsset;
+
+use super::pose_playback::{Playback, bone_hook, clip_summary};
+use super::pose_report::{PoseReport, Poses, report_with};
+use super::pose_skin::Skinned;
+use crate::render::BoneOverride;
+
+/// A layer player with the humanoid's foot placement, posed at each time on its own.
+struct TerrainPose {
+    player: Player,
+    skinned: Skinned,
+}
+
+impl Poses for TerrainPose {
+    fn pose_at(&mut self, asset: &GltfAsset, t: f32) -> Result<(), Box<dyn std::error::Error>> {
+        for layer in self.player.layers_mut() {
+            let end = layer.clock().to();
+            // Past the end: the last key, as `CpuPoser` (the pose without --terrain) does.
+            layer.clock_mut().seek(t.min(end));
+        }
+        if let Some(job) = self.player.foot_placement_mut() {
+            job.state.reset();
+        }
+        self.player.evaluate(&mut NullSink);
+        self.player.resolve_world_matrices();
+        let scratch = self.player.scratch();
+        self.skinned
+            .skin(asset, &scratch.world, &scratch.morph_weights)
+    }
+
+    fn world(&self) -> &[Mat4] {
+        &self.player.scratch().world
+    }
+
+    fn skin_matrices(&self, skin: usize) -> Option<&[Mat4]> {
+        self.skinned.skin_matrices(skin)
+    }
+
+    fn positions(&self, primitive: usize) -> Option<&[Vec3]> {
+        self.skinned.positions(primitive)
+    }
+
+    fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
+        self.player.morph_weights(binding)
+    }
+}
+
+/// The report of `playback` on `asset` at every time with the humanoid's feet on the ground
+/// of `terrain` (`plane:NX,NY,NZ,D` or `mesh:FILE.glb`), `bones` overriding every pose.
+///
+/// # Errors
+/// A bad `--terrain`, an asset without humanoid legs
+/// ([`TerrainError`](crate::terrain::TerrainError)), what the player refuses (a layer or IK
+/// job), an unknown bone, what posing finds.
+pub fn report(
+    asset: &GltfAsset,
+    name: &str,
+    playback: &Playback<'_>,
+    times: &[f32],
+    bones: &[BoneOverride],
+    terrain: &str,
+) -> Result<PoseReport, Box<dyn std::error::Error>> {
+    let rig = Rig::new(Arc::new(asset.animation.clone()))?;
+    let mut player = Player::new(&rig);
+    match (playback.layers, playback.clip) {
+        (Some(layers), _) => {
+            for desc in layers {
+                player.add_layer(desc.clone())?;
+            }
+        }
+        (None, Some(clip)) => {
+            player.add_layer(skel::anim::LayerDesc::new(clip))?;
+        }
+        (None, None) => {}
+    }
+    player.set_root_motion(playback.root_motion)?;
+    for job in playback.ik {
+        player.add_ik(*job)?;
+    }
+    player.set_pose_hook(bone_hook(rig.data(), bones)?);
+    player.set_foot_placement(Some(crate::terrain::humanoid_feet_on(&rig, terrain)?));
+    let mut poser = TerrainPose {
+        player,
+        skinned: Skinned::new(asset),
+    };
+    let mut report = report_with(asset, name, times, &mut poser)?;
+    report.clip = clip_summary(asset, playback.clip);
+    Ok(report)
+}

@@ -1,0 +1,89 @@
+//! `skel view --terrain` without a graph: the feet and pelvis the humanoid map finds stand on
+//! the ground while the selected clip plays.
+//!
+//! The viewer's keys keep acting on the clip's animation group (play/pause, speed, next clip);
+//! the group only keeps time (it is made invisible, so it poses nothing) and a player of the
+//! same clip with foot placement installed follows its clock and poses the character. A
+//! group cannot take foot placement itself: it is skel-anim's thin one-layer adapter.
+
+use skel::AssetContainer;
+use skel::anim::{LayerDesc, NullSink, Player};
+
+use crate::graph_args::GraphArgs;
+
+/// The player that poses the character with its feet on the ground.
+#[derive(Debug)]
+pub(super) struct LiveFeet {
+    player: Player,
+    /// The clip its layer plays (`None`: the rest pose).
+    clip: Option<usize>,
+    /// `--terrain` as given, for the readout.
+    spec: String,
+}
+
+impl LiveFeet {
+    /// Foot placement on `args.terrain` when there is no graph (a graph places the feet
+    /// itself); `None` otherwise.
+    ///
+    /// # Errors
+    /// A bad `--terrain`, an asset without humanoid legs.
+    pub(super) fn new(
+        args: &GraphArgs,
+        character: &AssetContainer,
+    ) -> Result<Option<Self>, String> {
+        let (Some(spec), None) = (&args.terrain, &args.graph) else {
+            return Ok(None);
+        };
+        let mut player = Player::new(&character.rig);
+        let job =
+            crate::terrain::humanoid_feet_on(&character.rig, spec).map_err(|e| e.to_string())?;
+        player.set_foot_placement(Some(job));
+        Ok(Some(Self {
+            player,
+            clip: None,
+            spec: spec.clone(),
+        }))
+    }
+
+    /// Advances clip `clip`'s group by `dt_ms` (its clock only) and poses the same clip at the
+    /// same time with the feet placed, into the character's meshes; the world matrices to
+    /// draw with.
+    pub(super) fn tick(
+        &mut self,
+        dt_ms: f32,
+        clip: usize,
+        character: &mut AssetContainer,
+        queue: &wgpu::Queue,
+    ) -> &[skel::render::Mat4] {
+        if let Some(group) = character.animation_groups.get_mut(clip) {
+            if self.clip != Some(clip) {
+                self.player.clear_layers();
+                // The clip exists: its group does.
+                let _ = self.player.add_layer(LayerDesc::new(clip));
+                self.clip = Some(clip);
+                if let Some(job) = self.player.foot_placement_mut() {
+                    job.state.reset();
+                }
+            }
+            group.set_visible(false);
+            // The group's clock before its tick: both advance by the same step from it.
+            if let Some(layer) = self.player.layers_mut().first_mut() {
+                *layer.clock_mut() = *group.clock();
+            }
+            group.tick(dt_ms, &mut NullSink);
+        }
+        self.player
+            .tick(dt_ms / 1000.0, &mut character.pose_sink(queue));
+        self.player.world_matrices()
+    }
+
+    /// The readout's words: where the feet stand.
+    pub(super) fn summary(&self) -> String {
+        format!("feet on {}", self.spec)
+    }
+
+    /// The player that poses (for its property tracks).
+    pub(super) fn player(&self) -> &Player {
+        &self.player
+    }
+}
