@@ -237,8 +237,14 @@ fn trs_diff(a: &[f32], b: &[f32]) -> f32 {
     worst
 }
 
-/// The world rule `W'_j = R · W_partner · A_j` for pose `trs`, and mirroring twice.
-fn check_pose(rig: &MirrorRig, map: &MirrorMap, trs: &[f32]) -> Result<(), TestCaseError> {
+/// The world rule `W'_j = R · W_partner · A_j` for pose `trs` (within `slack` times f32's
+/// share, see below), and mirroring twice.
+fn check_pose(
+    rig: &MirrorRig,
+    map: &MirrorMap,
+    trs: &[f32],
+    slack: f64,
+) -> Result<(), TestCaseError> {
     let data = &rig.data;
     let r = reflection(
         map.plane().normal().as_dvec3(),
@@ -253,7 +259,15 @@ fn check_pose(rig: &MirrorRig, map: &MirrorMap, trs: &[f32]) -> Result<(), TestC
         let p = map.partner(j).unwrap();
         let want = r * mat(&source[p]) * DMat4::from_mat3(a[j]);
         let d = rel_diff(&mat(&got[j]), &want);
-        prop_assert!(d < 2e-5, "node {j} (partner {p}): world off by {d:e}");
+        // The mirrored pose is f32: its rounding compounds down the random rigs' chains and
+        // scales (a seed found 2.3e-5), and `A_j` here comes from the plane as found, which
+        // a rig with its pairs close to the plane fixes less well (`slack`). A wrong rule is
+        // off by the order of the pose itself.
+        let tolerance = 5e-5 * slack;
+        prop_assert!(
+            d < tolerance,
+            "node {j} (partner {p}): world off by {d:e} (tolerance {tolerance:e})"
+        );
     }
     let mut twice = vec![0.0; trs.len()];
     map.mirror_pose(&mirrored, &mut twice).unwrap();
@@ -289,15 +303,27 @@ proptest! {
         let normal_off = (plane.normal().as_dvec3() * sign - rig.normal).length();
         let distance_off = (f64::from(plane.distance()) * sign - rig.distance).abs();
         // The plane is found from f32 rest positions: a rig whose nodes stand far from the
-        // origin rounds proportionally (f32 holds about 7 digits of each position).
-        let extent: f64 = rig
-            .data
-            .nodes
-            .iter()
-            .map(|n| glam::Vec3::from(n.translation).as_dvec3().length())
+        // origin rounds proportionally (f32 holds about 7 digits of each position), and each
+        // position rounds once per level above it. Its size: the world-space length of every
+        // bone, parents' scales included (they compound down a chain).
+        let rest_world = world_f64(&rig.data, &trs64(&rest_trs(&rig.data)));
+        let position = |j: usize| mat(&rest_world[j]).w_axis.truncate();
+        let extent: f64 = (0..rig.data.nodes.len())
+            .map(|j| match rig.data.nodes[j].parent {
+                Some(p) => (position(j) - position(p)).length(),
+                None => position(j).length(),
+            })
             .sum::<f64>()
             .max(1.0);
-        let tolerance = 1e-5 * extent;
+        // The normal comes from the pairs' differences: pairs standing close to the plane
+        // (their sum short against the rig) fix it less well, by their ratio.
+        let separation: f64 = rig
+            .pairs
+            .iter()
+            .map(|&(a, b)| (position(a) - position(b)).length())
+            .sum();
+        let slack = (extent / separation).max(1.0);
+        let tolerance = 1e-5 * extent * slack;
         prop_assert!(
             normal_off < tolerance && distance_off < tolerance,
             "plane {plane:?}, built {:?} {} (tolerance {tolerance:e})",
@@ -310,14 +336,14 @@ proptest! {
         map.mirror_pose(&rest, &mut mirrored).unwrap();
         let d = f64::from(trs_diff(&mirrored, &rest));
         prop_assert!(d < tolerance, "rest mirrored: off by {d:e} (tolerance {tolerance:e})");
-        check_pose(&rig, &map, &random_pose(rig.data.nodes.len(), pose, false))?;
+        check_pose(&rig, &map, &random_pose(rig.data.nodes.len(), pose, false), slack)?;
     }
 
     #[test]
     fn any_rest_mirrors_poses_by_the_world_rule(seed in any::<u64>(), pose in any::<u64>()) {
         let rig = mirror_rig(seed, false);
         let map = MirrorMap::from_pairs(&rig.data, &rig.pairs).unwrap();
-        check_pose(&rig, &map, &random_pose(rig.data.nodes.len(), pose, true))?;
+        check_pose(&rig, &map, &random_pose(rig.data.nodes.len(), pose, true), 1.0)?;
     }
 
     #[test]
