@@ -30,7 +30,7 @@ work=${3:-/tmp/skel-ozz}
 bash scripts/ozz/build.sh "$snapshot" "$work" >/dev/null
 cargo build --release -p skel-anim --example two_bone_solves
 ozz=$work/two_bone
-skel=target/release/examples/two_bone_solves
+skel=${CARGO_TARGET_DIR:-target}/release/examples/two_bone_solves
 command -v valgrind >/dev/null 2>&1 || {
     SUDO=""
     if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi

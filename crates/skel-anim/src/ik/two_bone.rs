@@ -332,10 +332,14 @@ impl TwoBoneIk {
             // plane's is `start→target × pole`. The hinge stays defined for a straight chain.
             let relative = chain.start_inv.matrix3 * chain.mid.matrix3;
             let hinge = onto * (relative * axis) * relative.determinant().signum();
-            let plane = angle_about(dir, hinge, dir.cross(pole_ss))
-                .map_or(DQuat::IDENTITY, |angle| {
-                    DQuat::from_axis_angle(dir, angle * weight)
-                });
+            let pole_normal = dir.cross(pole_ss);
+            let plane = if weight >= 1.0 {
+                turn_about(dir, hinge, pole_normal)
+            } else {
+                angle_about(dir, hinge, pole_normal)
+                    .map(|angle| DQuat::from_axis_angle(dir, angle * weight))
+            }
+            .unwrap_or(DQuat::IDENTITY);
             if self.twist == 0.0 {
                 plane * onto
             } else {
@@ -373,9 +377,27 @@ fn turn_between(axis: DVec3, from: (f64, f64), to: (f64, f64)) -> DQuat {
     }
 }
 
+/// The turn about unit `axis` taking `from`'s part perpendicular to the axis onto `to`'s (the
+/// rotation by [`angle_about`]'s angle, with no trigonometric call: see [`turn_between`]), or
+/// `None` where `angle_about` has none.
+fn turn_about(axis: DVec3, from: DVec3, to: DVec3) -> Option<DQuat> {
+    let f = from - axis * axis.dot(from);
+    let t = to - axis * axis.dot(to);
+    let (ff, tt) = (f.length(), t.length());
+    // `angle_about`'s test for a part too short to have a direction.
+    let tiny = 1e-9;
+    if ff <= tiny * from.length() || tt <= tiny * to.length() || ff == 0.0 || tt == 0.0 {
+        return None;
+    }
+    let norm = ff * tt;
+    let cos_sin = (f.dot(t) / norm, axis.dot(f.cross(t)) / norm);
+    Some(turn_between(axis, (1.0, 0.0), cos_sin))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::turn_between;
+    use super::{turn_about, turn_between};
+    use crate::ik::angle_about;
     use glam::{DQuat, DVec3};
     use std::f64::consts::PI;
 
@@ -391,6 +413,24 @@ mod tests {
             let want = DQuat::from_axis_angle(axis, to - from);
             // The same rotation, either sign.
             proptest::prop_assert!(got.dot(want).abs() > 1.0 - 1e-12, "{got} vs {want}");
+        }
+
+        #[test]
+        fn a_turn_about_an_axis_is_the_angle_about_it(
+            axis in proptest::array::uniform3(-1.0_f64..1.0),
+            from in proptest::array::uniform3(-2.0_f64..2.0),
+            to in proptest::array::uniform3(-2.0_f64..2.0),
+        ) {
+            let axis = DVec3::from(axis);
+            proptest::prop_assume!(axis.length() > 1e-3);
+            let axis = axis.normalize();
+            let (from, to) = (DVec3::from(from), DVec3::from(to));
+            let got = turn_about(axis, from, to);
+            let want = angle_about(axis, from, to).map(|a| DQuat::from_axis_angle(axis, a));
+            proptest::prop_assert_eq!(got.is_some(), want.is_some());
+            if let (Some(got), Some(want)) = (got, want) {
+                proptest::prop_assert!(got.dot(want).abs() > 1.0 - 1e-12, "{got} vs {want}");
+            }
         }
     }
 }
