@@ -50,6 +50,7 @@ mod property_tracks;
 mod rest_pose;
 mod samplers;
 mod skin;
+mod skinned;
 mod stored_clips;
 mod texture_transform;
 mod uri;
@@ -75,6 +76,7 @@ pub use pointer::{
 pub use pose::CpuPoser;
 pub use rest_pose::{SkinData, compute_bone_texture_data, extract_skin, rest_world_matrices};
 pub use skin::SkinInfo;
+pub use skinned::SkinnedPose;
 pub use stored_clips::{COMPRESSED_ANIMATION, write_compressed_glb, write_compressed_glb_file};
 pub use texture_transform::TextureTransform;
 pub use warnings::LoadWarning;

@@ -5,12 +5,9 @@
 use std::sync::Arc;
 
 use skel_anim::glam::{Mat4, Vec3};
-use skel_anim::{
-    AnimationController, IkJob, LayerDesc, NullSink, Player, PoseHook, RootMotion, skin_vertices,
-};
-use skel_math::load_mat4;
+use skel_anim::{AnimationController, IkJob, LayerDesc, NullSink, Player, PoseHook, RootMotion};
 
-use crate::{GltfAsset, GltfError};
+use crate::{GltfAsset, GltfError, SkinnedPose};
 
 /// Poses an asset on the CPU with [`AnimationController::evaluate_at`] and
 /// [`skin_vertices`], and keeps the results of the last pose.
@@ -21,12 +18,8 @@ use crate::{GltfAsset, GltfError};
 #[derive(Debug, Clone)]
 pub struct CpuPoser {
     controller: AnimationController,
-    /// `jointWorld · inverseBind` per skin, one per joint.
-    skin_matrices: Vec<Vec<Mat4>>,
-    /// World position of every vertex, per primitive.
-    positions: Vec<Vec<f32>>,
-    /// Mesh-space morphed positions (scratch for rigid primitives).
-    morphed: Vec<f32>,
+    /// The skinned results of the last pose.
+    skinned: SkinnedPose,
     /// The layer player of [`CpuPoser::pose_layers`] and the stack it was built for, made on
     /// first use and rebuilt when the stack changes.
     player: Option<(Vec<LayerDesc>, Player)>,
@@ -43,25 +36,9 @@ impl CpuPoser {
     /// [`GltfError::Anim`] when the animation data fails validation.
     pub fn new(asset: &GltfAsset) -> Result<Self, GltfError> {
         let controller = AnimationController::new(Arc::new(asset.animation.clone()))?;
-        let largest = asset
-            .primitives
-            .iter()
-            .map(|p| p.positions.len())
-            .max()
-            .unwrap_or(0);
         Ok(Self {
             controller,
-            skin_matrices: asset
-                .skins
-                .iter()
-                .map(|s| vec![Mat4::ZERO; s.joints.len()])
-                .collect(),
-            positions: asset
-                .primitives
-                .iter()
-                .map(|p| vec![0.0; p.positions.len()])
-                .collect(),
-            morphed: vec![0.0; largest],
+            skinned: SkinnedPose::new(asset),
             player: None,
             blended: false,
             hook: None,
@@ -84,14 +61,8 @@ impl CpuPoser {
         self.blended = false;
         self.controller.resolve_world_matrices();
         let scratch = self.controller.scratch();
-        skin_all(
-            asset,
-            &scratch.world,
-            &scratch.morph_weights,
-            &mut self.skin_matrices,
-            &mut self.positions,
-            &mut self.morphed,
-        )
+        self.skinned
+            .skin(asset, &scratch.world, &scratch.morph_weights)
     }
 
     /// Poses a weighted blend of clips (`(clip, weight)` pairs, as
@@ -174,14 +145,8 @@ impl CpuPoser {
         self.blended = true;
         player.resolve_world_matrices();
         let scratch = player.scratch();
-        skin_all(
-            asset,
-            &scratch.world,
-            &scratch.morph_weights,
-            &mut self.skin_matrices,
-            &mut self.positions,
-            &mut self.morphed,
-        )
+        self.skinned
+            .skin(asset, &scratch.world, &scratch.morph_weights)
     }
 
     /// World matrices of every node from the last pose, by node index.
@@ -197,16 +162,14 @@ impl CpuPoser {
     /// `jointWorld · inverseBind` of every joint of skin `skin` from the last pose.
     #[must_use]
     pub fn skin_matrices(&self, skin: usize) -> Option<&[Mat4]> {
-        self.skin_matrices.get(skin).map(Vec::as_slice)
+        self.skinned.skin_matrices(skin)
     }
 
     /// World position of every vertex of primitive `primitive` (index into
     /// [`GltfAsset::primitives`]) from the last pose.
     #[must_use]
     pub fn positions(&self, primitive: usize) -> Option<&[Vec3]> {
-        self.positions
-            .get(primitive)
-            .map(|p| bytemuck::cast_slice(p.as_slice()))
+        self.skinned.positions(primitive)
     }
 
     /// Morph weights of morph binding `binding` from the last pose.
@@ -233,51 +196,4 @@ impl CpuPoser {
     pub fn controller(&self) -> &AnimationController {
         &self.controller
     }
-}
-
-/// Skin matrices and world positions of every primitive of `asset` from a pose's node world
-/// matrices and morph weights.
-fn skin_all(
-    asset: &GltfAsset,
-    world: &[Mat4],
-    morph_weights: &[Vec<f32>],
-    skin_matrices: &mut [Vec<Mat4>],
-    positions: &mut [Vec<f32>],
-    morphed: &mut [f32],
-) -> Result<(), GltfError> {
-    for (skin, out) in asset.skins.iter().zip(skin_matrices.iter_mut()) {
-        for (i, (&j, m)) in skin.joints.iter().zip(out.iter_mut()).enumerate() {
-            *m = world[j] * load_mat4(&skin.inverse_bind_matrices, i * 16);
-        }
-    }
-    for (pi, prim) in asset.primitives.iter().enumerate() {
-        let morph = match (&prim.morph_targets, prim.morph_binding) {
-            (Some(targets), Some(b)) => morph_weights.get(b).map(|w| (targets, w.as_slice())),
-            _ => None,
-        };
-        let out = &mut positions[pi];
-        match (&prim.influences, prim.skin) {
-            (Some(influences), Some(skin)) => {
-                skin_vertices(
-                    &prim.positions,
-                    None,
-                    Some(influences),
-                    &skin_matrices[skin],
-                    morph,
-                    out,
-                    None,
-                )?;
-            }
-            _ => {
-                let morphed = &mut morphed[..prim.positions.len()];
-                skin_vertices(&prim.positions, None, None, &[], morph, morphed, None)?;
-                let node_world = world[prim.node];
-                for (src, dst) in morphed.chunks_exact(3).zip(out.chunks_exact_mut(3)) {
-                    let p = node_world.transform_point3(Vec3::from_slice(src));
-                    dst.copy_from_slice(&p.to_array());
-                }
-            }
-        }
-    }
-    Ok(())
 }

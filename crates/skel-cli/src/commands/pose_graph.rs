@@ -8,10 +8,9 @@ use std::sync::Arc;
 
 use skel::anim::glam::{Mat4, Vec3};
 use skel::anim::{NullSink, Rig};
-use skel::gltf::GltfAsset;
+use skel::gltf::{GltfAsset, SkinnedPose};
 
 use super::pose_report::{PoseReport, Poses, report_with};
-use super::pose_skin::Skinned;
 use crate::graph_args::{GraphArgs, GraphDriver};
 
 /// The longest tick between two requested times.
@@ -22,7 +21,7 @@ struct GraphPose {
     driver: GraphDriver,
     /// Seconds played so far.
     time: f64,
-    skinned: Skinned,
+    skinned: SkinnedPose,
 }
 
 impl Poses for GraphPose {
@@ -51,7 +50,8 @@ impl Poses for GraphPose {
         player.resolve_world_matrices();
         let scratch = player.scratch();
         self.skinned
-            .skin(asset, &scratch.world, &scratch.morph_weights)
+            .skin(asset, &scratch.world, &scratch.morph_weights)?;
+        Ok(())
     }
 
     fn world(&self) -> &[Mat4] {
@@ -90,7 +90,7 @@ pub fn report(
     let mut poser = GraphPose {
         driver,
         time: 0.0,
-        skinned: Skinned::new(asset),
+        skinned: SkinnedPose::new(asset),
     };
     let mut report = report_with(asset, name, times, &mut poser)?;
     report.graph_file = graph.graph.as_ref().map(|p| p.display().to_string());

@@ -11,17 +11,16 @@ use std::sync::Arc;
 
 use skel::anim::glam::{Mat4, Vec3};
 use skel::anim::{NullSink, Player, Rig};
-use skel::gltf::GltfAsset;
+use skel::gltf::{GltfAsset, SkinnedPose};
 
 use super::pose_playback::{Playback, bone_hook, clip_summary};
 use super::pose_report::{PoseReport, Poses, report_with};
-use super::pose_skin::Skinned;
 use crate::render::BoneOverride;
 
 /// A layer player with the humanoid's foot placement, posed at each time on its own.
 struct TerrainPose {
     player: Player,
-    skinned: Skinned,
+    skinned: SkinnedPose,
 }
 
 impl Poses for TerrainPose {
@@ -38,7 +37,8 @@ impl Poses for TerrainPose {
         self.player.resolve_world_matrices();
         let scratch = self.player.scratch();
         self.skinned
-            .skin(asset, &scratch.world, &scratch.morph_weights)
+            .skin(asset, &scratch.world, &scratch.morph_weights)?;
+        Ok(())
     }
 
     fn world(&self) -> &[Mat4] {
@@ -94,7 +94,7 @@ pub fn report(
     player.set_foot_placement(Some(crate::terrain::humanoid_feet_on(&rig, terrain)?));
     let mut poser = TerrainPose {
         player,
-        skinned: Skinned::new(asset),
+        skinned: SkinnedPose::new(asset),
     };
     let mut report = report_with(asset, name, times, &mut poser)?;
     report.clip = clip_summary(asset, playback.clip);
