@@ -12,8 +12,6 @@
 use glam::Vec4;
 use skel_math::lanes::{Quatx4, Vec3x4};
 
-use super::OFFSET_STRIDE;
-
 /// `sin h / h` and `cos h` as series in `u = h²`, to the eighth term (Horner).
 #[inline(always)]
 fn half_angle_series(u: Vec4) -> (Vec4, Vec4) {
@@ -56,6 +54,9 @@ pub(crate) fn exp4(r: Vec3x4) -> Quatx4 {
     let half = sinc * Vec4::splat(0.5);
     Quatx4::new(r.x * half, r.y * half, r.z * half, cos)
 }
+
+/// Numbers per node in an offset or a velocity: translation, rotation vector, scale.
+pub const OFFSET_STRIDE: usize = 9;
 
 /// A number whose offset and velocity × blend time are both at most this is left at 0: a
 /// millionth of a metre, a radian or a unit of scale, rounding rather than motion.

@@ -45,14 +45,12 @@
 mod lanes;
 mod state;
 
+pub use lanes::OFFSET_STRIDE;
 pub use state::Inertialization;
 
 use glam::{Quat, Vec3, Vec4};
 
 use crate::{R_OFF, S_OFF, T_OFF};
-
-/// Numbers per node in an offset or a velocity: translation, rotation vector, scale.
-pub const OFFSET_STRIDE: usize = 9;
 
 /// The quintic that takes `x₀` (moving at `v₀`) to zero at time `t₁`, evaluated at `t`
 /// (Bollo 2018): `x(t) = A t⁵ + B t⁴ + C t³ + ½ a₀ t² + v₀ t + x₀` with `x(t₁) = x'(t₁) =
