@@ -203,19 +203,12 @@ fn an_unknown_blend_is_an_error_with_its_path() {
     );
 }
 
-#[test]
-fn the_reacting_robot_graph_compiles_and_plays() {
-    let Some(rig) = robot("the_reacting_robot_graph_compiles_and_plays") else {
-        return;
-    };
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../graphs/robot_reacts.json"
-    ))
-    .unwrap();
-    let graph = Graph::from_json(&text, &rig).unwrap();
-    let mut gp = GraphPlayer::new(&graph, Player::new(&rig)).unwrap();
-    let mut shown = vec![];
+/// `graphs/robot_reacts.json` switching through its five states at 240 Hz (every 0.5 s):
+/// the states shown, and the poses' largest step per tick.
+fn play_reacting_robot(rig: &Arc<Rig>, text: &str) -> (Vec<String>, f32) {
+    let graph = Graph::from_json(text, rig).unwrap();
+    let mut gp = GraphPlayer::new(&graph, Player::new(rig)).unwrap();
+    let (mut shown, mut trail) = (vec![], vec![]);
     for k in 0..(3.0 * HZ) as usize {
         if k % 120 == 60 {
             gp.instance_mut()
@@ -224,14 +217,41 @@ fn the_reacting_robot_graph_compiles_and_plays() {
         }
         gp.tick(H, &mut NullSink);
         shown.push(gp.instance().state(0).unwrap().to_owned());
-        assert!(
-            gp.player_mut()
-                .world_matrices()
-                .iter()
-                .all(|m| m.is_finite())
-        );
+        let p = positions(gp.player_mut());
+        assert!(p.iter().all(|v| v.is_finite()));
+        trail.push(p);
     }
+    (shown, bounds(&trail).0)
+}
+
+#[test]
+fn the_reacting_robot_graph_plays_every_state_without_a_jump() {
+    let Some(rig) = robot("the_reacting_robot_graph_plays_every_state_without_a_jump") else {
+        return;
+    };
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../graphs/robot_reacts.json"
+    ))
+    .unwrap();
+    let (shown, step) = play_reacting_robot(&rig, &text);
     for state in ["idle", "walk", "run", "dance", "jump"] {
         assert!(shown.iter().any(|s| s == state), "{state} never played");
     }
+    // The same file with every transition a cut (a fade shorter than one tick: a zero
+    // duration is refused for `from: any` cycles): the switches jump.
+    let mut cuts = text.clone();
+    for d in ["0.2", "0.3", "0.4"] {
+        cuts = cuts.replace(
+            &format!("\"duration\": {d}, \"blend\": \"inertialize\""),
+            "\"duration\": 0.001, \"blend\": \"crossfade\"",
+        );
+    }
+    assert!(!cuts.contains("inertialize"), "every transition made a cut");
+    let (_, cut_step) = play_reacting_robot(&rig, &cuts);
+    println!("largest step per tick: inertialized {step}, cuts {cut_step}");
+    assert!(
+        step < 0.5 * cut_step,
+        "inertialized {step} against cuts {cut_step}"
+    );
 }
