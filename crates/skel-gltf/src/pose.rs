@@ -10,7 +10,7 @@ use skel_anim::{AnimationController, IkJob, LayerDesc, NullSink, Player, PoseHoo
 use crate::{GltfAsset, GltfError, SkinnedPose};
 
 /// Poses an asset on the CPU with [`AnimationController::evaluate_at`] and
-/// [`skin_vertices`], and keeps the results of the last pose.
+/// [`skin_vertices`](skel_anim::skin_vertices), and keeps the results of the last pose.
 ///
 /// Skinned vertices are placed by `Σ wᵢ · jointWorldᵢ · inverseBindᵢ · v` (the mesh node's own
 /// transform is ignored, glTF 2.0 §3.7.3); rigid ones by their node's world matrix. Everything
