@@ -15,8 +15,10 @@ use crate::{GltfAsset, GltfError};
 /// ```
 /// use skel_gltf::{LoadOptions, SkinnedPose, load_slice, rest_world_matrices};
 ///
-/// let glb = include_bytes!("../../skel/assets/default_character.glb");
-/// let asset = load_slice(glb, None, &LoadOptions::default())?;
+/// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../skel/assets/default_character.glb");
+/// # let glb = std::fs::read(path).unwrap();
+/// // `glb`: a .glb file's bytes (here skel's built-in character).
+/// let asset = load_slice(&glb, None, &LoadOptions::default())?;
 /// let mut skinned = SkinnedPose::new(&asset);
 /// // The rest pose, with the morph targets at their default weights.
 /// let rest = rest_world_matrices(&asset.animation)?;

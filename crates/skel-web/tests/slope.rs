@@ -17,8 +17,17 @@ use skel_web::{
     SlopeReading, slope_look_target, slope_plane,
 };
 
-const GRAPH: &str = include_str!("../../../graphs/default_character_slope.json");
 const DT: f32 = 1.0 / 60.0;
+
+/// `graphs/default_character_slope.json`, read at run time (a crate includes only its own
+/// files; `cargo xtask web` copies it beside the page).
+fn graph_json() -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../graphs/default_character_slope.json"
+    );
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
 
 /// The built-in character's rig in the page's handedness.
 fn rig() -> Arc<Rig> {
@@ -30,7 +39,7 @@ fn rig() -> Arc<Rig> {
 /// The slope graph's player on the slope, at `speed`, feet on or off, looking at `target`
 /// with `look_weight`.
 fn player(rig: &Arc<Rig>, speed: f32, feet: bool, look_weight: f32) -> GraphPlayer {
-    let graph = Graph::from_json(GRAPH, rig).unwrap();
+    let graph = Graph::from_json(&graph_json(), rig).unwrap();
     let mut gp = GraphPlayer::new(&graph, Player::new(rig)).unwrap();
     assert!(gp.set_ground(GROUND_NAME, Arc::new(slope_plane().unwrap())));
     let params = gp.instance_mut();
