@@ -42,13 +42,15 @@ fn direction(w: &[Mat4], a: usize, b: usize) -> Vec3 {
     (w[b].w_axis - w[a].w_axis).truncate().normalize()
 }
 
-/// The largest angle (degrees) between a target bone and its source bone over the samples.
+/// The largest angle (degrees) between a target bone and its source bone over the samples;
+/// `None` only when the shared asset is missing (a skip, or a failure under
+/// `SKEL_REQUIRE_ASSETS=1`). A map or clip that is not found fails the test.
 fn worst_angle(align_rest: bool) -> Option<f32> {
     let target = common::asset("align::walk_on_superhero", common::SUPERHERO)?;
     let source = common::character();
     let (hs, ht) = (
-        HumanoidMap::detect(&source).ok()?,
-        HumanoidMap::detect(&target).ok()?,
+        HumanoidMap::detect(&source).unwrap_or_else(|e| panic!("the character: {e}")),
+        HumanoidMap::detect(&target).unwrap_or_else(|e| panic!("Superhero: {e}")),
     );
     let map = HumanoidMap::pair(&hs, &ht);
     let options = RetargetOptions {
@@ -60,8 +62,12 @@ fn worst_angle(align_rest: bool) -> Option<f32> {
         &target,
         retarget(&source, &target, &map, &options).unwrap_or_else(|e| panic!("{e}")),
     );
-    let walk_t = baked.clip_index("Walk")?;
-    let walk_s = source.clip_index("Walk")?;
+    let walk_t = baked
+        .clip_index("Walk")
+        .unwrap_or_else(|| panic!("no baked Walk"));
+    let walk_s = source
+        .clip_index("Walk")
+        .unwrap_or_else(|| panic!("the character has no Walk"));
     let mut worst = 0.0f32;
     for k in 0..=20 {
         let t = k as f32 * 0.05;
