@@ -4,8 +4,11 @@
 //! target moved a little every solve so that no two solves are alike.
 //!
 //! ```text
-//! chain_solves fabrik|fabrik_limits|ccd SOLVES
+//! chain_solves fabrik|fabrik_limits|ccd SOLVES [ITERATIONS]
 //! ```
+//!
+//! ITERATIONS (default 10) separates a solve's fixed cost from its iterations' (time a few
+//! counts and take the differences).
 //!
 //! Prints `solver S solves N ns_per_solve T checksum C`. `scripts/ik/count.sh` drives it.
 
@@ -30,8 +33,16 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(solver), Some(Ok(solves))) = (args.first(), args.get(1).map(|n| n.parse::<u32>()))
     else {
-        eprintln!("usage: chain_solves fabrik|fabrik_limits|ccd SOLVES");
+        eprintln!("usage: chain_solves fabrik|fabrik_limits|ccd SOLVES [ITERATIONS]");
         return ExitCode::FAILURE;
+    };
+    let iterations = match args.get(2).map(|n| n.parse::<u32>()) {
+        None => 10,
+        Some(Ok(n)) => n,
+        Some(Err(_)) => {
+            eprintln!("chain_solves: ITERATIONS must be a whole number");
+            return ExitCode::FAILURE;
+        }
     };
     let (kind, limits) = match solver.as_str() {
         "fabrik" => (ChainSolver::Fabrik, vec![]),
@@ -56,7 +67,7 @@ fn main() -> ExitCode {
             solver: kind,
             target: Vec3::new(0.9 - wobble, 1.7, 0.3 + wobble),
             pole: Some(Vec3::Z),
-            iterations: 10,
+            iterations,
             tolerance: 0.0,
             ..ChainIk::default()
         };

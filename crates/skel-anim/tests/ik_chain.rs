@@ -117,7 +117,8 @@ proptest! {
     /// `reached`, keeps every bone's length to 1e-5. Targets from 30 % of the way between the
     /// least and the full reach: closer to the fully folded chain FABRIK converges slowly (a
     /// straight 4:1:5 chain with the target at 10 % was still 0.3 % of the chain off after 200
-    /// iterations; a 2:3 one at 2 %, 0.07 %).
+    /// iterations; a 2:3 one at 2 %, 0.07 %), and near 30 % some need more than 200 (a 3-bone
+    /// chain at 30 % took 223), so up to 1000 are allowed.
     #[test]
     fn fabrik_reaches_reachable_targets(c in chain(), dir in prop::array::uniform3(-1.0..1.0f64),
                                         reach in 0.3..0.95f64) {
@@ -126,7 +127,7 @@ proptest! {
         let target = target(&c, dir, reach);
         let ik = ChainIk {
             target,
-            iterations: 200,
+            iterations: 1000,
             tolerance: (5e-6 * c.total()) as f32,
             ..ChainIk::default()
         };

@@ -4,18 +4,21 @@
 //!
 //! # Shared rules
 //!
-//! Both solvers work in f64 on a copy of the chain made from its model matrices: the root's
+//! Both solvers work on a copy of the chain made from its model matrices (in f64; FABRIK
+//! without limits in f32 where the frames allow, see [`fabrik`](super::fabrik)): the root's
 //! matrix and, for every later joint, its matrix relative to the joint before it (so joints in
 //! between, not in the chain, stay fixed relative to their parents). Only rotations change, so
 //! bone lengths are kept exactly; each joint's rotation turns the bone to its child (FABRIK) or
 //! the line to the tip (CCD) by the shortest arc, then is clamped to its limit. With a pole,
 //! after every iteration the root turns about the root → tip line (which keeps the tip where
 //! it is) so that the interior joints' mean offset from that line faces the pole, clamped to
-//! the root's limit. The tip joint's own rotation is never changed (its correction is the
-//! identity).
+//! the root's limit (FABRIK without limits turns its positions so before making rotations of
+//! them: the same positions, the least twist). The tip joint's own rotation is never changed
+//! (its correction is the identity).
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Affine3A, Quat, Vec3, Vec3A};
 
+use super::fabrik::similar;
 pub use super::links::MAX_CHAIN_JOINTS;
 use super::links::{Goal, Links};
 use super::{JointLimit, finite1, finite3, weighted};
@@ -51,7 +54,7 @@ pub enum ChainSolver {
 /// matrices given: any affine model frame works (see [the module](crate::ik)).
 ///
 /// ```
-/// use glam::{Affine3A, Quat, Vec3};
+/// use glam::{Affine3A, Quat, Vec3, Vec3A};
 /// use skel_anim::ik::{ChainIk, ChainSolver};
 ///
 /// // Four unit bones up the y axis; reach for a point to the side, bending towards +z.
@@ -211,8 +214,25 @@ impl ChainIk {
             finite3("IK chain rotation from rest", q.xyz())?;
             finite1("IK chain rotation from rest", q.w)?;
         }
+        let weight32 = self.weight.clamp(0.0, 1.0);
+        if self.solver == ChainSolver::Fabrik && limits.iter().all(|l| *l == JointLimit::Free) {
+            let request = similar::Request {
+                target: self.target.into(),
+                pole: self.pole.map(Vec3A::from),
+                tolerance: self.tolerance.max(0.0),
+                iterations: if weight32 == 0.0 { 0 } else { self.iterations },
+                weight: weight32,
+            };
+            if let Some(out) = similar::solve(models, &request, corrections) {
+                return Ok(ChainSolution {
+                    reached: out.distance <= request.tolerance + 1e-6 * out.total,
+                    iterations: out.iterations,
+                    distance: out.distance,
+                });
+            }
+        }
         let mut links = Links::new(models, limits, from_rest)?;
-        let weight = f64::from(self.weight.clamp(0.0, 1.0));
+        let weight = f64::from(weight32);
         let target = self.target.as_dvec3();
         let goal = Goal {
             target,

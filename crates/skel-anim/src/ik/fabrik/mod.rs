@@ -18,8 +18,21 @@
 //!
 //! With limits, step 3 runs after every iteration and the positions are read back from the
 //! limited rotations before the next one (the limits pull the chain, FABRIK pulls it back
-//! towards the target, and the iterations settle where both agree). Without limits it runs
-//! once, at the end. The pole step (see [`chain`](super::chain)) follows each conversion.
+//! towards the target, and the iterations settle where both agree); the pole step (see
+//! [`chain`](super::chain)) follows each conversion, clamped to the root's limit. Without
+//! limits step 3 runs once, at the end, and the pole step turns the positions about the
+//! root → tip line before it, so that every joint, the root too, takes its shortest arc (the
+//! least twist; turning the root's rotation afterwards would give the same positions with
+//! the root twisted about that line).
+//!
+//! # Two paths, one answer
+//!
+//! Chains without limits whose joint frames are similarities (a rotation and one scale,
+//! mirrored or not: every rig whose model frame is) take a path in f32 with no matrix
+//! inverse (`similar.rs`; docs/bench-ik.md has its speed). Others take the f64 chain of this
+//! module. Both run the same passes (`passes.rs`: f32, the latency of one step cut to a
+//! reciprocal square root and two multiply-adds) and give the same corrections up to f32
+//! rounding (a test compares them).
 //!
 //! # Degenerate cases
 //!
@@ -28,9 +41,12 @@
 //! length, towards the pole when there is one. A pass that would put two joints on the same
 //! point keeps the bone's direction along the root → target line instead of dividing by zero.
 
-use glam::{DQuat, DVec3};
+use glam::{DQuat, DVec3, Vec3A};
 
 use super::links::{Goal, Links, MAX_CHAIN_JOINTS, straight_bend_side};
+
+mod passes;
+pub(crate) mod similar;
 
 /// Runs FABRIK on `links` (corrections start at the identity); returns the iterations run.
 pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal) -> u32 {
@@ -46,44 +62,57 @@ pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal) -> u32 {
     for (point, frame) in p.iter_mut().zip(&links.frames[..n]) {
         *point = frame.translation;
     }
-    let root = p[0];
     let axis = line(links, goal);
     let limited = links.limited();
     unbend(links, &mut p, axis, goal);
+    let mut length = [0.0_f32; MAX_CHAIN_JOINTS];
+    for (l, &d) in length.iter_mut().zip(&links.length[..n - 1]) {
+        *l = d as f32;
+    }
+    let (root, target) = (p[0].as_vec3().into(), goal.target.as_vec3().into());
+    let axis32: Vec3A = axis.as_vec3().into();
+    let mut q = [Vec3A::ZERO; MAX_CHAIN_JOINTS];
+    let to32 = |q: &mut [Vec3A; MAX_CHAIN_JOINTS], p: &[DVec3; MAX_CHAIN_JOINTS]| {
+        for (q, p) in q.iter_mut().zip(p) {
+            *q = p.as_vec3().into();
+        }
+    };
+    let to64 = |p: &mut [DVec3; MAX_CHAIN_JOINTS], q: &[Vec3A; MAX_CHAIN_JOINTS]| {
+        for (p, q) in p.iter_mut().zip(q) {
+            *p = q.as_dvec3();
+        }
+    };
+    to32(&mut q, &p);
+    if !limited {
+        // Positions only, then the pole step on them, then rotations (each the shortest arc).
+        let used = passes::run(
+            &mut q[..n],
+            &length[..n - 1],
+            root,
+            target,
+            axis32,
+            goal.tolerance as f32,
+            goal.iterations,
+        );
+        if let Some(pole) = goal.pole {
+            similar::face_pole(&mut q[..n], pole.as_vec3().into(), links.total as f32);
+        }
+        to64(&mut p, &q);
+        to_rotations(links, &mut p, None);
+        return used;
+    }
     let mut used = 0;
     while used < goal.iterations {
-        if (p[n - 1] - goal.target).length() <= goal.tolerance {
+        if (q[n - 1] - target).length() <= goal.tolerance as f32 {
             break;
         }
         used += 1;
-        p[n - 1] = goal.target;
-        for i in (0..n - 1).rev() {
-            p[i] = p[i + 1] + toward(p[i] - p[i + 1], -axis, links.length[i]);
-        }
-        p[0] = root;
-        for i in 0..n - 1 {
-            p[i + 1] = p[i] + toward(p[i + 1] - p[i], axis, links.length[i]);
-        }
-        if limited {
-            to_rotations(links, &mut p, goal);
-        }
-    }
-    if !limited {
-        to_rotations(links, &mut p, goal);
+        passes::run(&mut q[..n], &length[..n - 1], root, target, axis32, -1.0, 1);
+        to64(&mut p, &q);
+        to_rotations(links, &mut p, goal.pole);
+        to32(&mut q, &p);
     }
     used
-}
-
-/// `v` scaled to `length` (`fallback · length` when `v` is zero). The inputs are finite (checked
-/// on entry), so one square root and one division do: this is the loop's whole cost.
-#[inline]
-fn toward(v: DVec3, fallback: DVec3, length: f64) -> DVec3 {
-    let len2 = v.length_squared();
-    if len2 > 0.0 {
-        v * (length / len2.sqrt())
-    } else {
-        fallback * length
-    }
 }
 
 /// The root → target direction (root → tip when the target is on the root).
@@ -109,7 +138,7 @@ pub(crate) fn straighten(links: &mut Links<'_>, goal: &Goal) -> bool {
     for i in 1..n {
         p[i] = p[i - 1] + axis * links.length[i - 1];
     }
-    to_rotations(links, &mut p, goal);
+    to_rotations(links, &mut p, goal.pole);
     true
 }
 
@@ -126,9 +155,9 @@ fn unbend(links: &Links<'_>, p: &mut [DVec3; MAX_CHAIN_JOINTS], axis: DVec3, goa
     }
 }
 
-/// Turns the positions into corrections root first (limits applied), then the pole step;
-/// `p` is overwritten with the positions the corrections give.
-fn to_rotations(links: &mut Links<'_>, p: &mut [DVec3; MAX_CHAIN_JOINTS], goal: &Goal) {
+/// Turns the positions into corrections root first (limits applied), then the pole step
+/// when `pole` is given; `p` is overwritten with the positions the corrections give.
+fn to_rotations(links: &mut Links<'_>, p: &mut [DVec3; MAX_CHAIN_JOINTS], pole: Option<DVec3>) {
     let n = links.n;
     for i in 0..n - 1 {
         let before = links.frame_before(i);
@@ -143,7 +172,7 @@ fn to_rotations(links: &mut Links<'_>, p: &mut [DVec3; MAX_CHAIN_JOINTS], goal: 
         links.set_frame(i, before);
     }
     links.set_frame(n - 1, links.frame_before(n - 1));
-    if let Some(pole) = goal.pole {
+    if let Some(pole) = pole {
         links.face_pole(pole, false);
     }
     for (point, frame) in p.iter_mut().zip(&links.frames[..n]) {

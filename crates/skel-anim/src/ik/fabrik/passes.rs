@@ -1,0 +1,258 @@
+//! FABRIK's passes on joint positions, in f32: both FABRIK paths run them
+//! ([`similar`](super::similar) and the f64 chain of [`super`]).
+//!
+//! The passes are a chain of dependent steps (each joint's new position needs the one before
+//! it), 2 × (joints − 1) per iteration, so their latency is the solve's: one step is a
+//! subtraction, a dot product, a reciprocal square root and a multiply-add. On x86-64 the
+//! reciprocal square root is SSE's estimate with one Newton step (relative error about 2e-7,
+//! f32's own rounding), about half the latency of a square root and a division.
+
+use glam::Vec3A;
+
+/// Runs FABRIK's iterations on the positions `p` (root first), at most `iterations`, stopping
+/// once the tip is within `tolerance` of `target` (checked before each); returns the
+/// iterations run. Each iteration is a backward pass (tip on `target`, each joint moved onto
+/// the line to the joint after it at its bone's length) and a forward pass (root back on
+/// `root`, each joint moved onto the line from the joint before it). `axis` is the root →
+/// target direction, used where two joints coincide.
+///
+/// A step moves joint `k` to `zₖ = zₖ₋₁ + dₖ · sₖ`, `dₖ = rₖ − zₖ₋₁` (`r` the joint where it
+/// was), `sₖ = lₖ / |dₖ|`. The next step's `|dₖ₊₁|²` is not taken from `dₖ₊₁ = e − sₖ dₖ`
+/// (`e = rₖ₊₁ − zₖ₋₁`, known a step early) but expanded: `|e|² + lₖ² − 2 sₖ (e · dₖ)`, with
+/// `sₖ` multiplied out of its Newton step ([`next`]), so that from one square to the next
+/// stand the reciprocal square root's estimate, two multiplies and a subtraction.
+/// The expansion cancels where `dₖ₊₁` is short beside `e` and `lₖ`; there (under a quarter of
+/// `|e|² + lₖ²`) the square is taken directly. The same expansion crosses from one pass to
+/// the next, and the two steps whose results the next pass throws away (the backward pass's
+/// root, the forward pass's tip, read only by the tolerance check) stay off the chain: a
+/// 6-joint iteration is 8 dependent steps, not 10.
+pub(crate) fn run(
+    p: &mut [Vec3A],
+    length: &[f32],
+    root: Vec3A,
+    target: Vec3A,
+    axis: Vec3A,
+    tolerance: f32,
+    iterations: u32,
+) -> u32 {
+    let n = p.len();
+    let mut used = 0;
+    if n == 2 {
+        // One bone: every iteration puts it on the root → target line.
+        if iterations > 0 && (p[1] - target).length() > tolerance {
+            let step = scale(
+                target - root,
+                (target - root).length_squared(),
+                length[0],
+                axis,
+            );
+            p[1] = root + step.d * step.s;
+            used = 1;
+        }
+        return used;
+    }
+    let mut d = p[n - 2] - target;
+    let mut x = d.length_squared();
+    while used < iterations && (p[n - 1] - target).length() > tolerance {
+        used += 1;
+        // Backward, joints n - 2 down to 1 (joint 0 is put back on the root).
+        let mut prev = target;
+        p[n - 1] = target;
+        for i in (1..n - 1).rev() {
+            let step = scale(d, x, length[i], -axis);
+            let z = prev + step.d * step.s;
+            (d, x) = if i > 1 {
+                next(p[i - 1] - prev, &step, length[i])
+            } else {
+                across(root - prev, &step, length[i])
+            };
+            p[i] = z;
+            prev = z;
+        }
+        // Forward, joints 1 to n - 1.
+        prev = root;
+        p[0] = root;
+        let mut back = (d, x);
+        for i in 0..n - 1 {
+            let step = scale(d, x, length[i], axis);
+            let z = prev + step.d * step.s;
+            if i + 3 == n {
+                back = across(target - prev, &step, length[i]);
+            }
+            if i + 2 < n {
+                (d, x) = next(p[i + 2] - prev, &step, length[i]);
+            }
+            p[i + 1] = z;
+            prev = z;
+        }
+        (d, x) = back;
+    }
+    used
+}
+
+/// One step's scale `s = l / |d|`, with the parts it was made of (the estimate `y` of
+/// `1 / √x`, `x = |d|²`) so that the next step's square need not wait for `s`.
+struct Scale {
+    /// The step's direction (`d`, or the fallback).
+    d: Vec3A,
+    s: f32,
+    y: f32,
+    x: f32,
+    /// False when `d` was too short and the fallback was taken (`s = l`).
+    measured: bool,
+}
+
+/// The step's scale for `d` (`x = |d|²`): `l / √x` as [`length_over_sqrt`] makes it, or
+/// `(fallback, l)` when `d` is zero or too small to square.
+#[inline(always)]
+fn scale(d: Vec3A, x: f32, length: f32, fallback: Vec3A) -> Scale {
+    if x > f32::MIN_POSITIVE {
+        let y = rsqrt_estimate(x);
+        Scale {
+            d,
+            s: newton(length, x, y),
+            y,
+            x,
+            measured: true,
+        }
+    } else {
+        Scale {
+            d: fallback,
+            s: length,
+            y: 0.0,
+            x: 0.0,
+            measured: false,
+        }
+    }
+}
+
+/// The next step's `d = e − s · d_now` and its square (see [`run`]); `s · |d_now| = length`.
+/// The square `|e|² + l² + m s` (`m = −2 e · d_now`) is taken with `s` multiplied out of its
+/// Newton step, `m s = (3/2 l m) y − ((l m x/2) y)(y y)`: from one step's square to the
+/// next, the estimate, two multiplies and a subtraction.
+#[inline(always)]
+fn next(e: Vec3A, step: &Scale, length: f32) -> (Vec3A, f32) {
+    let d = e - step.d * step.s;
+    let big = e.length_squared() + length * length;
+    let x = if step.measured {
+        let (m, y) = (-2.0 * e.dot(step.d), step.y);
+        (big + (1.5 * length * m) * y) - (((0.5 * length * m) * step.x) * y) * (y * y)
+    } else {
+        -1.0
+    };
+    if x > 0.25 * big {
+        (d, x)
+    } else {
+        (d, d.length_squared())
+    }
+}
+
+/// [`next`] across a pass: the next pass starts from the fixed point `f` (`e = f − prev`), so
+/// its `d` is the joint just placed minus `f`, `−(e − s · d_now)`.
+#[inline(always)]
+fn across(e: Vec3A, step: &Scale, length: f32) -> (Vec3A, f32) {
+    let (d, x) = next(e, step, length);
+    (-d, x)
+}
+
+/// `l / √x` from the estimate `y` of `1 / √x`, to f32's precision: [`inverse_sqrt`]'s
+/// Newton step `y (3/2 − (x/2) y²)` times `l`, arranged as `(3/2 l) y − ((l x/2) y)(y y)` so
+/// that the multiplies by `y` run side by side.
+#[inline(always)]
+fn newton(l: f32, x: f32, y: f32) -> f32 {
+    (1.5 * l) * y - ((0.5 * l * x) * y) * (y * y)
+}
+
+/// The estimate of `1 / √x` (12 bits on x86-64; exact elsewhere).
+#[inline(always)]
+fn rsqrt_estimate(x: f32) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_cvtss_f32, _mm_rsqrt_ss, _mm_set_ss};
+        #[expect(unsafe_code, reason = "SSE intrinsics: x86-64's baseline")]
+        // SAFETY: SSE is part of every x86-64 target (the intrinsics only need the feature).
+        unsafe {
+            _mm_cvtss_f32(_mm_rsqrt_ss(_mm_set_ss(x)))
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        1.0 / x.sqrt()
+    }
+}
+
+/// `1 / √x` for a positive normal `x`, to f32's precision.
+#[inline(always)]
+pub(crate) fn inverse_sqrt(x: f32) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // The estimate, then one Newton step.
+        let y = rsqrt_estimate(x);
+        y * (1.5 - 0.5 * x * y * y)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        1.0 / x.sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inverse_sqrt_is_f32_exact_to_a_few_ulps() {
+        let mut worst = 0.0_f64;
+        for k in 0..20_000 {
+            let x = 1e-30_f32 * 1.0037_f32.powi(k);
+            if !x.is_normal() {
+                continue;
+            }
+            let exact = 1.0 / f64::from(x).sqrt();
+            let rel = ((f64::from(inverse_sqrt(x)) - exact) / exact).abs();
+            worst = worst.max(rel);
+        }
+        assert!(worst < 5e-7, "worst relative error {worst}");
+    }
+
+    #[test]
+    fn passes_keep_bone_lengths_and_put_the_root_back() {
+        let mut p = [
+            Vec3A::ZERO,
+            Vec3A::new(0.0, 1.0, 0.0),
+            Vec3A::new(0.3, 2.0, 0.0),
+            Vec3A::new(0.5, 2.9, 0.1),
+        ];
+        let length = [
+            1.0,
+            (0.09_f32 + 1.0).sqrt(),
+            (0.04_f32 + 0.81 + 0.01).sqrt(),
+        ];
+        let target = Vec3A::new(1.5, 1.5, 0.5);
+        let used = run(
+            &mut p,
+            &length,
+            Vec3A::ZERO,
+            target,
+            target.normalize(),
+            -1.0,
+            10,
+        );
+        assert_eq!(used, 10);
+        assert_eq!(p[0], Vec3A::ZERO);
+        for i in 0..3 {
+            let l = (p[i + 1] - p[i]).length();
+            assert!((l - length[i]).abs() <= 1e-6 * length[i], "bone {i}: {l}");
+        }
+        assert!((p[3] - target).length() < 1e-4, "tip {:?}", p[3]);
+    }
+
+    #[test]
+    fn coinciding_joints_take_the_axis() {
+        let mut p = [Vec3A::ZERO, Vec3A::ZERO, Vec3A::X];
+        let target = Vec3A::new(0.0, 0.0, 1.5);
+        run(&mut p, &[1.0, 1.0], Vec3A::ZERO, target, Vec3A::Z, 0.0, 1);
+        assert!(p.iter().all(|q| q.is_finite()), "{p:?}");
+        assert!(((p[1] - p[0]).length() - 1.0).abs() < 1e-6);
+    }
+}

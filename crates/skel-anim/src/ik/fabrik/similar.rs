@@ -1,0 +1,438 @@
+//! FABRIK for chains without limits whose joint frames are similarities (a rotation and one
+//! scale, mirrored or not: every rig whose model frame is), in f32 with no matrix inverse.
+//! [`ChainIk`](crate::ik::ChainIk) takes this path when it can and the f64 chain of
+//! [`super`] otherwise; both give the same corrections up to rounding.
+//!
+//! # From positions to corrections
+//!
+//! The passes ([`passes`](super::passes)) leave joint positions `p`. The corrections follow
+//! root first as model-space rotations `D` (`D₋₁ = 1`): joint `i` turns its bone, as its
+//! parents' turns left it (`Dᵢ₋₁ · u⁰ᵢ`, `u⁰` the bone as given), onto `p[i + 1] − p[i]` by
+//! the shortest arc `Fᵢ` taken in the frame as given, so `Dᵢ = Dᵢ₋₁ · Fᵢ`. A joint whose
+//! frame's rotation part is `R` (its matrix is `±s · R`) then takes the local correction
+//! `R⁻¹ · Fᵢ · R`: `Fᵢ` with its axis carried into the joint's local frame by `Rᵀ`.
+//! No inverse, no trigonometry: one quaternion turn, one arc, one product per joint.
+//!
+//! The arc from a unit `a` to `v` is `(a × v, |v| + a · v)` over its norm: one reciprocal
+//! square root. (The norm is taken as it is, not as the `2 |v| (|v| + a · v)` it equals for
+//! exact unit quaternions: `D`'s rounding would enter every later arc's norm and grow.) The pole step turns the positions about
+//! the root → tip line before they become rotations (the tip stays), which is the same as
+//! turning the root's correction afterwards when nothing limits it.
+
+use glam::{Affine3A, DQuat, DVec4, Quat, Vec3A, Vec4};
+
+use super::passes::{inverse_sqrt, run};
+use crate::ik::links::MAX_CHAIN_JOINTS;
+
+/// How far a joint frame may be from a similarity for this path: each product of two
+/// columns and each difference of two columns' squared lengths, relative to a column's
+/// squared length (f32 hierarchies stay near 1e-6). Farther frames take the f64 chain.
+const SIMILAR: f32 = 1e-5;
+
+/// What to solve for (the [`ChainIk`](crate::ik::ChainIk) fields, checked finite).
+pub(crate) struct Request {
+    pub(crate) target: Vec3A,
+    pub(crate) pole: Option<Vec3A>,
+    pub(crate) tolerance: f32,
+    /// 0 when the weight is 0.
+    pub(crate) iterations: u32,
+    /// In `0..=1`.
+    pub(crate) weight: f32,
+}
+
+/// What a solve found.
+pub(crate) struct Outcome {
+    pub(crate) iterations: u32,
+    /// The tip's distance from the target under the corrections written.
+    pub(crate) distance: f32,
+    /// The chain's length.
+    pub(crate) total: f32,
+}
+
+/// Solves the chain `models` (root first) into `corrections`, or returns `None`, writing
+/// nothing, when a frame is not a finite similarity or a bone has no length (the f64 chain
+/// then solves it, or says why it cannot).
+pub(crate) fn solve(
+    models: &[Affine3A],
+    request: &Request,
+    corrections: &mut [Quat],
+) -> Option<Outcome> {
+    let n = models.len();
+    let mut start = [Vec3A::ZERO; MAX_CHAIN_JOINTS];
+    let mut frames = Frames {
+        models,
+        scale: [0.0; MAX_CHAIN_JOINTS],
+    };
+    for ((m, p), scale) in models.iter().zip(&mut start).zip(&mut frames.scale) {
+        *scale = rotation_scale(m)?;
+        *p = m.translation;
+    }
+    // Bones: unit directions as given and lengths.
+    let mut bone = [Vec3A::ZERO; MAX_CHAIN_JOINTS];
+    let mut length = [0.0_f32; MAX_CHAIN_JOINTS];
+    let mut total = 0.0_f32;
+    let mut shortest = f32::INFINITY;
+    for i in 0..n - 1 {
+        let u = start[i + 1] - start[i];
+        length[i] = u.length();
+        bone[i] = u / length[i];
+        total += length[i];
+        shortest = shortest.min(length[i]);
+    }
+    if !(shortest > 1e-6 * total && total.is_finite()) {
+        return None;
+    }
+
+    let root = start[0];
+    let target = request.target;
+    let axis = (target - root)
+        .try_normalize()
+        .or_else(|| (start[n - 1] - root).try_normalize())
+        .unwrap_or(Vec3A::X);
+    let mut p = start;
+    let mut used = 0;
+    let tip = if request.iterations > 0 {
+        if (target - root).length() >= total {
+            // Out of reach: the straightened chain, exact.
+            for i in 1..n {
+                p[i] = p[i - 1] + axis * length[i - 1];
+            }
+            used = 1;
+        } else {
+            unbend(&mut p[..n], axis, request.pole, total);
+            used = run(
+                &mut p[..n],
+                &length[..n - 1],
+                root,
+                target,
+                axis,
+                request.tolerance,
+                request.iterations,
+            );
+        }
+        if let Some(pole) = request.pole {
+            face_pole(&mut p[..n], pole, total);
+        }
+        let mut tip = to_corrections(&p[..n], &bone, &length, &frames, corrections);
+        if request.weight < 1.0 {
+            for c in &mut corrections[..n] {
+                *c = Quat::IDENTITY.lerp(*c, request.weight).normalize();
+            }
+            tip = tip_under(corrections, root, &bone, &length, &frames);
+        }
+        tip
+    } else {
+        corrections.fill(Quat::IDENTITY);
+        start[n - 1]
+    };
+    Some(Outcome {
+        iterations: used,
+        distance: (tip - target).length(),
+        total,
+    })
+}
+
+/// The joint frames as given, each with the factor that makes its matrix a rotation.
+struct Frames<'a> {
+    models: &'a [Affine3A],
+    /// `±1 / s` for a matrix `s · R` (or `−s · R`): `R = scale · M`.
+    scale: [f32; MAX_CHAIN_JOINTS],
+}
+
+impl Frames<'_> {
+    /// `Rᵀ v` for joint `i`'s rotation `R`: a model-frame axis carried into its local frame.
+    #[inline]
+    fn to_local(&self, i: usize, v: Vec3A) -> Vec3A {
+        let m = &self.models[i].matrix3;
+        Vec3A::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v)) * self.scale[i]
+    }
+
+    /// `R v`: a local axis carried back into the model frame.
+    #[inline]
+    fn to_model(&self, i: usize, v: Vec3A) -> Vec3A {
+        (self.models[i].matrix3 * v) * self.scale[i]
+    }
+}
+
+/// The factor `±1 / s` that makes `m`'s linear part a proper rotation, or `None` when `m` is
+/// not a finite similarity.
+fn rotation_scale(m: &Affine3A) -> Option<f32> {
+    let (a, b, c) = (m.matrix3.x_axis, m.matrix3.y_axis, m.matrix3.z_axis);
+    let s2 = a.length_squared();
+    let tol = SIMILAR * s2;
+    let similar = s2.is_normal()
+        && s2.is_finite()
+        && (b.length_squared() - s2).abs() <= tol
+        && (c.length_squared() - s2).abs() <= tol
+        && a.dot(b).abs() <= tol
+        && a.dot(c).abs() <= tol
+        && b.dot(c).abs() <= tol
+        && m.translation.is_finite();
+    if !similar {
+        return None;
+    }
+    let sign = if a.dot(b.cross(c)) < 0.0 { -1.0 } else { 1.0 };
+    Some(sign * inverse_sqrt(s2))
+}
+
+/// A chain lying along `axis` through the root, target on that line, cannot bend by itself:
+/// its interior joints move sideways by 1 % of its length, towards the pole when there is one.
+fn unbend(p: &mut [Vec3A], axis: Vec3A, pole: Option<Vec3A>, total: f32) {
+    let n = p.len();
+    if n < 3 {
+        return;
+    }
+    let off = |v: Vec3A| v - axis * axis.dot(v);
+    let widest = p[1..]
+        .iter()
+        .map(|&q| off(q - p[0]).length())
+        .fold(0.0, f32::max);
+    if widest > 1e-6 * total {
+        return;
+    }
+    let side = pole
+        .and_then(|pole| off(pole).try_normalize())
+        .unwrap_or_else(|| axis.any_orthonormal_vector());
+    for q in &mut p[1..n - 1] {
+        *q += side * (0.01 * total);
+    }
+}
+
+/// The pole step on positions: every joint turned about the root → tip line so that the
+/// interior joints' mean offset from it faces `pole` (skipped when either is along the line).
+pub(super) fn face_pole(p: &mut [Vec3A], pole: Vec3A, total: f32) {
+    let n = p.len();
+    if n < 3 {
+        return;
+    }
+    let Some(axis) = (p[n - 1] - p[0]).try_normalize() else {
+        return;
+    };
+    let off = |v: Vec3A| v - axis * axis.dot(v);
+    let bend: Vec3A = p[1..n - 1].iter().map(|&q| off(q - p[0])).sum();
+    let want = off(pole);
+    if bend.length() <= 1e-6 * total || want.length() <= 1e-6 * pole.length() {
+        return;
+    }
+    // Both lie across the line, so the turn is about it, by the angle φ from `bend` to
+    // `want`: the half-angle as `(sin φ, 1 + cos φ)`, or `(1 − cos φ, sin φ)` past a quarter
+    // turn, where the first form cancels.
+    let (b, w) = (bend.normalize(), want.normalize());
+    let (cos, sin) = (b.dot(w), axis.dot(b.cross(w)));
+    let (s, c) = if cos >= 0.0 {
+        (sin, 1.0 + cos)
+    } else {
+        (1.0 - cos, sin)
+    };
+    let turn = Quat::from_vec4(Vec4::from((axis * s, c))).normalize();
+    for i in 1..n {
+        p[i] = p[0] + turn * (p[i] - p[0]);
+    }
+}
+
+/// Corrections that put each bone on the positions' (see the module), the tip's identity;
+/// returns where they put the tip.
+fn to_corrections(
+    p: &[Vec3A],
+    bone: &[Vec3A; MAX_CHAIN_JOINTS],
+    length: &[f32; MAX_CHAIN_JOINTS],
+    frames: &Frames<'_>,
+    out: &mut [Quat],
+) -> Vec3A {
+    let n = p.len();
+    let mut d = Quat::IDENTITY;
+    let mut tip = p[0];
+    for i in 0..n - 1 {
+        let w = p[i + 1] - p[i];
+        let a = bone[i];
+        let v = d.conjugate() * w;
+        let len = w.length();
+        let h = len + a.dot(v);
+        let f = if h > 0.25 * len {
+            let f = Vec4::from((a.cross(v), h));
+            Quat::from_vec4(f * inverse_sqrt(f.length_squared()))
+        } else {
+            wide_arc(a, v)
+        };
+        d *= f;
+        tip += d * (a * length[i]);
+        let axis = frames.to_local(i, Vec3A::from(f.xyz()));
+        out[i] = Quat::from_vec4(Vec4::from((axis, f.w))).normalize();
+    }
+    out[n - 1] = Quat::IDENTITY;
+    tip
+}
+
+/// The shortest arc from the unit `a` to `v` for turns past about 140°, in f64: near a half
+/// turn the arc's axis `a × v` is a small difference of large products, which f32 leaves
+/// wrong by 1e-7 over the sine of the turn (measured: 1e-5 of the chain at 179°); in f64
+/// the arc maps `a` onto `v` as given. A half turn exactly, or no `v`, turns about any axis
+/// across `a` (or not at all).
+#[cold]
+fn wide_arc(a: Vec3A, v: Vec3A) -> Quat {
+    let (a, v) = (a.as_dvec3(), v.as_dvec3());
+    let len = v.length();
+    let h = len + a.dot(v);
+    if len == 0.0 {
+        return Quat::IDENTITY;
+    }
+    let q = if h > 1e-12 * len {
+        DQuat::from_vec4(DVec4::from((a.cross(v), h))).normalize()
+    } else {
+        DQuat::from_vec4(DVec4::from((a.any_orthonormal_vector(), 0.0)))
+    };
+    q.as_quat()
+}
+
+/// The tip's position when `corrections` are applied: `D` rebuilt from them (each
+/// correction's axis carried back to the frame as given) and the bones turned by it.
+fn tip_under(
+    corrections: &[Quat],
+    root: Vec3A,
+    bone: &[Vec3A; MAX_CHAIN_JOINTS],
+    length: &[f32; MAX_CHAIN_JOINTS],
+    frames: &Frames<'_>,
+) -> Vec3A {
+    let mut d = Quat::IDENTITY;
+    let mut tip = root;
+    for (i, c) in corrections[..corrections.len() - 1].iter().enumerate() {
+        let axis = frames.to_model(i, Vec3A::from(c.xyz()));
+        d *= Quat::from_vec4(Vec4::from((axis, c.w)));
+        tip += d * (bone[i] * length[i]);
+    }
+    tip
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Quat, Vec3};
+
+    use super::*;
+    use crate::ik::links::{Goal, Links};
+
+    /// A chain of `n` joints bending about changing axes, under a root frame `base`.
+    fn chain(n: usize, base: Affine3A) -> Vec<Affine3A> {
+        let mut m = vec![base; n];
+        for i in 1..n {
+            let t = i as f32;
+            let bend = Quat::from_rotation_z(0.3 + 0.1 * t) * Quat::from_rotation_x(0.2 - 0.05 * t);
+            m[i] = m[i - 1]
+                * Affine3A::from_quat(bend)
+                * Affine3A::from_translation(Vec3::Y * (0.2 + 0.1 * t));
+        }
+        m
+    }
+
+    /// The f64 chain's FABRIK on the same input.
+    fn general(
+        models: &[Affine3A],
+        target: Vec3,
+        pole: Option<Vec3>,
+        iterations: u32,
+    ) -> Vec<Quat> {
+        let mut links = Links::new(models, &[], &[]).unwrap();
+        let goal = Goal {
+            target: target.as_dvec3(),
+            pole: pole.map(|p| p.as_dvec3()),
+            tolerance: 0.0,
+            max_step: std::f64::consts::PI,
+            iterations,
+        };
+        super::super::solve(&mut links, &goal);
+        links.corr[..models.len()]
+            .iter()
+            .map(|c| c.as_quat())
+            .collect()
+    }
+
+    #[test]
+    fn matches_the_f64_chain_on_rotated_scaled_and_mirrored_frames() {
+        let bases = [
+            Affine3A::IDENTITY,
+            Affine3A::from_scale_rotation_translation(
+                Vec3::splat(2.5),
+                Quat::from_euler(glam::EulerRot::XYZ, 0.4, -1.1, 2.0),
+                Vec3::new(3.0, -1.0, 0.5),
+            ),
+            Affine3A::from_scale_rotation_translation(
+                Vec3::new(-0.5, 0.5, 0.5),
+                Quat::from_rotation_y(0.7),
+                Vec3::ZERO,
+            ),
+        ];
+        for base in bases {
+            for n in [2, 3, 6, 9] {
+                let models = chain(n, base);
+                let reach: f32 = (1..n)
+                    .map(|i| (models[i].translation - models[i - 1].translation).length())
+                    .sum();
+                let root = Vec3::from(models[0].translation);
+                for (target, pole) in [
+                    (root + Vec3::new(0.4, 0.5, 0.2) * reach, Some(Vec3::Z)),
+                    (root + Vec3::new(-0.3, 0.2, 0.1) * reach, None),
+                    (root + Vec3::new(1.0, 1.0, 0.0) * reach, Some(Vec3::X)),
+                ] {
+                    let request = Request {
+                        target: target.into(),
+                        pole: pole.map(Vec3A::from),
+                        tolerance: 0.0,
+                        iterations: 10,
+                        weight: 1.0,
+                    };
+                    let mut fast = vec![Quat::NAN; n];
+                    let out = solve(&models, &request, &mut fast).expect("similar frames");
+                    assert!(out.distance.is_finite() && out.iterations >= 1);
+                    let want = general(&models, target, pole, 10);
+                    for (i, (a, b)) in fast.iter().zip(&want).enumerate() {
+                        // Same rotation, either sign, to f32's rounding of both paths.
+                        let gap = (*a - *b).length().min((*a + *b).length());
+                        assert!(
+                            gap < 2e-6,
+                            "n {n} joint {i}: {a:?} against {b:?}, target {target:?}, pole {pole:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn frames_that_are_not_similarities_are_left_to_the_f64_chain() {
+        let sheared =
+            Affine3A::from_cols(Vec3A::X, Vec3A::new(0.3, 1.0, 0.0), Vec3A::Z, Vec3A::ZERO);
+        let stretched = Affine3A::from_scale(Vec3::new(1.0, 2.0, 1.0));
+        let flat = Affine3A::from_scale(Vec3::new(1.0, 1.0, 0.0));
+        let nan = Affine3A::from_translation(Vec3::NAN);
+        for bad in [sheared, stretched, flat, nan] {
+            assert!(rotation_scale(&bad).is_none(), "{bad:?}");
+            let models = chain(4, bad);
+            let request = Request {
+                target: Vec3A::new(0.2, 0.5, 0.1),
+                pole: None,
+                tolerance: 0.0,
+                iterations: 4,
+                weight: 1.0,
+            };
+            let mut out = [Quat::IDENTITY; 4];
+            assert!(solve(&models, &request, &mut out).is_none());
+            assert_eq!(out, [Quat::IDENTITY; 4], "nothing written");
+        }
+    }
+
+    #[test]
+    fn a_mirrored_frame_keeps_its_rotation_proper() {
+        let m = Affine3A::from_scale_rotation_translation(
+            Vec3::new(-2.0, 2.0, 2.0),
+            Quat::from_rotation_x(0.5),
+            Vec3::ZERO,
+        );
+        let r = m.matrix3 * rotation_scale(&m).unwrap();
+        assert!((r.determinant() - 1.0).abs() < 1e-6, "{r:?}");
+        let frames = Frames {
+            models: std::slice::from_ref(&m),
+            scale: [rotation_scale(&m).unwrap(); MAX_CHAIN_JOINTS],
+        };
+        let v = Vec3A::new(0.3, -0.2, 0.9);
+        assert!((frames.to_model(0, frames.to_local(0, v)) - v).length() < 1e-6);
+    }
+}
