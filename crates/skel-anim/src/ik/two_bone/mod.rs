@@ -10,6 +10,8 @@ fn unit(q: DQuat) -> Quat {
 }
 use crate::AnimError;
 
+mod bent;
+
 /// A two-bone IK job (ozz's `IKTwoBoneJob`, Babylon's `BoneIKController`): turns the start
 /// and mid joints of a three-joint chain so that the end joint reaches [`target`](Self::target),
 /// with the mid joint (a knee, an elbow) bending towards [`pole`](Self::pole).
@@ -270,6 +272,22 @@ impl TwoBoneIk {
         finite1("IK twist", self.twist)?;
         finite1("IK soften", self.soften)?;
         finite1("IK weight", self.weight)?;
+        let weight = self.weight.clamp(0.0, 1.0);
+        if weight > 0.0
+            && let Some(solution) = bent::solve(self, start, mid, end, weight)
+        {
+            return Ok(solution);
+        }
+        self.solve_f64(start, mid, end)
+    }
+
+    /// The solve in f64, for every chain (inputs checked finite).
+    fn solve_f64(
+        &self,
+        start: &Affine3A,
+        mid: &Affine3A,
+        end: &Affine3A,
+    ) -> Result<TwoBoneSolution, AnimError> {
         let chain = Chain::new(start, mid, end)?;
         let (axis, now) = chain.hinge(self.mid_axis, self.pole);
         let weight = f64::from(self.weight.clamp(0.0, 1.0));
