@@ -165,7 +165,7 @@ fn newton(l: f32, x: f32, y: f32) -> f32 {
 
 /// The estimate of `1 / √x` (12 bits on x86-64; exact elsewhere).
 #[inline(always)]
-fn rsqrt_estimate(x: f32) -> f32 {
+pub(crate) fn rsqrt_estimate(x: f32) -> f32 {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_cvtss_f32, _mm_rsqrt_ss, _mm_set_ss};

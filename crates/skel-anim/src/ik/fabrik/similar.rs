@@ -21,7 +21,7 @@
 
 use glam::{Affine3A, DQuat, DVec4, Quat, Vec3A, Vec4};
 
-use super::passes::{inverse_sqrt, run};
+use super::passes::{inverse_sqrt, rsqrt_estimate, run};
 use crate::ik::links::MAX_CHAIN_JOINTS;
 
 /// How far a joint frame may be from a similarity for this path: each product of two
@@ -205,26 +205,36 @@ pub(super) fn face_pole(p: &mut [Vec3A], pole: Vec3A, total: f32) {
     if n < 3 {
         return;
     }
-    let Some(axis) = (p[n - 1] - p[0]).try_normalize() else {
+    // The line unnormalised (`a`, with `ra = 1 / |a|`): one reciprocal square root, no
+    // division, waits in the chain.
+    let a = p[n - 1] - p[0];
+    let aa = a.length_squared();
+    if aa.is_nan() || aa <= f32::MIN_POSITIVE {
         return;
-    };
-    let off = |v: Vec3A| v - axis * axis.dot(v);
+    }
+    let ra = inverse_sqrt(aa);
+    let inv_aa = ra * ra;
+    let off = |v: Vec3A| v - a * (a.dot(v) * inv_aa);
     let bend: Vec3A = p[1..n - 1].iter().map(|&q| off(q - p[0])).sum();
     let want = off(pole);
-    if bend.length() <= 1e-6 * total || want.length() <= 1e-6 * pole.length() {
+    let (bb, ww) = (bend.length_squared(), want.length_squared());
+    let least = 1e-6 * total;
+    if bb <= least * least || ww <= 1e-12 * pole.length_squared() {
         return;
     }
     // Both lie across the line, so the turn is about it, by the angle φ from `bend` to
-    // `want`: the half-angle as `(sin φ, 1 + cos φ)`, or `(1 − cos φ, sin φ)` past a quarter
-    // turn, where the first form cancels.
-    let (b, w) = (bend.normalize(), want.normalize());
-    let (cos, sin) = (b.dot(w), axis.dot(b.cross(w)));
+    // `want`; with `N = |bend| |want|`, `N cos φ = bend · want` and `N sin φ = â · (bend ×
+    // want)`. The half-angle as `(â N sin φ, N (1 + cos φ))`, or `(â N (1 − cos φ), N sin φ)`
+    // past a quarter turn, where the first form cancels.
+    let norm = (bb * ww).sqrt();
+    let (cos, sin) = (bend.dot(want), a.dot(bend.cross(want)) * ra);
     let (s, c) = if cos >= 0.0 {
-        (sin, 1.0 + cos)
+        (sin, norm + cos)
     } else {
-        (1.0 - cos, sin)
+        (norm - cos, sin)
     };
-    let turn = Quat::from_vec4(Vec4::from((axis * s, c))).normalize();
+    let q = Vec4::from((a * (s * ra), c));
+    let turn = Quat::from_vec4(q * inverse_sqrt(q.length_squared()));
     for i in 1..n {
         p[i] = p[0] + turn * (p[i] - p[0]);
     }
@@ -232,6 +242,11 @@ pub(super) fn face_pole(p: &mut [Vec3A], pole: Vec3A, total: f32) {
 
 /// Corrections that put each bone on the positions' (see the module), the tip's identity;
 /// returns where they put the tip.
+///
+/// `D` is kept unnormalised, its squared norm `k` tracked beside it: each arc is scaled by
+/// the 12-bit estimate of its reciprocal norm (4 cycles, which keeps `k` near 1) rather than
+/// normalised (a square root and a Newton step in the chain), the vectors turned by `D` carry
+/// the factor `k`, and the arcs, which only need directions, take them as they come.
 fn to_corrections(
     p: &[Vec3A],
     bone: &[Vec3A; MAX_CHAIN_JOINTS],
@@ -241,26 +256,40 @@ fn to_corrections(
 ) -> Vec3A {
     let n = p.len();
     let mut d = Quat::IDENTITY;
+    let mut k = 1.0_f32;
     let mut tip = p[0];
     for i in 0..n - 1 {
         let w = p[i + 1] - p[i];
         let a = bone[i];
-        let v = d.conjugate() * w;
-        let len = w.length();
+        // k D⁻¹ w, and its length.
+        let v = sandwich(d.conjugate(), w);
+        let len = w.length() * k;
         let h = len + a.dot(v);
         let f = if h > 0.25 * len {
-            let f = Vec4::from((a.cross(v), h));
-            Quat::from_vec4(f * inverse_sqrt(f.length_squared()))
+            Vec4::from((a.cross(v), h))
         } else {
-            wide_arc(a, v)
+            Vec4::from(wide_arc(a, v))
         };
-        d *= f;
-        tip += d * (a * length[i]);
-        let axis = frames.to_local(i, Vec3A::from(f.xyz()));
-        out[i] = Quat::from_vec4(Vec4::from((axis, f.w))).normalize();
+        let f2 = f.length_squared();
+        let r = rsqrt_estimate(f2);
+        d *= Quat::from_vec4(f * r);
+        k *= f2 * r * r;
+        tip += sandwich(d, a * length[i]) / k;
+        let unit = f * inverse_sqrt(f2);
+        let axis = frames.to_local(i, unit.truncate().into());
+        out[i] = Quat::from_vec4(Vec4::from((axis, unit.w))).normalize();
     }
     out[n - 1] = Quat::IDENTITY;
     tip
+}
+
+/// `q v q*` for any quaternion `q = (u, s)`: `v` turned by `q`'s rotation and scaled by
+/// `|q|²` (glam's product assumes a unit `q`).
+#[inline]
+fn sandwich(q: Quat, v: Vec3A) -> Vec3A {
+    let u = Vec3A::from(q.xyz());
+    let s = q.w;
+    v * (s * s - u.length_squared()) + u * (2.0 * u.dot(v)) + u.cross(v) * (2.0 * s)
 }
 
 /// The shortest arc from the unit `a` to `v` for turns past about 140°, in f64: near a half
