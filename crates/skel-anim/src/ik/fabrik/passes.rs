@@ -18,9 +18,8 @@ use glam::Vec3A;
 ///
 /// A step moves joint `k` to `zₖ = zₖ₋₁ + dₖ · sₖ`, `dₖ = rₖ − zₖ₋₁` (`r` the joint where it
 /// was), `sₖ = lₖ / |dₖ|`. The next step's `|dₖ₊₁|²` is not taken from `dₖ₊₁ = e − sₖ dₖ`
-/// (`e = rₖ₊₁ − zₖ₋₁`, known a step early) but expanded: `|e|² + lₖ² − 2 sₖ (e · dₖ)`, with
-/// `sₖ` multiplied out of its Newton step ([`next`]), so that from one square to the next
-/// stand the reciprocal square root's estimate, two multiplies and a subtraction.
+/// (`e = rₖ₊₁ − zₖ₋₁`, known a step early) but expanded: `|e|² + lₖ² − 2 sₖ (e · dₖ)`, so
+/// that from one step's scale to the next one's square stand a multiply and an add.
 /// The expansion cancels where `dₖ₊₁` is short beside `e` and `lₖ`; there (under a quarter of
 /// `|e|² + lₖ²`) the square is taken directly. The same expansion crosses from one pass to
 /// the next, and the two steps whose results the next pass throws away (the backward pass's
@@ -90,14 +89,11 @@ pub(crate) fn run(
     used
 }
 
-/// One step's scale `s = l / |d|`, with the parts it was made of (the estimate `y` of
-/// `1 / √x`, `x = |d|²`) so that the next step's square need not wait for `s`.
+/// One step's scale `s = l / |d|` and direction.
 struct Scale {
     /// The step's direction (`d`, or the fallback).
     d: Vec3A,
     s: f32,
-    y: f32,
-    x: f32,
     /// False when `d` was too short and the fallback was taken (`s = l`).
     measured: bool,
 }
@@ -107,36 +103,33 @@ struct Scale {
 #[inline(always)]
 fn scale(d: Vec3A, x: f32, length: f32, fallback: Vec3A) -> Scale {
     if x > f32::MIN_POSITIVE {
-        let y = rsqrt_estimate(x);
         Scale {
             d,
-            s: newton(length, x, y),
-            y,
-            x,
+            s: newton(length, x, rsqrt_estimate(x)),
             measured: true,
         }
     } else {
         Scale {
             d: fallback,
             s: length,
-            y: 0.0,
-            x: 0.0,
             measured: false,
         }
     }
 }
 
 /// The next step's `d = e − s · d_now` and its square (see [`run`]); `s · |d_now| = length`.
-/// The square `|e|² + l² + m s` (`m = −2 e · d_now`) is taken with `s` multiplied out of its
-/// Newton step, `m s = (3/2 l m) y − ((l m x/2) y)(y y)`: from one step's square to the
-/// next, the estimate, two multiplies and a subtraction.
+/// The square is `|e|² + l² + m s` with `m = −2 e · d_now`: `e` and `d_now` come from the
+/// step before, so `m` (a dot product, the slowest part) is ready about when `s` is, and one
+/// multiply and one add follow. (Multiplying `s` out of its Newton step instead, so that
+/// the square waits for the estimate only, puts four multiplies after `m`: slower, counted
+/// by latency.)
 #[inline(always)]
 fn next(e: Vec3A, step: &Scale, length: f32) -> (Vec3A, f32) {
     let d = e - step.d * step.s;
     let big = e.length_squared() + length * length;
     let x = if step.measured {
-        let (m, y) = (-2.0 * e.dot(step.d), step.y);
-        (big + (1.5 * length * m) * y) - (((0.5 * length * m) * step.x) * y) * (y * y)
+        let m = -2.0 * e.dot(step.d);
+        big + step.s * m
     } else {
         -1.0
     };
