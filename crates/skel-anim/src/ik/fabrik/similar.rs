@@ -29,6 +29,9 @@ use crate::ik::links::MAX_CHAIN_JOINTS;
 /// squared length (f32 hierarchies stay near 1e-6). Farther frames take the f64 chain.
 const SIMILAR: f32 = 1e-5;
 
+/// Distances past this leave the f32 path (their squares would come near f32's range).
+const BIG: f32 = 1e15;
+
 /// What to solve for (the [`ChainIk`](crate::ik::ChainIk) fields, checked finite).
 pub(crate) struct Request {
     pub(crate) target: Vec3A,
@@ -79,7 +82,12 @@ pub(crate) fn solve(
         total += length[i];
         shortest = shortest.min(length[i]);
     }
-    if !(shortest > 1e-6 * total && total.is_finite()) {
+    // Squares of distances must stay inside f32 (and the target near the chain's scale of
+    // magnitudes): far out, the f64 chain solves it.
+    let far = start[0]
+        .length_squared()
+        .max(request.target.length_squared());
+    if !(shortest > 1e-6 * total && total < BIG && far < BIG * BIG) {
         return None;
     }
 
@@ -446,6 +454,36 @@ mod tests {
             assert!(solve(&models, &request, &mut out).is_none());
             assert_eq!(out, [Quat::IDENTITY; 4], "nothing written");
         }
+    }
+
+    #[test]
+    fn far_chains_and_targets_are_left_to_the_f64_chain() {
+        let far = Affine3A::from_translation(Vec3::splat(1e18));
+        let request = |target: Vec3| Request {
+            target: target.into(),
+            pole: Some(Vec3A::Z),
+            tolerance: 0.0,
+            iterations: 10,
+            weight: 1.0,
+        };
+        let mut out = [Quat::IDENTITY; 4];
+        assert!(solve(&chain(4, far), &request(Vec3::splat(1e18)), &mut out).is_none());
+        assert!(
+            solve(
+                &chain(4, Affine3A::IDENTITY),
+                &request(Vec3::splat(1e20)),
+                &mut out
+            )
+            .is_none()
+        );
+        // The public solve still answers, finite.
+        let ik = crate::ik::ChainIk {
+            target: Vec3::splat(1e20),
+            ..crate::ik::ChainIk::default()
+        };
+        ik.solve(&chain(4, Affine3A::IDENTITY), &[], &mut out)
+            .unwrap();
+        assert!(out.iter().all(|q| q.is_finite()), "{out:?}");
     }
 
     #[test]

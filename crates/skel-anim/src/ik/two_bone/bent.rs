@@ -44,7 +44,11 @@ pub(super) fn solve(
     let (p, q) = (-mid_ss, end_ss - mid_ss);
     let (a, b) = (p.length(), q.length());
     let length = a + b;
-    if !(a > 1e-6 * length && b > 1e-6 * length && length.is_finite()) {
+    // Squares of distances must stay inside f32: far out, f64 solves it.
+    let far = Vec3A::from(ik.target)
+        .length_squared()
+        .max(start.translation.length_squared());
+    if !(a > 1e-6 * length && b > 1e-6 * length && length < 1e15 && far < 1e30) {
         return None;
     }
     let sin_now = p.cross(q).length() / (a * b);
@@ -287,5 +291,13 @@ mod tests {
             )
             .is_none()
         );
+        // Far out, squares leave f32: f64 answers, finite.
+        let far = TwoBoneIk {
+            target: Vec3::splat(1e20),
+            ..TwoBoneIk::default()
+        };
+        assert!(solve(&far, &hip, &knee, &bent, 1.0).is_none());
+        let s = far.solve(&hip, &knee, &bent).unwrap();
+        assert!(s.start_correction.is_finite() && s.mid_correction.is_finite());
     }
 }
