@@ -68,24 +68,20 @@ pub(super) fn solve(
     };
 
     // Soften, reach and weight as the f64 solve (see its comments).
-    let soften = ik.soften.clamp(0.0, 1.0);
     let target_ss = start_inv.transform_point3a(ik.target.into());
     let dist = target_ss.length();
-    let da = length * soften;
-    let ds = length - da;
-    let mut goal = target_ss;
-    if dist > da && dist > 0.0 && ds > 0.0 {
-        let alpha = (dist - da) / ds;
-        let ratio = (4.0 / (alpha + 4.0)).powi(4);
-        goal *= (da + ds - ds * ratio) / dist;
-    }
-    let reached = dist <= da && dist > (a - b).abs() && weight >= 1.0;
-    let goal_len = goal.length();
-    if goal_len > length {
-        goal *= length / goal_len;
-    } else if goal_len > 0.0 && goal_len < (a - b).abs() {
-        goal *= (a - b).abs() / goal_len;
-    }
+    let (reach, within) = super::reach(
+        f64::from(dist),
+        f64::from(a),
+        f64::from(b),
+        f64::from(ik.soften.clamp(0.0, 1.0)),
+    );
+    let reached = within && weight >= 1.0;
+    let goal = if dist > 0.0 {
+        target_ss * (reach as f32 / dist)
+    } else {
+        target_ss
+    };
     let aim = if weight >= 1.0 {
         goal
     } else {

@@ -298,28 +298,15 @@ impl TwoBoneIk {
         let (a, b) = (chain.upper, chain.lower);
         let length = a + b;
 
-        // Soften (ozz's ratio): past `da` the reach approaches the full length along
-        // 1 - (4/(x+4))^4, whose slope is 1 where softening starts (ozz's comment asks for
-        // that; its 3 gives 4/3 and overshoots the target), so the end never snaps nor passes
-        // the target.
         let target_ss = chain.start_inv.transform_point3(self.target.as_dvec3());
         let dist = target_ss.length();
-        let da = length * soften;
-        let ds = length - da;
-        let mut goal = target_ss;
-        if dist > da && dist > 0.0 && ds > 0.0 {
-            let alpha = (dist - da) / ds;
-            let ratio = (4.0 / (alpha + 4.0)).powi(4);
-            goal *= (da + ds - ds * ratio) / dist;
-        }
-        let reached = dist <= da && dist > (a - b).abs() && weight >= 1.0;
-        // The closest point the chain can reach (the target itself when it can).
-        let goal_len = goal.length();
-        if goal_len > length {
-            goal *= length / goal_len;
-        } else if goal_len > 0.0 && goal_len < (a - b).abs() {
-            goal *= (a - b).abs() / goal_len;
-        }
+        let (reach, within) = reach(dist, a, b, soften);
+        let reached = within && weight >= 1.0;
+        let goal = if dist > 0.0 {
+            target_ss * (reach / dist)
+        } else {
+            target_ss
+        };
         // Weight: the end aims at a point moving straight from where it is to the goal, so
         // the end-to-target distance shrinks monotonically as the weight rises (ozz lerps the
         // corrections instead, which can swing the end away first).
@@ -376,6 +363,31 @@ impl TwoBoneIk {
             reached,
         })
     }
+}
+
+/// How far from the start joint the end aims for a target `dist` away, with bones `a` and
+/// `b`: ozz's soften past `soften · (a + b)` (the reach approaches the full length along
+/// `1 − (4 / (x + 4))⁴`, whose slope is 1 where softening starts: ozz's comment asks for that,
+/// its 3 gives 4/3 and overshoots the target, so the end never snaps nor passes the target),
+/// then into `|a − b|..=a + b`, the closest the chain can reach. Also whether the target is
+/// within the softened reach (`reached` before the weight). Both solve paths use it.
+pub(super) fn reach(dist: f64, a: f64, b: f64, soften: f64) -> (f64, bool) {
+    let length = a + b;
+    let da = length * soften;
+    let ds = length - da;
+    let mut reach = dist;
+    if dist > da && dist > 0.0 && ds > 0.0 {
+        let alpha = (dist - da) / ds;
+        let ratio = (4.0 / (alpha + 4.0)).powi(4);
+        reach = da + ds - ds * ratio;
+    }
+    let within = dist <= da && dist > (a - b).abs();
+    if reach > length {
+        reach = length;
+    } else if reach > 0.0 && reach < (a - b).abs() {
+        reach = (a - b).abs();
+    }
+    (reach, within)
 }
 
 /// The turn about unit `axis` from the angle whose cosine and sine are `from` to the one
