@@ -35,6 +35,8 @@ pub(crate) fn run(
     iterations: u32,
 ) -> u32 {
     let n = p.len();
+    // One length per bone, so that the loops' indices need no bounds checks.
+    let length = &length[..n - 1];
     let mut used = 0;
     if n == 2 {
         // One bone: every iteration puts it on the root → target line.
