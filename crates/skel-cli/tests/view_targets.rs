@@ -7,11 +7,7 @@
 
 mod display;
 
-use std::io::{BufRead as _, BufReader};
-use std::process::Stdio;
-use std::sync::mpsc;
-
-use display::{KillOnDrop, Xvfb, view, wait_for, xdotool};
+use display::{Viewer, Xvfb, screenshot, xdotool};
 
 /// The point of the last line of `seen` that starts with `prefix` (`… = X,Y,Z` or
 /// `… at X,Y,Z`).
@@ -32,9 +28,13 @@ fn point(seen: &[String], prefix: &str) -> [f64; 3] {
 }
 
 /// Waits for the next line that starts with `prefix` and returns its point.
-fn next_point(rx: &mpsc::Receiver<String>, seen: &mut Vec<String>, prefix: &str) -> [f64; 3] {
-    assert!(wait_for(rx, seen, prefix), "no line {prefix:?}: {seen:?}");
-    point(seen, prefix)
+fn next_point(viewer: &mut Viewer, prefix: &str) -> [f64; 3] {
+    assert!(
+        viewer.wait_for(prefix),
+        "no line {prefix:?}: {:?}",
+        viewer.seen
+    );
+    point(&viewer.seen, prefix)
 }
 
 /// Moves the pointer to (x, y) of `window` and lets the viewer see it.
@@ -58,9 +58,9 @@ fn the_mouse_moves_the_graphs_ik_targets() {
         return;
     };
     let graph = concat!(env!("CARGO_MANIFEST_DIR"), "/../../graphs/ik_gallery.json");
-    let log = std::env::temp_dir().join(format!("skel-view-targets-{}.txt", std::process::id()));
-    let child = view(
+    let mut viewer = Viewer::spawn(
         &x,
+        "targets",
         &[
             "--graph",
             graph,
@@ -69,37 +69,22 @@ fn the_mouse_moves_the_graphs_ik_targets() {
             "--size",
             "320x240",
         ],
-    )
-    .stdout(Stdio::piped())
-    .stderr(std::fs::File::create(&log).unwrap())
-    .spawn()
-    .unwrap();
-    let mut child = KillOnDrop(child);
-    let (tx, rx) = mpsc::channel();
-    let stdout = child.0.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
-    let mut seen = Vec::new();
-    let stderr = || std::fs::read_to_string(&log).unwrap_or_default();
-    assert!(
-        wait_for(&rx, &mut seen, "| target hand (Tab next"),
-        "the viewer never named the selected target: {seen:?}\n{}",
-        stderr()
     );
-    let window = xdotool(&x, &["search", "--sync", "--name", "skel view"]);
-    let window = window.lines().next().unwrap().trim().to_owned();
-    xdotool(&x, &["windowfocus", "--sync", &window]);
+    assert!(
+        viewer.wait_for("| target hand (Tab next"),
+        "the viewer never named the selected target: {:?}\n{}",
+        viewer.seen,
+        viewer.stderr()
+    );
+    let window = viewer.focus(&x);
 
     // Shift + left drag upwards: the hand's target rises, on the plane facing the camera.
     pointer(&x, &window, (160, 150));
     xdotool(&x, &["keydown", "shift"]);
     xdotool(&x, &["mousedown", "1"]);
-    let pressed = next_point(&rx, &mut seen, "target hand = ");
+    let pressed = next_point(&mut viewer, "target hand = ");
     pointer(&x, &window, (160, 70));
-    let dragged = next_point(&rx, &mut seen, "target hand = ");
+    let dragged = next_point(&mut viewer, "target hand = ");
     xdotool(&x, &["mouseup", "1"]);
     xdotool(&x, &["keyup", "shift"]);
     let rise = dragged[1] - pressed[1];
@@ -112,38 +97,38 @@ fn the_mouse_moves_the_graphs_ik_targets() {
     // The graph holds the new value (its readout, to two decimals).
     let readout = format!("hand={:.2},{:.2},{:.2}", dragged[0], dragged[1], dragged[2]);
     assert!(
-        wait_for(&rx, &mut seen, &readout),
-        "the graph does not show {readout}: {seen:?}"
+        viewer.wait_for(&readout),
+        "the graph does not show {readout}: {:?}",
+        viewer.seen
     );
 
     // Tab: the next target; a right drag sideways moves it along the screen's horizontal.
     xdotool(&x, &["key", "Tab"]);
     assert!(
-        wait_for(
-            &rx,
-            &mut seen,
-            "target reach selected at 0.3500,1.7500,0.3000"
-        ),
-        "{seen:?}"
+        viewer.wait_for("target reach selected at 0.3500,1.7500,0.3000"),
+        "{:?}",
+        viewer.seen
     );
     pointer(&x, &window, (100, 100));
     xdotool(&x, &["mousedown", "3"]);
-    let pressed = next_point(&rx, &mut seen, "target reach = ");
+    let pressed = next_point(&mut viewer, "target reach = ");
     pointer(&x, &window, (180, 100));
-    let moved = next_point(&rx, &mut seen, "target reach = ");
+    let moved = next_point(&mut viewer, "target reach = ");
     xdotool(&x, &["mouseup", "3"]);
     // The readout that follows the move still has the hand where the first drag left it.
-    assert!(wait_for(&rx, &mut seen, "graph base:"), "{seen:?}");
-    assert!(seen.last().unwrap().contains(&readout), "{seen:?}");
-    xdotool(&x, &["key", "q"]);
-    let status = child.0.wait().unwrap();
+    assert!(viewer.wait_for("graph base:"), "{:?}", viewer.seen);
+    assert!(
+        viewer.seen.last().unwrap().contains(&readout),
+        "{:?}",
+        viewer.seen
+    );
+    let quit = viewer.quit(&x);
     let across = (moved[0] - pressed[0]).hypot(moved[2] - pressed[2]);
     assert!(
         across > 0.2 && (moved[1] - pressed[1]).abs() < 1e-3,
         "dragging right moved the target from {pressed:?} to {moved:?}"
     );
-    let _ = std::fs::remove_file(&log);
-    assert!(status.success(), "skel view failed after q: {}", stderr());
+    assert!(quit, "skel view failed after q: {}", viewer.stderr());
 }
 
 /// Pixels of the amber target marker: strong red and green, almost no blue (the shoes have
@@ -161,22 +146,9 @@ fn marker_pixels(image: &image::RgbImage) -> Vec<(u32, u32)> {
 
 /// The last of 30 frames of `skel view ARGS` at 320×240.
 fn shot(x: &Xvfb, name: &str, args: &[&str]) -> image::RgbImage {
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "skel-view-marker-{}-{name}.png",
-        std::process::id()
-    ));
-    let mut all = vec!["--frames", "30", "--size", "320x240", "--screenshot"];
-    all.push(path.to_str().unwrap());
+    let mut all = vec!["--size", "320x240"];
     all.extend_from_slice(args);
-    let out = view(x, &all).output().unwrap();
-    assert!(
-        out.status.success(),
-        "skel view {all:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let image = image::open(&path).unwrap().into_rgb8();
-    let _ = std::fs::remove_file(&path);
-    image
+    screenshot(x, &format!("marker-{name}"), "30", &all).0
 }
 
 #[test]

@@ -8,34 +8,14 @@ mod display;
 #[path = "terrain/pixels.rs"]
 mod pixels;
 
-use display::{view, xvfb};
+use display::{screenshot, xvfb};
 use pixels::{ground_pixels, shoe_rows};
 
 /// The last of 30 frames of `skel view ARGS` at 320×240, and its stdout.
 fn shot(x: &display::Xvfb, name: &str, args: &[&str]) -> (image::RgbImage, String) {
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
-        "skel-view-terrain-{}-{name}.png",
-        std::process::id()
-    ));
-    let mut all = vec![
-        "--frames",
-        "30",
-        "--size",
-        "320x240",
-        "--screenshot",
-        path.to_str().unwrap(),
-    ];
+    let mut all = vec!["--size", "320x240"];
     all.extend_from_slice(args);
-    let out = view(x, &all).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "skel view {all:?}:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let image = image::open(&path).unwrap().into_rgb8();
-    let _ = std::fs::remove_file(&path);
-    (image, stdout)
+    screenshot(x, &format!("terrain-{name}"), "30", &all)
 }
 
 #[test]
