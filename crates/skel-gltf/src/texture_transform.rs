@@ -172,4 +172,45 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn any_one_field_off_its_identity_value_moves_uvs() {
+        let id = TextureTransform::IDENTITY;
+        assert!(id.is_identity());
+        for moved in [
+            TextureTransform {
+                offset: Vec2::new(0.0, 0.5),
+                ..id
+            },
+            TextureTransform {
+                rotation: 0.1,
+                ..id
+            },
+            TextureTransform {
+                scale: Vec2::new(1.0, 2.0),
+                ..id
+            },
+        ] {
+            assert!(!moved.is_identity(), "{moved:?}");
+        }
+        // The UV set override alone moves no UV.
+        assert!(
+            TextureTransform {
+                tex_coord: Some(1),
+                ..id
+            }
+            .is_identity()
+        );
+    }
+
+    #[test]
+    fn a_value_past_f32_is_refused() {
+        for bad in [
+            json!({"offset": [0.0, 1e39]}),
+            json!({"scale": [1e39, 1.0]}),
+        ] {
+            let e = read(bad.clone()).unwrap_err().to_string();
+            assert!(e.contains("finite"), "{bad}: {e}");
+        }
+    }
 }

@@ -2,8 +2,8 @@
 //! writes), for every shared asset: the file stands alone, is smaller wherever a clip's keys
 //! outweigh the format's overheads, loads with everything the source had (nodes, meshes,
 //! skins, images, markers, property tracks, every clip not stored as it was), and its stored
-//! clips play bit for bit as the compressing rig played them; writing it again changes
-//! nothing that plays.
+//! clips play bit for bit as the compressing rig played them, with their morph weights and
+//! property tracks as the source had them; writing it again changes nothing that plays.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 mod common;
@@ -91,6 +91,21 @@ fn assert_same_asset(name: &str, want: &GltfAsset, got: &GltfAsset) {
             assert_eq!(
                 y.samplers, x.samplers,
                 "{name}: clip {:?} stays lossless",
+                x.name
+            );
+        }
+        // What stored keys do not hold plays from the file as before: morph weights and
+        // property tracks.
+        let unstored = x
+            .channels
+            .iter()
+            .filter(|c| c.path == skel_anim::ChannelPath::Weights)
+            .map(|c| c.sampler)
+            .chain(x.properties.iter().map(|p| p.sampler));
+        for s in unstored {
+            assert_eq!(
+                y.samplers[s], x.samplers[s],
+                "{name}: clip {:?} sampler {s} (weights or a property)",
                 x.name
             );
         }
@@ -255,4 +270,85 @@ fn stored_keys_that_play_other_than_their_samplers_are_refused() {
         assert!(e.to_string().contains(why), "{file}: {e}");
         assert_eq!(data, source.animation, "{file}: nothing attached");
     }
+}
+
+/// The JSON chunk of a GLB.
+fn glb_json(glb: &[u8]) -> serde_json::Value {
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + len]).unwrap()
+}
+
+/// How many times `name` is in the string array `list` of `root`.
+fn count(root: &serde_json::Value, list: &str, name: &str) -> usize {
+    root[list]
+        .as_array()
+        .map_or(0, |a| a.iter().filter(|n| *n == name).count())
+}
+
+/// The written file declares the extension once in `extensionsUsed` and
+/// `extensionsRequired` beside what the source declared, also when written again from
+/// itself; an animation's own other extensions stay; and `write_compressed_glb_file` writes
+/// what `write_compressed_glb` returns.
+#[test]
+fn the_extension_is_declared_once_and_other_extensions_stay() {
+    use base64::Engine;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/default_character.glb");
+    let glb = std::fs::read(&path).unwrap();
+    let source = load_path(&path, &LoadOptions::default()).unwrap();
+    let rig = compressed_rig(&source.animation);
+    let stored: Vec<_> = (0..source.animation.clips.len())
+        .map(|c| rig.stored_keys(c).unwrap())
+        .collect();
+    assert!(stored.iter().any(Option::is_some), "nothing stored");
+    // The same file as .gltf with an extension of its own on every animation and declared.
+    let mut json = glb_json(&glb);
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let bin_at = 20 + json_len;
+    let bin_len = u32::from_le_bytes(glb[bin_at..bin_at + 4].try_into().unwrap()) as usize;
+    let bin = &glb[bin_at + 8..bin_at + 8 + bin_len];
+    json["buffers"][0]["uri"] = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bin)
+    )
+    .into();
+    json["extensionsUsed"] = serde_json::json!(["EXT_skel_test"]);
+    for anim in json["animations"].as_array_mut().unwrap() {
+        anim["extensions"] = serde_json::json!({"EXT_skel_test": {"kept": true}});
+    }
+    let text = serde_json::to_vec(&json).unwrap();
+    let written = write_compressed_glb(&text, None, &stored).unwrap();
+    let again = write_compressed_glb(&written, None, &stored).unwrap();
+    for (what, file) in [("written", &written), ("written again", &again)] {
+        let root = glb_json(file);
+        assert_eq!(
+            count(&root, "extensionsUsed", COMPRESSED_ANIMATION),
+            1,
+            "{what}"
+        );
+        assert_eq!(
+            count(&root, "extensionsRequired", COMPRESSED_ANIMATION),
+            1,
+            "{what}"
+        );
+        assert_eq!(count(&root, "extensionsUsed", "EXT_skel_test"), 1, "{what}");
+        for (ai, keys) in stored.iter().enumerate() {
+            let exts = &root["animations"][ai]["extensions"];
+            assert_eq!(
+                exts["EXT_skel_test"],
+                serde_json::json!({"kept": true}),
+                "{what} {ai}"
+            );
+            assert_eq!(
+                exts.get(COMPRESSED_ANIMATION).is_some(),
+                keys.is_some(),
+                "{what} {ai}"
+            );
+        }
+    }
+    let out = skel_test_support::TempFile::new("stored.glb", "");
+    skel_gltf::write_compressed_glb_file(&path, &stored, &out).unwrap();
+    assert_eq!(
+        std::fs::read(&*out).unwrap(),
+        write_compressed_glb(&glb, path.parent(), &stored).unwrap()
+    );
 }
