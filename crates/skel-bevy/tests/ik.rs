@@ -31,22 +31,12 @@ fn foot_reaches_a_target_entity() {
     let place = Transform::from_xyz(1.5, 0.25, -2.0).with_rotation(Quat::from_rotation_y(0.7));
     let target_world = place.transform_point(Vec3::from_array(local_target.to_array()));
 
-    let mut app = common::app(&common::fixture(""));
-    let target = app
-        .world_mut()
-        .spawn(Transform::from_translation(target_world))
-        .id();
-    let character = common::spawn(
-        &mut app,
-        "default_character.glb",
-        (
-            place,
-            SkelPlayer::new().with_layer(SkelLayer::clip("Idle")),
-            SkelIk::new().with_job(SkelIkJob::two_bone(CHAIN[0], CHAIN[1], CHAIN[2], target)),
-        ),
+    let (mut app, character) = common::idle_reaching(
+        place,
+        target_world,
+        |target| SkelIkJob::two_bone(CHAIN[0], CHAIN[1], CHAIN[2], target),
+        30,
     );
-    common::run_until_bound(&mut app, character);
-    common::step(&mut app, 30);
 
     // skel's own player: the same clip at the same time, the same job, the target in the
     // scene's frame.

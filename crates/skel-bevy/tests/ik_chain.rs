@@ -27,22 +27,12 @@ fn a_chain_job_puts_the_hand_on_a_target_entity() {
     let place = Transform::from_xyz(-1.0, 0.0, 2.0).with_rotation(Quat::from_rotation_y(-0.9));
     let target_world = place.transform_point(Vec3::from_array(local_target.to_array()));
 
-    let mut app = common::app(&common::fixture(""));
-    let target = app
-        .world_mut()
-        .spawn(Transform::from_translation(target_world))
-        .id();
-    let character = common::spawn(
-        &mut app,
-        "default_character.glb",
-        (
-            place,
-            SkelPlayer::new().with_layer(SkelLayer::clip("Idle")),
-            SkelIk::new().with_job(SkelIkJob::chain(ARM, target)),
-        ),
+    let (mut app, character) = common::idle_reaching(
+        place,
+        target_world,
+        |target| SkelIkJob::chain(ARM, target),
+        20,
     );
-    common::run_until_bound(&mut app, character);
-    common::step(&mut app, 20);
 
     // skel's own player with the same job and the target in the scene's frame.
     let time = common::layer_time(&app, character);
@@ -83,24 +73,14 @@ fn a_look_at_job_turns_the_head_to_a_target_entity() {
     let rig = common::rig(&path);
     let head = rig.node_index("Head").unwrap();
     let place = Transform::from_xyz(0.5, 0.0, -1.0).with_rotation(Quat::from_rotation_y(0.4));
-    let mut app = common::app(&common::fixture(""));
     // To the character's left and up, in front: a turn every joint's share can make.
     let target_world = place.transform_point(Vec3::new(0.6, 1.9, 1.5));
-    let target = app
-        .world_mut()
-        .spawn(Transform::from_translation(target_world))
-        .id();
-    let character = common::spawn(
-        &mut app,
-        "default_character.glb",
-        (
-            place,
-            SkelPlayer::new().with_layer(SkelLayer::clip("Idle")),
-            SkelIk::new().with_job(SkelIkJob::look_at(["Chest", "Neck", "Head"], target)),
-        ),
+    let (mut app, character) = common::idle_reaching(
+        place,
+        target_world,
+        |target| SkelIkJob::look_at(["Chest", "Neck", "Head"], target),
+        20,
     );
-    common::run_until_bound(&mut app, character);
-    common::step(&mut app, 20);
     let joints = common::joints(&mut app, character);
     let head_entity = joints.iter().find(|(n, _)| *n == head).unwrap().1;
     let g = app.world().get::<GlobalTransform>(head_entity).unwrap();

@@ -17,7 +17,9 @@ use bevy::time::TimeUpdateStrategy;
 use bevy::transform::TransformPlugin;
 use bevy::world_serialization::{WorldAssetRoot, WorldSerializationPlugin};
 use skel_bevy::anim::{LayerDesc, NullSink, Player, Rig};
-use skel_bevy::{SkelBindError, SkelJoint, SkelPlayer, SkelPlugin, SkelRig};
+use skel_bevy::{
+    SkelBindError, SkelIk, SkelIkJob, SkelJoint, SkelLayer, SkelPlayer, SkelPlugin, SkelRig,
+};
 
 /// One fixed step.
 pub const STEP: f32 = 1.0 / 60.0;
@@ -252,4 +254,32 @@ pub fn clip_world(rig: &Arc<Rig>, clip: usize, time: f32) -> Vec<Mat4> {
     reference.layer_mut(0).unwrap().clock_mut().seek(time);
     reference.evaluate(&mut NullSink);
     reference.world_matrices().iter().map(mat).collect()
+}
+
+/// An app with the built-in character at `place` playing Idle under one IK job whose target
+/// is an entity at `target` (world position): `job` makes the job from that entity. The
+/// character is bound and `frames` fixed frames run; returns the app and the character.
+pub fn idle_reaching(
+    place: Transform,
+    target: Vec3,
+    job: impl FnOnce(Entity) -> SkelIkJob,
+    frames: usize,
+) -> (App, Entity) {
+    let mut app = app(&fixture(""));
+    let target = app
+        .world_mut()
+        .spawn(Transform::from_translation(target))
+        .id();
+    let character = spawn(
+        &mut app,
+        "default_character.glb",
+        (
+            place,
+            SkelPlayer::new().with_layer(SkelLayer::clip("Idle")),
+            SkelIk::new().with_job(job(target)),
+        ),
+    );
+    run_until_bound(&mut app, character);
+    step(&mut app, frames);
+    (app, character)
 }
