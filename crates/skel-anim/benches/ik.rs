@@ -12,24 +12,17 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "benches")]
 
+mod ik_chain;
+
 use std::hint::black_box;
 
 use criterion::Criterion;
 use glam::{Affine3A, Quat, Vec3};
+use ik_chain::chain;
 use skel_anim::TwoBoneIk;
 use skel_anim::ik::{
     BodyPose, ChainIk, ChainSolver, Effector, FullBodyIk, JointLimit, JointShare, LookAtIk,
 };
-
-/// Six joints going up and bending a little at each.
-fn chain() -> [Affine3A; 6] {
-    let mut m = [Affine3A::from_translation(Vec3::new(0.1, 0.9, -0.2)); 6];
-    for i in 1..6 {
-        let bend = Affine3A::from_quat(Quat::from_rotation_z(0.15) * Quat::from_rotation_x(0.05));
-        m[i] = m[i - 1] * bend * Affine3A::from_translation(Vec3::new(0.0, 0.3, 0.0));
-    }
-    m
-}
 
 fn body() -> BodyPose {
     let pelvis = Affine3A::from_translation(Vec3::new(0.0, 1.0, 0.0));

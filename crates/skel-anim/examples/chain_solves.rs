@@ -12,22 +12,16 @@
 //!
 //! Prints `solver S solves N ns_per_solve T checksum C`. `scripts/ik/count.sh` drives it.
 
+#[path = "../benches/ik_chain/mod.rs"]
+mod ik_chain;
+
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Quat, Vec3};
+use ik_chain::chain;
 use skel_anim::ik::{ChainIk, ChainSolver, JointLimit};
-
-/// Six joints going up and bending a little at each (the `ik` bench's chain).
-fn chain() -> [Affine3A; 6] {
-    let mut m = [Affine3A::from_translation(Vec3::new(0.1, 0.9, -0.2)); 6];
-    for i in 1..6 {
-        let bend = Affine3A::from_quat(Quat::from_rotation_z(0.15) * Quat::from_rotation_x(0.05));
-        m[i] = m[i - 1] * bend * Affine3A::from_translation(Vec3::new(0.0, 0.3, 0.0));
-    }
-    m
-}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
