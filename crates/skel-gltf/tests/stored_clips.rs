@@ -352,3 +352,86 @@ fn the_extension_is_declared_once_and_other_extensions_stay() {
         write_compressed_glb(&glb, path.parent(), &stored).unwrap()
     );
 }
+
+/// A GLB of `json` and `bin` (each padded to 4 bytes).
+fn glb_of(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
+    let mut j = serde_json::to_vec(json).unwrap();
+    while !j.len().is_multiple_of(4) {
+        j.push(b' ');
+    }
+    let mut b = bin.to_vec();
+    while !b.len().is_multiple_of(4) {
+        b.push(0);
+    }
+    let total = 12 + 8 + j.len() + 8 + b.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend(b"glTF");
+    out.extend(2_u32.to_le_bytes());
+    out.extend(u32::try_from(total).unwrap().to_le_bytes());
+    out.extend(u32::try_from(j.len()).unwrap().to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(j);
+    out.extend(u32::try_from(b.len()).unwrap().to_le_bytes());
+    out.extend(b"BIN\0");
+    out.extend(b);
+    out
+}
+
+/// Meshopt fallback buffers (no data of their own) keep their entries after the BIN buffer,
+/// each view still naming its own: gltfpack `-cc`'s character with its one fallback buffer
+/// split in two (the second named, every other view moved onto it).
+#[test]
+fn each_meshopt_fallback_buffer_keeps_its_views() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/peer/character_gltfpack_cc.glb");
+    let glb = std::fs::read(&path).unwrap();
+    let mut json = glb_json(&glb);
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let bin_at = 20 + json_len;
+    let bin_len = u32::from_le_bytes(glb[bin_at..bin_at + 4].try_into().unwrap()) as usize;
+    let bin = &glb[bin_at + 8..bin_at + 8 + bin_len];
+    let fallback = json["buffers"][1].clone();
+    assert_eq!(
+        fallback["extensions"]["EXT_meshopt_compression"]["fallback"],
+        true
+    );
+    let mut second = fallback;
+    second["name"] = "second fallback".into();
+    json["buffers"].as_array_mut().unwrap().push(second);
+    let mut moved = 0;
+    for (i, view) in json["bufferViews"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .enumerate()
+    {
+        if view["buffer"] == 1 && i % 2 == 1 {
+            view["buffer"] = 2.into();
+            moved += 1;
+        }
+    }
+    assert!(moved > 0);
+    let source_bytes = glb_of(&json, bin);
+    let source = load_slice(&source_bytes, None, &LoadOptions::default()).unwrap();
+    let rig = compressed_rig(&source.animation);
+    let stored: Vec<_> = (0..source.animation.clips.len())
+        .map(|c| rig.stored_keys(c).unwrap())
+        .collect();
+    let written = write_compressed_glb(&source_bytes, None, &stored).unwrap();
+    let root = glb_json(&written);
+    let buffers = root["buffers"].as_array().unwrap();
+    let is_fallback =
+        |b: &serde_json::Value| b["extensions"]["EXT_meshopt_compression"]["fallback"] == true;
+    let mut on_second = 0;
+    for view in root["bufferViews"].as_array().unwrap() {
+        if view.get("extensions").is_none() {
+            continue;
+        }
+        let b = &buffers[view["buffer"].as_u64().unwrap() as usize];
+        assert!(is_fallback(b), "a meshopt view on {b}");
+        on_second += usize::from(b["name"] == "second fallback");
+    }
+    assert!(on_second > 0, "no view kept the second fallback buffer");
+    let loaded = load_slice(&written, None, &LoadOptions::default()).unwrap();
+    assert_eq!(loaded.primitives, source.primitives);
+}
