@@ -3,7 +3,8 @@
 //!
 //! - every `KHR_animation_pointer` channel of `fixtures/animation_pointer.gltf` that Babylon
 //!   applies (material factors, a texture transform's offset, rotation and scale, node TRS,
-//!   camera and light values) at nine times, within [`POINTER_TOLERANCE`];
+//!   camera and light values) at nine times, within [`POINTER_TOLERANCE`], and visibility on a
+//!   node with a mesh of its own, exactly;
 //! - `KHR_texture_transform` (offset, rotation, scale and the `texCoord` override) on UVs, as
 //!   Babylon's loader sets its texture matrix, within [`UV_TOLERANCE`];
 //! - every skin's joint world matrices and Babylon's own skinning matrices on CesiumMan, Fox and
@@ -220,6 +221,44 @@ fn pointer_channels_sample_like_babylon() {
     }
     eprintln!("{compared} values compared; worst {worst:.2e} ({worst_at})");
     assert!(compared >= 9 * 20, "{compared} values compared");
+}
+
+/// `KHR_node_visibility` through a STEP pointer channel: Babylon animates it only on a node
+/// with a mesh of its own, so the harness moved the fixture's channel onto `Cells`
+/// (`goldens/pointer_visibility.gltf`). Sampled on both sides of each key (0.999, 1, 1.001 s
+/// and the end): the flag must be Babylon's exactly.
+#[test]
+fn visibility_steps_like_babylon() {
+    let golden = read_json(&goldens().join("pointer_visibility.json"));
+    let asset = load(&goldens().join("pointer_visibility.gltf"));
+    let target = PropertyTarget::NodeVisible { node: 2 };
+    let slot = asset
+        .properties
+        .iter()
+        .position(|&p| p == target)
+        .unwrap_or_else(|| panic!("no slot for {target:?}: {:?}", asset.properties));
+    let rig = Rig::new(Arc::new(asset.animation.clone())).unwrap();
+    let mut player = Player::new(&rig);
+    player.add_layer(LayerDesc::new(0)).unwrap();
+    let mut pose = PropertyPose::new(&asset.animation.clips);
+    let mut seen = Vec::new();
+    for frame in golden["frames"].as_array().unwrap() {
+        let t = frame["t"].as_f64().unwrap();
+        for layer in player.layers_mut() {
+            layer.clock_mut().seek(t as f32);
+        }
+        player.evaluate(&mut NullSink);
+        player.sample_properties(&mut pose);
+        let theirs = nums(&frame["values"]["/nodes/2/extensions/KHR_node_visibility/visible"]);
+        let ours = pose.bool(slot).unwrap();
+        assert_eq!(
+            ours,
+            theirs[0] == 1.0,
+            "visible at {t} s: skel {ours}, Babylon {theirs:?}"
+        );
+        seen.push(ours);
+    }
+    assert!(seen.contains(&true) && seen.contains(&false), "{seen:?}");
 }
 
 #[test]

@@ -5,6 +5,8 @@
 // - pointer.json: every KHR_animation_pointer channel of fixtures/animation_pointer.gltf that
 //   Babylon applies, sampled at TIMES, read back from the Babylon object it animates and turned
 //   back into the glTF value (README.md lists each inverse), plus the channels Babylon skips.
+// - pointer_visibility.json: the visibility channel moved onto a node with a mesh of its own
+//   (pointer_visibility.gltf, written beside it), which Babylon animates.
 // - skin/<Model>.<clip>.json: for CesiumMan, Fox and RiggedFigure from ../shared/assets (never
 //   copied into the repository), every skin's joint world matrices and Babylon's own skinning
 //   matrices at a few times, in the shape of ../shared/golden (peer-ref-golden/1).
@@ -164,6 +166,39 @@ async function pointerGolden() {
             "values[pointer] = the glTF value the channel gives at t, read back from the Babylon object it animates (goldens.mjs READERS lists each inverse). notApplied: pointers Babylon leaves alone (its log for the ones it calls invalid; a visibility channel on a node without a mesh of its own has no animatable).",
         notApplied,
         babylonLog: skippedLog,
+        frames,
+    };
+}
+
+/// Babylon animates KHR_node_visibility on a node's own primitive meshes only, and the
+/// fixture hides `Group` (no mesh). The same file with the channel on `Cells` (node 2, the
+/// mesh below it) is written beside the golden, and sampled: `isVisible` as 1 or 0.
+async function visibilityGolden() {
+    const json = JSON.parse(readFileSync(join(repo, "fixtures/animation_pointer.gltf"), "utf8"));
+    const from = "/nodes/1/extensions/KHR_node_visibility/visible";
+    const to = "/nodes/2/extensions/KHR_node_visibility/visible";
+    const channel = json.animations[0].channels.find((c) => c.target.extensions?.KHR_animation_pointer?.pointer === from);
+    channel.target.extensions.KHR_animation_pointer.pointer = to;
+    const text = JSON.stringify(json, null, 1) + "\n";
+    writeFileSync(join(out, "pointer_visibility.gltf"), text);
+    const { engine, scene } = freshScene();
+    const c = await load(scene, Buffer.from(text), ".gltf");
+    const group = c.animationGroups[0];
+    const cells = c.meshes.filter((m) => m.parent?.name === "Cells" || m.name === "Cells");
+    if (cells.length === 0) throw new Error("no mesh of Cells");
+    const frames = [0, 0.25, 0.5, 0.9, 0.999, 1, 1.001, 1.5, 1.999, 2].map((t) => {
+        seek(group, t);
+        return { t, values: { [to]: [cells.every((m) => m.isVisible) ? 1 : 0] } };
+    });
+    engine.dispose();
+    return {
+        format: "skel-pointer-golden/1",
+        engine: "Babylon.js",
+        engineVersion,
+        generatedBy: "scripts/peer/babylon/goldens.mjs",
+        asset: "scripts/peer/babylon/goldens/pointer_visibility.gltf",
+        notes: `fixtures/animation_pointer.gltf with its visibility channel moved from ${from} to ${to} (a node with a mesh of its own, which Babylon animates). Values: Babylon's isVisible of Cells' primitive meshes, 1 or 0.`,
+        digits: 7,
         frames,
     };
 }
@@ -358,6 +393,7 @@ const write = (rel, value) => {
 };
 write("pointer.json", await pointerGolden());
 write("uv.json", await uvGolden());
+write("pointer_visibility.json", await visibilityGolden());
 for (const [folder, file, clips] of SKIN_ASSETS) {
     for (const clip of clips) write(`skin/${folder}.${clip}.json`, await skinGolden(folder, file, clip));
 }
