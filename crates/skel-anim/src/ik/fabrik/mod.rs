@@ -29,10 +29,10 @@
 //!
 //! Chains without limits whose joint frames are similarities (a rotation and one scale,
 //! mirrored or not: every rig whose model frame is) take a path in f32 with no matrix
-//! inverse (`similar.rs`; docs/bench-ik.md has its speed). Others take the f64 chain of this
-//! module. Both run the same passes (`passes.rs`: f32, the latency of one step cut to a
-//! reciprocal square root and two multiply-adds) and give the same corrections up to f32
-//! rounding (a test compares them).
+//! inverse (`similar.rs`, its conversion to rotations in `rotations.rs`; docs/bench-ik.md
+//! has its speed). Others take the f64 chain of this module. Both run the same passes
+//! (`passes.rs`: f32, the latency of one step cut to a reciprocal square root and two
+//! multiply-adds) and give the same corrections up to f32 rounding (a test compares them).
 //!
 //! # Degenerate cases
 //!
@@ -46,6 +46,7 @@ use glam::{DQuat, DVec3, Vec3A};
 use super::links::{Goal, Links, MAX_CHAIN_JOINTS, straight_bend_side};
 
 mod passes;
+mod rotations;
 pub(crate) mod similar;
 
 /// Runs FABRIK on `links` (corrections start at the identity); returns the iterations run.
