@@ -36,6 +36,7 @@ impl Frames<'_> {
 
 /// The factor `±1 / s` that makes `m`'s linear part a proper rotation, or `None` when `m` is
 /// not a finite similarity.
+#[inline]
 pub(super) fn rotation_scale(m: &Affine3A) -> Option<f32> {
     let (a, b, c) = (m.matrix3.x_axis, m.matrix3.y_axis, m.matrix3.z_axis);
     let s2 = a.length_squared();
@@ -62,6 +63,7 @@ pub(super) fn rotation_scale(m: &Affine3A) -> Option<f32> {
 /// the 12-bit estimate of its reciprocal norm (4 cycles, which keeps `k` near 1) rather than
 /// normalised (a square root and a Newton step in the chain), the vectors turned by `D` carry
 /// the factor `k`, and the arcs, which only need directions, take them as they come.
+#[inline]
 pub(super) fn to_corrections(
     p: &[Vec3A],
     bone: &[Vec3A; MAX_CHAIN_JOINTS],
