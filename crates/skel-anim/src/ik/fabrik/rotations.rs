@@ -1,6 +1,20 @@
 //! From FABRIK's positions to corrections, for joint frames that are similarities (see
 //! `similar.rs`): the frames as the conversion reads them, the conversion itself, and the
 //! tip a set of corrections gives.
+//!
+//! # From positions to corrections
+//!
+//! The corrections follow root first as model-space rotations `D` (`D₋₁ = 1`): joint `i`
+//! turns its bone, as its parents' turns left it (`Dᵢ₋₁ · u⁰ᵢ`, `u⁰` the bone as given), onto
+//! `p[i + 1] − p[i]` by the shortest arc `Fᵢ` taken in the frame as given, so
+//! `Dᵢ = Dᵢ₋₁ · Fᵢ`. A joint whose frame's rotation part is `R` (its matrix is `±s · R`) then
+//! takes the local correction `R⁻¹ · Fᵢ · R`: `Fᵢ` with its axis carried into the joint's
+//! local frame by `Rᵀ`. No inverse, no trigonometry: one quaternion turn, one arc, one product
+//! per joint.
+//!
+//! The arc from a unit `a` to `v` is `(a × v, |v| + a · v)` over its norm. The norm is taken
+//! as it is, not as the `2 |v| (|v| + a · v)` it equals for exact unit quaternions: `D`'s
+//! rounding would enter every later arc's norm and grow.
 
 use glam::{Affine3A, DQuat, DVec4, Quat, Vec3A, Vec4};
 

@@ -3,21 +3,10 @@
 //! [`ChainIk`](crate::ik::ChainIk) takes this path when it can and the f64 chain of
 //! [`super`] otherwise; both give the same corrections up to rounding.
 //!
-//! # From positions to corrections
-//!
-//! The passes ([`passes`](super::passes)) leave joint positions `p`. The corrections follow
-//! root first as model-space rotations `D` (`D₋₁ = 1`): joint `i` turns its bone, as its
-//! parents' turns left it (`Dᵢ₋₁ · u⁰ᵢ`, `u⁰` the bone as given), onto `p[i + 1] − p[i]` by
-//! the shortest arc `Fᵢ` taken in the frame as given, so `Dᵢ = Dᵢ₋₁ · Fᵢ`. A joint whose
-//! frame's rotation part is `R` (its matrix is `±s · R`) then takes the local correction
-//! `R⁻¹ · Fᵢ · R`: `Fᵢ` with its axis carried into the joint's local frame by `Rᵀ`.
-//! No inverse, no trigonometry: one quaternion turn, one arc, one product per joint.
-//!
-//! The arc from a unit `a` to `v` is `(a × v, |v| + a · v)` over its norm: one reciprocal
-//! square root. (The norm is taken as it is, not as the `2 |v| (|v| + a · v)` it equals for
-//! exact unit quaternions: `D`'s rounding would enter every later arc's norm and grow.) The pole step turns the positions about
-//! the root → tip line before they become rotations (the tip stays), which is the same as
-//! turning the root's correction afterwards when nothing limits it.
+//! The passes ([`passes`](super::passes)) leave joint positions; the pole step turns them
+//! about the root → tip line before they become rotations (the tip stays), which is the same
+//! as turning the root's correction afterwards when nothing limits it; `rotations.rs` turns
+//! them into corrections.
 
 use glam::{Affine3A, Quat, Vec3A, Vec4};
 
