@@ -12,9 +12,59 @@
 use glam::Vec4;
 use skel_math::lanes::{Quatx4, Vec3x4};
 
+/// How the lanes' multiply-adds round: twice ([`Separate`], every CPU) or once ([`Fused`],
+/// inside the passes compiled with FMA). The offset's arithmetic is written once over it.
+pub(crate) trait MulAdd4: Copy {
+    /// `a · b + c`, lane by lane.
+    fn mul_add(self, a: Vec4, b: Vec4, c: Vec4) -> Vec4;
+}
+
+/// A multiply, then an add: the baseline's rounding.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Separate;
+
+impl MulAdd4 for Separate {
+    #[inline(always)]
+    fn mul_add(self, a: Vec4, b: Vec4, c: Vec4) -> Vec4 {
+        a * b + c
+    }
+}
+
+/// One fused multiply-add per lane. Made only by [`Fused::new`], whose callers promise that
+/// the CPU has FMA: holding one proves it.
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Fused(());
+
+#[cfg(target_arch = "x86_64")]
+#[expect(unsafe_code, reason = "the token's constructor carries FMA's contract")]
+impl Fused {
+    /// The token.
+    ///
+    /// # Safety
+    /// Only where FMA is known to be present (inside a function compiled with it that is
+    /// only called after run-time detection found it).
+    #[inline(always)]
+    pub(crate) unsafe fn new() -> Self {
+        Self(())
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl MulAdd4 for Fused {
+    #[inline(always)]
+    fn mul_add(self, a: Vec4, b: Vec4, c: Vec4) -> Vec4 {
+        #[expect(unsafe_code, reason = "the FMA intrinsic, behind the token")]
+        // SAFETY: a `Fused` exists only where `Fused::new`'s contract holds: the CPU has FMA.
+        unsafe {
+            std::arch::x86_64::_mm_fmadd_ps(a.into(), b.into(), c.into()).into()
+        }
+    }
+}
+
 /// `sin h / h` and `cos h` as series in `u = h²`, to the eighth term (Horner).
 #[inline(always)]
-fn half_angle_series(u: Vec4) -> (Vec4, Vec4) {
+fn half_angle_series(u: Vec4, m: impl MulAdd4) -> (Vec4, Vec4) {
     // sin h / h = Σ (−u)^k / (2k + 1)!
     const S: [f32; 8] = [
         1.0,
@@ -40,17 +90,17 @@ fn half_angle_series(u: Vec4) -> (Vec4, Vec4) {
     let mut s = Vec4::splat(S[7]);
     let mut c = Vec4::splat(C[7]);
     for k in (0..7).rev() {
-        s = s * u + Vec4::splat(S[k]);
-        c = c * u + Vec4::splat(C[k]);
+        s = m.mul_add(s, u, Vec4::splat(S[k]));
+        c = m.mul_add(c, u, Vec4::splat(C[k]));
     }
     (s, c)
 }
 
 /// `exp(r)` for four rotation vectors: the unit quaternions turning by `|r|` about `r`.
 #[inline(always)]
-pub(crate) fn exp4(r: Vec3x4) -> Quatx4 {
-    let u = r.dot(r) * Vec4::splat(0.25);
-    let (sinc, cos) = half_angle_series(u);
+pub(crate) fn exp4(r: Vec3x4, m: impl MulAdd4) -> Quatx4 {
+    let u = m.mul_add(r.z, r.z, m.mul_add(r.y, r.y, r.x * r.x)) * Vec4::splat(0.25);
+    let (sinc, cos) = half_angle_series(u, m);
     let half = sinc * Vec4::splat(0.5);
     Quatx4::new(r.x * half, r.y * half, r.z * half, cos)
 }
@@ -120,6 +170,7 @@ pub(crate) fn decay_rows(
     basis: [f32; 3],
     t: f32,
     parts: u8,
+    m: impl MulAdd4,
 ) -> [Vec4; OFFSET_STRIDE] {
     let mut x = [Vec4::ZERO; OFFSET_STRIDE];
     let [p0, p1, p2] = basis.map(Vec4::splat);
@@ -133,7 +184,7 @@ pub(crate) fn decay_rows(
                 rows[OFFSET_STRIDE + i],
                 rows[2 * OFFSET_STRIDE + i],
             );
-            let common = x0 * p0 + c1 * p1 + c * p2;
+            let common = m.mul_add(c, p2, m.mul_add(c1, p1, x0 * p0));
             x[i] = match shortened[i] {
                 0 => common,
                 m => {
@@ -169,12 +220,42 @@ pub(crate) fn start_acceleration(x: Vec4, c1: Vec4) -> Vec4 {
 /// `Quatx4::normalize_or`; here by one reciprocal and four products instead of four
 /// divisions).
 #[inline(always)]
-pub(crate) fn rotate_lanes(q: Quatx4, r: [Vec4; 3]) -> Quatx4 {
-    let turned = exp4(Vec3x4::new(r[0], r[1], r[2])) * q;
-    let len_sq = turned.length_squared();
+pub(crate) fn rotate_lanes(q: Quatx4, r: [Vec4; 3], m: impl MulAdd4) -> Quatx4 {
+    let turned = product(exp4(Vec3x4::new(r[0], r[1], r[2]), m), q, m);
+    // Paired as `Quatx4::length_squared` pairs them: the same bits without FMA.
+    let len_sq = m.mul_add(turned.z, turned.z, turned.x * turned.x)
+        + m.mul_add(turned.w, turned.w, turned.y * turned.y);
     let ok = len_sq.cmpgt(Vec4::ZERO) & len_sq.cmplt(Vec4::INFINITY);
     let inverse = Vec4::ONE / len_sq.map(f32::sqrt);
     Quatx4::select(ok, turned * inverse, q)
+}
+
+/// The Hamilton products `a[i] · b[i]` (as `Quatx4`'s `*`), each component a product and
+/// three multiply-adds.
+#[inline(always)]
+fn product(a: Quatx4, b: Quatx4, m: impl MulAdd4) -> Quatx4 {
+    Quatx4::new(
+        m.mul_add(
+            -a.z,
+            b.y,
+            m.mul_add(a.y, b.z, m.mul_add(a.x, b.w, a.w * b.x)),
+        ),
+        m.mul_add(
+            a.z,
+            b.x,
+            m.mul_add(a.y, b.w, m.mul_add(-a.x, b.z, a.w * b.y)),
+        ),
+        m.mul_add(
+            a.z,
+            b.w,
+            m.mul_add(-a.y, b.x, m.mul_add(a.x, b.y, a.w * b.z)),
+        ),
+        m.mul_add(
+            -a.z,
+            b.z,
+            m.mul_add(-a.y, b.y, m.mul_add(-a.x, b.x, a.w * b.w)),
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -201,10 +282,11 @@ mod tests {
                 (got - want).length() < tolerance || (got + want).length() < tolerance
             };
             // The series alone, then as the blend uses it (turning a rotation, normalised).
-            let series = Quat::from_array(exp4(lanes).lane(0));
+            let series = Quat::from_array(exp4(lanes, Separate).lane(0));
             let identity = Quatx4::from_lanes([[0.0, 0.0, 0.0, 1.0]; 4]);
-            let turned =
-                Quat::from_array(rotate_lanes(identity, [lanes.x, lanes.y, lanes.z]).lane(0));
+            let turned = Quat::from_array(
+                rotate_lanes(identity, [lanes.x, lanes.y, lanes.z], Separate).lane(0),
+            );
             if angle <= std::f32::consts::PI {
                 assert!(close(series, 3e-7), "{angle}: {series} vs {want}");
                 assert!(close(turned, 3e-7), "{angle}: {turned} vs {want}");
@@ -212,6 +294,55 @@ mod tests {
                 assert!(close(series, 2e-5), "{angle}: {series} vs {want}");
                 assert!(close(turned, 1e-5), "{angle}: {turned} vs {want}");
             }
+        }
+    }
+
+    /// The fused build (the AVX2 + FMA passes') within rounding of the baseline: the rotation
+    /// turned by an offset and the decayed rows, on this machine when it has FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn fused_lanes_round_near_the_baseline() {
+        if !std::arch::is_x86_feature_detected!("fma") {
+            return;
+        }
+        #[expect(unsafe_code, reason = "the FMA token, after detection")]
+        // SAFETY: FMA was just detected, and `Fused` only calls the FMA intrinsic.
+        let fused = unsafe { Fused::new() };
+        let q = Quatx4::from_lanes([
+            Quat::from_rotation_x(0.4).to_array(),
+            Quat::from_euler(glam::EulerRot::XYZ, 1.0, -2.0, 0.5).to_array(),
+            Quat::IDENTITY.to_array(),
+            Quat::from_rotation_z(-3.0).to_array(),
+        ]);
+        let r = [
+            Vec4::new(0.3, -1.2, 0.0, 2.5),
+            Vec4::new(0.01, 0.7, 0.0, -0.4),
+            Vec4::new(-0.2, 0.05, 0.0, 0.9),
+        ];
+        let (a, b) = (rotate_lanes(q, r, Separate), rotate_lanes(q, r, fused));
+        for lane in 0..4 {
+            let (a, b) = (Vec4::from(a.lane(lane)), Vec4::from(b.lane(lane)));
+            assert!(
+                (a - b).abs().max_element() < 1e-6,
+                "lane {lane}: {a} vs {b}"
+            );
+        }
+        let mut rows: Vec<Vec4> = (0..3 * OFFSET_STRIDE)
+            .map(|i| {
+                let f = i as f32;
+                Vec4::new(0.1 * f - 1.0, 0.5 - 0.07 * f, 0.02 * f, -0.3 + 0.01 * f)
+            })
+            .collect();
+        let (parts, shortened) = prepare_rows(&mut rows, 2.0);
+        let basis = super::super::quintic_basis(0.3);
+        let a = decay_rows(&rows, &shortened, basis, 0.15, parts, Separate);
+        let b = decay_rows(&rows, &shortened, basis, 0.15, parts, fused);
+        for (i, (a, b)) in a.iter().zip(&b).enumerate() {
+            let scale = a.abs().max_element().max(1.0);
+            assert!(
+                (*a - *b).abs().max_element() < 1e-6 * scale,
+                "number {i}: {a} vs {b}"
+            );
         }
     }
 }

@@ -151,6 +151,7 @@ fn rotate(rec: &mut [f32], r: Vec3) {
     let turned = lanes::rotate_lanes(
         skel_math::lanes::Quatx4::from_lanes([q; 4]),
         [Vec4::splat(r.x), Vec4::splat(r.y), Vec4::splat(r.z)],
+        lanes::Separate,
     )
     .lane(0);
     if turned.iter().all(|c| c.is_finite()) {

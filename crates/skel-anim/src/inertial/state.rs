@@ -4,7 +4,7 @@
 use glam::Vec4;
 use skel_math::lanes::Vec3x4;
 
-use super::lanes::{decay_rows, prepare_rows, rotate_lanes};
+use super::lanes::{MulAdd4, Separate, decay_rows, prepare_rows, rotate_lanes};
 use super::{OFFSET_STRIDE, quintic_basis, record_difference};
 use crate::sample::four_node::Lanes;
 use crate::{AnimError, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
@@ -328,7 +328,7 @@ impl Inertialization {
             if parts == 0 {
                 continue;
             }
-            let x = self.quad_offsets(q, t, basis, parts);
+            let x = self.quad_offsets(q, t, basis, parts, Separate);
             let nodes = &self.node_of[4 * q..4 * q + 4];
             let records = |lane: usize| {
                 let node = nodes[lane];
@@ -348,8 +348,11 @@ impl Inertialization {
                         q.copy_from_slice(&trs[at + R_OFF..at + R_OFF + 4]);
                     }
                 }
-                let turned =
-                    rotate_lanes(skel_math::lanes::Quatx4::from_lanes(q4), [x[3], x[4], x[5]]);
+                let turned = rotate_lanes(
+                    skel_math::lanes::Quatx4::from_lanes(q4),
+                    [x[3], x[4], x[5]],
+                    Separate,
+                );
                 for lane in 0..4 {
                     if let Some(at) = records(lane) {
                         trs[at + R_OFF..at + R_OFF + 4].copy_from_slice(&turned.lane(lane));
@@ -368,9 +371,10 @@ impl Inertialization {
         t: f32,
         basis: [f32; 3],
         parts: u8,
+        m: impl MulAdd4,
     ) -> [Vec4; OFFSET_STRIDE] {
         let rows = &self.rows[q * ROWS..(q + 1) * ROWS];
-        decay_rows(rows, &self.shortened[q], basis, t, parts)
+        decay_rows(rows, &self.shortened[q], basis, t, parts, m)
     }
 
     /// Which parts move in quad `q` (0 when no blend runs).
@@ -412,11 +416,35 @@ impl Inertialization {
     /// the passes' own sampling code out of line.
     #[inline(never)]
     pub(crate) fn apply_quad(&self, qi: usize, out: &mut Lanes) {
+        self.offset_quad(qi, out, Separate);
+    }
+
+    /// [`apply_quad`](Self::apply_quad) compiled with AVX2 and FMA, for the passes compiled so:
+    /// three-operand encodings and fused multiply-adds (the decay's Hermite sums, the
+    /// exponential's series, the quaternion product), so within rounding of the baseline's,
+    /// not bit for bit.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    #[inline(never)]
+    pub(crate) fn apply_quad_avx2(&self, qi: usize, out: &mut Lanes) {
+        #[expect(
+            unsafe_code,
+            reason = "the FMA token, inside a function compiled with FMA"
+        )]
+        // SAFETY: this function is compiled with FMA and called only by the AVX2 + FMA passes,
+        // which run only where `Kernels::detect` found both features.
+        let fused = unsafe { super::lanes::Fused::new() };
+        self.offset_quad(qi, out, fused);
+    }
+
+    /// What [`apply_quad`](Self::apply_quad) does, inlined into each of its builds.
+    #[inline(always)]
+    fn offset_quad(&self, qi: usize, out: &mut Lanes, m: impl MulAdd4) {
         let parts = self.quad_parts(qi);
         if parts == 0 {
             return;
         }
-        let x = self.quad_offsets(qi, self.now(), self.basis, parts);
+        let x = self.quad_offsets(qi, self.now(), self.basis, parts, m);
         if parts & 1 != 0 {
             out.t = out.t + Vec3x4::new(x[0], x[1], x[2]);
         }
@@ -426,7 +454,7 @@ impl Inertialization {
         if parts & 2 != 0 {
             // Padding lanes have no offset: exp(0) is the identity exactly, and their
             // rotations come back as they were.
-            out.r = rotate_lanes(out.r, [x[3], x[4], x[5]]);
+            out.r = rotate_lanes(out.r, [x[3], x[4], x[5]], m);
         }
     }
 }
@@ -455,7 +483,7 @@ mod tests {
             blend.begin(d);
             blend.advance(t);
             let parts = blend.quad_parts(0);
-            let got = blend.quad_offsets(0, blend.now(), blend.basis, parts);
+            let got = blend.quad_offsets(0, blend.now(), blend.basis, parts, Separate);
             for lane in 0..4 {
                 let want = super::super::quintic_decay(x[lane], v[lane], d, blend.now());
                 let scale = x[lane].abs() + v[lane].abs() * d + 1e-3;

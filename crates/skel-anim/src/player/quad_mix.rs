@@ -224,7 +224,7 @@ fn pose_with(
     for (qi, q) in lq.shape.iter().enumerate() {
         let mut out = mix_quad(&stack, qi, &lq.rest[qi]);
         if let Some(offset) = offset {
-            offset.apply_quad(qi, &mut out);
+            placer.offset_quad(offset, qi, &mut out);
         }
         if record {
             four_node::write_trs(trs, q, out.t.rows(), out.r.rows(), out.s.rows());

@@ -10,9 +10,10 @@
 use glam::Vec4;
 
 use crate::data::NONE;
+use crate::inertial::Inertialization;
 use crate::pose::four_node::Place;
 use crate::rig::layout::Transform;
-use crate::sample::four_node::Quad;
+use crate::sample::four_node::{Lanes, Quad};
 
 /// [`Place`] by [`place_quad`]. Made only by [`Fma::new`], whose callers promise that the CPU
 /// has AVX2 and FMA: holding an `Fma` proves it.
@@ -46,6 +47,12 @@ impl Place for Fma {
         // `#[target_feature(enable = "avx2,fma")]` function called only after
         // `Kernels::detect` found both features, so the CPU has them.
         unsafe { place_quad(world, q, e, zero, root) }
+    }
+
+    #[inline(always)]
+    fn offset_quad(self, offset: &Inertialization, qi: usize, lanes: &mut Lanes) {
+        // SAFETY: as `place_quad` above: holding an `Fma` proves the CPU has AVX2 and FMA.
+        unsafe { offset.apply_quad_avx2(qi, lanes) }
     }
 }
 

@@ -30,6 +30,10 @@ pub(crate) trait Place: Copy {
         zero: [Vec4; 3],
         root: &Transform,
     );
+
+    /// Adds a running inertialization's offset to quad `qi`'s transforms, compiled as this
+    /// placer's pass is (the offset's own function: see `Inertialization::apply_quad`).
+    fn offset_quad(self, offset: &Inertialization, qi: usize, lanes: &mut Lanes);
 }
 
 /// [`Place`] by [`place_rows`], lane by lane: bit for bit the array-of-structures pass.
@@ -57,6 +61,11 @@ impl Place for Baseline {
             place_rows::<3>(world, q, e, zero, root);
         }
     }
+
+    #[inline(always)]
+    fn offset_quad(self, offset: &Inertialization, qi: usize, lanes: &mut Lanes) {
+        offset.apply_quad(qi, lanes);
+    }
 }
 
 /// What the pass adds to each quad after sampling it, before composing: nothing
@@ -67,8 +76,8 @@ pub(crate) trait QuadOffset: Copy {
     const ADDS: bool;
     /// Which parts (bits 0, 1, 2: translation, rotation, scale) quad `qi` moves; 0: none.
     fn parts(self, qi: usize) -> u8;
-    /// Adds quad `qi`'s offset to its transforms.
-    fn apply(self, qi: usize, lanes: &mut Lanes);
+    /// Adds quad `qi`'s offset to its transforms, compiled as `placer`'s pass is.
+    fn apply(self, qi: usize, lanes: &mut Lanes, placer: impl Place);
 }
 
 /// [`QuadOffset`] adding nothing: the pass as it is without a blend.
@@ -82,7 +91,7 @@ impl QuadOffset for NoOffset {
         0
     }
     #[inline(always)]
-    fn apply(self, _qi: usize, _lanes: &mut Lanes) {}
+    fn apply(self, _qi: usize, _lanes: &mut Lanes, _placer: impl Place) {}
 }
 
 impl QuadOffset for &Inertialization {
@@ -92,8 +101,8 @@ impl QuadOffset for &Inertialization {
         self.quad_parts(qi)
     }
     #[inline(always)]
-    fn apply(self, qi: usize, lanes: &mut Lanes) {
-        self.apply_quad(qi, lanes);
+    fn apply(self, qi: usize, lanes: &mut Lanes, placer: impl Place) {
+        placer.offset_quad(self, qi, lanes);
     }
 }
 
@@ -293,7 +302,7 @@ impl QuadPlan {
                     } else {
                         Lanes::from_rows(h)
                     };
-                    offset.apply(qi, &mut v);
+                    offset.apply(qi, &mut v, placer);
                     v
                 }
                 _ if q.fixed != NONE => {

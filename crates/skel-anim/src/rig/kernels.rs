@@ -15,7 +15,8 @@
 //!   (`pose/avx2.rs`). FMA rounds once where the baseline rounds twice, so world and bone matrices
 //!   differ from the baseline's by a few units in the last place of the magnitudes multiplied
 //!   (the tests in `pose/four_node.rs` bound it); local poses (the TRS record) are bit for bit the
-//!   baseline's. Which kernel runs depends only on the machine and the path, so results are
+//!   baseline's, except while an inertialized switch blends: its offset's multiply-adds are
+//!   fused too (within 1e-6 of the baseline's, `inertial/lanes.rs` tests it). Which kernel runs depends only on the machine and the path, so results are
 //!   deterministic per machine (serial and parallel ticks agree bit for bit). The
 //!   property-by-property layered path and hooked poses keep the baseline hierarchy.
 //!
