@@ -43,7 +43,10 @@ pub(crate) fn read_leg(
 /// turns the ankle so that the foot's world orientation is the clip's turned by `align`.
 /// Fills the three corrections; returns whether the target was reached.
 pub(crate) fn solve_leg(leg: &Leg, work: &mut LegWork, shift: Vec3) -> Result<bool, AnimError> {
-    let moved = |m: Affine3A| Affine3A::from_translation(shift) * m;
+    let moved = |m: Affine3A| Affine3A {
+        translation: m.translation + glam::Vec3A::from(shift),
+        ..m
+    };
     let (hip, knee, ankle) = (moved(work.hip), moved(work.knee), moved(work.ankle));
     let ik = TwoBoneIk {
         target: work.target,

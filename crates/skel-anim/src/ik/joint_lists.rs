@@ -49,13 +49,14 @@ impl ChainJoints {
     /// [`AnimError::LengthMismatch`] for a joint past the chain's end.
     pub fn with_limit(mut self, joint: usize, limit: JointLimit) -> Result<Self, AnimError> {
         limit.validate(joint)?;
-        let slot = self.limits[..self.len]
-            .get_mut(joint)
-            .ok_or(AnimError::LengthMismatch {
-                what: "IK chain limits",
-                expected: joint.saturating_add(1),
-                got: self.len,
-            })?;
+        let slot =
+            self.limits[..self.len]
+                .get_mut(joint)
+                .ok_or_else(|| AnimError::LengthMismatch {
+                    what: "IK chain limits",
+                    expected: joint.saturating_add(1),
+                    got: self.len,
+                })?;
         *slot = limit;
         Ok(self)
     }
@@ -314,13 +315,13 @@ impl BodySolution {
         use crate::{R_OFF, S_OFF, T_OFF, TRS_STRIDE};
         let at = joints.pelvis.saturating_mul(TRS_STRIDE);
         let len = trs.len();
-        let rec =
-            trs.get_mut(at..at.saturating_add(TRS_STRIDE))
-                .ok_or(AnimError::LengthMismatch {
-                    what: "IK TRS records",
-                    expected: joints.pelvis.saturating_add(1).saturating_mul(TRS_STRIDE),
-                    got: len,
-                })?;
+        let rec = trs
+            .get_mut(at..at.saturating_add(TRS_STRIDE))
+            .ok_or_else(|| AnimError::LengthMismatch {
+                what: "IK TRS records",
+                expected: joints.pelvis.saturating_add(1).saturating_mul(TRS_STRIDE),
+                got: len,
+            })?;
         let r = Quat::from_slice(&rec[R_OFF..R_OFF + 4]);
         let s = Vec3::from_slice(&rec[S_OFF..S_OFF + 3]);
         let r = if r.is_finite() && r.length() > 0.0 {

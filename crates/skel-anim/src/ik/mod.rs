@@ -92,7 +92,7 @@ pub(crate) const REL_EPS: f64 = 1e-9;
 /// # Errors
 /// [`AnimError::LengthMismatch`] when `world` holds no matrix `node`.
 pub fn model_matrix(world: &[Mat4], node: usize) -> Result<Affine3A, AnimError> {
-    let m = world.get(node).ok_or(AnimError::LengthMismatch {
+    let m = world.get(node).ok_or_else(|| AnimError::LengthMismatch {
         what: "IK model matrices",
         expected: node.saturating_add(1),
         got: world.len(),
@@ -188,7 +188,7 @@ pub fn apply_correction(trs: &mut [f32], node: usize, correction: Quat) -> Resul
     let rec = node
         .checked_mul(TRS_STRIDE)
         .and_then(|at| trs.get_mut(at + R_OFF..at + R_OFF + 4))
-        .ok_or(AnimError::LengthMismatch {
+        .ok_or_else(|| AnimError::LengthMismatch {
             what: "IK TRS records",
             expected: node.saturating_add(1).saturating_mul(TRS_STRIDE),
             got: len,

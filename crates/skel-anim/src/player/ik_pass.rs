@@ -123,7 +123,7 @@ pub(crate) fn solve_all(scratch: &mut PoseScratch, jobs: &[IkJob], map: &FrameMa
 fn frame_matrix(world: &[f32], node: usize) -> Result<Affine3A, AnimError> {
     let m = world
         .get(node * 16..node * 16 + 16)
-        .ok_or(AnimError::LengthMismatch {
+        .ok_or_else(|| AnimError::LengthMismatch {
             what: "IK model matrices",
             expected: node.saturating_add(1),
             got: world.len() / 16,
@@ -219,7 +219,7 @@ fn rotation(trs: &[f32], node: usize) -> Result<Quat, AnimError> {
     let at = node.saturating_mul(TRS_STRIDE) + R_OFF;
     trs.get(at..at + 4)
         .map(Quat::from_slice)
-        .ok_or(AnimError::LengthMismatch {
+        .ok_or_else(|| AnimError::LengthMismatch {
             what: "IK TRS records",
             expected: node.saturating_add(1).saturating_mul(TRS_STRIDE),
             got: trs.len(),

@@ -262,7 +262,7 @@ pub(crate) fn to_u32(value: usize, what: &'static str) -> Result<u32, AnimError>
     u32::try_from(value)
         .ok()
         .filter(|&v| v != NONE)
-        .ok_or(AnimError::LengthMismatch {
+        .ok_or_else(|| AnimError::LengthMismatch {
             what,
             expected: NONE as usize - 1,
             got: value,
