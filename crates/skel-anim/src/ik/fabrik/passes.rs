@@ -8,10 +8,11 @@
 //! f32's own rounding), about half the latency of a square root and a division. Where the
 //! CPU has FMA (found at run time, as the pose kernels are) the passes are compiled again with
 //! it: the Newton step and the expanded square round once, and the three-operand forms drop
-//! the register copies (7 903 instructions per `ik/fabrik_6x10` solve against 8 994, and
-//! about 8 % less time).
+//! the register copies (docs/ik.md has the figures).
 
 use glam::Vec3A;
+
+use crate::ik::links::MAX_CHAIN_JOINTS;
 
 /// Runs FABRIK's iterations on the positions `p` (root first), at most `iterations`, stopping
 /// once the tip is within `tolerance` of `target` (checked before each); returns the
@@ -103,8 +104,13 @@ pub(crate) fn run_with<M: MulAdd>(
     iterations: u32,
 ) -> u32 {
     let n = p.len();
-    // One length per bone, so that the loops' indices need no bounds checks.
-    let length = &length[..n - 1];
+    // One per bone (so that the loops' indices need no bounds checks), with the constants
+    // every step of it multiplies by.
+    let mut bones = [Bone::default(); MAX_CHAIN_JOINTS];
+    for (bone, &l) in bones.iter_mut().zip(&length[..n - 1]) {
+        *bone = Bone::new(l);
+    }
+    let length = &bones[..n - 1];
     let mut used = 0;
     if n == 2 {
         // One bone: every iteration puts it on the root → target line.
@@ -112,7 +118,7 @@ pub(crate) fn run_with<M: MulAdd>(
             let step = scale::<M>(
                 target - root,
                 (target - root).length_squared(),
-                length[0],
+                &length[0],
                 axis,
             );
             p[1] = root + step.d * step.s;
@@ -128,12 +134,12 @@ pub(crate) fn run_with<M: MulAdd>(
         let mut prev = target;
         p[n - 1] = target;
         for i in (1..n - 1).rev() {
-            let step = scale::<M>(d, x, length[i], -axis);
+            let step = scale::<M>(d, x, &length[i], -axis);
             let z = prev + step.d * step.s;
             (d, x) = if i > 1 {
-                next::<M>(p[i - 1] - prev, &step, length[i])
+                next::<M>(p[i - 1] - prev, &step, &length[i])
             } else {
-                across::<M>(root - prev, &step, length[i])
+                across::<M>(root - prev, &step, &length[i])
             };
             p[i] = z;
             prev = z;
@@ -143,13 +149,13 @@ pub(crate) fn run_with<M: MulAdd>(
         p[0] = root;
         let mut back = (d, x);
         for i in 0..n - 1 {
-            let step = scale::<M>(d, x, length[i], axis);
+            let step = scale::<M>(d, x, &length[i], axis);
             let z = prev + step.d * step.s;
             if i + 3 == n {
-                back = across::<M>(target - prev, &step, length[i]);
+                back = across::<M>(target - prev, &step, &length[i]);
             }
             if i + 2 < n {
-                (d, x) = next::<M>(p[i + 2] - prev, &step, length[i]);
+                (d, x) = next::<M>(p[i + 2] - prev, &step, &length[i]);
             }
             p[i + 1] = z;
             prev = z;
@@ -168,20 +174,20 @@ struct Scale {
     measured: bool,
 }
 
-/// The step's scale for `d` (`x = |d|²`): `l / √x` as [`length_over_sqrt`] makes it, or
+/// The step's scale for `d` (`x = |d|²`): `l / √x` as [`newton`] makes it, or
 /// `(fallback, l)` when `d` is zero or too small to square.
 #[inline(always)]
-fn scale<M: MulAdd>(d: Vec3A, x: f32, length: f32, fallback: Vec3A) -> Scale {
+fn scale<M: MulAdd>(d: Vec3A, x: f32, bone: &Bone, fallback: Vec3A) -> Scale {
     if x > f32::MIN_POSITIVE {
         Scale {
             d,
-            s: newton::<M>(length, x, rsqrt_estimate(x)),
+            s: newton::<M>(bone, x, rsqrt_estimate(x)),
             measured: true,
         }
     } else {
         Scale {
             d: fallback,
-            s: length,
+            s: bone.length,
             measured: false,
         }
     }
@@ -194,9 +200,9 @@ fn scale<M: MulAdd>(d: Vec3A, x: f32, length: f32, fallback: Vec3A) -> Scale {
 /// the square waits for the estimate only, puts four multiplies after `m`: slower, counted
 /// by latency.)
 #[inline(always)]
-fn next<M: MulAdd>(e: Vec3A, step: &Scale, length: f32) -> (Vec3A, f32) {
+fn next<M: MulAdd>(e: Vec3A, step: &Scale, bone: &Bone) -> (Vec3A, f32) {
     let d = e - step.d * step.s;
-    let big = e.length_squared() + length * length;
+    let big = e.length_squared() + bone.square;
     let x = if step.measured {
         let m = -2.0 * e.dot(step.d);
         M::mul_add(step.s, m, big)
@@ -213,8 +219,8 @@ fn next<M: MulAdd>(e: Vec3A, step: &Scale, length: f32) -> (Vec3A, f32) {
 /// [`next`] across a pass: the next pass starts from the fixed point `f` (`e = f − prev`), so
 /// its `d` is the joint just placed minus `f`, `−(e − s · d_now)`.
 #[inline(always)]
-fn across<M: MulAdd>(e: Vec3A, step: &Scale, length: f32) -> (Vec3A, f32) {
-    let (d, x) = next::<M>(e, step, length);
+fn across<M: MulAdd>(e: Vec3A, step: &Scale, bone: &Bone) -> (Vec3A, f32) {
+    let (d, x) = next::<M>(e, step, bone);
     (-d, x)
 }
 
@@ -222,8 +228,29 @@ fn across<M: MulAdd>(e: Vec3A, step: &Scale, length: f32) -> (Vec3A, f32) {
 /// Newton step `y (3/2 − (x/2) y²)` times `l`, arranged as `(3/2 l) y − ((l x/2) y)(y y)` so
 /// that the multiplies by `y` run side by side.
 #[inline(always)]
-fn newton<M: MulAdd>(l: f32, x: f32, y: f32) -> f32 {
-    M::mul_add(-((0.5 * l * x) * y), y * y, (1.5 * l) * y)
+fn newton<M: MulAdd>(bone: &Bone, x: f32, y: f32) -> f32 {
+    M::mul_add(-((bone.half * x) * y), y * y, bone.three_halves * y)
+}
+
+/// A bone's length and the multiples of it every step takes (`l/2` and `3l/2` for the Newton
+/// step, `l²` for the next square), worked out once per solve.
+#[derive(Clone, Copy, Default)]
+struct Bone {
+    length: f32,
+    half: f32,
+    three_halves: f32,
+    square: f32,
+}
+
+impl Bone {
+    fn new(length: f32) -> Self {
+        Self {
+            length,
+            half: 0.5 * length,
+            three_halves: 1.5 * length,
+            square: length * length,
+        }
+    }
 }
 
 /// The estimate of `1 / √x` (12 bits on x86-64; exact elsewhere).

@@ -55,14 +55,15 @@ pub(super) fn rotation_scale(m: &Affine3A) -> Option<f32> {
     let (a, b, c) = (m.matrix3.x_axis, m.matrix3.y_axis, m.matrix3.z_axis);
     let s2 = a.length_squared();
     let tol = SIMILAR * s2;
+    // Every test taken (`&`, not `&&`): cheaper than a branch each.
     let similar = s2.is_normal()
-        && s2.is_finite()
-        && (b.length_squared() - s2).abs() <= tol
-        && (c.length_squared() - s2).abs() <= tol
-        && a.dot(b).abs() <= tol
-        && a.dot(c).abs() <= tol
-        && b.dot(c).abs() <= tol
-        && m.translation.is_finite();
+        & s2.is_finite()
+        & ((b.length_squared() - s2).abs() <= tol)
+        & ((c.length_squared() - s2).abs() <= tol)
+        & (a.dot(b).abs() <= tol)
+        & (a.dot(c).abs() <= tol)
+        & (b.dot(c).abs() <= tol)
+        & m.translation.is_finite();
     if !similar {
         return None;
     }
@@ -71,7 +72,8 @@ pub(super) fn rotation_scale(m: &Affine3A) -> Option<f32> {
 }
 
 /// Corrections that put each bone on the positions' (see the module), the tip's identity;
-/// returns where they put the tip.
+/// returns where they put the tip (the root plus each bone's length along its position's
+/// direction).
 ///
 /// `D` is kept unnormalised, its squared norm `k` tracked beside it: each arc is scaled by
 /// the 12-bit estimate of its reciprocal norm (4 cycles, which keeps `k` near 1) rather than
@@ -94,7 +96,8 @@ pub(super) fn to_corrections(
         let a = bone[i];
         // k D⁻¹ w, and its length.
         let v = sandwich(d.conjugate(), w);
-        let len = w.length() * k;
+        let w_len = w.length();
+        let len = w_len * k;
         let h = len + a.dot(v);
         let f = if h > 0.25 * len {
             Vec4::from((a.cross(v), h))
@@ -105,7 +108,13 @@ pub(super) fn to_corrections(
         let r = rsqrt_estimate(f2);
         d *= Quat::from_vec4(f * r);
         k *= f2 * r * r;
-        tip += sandwich(d, a * length[i]) / k;
+        // The corrections lay each bone along `w` (to f32's rounding of `D` and the arcs):
+        // the tip they give, without turning each bone by `D`.
+        tip += if w_len > 0.0 {
+            w * (length[i] / w_len)
+        } else {
+            sandwich(d, a * length[i]) / k
+        };
         let unit = f * inverse_sqrt(f2);
         let axis = frames.to_local(i, unit.truncate().into());
         out[i] = Quat::from_vec4(Vec4::from((axis, unit.w))).normalize();
