@@ -70,17 +70,20 @@ pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal) -> u32 {
     for (l, &d) in length.iter_mut().zip(&links.length[..n - 1]) {
         *l = d as f32;
     }
-    let (root, target) = (p[0].as_vec3().into(), goal.target.as_vec3().into());
+    // The f32 passes run from the root, so that their rounding is the chain's, not the
+    // world's: a character far from the origin solves as one at it.
+    let origin = p[0];
+    let (root, target) = (Vec3A::ZERO, (goal.target - origin).as_vec3().into());
     let axis32: Vec3A = axis.as_vec3().into();
     let mut q = [Vec3A::ZERO; MAX_CHAIN_JOINTS];
     let to32 = |q: &mut [Vec3A; MAX_CHAIN_JOINTS], p: &[DVec3; MAX_CHAIN_JOINTS]| {
         for (q, p) in q.iter_mut().zip(p) {
-            *q = p.as_vec3().into();
+            *q = (*p - origin).as_vec3().into();
         }
     };
     let to64 = |p: &mut [DVec3; MAX_CHAIN_JOINTS], q: &[Vec3A; MAX_CHAIN_JOINTS]| {
         for (p, q) in p.iter_mut().zip(q) {
-            *p = q.as_dvec3();
+            *p = q.as_dvec3() + origin;
         }
     };
     to32(&mut q, &p);

@@ -55,6 +55,12 @@ pub(crate) fn solve(
         *scale = rotation_scale(m)?;
         *p = m.translation;
     }
+    // Everything from the root, so that the rounding is the chain's, not the world's: a
+    // character far from the origin solves as one at it.
+    let origin = start[0];
+    for p in &mut start[..n] {
+        *p -= origin;
+    }
     // Bones: unit directions as given and lengths.
     let mut bone = [Vec3A::ZERO; MAX_CHAIN_JOINTS];
     let mut length = [0.0_f32; MAX_CHAIN_JOINTS];
@@ -67,17 +73,14 @@ pub(crate) fn solve(
         total += length[i];
         shortest = shortest.min(length[i]);
     }
-    // Squares of distances must stay inside f32 (and the target near the chain's scale of
-    // magnitudes): far out, the f64 chain solves it.
-    let far = start[0]
-        .length_squared()
-        .max(request.target.length_squared());
-    if !(shortest > 1e-6 * total && total < BIG && far < BIG * BIG) {
+    // Squares of distances from the root must stay inside f32: a target farther out goes to
+    // the f64 chain (whose conversion to rotations is f64; its passes are these, in f32).
+    let target = request.target - origin;
+    if !(shortest > 1e-6 * total && total < BIG && target.length_squared() < BIG * BIG) {
         return None;
     }
 
     let root = start[0];
-    let target = request.target;
     let axis = (target - root)
         .try_normalize()
         .or_else(|| (start[n - 1] - root).try_normalize())
@@ -317,6 +320,7 @@ mod tests {
             weight: 1.0,
         };
         let mut out = [Quat::IDENTITY; 4];
+        // At 1e18 f32 holds no bone of the chain (every joint rounds to the same point).
         assert!(solve(&chain(4, far), &request(Vec3::splat(1e18)), &mut out).is_none());
         assert!(
             solve(
@@ -351,5 +355,49 @@ mod tests {
         };
         let v = Vec3A::new(0.3, -0.2, 0.9);
         assert!((frames.to_model(0, frames.to_local(0, v)) - v).length() < 1e-6);
+    }
+
+    /// A chain and target moved far from the origin (to points f32 holds exactly, so that the
+    /// input is the same) solve to the same corrections: the passes run from the root, on
+    /// both paths (no limits: this one; limits: the f64 chain).
+    #[test]
+    fn a_chain_far_from_the_origin_solves_as_at_it() {
+        use crate::ik::{ChainIk, JointLimit};
+        // Joints on a 1/64 grid, held exactly at 16 384 (f32's spacing there is 1/512).
+        let at = |offset: Vec3| -> Vec<Affine3A> {
+            [
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(0.015_625, 0.5, 0.0),
+                Vec3::new(0.25, 0.984_375, 0.125),
+                Vec3::new(0.5, 1.375, 0.25),
+                Vec3::new(0.5625, 1.75, 0.5),
+            ]
+            .iter()
+            .map(|&p| Affine3A::from_translation(p + offset))
+            .collect()
+        };
+        let offset = Vec3::new(8_192.0, -4_096.0, 16_384.0);
+        let (home, away) = (at(Vec3::ZERO), at(offset));
+        for limits in [vec![], vec![JointLimit::cone(Vec3::Y, 1.2, 0.5); 5]] {
+            let ik = |target: Vec3| ChainIk {
+                target,
+                pole: Some(Vec3::Z),
+                iterations: 10,
+                tolerance: 0.0,
+                ..ChainIk::default()
+            };
+            let target = Vec3::new(0.75, 0.875, 0.5);
+            let (mut a, mut b) = ([Quat::NAN; 5], [Quat::NAN; 5]);
+            ik(target).solve(&home, &limits, &mut a).unwrap();
+            ik(target + offset).solve(&away, &limits, &mut b).unwrap();
+            for (i, (a, b)) in a.iter().zip(&b).enumerate() {
+                let gap = (*a - *b).length().min((*a + *b).length());
+                assert!(
+                    gap < 1e-6,
+                    "limits {}: joint {i}: {a:?} against {b:?}",
+                    limits.len()
+                );
+            }
+        }
     }
 }
