@@ -1,7 +1,7 @@
 //! [`TwoBoneIk::solve`] in f32 for chains bent by more than about half a degree before and
 //! after the solve (the sine of the mid joint's bend over 1e-2), with well-conditioned joint
-//! frames: the same steps as the
-//! f64 solve of [`super`], on glam's SIMD types, about half the instructions (foot placement
+//! frames: the same steps as the f64 solve of [`super`] (its `turn_between` and `turn_about`
+//! have f32 twins here), on glam's SIMD types, about half the instructions (foot placement
 //! runs two of them per character and frame).
 //!
 //! # Why the bend bound
@@ -44,7 +44,7 @@ pub(super) fn solve(
     let (p, q) = (-mid_ss, end_ss - mid_ss);
     let (a, b) = (p.length(), q.length());
     let length = a + b;
-    // Squares of distances must stay inside f32: far out, f64 solves it.
+    // Squares of distances must stay inside f32: farther out, the f64 solve takes it.
     let far = Vec3A::from(ik.target)
         .length_squared()
         .max(start.translation.length_squared());
