@@ -302,3 +302,60 @@ fn chosen_pairs_replace_name_pairs() {
     assert_eq!(names, vec![(1, 3), (2, 4)]);
     assert_eq!(merge_pairs(&[(3, 1)], &names), vec![(3, 1), (2, 4)]);
 }
+
+/// Sided morph targets swap by name: on a centre mesh between its own targets, and on a
+/// mesh moving to its partner between the two meshes' names; CUBICSPLINE tangents with their
+/// values; twice is the clip again; unnamed meshes keep their order.
+#[test]
+fn morph_targets_swap_by_name() {
+    let mut data = with_meshes(2);
+    // A centre mesh on the body (node 0) with a blink on each side and a smile.
+    data.morph_bindings.push(MorphBinding {
+        node: 0,
+        default_weights: vec![0.0; 3],
+    });
+    let face = Sampler::new(
+        vec![0.0, 1.0],
+        // Per key: in-tangents, values, out-tangents of the three targets.
+        (0..18).map(|v| v as f32).collect(),
+        Interpolation::CubicSpline,
+    )
+    .unwrap();
+    data.clips[0].samplers.push(face);
+    data.clips[0].channels.push(Channel {
+        sampler: 2,
+        node: 0,
+        path: ChannelPath::Weights,
+    });
+    let plain = MirrorMap::from_names(&data).unwrap();
+    let named = plain.clone().with_morph_target_names([
+        (0, vec!["Blink_R".into(), "Smile".into(), "Blink_L".into()]),
+        (2, vec!["thumbUp_L".into(), "fist".into()]),
+        (4, vec!["fist".into(), "thumbUp_R".into()]),
+    ]);
+    let m = mirror_clip(&data, &named, 0).unwrap();
+    let on = |m: &Clip, node: usize| {
+        let c = m
+            .channels
+            .iter()
+            .find(|c| c.node == node && c.path == ChannelPath::Weights);
+        m.samplers[c.unwrap().sampler].output().to_vec()
+    };
+    // The centre mesh: the blinks swap in every element (tangents too), the smile stays.
+    let want: Vec<f32> = (0..6)
+        .flat_map(|e| [3 * e + 2, 3 * e + 1, 3 * e].map(|v| v as f32))
+        .collect();
+    assert_eq!(on(&m, 0), want);
+    // The left hand's weights [thumbUp_L, fist] land on the right hand as [fist, thumbUp_R].
+    assert_eq!(on(&m, 4), vec![1.0, 0.0, 0.0, 1.0]);
+    // Without names: in order, as before.
+    let p = mirror_clip(&data, &plain, 0).unwrap();
+    assert_eq!(on(&p, 0), (0..18).map(|v| v as f32).collect::<Vec<_>>());
+    assert_eq!(on(&p, 4), vec![0.0, 1.0, 1.0, 0.0]);
+    // Twice: the clip's weights again.
+    let mut twice = data.clone();
+    twice.clips = vec![m];
+    let back = mirror_clip(&twice, &named, 0).unwrap();
+    assert_eq!(on(&back, 0), on(&data.clips[0], 0));
+    assert_eq!(on(&back, 2), on(&data.clips[0], 2));
+}

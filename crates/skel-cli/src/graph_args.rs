@@ -130,14 +130,16 @@ impl GraphArgs {
     }
 
     /// Bakes into `data` the mirrored clips the graph plays (`"<clip>.mirror"`, pairs from
-    /// the joint names), before the rig it compiles against is built. Clips the graph does
-    /// not know are left for its compilation to report.
+    /// the joint names, sided morph targets swapped by the names in `morph_names`, the
+    /// asset's), before the rig it compiles against is built. Clips the graph does not know
+    /// are left for its compilation to report.
     ///
     /// # Errors
     /// An unreadable graph file; no left/right pairs in the joint names.
     pub fn bake_mirrored_clips(
         &self,
         data: &mut AnimationData,
+        morph_names: &[skel::gltf::MorphNames],
     ) -> Result<(), Box<dyn std::error::Error>> {
         let wanted: Vec<usize> = self
             .mirrored_clips()?
@@ -150,7 +152,8 @@ impl GraphArgs {
             .collect();
         if !wanted.is_empty() {
             let map = skel::anim::MirrorMap::from_names(data)
-                .map_err(|e| format!("the graph mirrors clips: {e}"))?;
+                .map_err(|e| format!("the graph mirrors clips: {e}"))?
+                .with_morph_target_names(skel::morph_target_names(data, morph_names));
             data.append_mirrored_clips(&map, &wanted)?;
         }
         Ok(())

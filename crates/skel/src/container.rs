@@ -107,10 +107,11 @@ pub fn from_asset(
         images,
         properties,
         warnings,
+        morph_names,
         ..
     } = asset;
     let mut animation = animation;
-    crate::mirror_clips(&mut animation, options.mirror)?;
+    crate::mirror_clips_named(&mut animation, &morph_names, options.mirror)?;
     let animation = Arc::new(animation);
     // Compiled once: every player, group and bone control of the asset shares it.
     let rig = Rig::with_options(Arc::clone(&animation), &options.rig)?;

@@ -95,7 +95,7 @@ pub use crowd_mesh::CrowdMesh;
 pub use error::SkelError;
 pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;
-pub use mirroring::{ClipMirroring, mirror_clips};
+pub use mirroring::{ClipMirroring, mirror_clips, mirror_clips_named, morph_target_names};
 pub use options::LoadOptions;
 pub use skel_gpu::SkinningMethod;
 pub use source::Source;

@@ -28,7 +28,9 @@ const REST_TOLERANCE: f32 = 1e-5;
 /// so that the baked clip still matches [`MirrorMap::mirror_pose`]. A symmetric rig gets no
 /// extra track.
 ///
-/// Morph weights follow their node to its partner unchanged (a centre mesh keeps them);
+/// Morph weights follow their node to its partner, swapped between sided targets when the map
+/// knows the targets' names ([`MirrorMap::with_morph_target_names`]; a centre mesh keeps its
+/// weights otherwise);
 /// property tracks are kept, a node's property moved to the partner. Markers are kept; the
 /// name is the source's ([`AnimationData::append_mirrored_clips`] adds [`MIRROR_SUFFIX`]);
 /// compressed keys are not carried over (the mirrored keys are new keys).
@@ -99,7 +101,14 @@ fn mirror_valid_clip(
         let sampler = match ch.path {
             ChannelPath::Weights => {
                 check_morph_targets(data, ch.node, to)?;
-                keep(ch.sampler, &mut samplers)
+                let sampler = &source.samplers[ch.sampler];
+                match map.morph_order(ch.node, to, sampler.components()) {
+                    Some(order) => {
+                        samplers.push(swapped_targets(sampler, &order)?);
+                        samplers.len() - 1
+                    }
+                    None => keep(ch.sampler, &mut samplers),
+                }
             }
             path => {
                 let s = mirrored_sampler(&source.samplers[ch.sampler], path, &terms[to])?;
@@ -171,6 +180,21 @@ fn mirrored_sampler(
     for (i, v) in output.chunks_exact_mut(components).enumerate() {
         let value = !cubic || i % 3 == 1;
         map_value(term, path, v, value);
+    }
+    Sampler::new(sampler.input().to_vec(), output, sampler.interpolation())
+}
+
+/// A weights sampler with each key's (and tangent's) weights reordered: weight `i` of the
+/// result is weight `order[i]` of `sampler`.
+fn swapped_targets(sampler: &Sampler, order: &[usize]) -> Result<Sampler, AnimError> {
+    let mut output = sampler.output().to_vec();
+    for (out, src) in output
+        .chunks_exact_mut(order.len())
+        .zip(sampler.output().chunks_exact(order.len()))
+    {
+        for (o, &from) in out.iter_mut().zip(order) {
+            *o = src[from];
+        }
     }
     Sampler::new(sampler.input().to_vec(), output, sampler.interpolation())
 }

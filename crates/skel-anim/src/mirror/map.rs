@@ -76,6 +76,9 @@ pub struct MirrorMap {
     terms: Vec<NodeTerms>,
     /// The largest distance of a rest node from the origin: the rig's size, in asset units.
     extent: f32,
+    /// Morph-binding nodes and their targets' names, for swapping sided targets
+    /// ([`MirrorMap::with_morph_target_names`]).
+    morph_names: Vec<(usize, Vec<String>)>,
 }
 
 impl MirrorMap {
@@ -103,6 +106,67 @@ impl MirrorMap {
     /// no pair is apart at rest.
     pub fn from_pairs(data: &AnimationData, pairs: &[(usize, usize)]) -> Result<Self, AnimError> {
         Self::build(data, pairs, None)
+    }
+
+    /// The same map, swapping morph targets by name when clips are mirrored: on the mesh a
+    /// weights channel moves to, a target whose name has a side (`Blink_L`, `eyeBlinkLeft`,
+    /// `mouthSmile.R`: the side words of [`mirrored_name`](crate::mirror::mirrored_name))
+    /// takes the weights of the target with the mirrored name on the mesh the channel comes
+    /// from; a target without a side, or whose mirrored name that mesh lacks, takes the
+    /// weights of its own name. `names` lists morph-binding nodes with their targets' names
+    /// in target order (glTF's `mesh.extras.targetNames`, which skel-gltf reads into
+    /// `GltfAsset::morph_names`); a channel between nodes not listed, or listed with another
+    /// number of names than its sampler has weights, keeps its weights in order.
+    ///
+    /// ```
+    /// use skel_anim::*;
+    ///
+    /// // A face (node 0) with a blink on each side and a smile.
+    /// let blink = Sampler::new(vec![0.0], vec![1.0, 0.0, 0.5], Interpolation::Step)?;
+    /// let data = AnimationData {
+    ///     nodes: vec![NodeRest::new("Head", None), NodeRest::new("Eye.L", Some(0)), NodeRest::new("Eye.R", Some(0))],
+    ///     morph_bindings: vec![MorphBinding { node: 0, default_weights: vec![0.0; 3] }],
+    ///     clips: vec![Clip::new("wink", vec![blink], vec![Channel { sampler: 0, node: 0, path: ChannelPath::Weights }])],
+    ///     ..AnimationData::default()
+    /// };
+    /// let names = vec!["Blink_L".to_owned(), "Blink_R".to_owned(), "Smile".to_owned()];
+    /// let map = MirrorMap::with_plane(&data, &[(1, 2)], MirrorPlane::X)?.with_morph_target_names([(0, names)]);
+    /// let mirrored = mirror_clip(&data, &map, 0)?;
+    /// assert_eq!(mirrored.samplers[0].output(), &[0.0, 1.0, 0.5]); // the right eye winks
+    /// # Ok::<(), AnimError>(())
+    /// ```
+    #[must_use]
+    pub fn with_morph_target_names(
+        mut self,
+        names: impl IntoIterator<Item = (usize, Vec<String>)>,
+    ) -> Self {
+        self.morph_names = names.into_iter().collect();
+        self
+    }
+
+    /// For a weights channel moving from node `from` to node `to` with `count` weights: which
+    /// of `from`'s weights each of `to`'s takes, or `None` to keep them in order (see
+    /// [`MirrorMap::with_morph_target_names`]).
+    pub(crate) fn morph_order(&self, from: usize, to: usize, count: usize) -> Option<Vec<usize>> {
+        let names = |node: usize| {
+            self.morph_names
+                .iter()
+                .find(|(n, list)| *n == node && list.len() == count)
+                .map(|(_, list)| list)
+        };
+        let (source, dest) = (names(from)?, names(to)?);
+        let position = |name: &str| source.iter().position(|s| s == name);
+        let order: Vec<usize> = dest
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                crate::mirror::mirrored_name(name)
+                    .and_then(|(other, _)| position(&other))
+                    .or_else(|| position(name))
+                    .unwrap_or(i)
+            })
+            .collect();
+        (order.iter().enumerate().any(|(i, &j)| i != j)).then_some(order)
     }
 
     /// Pairs as [`MirrorMap::from_pairs`], about a given plane (in the asset's frame).
@@ -236,6 +300,7 @@ impl MirrorMap {
             plane,
             terms,
             extent,
+            morph_names: Vec::new(),
         })
     }
 

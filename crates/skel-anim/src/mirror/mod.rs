@@ -55,7 +55,10 @@
 //!   the rest itself (an arm longer on one side stays the longer arm's length on the other
 //!   side). [`mirror_clip`] adds a one-key track where that differs from a node's own rest,
 //!   so baked clips and [`MirrorMap::mirror_pose`] agree.
-//! - **Morph targets** are not swapped by name: weights follow their node to its partner.
+//! - **Morph targets** swap by name only when the map is given their names
+//!   ([`MirrorMap::with_morph_target_names`]: glTF keeps them in `mesh.extras.targetNames`,
+//!   outside the data a clip is baked from); otherwise weights follow their node to its
+//!   partner in order.
 //! - The plane and the model-space helpers ([`MirrorMap::mirror_point`],
 //!   [`MirrorMap::mirror_vector`], [`MirrorMap::mirror_rotation`]) are in the asset's frame;
 //!   [`MirrorPlane::for_handedness`] gives the plane in a left-handed world.

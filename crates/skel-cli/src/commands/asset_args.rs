@@ -45,7 +45,7 @@ impl AssetArgs {
     /// mirrored with `--mirror`.
     ///
     /// # Errors
-    /// What [`load_path`] reports; with `--mirror`, what [`skel::mirror_clips`] reports (no
+    /// What [`load_path`] reports; with `--mirror`, what [`skel::mirror_clips_named`] reports (no
     /// left/right pairs in the joint names).
     pub fn load(&self) -> Result<GltfAsset, Box<dyn std::error::Error>> {
         let opts = LoadOptions {
@@ -54,8 +54,12 @@ impl AssetArgs {
         };
         let mut asset = load_path(&self.asset, &opts)?;
         if self.mirror {
-            skel::mirror_clips(&mut asset.animation, skel::ClipMirroring::Replace)
-                .map_err(|e| format!("--mirror: {e}"))?;
+            skel::mirror_clips_named(
+                &mut asset.animation,
+                &asset.morph_names,
+                skel::ClipMirroring::Replace,
+            )
+            .map_err(|e| format!("--mirror: {e}"))?;
         }
         Ok(asset)
     }

@@ -181,12 +181,14 @@ fn pairs_from_json(
 /// the hierarchy name the node), or the file cannot be written (nothing is left half-written).
 pub fn run(args: &MirrorArgs) -> Result<(), Box<dyn std::error::Error>> {
     let doc = GltfDocument::from_path(&args.input)?;
-    let mut data = load_document(&doc, &RIG)?.animation;
+    let asset = load_document(&doc, &RIG)?;
+    let mut data = asset.animation;
     let pairs = args.mirror_pairs(&data)?;
     let map = match args.mirror_plane()? {
         Some(plane) => MirrorMap::with_plane(&data, &pairs, plane)?,
         None => MirrorMap::from_pairs(&data, &pairs)?,
-    };
+    }
+    .with_morph_target_names(skel::morph_target_names(&data, &asset.morph_names));
     let chosen = args.chosen_clips(&data)?;
     let names: Vec<String> = chosen.iter().map(|&c| data.clips[c].name.clone()).collect();
     if args.append {

@@ -64,7 +64,7 @@ pub fn run(
     json: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
     let mut asset = asset.load()?;
-    graph.bake_mirrored_clips(&mut asset.animation)?;
+    graph.bake_mirrored_clips(&mut asset.animation, &asset.morph_names)?;
     let rig = Rig::new(Arc::new(asset.animation))?;
     let mut driver = graph
         .driver(&rig)?

@@ -82,7 +82,7 @@ pub fn report(
     times: &[f32],
 ) -> Result<PoseReport, Box<dyn std::error::Error>> {
     let mut data = asset.animation.clone();
-    graph.bake_mirrored_clips(&mut data)?;
+    graph.bake_mirrored_clips(&mut data, &asset.morph_names)?;
     let rig = Rig::new(Arc::new(data))?;
     let driver = graph
         .driver(&rig)?
