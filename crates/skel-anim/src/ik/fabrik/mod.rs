@@ -89,15 +89,14 @@ pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal) -> u32 {
     to32(&mut q, &p);
     if !limited {
         // Positions only, then the pole step on them, then rotations (each the shortest arc).
-        let used = passes::run(
-            &mut q[..n],
-            &length[..n - 1],
+        let aim = passes::Goal {
             root,
             target,
-            axis32,
-            goal.tolerance as f32,
-            goal.iterations,
-        );
+            axis: axis32,
+            tolerance: goal.tolerance as f32,
+            iterations: goal.iterations,
+        };
+        let used = passes::run(&mut q[..n], &length[..n - 1], &aim);
         if let Some(pole) = goal.pole {
             similar::face_pole(&mut q[..n], pole.as_vec3().into(), links.total as f32);
         }
@@ -105,13 +104,21 @@ pub(crate) fn solve(links: &mut Links<'_>, goal: &Goal) -> u32 {
         to_rotations(links, &mut p, None);
         return used;
     }
+    // One iteration at a time, the limits applied between them.
+    let once = passes::Goal {
+        root,
+        target,
+        axis: axis32,
+        tolerance: -1.0,
+        iterations: 1,
+    };
     let mut used = 0;
     while used < goal.iterations {
         if (q[n - 1] - target).length() <= goal.tolerance as f32 {
             break;
         }
         used += 1;
-        passes::run(&mut q[..n], &length[..n - 1], root, target, axis32, -1.0, 1);
+        passes::run(&mut q[..n], &length[..n - 1], &once);
         to64(&mut p, &q);
         to_rotations(links, &mut p, goal.pole);
         to32(&mut q, &p);

@@ -14,9 +14,22 @@ use glam::Vec3A;
 
 use crate::ik::links::MAX_CHAIN_JOINTS;
 
-/// Runs FABRIK's iterations on the positions `p` (root first), at most `iterations`, stopping
-/// once the tip is within `tolerance` of `target` (checked before each); returns the
-/// iterations run. Each iteration is a backward pass (tip on `target`, each joint moved onto
+/// Where the passes go: the root the forward pass puts back, the target the backward pass
+/// starts from, the root → target direction (used where two joints coincide), and when they
+/// stop.
+#[derive(Clone, Copy)]
+pub(crate) struct Goal {
+    pub(crate) root: Vec3A,
+    pub(crate) target: Vec3A,
+    pub(crate) axis: Vec3A,
+    /// The tip's distance from the target that ends the iterations (checked before each).
+    pub(crate) tolerance: f32,
+    pub(crate) iterations: u32,
+}
+
+/// Runs FABRIK's iterations on the positions `p` (root first) towards `goal`, at most its
+/// `iterations`, stopping once the tip is within its `tolerance` of its `target` (checked
+/// before each); returns the iterations run. Each iteration is a backward pass (tip on `target`, each joint moved onto
 /// the line to the joint after it at its bone's length) and a forward pass (root back on
 /// `root`, each joint moved onto the line from the joint before it). `axis` is the root →
 /// target direction, used where two joints coincide.
@@ -30,37 +43,21 @@ use crate::ik::links::MAX_CHAIN_JOINTS;
 /// the next, and the two steps whose results the next pass throws away (the backward pass's
 /// root, the forward pass's tip, read only by the tolerance check) stay off the chain: a
 /// 6-joint iteration is 8 dependent steps, not 10.
-pub(crate) fn run(
-    p: &mut [Vec3A],
-    length: &[f32],
-    root: Vec3A,
-    target: Vec3A,
-    axis: Vec3A,
-    tolerance: f32,
-    iterations: u32,
-) -> u32 {
+pub(crate) fn run(p: &mut [Vec3A], length: &[f32], goal: &Goal) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("fma") {
         #[expect(unsafe_code, reason = "the FMA variant, called where the CPU has FMA")]
         // SAFETY: `run_fma` needs only FMA, which `is_x86_feature_detected!` just found.
-        return unsafe { run_fma(p, length, root, target, axis, tolerance, iterations) };
+        return unsafe { run_fma(p, length, goal) };
     }
-    run_with::<Separate>(p, length, root, target, axis, tolerance, iterations)
+    run_with::<Separate>(p, length, goal)
 }
 
 /// [`run`] compiled with FMA: the scalar chain's multiply-adds fused.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "fma")]
-fn run_fma(
-    p: &mut [Vec3A],
-    length: &[f32],
-    root: Vec3A,
-    target: Vec3A,
-    axis: Vec3A,
-    tolerance: f32,
-    iterations: u32,
-) -> u32 {
-    run_with::<Fused>(p, length, root, target, axis, tolerance, iterations)
+fn run_fma(p: &mut [Vec3A], length: &[f32], goal: &Goal) -> u32 {
+    run_with::<Fused>(p, length, goal)
 }
 
 /// How the chain's multiply-adds round: once ([`Fused`], where the CPU has FMA) or twice.
@@ -94,15 +91,14 @@ impl MulAdd for Fused {
 
 /// [`run`] with the multiply-adds of `M`.
 #[inline(always)]
-pub(crate) fn run_with<M: MulAdd>(
-    p: &mut [Vec3A],
-    length: &[f32],
-    root: Vec3A,
-    target: Vec3A,
-    axis: Vec3A,
-    tolerance: f32,
-    iterations: u32,
-) -> u32 {
+pub(crate) fn run_with<M: MulAdd>(p: &mut [Vec3A], length: &[f32], goal: &Goal) -> u32 {
+    let Goal {
+        root,
+        target,
+        axis,
+        tolerance,
+        iterations,
+    } = *goal;
     let n = p.len();
     // One per bone (so that the loops' indices need no bounds checks), with the constants
     // every step of it multiplies by.
@@ -316,7 +312,7 @@ mod tests {
         }
     }
 
-    type Run = fn(&mut [Vec3A], &[f32], Vec3A, Vec3A, Vec3A, f32, u32) -> u32;
+    type Run = fn(&mut [Vec3A], &[f32], &Goal) -> u32;
 
     fn keeps_bone_lengths(run: Run) -> [Vec3A; 4] {
         let mut p = [
@@ -331,15 +327,14 @@ mod tests {
             (0.04_f32 + 0.81 + 0.01).sqrt(),
         ];
         let target = Vec3A::new(1.5, 1.5, 0.5);
-        let used = run(
-            &mut p,
-            &length,
-            Vec3A::ZERO,
+        let goal = Goal {
+            root: Vec3A::ZERO,
             target,
-            target.normalize(),
-            -1.0,
-            10,
-        );
+            axis: target.normalize(),
+            tolerance: -1.0,
+            iterations: 10,
+        };
+        let used = run(&mut p, &length, &goal);
         assert_eq!(used, 10);
         assert_eq!(p[0], Vec3A::ZERO);
         for i in 0..3 {
@@ -354,7 +349,14 @@ mod tests {
     fn coinciding_joints_take_the_axis() {
         let mut p = [Vec3A::ZERO, Vec3A::ZERO, Vec3A::X];
         let target = Vec3A::new(0.0, 0.0, 1.5);
-        run(&mut p, &[1.0, 1.0], Vec3A::ZERO, target, Vec3A::Z, 0.0, 1);
+        let goal = Goal {
+            root: Vec3A::ZERO,
+            target,
+            axis: Vec3A::Z,
+            tolerance: 0.0,
+            iterations: 1,
+        };
+        run(&mut p, &[1.0, 1.0], &goal);
         assert!(p.iter().all(|q| q.is_finite()), "{p:?}");
         assert!(((p[1] - p[0]).length() - 1.0).abs() < 1e-6);
     }

@@ -10,7 +10,7 @@
 
 use glam::{Affine3A, Quat, Vec3A, Vec4};
 
-use super::passes::{inverse_sqrt, run};
+use super::passes::{Goal, inverse_sqrt, run};
 use super::rotations::{Frames, rotation_scale, tip_under, to_corrections};
 use crate::ik::links::MAX_CHAIN_JOINTS;
 
@@ -96,15 +96,14 @@ pub(crate) fn solve(
             used = 1;
         } else {
             unbend(&mut p[..n], axis, request.pole, total);
-            used = run(
-                &mut p[..n],
-                &length[..n - 1],
+            let goal = Goal {
                 root,
                 target,
                 axis,
-                request.tolerance,
-                request.iterations,
-            );
+                tolerance: request.tolerance,
+                iterations: request.iterations,
+            };
+            used = run(&mut p[..n], &length[..n - 1], &goal);
         }
         if let Some(pole) = request.pole {
             face_pole(&mut p[..n], pole, total);
