@@ -221,22 +221,7 @@ fn two_plates(low_x: f32, high_x: f32) -> Vec<u8> {
             {"bufferView": 1, "componentType": 5123, "count": indices.len(), "type": "SCALAR"}
         ]
     });
-    let mut json = serde_json::to_vec(&json).unwrap();
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut glb = Vec::with_capacity(total);
-    glb.extend(b"glTF");
-    glb.extend(2_u32.to_le_bytes());
-    glb.extend((total as u32).to_le_bytes());
-    glb.extend((json.len() as u32).to_le_bytes());
-    glb.extend(b"JSON");
-    glb.extend(json);
-    glb.extend((bin.len() as u32).to_le_bytes());
-    glb.extend(b"BIN\0");
-    glb.extend(bin);
-    glb
+    skel::gltf::pack_glb(&serde_json::to_vec(&json).unwrap(), &bin).unwrap()
 }
 
 #[test]

@@ -80,4 +80,4 @@ pub use skinned::SkinnedPose;
 pub use stored_clips::{COMPRESSED_ANIMATION, write_compressed_glb, write_compressed_glb_file};
 pub use texture_transform::TextureTransform;
 pub use warnings::LoadWarning;
-pub use write::{write_glb, write_glb_file};
+pub use write::{pack_glb, write_glb, write_glb_file};

@@ -252,11 +252,26 @@ pub fn write_glb(doc: &GltfDocument, clips: &[Clip]) -> Result<Vec<u8>, GltfErro
         path: "(document)".into(),
         reason: e.to_string(),
     })?;
-    container(text, &bin)
+    pack_glb(&text, &bin)
 }
 
-/// A GLB of JSON `text` and BIN chunk `bin` (both padded here).
-pub(crate) fn container(mut text: Vec<u8>, bin: &[u8]) -> Result<Vec<u8>, GltfError> {
+/// A binary glTF file (glTF 2.0 §4.4) of the JSON text `json` and the BIN chunk `bin`: the
+/// 12-byte header, the JSON chunk padded with spaces and the BIN chunk padded with zeros to
+/// four bytes. The JSON is taken as it is (its first buffer, without a `uri`, is the BIN
+/// chunk); [`load_slice`](crate::load_slice) reads the result.
+///
+/// # Errors
+/// [`GltfError::Invalid`] when the file would pass 4 GiB, the header's 32-bit length.
+///
+/// ```
+/// let json = br#"{"asset":{"version":"2.0"},"buffers":[{"byteLength":4}]}"#;
+/// let glb = skel_gltf::pack_glb(json, &[1, 2, 3, 4])?;
+/// assert_eq!(&glb[0..4], b"glTF");
+/// assert_eq!(glb.len() % 4, 0);
+/// # Ok::<(), skel_gltf::GltfError>(())
+/// ```
+pub fn pack_glb(json: &[u8], bin: &[u8]) -> Result<Vec<u8>, GltfError> {
+    let mut text = json.to_vec();
     pad(&mut text, 4, b' ');
     let mut bin = bin.to_vec();
     pad(&mut bin, 4, 0);

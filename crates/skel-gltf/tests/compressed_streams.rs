@@ -108,22 +108,7 @@ fn document(ranges: &[(usize, usize)], bin_len: usize, fallback: Option<&[u8]>) 
 }
 
 fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut text = serde_json::to_vec(json).unwrap();
-    text.resize(text.len().next_multiple_of(4), b' ');
-    let mut bin = bin.to_vec();
-    bin.resize(bin.len().next_multiple_of(4), 0);
-    let total = 12 + 8 + text.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&u32::try_from(total).unwrap().to_le_bytes());
-    out.extend_from_slice(&u32::try_from(text.len()).unwrap().to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    out.extend_from_slice(&u32::try_from(bin.len()).unwrap().to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&bin);
-    out
+    skel_gltf::pack_glb(&serde_json::to_vec(json).unwrap(), bin).unwrap()
 }
 
 fn load(bytes: &[u8]) -> Result<GltfAsset, GltfError> {

@@ -355,26 +355,7 @@ fn the_extension_is_declared_once_and_other_extensions_stay() {
 
 /// A GLB of `json` and `bin` (each padded to 4 bytes).
 fn glb_of(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
-    let mut j = serde_json::to_vec(json).unwrap();
-    while !j.len().is_multiple_of(4) {
-        j.push(b' ');
-    }
-    let mut b = bin.to_vec();
-    while !b.len().is_multiple_of(4) {
-        b.push(0);
-    }
-    let total = 12 + 8 + j.len() + 8 + b.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend(b"glTF");
-    out.extend(2_u32.to_le_bytes());
-    out.extend(u32::try_from(total).unwrap().to_le_bytes());
-    out.extend(u32::try_from(j.len()).unwrap().to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(j);
-    out.extend(u32::try_from(b.len()).unwrap().to_le_bytes());
-    out.extend(b"BIN\0");
-    out.extend(b);
-    out
+    skel_gltf::pack_glb(&serde_json::to_vec(json).unwrap(), bin).unwrap()
 }
 
 /// Meshopt fallback buffers (no data of their own) keep their entries after the BIN buffer,

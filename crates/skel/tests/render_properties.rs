@@ -18,26 +18,7 @@ const SIDE: u32 = 128;
 
 /// A GLB of `json` over `bin` (padded to 4 bytes each).
 fn glb(json: &str, bin: &[u8]) -> Vec<u8> {
-    let mut j = json.as_bytes().to_vec();
-    while !j.len().is_multiple_of(4) {
-        j.push(b' ');
-    }
-    let mut b = bin.to_vec();
-    while !b.len().is_multiple_of(4) {
-        b.push(0);
-    }
-    let total = 12 + 8 + j.len() + 8 + b.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend(b"glTF");
-    out.extend(2_u32.to_le_bytes());
-    out.extend(u32::try_from(total).unwrap().to_le_bytes());
-    out.extend(u32::try_from(j.len()).unwrap().to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(j);
-    out.extend(u32::try_from(b.len()).unwrap().to_le_bytes());
-    out.extend(b"BIN\0");
-    out.extend(b);
-    out
+    skel::gltf::pack_glb(json.as_bytes(), bin).unwrap()
 }
 
 fn floats(values: &[f32]) -> Vec<u8> {

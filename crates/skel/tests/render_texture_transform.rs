@@ -96,22 +96,7 @@ fn quad(transform: &str, override_uv: bool) -> Vec<u8> {
         len = bin.len(),
         png_len = png.len(),
     );
-    let mut j = json.into_bytes();
-    while !j.len().is_multiple_of(4) {
-        j.push(b' ');
-    }
-    let total = 12 + 8 + j.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend(b"glTF");
-    out.extend(2_u32.to_le_bytes());
-    out.extend(u32::try_from(total).unwrap().to_le_bytes());
-    out.extend(u32::try_from(j.len()).unwrap().to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(j);
-    out.extend(u32::try_from(bin.len()).unwrap().to_le_bytes());
-    out.extend(b"BIN\0");
-    out.extend(bin);
-    out
+    skel::gltf::pack_glb(json.as_bytes(), &bin).unwrap()
 }
 
 /// The quadrant (0 red, 1 green, 2 blue, 3 black) a lit pixel shows; `None` when unclear.

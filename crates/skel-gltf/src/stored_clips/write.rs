@@ -19,7 +19,7 @@ use crate::compressed::is_fallback_buffer;
 use crate::document::buffer_bytes;
 use crate::glb::{GLB_MAGIC, parse_glb};
 use crate::uri::{UriSource, read_file, resolve_uri};
-use crate::write::{container, mime_of, pad, write_atomically};
+use crate::write::{mime_of, pack_glb, pad, write_atomically};
 
 /// The meshopt extensions, whose buffer views point at their compressed bytes in a buffer of
 /// their own.
@@ -121,7 +121,7 @@ pub fn write_compressed_glb(
         path: "(document)".into(),
         reason: e.to_string(),
     })?;
-    container(text, &bin)
+    pack_glb(&text, &bin)
 }
 
 /// [`write_compressed_glb`] of the file at `source` into `out` (through a temporary file:

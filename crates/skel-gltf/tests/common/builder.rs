@@ -118,26 +118,7 @@ impl Builder {
         doc["buffers"] = json!([{ "byteLength": self.bin.len() }]);
         doc["bufferViews"] = json!(self.views);
         doc["accessors"] = json!(self.accessors);
-        let mut json_bytes = serde_json::to_vec(&doc).unwrap();
-        while !json_bytes.len().is_multiple_of(4) {
-            json_bytes.push(b' ');
-        }
-        let mut bin = self.bin.clone();
-        while !bin.len().is_multiple_of(4) {
-            bin.push(0);
-        }
-        let total = 12 + 8 + json_bytes.len() + 8 + bin.len();
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&u32::try_from(total).unwrap().to_le_bytes());
-        out.extend_from_slice(&u32::try_from(json_bytes.len()).unwrap().to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&json_bytes);
-        out.extend_from_slice(&u32::try_from(bin.len()).unwrap().to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-        out
+        skel_gltf::pack_glb(&serde_json::to_vec(&doc).unwrap(), &self.bin).unwrap()
     }
 }
 
