@@ -105,6 +105,28 @@ fn compare_with_golden(shared: &std::path::Path, golden_file: &str) {
                 worst = worst.max(max_diff(&nums(&f["skins"][skin][field]), &nums(&s[field])));
             }
         }
+        // The frame's world box holds every vertex, ours and the golden file's (three.js's).
+        let (min, max) = (nums(&f["bounds"]["min"]), nums(&f["bounds"]["max"]));
+        assert_eq!(
+            (min.len(), max.len()),
+            (3, 3),
+            "{golden_file}: bounds {}",
+            f["bounds"]
+        );
+        let slack = 1e-4 * (0..3).map(|i| max[i] - min[i]).fold(0.0, f64::max);
+        for m in f["meshes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(g["meshes"].as_array().unwrap())
+        {
+            for p in nums(&m["positions"]).chunks_exact(3) {
+                assert!(
+                    (0..3).all(|i| p[i] >= min[i] - slack && p[i] <= max[i] + slack),
+                    "{golden_file}: vertex {p:?} outside {min:?}..{max:?}"
+                );
+            }
+        }
         for (m, gm) in f["meshes"]
             .as_array()
             .unwrap()

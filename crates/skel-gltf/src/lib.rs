@@ -31,6 +31,7 @@
 mod accessor;
 mod animation;
 mod asset;
+mod bounds;
 mod budget;
 mod channel_split;
 mod compressed;
@@ -60,6 +61,7 @@ mod write;
 pub use asset::{
     GltfAsset, LoadOptions, load_document, load_path, load_slice, parse_animation_data,
 };
+pub use bounds::CharacterBounds;
 pub use channel_split::{SetAsideChannel, SetAsideTarget};
 pub use document::GltfDocument;
 pub use error::GltfError;

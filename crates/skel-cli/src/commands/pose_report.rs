@@ -113,9 +113,20 @@ struct MeshPose {
 #[derive(Debug, Serialize)]
 struct Frame {
     t: f32,
+    /// The character's world box from its joints' spheres (`skel_gltf::CharacterBounds`):
+    /// every skinned and morphed vertex lies inside. Absent without geometry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bounds: Option<Bounds>,
     nodes: IndexMap<Vec<f32>>,
     skins: IndexMap<SkinPose>,
     meshes: Vec<MeshPose>,
+}
+
+/// A world box.
+#[derive(Debug, Serialize)]
+struct Bounds {
+    min: [f32; 3],
+    max: [f32; 3],
 }
 
 /// What a report poses with: something posed at a time, then read (the CPU reference poser
@@ -176,10 +187,15 @@ pub fn report_with(
 ) -> Result<PoseReport, Box<dyn std::error::Error>> {
     let clips = &asset.animation.clips;
     let meshes = mesh_headers(asset);
+    let boxes = skel::gltf::CharacterBounds::new(asset);
     let mut frames = Vec::with_capacity(times.len());
     for &t in times {
         poser.pose_at(asset, t)?;
         let world = poser.world();
+        let bounds = boxes.world_box(asset, world).map(|(min, max)| Bounds {
+            min: min.to_array(),
+            max: max.to_array(),
+        });
         let nodes = IndexMap(
             (0..asset.nodes.len())
                 .map(|n| (n, world[n].to_cols_array().to_vec()))
@@ -223,6 +239,7 @@ pub fn report_with(
             .collect();
         frames.push(Frame {
             t,
+            bounds,
             nodes,
             skins,
             meshes,
