@@ -5,7 +5,7 @@
 //! skinned and morphed vertex by construction (see [`CharacterBounds`]), at a cost per part,
 //! not per vertex.
 
-use skel_anim::glam::{Mat4, Vec3};
+use skel_anim::glam::{Mat4, Vec3, Vec4};
 use skel_math::load_mat4;
 
 use crate::{GltfAsset, PrimitiveData};
@@ -17,8 +17,10 @@ use crate::{GltfAsset, PrimitiveData};
 /// inverseBindₖ` and `v` the morphed position: a convex combination of the points `Jₖ v`.
 /// Each `v` lies in joint `k`'s sphere (the sphere holds every vertex the joint moves, grown
 /// by the sum of the lengths of that vertex's morph deltas), so `Jₖ v` lies in the sphere's
-/// image, an ellipsoid, whose axis-aligned box is exact: the centre `Jₖ c` plus or minus
-/// `r` times the length of each row of `Jₖ`'s 3×3 part. The union box is convex, so it holds
+/// image, an ellipsoid, whose axis-aligned box is at most the centre `Jₖ c` plus or minus
+/// `r` times the length of each row of `Jₖ`'s 3×3 part (exactly that box; `r` is carried
+/// into the joint's frame once, at load, by an upper bound of the inverse bind matrix's
+/// stretch, exact for a rotation and a uniform scale). The union box is convex, so it holds
 /// the combination too. Rigid primitives take their node's world matrix the same way.
 ///
 /// **Assumed:** morph weights between 0 and 1 (a weight past 1 pushes a vertex farther than
@@ -32,7 +34,7 @@ use crate::{GltfAsset, PrimitiveData};
 /// let asset = load_slice(&glb, None, &LoadOptions::default())?;
 /// let bounds = CharacterBounds::new(&asset);
 /// let rest = rest_world_matrices(&asset.animation)?;
-/// let (min, max) = bounds.world_box(&asset, &rest).expect("the character has geometry");
+/// let (min, max) = bounds.world_box(&rest).expect("the character has geometry");
 /// assert!(min.cmple(max).all());
 /// # Ok::<(), skel_gltf::GltfError>(())
 /// ```
@@ -41,22 +43,14 @@ pub struct CharacterBounds {
     parts: Vec<Part>,
 }
 
-/// One sphere, in mesh space, and what places it.
+/// One sphere in the frame of the node whose world matrix places it: a joint's sphere carried
+/// by its inverse bind matrix `B` into the joint's frame (the centre `B c`, the radius `r`
+/// times an upper bound of `B`'s stretch), a rigid primitive's in its node's (mesh) frame.
 #[derive(Debug, Clone, PartialEq)]
 struct Part {
-    place: Place,
+    node: usize,
     center: Vec3,
     radius: f32,
-}
-
-/// The matrix that takes a part from mesh space into the world.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Place {
-    /// Joint `joint` (index in the skin's joint list) of skin `skin`: `jointWorld ·
-    /// inverseBind`.
-    Joint { skin: usize, joint: usize },
-    /// A rigid primitive's node.
-    Node(usize),
 }
 
 impl CharacterBounds {
@@ -84,20 +78,29 @@ impl CharacterBounds {
                             }
                         }
                     }
+                    let Some(skin) = asset.skins.get(skin) else {
+                        continue;
+                    };
                     for (joint, b) in boxes.iter().enumerate() {
-                        if let Some(center) = b.center() {
-                            let radius = sphere_radius(prim, &reach, center, |v| {
-                                (v * per..(v + 1) * per).any(|i| {
-                                    influences.joints[i] as usize == joint
-                                        && influences.weights[i] > 0.0
-                                })
-                            });
-                            parts.push(Part {
-                                place: Place::Joint { skin, joint },
-                                center,
-                                radius,
-                            });
+                        let (Some(center), Some(&node)) = (b.center(), skin.joints.get(joint))
+                        else {
+                            continue;
+                        };
+                        if skin.inverse_bind_matrices.len() < (joint + 1) * 16 {
+                            continue;
                         }
+                        let radius = sphere_radius(prim, &reach, center, |v| {
+                            (v * per..(v + 1) * per).any(|i| {
+                                influences.joints[i] as usize == joint
+                                    && influences.weights[i] > 0.0
+                            })
+                        });
+                        let bind = load_mat4(&skin.inverse_bind_matrices, joint * 16);
+                        parts.push(Part {
+                            node,
+                            center: bind.transform_point3(center),
+                            radius: radius * stretch(&bind),
+                        });
                     }
                 }
                 _ => {
@@ -108,7 +111,7 @@ impl CharacterBounds {
                     if let Some(center) = b.center() {
                         let radius = sphere_radius(prim, &reach, center, |_| true);
                         parts.push(Part {
-                            place: Place::Node(prim.node),
+                            node: prim.node,
                             center,
                             radius,
                         });
@@ -127,49 +130,43 @@ impl CharacterBounds {
 
     /// The world box `(min, max)` of the pose whose node world matrices are `world` (by node
     /// index, as [`CpuPoser::node_world_matrices`](crate::CpuPoser::node_world_matrices) and
-    /// [`rest_world_matrices`](crate::rest_world_matrices) give them) for `asset`, the asset
-    /// these bounds were made from. `None` when no part has a finite box (no geometry, or
-    /// non-finite matrices). Allocates nothing.
+    /// [`rest_world_matrices`](crate::rest_world_matrices) give them) for the asset these
+    /// bounds were made from. `None` when no part has a finite box (no geometry, or
+    /// non-finite matrices). Allocates nothing: per sphere, one point carried and the lengths
+    /// of the matrix's three rows.
     #[must_use]
-    pub fn world_box(&self, asset: &GltfAsset, world: &[Mat4]) -> Option<(Vec3, Vec3)> {
-        let mut total = Aabb::EMPTY;
+    pub fn world_box(&self, world: &[Mat4]) -> Option<(Vec3, Vec3)> {
+        let (mut min, mut max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
         for part in &self.parts {
-            let m = match part.place {
-                Place::Joint { skin, joint } => {
-                    let Some(s) = asset.skins.get(skin) else {
-                        continue;
-                    };
-                    let (Some(&node), true) = (
-                        s.joints.get(joint),
-                        s.inverse_bind_matrices.len() >= (joint + 1) * 16,
-                    ) else {
-                        continue;
-                    };
-                    let Some(w) = world.get(node) else {
-                        continue;
-                    };
-                    *w * load_mat4(&s.inverse_bind_matrices, joint * 16)
-                }
-                Place::Node(node) => match world.get(node) {
-                    Some(w) => *w,
-                    None => continue,
-                },
+            let Some(m) = world.get(part.node) else {
+                continue;
             };
-            let center = m.transform_point3(part.center);
-            // The box of the sphere's image: r times each row's length of the 3×3 part.
-            let rows = Vec3::new(
-                Vec3::new(m.x_axis.x, m.y_axis.x, m.z_axis.x).length(),
-                Vec3::new(m.x_axis.y, m.y_axis.y, m.z_axis.y).length(),
-                Vec3::new(m.x_axis.z, m.y_axis.z, m.z_axis.z).length(),
-            );
-            let half = rows * part.radius;
-            if center.is_finite() && half.is_finite() {
-                total.add(center - half);
-                total.add(center + half);
+            let center = *m * part.center.extend(1.0);
+            // The box of the sphere's image: r times each row's length of the 3×3 part (the
+            // rows' squares summed column by column, in four lanes at once).
+            let rows = m.x_axis * m.x_axis + m.y_axis * m.y_axis + m.z_axis * m.z_axis;
+            let half = Vec4::from_array(rows.to_array().map(f32::sqrt)) * part.radius;
+            let (lo, hi) = (center - half, center + half);
+            if (lo + hi).truncate().is_finite() {
+                min = min.min(lo);
+                max = max.max(hi);
             }
         }
-        total.bounds()
+        let (min, max) = (min.truncate(), max.truncate());
+        min.cmple(max).all().then_some((min, max))
     }
+}
+
+/// An upper bound of how far `m`'s 3×3 part stretches a vector (its largest singular value):
+/// the square root of the largest absolute row sum of `mᵀ m` (Gershgorin), exact for a
+/// rotation times a uniform scale, the inverse bind matrices of nearly every rig.
+fn stretch(m: &Mat4) -> f32 {
+    let c = [m.x_axis, m.y_axis, m.z_axis].map(|c| c.truncate().as_dvec3());
+    let widest = (0..3)
+        .map(|i| (0..3).map(|j| c[i].dot(c[j]).abs()).sum::<f64>())
+        .fold(0.0, f64::max);
+    // Rounded up, so that f32's rounding of the product never undercuts it.
+    (widest.sqrt() * (1.0 + 1e-6)) as f32
 }
 
 /// Every vertex with a finite position: its index and mesh-space position.

@@ -34,7 +34,7 @@ fn every_vertex_of_every_clip_lies_in_the_box() {
                 let time = f as f32 / 120.0;
                 poser.pose(&asset, clip, time).unwrap();
                 let (min, max) = bounds
-                    .world_box(&asset, poser.node_world_matrices())
+                    .world_box(poser.node_world_matrices())
                     .expect("an asset with primitives has a box");
                 // Rounding of the skinning sums: a millionth of the box's size.
                 let slack = Vec3::splat(1e-6 * (max - min).length().max(1e-6));

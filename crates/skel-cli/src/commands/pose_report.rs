@@ -192,7 +192,7 @@ pub fn report_with(
     for &t in times {
         poser.pose_at(asset, t)?;
         let world = poser.world();
-        let bounds = boxes.world_box(asset, world).map(|(min, max)| Bounds {
+        let bounds = boxes.world_box(world).map(|(min, max)| Bounds {
             min: min.to_array(),
             max: max.to_array(),
         });
