@@ -68,12 +68,23 @@ impl CharacterBounds {
                     // The points each joint moves: their box, then the sphere around its
                     // centre.
                     let mut boxes = vec![Aabb::EMPTY; joints];
-                    let per = influences.per_vertex;
+                    // Vertex `v`'s joints with a weight above 0 (none past the streams' end).
+                    let moved_by = |v: usize| {
+                        let per = influences.per_vertex;
+                        let at = v * per..(v + 1) * per;
+                        let (j, w) = (
+                            influences.joints.get(at.clone()),
+                            influences.weights.get(at),
+                        );
+                        j.into_iter()
+                            .flatten()
+                            .zip(w.into_iter().flatten())
+                            .filter(|&(_, &w)| w > 0.0)
+                            .map(|(&j, _)| j as usize)
+                    };
                     for (v, p) in positions(prim) {
-                        let influence = (v * per..(v + 1) * per)
-                            .map(|i| (influences.joints[i] as usize, influences.weights[i]));
-                        for (j, w) in influence {
-                            if let Some(b) = boxes.get_mut(j).filter(|_| w > 0.0) {
+                        for j in moved_by(v) {
+                            if let Some(b) = boxes.get_mut(j) {
                                 b.add(p);
                             }
                         }
@@ -90,10 +101,7 @@ impl CharacterBounds {
                             continue;
                         }
                         let radius = sphere_radius(prim, &reach, center, |v| {
-                            (v * per..(v + 1) * per).any(|i| {
-                                influences.joints[i] as usize == joint
-                                    && influences.weights[i] > 0.0
-                            })
+                            moved_by(v).any(|j| j == joint)
                         });
                         let bind = load_mat4(&skin.inverse_bind_matrices, joint * 16);
                         parts.push(Part {
@@ -239,5 +247,55 @@ impl Aabb {
 
     fn center(&self) -> Option<Vec3> {
         self.bounds().map(|(a, b)| (a + b) * 0.5)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{LoadOptions, load_slice, rest_world_matrices};
+
+    fn character() -> GltfAsset {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../skel/assets/default_character.glb"
+        );
+        load_slice(&std::fs::read(path).unwrap(), None, &LoadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn matrices_missing_or_not_finite_give_no_box() {
+        let asset = character();
+        let bounds = CharacterBounds::new(&asset);
+        assert!(bounds.part_count() > 0);
+        let rest = rest_world_matrices(&asset.animation).unwrap();
+        assert!(bounds.world_box(&rest).is_some());
+        assert_eq!(bounds.world_box(&[]), None, "no matrices");
+        assert_eq!(bounds.world_box(&vec![Mat4::NAN; rest.len()]), None);
+        // One joint's matrix NaN: the others still box the character.
+        let mut one = rest.clone();
+        one[bounds.parts[0].node] = Mat4::NAN;
+        let (min, max) = bounds.world_box(&one).unwrap();
+        assert!(min.is_finite() && max.is_finite());
+    }
+
+    #[test]
+    fn a_uniform_scale_stretches_by_its_factor() {
+        let m = Mat4::from_scale_rotation_translation(
+            Vec3::splat(2.5),
+            skel_anim::glam::Quat::from_rotation_y(0.7),
+            Vec3::ONE,
+        );
+        assert!((stretch(&m) - 2.5).abs() < 1e-5, "{}", stretch(&m));
+        // Never under the largest singular value, for a sheared matrix too.
+        let sheared = Mat4::from_cols_array(&[
+            1.0, 0.0, 0.0, 0.0, 0.8, 1.0, 0.0, 0.0, 0.0, 0.3, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+        ]);
+        let s = stretch(&sheared);
+        for k in 0..1000 {
+            let a = k as f32 * 0.01;
+            let v = Vec3::new(a.cos() * (a * 0.7).sin(), a.sin(), (a * 1.3).cos()).normalize();
+            assert!(sheared.transform_vector3(v).length() <= s, "{k}");
+        }
     }
 }
