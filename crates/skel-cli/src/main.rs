@@ -52,6 +52,10 @@ enum Command {
     /// Mirror the asset's clips left/right (pairs from node names, --pairs or --humanoid; the
     /// plane from the rest pose) and write it as one .glb; --append keeps the originals.
     Mirror(commands::mirror::MirrorArgs),
+    /// Print the first triangle a ray hits on the posed character (skinned and morphed, the
+    /// CPU reference pose): mesh, primitive, triangle, barycentrics, distance, point (--json
+    /// for tools).
+    Pick(commands::pick::PickArgs),
 }
 
 fn main() -> ExitCode {
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
                 Command::Retarget(args) => commands::retarget::run(&args),
                 Command::Compress(args) => commands::compress::run(&args),
                 Command::Mirror(args) => commands::mirror::run(&args),
+                Command::Pick(args) => commands::pick::run(&args),
             }
         };
     match result {

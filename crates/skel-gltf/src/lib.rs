@@ -45,6 +45,7 @@ mod material;
 mod mesh;
 mod morph_names;
 mod nodes;
+mod pick;
 mod pointer;
 mod pose;
 mod property_tracks;
@@ -71,6 +72,7 @@ pub use material::{AlphaMode, DecodedImage, ImageSlot, MaterialInfo, TextureRef}
 pub use mesh::{MeshInfo, PrimitiveData, PrimitiveMode};
 pub use morph_names::MorphNames;
 pub use nodes::NodeInfo;
+pub use pick::{PickHit, PosedPositions, RayError, pick};
 pub use pointer::{
     CameraField, LightField, MaterialField, Pointed, PropertyTarget, TextureSlot, UvField,
     parse_pointer,

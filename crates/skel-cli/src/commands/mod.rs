@@ -5,6 +5,7 @@ pub mod bench_gpu;
 pub mod compress;
 pub mod info;
 pub mod mirror;
+pub mod pick;
 pub mod play;
 pub mod play_graph;
 pub mod play_output;
