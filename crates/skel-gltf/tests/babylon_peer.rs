@@ -66,6 +66,16 @@ fn load(path: &Path) -> GltfAsset {
     load_path(path, &opts).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
+/// The player's every layer seeked to `t` seconds, evaluated, and its property tracks
+/// sampled into `pose`.
+fn properties_at(player: &mut Player, pose: &mut PropertyPose, t: f64) {
+    for layer in player.layers_mut() {
+        layer.clock_mut().seek(t as f32);
+    }
+    player.evaluate(&mut NullSink);
+    player.sample_properties(pose);
+}
+
 fn nums(v: &Value) -> Vec<f64> {
     v.as_array()
         .unwrap_or_else(|| panic!("not an array: {v}"))
@@ -184,11 +194,7 @@ fn pointer_channels_sample_like_babylon() {
     let (mut compared, mut worst, mut worst_at) = (0, 0.0_f64, String::new());
     for frame in golden["frames"].as_array().unwrap() {
         let t = frame["t"].as_f64().unwrap();
-        for layer in player.layers_mut() {
-            layer.clock_mut().seek(t as f32);
-        }
-        player.evaluate(&mut NullSink);
-        player.sample_properties(&mut pose);
+        properties_at(&mut player, &mut pose, t);
         let values = frame["values"].as_object().unwrap();
         assert_eq!(
             values.len(),
@@ -244,11 +250,7 @@ fn visibility_steps_like_babylon() {
     let mut seen = Vec::new();
     for frame in golden["frames"].as_array().unwrap() {
         let t = frame["t"].as_f64().unwrap();
-        for layer in player.layers_mut() {
-            layer.clock_mut().seek(t as f32);
-        }
-        player.evaluate(&mut NullSink);
-        player.sample_properties(&mut pose);
+        properties_at(&mut player, &mut pose, t);
         let theirs = nums(&frame["values"]["/nodes/2/extensions/KHR_node_visibility/visible"]);
         let ours = pose.bool(slot).unwrap();
         assert_eq!(
