@@ -136,6 +136,9 @@ fn checks(tally: &mut Tally) -> Result<(), String> {
             cmd.env("RUSTDOCFLAGS", "-D warnings");
         }
         let status = if args[0] == "test" {
+            if let Some(seed) = proptest_seed(&root) {
+                cmd.env("PROPTEST_RNG_SEED", &seed);
+            }
             tally.run(&mut cmd)?
         } else {
             cmd.status().map_err(|e| format!("cannot run cargo: {e}"))?
@@ -184,6 +187,34 @@ fn checks(tally: &mut Tally) -> Result<(), String> {
         ));
     }
     cargo(&PACKAGE_ARGS)
+}
+
+/// The property tests' seed: `PROPTEST_RNG_SEED` when set, else one drawn from the commit
+/// (its hash's first 16 hex digits), so that a run of `cargo xtask ci` on a clean clone meets
+/// the same cases as CI on that commit, and a failure there is reproduced by its seed. Each
+/// commit still draws new cases. `None` (random seeds) outside a git checkout.
+fn proptest_seed(root: &std::path::Path) -> Option<String> {
+    if let Ok(seed) = std::env::var("PROPTEST_RNG_SEED") {
+        eprintln!("xtask ci: property tests seeded by PROPTEST_RNG_SEED={seed}");
+        return None;
+    }
+    let out = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(root)
+        .output()
+        .ok()?;
+    let hash = String::from_utf8(out.stdout).ok()?;
+    let seed = seed_of_commit(hash.trim())?;
+    eprintln!(
+        "xtask ci: property tests seeded from commit {} (PROPTEST_RNG_SEED={seed} reproduces)",
+        hash.trim()
+    );
+    Some(seed.to_string())
+}
+
+/// The first 16 hex digits of a commit hash as a number.
+fn seed_of_commit(hash: &str) -> Option<u64> {
+    u64::from_str_radix(hash.get(..16)?, 16).ok()
 }
 
 /// Every `include_str!("…")` / `include_bytes!("…")` / `#[path = "…"]` in the `.rs` files of
@@ -244,6 +275,16 @@ const PACKAGE_ARGS: [&str; 5] = [
 #[allow(clippy::unwrap_used, reason = "tests")]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_commit_gives_its_seed_and_a_non_hash_none() {
+        assert_eq!(
+            super::seed_of_commit("cca48c7a0000000100000000000000000000ffff"),
+            Some(0xcca4_8c7a_0000_0001)
+        );
+        assert_eq!(super::seed_of_commit("cca48c7"), None);
+        assert_eq!(super::seed_of_commit("not a hash at all, no"), None);
+    }
 
     #[test]
     fn an_include_outside_the_crate_is_reported() {
