@@ -2,6 +2,9 @@
 //!
 //! - `ik/fabrik_6x10`: a 6-joint chain, FABRIK, 10 iterations run in full (tolerance 0),
 //!   pole on, no limits (the budget: at most 1 µs);
+//! - `ik/fabrik_6x10_batch64`: 64 of those chains (targets a little apart) in one
+//!   `ChainIk::solve_batch`, four at a time in SIMD lanes; criterion's time is per call, so
+//!   divide by 64 for a solve;
 //! - `ik/fabrik_6x10_limits`: the same with a cone on every joint (rotations every iteration);
 //! - `ik/ccd_6x10`: the same chain by CCD, 10 sweeps;
 //! - `ik/look_at_3`: spine, neck and head;
@@ -21,7 +24,8 @@ use glam::{Affine3A, Quat, Vec3};
 use ik_chain::chain;
 use skel_anim::TwoBoneIk;
 use skel_anim::ik::{
-    BodyPose, ChainIk, ChainSolver, Effector, FullBodyIk, JointLimit, JointShare, LookAtIk,
+    BodyPose, ChainIk, ChainJob, ChainSolution, ChainSolver, Effector, FullBodyIk, JointLimit,
+    JointShare, LookAtIk,
 };
 
 fn body() -> BodyPose {
@@ -59,6 +63,24 @@ fn benches(c: &mut Criterion) {
     let mut out = [Quat::IDENTITY; 6];
     c.bench_function("ik/fabrik_6x10", |b| {
         b.iter(|| black_box(fabrik.solve(black_box(&models), &[], &mut out).unwrap()));
+    });
+    let mut outs = [[Quat::IDENTITY; 6]; 64];
+    let mut solutions: Vec<_> = (0..64).map(|_| Ok(ChainSolution::default())).collect();
+    c.bench_function("ik/fabrik_6x10_batch64", |b| {
+        b.iter(|| {
+            let mut outs = outs.iter_mut();
+            let mut jobs: [ChainJob; 64] = std::array::from_fn(|k| ChainJob {
+                ik: ChainIk {
+                    target: fabrik.target + Vec3::splat(1e-3 * k as f32),
+                    ..fabrik
+                },
+                models: black_box(&models),
+                limits: &[],
+                from_rest: &[],
+                corrections: outs.next().unwrap(),
+            });
+            ChainIk::solve_batch(&mut jobs, &mut solutions).unwrap();
+        });
     });
     let cones = [JointLimit::cone(Vec3::Y, 0.6, 0.3); 6];
     c.bench_function("ik/fabrik_6x10_limits", |b| {

@@ -131,6 +131,14 @@ impl Add for Vec3x4 {
     }
 }
 
+impl Neg for Vec3x4 {
+    type Output = Self;
+    #[inline]
+    fn neg(self) -> Self {
+        Self::new(-self.x, -self.y, -self.z)
+    }
+}
+
 impl Sub for Vec3x4 {
     type Output = Self;
     #[inline]

@@ -136,6 +136,18 @@ pub struct ChainSolution {
     pub distance: f32,
 }
 
+impl Default for ChainSolution {
+    /// Nothing solved yet: not reached, no iterations, an infinite distance (what a
+    /// [`ChainIk::solve_batch`]'s solutions can start as).
+    fn default() -> Self {
+        Self {
+            reached: false,
+            iterations: 0,
+            distance: f32::INFINITY,
+        }
+    }
+}
+
 impl ChainIk {
     /// Solves the chain from its joints' model matrices (root first; each joint an ancestor of
     /// the next), writing one local-space correction per joint into `corrections`
@@ -172,64 +184,13 @@ impl ChainIk {
         from_rest: &[Quat],
         corrections: &mut [Quat],
     ) -> Result<ChainSolution, AnimError> {
+        self.check(models.len(), limits, from_rest, corrections.len())?;
         let n = models.len();
-        if !(2..=MAX_CHAIN_JOINTS).contains(&n) {
-            return Err(AnimError::IkJointCount {
-                what: "IK chain",
-                got: n,
-                min: 2,
-                max: MAX_CHAIN_JOINTS,
-            });
-        }
-        for (what, got) in [
-            ("IK chain limits", limits.len()),
-            ("IK chain rotations from rest", from_rest.len()),
-        ] {
-            if got != 0 && got != n {
-                return Err(AnimError::LengthMismatch {
-                    what,
-                    expected: n,
-                    got,
-                });
-            }
-        }
-        if corrections.len() != n {
-            return Err(AnimError::LengthMismatch {
-                what: "IK chain corrections",
-                expected: n,
-                got: corrections.len(),
-            });
-        }
-        finite3("IK chain target", self.target)?;
-        if let Some(pole) = self.pole {
-            finite3("IK chain pole", pole)?;
-        }
-        finite1("IK chain tolerance", self.tolerance)?;
-        finite1("IK chain max step", self.max_step)?;
-        finite1("IK chain weight", self.weight)?;
-        for (joint, limit) in limits.iter().enumerate() {
-            limit.validate(joint)?;
-        }
-        for q in from_rest {
-            finite3("IK chain rotation from rest", q.xyz())?;
-            finite1("IK chain rotation from rest", q.w)?;
-        }
         let weight32 = self.weight.clamp(0.0, 1.0);
-        if self.solver == ChainSolver::Fabrik && limits.iter().all(|l| *l == JointLimit::Free) {
-            let request = similar::Request {
-                target: self.target.into(),
-                pole: self.pole.map(Vec3A::from),
-                tolerance: self.tolerance.max(0.0),
-                iterations: if weight32 == 0.0 { 0 } else { self.iterations },
-                weight: weight32,
-            };
-            if let Some(out) = similar::solve(models, &request, corrections) {
-                return Ok(ChainSolution {
-                    reached: out.distance <= request.tolerance + 1e-6 * out.total,
-                    iterations: out.iterations,
-                    distance: out.distance,
-                });
-            }
+        if let Some(request) = self.similar_request(limits)
+            && let Some(out) = similar::solve(models, &request, corrections)
+        {
+            return Ok(solution(&out, request.tolerance));
         }
         let mut links = Links::new(models, limits, from_rest)?;
         let weight = f64::from(weight32);
@@ -264,5 +225,85 @@ impl ChainIk {
             iterations: used,
             distance: distance as f32,
         })
+    }
+}
+
+impl ChainIk {
+    /// The checks [`solve_from_rest`](Self::solve_from_rest) makes before solving a chain of
+    /// `n` joints.
+    pub(super) fn check(
+        &self,
+        n: usize,
+        limits: &[JointLimit],
+        from_rest: &[Quat],
+        corrections: usize,
+    ) -> Result<(), AnimError> {
+        if !(2..=MAX_CHAIN_JOINTS).contains(&n) {
+            return Err(AnimError::IkJointCount {
+                what: "IK chain",
+                got: n,
+                min: 2,
+                max: MAX_CHAIN_JOINTS,
+            });
+        }
+        for (what, got) in [
+            ("IK chain limits", limits.len()),
+            ("IK chain rotations from rest", from_rest.len()),
+        ] {
+            if got != 0 && got != n {
+                return Err(AnimError::LengthMismatch {
+                    what,
+                    expected: n,
+                    got,
+                });
+            }
+        }
+        if corrections != n {
+            return Err(AnimError::LengthMismatch {
+                what: "IK chain corrections",
+                expected: n,
+                got: corrections,
+            });
+        }
+        finite3("IK chain target", self.target)?;
+        if let Some(pole) = self.pole {
+            finite3("IK chain pole", pole)?;
+        }
+        finite1("IK chain tolerance", self.tolerance)?;
+        finite1("IK chain max step", self.max_step)?;
+        finite1("IK chain weight", self.weight)?;
+        for (joint, limit) in limits.iter().enumerate() {
+            limit.validate(joint)?;
+        }
+        for q in from_rest {
+            finite3("IK chain rotation from rest", q.xyz())?;
+            finite1("IK chain rotation from rest", q.w)?;
+        }
+        Ok(())
+    }
+
+    /// What the f32 FABRIK path ([`similar`]) is asked, when this job may take it (FABRIK
+    /// with no limits; the path itself may still refuse the chain's frames).
+    pub(super) fn similar_request(&self, limits: &[JointLimit]) -> Option<similar::Request> {
+        if self.solver != ChainSolver::Fabrik || limits.iter().any(|l| *l != JointLimit::Free) {
+            return None;
+        }
+        let weight = self.weight.clamp(0.0, 1.0);
+        Some(similar::Request {
+            target: self.target.into(),
+            pole: self.pole.map(Vec3A::from),
+            tolerance: self.tolerance.max(0.0),
+            iterations: if weight == 0.0 { 0 } else { self.iterations },
+            weight,
+        })
+    }
+}
+
+/// The solution the f32 FABRIK path's outcome is.
+pub(super) fn solution(out: &similar::Outcome, tolerance: f32) -> ChainSolution {
+    ChainSolution {
+        reached: out.distance <= tolerance + 1e-6 * out.total,
+        iterations: out.iterations,
+        distance: out.distance,
     }
 }

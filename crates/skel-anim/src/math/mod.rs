@@ -3,4 +3,5 @@
 //! products on SIMD registers. Depends on nothing else in the crate.
 
 pub(crate) mod interpolate;
+pub(crate) mod mul_add;
 pub(crate) mod slerp_wide;

@@ -45,7 +45,8 @@ use glam::{DQuat, DVec3, Vec3A};
 
 use super::links::{Goal, Links, MAX_CHAIN_JOINTS, straight_bend_side};
 
-mod passes;
+pub(crate) mod passes;
+pub(crate) mod passes_x4;
 mod rotations;
 pub(crate) mod similar;
 

@@ -18,6 +18,7 @@ use crate::ik::links::MAX_CHAIN_JOINTS;
 const BIG: f32 = 1e15;
 
 /// What to solve for (the [`ChainIk`](crate::ik::ChainIk) fields, checked finite).
+#[derive(Clone, Copy)]
 pub(crate) struct Request {
     pub(crate) target: Vec3A,
     pub(crate) pole: Option<Vec3A>,
@@ -45,86 +46,171 @@ pub(crate) fn solve(
     request: &Request,
     corrections: &mut [Quat],
 ) -> Option<Outcome> {
-    let n = models.len();
-    let mut start = [Vec3A::ZERO; MAX_CHAIN_JOINTS];
-    let mut frames = Frames {
-        models,
-        scale: [0.0; MAX_CHAIN_JOINTS],
-    };
-    for ((m, p), scale) in models.iter().zip(&mut start).zip(&mut frames.scale) {
-        *scale = rotation_scale(m)?;
-        *p = m.translation;
-    }
-    // Everything from the root, so that the rounding is the chain's, not the world's: a
-    // character far from the origin solves as one at it.
-    let origin = start[0];
-    for p in &mut start[..n] {
-        *p -= origin;
-    }
-    // Bones: unit directions as given and lengths.
-    let mut bone = [Vec3A::ZERO; MAX_CHAIN_JOINTS];
-    let mut length = [0.0_f32; MAX_CHAIN_JOINTS];
-    let mut total = 0.0_f32;
-    let mut shortest = f32::INFINITY;
-    for i in 0..n - 1 {
-        let u = start[i + 1] - start[i];
-        length[i] = u.length();
-        bone[i] = u / length[i];
-        total += length[i];
-        shortest = shortest.min(length[i]);
-    }
-    // Squares of distances from the root must stay inside f32: a target farther out goes to
-    // the f64 chain (whose conversion to rotations is f64; its passes are these, in f32).
-    let target = request.target - origin;
-    if !(shortest > 1e-6 * total && total < BIG && target.length_squared() < BIG * BIG) {
+    let mut chain = Prepared::of(models);
+    if !chain.prepare(request) {
         return None;
     }
+    if let Some(goal) = chain.goal {
+        let n = models.len();
+        chain.used = run(&mut chain.p[..n], &chain.length[..n - 1], &goal);
+    }
+    Some(chain.finish(request, corrections))
+}
 
-    let root = start[0];
-    let axis = (target - root)
-        .try_normalize()
-        .or_else(|| (start[n - 1] - root).try_normalize())
-        .unwrap_or(Vec3A::X);
-    let mut p = start;
-    let mut used = 0;
-    let tip = if request.iterations > 0 {
-        if (target - root).length() >= total {
-            // Out of reach: the straightened chain, exact.
-            for i in 1..n {
-                p[i] = p[i - 1] + axis * length[i - 1];
-            }
-            used = 1;
-        } else {
-            unbend(&mut p[..n], axis, request.pole, total);
-            let goal = Goal {
-                root,
-                target,
-                axis,
-                tolerance: request.tolerance,
-                iterations: request.iterations,
+/// A chain made ready for the passes (or already solved without them): its positions from
+/// the root, bones and frames. [`solve`] runs the passes on one; a batch runs them on four
+/// at once (`passes_x4.rs`).
+pub(crate) struct Prepared<'a> {
+    /// The joints' positions from the root (`origin`); after the passes, where they left them.
+    pub(crate) p: [Vec3A; MAX_CHAIN_JOINTS],
+    /// Bone lengths.
+    pub(crate) length: [f32; MAX_CHAIN_JOINTS],
+    /// What the passes must do, or `None` when there is nothing to iterate (no iterations
+    /// asked, or the target out of reach and the chain already straightened).
+    pub(crate) goal: Option<Goal>,
+    /// Iterations run (set by whoever runs the passes).
+    pub(crate) used: u32,
+    /// The bones' unit directions as given.
+    bone: [Vec3A; MAX_CHAIN_JOINTS],
+    frames: Frames<'a>,
+    total: f32,
+    /// The target from the root.
+    target: Vec3A,
+}
+
+impl<'a> Prepared<'a> {
+    /// The chain `models`, not yet prepared.
+    #[inline(always)]
+    pub(crate) fn of(models: &'a [Affine3A]) -> Self {
+        Self {
+            p: [Vec3A::ZERO; MAX_CHAIN_JOINTS],
+            length: [0.0; MAX_CHAIN_JOINTS],
+            goal: None,
+            used: 0,
+            bone: [Vec3A::ZERO; MAX_CHAIN_JOINTS],
+            frames: Frames {
+                models,
+                scale: [0.0; MAX_CHAIN_JOINTS],
+            },
+            total: 0.0,
+            target: Vec3A::ZERO,
+        }
+    }
+
+    /// Makes this the chain `models`, not yet prepared, in place.
+    #[inline(always)]
+    pub(crate) fn reset(&mut self, models: &'a [Affine3A]) {
+        self.frames.models = models;
+        self.goal = None;
+        self.used = 0;
+    }
+
+    /// Makes the chain ready for `request`; false when this path cannot take it (see
+    /// [`solve`]). Works in place: a chain is too big to move about cheaply.
+    #[inline(always)]
+    pub(crate) fn prepare(&mut self, request: &Request) -> bool {
+        let n = self.joints();
+        let models = self.frames.models;
+        let Self {
+            p,
+            length,
+            bone,
+            frames,
+            used,
+            goal,
+            ..
+        } = self;
+        for ((m, p), scale) in models.iter().zip(p.iter_mut()).zip(&mut frames.scale) {
+            let Some(s) = rotation_scale(m) else {
+                return false;
             };
-            used = run(&mut p[..n], &length[..n - 1], &goal);
+            *scale = s;
+            *p = m.translation;
         }
-        if let Some(pole) = request.pole {
-            face_pole(&mut p[..n], pole, total);
+        // Everything from the root, so that the rounding is the chain's, not the world's: a
+        // character far from the origin solves as one at it.
+        let origin = p[0];
+        for p in &mut p[..n] {
+            *p -= origin;
         }
-        let mut tip = to_corrections(&p[..n], &bone, &length, &frames, corrections);
-        if request.weight < 1.0 {
-            for c in &mut corrections[..n] {
-                *c = Quat::IDENTITY.lerp(*c, request.weight).normalize();
+        // Bones: unit directions as given and lengths.
+        let mut total = 0.0_f32;
+        let mut shortest = f32::INFINITY;
+        for i in 0..n - 1 {
+            let u = p[i + 1] - p[i];
+            length[i] = u.length();
+            bone[i] = u / length[i];
+            total += length[i];
+            shortest = shortest.min(length[i]);
+        }
+        // Squares of distances from the root must stay inside f32: a target farther out goes
+        // to the f64 chain (whose conversion to rotations is f64; its passes are these, in
+        // f32).
+        let target = request.target - origin;
+        if !(shortest > 1e-6 * total && total < BIG && target.length_squared() < BIG * BIG) {
+            return false;
+        }
+        let root = p[0];
+        let axis = (target - root)
+            .try_normalize()
+            .or_else(|| (p[n - 1] - root).try_normalize())
+            .unwrap_or(Vec3A::X);
+        if request.iterations > 0 {
+            *used = 1;
+            if (target - root).length() >= total {
+                // Out of reach: the straightened chain, exact.
+                for i in 1..n {
+                    p[i] = p[i - 1] + axis * length[i - 1];
+                }
+            } else {
+                unbend(&mut p[..n], axis, request.pole, total);
+                *goal = Some(Goal {
+                    root,
+                    target,
+                    axis,
+                    tolerance: request.tolerance,
+                    iterations: request.iterations,
+                });
             }
-            tip = tip_under(corrections, root, &bone, &length, &frames);
         }
-        tip
-    } else {
-        corrections.fill(Quat::IDENTITY);
-        start[n - 1]
-    };
-    Some(Outcome {
-        iterations: used,
-        distance: (tip - target).length(),
-        total,
-    })
+        self.total = total;
+        self.target = target;
+        true
+    }
+
+    /// The joints in the chain.
+    pub(crate) fn joints(&self) -> usize {
+        self.frames.models.len()
+    }
+
+    /// From the positions to `corrections` (see [`solve`]): the pole step, the conversion, the
+    /// weight.
+    pub(crate) fn finish(&mut self, request: &Request, corrections: &mut [Quat]) -> Outcome {
+        let n = self.joints();
+        let (p, root) = (&mut self.p, Vec3A::ZERO);
+        let tip = if request.iterations > 0 {
+            if let Some(pole) = request.pole {
+                face_pole(&mut p[..n], pole, self.total);
+            }
+            let (bone, length, frames) = (&self.bone, &self.length, &self.frames);
+            let mut tip = to_corrections(&p[..n], bone, length, frames, corrections);
+            if request.weight < 1.0 {
+                for c in &mut corrections[..n] {
+                    *c = Quat::IDENTITY.lerp(*c, request.weight).normalize();
+                }
+                tip = tip_under(corrections, root, bone, length, frames);
+            }
+            tip
+        } else {
+            corrections.fill(Quat::IDENTITY);
+            p[n - 1]
+        };
+        Outcome {
+            iterations: self.used,
+            distance: (tip - self.target).length(),
+            total: self.total,
+        }
+    }
 }
 
 /// A chain lying along `axis` through the root, target on that line, cannot bend by itself:

@@ -1,0 +1,306 @@
+//! FABRIK's passes ([`passes`](super::passes)) on four chains at once, one per lane: the same
+//! steps in the same order, with each branch of the one-chain passes taken lane by lane as a
+//! select. A step is latency-bound (each joint waits for the one before), so one chain leaves
+//! most of the CPU idle; four chains side by side fill it, and a structure-of-arrays dot
+//! product is three multiplies, with no shuffles. [`ChainIk::solve_batch`] runs them on
+//! chains of equal length (docs/ik.md has the figures).
+//!
+//! [`ChainIk::solve_batch`]: crate::ik::ChainIk::solve_batch
+
+use glam::{BVec4A, Vec4};
+use skel_math::lanes::Vec3x4;
+
+use crate::ik::links::MAX_CHAIN_JOINTS;
+use crate::math::mul_add::{MulAdd4, Separate};
+
+/// [`passes::Goal`](super::passes::Goal) for four chains: lane `k` is chain `k`'s.
+pub(crate) struct Goals {
+    pub(crate) root: Vec3x4,
+    pub(crate) target: Vec3x4,
+    pub(crate) axis: Vec3x4,
+    /// At least 0 in every lane.
+    pub(crate) tolerance: Vec4,
+    pub(crate) iterations: [u32; 4],
+}
+
+/// [`passes::run`](super::passes::run) on four chains of `p.len()` joints (at least 3), lane
+/// `k` of each position and length being chain `k`'s: each lane runs the iterations its chain
+/// would alone (a lane whose tip is within its tolerance, or that has run its iterations,
+/// stops and keeps its positions) and the same steps, up to the rounding of multiply-adds.
+/// Returns the iterations each lane ran. Where the CPU has FMA the multiply-adds the
+/// one-chain passes fuse are fused here too, so that a lane rounds as its chain alone would.
+pub(crate) fn run(p: &mut [Vec3x4], length: &[Vec4], goal: &Goals) -> [u32; 4] {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        #[expect(unsafe_code, reason = "the FMA variant, called where the CPU has FMA")]
+        // SAFETY: `run_fma` needs only FMA, which `is_x86_feature_detected!` just found.
+        return unsafe { run_fma(p, length, goal) };
+    }
+    run_with(p, length, goal, Separate)
+}
+
+/// [`run`] compiled with FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "fma")]
+fn run_fma(p: &mut [Vec3x4], length: &[Vec4], goal: &Goals) -> [u32; 4] {
+    #[expect(unsafe_code, reason = "the token of FMA's presence")]
+    // SAFETY: this function is compiled with FMA and called only where the CPU has it.
+    let fused = unsafe { crate::math::mul_add::Fused::new() };
+    run_with(p, length, goal, fused)
+}
+
+/// [`run`] with the multiply-adds of `m`.
+#[inline(always)]
+fn run_with(p: &mut [Vec3x4], length: &[Vec4], goal: &Goals, m: impl MulAdd4) -> [u32; 4] {
+    let n = p.len();
+    debug_assert!((3..=MAX_CHAIN_JOINTS).contains(&n) && length.len() + 1 == n);
+    let mut bones = [Bones::default(); MAX_CHAIN_JOINTS];
+    for (bone, &l) in bones.iter_mut().zip(&length[..n - 1]) {
+        *bone = Bones::new(l);
+    }
+    let bones = &bones[..n - 1];
+    let Goals {
+        root,
+        target,
+        axis,
+        tolerance,
+        iterations,
+    } = *goal;
+    let most = iterations.iter().copied().max().unwrap_or(0);
+    let tolerance2 = tolerance * tolerance;
+    let mut used = [0_u32; 4];
+    let mut active = BVec4A::new(true, true, true, true);
+    let mut kept = [Vec3x4::ZERO; MAX_CHAIN_JOINTS];
+    let mut d = p[n - 2] - target;
+    let mut x = d.dot(d);
+    for iteration in 0..most {
+        let off = p[n - 1] - target;
+        let runs = BVec4A::new(
+            iteration < iterations[0],
+            iteration < iterations[1],
+            iteration < iterations[2],
+            iteration < iterations[3],
+        );
+        active &= runs & off.dot(off).cmpgt(tolerance2);
+        if !active.any() {
+            break;
+        }
+        for (u, on) in used.iter_mut().zip(lanes(active)) {
+            *u += u32::from(on);
+        }
+        // Lanes that have stopped keep their positions (rare: only as chains converge).
+        let partial = !active.all();
+        if partial {
+            kept[..n].copy_from_slice(p);
+        }
+        // Backward, joints n - 2 down to 1 (joint 0 is put back on the root).
+        let mut prev = target;
+        p[n - 1] = target;
+        for i in (1..n - 1).rev() {
+            let step = scale(d, x, &bones[i], -axis, m);
+            let z = prev + step.d * step.s;
+            (d, x) = if i > 1 {
+                next(p[i - 1] - prev, &step, &bones[i], m)
+            } else {
+                across(root - prev, &step, &bones[i], m)
+            };
+            p[i] = z;
+            prev = z;
+        }
+        // Forward, joints 1 to n - 1.
+        prev = root;
+        p[0] = root;
+        let mut back = (d, x);
+        for i in 0..n - 1 {
+            let step = scale(d, x, &bones[i], axis, m);
+            let z = prev + step.d * step.s;
+            if i + 3 == n {
+                back = across(target - prev, &step, &bones[i], m);
+            }
+            if i + 2 < n {
+                (d, x) = next(p[i + 2] - prev, &step, &bones[i], m);
+            }
+            p[i + 1] = z;
+            prev = z;
+        }
+        (d, x) = back;
+        if partial {
+            for (p, kept) in p.iter_mut().zip(&kept) {
+                *p = Vec3x4::select(active, *p, *kept);
+            }
+        }
+    }
+    used
+}
+
+/// The lanes of a mask, first to last.
+fn lanes(mask: BVec4A) -> [bool; 4] {
+    let bits = mask.bitmask();
+    [bits & 1 != 0, bits & 2 != 0, bits & 4 != 0, bits & 8 != 0]
+}
+
+/// One step's scale and direction in every lane (`passes::Scale`).
+struct Scale {
+    d: Vec3x4,
+    s: Vec4,
+    measured: BVec4A,
+}
+
+/// `passes::scale` lane by lane: `l / √x` where `x` is a normal positive number, else the
+/// fallback direction at the bone's length.
+#[inline(always)]
+fn scale(d: Vec3x4, x: Vec4, bone: &Bones, fallback: Vec3x4, m: impl MulAdd4) -> Scale {
+    let measured = x.cmpgt(Vec4::splat(f32::MIN_POSITIVE));
+    let y = rsqrt_estimate(x);
+    let s = m.mul_add(-((bone.half * x) * y), y * y, bone.three_halves * y);
+    Scale {
+        d: Vec3x4::select(measured, d, fallback),
+        s: Vec4::select(measured, s, bone.length),
+        measured,
+    }
+}
+
+/// `passes::next` lane by lane: the next step's `d` and its square, expanded where that does
+/// not cancel.
+#[inline(always)]
+fn next(e: Vec3x4, step: &Scale, bone: &Bones, m: impl MulAdd4) -> (Vec3x4, Vec4) {
+    let d = e - step.d * step.s;
+    let big = e.dot(e) + bone.square;
+    let across = Vec4::splat(-2.0) * e.dot(step.d);
+    let expanded = Vec4::select(
+        step.measured,
+        m.mul_add(step.s, across, big),
+        Vec4::splat(-1.0),
+    );
+    let x = Vec4::select(expanded.cmpgt(Vec4::splat(0.25) * big), expanded, d.dot(d));
+    (d, x)
+}
+
+/// `passes::across` lane by lane.
+#[inline(always)]
+fn across(e: Vec3x4, step: &Scale, bone: &Bones, m: impl MulAdd4) -> (Vec3x4, Vec4) {
+    let (d, x) = next(e, step, bone, m);
+    (-d, x)
+}
+
+/// `passes::Bone` for four chains.
+#[derive(Clone, Copy, Default)]
+struct Bones {
+    length: Vec4,
+    half: Vec4,
+    three_halves: Vec4,
+    square: Vec4,
+}
+
+impl Bones {
+    fn new(length: Vec4) -> Self {
+        Self {
+            length,
+            half: Vec4::splat(0.5) * length,
+            three_halves: Vec4::splat(1.5) * length,
+            square: length * length,
+        }
+    }
+}
+
+/// The estimate of `1 / √x` in each lane (12 bits on x86-64; exact elsewhere).
+#[inline(always)]
+fn rsqrt_estimate(x: Vec4) -> Vec4 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::_mm_rsqrt_ps;
+        #[expect(unsafe_code, reason = "an SSE intrinsic: x86-64's baseline")]
+        // SAFETY: SSE is part of every x86-64 target (the intrinsic only needs the feature).
+        unsafe {
+            Vec4::from(_mm_rsqrt_ps(x.into()))
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        Vec4::ONE / Vec4::new(x.x.sqrt(), x.y.sqrt(), x.z.sqrt(), x.w.sqrt())
+    }
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::needless_range_loop,
+    reason = "lanes and joints indexed side by side"
+)]
+mod tests {
+    use glam::Vec3A;
+
+    use super::*;
+    use crate::ik::fabrik::passes;
+
+    /// Four different chains of five joints, run together and one by one: the same
+    /// positions (up to the one-chain passes' fused multiply-adds) and iteration counts,
+    /// including a lane that stops early on its tolerance and one with fewer iterations.
+    #[test]
+    fn four_lanes_run_as_four_chains() {
+        let chain = |k: f32| -> [Vec3A; 5] {
+            core::array::from_fn(|i| {
+                let t = i as f32;
+                Vec3A::new(
+                    0.3 * t * (1.0 + 0.1 * k),
+                    t * (1.0 - 0.05 * k),
+                    0.1 * t * t * k,
+                )
+            })
+        };
+        let targets = [
+            Vec3A::new(1.5, 1.5, 0.5),
+            Vec3A::new(-1.0, 2.0, 0.3),
+            Vec3A::new(0.5, 0.5, 0.5),
+            Vec3A::new(2.0, -0.5, 1.0),
+        ];
+        // Lane 0 runs every iteration; lanes 1 and 3 meet their tolerance (lane 3 lands
+        // exactly, where a tolerance of 0 would make the count rounding's choice); lane 2
+        // runs out of iterations.
+        let tolerances = [0.0, 1e-3, 0.0, 1e-5];
+        let iterations = [10, 40, 3, 7];
+        let mut one = [[Vec3A::ZERO; 5]; 4];
+        let mut lengths = [[0.0_f32; 4]; 4];
+        let mut want_used = [0; 4];
+        for k in 0..4 {
+            one[k] = chain(k as f32);
+            for i in 0..4 {
+                lengths[k][i] = (one[k][i + 1] - one[k][i]).length();
+            }
+            let goal = passes::Goal {
+                root: Vec3A::ZERO,
+                target: targets[k],
+                axis: targets[k].normalize(),
+                tolerance: tolerances[k],
+                iterations: iterations[k],
+            };
+            want_used[k] = passes::run(&mut one[k], &lengths[k], &goal);
+        }
+        let mut p: [Vec3x4; 5] = core::array::from_fn(|i| {
+            Vec3x4::from_lanes(core::array::from_fn(|k| chain(k as f32)[i].to_array()))
+        });
+        let length: [Vec4; 4] = core::array::from_fn(|i| Vec4::from_array(lengths.map(|l| l[i])));
+        let goal = Goals {
+            root: Vec3x4::ZERO,
+            target: Vec3x4::from_lanes(targets.map(|t| t.to_array())),
+            axis: Vec3x4::from_lanes(targets.map(|t| t.normalize().to_array())),
+            tolerance: Vec4::from_array(tolerances),
+            iterations,
+        };
+        let used = run(&mut p, &length, &goal);
+        assert_eq!(used, want_used);
+        assert!(
+            used[1] < 40 && used[3] < 7,
+            "tolerances stop early: {used:?}"
+        );
+        for k in 0..4 {
+            for i in 0..5 {
+                let got = Vec3A::from_array(p[i].lane(k));
+                assert!(
+                    (got - one[k][i]).length() < 2e-5,
+                    "chain {k} joint {i}: {got} against {}",
+                    one[k][i]
+                );
+            }
+        }
+    }
+}
