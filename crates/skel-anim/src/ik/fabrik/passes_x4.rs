@@ -153,6 +153,10 @@ fn scale(d: Vec3x4, x: Vec4, bone: &Bones, fallback: Vec3x4, m: impl MulAdd4) ->
     let measured = x.cmpgt(Vec4::splat(f32::MIN_POSITIVE));
     let y = rsqrt_estimate(x);
     let s = m.mul_add(-((bone.half * x) * y), y * y, bone.three_halves * y);
+    // Every lane measured is the rule; the selects only where one is not.
+    if measured.all() {
+        return Scale { d, s, measured };
+    }
     Scale {
         d: Vec3x4::select(measured, d, fallback),
         s: Vec4::select(measured, s, bone.length),
@@ -172,7 +176,13 @@ fn next(e: Vec3x4, step: &Scale, bone: &Bones, m: impl MulAdd4) -> (Vec3x4, Vec4
         m.mul_add(step.s, across, big),
         Vec4::splat(-1.0),
     );
-    let x = Vec4::select(expanded.cmpgt(Vec4::splat(0.25) * big), expanded, d.dot(d));
+    let wide = expanded.cmpgt(Vec4::splat(0.25) * big);
+    // The square taken directly only where a lane's expansion would cancel (rare).
+    let x = if wide.all() {
+        expanded
+    } else {
+        Vec4::select(wide, expanded, d.dot(d))
+    };
     (d, x)
 }
 
