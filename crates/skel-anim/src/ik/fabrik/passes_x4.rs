@@ -313,4 +313,86 @@ mod tests {
             }
         }
     }
+
+    /// Chains that start with a joint on the target (lane 0) or folded back through the root
+    /// (lane 2) run as they do alone.
+    #[test]
+    fn a_lane_with_coinciding_joints_falls_back_as_alone() {
+        let chains = [
+            [Vec3A::ZERO, Vec3A::new(0.0, 0.0, 1.5), Vec3A::X],
+            [Vec3A::ZERO, Vec3A::Y, Vec3A::new(0.5, 1.5, 0.0)],
+            [Vec3A::ZERO, Vec3A::new(0.0, 0.0, -1.0), Vec3A::X],
+            [Vec3A::ZERO, Vec3A::X, Vec3A::new(1.0, 1.0, 0.0)],
+        ];
+        let targets = [
+            Vec3A::new(0.0, 0.0, 1.5),
+            Vec3A::new(0.8, 0.8, 0.2),
+            Vec3A::Z,
+            Vec3A::new(1.2, 0.3, -0.4),
+        ];
+        let length = [1.0_f32, 1.0];
+        let iterations = [3, 3, 1, 3];
+        let mut one = chains;
+        let mut want_used = [0; 4];
+        for k in 0..4 {
+            let goal = passes::Goal {
+                root: Vec3A::ZERO,
+                target: targets[k],
+                axis: targets[k].normalize(),
+                tolerance: 0.0,
+                iterations: iterations[k],
+            };
+            want_used[k] = passes::run(&mut one[k], &length, &goal);
+        }
+        let mut p: [Vec3x4; 3] = core::array::from_fn(|i| {
+            Vec3x4::from_lanes(core::array::from_fn(|k| chains[k][i].to_array()))
+        });
+        let goal = Goals {
+            root: Vec3x4::ZERO,
+            target: Vec3x4::from_lanes(targets.map(|t| t.to_array())),
+            axis: Vec3x4::from_lanes(targets.map(|t| t.normalize().to_array())),
+            tolerance: Vec4::ZERO,
+            iterations,
+        };
+        let used = run(&mut p, &[Vec4::ONE; 2], &goal);
+        assert_eq!(used, want_used);
+        for k in 0..4 {
+            for i in 0..3 {
+                let got = Vec3A::from_array(p[i].lane(k));
+                assert!(got.is_finite(), "chain {k} joint {i}: {got}");
+                assert!(
+                    (got - one[k][i]).length() < 1e-6,
+                    "chain {k} joint {i}: {got} against {}",
+                    one[k][i]
+                );
+            }
+        }
+    }
+
+    /// A step whose joint sits on the joint just placed (`x` zero or subnormal) takes the
+    /// fallback direction at the bone's length, lane by lane; the others their own.
+    #[test]
+    fn a_step_with_no_length_takes_the_fallback() {
+        let d = Vec3x4::from_lanes([
+            [0.0; 3],
+            [2.0, 0.0, 0.0],
+            [1e-30, 0.0, 0.0],
+            [0.0, 3.0, 0.0],
+        ]);
+        let x = d.dot(d);
+        let fallback = Vec3x4::splat([0.0, 0.0, 1.0]);
+        let bone = Bones::new(Vec4::new(1.0, 2.0, 3.0, 4.0));
+        let step = scale(d, x, &bone, fallback, Separate);
+        assert_eq!(step.d.lane(0), [0.0, 0.0, 1.0]);
+        assert_eq!(step.d.lane(2), [0.0, 0.0, 1.0]);
+        assert_eq!(step.d.lane(1), [2.0, 0.0, 0.0]);
+        assert_eq!(step.d.lane(3), [0.0, 3.0, 0.0]);
+        let s = step.s.to_array();
+        assert_eq!([s[0], s[2]], [1.0, 3.0], "the bone's length");
+        assert!(
+            (s[1] - 1.0).abs() < 1e-6 && (s[3] - 4.0 / 3.0).abs() < 1e-6,
+            "{s:?}"
+        );
+        assert_eq!(step.measured.bitmask(), 0b1010);
+    }
 }
