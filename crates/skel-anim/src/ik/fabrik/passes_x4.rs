@@ -242,12 +242,65 @@ mod tests {
     use super::*;
     use crate::ik::fabrik::passes;
 
+    /// Chains of `N` joints, each with its bone lengths, target, tolerance and iterations.
+    struct Four<const N: usize> {
+        chains: [[Vec3A; N]; 4],
+        lengths: [[f32; N]; 4],
+        targets: [Vec3A; 4],
+        tolerances: [f32; 4],
+        iterations: [u32; 4],
+    }
+
+    impl<const N: usize> Four<N> {
+        /// Runs the chains one by one and side by side, and holds the two to the same
+        /// iterations and positions within `tolerance`; returns the iterations.
+        fn agree(&self, tolerance: f32) -> [u32; 4] {
+            let mut one = self.chains;
+            let want: [u32; 4] = core::array::from_fn(|k| {
+                let goal = passes::Goal {
+                    root: Vec3A::ZERO,
+                    target: self.targets[k],
+                    axis: self.targets[k].normalize(),
+                    tolerance: self.tolerances[k],
+                    iterations: self.iterations[k],
+                };
+                passes::run(&mut one[k], &self.lengths[k][..N - 1], &goal)
+            });
+            let mut p: [Vec3x4; N] = core::array::from_fn(|i| {
+                Vec3x4::from_lanes(core::array::from_fn(|k| self.chains[k][i].to_array()))
+            });
+            let length: [Vec4; N] =
+                core::array::from_fn(|i| Vec4::from_array(self.lengths.map(|l| l[i])));
+            let goal = Goals {
+                root: Vec3x4::ZERO,
+                target: Vec3x4::from_lanes(self.targets.map(|t| t.to_array())),
+                axis: Vec3x4::from_lanes(self.targets.map(|t| t.normalize().to_array())),
+                tolerance: Vec4::from_array(self.tolerances),
+                iterations: self.iterations,
+            };
+            let used = run(&mut p, &length[..N - 1], &goal);
+            assert_eq!(used, want);
+            for k in 0..4 {
+                for i in 0..N {
+                    let got = Vec3A::from_array(p[i].lane(k));
+                    assert!(
+                        (got - one[k][i]).length() <= tolerance,
+                        "chain {k} joint {i}: {got} against {}",
+                        one[k][i]
+                    );
+                }
+            }
+            used
+        }
+    }
+
     /// Four different chains of five joints, run together and one by one: the same
-    /// positions (up to the one-chain passes' fused multiply-adds) and iteration counts,
-    /// including a lane that stops early on its tolerance and one with fewer iterations.
+    /// positions (to 1e-6: both fuse the same multiply-adds, or neither) and iteration counts,
+    /// including lanes that stop early on their tolerance and one with fewer iterations.
     #[test]
     fn four_lanes_run_as_four_chains() {
-        let chain = |k: f32| -> [Vec3A; 5] {
+        let chains: [[Vec3A; 5]; 4] = core::array::from_fn(|k| {
+            let k = k as f32;
             core::array::from_fn(|i| {
                 let t = i as f32;
                 Vec3A::new(
@@ -256,117 +309,52 @@ mod tests {
                     0.1 * t * t * k,
                 )
             })
-        };
-        let targets = [
-            Vec3A::new(1.5, 1.5, 0.5),
-            Vec3A::new(-1.0, 2.0, 0.3),
-            Vec3A::new(0.5, 0.5, 0.5),
-            Vec3A::new(2.0, -0.5, 1.0),
-        ];
-        // Lane 0 runs every iteration; lanes 1 and 3 meet their tolerance (lane 3 lands
-        // exactly, where a tolerance of 0 would make the count rounding's choice); lane 2
-        // runs out of iterations.
-        let tolerances = [0.0, 1e-3, 0.0, 1e-5];
-        let iterations = [10, 40, 3, 7];
-        let mut one = [[Vec3A::ZERO; 5]; 4];
-        let mut lengths = [[0.0_f32; 4]; 4];
-        let mut want_used = [0; 4];
-        for k in 0..4 {
-            one[k] = chain(k as f32);
-            for i in 0..4 {
-                lengths[k][i] = (one[k][i + 1] - one[k][i]).length();
-            }
-            let goal = passes::Goal {
-                root: Vec3A::ZERO,
-                target: targets[k],
-                axis: targets[k].normalize(),
-                tolerance: tolerances[k],
-                iterations: iterations[k],
-            };
-            want_used[k] = passes::run(&mut one[k], &lengths[k], &goal);
-        }
-        let mut p: [Vec3x4; 5] = core::array::from_fn(|i| {
-            Vec3x4::from_lanes(core::array::from_fn(|k| chain(k as f32)[i].to_array()))
         });
-        let length: [Vec4; 4] = core::array::from_fn(|i| Vec4::from_array(lengths.map(|l| l[i])));
-        let goal = Goals {
-            root: Vec3x4::ZERO,
-            target: Vec3x4::from_lanes(targets.map(|t| t.to_array())),
-            axis: Vec3x4::from_lanes(targets.map(|t| t.normalize().to_array())),
-            tolerance: Vec4::from_array(tolerances),
-            iterations,
-        };
-        let used = run(&mut p, &length, &goal);
-        assert_eq!(used, want_used);
+        let lengths = chains.map(|c| core::array::from_fn(|i| (c[(i + 1) % 5] - c[i]).length()));
+        let used = Four {
+            chains,
+            lengths,
+            targets: [
+                Vec3A::new(1.5, 1.5, 0.5),
+                Vec3A::new(-1.0, 2.0, 0.3),
+                Vec3A::new(0.5, 0.5, 0.5),
+                Vec3A::new(2.0, -0.5, 1.0),
+            ],
+            // Lane 0 runs every iteration; lanes 1 and 3 meet their tolerance (lane 3 lands
+            // exactly, where a tolerance of 0 would make the count rounding's choice); lane 2
+            // runs out of iterations.
+            tolerances: [0.0, 1e-3, 0.0, 1e-5],
+            iterations: [10, 40, 3, 7],
+        }
+        .agree(1e-6);
         assert!(
             used[1] < 40 && used[3] < 7,
             "tolerances stop early: {used:?}"
         );
-        for k in 0..4 {
-            for i in 0..5 {
-                let got = Vec3A::from_array(p[i].lane(k));
-                assert!(
-                    (got - one[k][i]).length() < 2e-5,
-                    "chain {k} joint {i}: {got} against {}",
-                    one[k][i]
-                );
-            }
-        }
     }
 
     /// Chains that start with a joint on the target (lane 0) or folded back through the root
     /// (lane 2) run as they do alone.
     #[test]
     fn a_lane_with_coinciding_joints_falls_back_as_alone() {
-        let chains = [
-            [Vec3A::ZERO, Vec3A::new(0.0, 0.0, 1.5), Vec3A::X],
-            [Vec3A::ZERO, Vec3A::Y, Vec3A::new(0.5, 1.5, 0.0)],
-            [Vec3A::ZERO, Vec3A::new(0.0, 0.0, -1.0), Vec3A::X],
-            [Vec3A::ZERO, Vec3A::X, Vec3A::new(1.0, 1.0, 0.0)],
-        ];
-        let targets = [
-            Vec3A::new(0.0, 0.0, 1.5),
-            Vec3A::new(0.8, 0.8, 0.2),
-            Vec3A::Z,
-            Vec3A::new(1.2, 0.3, -0.4),
-        ];
-        let length = [1.0_f32, 1.0];
-        let iterations = [3, 3, 1, 3];
-        let mut one = chains;
-        let mut want_used = [0; 4];
-        for k in 0..4 {
-            let goal = passes::Goal {
-                root: Vec3A::ZERO,
-                target: targets[k],
-                axis: targets[k].normalize(),
-                tolerance: 0.0,
-                iterations: iterations[k],
-            };
-            want_used[k] = passes::run(&mut one[k], &length, &goal);
+        Four {
+            chains: [
+                [Vec3A::ZERO, Vec3A::new(0.0, 0.0, 1.5), Vec3A::X],
+                [Vec3A::ZERO, Vec3A::Y, Vec3A::new(0.5, 1.5, 0.0)],
+                [Vec3A::ZERO, Vec3A::new(0.0, 0.0, -1.0), Vec3A::X],
+                [Vec3A::ZERO, Vec3A::X, Vec3A::new(1.0, 1.0, 0.0)],
+            ],
+            lengths: [[1.0; 3]; 4],
+            targets: [
+                Vec3A::new(0.0, 0.0, 1.5),
+                Vec3A::new(0.8, 0.8, 0.2),
+                Vec3A::Z,
+                Vec3A::new(1.2, 0.3, -0.4),
+            ],
+            tolerances: [0.0; 4],
+            iterations: [3, 3, 1, 3],
         }
-        let mut p: [Vec3x4; 3] = core::array::from_fn(|i| {
-            Vec3x4::from_lanes(core::array::from_fn(|k| chains[k][i].to_array()))
-        });
-        let goal = Goals {
-            root: Vec3x4::ZERO,
-            target: Vec3x4::from_lanes(targets.map(|t| t.to_array())),
-            axis: Vec3x4::from_lanes(targets.map(|t| t.normalize().to_array())),
-            tolerance: Vec4::ZERO,
-            iterations,
-        };
-        let used = run(&mut p, &[Vec4::ONE; 2], &goal);
-        assert_eq!(used, want_used);
-        for k in 0..4 {
-            for i in 0..3 {
-                let got = Vec3A::from_array(p[i].lane(k));
-                assert!(got.is_finite(), "chain {k} joint {i}: {got}");
-                assert!(
-                    (got - one[k][i]).length() < 1e-6,
-                    "chain {k} joint {i}: {got} against {}",
-                    one[k][i]
-                );
-            }
-        }
+        .agree(1e-6);
     }
 
     /// A step whose joint sits on the joint just placed (`x` zero or subnormal) takes the
