@@ -10,6 +10,9 @@
 //! it: the Newton step and the expanded square round once, and the three-operand forms drop
 //! the register copies (docs/ik.md has the figures).
 
+use core::marker::PhantomData;
+use core::ops::{Add, Neg, Sub};
+
 use glam::Vec3A;
 
 use crate::ik::links::MAX_CHAIN_JOINTS;
@@ -126,39 +129,131 @@ pub(crate) fn run_with<M: MulAdd>(p: &mut [Vec3A], length: &[f32], goal: &Goal) 
     let mut x = d.length_squared();
     while used < iterations && (p[n - 1] - target).length() > tolerance {
         used += 1;
-        // Backward, joints n - 2 down to 1 (joint 0 is put back on the root).
-        let mut prev = target;
-        p[n - 1] = target;
-        for i in (1..n - 1).rev() {
-            let step = scale::<M>(d, x, &length[i], -axis);
-            let z = prev + step.d * step.s;
-            (d, x) = if i > 1 {
-                next::<M>(p[i - 1] - prev, &step, &length[i])
-            } else {
-                across::<M>(root - prev, &step, &length[i])
-            };
-            p[i] = z;
-            prev = z;
-        }
-        // Forward, joints 1 to n - 1.
-        prev = root;
-        p[0] = root;
-        let mut back = (d, x);
-        for i in 0..n - 1 {
-            let step = scale::<M>(d, x, &length[i], axis);
-            let z = prev + step.d * step.s;
-            if i + 3 == n {
-                back = across::<M>(target - prev, &step, &length[i]);
-            }
-            if i + 2 < n {
-                (d, x) = next::<M>(p[i + 2] - prev, &step, &length[i]);
-            }
-            p[i + 1] = z;
-            prev = z;
-        }
-        (d, x) = back;
+        (d, x) = iteration(One::<M>(PhantomData), p, length, root, target, axis, (d, x));
     }
     used
+}
+
+/// The steps of the passes over what they move: one chain's joints ([`One`]) or four chains'
+/// side by side ([`passes_x4`](super::passes_x4)). [`iteration`] is written once over it.
+pub(crate) trait Steps: Copy {
+    /// A joint's position (or four).
+    type Point: Copy
+        + Add<Output = Self::Point>
+        + Sub<Output = Self::Point>
+        + Neg<Output = Self::Point>;
+    /// A number per chain.
+    type Number: Copy;
+    /// A bone's constants.
+    type Bone;
+    /// One step's scale and direction.
+    type Scale;
+    /// The step's scale for `d` (`x = |d|²`), or `fallback` at the bone's length where `d`
+    /// is too short to measure.
+    fn scale(
+        self,
+        d: Self::Point,
+        x: Self::Number,
+        bone: &Self::Bone,
+        fallback: Self::Point,
+    ) -> Self::Scale;
+    /// Where the step puts its joint: `prev + d · s`.
+    fn place(self, prev: Self::Point, step: &Self::Scale) -> Self::Point;
+    /// The next step's `d = e − s · d_now` and its square (see [`run`]).
+    fn next(
+        self,
+        e: Self::Point,
+        step: &Self::Scale,
+        bone: &Self::Bone,
+    ) -> (Self::Point, Self::Number);
+}
+
+/// One iteration of the passes (see [`run`]) on `p` with the bones' constants `bones`, from
+/// the `(d, x)` of its first step; returns those of the next iteration's first step.
+#[inline(always)]
+pub(crate) fn iteration<S: Steps>(
+    s: S,
+    p: &mut [S::Point],
+    bones: &[S::Bone],
+    root: S::Point,
+    target: S::Point,
+    axis: S::Point,
+    first: (S::Point, S::Number),
+) -> (S::Point, S::Number) {
+    let n = p.len();
+    let (mut d, mut x) = first;
+    // Backward, joints n - 2 down to 1 (joint 0 is put back on the root).
+    let mut prev = target;
+    p[n - 1] = target;
+    for i in (1..n - 1).rev() {
+        let step = s.scale(d, x, &bones[i], -axis);
+        let z = s.place(prev, &step);
+        (d, x) = if i > 1 {
+            s.next(p[i - 1] - prev, &step, &bones[i])
+        } else {
+            across(s, root - prev, &step, &bones[i])
+        };
+        p[i] = z;
+        prev = z;
+    }
+    // Forward, joints 1 to n - 1.
+    prev = root;
+    p[0] = root;
+    let mut back = (d, x);
+    for i in 0..n - 1 {
+        let step = s.scale(d, x, &bones[i], axis);
+        let z = s.place(prev, &step);
+        if i + 3 == n {
+            back = across(s, target - prev, &step, &bones[i]);
+        }
+        if i + 2 < n {
+            (d, x) = s.next(p[i + 2] - prev, &step, &bones[i]);
+        }
+        p[i + 1] = z;
+        prev = z;
+    }
+    back
+}
+
+/// [`Steps::next`] across a pass: the next pass starts from the fixed point `f`
+/// (`e = f − prev`), so its `d` is the joint just placed minus `f`, `−(e − s · d_now)`.
+#[inline(always)]
+fn across<S: Steps>(s: S, e: S::Point, step: &S::Scale, bone: &S::Bone) -> (S::Point, S::Number) {
+    let (d, x) = s.next(e, step, bone);
+    (-d, x)
+}
+
+/// The steps of one chain, with the multiply-adds of `M`.
+struct One<M>(PhantomData<M>);
+
+impl<M> Clone for One<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M> Copy for One<M> {}
+
+impl<M: MulAdd> Steps for One<M> {
+    type Point = Vec3A;
+    type Number = f32;
+    type Bone = Bone;
+    type Scale = Scale;
+
+    #[inline(always)]
+    fn scale(self, d: Vec3A, x: f32, bone: &Bone, fallback: Vec3A) -> Scale {
+        scale::<M>(d, x, bone, fallback)
+    }
+
+    #[inline(always)]
+    fn place(self, prev: Vec3A, step: &Scale) -> Vec3A {
+        prev + step.d * step.s
+    }
+
+    #[inline(always)]
+    fn next(self, e: Vec3A, step: &Scale, bone: &Bone) -> (Vec3A, f32) {
+        next::<M>(e, step, bone)
+    }
 }
 
 /// One step's scale `s = l / |d|` and direction.
@@ -210,14 +305,6 @@ fn next<M: MulAdd>(e: Vec3A, step: &Scale, bone: &Bone) -> (Vec3A, f32) {
     } else {
         (d, d.length_squared())
     }
-}
-
-/// [`next`] across a pass: the next pass starts from the fixed point `f` (`e = f − prev`), so
-/// its `d` is the joint just placed minus `f`, `−(e − s · d_now)`.
-#[inline(always)]
-fn across<M: MulAdd>(e: Vec3A, step: &Scale, bone: &Bone) -> (Vec3A, f32) {
-    let (d, x) = next::<M>(e, step, bone);
-    (-d, x)
 }
 
 /// `l / √x` from the estimate `y` of `1 / √x`, to f32's precision: [`inverse_sqrt`]'s

@@ -1,6 +1,6 @@
 //! FABRIK's passes ([`passes`](super::passes)) on four chains at once, one per lane: the same
-//! steps in the same order, with each branch of the one-chain passes taken lane by lane as a
-//! select. A step is latency-bound (each joint waits for the one before), so one chain leaves
+//! iteration (`passes::iteration`, written once over [`Steps`]), with each branch of the
+//! one-chain steps taken lane by lane as a select. A step is latency-bound (each joint waits for the one before), so one chain leaves
 //! most of the CPU idle; four chains side by side fill it, and a structure-of-arrays dot
 //! product is three multiplies, with no shuffles. [`ChainIk::solve_batch`] runs them on
 //! chains of equal length (docs/ik.md has the figures).
@@ -10,6 +10,7 @@
 use glam::{BVec4A, Vec4};
 use skel_math::lanes::Vec3x4;
 
+use super::passes::{Steps, iteration};
 use crate::ik::links::MAX_CHAIN_JOINTS;
 use crate::math::mul_add::{MulAdd4, Separate};
 
@@ -73,13 +74,13 @@ fn run_with(p: &mut [Vec3x4], length: &[Vec4], goal: &Goals, m: impl MulAdd4) ->
     let mut kept = [Vec3x4::ZERO; MAX_CHAIN_JOINTS];
     let mut d = p[n - 2] - target;
     let mut x = d.dot(d);
-    for iteration in 0..most {
+    for count in 0..most {
         let off = p[n - 1] - target;
         let runs = BVec4A::new(
-            iteration < iterations[0],
-            iteration < iterations[1],
-            iteration < iterations[2],
-            iteration < iterations[3],
+            count < iterations[0],
+            count < iterations[1],
+            count < iterations[2],
+            count < iterations[3],
         );
         active &= runs & off.dot(off).cmpgt(tolerance2);
         if !active.any() {
@@ -93,37 +94,7 @@ fn run_with(p: &mut [Vec3x4], length: &[Vec4], goal: &Goals, m: impl MulAdd4) ->
         if partial {
             kept[..n].copy_from_slice(p);
         }
-        // Backward, joints n - 2 down to 1 (joint 0 is put back on the root).
-        let mut prev = target;
-        p[n - 1] = target;
-        for i in (1..n - 1).rev() {
-            let step = scale(d, x, &bones[i], -axis, m);
-            let z = prev + step.d * step.s;
-            (d, x) = if i > 1 {
-                next(p[i - 1] - prev, &step, &bones[i], m)
-            } else {
-                across(root - prev, &step, &bones[i], m)
-            };
-            p[i] = z;
-            prev = z;
-        }
-        // Forward, joints 1 to n - 1.
-        prev = root;
-        p[0] = root;
-        let mut back = (d, x);
-        for i in 0..n - 1 {
-            let step = scale(d, x, &bones[i], axis, m);
-            let z = prev + step.d * step.s;
-            if i + 3 == n {
-                back = across(target - prev, &step, &bones[i], m);
-            }
-            if i + 2 < n {
-                (d, x) = next(p[i + 2] - prev, &step, &bones[i], m);
-            }
-            p[i + 1] = z;
-            prev = z;
-        }
-        (d, x) = back;
+        (d, x) = iteration(Four(m), p, bones, root, target, axis, (d, x));
         if partial {
             for (p, kept) in p.iter_mut().zip(&kept) {
                 *p = Vec3x4::select(active, *p, *kept);
@@ -146,51 +117,62 @@ struct Scale {
     measured: BVec4A,
 }
 
-/// `passes::scale` lane by lane: `l / √x` where `x` is a normal positive number, else the
-/// fallback direction at the bone's length.
-#[inline(always)]
-fn scale(d: Vec3x4, x: Vec4, bone: &Bones, fallback: Vec3x4, m: impl MulAdd4) -> Scale {
-    let measured = x.cmpgt(Vec4::splat(f32::MIN_POSITIVE));
-    let y = rsqrt_estimate(x);
-    let s = m.mul_add(-((bone.half * x) * y), y * y, bone.three_halves * y);
-    // Every lane measured is the rule; the selects only where one is not.
-    if measured.all() {
-        return Scale { d, s, measured };
-    }
-    Scale {
-        d: Vec3x4::select(measured, d, fallback),
-        s: Vec4::select(measured, s, bone.length),
-        measured,
-    }
-}
+/// The steps of four chains, one per lane, with the multiply-adds of `M`.
+#[derive(Clone, Copy)]
+struct Four<M>(M);
 
-/// `passes::next` lane by lane: the next step's `d` and its square, expanded where that does
-/// not cancel.
-#[inline(always)]
-fn next(e: Vec3x4, step: &Scale, bone: &Bones, m: impl MulAdd4) -> (Vec3x4, Vec4) {
-    let d = e - step.d * step.s;
-    let big = e.dot(e) + bone.square;
-    let across = Vec4::splat(-2.0) * e.dot(step.d);
-    let expanded = Vec4::select(
-        step.measured,
-        m.mul_add(step.s, across, big),
-        Vec4::splat(-1.0),
-    );
-    let wide = expanded.cmpgt(Vec4::splat(0.25) * big);
-    // The square taken directly only where a lane's expansion would cancel (rare).
-    let x = if wide.all() {
-        expanded
-    } else {
-        Vec4::select(wide, expanded, d.dot(d))
-    };
-    (d, x)
-}
+impl<M: MulAdd4> Steps for Four<M> {
+    type Point = Vec3x4;
+    type Number = Vec4;
+    type Bone = Bones;
+    type Scale = Scale;
 
-/// `passes::across` lane by lane.
-#[inline(always)]
-fn across(e: Vec3x4, step: &Scale, bone: &Bones, m: impl MulAdd4) -> (Vec3x4, Vec4) {
-    let (d, x) = next(e, step, bone, m);
-    (-d, x)
+    /// `passes::scale` lane by lane: `l / √x` where `x` is a normal positive number, else
+    /// the fallback direction at the bone's length.
+    #[inline(always)]
+    fn scale(self, d: Vec3x4, x: Vec4, bone: &Bones, fallback: Vec3x4) -> Scale {
+        let measured = x.cmpgt(Vec4::splat(f32::MIN_POSITIVE));
+        let y = rsqrt_estimate(x);
+        let s = self
+            .0
+            .mul_add(-((bone.half * x) * y), y * y, bone.three_halves * y);
+        // Every lane measured is the rule; the selects only where one is not.
+        if measured.all() {
+            return Scale { d, s, measured };
+        }
+        Scale {
+            d: Vec3x4::select(measured, d, fallback),
+            s: Vec4::select(measured, s, bone.length),
+            measured,
+        }
+    }
+
+    #[inline(always)]
+    fn place(self, prev: Vec3x4, step: &Scale) -> Vec3x4 {
+        prev + step.d * step.s
+    }
+
+    /// `passes::next` lane by lane: the next step's `d` and its square, expanded where that
+    /// does not cancel.
+    #[inline(always)]
+    fn next(self, e: Vec3x4, step: &Scale, bone: &Bones) -> (Vec3x4, Vec4) {
+        let d = e - step.d * step.s;
+        let big = e.dot(e) + bone.square;
+        let across = Vec4::splat(-2.0) * e.dot(step.d);
+        let expanded = Vec4::select(
+            step.measured,
+            self.0.mul_add(step.s, across, big),
+            Vec4::splat(-1.0),
+        );
+        let wide = expanded.cmpgt(Vec4::splat(0.25) * big);
+        // The square taken directly only where a lane's expansion would cancel (rare).
+        let x = if wide.all() {
+            expanded
+        } else {
+            Vec4::select(wide, expanded, d.dot(d))
+        };
+        (d, x)
+    }
 }
 
 /// `passes::Bone` for four chains.
@@ -370,7 +352,7 @@ mod tests {
         let x = d.dot(d);
         let fallback = Vec3x4::splat([0.0, 0.0, 1.0]);
         let bone = Bones::new(Vec4::new(1.0, 2.0, 3.0, 4.0));
-        let step = scale(d, x, &bone, fallback, Separate);
+        let step = Four(Separate).scale(d, x, &bone, fallback);
         assert_eq!(step.d.lane(0), [0.0, 0.0, 1.0]);
         assert_eq!(step.d.lane(2), [0.0, 0.0, 1.0]);
         assert_eq!(step.d.lane(1), [2.0, 0.0, 0.0]);
