@@ -1,14 +1,16 @@
-//! The wasm32 build check of `cargo xtask ci`: the library crates must keep building for
-//! `wasm32-unknown-unknown` (a browser's target), warning-free, so that a blocking call or a
-//! `Send + Sync` assert that only holds natively cannot slip back in.
+//! The wasm32 build check of `cargo xtask ci`: the library crates and the demo page must keep
+//! building for `wasm32-unknown-unknown` (a browser's target), clippy-clean, so that a
+//! blocking call or a `Send + Sync` assert that only holds natively cannot slip back in, and
+//! the browser code is linted as the native code is.
 
 use std::process::Command;
 
 /// The browser target.
 pub(crate) const TARGET: &str = "wasm32-unknown-unknown";
 
-/// The library crates a page links: everything but the CLI, the test support and xtask.
-pub(crate) const CRATES: [&str; 7] = [
+/// The crates a page links (everything but the CLI, the test support and xtask) and the
+/// demo page's own (`skel-web`, whose browser code no native build compiles).
+pub(crate) const CRATES: [&str; 8] = [
     "skel-math",
     "skel-anim",
     "skel-graph",
@@ -16,6 +18,7 @@ pub(crate) const CRATES: [&str; 7] = [
     "skel-gltf",
     "skel-gpu",
     "skel",
+    "skel-web",
 ];
 
 /// Adds [`TARGET`] with rustup when it is missing (a fresh machine); `xtask web` needs it too.
