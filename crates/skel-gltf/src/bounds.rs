@@ -136,6 +136,27 @@ impl CharacterBounds {
         self.parts.len()
     }
 
+    /// Every sphere as `(node, center, radius)`: the node whose world matrix places it, and
+    /// its centre and radius in that node's frame (a joint's sphere carried into the joint's
+    /// frame by its inverse bind matrix). What a GPU culling pass needs to box a posed
+    /// character the way [`world_box`](Self::world_box) does, without this crate's types.
+    ///
+    /// ```
+    /// use skel_gltf::{CharacterBounds, LoadOptions, load_slice};
+    ///
+    /// # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../skel/assets/default_character.glb");
+    /// # let glb = std::fs::read(path).unwrap();
+    /// let asset = load_slice(&glb, None, &LoadOptions::default())?;
+    /// let bounds = CharacterBounds::new(&asset);
+    /// assert_eq!(bounds.parts().len(), bounds.part_count());
+    /// let nodes = asset.animation.nodes.len();
+    /// assert!(bounds.parts().all(|(node, _, radius)| node < nodes && radius >= 0.0));
+    /// # Ok::<(), skel_gltf::GltfError>(())
+    /// ```
+    pub fn parts(&self) -> impl ExactSizeIterator<Item = (usize, Vec3, f32)> + '_ {
+        self.parts.iter().map(|p| (p.node, p.center, p.radius))
+    }
+
     /// The world box `(min, max)` of the pose whose node world matrices are `world` (by node
     /// index, as [`CpuPoser::node_world_matrices`](crate::CpuPoser::node_world_matrices) and
     /// [`rest_world_matrices`](crate::rest_world_matrices) give them) for the asset these

@@ -38,6 +38,9 @@
 //!   clips per instance, walks the hierarchy and writes the skinning matrices into a
 //!   [`CrowdBones`] buffer ([`CrowdBones::new_gpu_posed`]), in chunks under the storage binding
 //!   limit. A steady crowd uploads one uniform per chunk per frame and nothing per instance.
+//! - [`CrowdCull`]: bounds and frustum culling of a crowd on the GPU: each instance's world box
+//!   from the character's bounding spheres under its bone matrices, the visible instances in a
+//!   list and a `DrawIndexedIndirect` of them, nothing read back (`docs/bounds.md`).
 //! - [`dual_quat`]: dual-quaternion skinning's CPU reference and [`SkinningMethod`] (the crowd
 //!   compute path skins with either).
 //! - Device loss: [`SkeletonGpu::recreate`] / [`MorphGpu::recreate`] rebuild the GPU fields
@@ -92,6 +95,7 @@ mod crowd;
 mod crowd_morph;
 mod crowd_skinning;
 mod crowd_vertex;
+mod cull;
 pub mod dual_quat;
 mod error;
 mod joints;
@@ -129,6 +133,10 @@ pub use crowd_skinning::{
     CrowdSkinningInputs, crowd_mesh_params,
 };
 pub use crowd_vertex::{CROWD_VERTEX_WGSL, crowd_vertex_layout_entries, crowd_vertex_wgsl};
+pub use cull::{
+    CULL_WGSL, CULL_WORKGROUP_SIZE, CrowdCull, CrowdCullDescriptor, CullBone, CullPart,
+    DRAW_INDEXED_INDIRECT_BYTES,
+};
 pub use dual_quat::{DualQuat, SkinningMethod};
 pub use error::GpuError;
 pub use joints::JointIndices;

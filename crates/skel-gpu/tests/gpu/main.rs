@@ -13,6 +13,7 @@ mod common;
 mod compressed_clips;
 mod compute;
 mod crowd_morph;
+mod cull;
 mod end_to_end;
 mod errors;
 mod morph;

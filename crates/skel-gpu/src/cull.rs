@@ -1,0 +1,425 @@
+//! GPU bounds and frustum culling of a crowd ([`CrowdCull`]): one dispatch boxes every instance
+//! from the character's bounding spheres under the bone matrices already in its
+//! [`CrowdBones`] buffer, tests the box against the camera's six planes and appends the
+//! visible instances to a list; a second, one-thread dispatch writes a `DrawIndexedIndirect`
+//! whose instance count is the list's length. A crowd posed on the GPU
+//! ([`GpuCrowdPose`](crate::GpuCrowdPose)) is then culled and drawn without reading anything
+//! back to the CPU.
+//!
+//! **Which matrices.** The bone buffer holds skinning matrices `S = meshInverse · jointWorld ·
+//! inverseBind` (the pose pass and the CPU sink both write those). A sphere is given in its
+//! joint's frame, as `skel_gltf::CharacterBounds` keeps it (the bind-pose sphere carried by the
+//! inverse bind matrix), so the pass rebuilds the joint's matrix as `J = placement · left · S ·
+//! right` with [`CullBone::left`] the mesh node's world matrix and [`CullBone::right`] the
+//! bind matrix (the inverse bind's inverse), and boxes the sphere exactly as
+//! `CharacterBounds::world_box` does: centre `J c`, half extent `r ×` the length of each row of
+//! `J`'s 3×3 part. Mapping a joint-frame sphere through `S` alone would box it in the wrong
+//! frame (off by the inverse bind), and shrinking it back into mesh space would lose the
+//! exactness of the CPU box for inverse binds that stretch.
+
+use glam::{Mat4, Vec3, Vec4};
+
+use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
+use crate::{CrowdBones, GpuContext, GpuError};
+
+/// The WGSL of the culling pass (entry points `skel_cull_instances`, `skel_cull_draw_args`).
+pub const CULL_WGSL: &str = include_str!("../shaders/skel_cull.wgsl");
+
+/// Threads per workgroup of the culling pass (one instance each).
+pub const CULL_WORKGROUP_SIZE: u32 = 64;
+
+/// Bytes of the indirect draw arguments ([`wgpu::util::DrawIndexedIndirectArgs`]: index count,
+/// instance count, first index, base vertex, first instance).
+pub const DRAW_INDEXED_INDIRECT_BYTES: u64 = 20;
+
+/// Bytes of the pass's uniform parameters (`SkelCullParams`).
+const PARAMS_BYTES: u64 = 128;
+
+/// One bounding sphere of the character, in the frame of the joint whose bone moves it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CullPart {
+    /// The bone (index within an instance's bones) whose skinning matrix places the sphere.
+    pub bone: u32,
+    /// The centre, in the joint's frame.
+    pub center: Vec3,
+    /// The radius, in the joint's frame (≥ 0).
+    pub radius: f32,
+}
+
+/// How one bone's skinning matrix `S` becomes its joint's matrix in the character's frame:
+/// `left · S · right` (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CullBone {
+    /// The world matrix of the skinned mesh's node at rest (undoes the mesh inverse the pose
+    /// folds into `S`; the identity for a mesh at the scene's origin).
+    pub left: Mat4,
+    /// The bind matrix: the inverse of the bone's inverse bind matrix.
+    pub right: Mat4,
+}
+
+impl CullBone {
+    /// The bone of a skin whose mesh node's rest world matrix is `mesh_world` and whose inverse
+    /// bind matrix is `inverse_bind` (inverted here, in f64).
+    #[must_use]
+    pub fn new(mesh_world: Mat4, inverse_bind: Mat4) -> Self {
+        Self {
+            left: mesh_world,
+            right: inverse_bind.as_dmat4().inverse().as_mat4(),
+        }
+    }
+}
+
+/// What [`CrowdCull::new`] culls and draws.
+#[derive(Debug, Clone, Copy)]
+pub struct CrowdCullDescriptor<'a> {
+    /// The character's bounding spheres (at least one).
+    pub parts: &'a [CullPart],
+    /// One entry per bone of an instance ([`CrowdBones::bones_per_instance`]).
+    pub bones: &'a [CullBone],
+    /// The indirect draw's index count (the character's indices).
+    pub index_count: u32,
+    /// The indirect draw's first index.
+    pub first_index: u32,
+    /// The indirect draw's base vertex.
+    pub base_vertex: i32,
+}
+
+/// The culling pass of one crowd (see the module docs): its pipelines, the character's spheres,
+/// each instance's placement, and the buffers it writes (boxes, visible list, indirect args).
+#[derive(Debug)]
+pub struct CrowdCull {
+    instances_pipeline: wgpu::ComputePipeline,
+    draw_pipeline: wgpu::ComputePipeline,
+    group: wgpu::BindGroup,
+    params: wgpu::Buffer,
+    placements: wgpu::Buffer,
+    boxes: wgpu::Buffer,
+    visible: wgpu::Buffer,
+    indirect: wgpu::Buffer,
+    base_params: [u32; 8],
+    groups: (u32, u32),
+    instance_count: u32,
+}
+
+impl CrowdCull {
+    /// Sets up culling `crowd` (every instance placed at the identity until
+    /// [`set_placements`](Self::set_placements)).
+    ///
+    /// # Errors
+    /// [`GpuError::LengthMismatch`] for no parts, a crowd of no instances, or `bones` of
+    /// another length than the crowd's bones per instance; [`GpuError::OutOfRange`] for a
+    /// part's bone past them; [`GpuError::NotFinite`] for a part's centre or radius (or a
+    /// bone's matrix) that is not finite, or a negative radius;
+    /// [`GpuError::MissingLimit`] when the bone buffer does not fit one storage binding;
+    /// [`GpuError::Validation`] / [`GpuError::OutOfMemory`] from wgpu.
+    pub fn new(
+        ctx: &GpuContext,
+        crowd: &CrowdBones,
+        desc: &CrowdCullDescriptor<'_>,
+    ) -> Result<Self, GpuError> {
+        let count = crowd.instance_count();
+        let bones = crowd.bones_per_instance();
+        for (what, expected, got) in [
+            ("cull parts", 1, desc.parts.len()),
+            ("culled crowd instances", 1, count as usize),
+        ] {
+            if got == 0 {
+                return Err(GpuError::LengthMismatch {
+                    what,
+                    expected,
+                    got,
+                });
+            }
+        }
+        if desc.bones.len() != bones as usize {
+            return Err(GpuError::LengthMismatch {
+                what: "cull bones (one per bone of an instance)",
+                expected: bones as usize,
+                got: desc.bones.len(),
+            });
+        }
+        check_parts(desc.parts, bones)?;
+        let frames: Vec<Mat4> = desc.bones.iter().flat_map(|b| [b.left, b.right]).collect();
+        if let Some(index) = bytemuck::cast_slice::<Mat4, f32>(&frames)
+            .iter()
+            .position(|v| !v.is_finite())
+        {
+            return Err(GpuError::NotFinite {
+                what: "cull bone matrices (left, right per bone)",
+                index,
+            });
+        }
+        ctx.require_limit(
+            "max_storage_buffer_binding_size",
+            crowd.bones_buffer().size(),
+            |l| l.max_storage_buffer_binding_size,
+        )?;
+        let placement_bytes = u64::from(count) * 64;
+        ctx.require_limit("max_storage_buffer_binding_size", placement_bytes, |l| {
+            l.max_storage_buffer_binding_size
+        })?;
+        let max_x = ctx.limits.max_compute_workgroups_per_dimension.max(1);
+        let groups = groups_2d(u64::from(count), max_x);
+        let parts: Vec<[u32; 8]> = desc
+            .parts
+            .iter()
+            .map(|p| {
+                let c = p.center.to_array().map(f32::to_bits);
+                [c[0], c[1], c[2], p.radius.to_bits(), p.bone, 0, 0, 0]
+            })
+            .collect();
+        let base_params = [
+            count,
+            desc.parts.len() as u32,
+            bones,
+            groups.0 * CULL_WORKGROUP_SIZE,
+            desc.index_count,
+            desc.first_index,
+            desc.base_vertex.cast_unsigned(),
+            0,
+        ];
+        ctx.capture("CrowdCull::new", || {
+            let buffer = |label, size: u64, usage| {
+                ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size: size.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT),
+                    usage,
+                    mapped_at_creation: false,
+                })
+            };
+            let read = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+            let out = wgpu::BufferUsages::STORAGE
+                | wgpu::BufferUsages::COPY_SRC
+                | wgpu::BufferUsages::COPY_DST;
+            let params = buffer(
+                "skel cull params",
+                PARAMS_BYTES,
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            );
+            let parts_buffer = buffer("skel cull parts", parts.len() as u64 * 32, read);
+            ctx.queue
+                .write_buffer(&parts_buffer, 0, bytemuck::cast_slice(&parts));
+            let frames_buffer = buffer("skel cull bone frames", frames.len() as u64 * 64, read);
+            ctx.queue
+                .write_buffer(&frames_buffer, 0, bytemuck::cast_slice(&frames));
+            let placements = buffer("skel cull placements", placement_bytes, read);
+            let identity = vec![Mat4::IDENTITY; count as usize];
+            ctx.queue
+                .write_buffer(&placements, 0, bytemuck::cast_slice(&identity));
+            let boxes = buffer("skel cull boxes", u64::from(count) * 32, out);
+            let visible = buffer("skel cull visible", (u64::from(count) + 1) * 4, out);
+            let indirect = buffer(
+                "skel cull indirect",
+                DRAW_INDEXED_INDIRECT_BYTES,
+                out | wgpu::BufferUsages::INDIRECT,
+            );
+            let (layout, instances_pipeline, draw_pipeline) = pipelines(ctx);
+            let resources = [
+                params.as_entire_binding(),
+                crowd.bones_buffer().as_entire_binding(),
+                parts_buffer.as_entire_binding(),
+                frames_buffer.as_entire_binding(),
+                placements.as_entire_binding(),
+                boxes.as_entire_binding(),
+                visible.as_entire_binding(),
+                indirect.as_entire_binding(),
+            ];
+            let entries: Vec<wgpu::BindGroupEntry> = resources
+                .into_iter()
+                .enumerate()
+                .map(|(i, resource)| wgpu::BindGroupEntry {
+                    binding: i as u32,
+                    resource,
+                })
+                .collect();
+            let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("skel cull"),
+                layout: &layout,
+                entries: &entries,
+            });
+            Self {
+                instances_pipeline,
+                draw_pipeline,
+                group,
+                params,
+                placements,
+                boxes,
+                visible,
+                indirect,
+                base_params,
+                groups,
+                instance_count: count,
+            }
+        })
+    }
+
+    /// Places every instance in the world (`placements[i]` maps instance `i`'s character frame
+    /// into the frame of the planes; one `write_buffer`).
+    ///
+    /// # Errors
+    /// [`GpuError::LengthMismatch`] for another count than the crowd's instances.
+    pub fn set_placements(&self, ctx: &GpuContext, placements: &[Mat4]) -> Result<(), GpuError> {
+        if placements.len() != self.instance_count as usize {
+            return Err(GpuError::LengthMismatch {
+                what: "cull placements (one per instance)",
+                expected: self.instance_count as usize,
+                got: placements.len(),
+            });
+        }
+        ctx.queue
+            .write_buffer(&self.placements, 0, bytemuck::cast_slice(placements));
+        Ok(())
+    }
+
+    /// Writes the frustum (`planes`: `(n, d)` each, `n·p + d ≥ 0` inside; need not be
+    /// normalised) and records into `encoder`: clearing the visible count, the culling
+    /// dispatch, and the indirect arguments' dispatch. Record it after the pass that writes
+    /// the bones and submit before drawing with [`indirect_buffer`](Self::indirect_buffer).
+    /// A box is culled when its corner farthest along some plane's normal is outside that
+    /// plane (conservative: a box across a frustum corner may be kept).
+    ///
+    /// # Errors
+    /// [`GpuError::NotFinite`] for a plane with a NaN or infinite component (a NaN plane
+    /// would keep or cull everything silently).
+    pub fn encode(
+        &self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        planes: &[Vec4; 6],
+    ) -> Result<(), GpuError> {
+        let floats: &[f32] = bytemuck::cast_slice(planes);
+        if let Some(index) = floats.iter().position(|v| !v.is_finite()) {
+            return Err(GpuError::NotFinite {
+                what: "frustum planes",
+                index,
+            });
+        }
+        let mut params = [0u32; PARAMS_BYTES as usize / 4];
+        params[..24].copy_from_slice(bytemuck::cast_slice(floats));
+        params[24..].copy_from_slice(&self.base_params);
+        ctx.queue
+            .write_buffer(&self.params, 0, bytemuck::cast_slice(&params));
+        encoder.clear_buffer(&self.visible, 0, Some(4));
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("skel cull"),
+            timestamp_writes: None,
+        });
+        pass.set_bind_group(0, &self.group, &[]);
+        pass.set_pipeline(&self.instances_pipeline);
+        pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
+        pass.set_pipeline(&self.draw_pipeline);
+        pass.dispatch_workgroups(1, 1, 1);
+        Ok(())
+    }
+
+    /// Instances culled.
+    #[must_use]
+    pub fn instance_count(&self) -> u32 {
+        self.instance_count
+    }
+
+    /// Every instance's world box: `vec4` min then `vec4` max (w unused), 32 bytes an
+    /// instance; an instance without a finite sphere gets min > max and is culled.
+    #[must_use]
+    pub fn boxes_buffer(&self) -> &wgpu::Buffer {
+        &self.boxes
+    }
+
+    /// The visible list: the count, then the visible instances in no particular order (the
+    /// layout of [`CrowdBones::instances_buffer`], so the crowd vertex fragment and crowd
+    /// skinning can bind it in its place).
+    #[must_use]
+    pub fn visible_buffer(&self) -> &wgpu::Buffer {
+        &self.visible
+    }
+
+    /// The `DrawIndexedIndirect` arguments ([`DRAW_INDEXED_INDIRECT_BYTES`]), instance count
+    /// = visible instances, for [`wgpu::RenderPass::draw_indexed_indirect`].
+    #[must_use]
+    pub fn indirect_buffer(&self) -> &wgpu::Buffer {
+        &self.indirect
+    }
+}
+
+/// Fails on a part whose bone is past `bones`, or whose centre or radius is not finite or
+/// whose radius is negative.
+fn check_parts(parts: &[CullPart], bones: u32) -> Result<(), GpuError> {
+    for (index, part) in parts.iter().enumerate() {
+        if part.bone >= bones {
+            return Err(GpuError::OutOfRange {
+                what: "cull part bone",
+                got: part.bone.to_string(),
+                expected: "below the crowd's bones per instance",
+            });
+        }
+        if !(part.center.is_finite() && part.radius.is_finite() && part.radius >= 0.0) {
+            return Err(GpuError::NotFinite {
+                what: "cull parts (finite centre, radius ≥ 0)",
+                index,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Workgroups (x, y) covering `threads` instances, x at most `max_x`.
+fn groups_2d(threads: u64, max_x: u32) -> (u32, u32) {
+    let groups = threads.div_ceil(u64::from(CULL_WORKGROUP_SIZE)).max(1);
+    let x = groups.min(u64::from(max_x)) as u32;
+    (x, groups.div_ceil(u64::from(x)) as u32)
+}
+
+/// The bind group layout and the two pipelines.
+fn pipelines(
+    ctx: &GpuContext,
+) -> (
+    wgpu::BindGroupLayout,
+    wgpu::ComputePipeline,
+    wgpu::ComputePipeline,
+) {
+    let entries = [
+        compute_entry(0, UNIFORM),
+        compute_entry(1, READ),
+        compute_entry(2, READ),
+        compute_entry(3, READ),
+        compute_entry(4, READ),
+        compute_entry(5, WRITE),
+        compute_entry(6, WRITE),
+        compute_entry(7, WRITE),
+    ];
+    let layout = ctx
+        .device
+        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("skel cull"),
+            entries: &entries,
+        });
+    let module = ctx
+        .device
+        .create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("skel cull"),
+            source: wgpu::ShaderSource::Wgsl(CULL_WGSL.into()),
+        });
+    let pipeline_layout = ctx
+        .device
+        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("skel cull"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+    let make = |entry_point| {
+        ctx.device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry_point),
+                layout: Some(&pipeline_layout),
+                module: &module,
+                entry_point: Some(entry_point),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                cache: None,
+            })
+    };
+    (
+        layout,
+        make("skel_cull_instances"),
+        make("skel_cull_draw_args"),
+    )
+}
