@@ -109,22 +109,23 @@ impl App {
         self.last_ms = Some(now_ms);
         let gestures = self.input.take();
         if let Some((name, glb)) = gestures.file {
-            // A new asset plays its clip (no graph: graphs are written for one rig).
-            let crowd_size = self.scene.crowd_size;
-            self.scene = Scene::load(
-                &self.page,
-                &self.gpu,
-                &glb,
-                None,
-                None,
-                crate::SceneKind::Default,
-                false,
-            )?;
-            self.scene.crowd_size = crowd_size;
-            if self.gpu.backend == crate::Backend::WebGpu {
-                self.page.allow_crowd();
+            // A new asset plays its clip (no graph: graphs are written for one rig). A file
+            // that does not load is the user's mistake, not the page's: it is refused with
+            // its reason and the character before it plays on (`Scene::load` changes the page
+            // only once the asset has loaded and its renderer exists).
+            let kind = crate::SceneKind::Default;
+            match Scene::load(&self.page, &self.gpu, &glb, None, None, kind, false) {
+                Ok(scene) => {
+                    let crowd_size = self.scene.crowd_size;
+                    self.scene = scene;
+                    self.scene.crowd_size = crowd_size;
+                    if self.gpu.backend == crate::Backend::WebGpu {
+                        self.page.allow_crowd();
+                    }
+                    self.show_status(&name);
+                }
+                Err(error) => self.page.refuse_file(&name, &error),
             }
-            self.show_status(&name);
         }
         let (dx, dy) = gestures.drag;
         let moved = dx != 0.0 || dy != 0.0 || gestures.wheel != 0.0;

@@ -86,10 +86,29 @@ impl Page {
         self.window.performance().map_or(0.0, |p| p.now())
     }
 
-    /// Shows `text` in `#status`.
+    /// Shows `text` in `#status` (as news, not as an error).
     pub(crate) fn set_status(&self, text: &str) {
         if let Some(status) = &self.status {
             status.set_text_content(Some(text));
+            let _ = status.remove_attribute("class");
+        }
+        if let Some(body) = self.window.document().and_then(|d| d.body()) {
+            let _ = body.remove_attribute("data-skel-file-error");
+        }
+    }
+
+    /// Says why the file `name` the user gave was not loaded, in `#status` styled as an
+    /// error and in `<body data-skel-file-error>`, and logs it. Unlike [`Page::show_error`]
+    /// the page goes on: the character before it still plays.
+    pub(crate) fn refuse_file(&self, name: &str, error: &WebError) {
+        let message = format!("{name} was not loaded: {error}; still playing the previous file");
+        web_sys::console::warn_1(&format!("skel: {message}").into());
+        if let Some(status) = &self.status {
+            status.set_text_content(Some(&message));
+            let _ = status.set_attribute("class", "error");
+        }
+        if let Some(body) = self.window.document().and_then(|d| d.body()) {
+            let _ = body.set_attribute("data-skel-file-error", &message);
         }
     }
 

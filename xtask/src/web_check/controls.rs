@@ -58,7 +58,9 @@ pub(super) fn check_graph(session: &Session<'_>, url: &str, shots: &Path) -> Res
     Ok(())
 }
 
-/// A drag turns the camera; a picked file replaces the character.
+/// A drag turns the camera; a file that is no glTF is refused with its reason and the page
+/// plays on; a picked file then replaces the character (which the frame loop does: so the
+/// refusal did not stop it).
 pub(super) fn check_gestures(session: &Session<'_>, url: &str, shots: &Path) -> Result<(), String> {
     session.navigate(url)?;
     wait_ready(session)?;
@@ -73,10 +75,12 @@ pub(super) fn check_gestures(session: &Session<'_>, url: &str, shots: &Path) -> 
         return Err(format!("a drag did not turn the camera (IoU {iou:.3})"));
     }
     check_crowd(session, &turned, shots)?;
+    check_bad_file(session, shots)?;
     let fixture = crate::workspace_root().join(PICKED_FIXTURE);
     session.pick_file("#file", &fixture)?;
     let status = "return [document.getElementById('status').textContent, \
-                  document.body.getAttribute('data-skel-error')];";
+                  document.body.getAttribute('data-skel-error'), \
+                  document.body.getAttribute('data-skel-file-error')];";
     let name = PICKED_FIXTURE.rsplit('/').next().unwrap_or(PICKED_FIXTURE);
     let started = Instant::now();
     loop {
@@ -85,6 +89,9 @@ pub(super) fn check_gestures(session: &Session<'_>, url: &str, shots: &Path) -> 
             return Err(format!("the page failed after picking {name}: {error}"));
         }
         if now[0].as_str().is_some_and(|s| s.starts_with(name)) {
+            if let Some(stale) = now[2].as_str() {
+                return Err(format!("{name} loaded but the refusal stayed: {stale}"));
+            }
             break;
         }
         if started.elapsed() > READY_TIMEOUT {
@@ -111,6 +118,35 @@ pub(super) fn check_gestures(session: &Session<'_>, url: &str, shots: &Path) -> 
         ));
     }
     Ok(())
+}
+
+/// Picks a file that is no glTF: the page says why in `<body data-skel-file-error>`, naming
+/// it, and does not fail (`data-skel-error` unset).
+fn check_bad_file(session: &Session<'_>, shots: &Path) -> Result<(), String> {
+    let bad = shots.join("not-a-model.glb");
+    std::fs::write(&bad, b"these bytes are no glTF")
+        .map_err(|e| format!("{}: {e}", bad.display()))?;
+    session.pick_file("#file", &bad)?;
+    let state = "return [document.body.getAttribute('data-skel-file-error'), \
+                 document.body.getAttribute('data-skel-error')];";
+    let started = Instant::now();
+    loop {
+        let now = session.execute(state, &[])?;
+        if let Some(error) = now[1].as_str() {
+            return Err(format!("a bad file stopped the page: {error}"));
+        }
+        if let Some(refused) = now[0].as_str() {
+            if !refused.starts_with("not-a-model.glb") {
+                return Err(format!("the refusal does not name the file: {refused}"));
+            }
+            eprintln!("xtask web --check: a bad file is refused and the page plays on: {refused}");
+            return Ok(());
+        }
+        if started.elapsed() > READY_TIMEOUT {
+            return Err("the page said nothing of a file that is no glTF".into());
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 /// Ticking `#crowd` draws a crowd of [`CHECK_CROWD`] in a grid (several times one
