@@ -17,16 +17,16 @@ use skel_gpu::{
 use crate::common::{assets_dir, ctx, read_u32};
 
 /// An asset, its bounds as `CullPart`s, and per bone its `CullBone` and joint node.
-struct Character {
+pub(crate) struct Character {
     asset: GltfAsset,
     bounds: CharacterBounds,
-    parts: Vec<CullPart>,
-    bones: Vec<CullBone>,
+    pub(crate) parts: Vec<CullPart>,
+    pub(crate) bones: Vec<CullBone>,
     /// Per bone: the joint node and the mesh node's rest world matrix.
     joints: Vec<(usize, Mat4, Mat4)>,
 }
 
-fn character(file: &str) -> Option<Character> {
+pub(crate) fn character(file: &str) -> Option<Character> {
     let path = assets_dir()?.join(file);
     let options = LoadOptions {
         decode_images: false,
@@ -71,7 +71,7 @@ fn character(file: &str) -> Option<Character> {
 
 /// Runs the pass over `crowd` with `placements` and `planes`; returns the boxes, the visible
 /// instances (sorted) and the indirect arguments.
-fn cull(
+pub(crate) fn cull(
     ctx: &GpuContext,
     ch: &Character,
     crowd: &CrowdBones,
@@ -104,7 +104,7 @@ fn cull(
 }
 
 /// The planes (`n·p + d ≥ 0` inside) of a 90° camera at the origin looking at `target`.
-fn frustum(target: Vec3) -> [Vec4; 6] {
+pub(crate) fn frustum(target: Vec3) -> [Vec4; 6] {
     let view = Mat4::look_at_rh(Vec3::ZERO, target, Vec3::Y);
     let m = Mat4::perspective_rh(std::f32::consts::FRAC_PI_2, 1.0, 0.1, 100.0) * view;
     let r = |i| m.row(i);
@@ -120,7 +120,7 @@ fn frustum(target: Vec3) -> [Vec4; 6] {
 
 /// Whether a box is inside every plane by its most-positive corner, and that corner's
 /// smallest distance to any plane it is tested against.
-fn cpu_visible(planes: &[Vec4; 6], (lo, hi): (Vec3, Vec3)) -> (bool, f32) {
+pub(crate) fn cpu_visible(planes: &[Vec4; 6], (lo, hi): (Vec3, Vec3)) -> (bool, f32) {
     let mut closest = f32::INFINITY;
     for p in planes {
         let n = p.truncate();
@@ -136,7 +136,7 @@ fn cpu_visible(planes: &[Vec4; 6], (lo, hi): (Vec3, Vec3)) -> (bool, f32) {
 
 /// Instance `i` of `n`: even ones ahead of a camera looking down -z, odd ones behind it, on a
 /// grid wider than the field of view near the camera; each turned and stretched.
-fn placements(n: usize) -> Vec<Mat4> {
+pub(crate) fn placements(n: usize) -> Vec<Mat4> {
     (0..n)
         .map(|i| {
             let (col, row) = ((i / 2) % 8, (i / 2) / 8);
@@ -200,7 +200,7 @@ fn boxes_match_the_cpu_pose() {
 }
 
 /// A GPU-posed CesiumMan crowd of `n`, posed once; its bones read back.
-fn gpu_posed(ctx: &GpuContext, ch: &Character, n: u32) -> (CrowdBones, Vec<Mat4>) {
+pub(crate) fn gpu_posed(ctx: &GpuContext, ch: &Character, n: u32) -> (CrowdBones, Vec<Mat4>) {
     let rig = Rig::new(Arc::new(ch.asset.animation.clone())).unwrap();
     let set = GpuClipSet::new(&rig, &GpuClipSetOptions::default()).unwrap();
     let clips = GpuClips::new(ctx, &set).unwrap();
@@ -230,7 +230,11 @@ fn gpu_posed(ctx: &GpuContext, ch: &Character, n: u32) -> (CrowdBones, Vec<Mat4>
 
 /// The CPU boxes of a crowd whose skinning matrices are `skins`: each joint's world matrix
 /// rebuilt as `placement · mesh · skin · ibm⁻¹`, then `CharacterBounds::world_box`.
-fn cpu_boxes(ch: &Character, skins: &[Mat4], placements: &[Mat4]) -> Vec<Option<(Vec3, Vec3)>> {
+pub(crate) fn cpu_boxes(
+    ch: &Character,
+    skins: &[Mat4],
+    placements: &[Mat4],
+) -> Vec<Option<(Vec3, Vec3)>> {
     let per = ch.bones.len();
     let mut world = vec![Mat4::NAN; ch.asset.animation.nodes.len()];
     placements

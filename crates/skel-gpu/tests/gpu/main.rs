@@ -14,6 +14,7 @@ mod compressed_clips;
 mod compute;
 mod crowd_morph;
 mod cull;
+mod cull_draw;
 mod end_to_end;
 mod errors;
 mod morph;
