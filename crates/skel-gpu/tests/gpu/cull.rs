@@ -410,3 +410,39 @@ fn cull_timing() {
         );
     }
 }
+
+#[test]
+fn bones_not_finite_are_left_out_of_the_box() {
+    let Some(ctx) = ctx() else { return };
+    let Some(ch) = character("CesiumMan/CesiumMan.glb") else {
+        return;
+    };
+    let n = 4;
+    let crowd = CrowdBones::new_gpu_posed(ctx, n, ch.bones.len() as u32).unwrap();
+    // Skinning matrices that put each joint at the mesh's origin frame (finite, in view).
+    let mut skins: Vec<Mat4> = (0..n)
+        .flat_map(|_| ch.bones.iter().map(|b| b.right.inverse()))
+        .collect();
+    skins[2 * ch.bones.len()..3 * ch.bones.len()].fill(Mat4::NAN);
+    // One bone of instance 1 so far out that its box's lo + hi overflows: its spheres are left
+    // out, as world_box leaves them (infinite or NaN matrices end up the same way).
+    skins[ch.bones.len()] = Mat4::from_translation(Vec3::new(3.0e38, 0.0, 0.0));
+    ctx.queue
+        .write_buffer(crowd.bones_buffer(), 0, bytemuck::cast_slice(&skins));
+    let ahead: Vec<Mat4> = (0..n)
+        .map(|i| Mat4::from_translation(Vec3::new(i as f32 - 1.5, -0.5, -10.0)))
+        .collect();
+    let (boxes, visible, args) = cull(ctx, &ch, &crowd, &ahead, &frustum(Vec3::NEG_Z));
+    assert_eq!(visible, [0, 1, 3]);
+    assert_eq!(args[1], 3);
+    assert!(boxes[2].0.cmpgt(boxes[2].1).all(), "{:?}", boxes[2]);
+    assert!(boxes[1].0.cmplt(boxes[1].1).all(), "{:?}", boxes[1]);
+    assert!(
+        (boxes[1].1 - boxes[1].0).max_element() < 1e3,
+        "{:?}",
+        boxes[1]
+    );
+    let cpu = cpu_boxes(&ch, &skins, &ahead);
+    assert_eq!(cpu[2], None);
+    assert_boxes_near("finite spheres only", &boxes[..2], &cpu[..2]);
+}
