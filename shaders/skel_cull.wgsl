@@ -1,5 +1,6 @@
-// skel: GPU bounds and frustum culling of a crowd (skel_gpu::CrowdCull). One thread per
-// instance boxes the instance from the character's bounding spheres under its posed bone
+// skel: GPU bounds and frustum culling of a crowd (skel_gpu::CrowdCull). One dispatch per chunk
+// of the bone buffer (whole instances, each chunk under the storage binding limit), one thread
+// per instance, boxes the instance from the character's bounding spheres under its posed bone
 // matrices, tests the box against six frustum planes and appends the instance to the visible
 // list; one thread then writes the indirect draw's instance count.
 //
@@ -23,6 +24,12 @@ struct SkelCullParams {
     first_index: u32,
     base_vertex: i32,
     first_instance: u32,
+    // This dispatch's chunk of the bone buffer (whole instances): its first instance and
+    // instance count. skel_cull_bones starts at the chunk's first instance.
+    chunk_first: u32,
+    chunk_instances: u32,
+    _pad0: u32,
+    _pad1: u32,
 }
 
 struct SkelCullPart {
@@ -43,6 +50,7 @@ struct SkelDrawIndexedIndirect {
 }
 
 @group(0) @binding(0) var<uniform> skel_cull: SkelCullParams;
+// The chunk's instances' skinning matrices.
 @group(0) @binding(1) var<storage, read> skel_cull_bones: array<mat4x4<f32>>;
 @group(0) @binding(2) var<storage, read> skel_cull_parts: array<SkelCullPart>;
 // Per bone: left, then right.
@@ -65,12 +73,13 @@ fn skel_cull_finite(v: vec3<f32>) -> bool {
 
 @compute @workgroup_size(64)
 fn skel_cull_instances(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let instance = gid.x + gid.y * skel_cull.row_threads;
-    if instance >= skel_cull.instances {
+    let local = gid.x + gid.y * skel_cull.row_threads;
+    if local >= skel_cull.chunk_instances {
         return;
     }
+    let instance = skel_cull.chunk_first + local;
     let placement = skel_cull_placements[instance];
-    let base = instance * skel_cull.bones_per_instance;
+    let base = local * skel_cull.bones_per_instance;
     var lo = vec3<f32>(SKEL_CULL_INF);
     var hi = vec3<f32>(-SKEL_CULL_INF);
     var boxed = false;

@@ -2,7 +2,8 @@
 //! from the character's bounding spheres under the bone matrices already in its
 //! [`CrowdBones`] buffer, tests the box against the camera's six planes and appends the
 //! visible instances to a list; a second, one-thread dispatch writes a `DrawIndexedIndirect`
-//! whose instance count is the list's length. A crowd posed on the GPU
+//! whose instance count is the list's length. A bone buffer larger than one storage binding is
+//! bound in chunks of whole instances, one dispatch each. A crowd posed on the GPU
 //! ([`GpuCrowdPose`](crate::GpuCrowdPose)) is then culled and drawn without reading anything
 //! back to the CPU.
 //!
@@ -32,8 +33,11 @@ pub const CULL_WORKGROUP_SIZE: u32 = 64;
 /// instance count, first index, base vertex, first instance).
 pub const DRAW_INDEXED_INDIRECT_BYTES: u64 = 20;
 
-/// Bytes of the pass's uniform parameters (`SkelCullParams`).
-const PARAMS_BYTES: u64 = 128;
+/// Bytes of one chunk's uniform parameters (`SkelCullParams`).
+const PARAMS_BYTES: u64 = 144;
+
+/// Bytes between two chunks' parameters (WebGPU's uniform offset alignment).
+const PARAMS_STRIDE: u64 = 256;
 
 /// One bounding sphere of the character, in the frame of the joint whose bone moves it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,6 +86,10 @@ pub struct CrowdCullDescriptor<'a> {
     pub first_index: u32,
     /// The indirect draw's base vertex.
     pub base_vertex: i32,
+    /// The largest piece of the bone buffer one dispatch binds, in bytes; `None`: the device's
+    /// `max_storage_buffer_binding_size`. A larger bone buffer is culled in chunks of whole
+    /// instances, one dispatch each (smaller values exercise the chunking).
+    pub max_chunk_bytes: Option<u64>,
 }
 
 /// The culling pass of one crowd (see the module docs): its pipelines, the character's spheres,
@@ -90,14 +98,16 @@ pub struct CrowdCullDescriptor<'a> {
 pub struct CrowdCull {
     instances_pipeline: wgpu::ComputePipeline,
     draw_pipeline: wgpu::ComputePipeline,
-    group: wgpu::BindGroup,
+    /// One bind group per chunk of the bone buffer.
+    groups: Vec<wgpu::BindGroup>,
     params: wgpu::Buffer,
     placements: wgpu::Buffer,
     boxes: wgpu::Buffer,
     visible: wgpu::Buffer,
     indirect: wgpu::Buffer,
     base_params: [u32; 8],
-    groups: (u32, u32),
+    /// Per chunk: first instance, instances, workgroups (x, y).
+    chunks: Vec<(u32, u32, u32, u32)>,
     instance_count: u32,
 }
 
@@ -110,7 +120,7 @@ impl CrowdCull {
     /// another length than the crowd's bones per instance; [`GpuError::OutOfRange`] for a
     /// part's bone past them; [`GpuError::NotFinite`] for a part's centre or radius (or a
     /// bone's matrix) that is not finite, or a negative radius;
-    /// [`GpuError::MissingLimit`] when the bone buffer does not fit one storage binding;
+    /// [`GpuError::MissingLimit`] when four instances' bones do not fit one storage binding;
     /// [`GpuError::Validation`] / [`GpuError::OutOfMemory`] from wgpu.
     pub fn new(
         ctx: &GpuContext,
@@ -149,17 +159,33 @@ impl CrowdCull {
                 index,
             });
         }
-        ctx.require_limit(
-            "max_storage_buffer_binding_size",
-            crowd.bones_buffer().size(),
-            |l| l.max_storage_buffer_binding_size,
-        )?;
+        let instance_bytes = u64::from(bones) * crate::CROWD_BONE_BYTES;
+        let limit = desc
+            .max_chunk_bytes
+            .unwrap_or(u64::MAX)
+            .min(ctx.limits.max_storage_buffer_binding_size);
+        // Whole instances, a multiple of 4 of them so that chunk offsets stay 256-byte aligned.
+        let per_chunk = ((limit / instance_bytes) / 4 * 4).min(u64::from(count)) as u32;
+        if per_chunk == 0 {
+            return Err(GpuError::MissingLimit {
+                name: "max_storage_buffer_binding_size",
+                needed: 4 * instance_bytes,
+                available: limit,
+            });
+        }
         let placement_bytes = u64::from(count) * 64;
         ctx.require_limit("max_storage_buffer_binding_size", placement_bytes, |l| {
             l.max_storage_buffer_binding_size
         })?;
         let max_x = ctx.limits.max_compute_workgroups_per_dimension.max(1);
-        let groups = groups_2d(u64::from(count), max_x);
+        let chunks: Vec<(u32, u32, u32, u32)> = (0..count.div_ceil(per_chunk))
+            .map(|c| {
+                let first = c * per_chunk;
+                let n = per_chunk.min(count - first);
+                let (x, y) = groups_2d(u64::from(n), max_x);
+                (first, n, x, y)
+            })
+            .collect();
         let parts: Vec<[u32; 8]> = desc
             .parts
             .iter()
@@ -172,7 +198,7 @@ impl CrowdCull {
             count,
             desc.parts.len() as u32,
             bones,
-            groups.0 * CULL_WORKGROUP_SIZE,
+            0,
             desc.index_count,
             desc.first_index,
             desc.base_vertex.cast_unsigned(),
@@ -193,7 +219,7 @@ impl CrowdCull {
                 | wgpu::BufferUsages::COPY_DST;
             let params = buffer(
                 "skel cull params",
-                PARAMS_BYTES,
+                chunks.len() as u64 * PARAMS_STRIDE,
                 wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             );
             let parts_buffer = buffer("skel cull parts", parts.len() as u64 * 32, read);
@@ -214,40 +240,57 @@ impl CrowdCull {
                 out | wgpu::BufferUsages::INDIRECT,
             );
             let (layout, instances_pipeline, draw_pipeline) = pipelines(ctx);
-            let resources = [
-                params.as_entire_binding(),
-                crowd.bones_buffer().as_entire_binding(),
-                parts_buffer.as_entire_binding(),
-                frames_buffer.as_entire_binding(),
-                placements.as_entire_binding(),
-                boxes.as_entire_binding(),
-                visible.as_entire_binding(),
-                indirect.as_entire_binding(),
-            ];
-            let entries: Vec<wgpu::BindGroupEntry> = resources
-                .into_iter()
+            let piece = |buffer, offset, size| {
+                wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer,
+                    offset,
+                    size: std::num::NonZeroU64::new(size),
+                })
+            };
+            let groups = chunks
+                .iter()
                 .enumerate()
-                .map(|(i, resource)| wgpu::BindGroupEntry {
-                    binding: i as u32,
-                    resource,
+                .map(|(c, &(first, n, _, _))| {
+                    let resources = [
+                        piece(&params, c as u64 * PARAMS_STRIDE, PARAMS_BYTES),
+                        piece(
+                            crowd.bones_buffer(),
+                            u64::from(first) * instance_bytes,
+                            u64::from(n) * instance_bytes,
+                        ),
+                        parts_buffer.as_entire_binding(),
+                        frames_buffer.as_entire_binding(),
+                        placements.as_entire_binding(),
+                        boxes.as_entire_binding(),
+                        visible.as_entire_binding(),
+                        indirect.as_entire_binding(),
+                    ];
+                    let entries: Vec<wgpu::BindGroupEntry> = resources
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, resource)| wgpu::BindGroupEntry {
+                            binding: i as u32,
+                            resource,
+                        })
+                        .collect();
+                    ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("skel cull chunk"),
+                        layout: &layout,
+                        entries: &entries,
+                    })
                 })
                 .collect();
-            let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("skel cull"),
-                layout: &layout,
-                entries: &entries,
-            });
             Self {
                 instances_pipeline,
                 draw_pipeline,
-                group,
+                groups,
                 params,
                 placements,
                 boxes,
                 visible,
                 indirect,
                 base_params,
-                groups,
+                chunks,
                 instance_count: count,
             }
         })
@@ -296,17 +339,27 @@ impl CrowdCull {
         }
         let mut params = [0u32; PARAMS_BYTES as usize / 4];
         params[..24].copy_from_slice(bytemuck::cast_slice(floats));
-        params[24..].copy_from_slice(&self.base_params);
-        ctx.queue
-            .write_buffer(&self.params, 0, bytemuck::cast_slice(&params));
+        params[24..32].copy_from_slice(&self.base_params);
+        for (c, &(first, n, x, _)) in self.chunks.iter().enumerate() {
+            params[27] = x * CULL_WORKGROUP_SIZE;
+            params[32] = first;
+            params[33] = n;
+            ctx.queue.write_buffer(
+                &self.params,
+                c as u64 * PARAMS_STRIDE,
+                bytemuck::cast_slice(&params),
+            );
+        }
         encoder.clear_buffer(&self.visible, 0, Some(4));
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("skel cull"),
             timestamp_writes: None,
         });
-        pass.set_bind_group(0, &self.group, &[]);
         pass.set_pipeline(&self.instances_pipeline);
-        pass.dispatch_workgroups(self.groups.0, self.groups.1, 1);
+        for (group, &(_, _, x, y)) in self.groups.iter().zip(&self.chunks) {
+            pass.set_bind_group(0, group, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+        }
         pass.set_pipeline(&self.draw_pipeline);
         pass.dispatch_workgroups(1, 1, 1);
         Ok(())
@@ -316,6 +369,12 @@ impl CrowdCull {
     #[must_use]
     pub fn instance_count(&self) -> u32 {
         self.instance_count
+    }
+
+    /// Chunks the bone buffer is bound in (one culling dispatch each).
+    #[must_use]
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
     }
 
     /// Every instance's world box: `vec4` min then `vec4` max (w unused), 32 bytes an

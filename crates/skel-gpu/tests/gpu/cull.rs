@@ -69,7 +69,8 @@ pub(crate) fn character(file: &str) -> Option<Character> {
     })
 }
 
-/// Runs the pass over `crowd` with `placements` and `planes`; returns the boxes, the visible
+/// Runs the pass over `crowd` with `placements` and `planes` (the bone buffer bound in chunks of
+/// at most `max_chunk_bytes`); returns the boxes, the visible
 /// instances (sorted) and the indirect arguments.
 pub(crate) fn cull(
     ctx: &GpuContext,
@@ -77,6 +78,7 @@ pub(crate) fn cull(
     crowd: &CrowdBones,
     placements: &[Mat4],
     planes: &[Vec4; 6],
+    max_chunk_bytes: Option<u64>,
 ) -> (Vec<(Vec3, Vec3)>, Vec<u32>, [u32; 5]) {
     let desc = CrowdCullDescriptor {
         parts: &ch.parts,
@@ -84,6 +86,7 @@ pub(crate) fn cull(
         index_count: 1234,
         first_index: 7,
         base_vertex: -3,
+        max_chunk_bytes,
     };
     let pass = CrowdCull::new(ctx, crowd, &desc).unwrap();
     pass.set_placements(ctx, placements).unwrap();
@@ -190,7 +193,7 @@ fn boxes_match_the_cpu_pose() {
         ctx.queue
             .write_buffer(crowd.bones_buffer(), 0, bytemuck::cast_slice(&bones));
         let planes = frustum(Vec3::NEG_Z);
-        let (gpu, ..) = cull(ctx, &ch, &crowd, &placements, &planes);
+        let (gpu, ..) = cull(ctx, &ch, &crowd, &placements, &planes, None);
         assert_boxes_near(file, &gpu, &cpu);
         eprintln!(
             "{file}: {n} GPU boxes match the CPU pose's ({} parts)",
@@ -259,7 +262,7 @@ fn a_camera_facing_away_draws_nothing() {
     let (crowd, _) = gpu_posed(ctx, &ch, n);
     // Everyone ahead of a camera looking down -z, which looks down +z instead.
     let ahead: Vec<Mat4> = placements(2 * n as usize).into_iter().step_by(2).collect();
-    let (_, visible, args) = cull(ctx, &ch, &crowd, &ahead, &frustum(Vec3::Z));
+    let (_, visible, args) = cull(ctx, &ch, &crowd, &ahead, &frustum(Vec3::Z), None);
     assert_eq!(visible, Vec::<u32>::new());
     assert_eq!(args, [1234, 0, 7, (-3i32).cast_unsigned(), 0]);
 }
@@ -274,7 +277,7 @@ fn half_behind_the_camera_keeps_what_the_cpu_keeps() {
     let (crowd, skins) = gpu_posed(ctx, &ch, n);
     let placements = placements(n as usize);
     let planes = frustum(Vec3::NEG_Z);
-    let (gpu, visible, args) = cull(ctx, &ch, &crowd, &placements, &planes);
+    let (gpu, visible, args) = cull(ctx, &ch, &crowd, &placements, &planes, None);
     let cpu = cpu_boxes(&ch, &skins, &placements);
     assert_boxes_near("GPU-posed CesiumMan", &gpu, &cpu);
     let mut expected = Vec::new();
@@ -296,6 +299,11 @@ fn half_behind_the_camera_keeps_what_the_cpu_keeps() {
     assert!(expected.iter().all(|i| i % 2 == 0), "none behind is kept");
     assert_eq!(visible, expected);
     assert_eq!(args[1] as usize, expected.len());
+    // The bone buffer bound 12 instances at a time (14 chunks, the last of 4): the same result.
+    let chunk = Some(12 * ch.bones.len() as u64 * 64);
+    let (chunked, chunked_visible, _) = cull(ctx, &ch, &crowd, &placements, &planes, chunk);
+    assert_eq!(chunked, gpu);
+    assert_eq!(chunked_visible, expected);
     eprintln!("GPU culling: {} of {n} CesiumMan visible", expected.len());
 }
 
@@ -312,6 +320,7 @@ fn bad_input_is_a_typed_error() {
         index_count: 3,
         first_index: 0,
         base_vertex: 0,
+        max_chunk_bytes: None,
     };
     let err = |d: &CrowdCullDescriptor<'_>| CrowdCull::new(ctx, &crowd, d).unwrap_err();
     assert!(matches!(
@@ -383,6 +392,7 @@ fn cull_timing() {
             index_count: 3,
             first_index: 0,
             base_vertex: 0,
+            max_chunk_bytes: None,
         };
         let pass = CrowdCull::new(ctx, &crowd, &desc).unwrap();
         pass.set_placements(ctx, &placements(n as usize)).unwrap();
@@ -432,7 +442,7 @@ fn bones_not_finite_are_left_out_of_the_box() {
     let ahead: Vec<Mat4> = (0..n)
         .map(|i| Mat4::from_translation(Vec3::new(i as f32 - 1.5, -0.5, -10.0)))
         .collect();
-    let (boxes, visible, args) = cull(ctx, &ch, &crowd, &ahead, &frustum(Vec3::NEG_Z));
+    let (boxes, visible, args) = cull(ctx, &ch, &crowd, &ahead, &frustum(Vec3::NEG_Z), None);
     assert_eq!(visible, [0, 1, 3]);
     assert_eq!(args[1], 3);
     assert!(boxes[2].0.cmpgt(boxes[2].1).all(), "{:?}", boxes[2]);

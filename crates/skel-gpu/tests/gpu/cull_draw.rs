@@ -47,6 +47,7 @@ fn an_indirect_draw_draws_the_visible_instances() {
         index_count: 3,
         first_index: 0,
         base_vertex: 0,
+        max_chunk_bytes: None,
     };
     let pass = CrowdCull::new(ctx, &crowd, &desc).unwrap();
     pass.set_placements(ctx, &placements).unwrap();
