@@ -459,3 +459,31 @@ impl CrowdBones {
 fn bone_bytes_of(bones: &[Mat4]) -> u64 {
     bones.len() as u64 * CROWD_BONE_BYTES
 }
+
+/// How many whole instances of `instance_bytes` of bones one storage binding of a chunked
+/// bone buffer holds: as many as fit under `max_chunk_bytes` (when given) and the device's
+/// binding limit, a multiple of 4 so that chunk offsets stay 256-byte aligned, at most
+/// `count`. The pose pass and the culling pass bind the bone buffer so.
+///
+/// # Errors
+/// [`GpuError::MissingLimit`] when not even 4 instances fit.
+pub(crate) fn instances_per_chunk(
+    ctx: &GpuContext,
+    instance_bytes: u64,
+    max_chunk_bytes: Option<u64>,
+    count: u32,
+) -> Result<u32, GpuError> {
+    let limit = max_chunk_bytes
+        .unwrap_or(u64::MAX)
+        .min(ctx.limits.max_storage_buffer_binding_size);
+    let whole = (limit / instance_bytes.max(1)) / 4 * 4;
+    if whole == 0 {
+        return Err(GpuError::MissingLimit {
+            name: "max_storage_buffer_binding_size",
+            needed: 4 * instance_bytes,
+            available: limit,
+        });
+    }
+    // At most `count`, which is a u32.
+    Ok(u32::try_from(whole.min(u64::from(count))).unwrap_or(count))
+}

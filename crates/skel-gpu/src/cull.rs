@@ -160,19 +160,8 @@ impl CrowdCull {
             });
         }
         let instance_bytes = u64::from(bones) * crate::CROWD_BONE_BYTES;
-        let limit = desc
-            .max_chunk_bytes
-            .unwrap_or(u64::MAX)
-            .min(ctx.limits.max_storage_buffer_binding_size);
-        // Whole instances, a multiple of 4 of them so that chunk offsets stay 256-byte aligned.
-        let per_chunk = ((limit / instance_bytes) / 4 * 4).min(u64::from(count)) as u32;
-        if per_chunk == 0 {
-            return Err(GpuError::MissingLimit {
-                name: "max_storage_buffer_binding_size",
-                needed: 4 * instance_bytes,
-                available: limit,
-            });
-        }
+        let per_chunk =
+            crate::crowd::instances_per_chunk(ctx, instance_bytes, desc.max_chunk_bytes, count)?;
         let placement_bytes = u64::from(count) * 64;
         ctx.require_limit("max_storage_buffer_binding_size", placement_bytes, |l| {
             l.max_storage_buffer_binding_size

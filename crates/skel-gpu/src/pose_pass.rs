@@ -111,19 +111,8 @@ impl GpuCrowdPose {
             });
         }
         let instance_bytes = u64::from(clips.bone_count) * CROWD_BONE_BYTES;
-        let limit = desc
-            .max_chunk_bytes
-            .unwrap_or(u64::MAX)
-            .min(ctx.limits.max_storage_buffer_binding_size);
-        // Whole instances, a multiple of 4 of them so that chunk offsets stay 256-byte aligned.
-        let per_chunk = ((limit / instance_bytes) / 4 * 4).min(u64::from(count)) as u32;
-        if per_chunk == 0 {
-            return Err(GpuError::MissingLimit {
-                name: "max_storage_buffer_binding_size",
-                needed: 4 * instance_bytes,
-                available: limit,
-            });
-        }
+        let per_chunk =
+            crate::crowd::instances_per_chunk(ctx, instance_bytes, desc.max_chunk_bytes, count)?;
         let max_x = ctx.limits.max_compute_workgroups_per_dimension.max(1);
         let group_threads = POSE_WORKGROUP_SIZE;
         let group_characters = (group_threads / clips.node_count.max(1)).max(1);
