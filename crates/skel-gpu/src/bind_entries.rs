@@ -36,3 +36,24 @@ pub(crate) fn compute_entry(
 ) -> wgpu::BindGroupLayoutEntry {
     buffer_entry(binding, wgpu::ShaderStages::COMPUTE, ty)
 }
+
+/// A bind group of `layout` whose bindings are `resources` in order (binding `i` is
+/// `resources[i]`), as every chunk of a chunked pass binds them.
+pub(crate) fn numbered_bind_group<const N: usize>(
+    device: &wgpu::Device,
+    label: &str,
+    layout: &wgpu::BindGroupLayout,
+    resources: [wgpu::BindingResource<'_>; N],
+) -> wgpu::BindGroup {
+    let mut binding = 0;
+    let entries = resources.map(|resource| {
+        let entry = wgpu::BindGroupEntry { binding, resource };
+        binding += 1;
+        entry
+    });
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some(label),
+        layout,
+        entries: &entries,
+    })
+}

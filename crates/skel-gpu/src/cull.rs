@@ -254,19 +254,12 @@ impl CrowdCull {
                         visible.as_entire_binding(),
                         indirect.as_entire_binding(),
                     ];
-                    let entries: Vec<wgpu::BindGroupEntry> = resources
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, resource)| wgpu::BindGroupEntry {
-                            binding: i as u32,
-                            resource,
-                        })
-                        .collect();
-                    ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some("skel cull chunk"),
-                        layout: &layout,
-                        entries: &entries,
-                    })
+                    crate::bind_entries::numbered_bind_group(
+                        &ctx.device,
+                        "skel cull chunk",
+                        &layout,
+                        resources,
+                    )
                 })
                 .collect();
             Self {

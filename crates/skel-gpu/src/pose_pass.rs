@@ -206,19 +206,12 @@ impl GpuCrowdPose {
                         ),
                         binding(&morph, 0, morph_bytes),
                     ];
-                    let entries: Vec<wgpu::BindGroupEntry> = resources
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, resource)| wgpu::BindGroupEntry {
-                            binding: i as u32,
-                            resource,
-                        })
-                        .collect();
-                    ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some("skel pose chunk"),
-                        layout: &layout,
-                        entries: &entries,
-                    })
+                    crate::bind_entries::numbered_bind_group(
+                        &ctx.device,
+                        "skel pose chunk",
+                        &layout,
+                        resources,
+                    )
                 })
                 .collect();
             Self {
