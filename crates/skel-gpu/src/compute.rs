@@ -169,29 +169,14 @@ impl ComputeSkinning {
                         label: Some("skel compute skinning buffers"),
                         entries: &entries,
                     });
-            let module = ctx
-                .device
-                .create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("skel compute skinning"),
-                    source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-                });
-            let layout = ctx
-                .device
-                .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                    label: Some("skel compute skinning"),
-                    bind_group_layouts: &[Some(&buffers_layout), Some(&fragment_layout)],
-                    immediate_size: 0,
-                });
-            let pipeline = ctx
-                .device
-                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some("skel compute skinning"),
-                    layout: Some(&layout),
-                    module: &module,
-                    entry_point: Some("skel_skin_compute"),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    cache: None,
-                });
+            let [pipeline] = crate::compute_pass::compute_pipelines(
+                ctx,
+                "skel compute skinning",
+                wgsl.into(),
+                &[&buffers_layout, &fragment_layout],
+                ["skel_skin_compute"],
+                true,
+            );
             (buffers_layout, pipeline)
         })?;
         Ok(Self {

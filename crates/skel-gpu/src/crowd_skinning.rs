@@ -183,29 +183,14 @@ impl CrowdSkinning {
                     label: Some("skel crowd skinning"),
                     entries: &entries,
                 });
-            let module = ctx
-                .device
-                .create_shader_module(wgpu::ShaderModuleDescriptor {
-                    label: Some("skel crowd skinning"),
-                    source: wgpu::ShaderSource::Wgsl(CROWD_COMPUTE_WGSL.into()),
-                });
-            let pipeline_layout =
-                ctx.device
-                    .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-                        label: Some("skel crowd skinning"),
-                        bind_group_layouts: &[Some(&layout)],
-                        immediate_size: 0,
-                    });
-            let pipeline = ctx
-                .device
-                .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                    label: Some("skel crowd skinning"),
-                    layout: Some(&pipeline_layout),
-                    module: &module,
-                    entry_point: Some(&entry_point),
-                    compilation_options: wgpu::PipelineCompilationOptions::default(),
-                    cache: None,
-                });
+            let [pipeline] = crate::compute_pass::compute_pipelines(
+                ctx,
+                "skel crowd skinning",
+                CROWD_COMPUTE_WGSL.into(),
+                &[&layout],
+                [&entry_point],
+                true,
+            );
             (layout, pipeline)
         })?;
         Ok(Self {

@@ -21,6 +21,7 @@
 use glam::{Mat4, Vec3, Vec4};
 
 use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
+use crate::compute_pass::{compute_pipelines, groups_2d};
 use crate::{CrowdBones, GpuContext, GpuError};
 
 /// The WGSL of the culling pass (entry points `skel_cull_instances`, `skel_cull_draw_args`).
@@ -171,7 +172,7 @@ impl CrowdCull {
             .map(|c| {
                 let first = c * per_chunk;
                 let n = per_chunk.min(count - first);
-                let (x, y) = groups_2d(u64::from(n), max_x);
+                let (x, y) = groups_2d(u64::from(n), max_x, CULL_WORKGROUP_SIZE);
                 (first, n, x, y)
             })
             .collect();
@@ -403,13 +404,6 @@ fn check_parts(parts: &[CullPart], bones: u32) -> Result<(), GpuError> {
     Ok(())
 }
 
-/// Workgroups (x, y) covering `threads` instances, x at most `max_x`.
-fn groups_2d(threads: u64, max_x: u32) -> (u32, u32) {
-    let groups = threads.div_ceil(u64::from(CULL_WORKGROUP_SIZE)).max(1);
-    let x = groups.min(u64::from(max_x)) as u32;
-    (x, groups.div_ceil(u64::from(x)) as u32)
-}
-
 /// The bind group layout and the two pipelines.
 fn pipelines(
     ctx: &GpuContext,
@@ -434,33 +428,13 @@ fn pipelines(
             label: Some("skel cull"),
             entries: &entries,
         });
-    let module = ctx
-        .device
-        .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("skel cull"),
-            source: wgpu::ShaderSource::Wgsl(CULL_WGSL.into()),
-        });
-    let pipeline_layout = ctx
-        .device
-        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("skel cull"),
-            bind_group_layouts: &[Some(&layout)],
-            immediate_size: 0,
-        });
-    let make = |entry_point| {
-        ctx.device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry_point),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(entry_point),
-                compilation_options: wgpu::PipelineCompilationOptions::default(),
-                cache: None,
-            })
-    };
-    (
-        layout,
-        make("skel_cull_instances"),
-        make("skel_cull_draw_args"),
-    )
+    let [instances, draw_args] = compute_pipelines(
+        ctx,
+        "skel cull",
+        CULL_WGSL.into(),
+        &[&layout],
+        ["skel_cull_instances", "skel_cull_draw_args"],
+        true,
+    );
+    (layout, instances, draw_args)
 }

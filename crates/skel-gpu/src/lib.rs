@@ -89,6 +89,7 @@ mod clip_set;
 mod compute;
 mod compute_config;
 mod compute_formats;
+mod compute_pass;
 mod compute_tuning;
 mod context;
 mod crowd;

@@ -8,6 +8,7 @@
 //! whole instances, each under the limit, one dispatch each.
 
 use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
+use crate::compute_pass::{compute_pipelines, groups_2d};
 use crate::pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, POSE_WGSL, PoseInstance};
 use crate::{CROWD_BONE_BYTES, CrowdBones, GpuContext, GpuError};
 
@@ -389,13 +390,6 @@ fn check_clips(clips: &GpuClips, instances: &[PoseInstance]) -> Result<(), GpuEr
     Ok(())
 }
 
-/// Workgroups (x, y) of `group` threads covering `threads` threads, x at most `max_x`.
-fn groups_2d(threads: u64, max_x: u32, group: u32) -> (u32, u32) {
-    let groups = threads.div_ceil(u64::from(group)).max(1);
-    let x = groups.min(u64::from(max_x)) as u32;
-    (x, groups.div_ceil(u64::from(x)) as u32)
-}
-
 /// The bind group layout and the two pipelines of `layout`.
 fn pipelines(
     ctx: &GpuContext,
@@ -425,42 +419,23 @@ fn pipelines(
             label: Some("skel pose"),
             entries: &entries,
         });
-    let module = ctx
-        .device
-        .create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("skel pose"),
-            source: wgpu::ShaderSource::Wgsl(POSE_WGSL.into()),
-        });
-    let pipeline_layout = ctx
-        .device
-        .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("skel pose"),
-            bind_group_layouts: &[Some(&group_layout)],
-            immediate_size: 0,
-        });
-    let make = |entry_point| {
-        ctx.device
-            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-                label: Some(entry_point),
-                layout: Some(&pipeline_layout),
-                module: &module,
-                entry_point: Some(entry_point),
-                // The per-node entry points write every workgroup word they read (a node's
-                // transform before the barrier after which its children read it, a
-                // character's flags before the output reads them), so WebGPU's zeroing of
-                // workgroup memory at each workgroup's start is work for nothing: 2 % of the
-                // pass at 1 000 000 CesiumMan on the H200 (docs/gpu-posing.md).
-                compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &[],
-                    zero_initialize_workgroup_memory: false,
-                },
-                cache: None,
-            })
-    };
     let bones_entry = match layout {
         PoseLayout::PerBone => "skel_pose_bones",
         PoseLayout::PerCharacter => "skel_pose_characters",
         PoseLayout::PerNode => "skel_pose_nodes",
     };
-    (group_layout, make("skel_pose_advance"), make(bones_entry))
+    // The per-node entry points write every workgroup word they read (a node's transform
+    // before the barrier after which its children read it, a character's flags before the
+    // output reads them), so WebGPU's zeroing of workgroup memory at each workgroup's start
+    // is work for nothing: 2 % of the pass at 1 000 000 CesiumMan on the H200
+    // (docs/gpu-posing.md).
+    let [advance, bones] = compute_pipelines(
+        ctx,
+        "skel pose",
+        POSE_WGSL.into(),
+        &[&group_layout],
+        ["skel_pose_advance", bones_entry],
+        false,
+    );
+    (group_layout, advance, bones)
 }
