@@ -4,6 +4,7 @@
 use glam::{Quat, Vec3};
 
 use super::ground::GroundQuery;
+use crate::ik::turn_between;
 
 /// The rays of one frame: straight down along up, from `above` over the clip's ground to
 /// `below` under it.
@@ -63,9 +64,12 @@ pub(crate) fn toe_clear(probe: &Probe<'_>, ankle: Vec3, reach: Vec3, toe_height:
         if !(rise > 0.0 && length > 0.0) {
             break;
         }
+        // The toes' elevation above the plane across up, now and wanted, as sines; both
+        // angles lie within a quarter turn of it, so their cosines are not negative.
         let now = (up.dot(reach) / length).clamp(-1.0, 1.0);
         let want = ((up.dot(reach) + rise) / length).clamp(-1.0, 1.0);
-        turn = Quat::from_axis_angle(axis, want.asin() - now.asin()) * turn;
+        let cos = |sin: f32| (1.0 - sin * sin).max(0.0).sqrt();
+        turn = turn_between(axis.into(), (cos(now), now), (cos(want), want)) * turn;
     }
     turn
 }

@@ -81,7 +81,7 @@ pub use limits::JointLimit;
 pub use look_at::{JointShare, LookAtIk, LookAtSolution, MAX_LOOK_AT_JOINTS};
 pub use two_bone::{TwoBoneIk, TwoBoneSolution};
 
-use glam::{Affine3A, DAffine3, DQuat, DVec3, Mat4, Quat, Vec3};
+use glam::{Affine3A, DAffine3, DQuat, DVec3, Mat4, Quat, Vec3, Vec3A};
 
 use crate::{AnimError, AnimationData, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
 
@@ -322,4 +322,26 @@ pub(crate) fn angle_about(axis: DVec3, from: DVec3, to: DVec3) -> Option<f64> {
         return None;
     }
     Some(axis.dot(f.cross(t)).atan2(f.dot(t)))
+}
+
+/// The turn about unit `axis` from the angle whose cosine and sine are `from` to the one
+/// whose cosine and sine are `to` (as the f64 two-bone solve's, in f32): no
+/// trigonometric call.
+pub(crate) fn turn_between(axis: Vec3A, from: (f32, f32), to: (f32, f32)) -> Quat {
+    let c = to.0 * from.0 + to.1 * from.1;
+    let s = to.1 * from.0 - to.0 * from.1;
+    // (axis · s, 1 + c) is twice the half-angle's; past a quarter turn (c < 0) the same
+    // rotation is (axis · (1 − c), s), which does not cancel.
+    let (v, w) = if c >= 0.0 {
+        (axis * s, 1.0 + c)
+    } else {
+        (axis * (1.0 - c), s)
+    };
+    let q = Quat::from_xyzw(v.x, v.y, v.z, w);
+    let len = q.length();
+    if len > 1e-12 {
+        q / len
+    } else {
+        Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0)
+    }
 }

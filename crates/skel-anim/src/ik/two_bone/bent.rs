@@ -18,7 +18,7 @@
 use glam::{Affine3A, DQuat, Quat, Vec3A};
 
 use super::job::{TwoBoneIk, TwoBoneSolution, reach};
-use crate::ik::angle_about;
+use crate::ik::{angle_about, turn_between};
 
 /// The least sine of the mid joint's bend this path takes (see the module).
 const BENT: f32 = 1e-2;
@@ -163,27 +163,6 @@ fn arc(from: Vec3A, to: Vec3A) -> Quat {
         Quat::from_xyzw(v.x, v.y, v.z, 1.0 + c).normalize()
     } else {
         DQuat::from_rotation_arc(from.as_dvec3().normalize(), to.as_dvec3().normalize()).as_quat()
-    }
-}
-
-/// The turn about unit `axis` from the angle whose cosine and sine are `from` to the one
-/// whose cosine and sine are `to` (as the f64 solve's, in f32).
-fn turn_between(axis: Vec3A, from: (f32, f32), to: (f32, f32)) -> Quat {
-    let c = to.0 * from.0 + to.1 * from.1;
-    let s = to.1 * from.0 - to.0 * from.1;
-    // (axis · s, 1 + c) is twice the half-angle's; past a quarter turn (c < 0) the same
-    // rotation is (axis · (1 − c), s), which does not cancel.
-    let (v, w) = if c >= 0.0 {
-        (axis * s, 1.0 + c)
-    } else {
-        (axis * (1.0 - c), s)
-    };
-    let q = Quat::from_xyzw(v.x, v.y, v.z, w);
-    let len = q.length();
-    if len > 1e-12 {
-        q / len
-    } else {
-        Quat::from_xyzw(axis.x, axis.y, axis.z, 0.0)
     }
 }
 
