@@ -28,7 +28,11 @@ pub(crate) fn read_leg(
     work.ankle_local = local(trs, leg.ankle);
     work.knee = work.hip * work.knee_local;
     work.ankle = work.knee * work.ankle_local;
-    if work.hip.is_finite() && work.knee.is_finite() && work.ankle.is_finite() {
+    // One test for all 36 numbers: an infinity or a NaN makes the sum infinite or NaN. (A sum
+    // of finite numbers that overflows falls through to the test of each number.)
+    let sum = |m: &Affine3A| m.matrix3.x_axis + m.matrix3.y_axis + m.matrix3.z_axis + m.translation;
+    let all = sum(&work.hip) + sum(&work.knee) + sum(&work.ankle);
+    if all.is_finite() {
         return Ok(());
     }
     for m in [&work.hip, &work.knee, &work.ankle] {
@@ -49,15 +53,18 @@ pub(crate) fn solve_leg(leg: &Leg, work: &mut LegWork, shift: Vec3) -> Result<bo
     };
     let (hip, knee, ankle) = (moved(work.hip), moved(work.knee), moved(work.ankle));
     let ik = TwoBoneIk {
-        target: work.target,
+        target: work.target.into(),
         pole: knee_side(&hip, &knee, &ankle),
         mid_axis: leg.bend_axis,
         ..TwoBoneIk::default()
     };
     let solution = ik.solve(&hip, &knee, &ankle)?;
-    let hip_new = hip * Affine3A::from_quat(solution.start_correction);
-    let knee_new = hip_new * work.knee_local * Affine3A::from_quat(solution.mid_correction);
-    let now = knee_new.matrix3 * work.ankle_local.matrix3;
+    // The ankle's world frame after the solve (its linear part: only that is turned).
+    let now = hip.matrix3
+        * Mat3A::from_quat(solution.start_correction)
+        * work.knee_local.matrix3
+        * Mat3A::from_quat(solution.mid_correction)
+        * work.ankle_local.matrix3;
     let want = Mat3A::from_quat(work.align) * ankle.matrix3;
     let turn = inverse(&now)? * want;
     let fix = Quat::from_mat3a(&Mat3A::from_cols(

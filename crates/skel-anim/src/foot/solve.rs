@@ -1,7 +1,7 @@
 //! The per-frame foot placement job: ground under each foot, plant and lock, pelvis drop, one
 //! two-bone solve per leg, the sole turned onto the ground.
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Affine3A, Quat, Vec3, Vec3A};
 
 use super::ground::GroundQuery;
 use super::leg::{inverse, local, read_leg, solve_leg};
@@ -160,8 +160,8 @@ impl FootPlacement {
         report: &mut FootReport,
     ) {
         let d = &self.desc;
-        let up = d.up;
-        let origin = Vec3::from(root.translation);
+        let up = Vec3A::from(d.up);
+        let origin = root.translation;
         let fresh = state.fresh;
         let follow = if fresh { 1.0 } else { ease(dt, d.ground_time) };
         // How much of a released lock's offset is left after `dt` (asked once, if at all).
@@ -185,7 +185,7 @@ impl FootPlacement {
         for (i, leg) in self.legs.iter().enumerate() {
             let work = &mut state.work[i];
             let mem = state.memory[i];
-            let ankle = Vec3::from(work.ankle.translation);
+            let ankle = work.ankle.translation;
             let lift = up.dot(ankle - origin) - leg.ankle_height;
             let hit = probe.height_under(ankle);
             // Speed across the ground: motion along up is the character climbing (the clip's
@@ -215,7 +215,7 @@ impl FootPlacement {
             let toe_at = leg.toe.map(|toe| {
                 let at = toe * TRS_STRIDE + T_OFF;
                 work.ankle
-                    .transform_point3(Vec3::from_slice(&trs[at..at + 3]))
+                    .transform_point3a(Vec3A::from_slice(&trs[at..at + 3]))
             });
             if let Some((toe_at, (toe_ground, toe_normal))) =
                 toe_at.and_then(|at| Some((at, probe.height_under(at)?)))
@@ -247,7 +247,7 @@ impl FootPlacement {
                 let held = lock + up * (lift - lock_lift);
                 // (The toes are the turn's business below, not the lock's.)
                 let under = up.dot(free - held) - (height - sole_floor);
-                (lock, lock_lift, Vec3::ZERO, held + up * under.max(0.0))
+                (lock, lock_lift, Vec3A::ZERO, held + up * under.max(0.0))
             } else {
                 let from = if mem.planted {
                     mem.lock + up * (lift - mem.lock_lift) - free
@@ -256,18 +256,18 @@ impl FootPlacement {
                 };
                 // Never below the clip's path: a lifting foot rises with the clip at once (and
                 // so never into the ground); what was held across or above it fades.
-                let slide = if from == Vec3::ZERO {
+                let slide = if from == Vec3A::ZERO {
                     from
                 } else {
                     from * keep()
                 };
                 let slide = slide - up * up.dot(slide).min(0.0);
                 let slide = if slide.length() < RELEASED {
-                    Vec3::ZERO
+                    Vec3A::ZERO
                 } else {
                     slide
                 };
-                (Vec3::ZERO, 0.0, slide, free + slide)
+                (Vec3A::ZERO, 0.0, slide, free + slide)
             };
 
             // A held foot cannot rise: where the clip tips its toes into the ground, the foot
@@ -299,11 +299,11 @@ impl FootPlacement {
             state.next_status[i] = FootStatus {
                 hit: hit.is_some(),
                 planted,
-                locked: planted || slide != Vec3::ZERO,
+                locked: planted || slide != Vec3A::ZERO,
                 reached: false,
-                target,
-                offset: target - ankle,
-                normal: n,
+                target: target.into(),
+                offset: (target - ankle).into(),
+                normal: n.into(),
             };
             report.hits += usize::from(hit.is_some());
             report.planted += usize::from(planted);
@@ -314,13 +314,13 @@ impl FootPlacement {
     /// within `0..=max_step_down`; down at once (the targets it follows are eased already, so
     /// this moves smoothly, and a planted foot stays reachable), back up eased.
     fn pelvis_drop(&self, state: &FootPlacementState, dt: f32) -> f32 {
-        let up = self.desc.up;
+        let up = Vec3A::from(self.desc.up);
         let mut need = 0.0_f32;
         for work in &state.work {
             let (hip, knee, ankle) = (
-                Vec3::from(work.hip.translation),
-                Vec3::from(work.knee.translation),
-                Vec3::from(work.ankle.translation),
+                work.hip.translation,
+                work.knee.translation,
+                work.ankle.translation,
             );
             let length = (knee - hip).length() + (ankle - knee).length();
             let reach = (length * self.desc.max_extension).max((ankle - hip).length());
@@ -345,13 +345,13 @@ fn rest_off(state: &mut FootPlacementState) -> FootReport {
         .zip(&mut state.status)
         .zip(&state.work)
     {
-        let ankle = Vec3::from(work.ankle.translation);
+        let ankle = work.ankle.translation;
         mem.prev_ankle = ankle;
         mem.height = 0.0;
-        mem.slide = Vec3::ZERO;
+        mem.slide = Vec3A::ZERO;
         mem.planted = false;
         *status = FootStatus {
-            target: ankle,
+            target: ankle.into(),
             offset: Vec3::ZERO,
             ..FootStatus::IDLE
         };
@@ -375,19 +375,19 @@ fn ease(dt: f32, time: f32) -> f32 {
 
 /// The shortest rotation from unit `from` to unit `to`, which are less than 90° apart. (glam's
 /// `from_rotation_arc` returns the identity below about 7e-4 rad, a slope of 0.04°.)
-fn arc(from: Vec3, to: Vec3) -> Quat {
+fn arc(from: Vec3A, to: Vec3A) -> Quat {
     let c = from.cross(to);
     let q = Quat::from_xyzw(c.x, c.y, c.z, 1.0 + from.dot(to)).normalize();
     if q.is_finite() { q } else { Quat::IDENTITY }
 }
 
 /// `n` turned towards `up` until it is at most `max` radians from it.
-fn limit_tilt(n: Vec3, up: Vec3, max: f32, cos_max: f32) -> Vec3 {
+fn limit_tilt(n: Vec3A, up: Vec3A, max: f32, cos_max: f32) -> Vec3A {
     if n.dot(up) >= cos_max {
         return n;
     }
     match up.cross(n).try_normalize() {
-        Some(axis) => Quat::from_axis_angle(axis, max) * up,
+        Some(axis) => Quat::from_axis_angle(axis.into(), max) * up,
         None => up,
     }
 }
@@ -395,7 +395,7 @@ fn limit_tilt(n: Vec3, up: Vec3, max: f32, cos_max: f32) -> Vec3 {
 /// The least `d ≥ 0` with `|v − d·up| ≤ reach` (`v` from the target to the hip): how far the
 /// hip must go down for the leg to reach. Where no drop brings it in reach, the drop that
 /// brings it closest.
-fn drop_to_reach(v: Vec3, up: Vec3, reach: f32) -> f32 {
+fn drop_to_reach(v: Vec3A, up: Vec3A, reach: f32) -> f32 {
     let length_sq = v.length_squared();
     if length_sq <= reach * reach {
         return 0.0;

@@ -1,6 +1,6 @@
 //! What one character's foot placement remembers between frames, and what a frame reports.
 
-use glam::{Affine3A, Quat, Vec3};
+use glam::{Affine3A, Quat, Vec3, Vec3A};
 
 use super::placement::FootPlacement;
 use crate::AnimError;
@@ -56,18 +56,18 @@ pub struct FootReport {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct FootMemory {
     /// Where the clip put the ankle last frame (world), for its speed.
-    pub(crate) prev_ankle: Vec3,
+    pub(crate) prev_ankle: Vec3A,
     /// The smoothed ground height under the foot above the clip's ground plane, and its
     /// smoothed normal.
     pub(crate) height: f32,
-    pub(crate) normal: Vec3,
+    pub(crate) normal: Vec3A,
     /// Last frame's plant decision (a rising edge locks).
     pub(crate) planted: bool,
     /// The locked ankle target and the clip's lift when it was locked, while planted.
-    pub(crate) lock: Vec3,
+    pub(crate) lock: Vec3A,
     pub(crate) lock_lift: f32,
     /// After a release: the target's offset from the free target, decaying to zero.
-    pub(crate) slide: Vec3,
+    pub(crate) slide: Vec3A,
 }
 
 /// This frame's work for one leg, filled before anything is written to the pose.
@@ -80,7 +80,7 @@ pub(crate) struct LegWork {
     pub(crate) knee_local: Affine3A,
     pub(crate) ankle_local: Affine3A,
     /// Where the ankle goes and the world rotation turning the sole onto the ground.
-    pub(crate) target: Vec3,
+    pub(crate) target: Vec3A,
     pub(crate) align: Quat,
     /// The corrections to multiply onto hip, knee and ankle.
     pub(crate) hip_fix: Quat,
@@ -95,7 +95,7 @@ impl LegWork {
         ankle: Affine3A::IDENTITY,
         knee_local: Affine3A::IDENTITY,
         ankle_local: Affine3A::IDENTITY,
-        target: Vec3::ZERO,
+        target: Vec3A::ZERO,
         align: Quat::IDENTITY,
         hip_fix: Quat::IDENTITY,
         knee_fix: Quat::IDENTITY,
@@ -130,13 +130,13 @@ impl FootPlacementState {
     pub fn new(placement: &FootPlacement) -> Self {
         let feet = placement.foot_count();
         let memory = FootMemory {
-            prev_ankle: Vec3::ZERO,
+            prev_ankle: Vec3A::ZERO,
             height: 0.0,
-            normal: placement.desc.up,
+            normal: placement.desc.up.into(),
             planted: false,
-            lock: Vec3::ZERO,
+            lock: Vec3A::ZERO,
             lock_lift: 0.0,
-            slide: Vec3::ZERO,
+            slide: Vec3A::ZERO,
         };
         Self {
             memory: vec![memory; feet],
@@ -160,7 +160,7 @@ impl FootPlacementState {
         self.pelvis_drop = 0.0;
         self.weight = if self.active { 1.0 } else { 0.0 };
         for m in &mut self.memory {
-            m.slide = Vec3::ZERO;
+            m.slide = Vec3A::ZERO;
             m.planted = false;
         }
     }
