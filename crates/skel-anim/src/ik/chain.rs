@@ -185,9 +185,24 @@ impl ChainIk {
         corrections: &mut [Quat],
     ) -> Result<ChainSolution, AnimError> {
         self.check(models.len(), limits, from_rest, corrections.len())?;
+        self.solve_checked(models, limits, from_rest, corrections, true)
+    }
+
+    /// [`solve_from_rest`](Self::solve_from_rest) after its [`check`](Self::check) passed;
+    /// `try_f32`: whether to try the f32 FABRIK path first (a batch that saw it refuse the
+    /// chain says no).
+    pub(super) fn solve_checked(
+        &self,
+        models: &[Affine3A],
+        limits: &[JointLimit],
+        from_rest: &[Quat],
+        corrections: &mut [Quat],
+        try_f32: bool,
+    ) -> Result<ChainSolution, AnimError> {
         let n = models.len();
         let weight32 = self.weight.clamp(0.0, 1.0);
-        if let Some(request) = self.similar_request(limits)
+        if try_f32
+            && let Some(request) = self.similar_request(limits)
             && let Some(out) = similar::solve(models, &request, corrections)
         {
             return Ok(solution(&out, request.tolerance));

@@ -88,12 +88,16 @@ impl ChainIk {
         for index in 0..jobs.len() {
             let job = &jobs[index];
             let (n, models) = (job.models.len(), job.models);
-            let checked = n >= 3
-                && job
-                    .ik
-                    .check(n, job.limits, job.from_rest, job.corrections.len())
-                    .is_ok();
-            if let Some(request) = checked
+            if let Err(e) = job
+                .ik
+                .check(n, job.limits, job.from_rest, job.corrections.len())
+            {
+                solutions[index] = Err(e);
+                continue;
+            }
+            // Whether the f32 path may still take the job alone (it refused it here).
+            let mut try_f32 = true;
+            if let Some(request) = (n >= 3)
                 .then(|| job.ik.similar_request(job.limits))
                 .flatten()
             {
@@ -118,12 +122,18 @@ impl ChainIk {
                     }
                     continue;
                 }
+                try_f32 = false;
             }
-            // Another path (limits, CCD, frames the f32 path refuses) or an error: alone.
+            // Another path (limits, CCD, two joints, frames the f32 path refuses): alone,
+            // checked already.
             let job = &mut jobs[index];
-            solutions[index] =
-                job.ik
-                    .solve_from_rest(job.models, job.limits, job.from_rest, job.corrections);
+            solutions[index] = job.ik.solve_checked(
+                job.models,
+                job.limits,
+                job.from_rest,
+                job.corrections,
+                try_f32,
+            );
         }
         group.flush(jobs, solutions);
         Ok(())
