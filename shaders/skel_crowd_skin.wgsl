@@ -10,13 +10,23 @@ struct SkelCrowdVertex {
     normal: vec3<f32>,
 }
 
+// Bone matrix `bone` of skel_crowd_bones as a 4x4 matrix: SKEL_BONE_VEC4S vec4s a bone, 4 (the
+// columns, BoneLayout::Mat4) or 3 (the top three rows of an affine matrix, Affine3x4).
+fn skel_crowd_bone(bone: u32) -> mat4x4<f32> {
+    let at = bone * SKEL_BONE_VEC4S;
+    if SKEL_BONE_VEC4S == 3u {
+        return transpose(mat4x4<f32>(skel_crowd_bones[at], skel_crowd_bones[at + 1u], skel_crowd_bones[at + 2u], vec4<f32>(0.0, 0.0, 0.0, 1.0)));
+    }
+    return mat4x4<f32>(skel_crowd_bones[at], skel_crowd_bones[at + 1u], skel_crowd_bones[at + 2u], skel_crowd_bones[at + 3u]);
+}
+
 // m + Σ w_k · bone[base + j_k] over one set; zero weights read nothing.
 fn skel_crowd_add_influences(m: mat4x4<f32>, base: u32, joints: vec4<u32>, weights: vec4<f32>) -> mat4x4<f32> {
     var acc = m;
     for (var k = 0u; k < 4u; k += 1u) {
         let w = weights[k];
         if (w != 0.0) {
-            acc += w * skel_crowd_bones[base + joints[k]];
+            acc += w * skel_crowd_bone(base + joints[k]);
         }
     }
     return acc;
@@ -96,7 +106,7 @@ fn skel_crowd_blend_dq_set(blend: SkelDqBlend, base: u32, joints: vec4<u32>, wei
     for (var k = 0u; k < 4u; k += 1u) {
         let w = weights[k];
         if (w != 0.0) {
-            let dq = skel_dual_quat(skel_crowd_bones[base + joints[k]]);
+            let dq = skel_dual_quat(skel_crowd_bone(base + joints[k]));
             if (!b.has_pivot) {
                 b.pivot = dq.real;
                 b.has_pivot = true;

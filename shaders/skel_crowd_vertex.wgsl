@@ -21,7 +21,10 @@ struct SkelCrowdDraw {
 }
 
 @group(1) @binding(0) var<uniform> skel_crowd_draw: SkelCrowdDraw;
-@group(1) @binding(1) var<storage, read> skel_crowd_bones: array<mat4x4<f32>>;
+@group(1) @binding(1) var<storage, read> skel_crowd_bones: array<vec4<f32>>;
+// Vec4s per bone in skel_crowd_bones: 4 (column-major 4x4, the default) or 3 (the top three
+// rows of an affine matrix, BoneLayout::Affine3x4): set it in the render pipeline's constants.
+override SKEL_BONE_VEC4S: u32 = 4u;
 // [0]: visible instances n; [1 + slot]: the instance drawn as instance_index `slot`.
 @group(1) @binding(2) var<storage, read> skel_crowd_instances: array<u32>;
 @group(1) @binding(3) var<storage, read> skel_crowd_skinned_positions: array<f32>;

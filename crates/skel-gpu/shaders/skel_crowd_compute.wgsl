@@ -29,8 +29,10 @@ struct SkelCrowdParams {
 }
 
 @group(0) @binding(0) var<uniform> skel_crowd_params: SkelCrowdParams;
-// Every instance's bone matrices, column-major 4x4, instance-major.
-@group(0) @binding(1) var<storage, read> skel_crowd_bones: array<mat4x4<f32>>;
+// Every instance's bone matrices, instance-major, SKEL_BONE_VEC4S vec4s each: 4, a
+// column-major 4x4; 3, the top three rows of an affine matrix (set by the pipeline).
+@group(0) @binding(1) var<storage, read> skel_crowd_bones: array<vec4<f32>>;
+override SKEL_BONE_VEC4S: u32 = 4u;
 // [0]: visible instances n; [1 + slot]: the instance skinned into slot `slot` (slot < n).
 @group(0) @binding(2) var<storage, read> skel_crowd_instances: array<u32>;
 @group(0) @binding(3) var<storage, read> skel_rest_positions: array<f32>;

@@ -50,8 +50,10 @@ struct SkelDrawIndexedIndirect {
 }
 
 @group(0) @binding(0) var<uniform> skel_cull: SkelCullParams;
-// The chunk's instances' skinning matrices.
-@group(0) @binding(1) var<storage, read> skel_cull_bones: array<mat4x4<f32>>;
+// The chunk's instances' skinning matrices, SKEL_BONE_VEC4S vec4s each: 4, the columns of a
+// 4x4 matrix; 3, the top three rows of an affine one (set by the pipeline).
+@group(0) @binding(1) var<storage, read> skel_cull_bones: array<vec4<f32>>;
+override SKEL_BONE_VEC4S: u32 = 4u;
 @group(0) @binding(2) var<storage, read> skel_cull_parts: array<SkelCullPart>;
 // Per bone: left, then right.
 @group(0) @binding(3) var<storage, read> skel_cull_frames: array<mat4x4<f32>>;
@@ -64,6 +66,15 @@ struct SkelDrawIndexedIndirect {
 @group(0) @binding(7) var<storage, read_write> skel_cull_draw: SkelDrawIndexedIndirect;
 
 const SKEL_CULL_INF: f32 = 3.40282347e38;
+
+// Skinning matrix `bone` of the chunk, as a 4x4 matrix in either layout.
+fn skel_cull_bone(bone: u32) -> mat4x4<f32> {
+    let at = bone * SKEL_BONE_VEC4S;
+    if SKEL_BONE_VEC4S == 3u {
+        return transpose(mat4x4<f32>(skel_cull_bones[at], skel_cull_bones[at + 1u], skel_cull_bones[at + 2u], vec4<f32>(0.0, 0.0, 0.0, 1.0)));
+    }
+    return mat4x4<f32>(skel_cull_bones[at], skel_cull_bones[at + 1u], skel_cull_bones[at + 2u], skel_cull_bones[at + 3u]);
+}
 
 // Whether every lane is finite (from the bits: fast-math may fold x - x == 0).
 fn skel_cull_finite(v: vec3<f32>) -> bool {
@@ -85,7 +96,7 @@ fn skel_cull_instances(@builtin(global_invocation_id) gid: vec3<u32>) {
     var boxed = false;
     for (var p = 0u; p < skel_cull.parts; p += 1u) {
         let part = skel_cull_parts[p];
-        let skin = skel_cull_bones[base + part.bone];
+        let skin = skel_cull_bone(base + part.bone);
         let m = placement * (skel_cull_frames[part.bone * 2u] * skin) * skel_cull_frames[part.bone * 2u + 1u];
         let center = (m * vec4<f32>(part.center, 1.0)).xyz;
         let rows = m[0].xyz * m[0].xyz + m[1].xyz * m[1].xyz + m[2].xyz * m[2].xyz;

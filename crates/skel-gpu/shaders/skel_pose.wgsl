@@ -15,8 +15,12 @@
 //   first), model transforms in private memory (at most 64 posed nodes); each node sampled once.
 // - skel_pose_nodes: one workgroup per group_characters instances (64 / posed nodes), one
 //   thread per (instance, node): each node sampled once into workgroup memory, the hierarchy
-//   resolved one level per barrier (each node's level from a table after the parents), then the matrices written one 16-byte column per thread,
-//   consecutive threads on consecutive columns (coalesced).
+//   resolved one level per barrier (each node's level from a table after the parents), then the
+//   matrices written one 16-byte column per thread, consecutive threads on consecutive columns
+//   (coalesced); 3x4 matrices one bone (three rows) per thread.
+// The matrices go out as SKEL_BONE_VEC4S vec4s each: 4, the columns of the 4x4 matrix
+// (BoneLayout::Mat4), or 3, its top three rows (BoneLayout::Affine3x4: the bottom row of an
+// affine matrix is 0 0 0 1, 48 bytes instead of 64).
 // The bone passes skip an instance on frames its pose update rate (LOD) leaves out.
 
 struct SkelPoseParams {
@@ -85,10 +89,13 @@ struct SkelAffine {
 // Per bone: the mesh inverse, then the inverse bind matrix.
 @group(0) @binding(5) var<storage, read> skel_bone_matrices: array<mat4x4<f32>>;
 @group(0) @binding(6) var<storage, read_write> skel_instances: array<SkelPoseInstance>;
-// This chunk's instances' bone matrices, instance-major.
-@group(0) @binding(7) var<storage, read_write> skel_bones_out: array<mat4x4<f32>>;
+// This chunk's instances' bone matrices, instance-major, SKEL_BONE_VEC4S vec4s each.
+@group(0) @binding(7) var<storage, read_write> skel_bones_out: array<vec4<f32>>;
 // Every instance's morph weights, morph_vec4s each.
 @group(0) @binding(8) var<storage, read_write> skel_morph_out: array<vec4<f32>>;
+
+// 4: bone matrices out as 4x4 columns; 3: as the top three rows (set by the pipeline).
+override SKEL_BONE_VEC4S: u32 = 4u;
 
 const SKEL_NO_PARENT: u32 = 0xffffffffu;
 const SKEL_MAX_CHARACTER_NODES: u32 = 64u;
@@ -203,6 +210,22 @@ fn skel_skinning_matrix(model: SkelAffine, bone: u32) -> mat4x4<f32> {
     return out;
 }
 
+// Writes bone matrix `index` of the chunk in the output's layout.
+fn skel_store_bone(index: u32, m: mat4x4<f32>) {
+    let at = index * SKEL_BONE_VEC4S;
+    if SKEL_BONE_VEC4S == 3u {
+        let t = transpose(m);
+        skel_bones_out[at] = t[0];
+        skel_bones_out[at + 1u] = t[1];
+        skel_bones_out[at + 2u] = t[2];
+    } else {
+        skel_bones_out[at] = m[0];
+        skel_bones_out[at + 1u] = m[1];
+        skel_bones_out[at + 2u] = m[2];
+        skel_bones_out[at + 3u] = m[3];
+    }
+}
+
 fn skel_thread(gid: vec3<u32>, row_threads: u32) -> u32 {
     return gid.x + gid.y * row_threads;
 }
@@ -291,7 +314,7 @@ fn skel_pose_bones(@builtin(global_invocation_id) gid: vec3<u32>) {
         model = skel_affine_mul(skel_local(f.fa, f.fb, f.weight, node), model);
         node = skel_parents[node];
     }
-    skel_bones_out[t] = skel_skinning_matrix(model, source);
+    skel_store_bone(t, skel_skinning_matrix(model, source));
 }
 
 @compute @workgroup_size(64)
@@ -320,7 +343,7 @@ fn skel_pose_characters(@builtin(global_invocation_id) gid: vec3<u32>) {
     let first = slot * skel_pose.bones;
     for (var b = 0u; b < skel_pose.bones; b += 1u) {
         let source = skel_source_bone(b, inst.flags);
-        skel_bones_out[first + b] = skel_skinning_matrix(model[min(skel_bone_nodes[source].x, nodes - 1u)], source);
+        skel_store_bone(first + b, skel_skinning_matrix(model[min(skel_bone_nodes[source].x, nodes - 1u)], source));
     }
 }
 
@@ -369,14 +392,31 @@ fn skel_pose_nodes(
         }
     }
     workgroupBarrier();
-    // Every thread writes one column of one matrix; the group's matrices are contiguous.
+    // 4x4: every thread writes one column of one matrix; 3x4: one bone (its three rows). The
+    // group's matrices are contiguous.
     let characters = min(per_group, skel_pose.chunk_instances - min(first_slot, skel_pose.chunk_instances));
     let bones = skel_pose.bones;
-    let words = characters * bones * 4u;
+    let per_bone = SKEL_BONE_VEC4S;
     let first_bone = first_slot * bones;
+    if per_bone == 3u {
+        // One thread per bone, its three rows (48 contiguous bytes). One row per thread, as
+        // the columns below, was 8 % slower on an H100 (docs/bench-gpu.md).
+        for (var m = lid; m < characters * bones; m += 64u) {
+            let ch = m / bones;
+            let flags = skel_group_flags[ch];
+            if (flags & SKEL_SKIP) != 0u {
+                continue;
+            }
+            let source = skel_source_bone(m - ch * bones, flags);
+            let model = skel_group_model[ch * nodes + skel_bone_nodes[source].x];
+            skel_store_bone(first_bone + m, skel_skinning_matrix(model, source));
+        }
+        return;
+    }
+    let words = characters * bones * per_bone;
     for (var w = lid; w < words; w += 64u) {
-        let m = w >> 2u;
-        let col = w & 3u;
+        let m = w / per_bone;
+        let k = w - m * per_bone;
         let ch = m / bones;
         let flags = skel_group_flags[ch];
         if (flags & SKEL_SKIP) != 0u {
@@ -384,11 +424,12 @@ fn skel_pose_nodes(
         }
         let source = skel_source_bone(m - ch * bones, flags);
         let model = skel_group_model[ch * nodes + skel_bone_nodes[source].x];
-        let ibm = skel_bone_matrices[source * 2u + 1u][col];
+        // Column k.
+        let ibm = skel_bone_matrices[source * 2u + 1u][k];
         var v = vec4<f32>(dot(model.r0, ibm), dot(model.r1, ibm), dot(model.r2, ibm), ibm.w);
         if skel_pose.has_mesh_inverse != 0u {
             v = skel_bone_matrices[source * 2u] * v;
         }
-        skel_bones_out[first_bone + m][col] = v;
+        skel_bones_out[(first_bone + m) * per_bone + k] = v;
     }
 }

@@ -17,6 +17,28 @@ pub(crate) fn compute_pipelines<const N: usize>(
     entry_points: [&str; N],
     zero_workgroup_memory: bool,
 ) -> [wgpu::ComputePipeline; N] {
+    compute_pipelines_with(
+        ctx,
+        label,
+        source,
+        group_layouts,
+        entry_points,
+        zero_workgroup_memory,
+        &[],
+    )
+}
+
+/// [`compute_pipelines`] with values for the shader's override constants (`constants`: name,
+/// value), such as [`crate::BoneLayout::constants`].
+pub(crate) fn compute_pipelines_with<const N: usize>(
+    ctx: &GpuContext,
+    label: &str,
+    source: Cow<'_, str>,
+    group_layouts: &[&wgpu::BindGroupLayout],
+    entry_points: [&str; N],
+    zero_workgroup_memory: bool,
+    constants: &[(&str, f64)],
+) -> [wgpu::ComputePipeline; N] {
     let module = ctx
         .device
         .create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -40,7 +62,7 @@ pub(crate) fn compute_pipelines<const N: usize>(
                 module: &module,
                 entry_point: Some(entry_point),
                 compilation_options: wgpu::PipelineCompilationOptions {
-                    constants: &[],
+                    constants,
                     zero_initialize_workgroup_memory: zero_workgroup_memory,
                 },
                 cache: None,

@@ -2,13 +2,17 @@
 //! ([`CrowdSkinning`]; the vertex-shader fragment is in `crowd_vertex`). It reads the bone
 //! matrices of instance `list[1 + slot]` at `instance * bone_stride + bone_offset` in a
 //! [`CrowdBones`] buffer and, for a mesh with morph targets, morphs each vertex with that
-//! instance's weights first (`crowd_morph`).
+//! instance's weights first (`crowd_morph`). The bones may be 4×4 or 3×4
+//! ([`BoneLayout`]): the pipeline for 3×4 is compiled the first time a crowd of that layout is
+//! bound, and both rebuild the same 4×4 matrix before skinning.
 
 use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
 use crate::crowd_morph::{
     CROWD_MORPH_BINDINGS, CrowdMorphInputs, check_morph, morph_layout_entries,
 };
-use crate::{CrowdBones, GpuContext, GpuError, Influences, SkeletonGpu, SkinningMethod};
+use crate::{
+    BoneLayout, CrowdBones, GpuContext, GpuError, Influences, SkeletonGpu, SkinningMethod,
+};
 
 /// The crowd compute module (entry points `skel_crowd_skin4`/`8`/`16`, their `_dq` forms, and
 /// the `_morph` forms of all six for meshes with morph targets):
@@ -60,6 +64,7 @@ pub struct CrowdSkinningBindings {
     /// Slots this binding skins: `first_slot..first_slot + instance_count`.
     first_slot: u32,
     instance_count: u32,
+    bone_layout: BoneLayout,
     // Kept alive with the bind group that references them.
     _params: wgpu::Buffer,
     _morph_params: Option<wgpu::Buffer>,
@@ -88,6 +93,10 @@ pub struct CrowdSkinning {
     morph: bool,
     layout: wgpu::BindGroupLayout,
     pipeline: wgpu::ComputePipeline,
+    /// The pipeline for [`BoneLayout::Affine3x4`] bones, compiled at the first bind of such a
+    /// crowd.
+    affine: std::sync::OnceLock<wgpu::ComputePipeline>,
+    entry_point: String,
     max_per_dimension: u32,
 }
 
@@ -199,6 +208,8 @@ impl CrowdSkinning {
             morph,
             layout,
             pipeline,
+            affine: std::sync::OnceLock::new(),
+            entry_point,
             max_per_dimension: ctx.limits.max_compute_workgroups_per_dimension.max(1),
         })
     }
@@ -377,6 +388,22 @@ impl CrowdSkinning {
                 l.max_storage_buffer_binding_size
             })?;
         }
+        let bone_layout = inputs.bones.bone_layout();
+        if bone_layout == BoneLayout::Affine3x4 && self.affine.get().is_none() {
+            let pipeline = ctx.capture("CrowdSkinning::bind (3x4 pipeline)", || {
+                let [pipeline] = crate::compute_pass::compute_pipelines_with(
+                    ctx,
+                    "skel crowd skinning (3x4 bones)",
+                    CROWD_COMPUTE_WGSL.into(),
+                    &[&self.layout],
+                    [&self.entry_point],
+                    true,
+                    &bone_layout.constants(),
+                );
+                pipeline
+            })?;
+            let _ = self.affine.set(pipeline);
+        }
         let mut params = crowd_mesh_params(vertex_count, inputs.bones, inputs.bone_offset);
         params[3] = first_slot;
         ctx.capture("CrowdSkinning::bind", || {
@@ -406,6 +433,7 @@ impl CrowdSkinning {
                 vertex_count,
                 first_slot,
                 instance_count: slots,
+                bone_layout,
                 _params: params,
                 _morph_params: morph_params,
             })
@@ -443,7 +471,11 @@ impl CrowdSkinning {
         if x == 0 {
             return;
         }
-        pass.set_pipeline(&self.pipeline);
+        let pipeline = match bindings.bone_layout {
+            BoneLayout::Affine3x4 => self.affine.get().unwrap_or(&self.pipeline),
+            BoneLayout::Mat4 => &self.pipeline,
+        };
+        pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bindings.group, &[]);
         pass.dispatch_workgroups(x, y, z);
     }

@@ -17,12 +17,14 @@
 //! `J`'s 3×3 part. Mapping a joint-frame sphere through `S` alone would box it in the wrong
 //! frame (off by the inverse bind), and shrinking it back into mesh space would lose the
 //! exactness of the CPU box for inverse binds that stretch.
+//!
+//! The pass reads the bones in the crowd's [`BoneLayout`](crate::BoneLayout) (4×4 or 3×4).
 
 use glam::{Mat4, Vec3, Vec4};
 
 use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
-use crate::compute_pass::{compute_pipelines, groups_2d};
-use crate::{CrowdBones, GpuContext, GpuError};
+use crate::compute_pass::{compute_pipelines_with, groups_2d};
+use crate::{BoneLayout, CrowdBones, GpuContext, GpuError};
 
 /// The WGSL of the culling pass (entry points `skel_cull_instances`, `skel_cull_draw_args`).
 pub const CULL_WGSL: &str = include_str!("../shaders/skel_cull.wgsl");
@@ -160,9 +162,13 @@ impl CrowdCull {
                 index,
             });
         }
-        let instance_bytes = u64::from(bones) * crate::CROWD_BONE_BYTES;
-        let per_chunk =
-            crate::crowd::instances_per_chunk(ctx, instance_bytes, desc.max_chunk_bytes, count)?;
+        let instance_bytes = crowd.instance_bytes();
+        let per_chunk = crate::bone_layout::instances_per_chunk(
+            ctx,
+            instance_bytes,
+            desc.max_chunk_bytes,
+            count,
+        )?;
         let placement_bytes = u64::from(count) * 64;
         ctx.require_limit("max_storage_buffer_binding_size", placement_bytes, |l| {
             l.max_storage_buffer_binding_size
@@ -229,7 +235,7 @@ impl CrowdCull {
                 DRAW_INDEXED_INDIRECT_BYTES,
                 out | wgpu::BufferUsages::INDIRECT,
             );
-            let (layout, instances_pipeline, draw_pipeline) = pipelines(ctx);
+            let (layout, instances_pipeline, draw_pipeline) = pipelines(ctx, crowd.bone_layout());
             let piece = |buffer, offset, size| {
                 wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                     buffer,
@@ -313,6 +319,21 @@ impl CrowdCull {
         encoder: &mut wgpu::CommandEncoder,
         planes: &[Vec4; 6],
     ) -> Result<(), GpuError> {
+        self.encode_timed(ctx, encoder, planes, None)
+    }
+
+    /// [`encode`](Self::encode) with GPU timestamps written at the start and end of the
+    /// culling pass (both dispatches; needs `TIMESTAMP_QUERY`).
+    ///
+    /// # Errors
+    /// As [`encode`](Self::encode).
+    pub fn encode_timed(
+        &self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        planes: &[Vec4; 6],
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) -> Result<(), GpuError> {
         let floats: &[f32] = bytemuck::cast_slice(planes);
         if let Some(index) = floats.iter().position(|v| !v.is_finite()) {
             return Err(GpuError::NotFinite {
@@ -336,7 +357,7 @@ impl CrowdCull {
         encoder.clear_buffer(&self.visible, 0, Some(4));
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("skel cull"),
-            timestamp_writes: None,
+            timestamp_writes,
         });
         pass.set_pipeline(&self.instances_pipeline);
         for (group, &(_, _, x, y)) in self.groups.iter().zip(&self.chunks) {
@@ -407,6 +428,7 @@ fn check_parts(parts: &[CullPart], bones: u32) -> Result<(), GpuError> {
 /// The bind group layout and the two pipelines.
 fn pipelines(
     ctx: &GpuContext,
+    bone_layout: BoneLayout,
 ) -> (
     wgpu::BindGroupLayout,
     wgpu::ComputePipeline,
@@ -428,13 +450,14 @@ fn pipelines(
             label: Some("skel cull"),
             entries: &entries,
         });
-    let [instances, draw_args] = compute_pipelines(
+    let [instances, draw_args] = compute_pipelines_with(
         ctx,
         "skel cull",
         CULL_WGSL.into(),
         &[&layout],
         ["skel_cull_instances", "skel_cull_draw_args"],
         true,
+        &bone_layout.constants(),
     );
     (layout, instances, draw_args)
 }

@@ -82,6 +82,7 @@
 pub use glam;
 
 mod bind_entries;
+mod bone_layout;
 mod bone_texture;
 mod buffers;
 mod clip_error;
@@ -113,6 +114,7 @@ mod sink;
 mod skeleton;
 mod staging;
 
+pub use bone_layout::{BONE_VEC4S_CONSTANT, BoneLayout};
 pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout};
 pub use buffers::{BufferInit, MIN_BUFFER_SIZE, create_buffers_init, padded_buffer_size};
 pub use clip_error::{bone_error, frame_at};

@@ -6,11 +6,17 @@
 //! The bone buffer can be larger than a storage binding may be
 //! (`max_storage_buffer_binding_size`, 2 GiB − 4 on an NVIDIA H200): it is bound in chunks of
 //! whole instances, each under the limit, one dispatch each.
+//!
+//! The matrices go out in the bone buffer's [`BoneLayout`]: 4×4 (64 bytes a bone) or the top
+//! three rows of the affine matrix (48 bytes; 1 000 000 CesiumMan: 0.91 GB a frame instead of
+//! 1.22 GB). What 3×4 saves is read by skinning and culling (9 % and 21 % faster on an H100);
+//! the per-node pass itself, bound by how many workgroups stay in flight rather than by its
+//! stores, took 8 % longer with it there (`docs/bench-gpu.md`).
 
 use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
-use crate::compute_pass::{compute_pipelines, groups_2d};
+use crate::compute_pass::{compute_pipelines_with, groups_2d};
 use crate::pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, POSE_WGSL, PoseInstance};
-use crate::{CROWD_BONE_BYTES, CrowdBones, GpuContext, GpuError};
+use crate::{BoneLayout, CrowdBones, GpuContext, GpuError};
 
 /// Threads per workgroup of the pose passes.
 pub const POSE_WORKGROUP_SIZE: u32 = 64;
@@ -54,6 +60,7 @@ pub struct GpuCrowdPoseDescriptor {
 #[derive(Debug)]
 pub struct GpuCrowdPose {
     layout: PoseLayout,
+    bone_layout: BoneLayout,
     advance: wgpu::ComputePipeline,
     pose: wgpu::ComputePipeline,
     instances: wgpu::Buffer,
@@ -111,9 +118,13 @@ impl GpuCrowdPose {
                 expected: "at most 64",
             });
         }
-        let instance_bytes = u64::from(clips.bone_count) * CROWD_BONE_BYTES;
-        let per_chunk =
-            crate::crowd::instances_per_chunk(ctx, instance_bytes, desc.max_chunk_bytes, count)?;
+        let instance_bytes = bones.instance_bytes();
+        let per_chunk = crate::bone_layout::instances_per_chunk(
+            ctx,
+            instance_bytes,
+            desc.max_chunk_bytes,
+            count,
+        )?;
         let max_x = ctx.limits.max_compute_workgroups_per_dimension.max(1);
         let group_threads = POSE_WORKGROUP_SIZE;
         let group_characters = (group_threads / clips.node_count.max(1)).max(1);
@@ -160,7 +171,7 @@ impl GpuCrowdPose {
         ];
         let params_bytes = vec![0u8; chunks.len() * PARAMS_STRIDE as usize];
         ctx.capture("GpuCrowdPose::new", || {
-            let (layout, advance, pose) = pipelines(ctx, desc.layout);
+            let (layout, advance, pose) = pipelines(ctx, desc.layout, bones.bone_layout());
             let storage = |label, size: u64| {
                 ctx.device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some(label),
@@ -217,6 +228,7 @@ impl GpuCrowdPose {
                 .collect();
             Self {
                 layout: desc.layout,
+                bone_layout: bones.bone_layout(),
                 advance,
                 pose,
                 instances,
@@ -246,6 +258,18 @@ impl GpuCrowdPose {
     #[must_use]
     pub fn layout(&self) -> PoseLayout {
         self.layout
+    }
+
+    /// How the pass writes each bone (the bone buffer's layout).
+    #[must_use]
+    pub fn bone_layout(&self) -> BoneLayout {
+        self.bone_layout
+    }
+
+    /// Bytes of bone matrices one frame writes when every instance poses (no LOD skipping).
+    #[must_use]
+    pub fn bone_bytes_per_frame(&self) -> u64 {
+        u64::from(self.instance_count) * u64::from(self.bones) * self.bone_layout.bytes()
     }
 
     /// Chunks the bone buffer is bound in (one bone dispatch each).
@@ -394,6 +418,7 @@ fn check_clips(clips: &GpuClips, instances: &[PoseInstance]) -> Result<(), GpuEr
 fn pipelines(
     ctx: &GpuContext,
     layout: PoseLayout,
+    bone_layout: BoneLayout,
 ) -> (
     wgpu::BindGroupLayout,
     wgpu::ComputePipeline,
@@ -429,13 +454,14 @@ fn pipelines(
     // output reads them), so WebGPU's zeroing of workgroup memory at each workgroup's start
     // is work for nothing: 2 % of the pass at 1 000 000 CesiumMan on the H200
     // (docs/gpu-posing.md).
-    let [advance, bones] = compute_pipelines(
+    let [advance, bones] = compute_pipelines_with(
         ctx,
         "skel pose",
         POSE_WGSL.into(),
         &[&group_layout],
         ["skel_pose_advance", bones_entry],
         false,
+        &bone_layout.constants(),
     );
     (group_layout, advance, bones)
 }

@@ -18,7 +18,7 @@ use crate::common::{assets_dir, ctx, read_u32};
 
 /// An asset, its bounds as `CullPart`s, and per bone its `CullBone` and joint node.
 pub(crate) struct Character {
-    asset: GltfAsset,
+    pub(crate) asset: GltfAsset,
     bounds: CharacterBounds,
     pub(crate) parts: Vec<CullPart>,
     pub(crate) bones: Vec<CullBone>,

@@ -6,6 +6,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
+mod affine_bones;
 mod alloc_count;
 mod bone_counts;
 mod buffers;

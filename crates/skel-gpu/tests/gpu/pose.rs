@@ -2,7 +2,9 @@
 //! (at a key, between keys, backwards across the loop wrap, clamped at the end, a two-clip
 //! blend), ticked by the same `dt`s on both sides. Bone matrices must agree within 1e-4 of the
 //! asset's bounding-box diagonal, measured as the largest displacement they can cause to a
-//! vertex (`|Δtranslation| + radius × ‖Δlinear‖`).
+//! vertex (`|Δtranslation| + radius × ‖Δlinear‖`). Every case is posed twice, into a 4×4 and
+//! a 3×4 bone buffer ([`BoneLayout`]): both are held to that tolerance, and to each other
+//! within 1e-6.
 
 use std::sync::Arc;
 
@@ -10,8 +12,8 @@ use glam::Mat4;
 use skel_anim::{LayerDesc, LoopMode, Player, RecordingSink, Rig};
 use skel_gltf::LoadOptions;
 use skel_gpu::{
-    CrowdBones, GpuClipSet, GpuClipSetOptions, GpuClips, GpuCrowdPose, GpuCrowdPoseDescriptor,
-    PoseInstance, PoseLayout, bone_error, readback,
+    BoneLayout, CrowdBones, GpuClipSet, GpuClipSetOptions, GpuClips, GpuCrowdPose,
+    GpuCrowdPoseDescriptor, PoseInstance, PoseLayout, bone_error, readback,
 };
 
 use crate::common::{assets_dir, ctx};
@@ -116,12 +118,27 @@ fn check(file: &str, layout: PoseLayout, max_chunk_bytes: Option<u64>) -> Option
     let clips = GpuClips::new(ctx, &set).unwrap();
     let cases = cases(&rig);
     let instances: Vec<PoseInstance> = cases.iter().map(|c| c.instance).collect();
-    let bones = CrowdBones::new_gpu_posed(ctx, instances.len() as u32, set.bone_count()).unwrap();
     let desc = GpuCrowdPoseDescriptor {
         layout,
         max_chunk_bytes,
     };
-    let mut pose = GpuCrowdPose::new(ctx, &clips, &bones, &instances, &desc).unwrap();
+    let count = instances.len() as u32;
+    let crowds = [BoneLayout::Mat4, BoneLayout::Affine3x4].map(|bone_layout| {
+        let bones =
+            CrowdBones::new_gpu_posed_with_layout(ctx, count, set.bone_count(), bone_layout)
+                .unwrap();
+        // 3×4 chunks hold a multiple of 16 instances of an odd bone count (256-byte offsets);
+        // affine_bones.rs checks them.
+        let desc = GpuCrowdPoseDescriptor {
+            max_chunk_bytes: desc
+                .max_chunk_bytes
+                .map(|b| b.max(16 * bones.instance_bytes())),
+            ..desc
+        };
+        let pose = GpuCrowdPose::new(ctx, &clips, &bones, &instances, &desc).unwrap();
+        (bones, pose)
+    });
+    let mut crowds = crowds;
     let mut players: Vec<Player> = cases
         .iter()
         .map(|case| {
@@ -134,34 +151,51 @@ fn check(file: &str, layout: PoseLayout, max_chunk_bytes: Option<u64>) -> Option
         .collect();
     let per_instance = set.bone_count() as usize;
     let mut worst = 0.0f32;
+    let mut between = 0.0f32;
     for dt in [0.0, 0.37, 0.91, 1.7] {
-        pose.prepare(ctx, dt);
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
-        {
+        for (_, pose) in &mut crowds {
+            pose.prepare(ctx, dt);
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pose.record(&mut pass);
         }
         ctx.queue.submit([encoder.finish()]);
-        let gpu: Vec<Mat4> =
-            readback::read_buffer_as(ctx, bones.bones_buffer(), 0, instances.len() * per_instance)
-                .unwrap();
+        let [full, rows] = [&crowds[0].0, &crowds[1].0]
+            .map(|bones| crate::affine_bones::read_bones(ctx, bones, instances.len()));
+        for (g, a) in full.iter().zip(&rows) {
+            between = between.max(
+                (*g - *a)
+                    .abs()
+                    .to_cols_array()
+                    .into_iter()
+                    .fold(0.0, f32::max),
+            );
+        }
+        assert!(
+            between <= 1e-6,
+            "{file} {layout:?}: 3x4 bones differ from 4x4 by {between:e} after dt {dt}"
+        );
         for (i, player) in players.iter_mut().enumerate() {
             let mut sink = RecordingSink::default();
             player.tick(dt, &mut sink);
-            let cpu = sink.bone_matrices.iter().flatten();
-            let got = &gpu[i * per_instance..(i + 1) * per_instance];
-            for (b, (g, c)) in got.iter().zip(cpu).enumerate() {
-                let e = bone_error(g, c, radius) / diagonal;
-                assert!(
-                    e <= 1e-4,
-                    "{file} {layout:?}: instance {i} (clip {:?}), bone {b}, after dt {dt}: \
-                     error {e:.2e} of the diagonal\ngpu {g}\ncpu {c}",
-                    instances[i].clips()
-                );
-                worst = worst.max(e);
+            for (gpu, bone_layout) in [(&full, "4x4"), (&rows, "3x4")] {
+                let cpu = sink.bone_matrices.iter().flatten();
+                let got = &gpu[i * per_instance..(i + 1) * per_instance];
+                for (b, (g, c)) in got.iter().zip(cpu).enumerate() {
+                    let e = bone_error(g, c, radius) / diagonal;
+                    assert!(
+                        e <= 1e-4,
+                        "{file} {layout:?} {bone_layout}: instance {i} (clip {:?}), bone {b}, \
+                         after dt {dt}: error {e:.2e} of the diagonal\ngpu {g}\ncpu {c}",
+                        instances[i].clips()
+                    );
+                    worst = worst.max(e);
+                }
             }
         }
     }
+    let pose = &crowds[0].1;
+    eprintln!("{file} {layout:?}: 3x4 against 4x4 bones: largest difference {between:e}");
     eprintln!(
         "{file} {layout:?}: {} instances, {} clips, worst bone error {worst:.2e} of the diagonal, \
          {} chunk(s), key data {} bytes",
