@@ -4,7 +4,8 @@
 # binaries, each built from a variant of crates/skel-gpu (the variants are described in the
 # README of the results folder), CesiumMan.glb in .devbin/, the Vulkan loader's .deb files in
 # .gl/ (carry: .gl, .devbin). VARIANTS (default: every bN found) and ROUNDS (default 2) pick
-# what runs. Every run appends one JSON object, tagged with its variant, to $OUT/variants.jsonl;
+# what runs; ARGS is added to the main row (e.g. `--bone-layout 3x4`), and EXTRA holds more
+# rows, each a set of arguments, separated by `;`. Every run appends one JSON object, tagged with its variant, to $OUT/variants.jsonl;
 # the log goes to $OUT/log.txt and the machine to $OUT/env.txt.
 set -u
 source scripts/h200/prelude.sh
@@ -18,8 +19,9 @@ t() { local v=$1 r=$2; shift 2; echo "=== $v round $r: $*" >> "$L"; local s; s=$
   echo "=== exit ${PIPESTATUS[0]} after $(( ($(date +%s%N) - s) / 1000000 )) ms" >> "$L"; }
 for r in $(seq 1 "${ROUNDS:-2}"); do
   for v in $VARIANTS; do
-    t $v $r --characters 1000000 --frames 30 --no-skin --layout ${LAYOUT:-per-node} --copy-mib 1024
-    [ -n "${EXTRA:-}" ] && t $v $r $EXTRA
+    t $v $r --characters 1000000 --frames 30 --no-skin --layout ${LAYOUT:-per-node} --copy-mib 1024 ${ARGS:-}
+    IFS=';' read -ra extras <<< "${EXTRA:-}"
+    for e in "${extras[@]}"; do t $v $r $e; done
   done
 done
 echo done >> "$L"

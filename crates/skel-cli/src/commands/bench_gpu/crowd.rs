@@ -12,6 +12,7 @@ use skel::gpu::{GpuContext, HeadlessOptions};
 use skel::{Crowd, CrowdDescriptor, LoadOptions, load_gltf};
 
 use super::compute_timing::{Timing, copy_bandwidth};
+use super::crowd_culled::{CullArgs, CullFigures, DirectRun};
 use super::crowd_posing::{PoseFigures, PosingArgs, start_instances};
 use super::report::{median, rayon_threads};
 use crate::render::{DEFAULT_CHARACTER, DEFAULT_CHARACTER_NAME};
@@ -35,6 +36,8 @@ pub(super) struct CrowdArgs {
     json: bool,
     #[command(flatten)]
     posing: PosingArgs,
+    #[command(flatten)]
+    cull: CullArgs,
 }
 
 /// What `skel bench gpu crowd --json` prints.
@@ -74,6 +77,9 @@ struct CrowdReport {
     /// Where the crowd was posed and what the pose pass cost (GPU path).
     #[serde(flatten)]
     pose: PoseFigures,
+    /// The bone layout, and what culling kept and cost (`--cull`).
+    #[serde(flatten)]
+    cull: CullFigures,
 }
 
 /// Runs `skel bench gpu crowd`.
@@ -104,14 +110,48 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
             } else {
                 skel::SkinningMethod::Linear
             },
-            compute: !args.posing.no_skin,
+            // The direct path skins the bone buffer it poses into (crowd_culled).
+            compute: !args.posing.no_skin && !args.cull.direct(),
             posing: args.posing.posing(),
             max_chunk_bytes: args.posing.chunk_bytes(),
             ..CrowdDescriptor::default()
         },
     )?;
-    start_instances(&ctx, &mut crowd, asset.animation.clips.len(), &args.posing)?;
+    let instances = start_instances(&ctx, &mut crowd, asset.animation.clips.len(), &args.posing)?;
     let mut figures = PoseFigures::of(&crowd, &args.posing);
+    if args.cull.direct() {
+        if !crowd.posed_on_gpu() {
+            return Err("--cull and --bone-layout 3x4 need --posing gpu".into());
+        }
+        let options = skel::gltf::LoadOptions {
+            decode_images: false,
+            ..skel::gltf::LoadOptions::with_handedness(LoadOptions::default().handedness)
+        };
+        let source = match &args.asset {
+            Some(p) => skel::gltf::load_path(p, &options)?,
+            None => skel::gltf::load_slice(DEFAULT_CHARACTER, None, &options)?,
+        };
+        let desc = skel::gpu::GpuCrowdPoseDescriptor {
+            layout: args.posing.pose_layout(),
+            max_chunk_bytes: args.posing.chunk_bytes(),
+        };
+        let method = if args.skinning == "dq" {
+            skel::SkinningMethod::DualQuaternion
+        } else {
+            skel::SkinningMethod::Linear
+        };
+        let run = super::crowd_culled::run(
+            &ctx,
+            &asset,
+            &source,
+            &crowd,
+            &instances,
+            &desc,
+            (args.frames, args.posing.no_skin, method),
+            &args.cull,
+        )?;
+        return report_direct(&ctx, args, name, &crowd, figures, run);
+    }
     let on_gpu = crowd.posed_on_gpu();
     let vertices: u64 = crowd
         .meshes()
@@ -255,11 +295,79 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         allocations_per_frame: allocations,
         allocations_per_upload_frame: allocations_whole,
         pose: figures,
+        cull: CullFigures {
+            bone_layout: "4x4".to_owned(),
+            ..CullFigures::default()
+        },
     };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    print(&report, args.json)
+}
+
+/// The report of the direct path (`--bone-layout 3x4`, `--cull`): the pose pass's CPU time is
+/// `prepare` (the per-frame uniforms); nothing else is uploaded; skinning's wall time is the
+/// whole frame's (one submission).
+fn report_direct(
+    ctx: &GpuContext,
+    args: &CrowdArgs,
+    name: String,
+    crowd: &Crowd,
+    mut figures: PoseFigures,
+    run: DirectRun,
+) -> Result<(), Box<dyn std::error::Error>> {
+    figures.pose_chunks = run.pose_chunks;
+    figures.pose_bytes_written = run.bone_bytes_per_frame / u64::from(figures.lod.max(1));
+    if args.posing.copy_mib > 0 {
+        let timing = Timing {
+            iterations: 20,
+            warmup_ms: 200,
+        };
+        figures.copy_bandwidth = Some(copy_bandwidth(ctx, timing, args.posing.copy_mib)?);
+    }
+    figures.finish(run.pose_gpu_ms);
+    figures.upload_bytes_per_frame = run.upload_bytes_per_frame;
+    let vertices: u64 = crowd
+        .meshes()
+        .iter()
+        .map(|m| u64::from(m.vertex_count))
+        .sum();
+    let total = vertices * u64::from(args.characters);
+    let info = &ctx.adapter_info;
+    let report = CrowdReport {
+        schema: "skel-bench-gpu-crowd/1",
+        asset: name,
+        adapter: info.name.clone(),
+        backend: format!("{:?}", info.backend),
+        driver: info.driver.clone(),
+        driver_info: info.driver_info.clone(),
+        characters: args.characters,
+        frames: args.frames,
+        skinning: args.skinning.clone(),
+        warnings: crowd.warnings().to_vec(),
+        vertices_per_character: vertices,
+        bones_per_character: crowd.gpu().bones_per_instance(),
+        rayon_threads: rayon_threads(),
+        pose_ms: run.prepare_cpu_ms,
+        upload_cpu_ms: 0.0,
+        upload_total_ms: 0.0,
+        skin_gpu_ms: run.skin_gpu_ms,
+        skin_wall_ms: run.frame_wall_ms,
+        gvertices_per_s: run
+            .skin_gpu_ms
+            .map_or(0.0, |ms| total as f64 / (ms * 1e-3) / 1e9),
+        allocations_per_frame: 0,
+        allocations_per_upload_frame: 0,
+        pose: figures,
+        cull: run.figures,
+    };
+    print(&report, args.json)
+}
+
+/// Prints `report` as text, or as one JSON object.
+fn print(report: &CrowdReport, json: bool) -> Result<(), Box<dyn std::error::Error>> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(report)?);
     } else {
-        let r = &report;
+        let r = report;
         println!(
             "skel bench gpu crowd: {} x {} ({} vertices, {} bones each)",
             r.characters, r.asset, r.vertices_per_character, r.bones_per_character
@@ -308,6 +416,22 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
             "allocations per frame (tick + upload, this thread): {} ({} with encoder, submit and wait)",
             r.allocations_per_frame, r.allocations_per_upload_frame
         );
+        let c = &r.cull;
+        println!(
+            "bones: {} ({} bytes written per frame)",
+            c.bone_layout, f.pose_bytes_written
+        );
+        if c.cull {
+            println!(
+                "cull: {} of {} visible ({} placed in view); {:.3} ms GPU, pose + cull {:.3} ms GPU, frame {:.3} ms GPU",
+                c.visible.unwrap_or(0),
+                r.characters,
+                c.placed_in_view.unwrap_or(0),
+                c.cull_gpu_ms.unwrap_or(0.0),
+                c.pose_cull_gpu_ms.unwrap_or(0.0),
+                c.frame_gpu_ms.unwrap_or(0.0)
+            );
+        }
     }
     Ok(())
 }

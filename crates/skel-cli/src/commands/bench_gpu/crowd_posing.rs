@@ -47,13 +47,18 @@ impl PosingArgs {
     /// The facade's posing.
     pub(super) fn posing(&self) -> Posing {
         if self.posing == "gpu" {
-            Posing::Gpu(match self.layout.as_str() {
-                "per-character" => PoseLayout::PerCharacter,
-                "per-node" => PoseLayout::PerNode,
-                _ => PoseLayout::PerBone,
-            })
+            Posing::Gpu(self.pose_layout())
         } else {
             Posing::Cpu
+        }
+    }
+
+    /// The GPU bone pass's thread layout.
+    pub(super) fn pose_layout(&self) -> PoseLayout {
+        match self.layout.as_str() {
+            "per-character" => PoseLayout::PerCharacter,
+            "per-node" => PoseLayout::PerNode,
+            _ => PoseLayout::PerBone,
         }
     }
 
@@ -67,6 +72,8 @@ impl PosingArgs {
 /// second clip blended in with `--blend`), posed every `--lod` frames. On the CPU path, the
 /// players get the same phases and speeds.
 ///
+/// Returns the GPU-posed instances (none on the CPU path).
+///
 /// # Errors
 /// From [`Crowd::set_instances`].
 pub(super) fn start_instances(
@@ -74,14 +81,14 @@ pub(super) fn start_instances(
     crowd: &mut Crowd,
     clip_count: usize,
     args: &PosingArgs,
-) -> Result<(), skel::SkelError> {
+) -> Result<Vec<PoseInstance>, skel::SkelError> {
     let phase = |i: usize| i as f32 * 0.013;
     let speed = |i: usize| 0.8 + (i % 7) as f32 * 0.05;
     if !crowd.posed_on_gpu() {
         for (i, p) in crowd.players.iter_mut().enumerate() {
             p.seek(phase(i));
         }
-        return Ok(());
+        return Ok(Vec::new());
     }
     let n = crowd.gpu().instance_count() as usize;
     if let (Some(levels), Some(set)) = (args.reduced_levels, crowd.gpu_clip_set()) {
@@ -106,7 +113,8 @@ pub(super) fn start_instances(
                 .reduced(args.reduced_levels.is_some())
         })
         .collect();
-    crowd.set_instances(ctx, 0, &instances)
+    crowd.set_instances(ctx, 0, &instances)?;
+    Ok(instances)
 }
 
 /// The pose pass's figures in the report.
@@ -125,7 +133,7 @@ pub(super) struct PoseFigures {
     /// Median GPU time of the pose pass (advance + bones), timestamps; GPU path.
     pub(super) pose_gpu_ms: Option<f64>,
     /// Bone matrix bytes the pose pass writes per frame (characters posed this frame × bones ×
-    /// 64).
+    /// 64, or 48 with `--bone-layout 3x4`).
     pub(super) pose_bytes_written: u64,
     /// Those bytes over the pose pass's GPU time.
     pub(super) pose_gb_per_s: Option<f64>,

@@ -1,6 +1,8 @@
 //! `skel bench gpu …`: the GPU benchmarks, one subcommand each.
 //!
-//! - `crowd` ([`crowd`]): a crowd of one asset through the facade's crowd API;
+//! - `crowd` ([`crowd`]): a crowd of one asset through the facade's crowd API; with
+//!   `--bone-layout 3x4` or `--cull`, posed, culled and skinned straight through skel-gpu
+//!   ([`crowd_culled`]);
 //! - `compute` ([`compute`]): compute-skinning throughput on synthetic meshes, against the
 //!   device's measured copy bandwidth;
 //! - `upload` ([`upload`]): per-frame bone upload for N characters, several ways;
@@ -17,6 +19,7 @@ mod compute_cases;
 mod compute_data;
 mod compute_timing;
 mod crowd;
+mod crowd_culled;
 mod crowd_posing;
 mod draw;
 mod draw_scene;

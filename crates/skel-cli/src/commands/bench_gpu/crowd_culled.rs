@@ -1,0 +1,386 @@
+//! `skel bench gpu crowd --posing gpu` with `--bone-layout 3x4` or `--cull`: the crowd posed
+//! straight through skel-gpu into a bone buffer of the chosen layout ([`BoneLayout`]), then
+//! optionally boxed and frustum-culled on the GPU ([`CrowdCull`]) and compute-skinned, all in
+//! one command buffer per frame, each pass timed by GPU timestamps.
+//!
+//! The facade's [`Crowd`] (built without compute skinning) supplies the clip set, the meshes
+//! and their bone offsets; its own 4×4 bone buffer is left alone. The camera sits at the
+//! origin looking down −z (90°, square); instance `i` stands on a grid, in front of the camera
+//! when `i` falls in the `--in-view` share of the crowd and behind it otherwise, so the visible
+//! count says how many of those in front the boxes keep. Skinning reads the culling pass's
+//! visible list (copied into the crowd's list on the GPU) and covers every slot: slots past the
+//! visible count return at once (no indirect dispatch). Morph targets are not applied here.
+
+use glam::{Mat4, Vec3, Vec4};
+use serde::Serialize;
+use skel::gpu::{
+    BoneLayout, CrowdBones, CrowdCull, CrowdCullDescriptor, CrowdSkinning, CrowdSkinningBindings,
+    CrowdSkinningInputs, CullBone, CullPart, GpuClips, GpuContext, GpuCrowdPose,
+    GpuCrowdPoseDescriptor, Influences, PoseInstance,
+};
+use skel::{AssetContainer, Crowd, SkinningMethod};
+
+use super::report::median;
+
+/// The bone-layout and culling arguments of `skel bench gpu crowd`.
+#[derive(Debug, Clone, clap::Args)]
+pub(super) struct CullArgs {
+    /// How the GPU pose pass stores each bone matrix: `4x4` (64 bytes) or `3x4` (the top
+    /// three rows of the affine matrix, 48 bytes). `3x4` takes the direct path (module docs).
+    #[arg(long, default_value = "4x4", value_parser = ["4x4", "3x4"])]
+    pub(super) bone_layout: String,
+    /// Box and frustum-cull every instance on the GPU after posing (GPU posing only); the JSON
+    /// gets the visible count and the culling pass's GPU time.
+    #[arg(long)]
+    pub(super) cull: bool,
+    /// With `--cull`: the share of the crowd placed in front of the camera (the rest behind).
+    #[arg(long, default_value_t = 0.5)]
+    pub(super) in_view: f64,
+}
+
+impl CullArgs {
+    /// Whether the run takes the direct path.
+    pub(super) fn direct(&self) -> bool {
+        self.cull || self.bone_layout == "3x4"
+    }
+
+    fn layout(&self) -> BoneLayout {
+        if self.bone_layout == "3x4" {
+            BoneLayout::Affine3x4
+        } else {
+            BoneLayout::Mat4
+        }
+    }
+}
+
+/// The bone-layout and culling figures in the report.
+#[derive(Debug, Default, Serialize)]
+pub(super) struct CullFigures {
+    /// `4x4` or `3x4`.
+    pub(super) bone_layout: String,
+    pub(super) cull: bool,
+    /// Instances placed in front of the camera, and those the GPU kept (last frame).
+    pub(super) placed_in_view: Option<u32>,
+    pub(super) visible: Option<u32>,
+    /// Median GPU time of the culling pass (boxes, frustum test, list, indirect arguments).
+    pub(super) cull_gpu_ms: Option<f64>,
+    /// Median GPU time from the start of the pose pass to the end of the culling pass.
+    pub(super) pose_cull_gpu_ms: Option<f64>,
+    /// Median GPU time of the whole frame: from the start of the pose pass to the end of the
+    /// last pass (pose, then cull and the list copy, then skinning, as asked).
+    pub(super) frame_gpu_ms: Option<f64>,
+    /// Chunks the culling pass binds the bone buffer in.
+    pub(super) cull_chunks: usize,
+}
+
+/// What the direct path measured, medians over the timed frames.
+#[derive(Debug, Default)]
+pub(super) struct DirectRun {
+    pub(super) prepare_cpu_ms: f64,
+    pub(super) frame_wall_ms: f64,
+    pub(super) pose_gpu_ms: Option<f64>,
+    pub(super) skin_gpu_ms: Option<f64>,
+    pub(super) bone_bytes_per_frame: u64,
+    pub(super) pose_chunks: usize,
+    pub(super) upload_bytes_per_frame: u64,
+    pub(super) figures: CullFigures,
+}
+
+/// One mesh's skinning: pipeline index, bindings, and the outputs they write.
+struct MeshSkin {
+    pipeline: usize,
+    bindings: Vec<CrowdSkinningBindings>,
+    _outputs: [wgpu::Buffer; 2],
+}
+
+/// The camera's planes (`n·p + d ≥ 0` inside): at the origin, looking down −z, 90°, square.
+fn planes() -> [Vec4; 6] {
+    let view = Mat4::look_at_rh(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
+    let m = Mat4::perspective_rh(std::f32::consts::FRAC_PI_2, 1.0, 0.1, 1.0e6) * view;
+    let r = |i| m.row(i);
+    [
+        r(3) + r(0),
+        r(3) - r(0),
+        r(3) + r(1),
+        r(3) - r(1),
+        r(2),
+        r(3) - r(2),
+    ]
+}
+
+/// Where instance `i` of `n` stands: rows of 32 on the ground, a metre apart, the first
+/// `in_view` of them from 3 m in front of the camera on, the others from 3 m behind it.
+fn placements(n: u32, in_view: u32) -> Vec<Mat4> {
+    (0..n)
+        .map(|i| {
+            let (k, side) = if i < in_view {
+                (i, -1.0)
+            } else {
+                (i - in_view, 1.0)
+            };
+            let (col, row) = ((k % 32) as f32, (k / 32) as f32);
+            Mat4::from_translation(Vec3::new((col - 15.5) * 0.1, -0.8, side * (3.0 + row)))
+        })
+        .collect()
+}
+
+/// The culling pass's inputs from the asset: one part per bounding sphere, one bone per skin
+/// joint (the skeletons in order, as the crowd's bone buffer holds them).
+fn cull_inputs(
+    asset: &AssetContainer,
+    source: &skel::gltf::GltfAsset,
+) -> Result<(Vec<CullPart>, Vec<CullBone>), Box<dyn std::error::Error>> {
+    let rest = skel::gltf::rest_world_matrices(&asset.animation)?;
+    let mut bones = Vec::new();
+    let mut nodes = Vec::new();
+    for binding in &asset.animation.skeletons {
+        let mesh = rest[binding.mesh_node];
+        for (j, &node) in binding.joints.iter().enumerate() {
+            let ibm = binding
+                .inverse_bind_matrices
+                .get(j * 16..j * 16 + 16)
+                .map_or(Mat4::IDENTITY, Mat4::from_cols_slice);
+            bones.push(CullBone::new(mesh, ibm));
+            nodes.push(node);
+        }
+    }
+    let bounds = skel::gltf::CharacterBounds::new(source);
+    let parts = bounds
+        .parts()
+        .filter_map(|(node, center, radius)| {
+            let bone = nodes.iter().position(|&n| n == node)?;
+            Some(CullPart {
+                bone: u32::try_from(bone).ok()?,
+                center,
+                radius,
+            })
+        })
+        .collect();
+    Ok((parts, bones))
+}
+
+/// Runs the direct path over `crowd`'s clips and meshes: `instances` posed into a bone buffer
+/// of `args.bone_layout`, culled with `--cull`, skinned unless `no_skin`.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the bench's pieces, each used once"
+)]
+#[expect(clippy::too_many_lines, reason = "one frame loop, read top to bottom")]
+pub(super) fn run(
+    ctx: &GpuContext,
+    asset: &AssetContainer,
+    source: &skel::gltf::GltfAsset,
+    crowd: &Crowd,
+    instances: &[PoseInstance],
+    desc: &GpuCrowdPoseDescriptor,
+    (frames, no_skin, skinning): (usize, bool, SkinningMethod),
+    args: &CullArgs,
+) -> Result<DirectRun, Box<dyn std::error::Error>> {
+    let set = crowd
+        .gpu_clip_set()
+        .ok_or("the direct path needs --posing gpu")?;
+    let n = u32::try_from(instances.len())?;
+    let clips = GpuClips::new(ctx, set)?;
+    let mut bones = CrowdBones::new_gpu_posed_with_layout(ctx, n, set.bone_count(), args.layout())?;
+    let mut pose = GpuCrowdPose::new(ctx, &clips, &bones, instances, desc)?;
+    let planes = planes();
+    let in_view = (f64::from(n) * args.in_view.clamp(0.0, 1.0)).round() as u32;
+    let cull = if args.cull {
+        let (parts, cull_bones) = cull_inputs(asset, source)?;
+        let pass = CrowdCull::new(
+            ctx,
+            &bones,
+            &CrowdCullDescriptor {
+                parts: &parts,
+                bones: &cull_bones,
+                index_count: 0,
+                first_index: 0,
+                base_vertex: 0,
+                max_chunk_bytes: desc.max_chunk_bytes,
+            },
+        )?;
+        pass.set_placements(ctx, &placements(n, in_view))?;
+        Some(pass)
+    } else {
+        bones.set_visible(ctx, &(0..n).collect::<Vec<u32>>())?;
+        None
+    };
+    let mut pipelines: Vec<CrowdSkinning> = Vec::new();
+    let mut skins = Vec::new();
+    if !no_skin {
+        for m in crowd.meshes() {
+            let mesh = &asset.meshes[m.mesh];
+            let Some(skeleton) = mesh.skeleton.as_ref() else {
+                continue;
+            };
+            let kind = Influences::for_count(m.influences);
+            let method = if skinning == SkinningMethod::DualQuaternion {
+                m.skinning
+            } else {
+                SkinningMethod::Linear
+            };
+            let pipeline = match pipelines
+                .iter()
+                .position(|p| p.influences() == kind && p.method() == method)
+            {
+                Some(i) => i,
+                None => {
+                    pipelines.push(CrowdSkinning::with_method(ctx, kind, method)?);
+                    pipelines.len() - 1
+                }
+            };
+            let bytes = (u64::from(m.vertex_count) * 12 * u64::from(n)).max(16);
+            let out = |label| {
+                ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some(label),
+                    size: bytes,
+                    usage: wgpu::BufferUsages::STORAGE,
+                    mapped_at_creation: false,
+                })
+            };
+            let outputs = [out("bench skinned positions"), out("bench skinned normals")];
+            let inputs = CrowdSkinningInputs {
+                bones: &bones,
+                bone_offset: m.bone_offset,
+                skeleton: &skeleton.gpu,
+                rest_positions: &mesh.positions,
+                rest_normals: &mesh.normals,
+                out_positions: &outputs[0],
+                out_normals: &outputs[1],
+                morph: None,
+            };
+            let bindings = pipelines[pipeline].bind_chunked(ctx, &inputs, desc.max_chunk_bytes)?;
+            skins.push(MeshSkin {
+                pipeline,
+                bindings,
+                _outputs: outputs,
+            });
+        }
+    }
+    let timestamps = ctx.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+    let queries = timestamps.then(|| {
+        let set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("bench gpu crowd (direct)"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 6,
+        });
+        let resolve = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("bench gpu crowd (direct) timestamps"),
+            size: 48,
+            usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        (set, resolve)
+    });
+    let writes = |begin: u32| {
+        queries
+            .as_ref()
+            .map(|(set, _)| wgpu::ComputePassTimestampWrites {
+                query_set: set,
+                beginning_of_pass_write_index: Some(begin),
+                end_of_pass_write_index: Some(begin + 1),
+            })
+    };
+    let period = f64::from(ctx.queue.get_timestamp_period());
+    let list_bytes = (u64::from(n) + 1) * 4;
+    let (mut prepare, mut wall) = (Vec::new(), Vec::new());
+    let (mut pose_gpu, mut cull_gpu, mut span_cull, mut span_frame, mut skin_gpu) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut upload_bytes = 0;
+    for frame in 0..10 + frames {
+        let t0 = std::time::Instant::now();
+        let before = pose.uploaded_bytes();
+        pose.prepare(ctx, 1.0 / 60.0);
+        upload_bytes = pose.uploaded_bytes() - before;
+        let prepare_ms = t0.elapsed().as_secs_f64() * 1e3;
+        let t1 = std::time::Instant::now();
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("bench pose"),
+                timestamp_writes: writes(0),
+            });
+            pose.record(&mut pass);
+        }
+        if let Some(pass) = &cull {
+            pass.encode_timed(ctx, &mut encoder, &planes, writes(2))?;
+            encoder.copy_buffer_to_buffer(
+                pass.visible_buffer(),
+                0,
+                bones.instances_buffer(),
+                0,
+                list_bytes,
+            );
+        }
+        if !skins.is_empty() {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("bench skin"),
+                timestamp_writes: writes(4),
+            });
+            for s in &skins {
+                for b in &s.bindings {
+                    pipelines[s.pipeline].dispatch(&mut pass, b, n);
+                }
+            }
+        }
+        if let Some((set, resolve)) = &queries {
+            encoder.resolve_query_set(set, 0..6, resolve, 0);
+        }
+        ctx.queue.submit([encoder.finish()]);
+        let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
+        let wall_ms = t1.elapsed().as_secs_f64() * 1e3;
+        if frame < 10 {
+            continue;
+        }
+        prepare.push(prepare_ms);
+        wall.push(wall_ms);
+        if let Some((_, resolve)) = &queries {
+            let t: Vec<u64> = skel::gpu::readback::read_buffer_as(ctx, resolve, 0, 6)?;
+            let ms = |a: usize, b: usize| t[b].saturating_sub(t[a]) as f64 * period / 1e6;
+            pose_gpu.push(ms(0, 1));
+            if cull.is_some() {
+                cull_gpu.push(ms(2, 3));
+                span_cull.push(ms(0, 3));
+            }
+            if !skins.is_empty() {
+                skin_gpu.push(ms(4, 5));
+            }
+            let last = if !skins.is_empty() {
+                5
+            } else if cull.is_some() {
+                3
+            } else {
+                1
+            };
+            span_frame.push(ms(0, last));
+        }
+    }
+    let med = |v: &mut Vec<f64>| (!v.is_empty()).then(|| median(v));
+    let visible = match &cull {
+        Some(pass) => {
+            let list: Vec<u32> =
+                skel::gpu::readback::read_buffer_as(ctx, pass.visible_buffer(), 0, 1)?;
+            list.first().copied()
+        }
+        None => None,
+    };
+    Ok(DirectRun {
+        prepare_cpu_ms: median(&mut prepare),
+        frame_wall_ms: median(&mut wall),
+        pose_gpu_ms: med(&mut pose_gpu),
+        skin_gpu_ms: med(&mut skin_gpu),
+        bone_bytes_per_frame: pose.bone_bytes_per_frame(),
+        pose_chunks: pose.chunk_count(),
+        upload_bytes_per_frame: upload_bytes,
+        figures: CullFigures {
+            bone_layout: args.bone_layout.clone(),
+            cull: args.cull,
+            placed_in_view: args.cull.then_some(in_view),
+            visible,
+            cull_gpu_ms: med(&mut cull_gpu),
+            pose_cull_gpu_ms: med(&mut span_cull),
+            frame_gpu_ms: med(&mut span_frame),
+            cull_chunks: cull.as_ref().map_or(0, CrowdCull::chunk_count),
+        },
+    })
+}
