@@ -63,6 +63,12 @@ fn bad_arguments_are_one_error_line() {
         (&["bench", "gpu", "draw", "--bogus"][..], "--bogus"),
         (&["bench", "gpu", "draw", "--width", "0"][..], "0"),
         (&["bench", "gpu", "draw", "--poses", "many"][..], "many"),
+        (&["bench", "gpu", "crowd", "--in-view", "10"][..], "10"),
+        (&["bench", "gpu", "crowd", "--in-view", "NaN"][..], "NaN"),
+        (
+            &["bench", "gpu", "crowd", "--bone-layout", "3x3"][..],
+            "3x3",
+        ),
     ] {
         let (ok, stdout, stderr) = skel(args);
         assert!(!ok, "{args:?} succeeded: {stdout}");
@@ -267,4 +273,49 @@ fn crowd_posed_on_the_gpu_uploads_nothing_per_character() {
         64 * bones * 64 + 65 * 4,
         "{on_cpu}"
     );
+}
+
+#[test]
+fn culled_crowd_keeps_the_half_in_view_and_3x4_writes_three_quarters() {
+    let args = [
+        "crowd",
+        "--characters",
+        "64",
+        "--frames",
+        "2",
+        "--posing",
+        "gpu",
+    ];
+    let culled = [&args[..], &["--cull", "--bone-layout", "3x4"]].concat();
+    let (Some(affine), Some(full)) = (
+        run_json("bench gpu crowd --cull --bone-layout 3x4", &culled),
+        run_json("bench gpu crowd --posing gpu", &args),
+    ) else {
+        return;
+    };
+    assert_eq!(affine["bone_layout"], "3x4", "{affine}");
+    assert_eq!(affine["cull"], true, "{affine}");
+    // Half the crowd stands in front of the camera, half behind it: the GPU keeps the half.
+    assert_eq!(affine["placed_in_view"], 32, "{affine}");
+    assert_eq!(affine["visible"], 32, "{affine}");
+    assert_eq!(full["bone_layout"], "4x4", "{full}");
+    assert_eq!(full["cull"], false, "{full}");
+    // 48 bytes a bone instead of 64.
+    let (a, f) = (
+        affine["pose_bytes_written"].as_u64().unwrap(),
+        full["pose_bytes_written"].as_u64().unwrap(),
+    );
+    assert_eq!(a * 4, f * 3, "{affine} {full}");
+    // Culling needs the bones on the GPU.
+    let (ok, _, stderr) = skel(&[
+        "bench",
+        "gpu",
+        "crowd",
+        "--characters",
+        "4",
+        "--frames",
+        "1",
+        "--cull",
+    ]);
+    assert!(!ok && stderr.contains("--posing gpu"), "{stderr}");
 }

@@ -33,9 +33,18 @@ pub(super) struct CullArgs {
     /// gets the visible count and the culling pass's GPU time.
     #[arg(long)]
     pub(super) cull: bool,
-    /// With `--cull`: the share of the crowd placed in front of the camera (the rest behind).
-    #[arg(long, default_value_t = 0.5)]
+    /// With `--cull`: the share of the crowd placed in front of the camera (the rest behind),
+    /// from 0 to 1.
+    #[arg(long, default_value_t = 0.5, value_parser = share)]
     pub(super) in_view: f64,
+}
+
+/// A share from 0 to 1 (`--in-view`).
+fn share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("`{text}` is not a share from 0 to 1")),
+    }
 }
 
 impl CullArgs {
@@ -184,7 +193,7 @@ pub(super) fn run(
     let mut bones = CrowdBones::new_gpu_posed_with_layout(ctx, n, set.bone_count(), args.layout())?;
     let mut pose = GpuCrowdPose::new(ctx, &clips, &bones, instances, desc)?;
     let planes = planes();
-    let in_view = (f64::from(n) * args.in_view.clamp(0.0, 1.0)).round() as u32;
+    let in_view = (f64::from(n) * args.in_view).round() as u32;
     let cull = if args.cull {
         let (parts, cull_bones) = cull_inputs(asset, source)?;
         let pass = CrowdCull::new(
