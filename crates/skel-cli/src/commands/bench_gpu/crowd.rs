@@ -43,20 +43,9 @@ pub(super) struct CrowdArgs {
 /// What `skel bench gpu crowd --json` prints.
 #[derive(Debug, Serialize)]
 struct CrowdReport {
-    schema: &'static str,
-    asset: String,
-    adapter: String,
-    backend: String,
-    driver: String,
-    driver_info: String,
-    characters: u32,
-    frames: usize,
-    /// The skinning method asked for, and what each mesh got (fallbacks in `warnings`).
-    skinning: String,
-    warnings: Vec<String>,
-    vertices_per_character: u64,
-    bones_per_character: u32,
-    rayon_threads: usize,
+    /// What ran, on what, how large.
+    #[serde(flatten)]
+    run: RunHeader,
     /// Median CPU time of `Crowd::tick` (every instance posed).
     pose_ms: f64,
     /// Median CPU time of `Crowd::upload` (copy into the staging slot, record the copies).
@@ -80,6 +69,50 @@ struct CrowdReport {
     /// The bone layout, and what culling kept and cost (`--cull`).
     #[serde(flatten)]
     cull: CullFigures,
+}
+
+/// The fields every `skel bench gpu crowd` report starts with.
+#[derive(Debug, Serialize)]
+struct RunHeader {
+    schema: &'static str,
+    asset: String,
+    adapter: String,
+    backend: String,
+    driver: String,
+    driver_info: String,
+    characters: u32,
+    frames: usize,
+    /// The skinning method asked for, and what each mesh got (fallbacks in `warnings`).
+    skinning: String,
+    warnings: Vec<String>,
+    vertices_per_character: u64,
+    bones_per_character: u32,
+    rayon_threads: usize,
+}
+
+impl RunHeader {
+    fn of(ctx: &GpuContext, args: &CrowdArgs, asset: String, crowd: &Crowd) -> Self {
+        let info = &ctx.adapter_info;
+        Self {
+            schema: "skel-bench-gpu-crowd/1",
+            asset,
+            adapter: info.name.clone(),
+            backend: format!("{:?}", info.backend),
+            driver: info.driver.clone(),
+            driver_info: info.driver_info.clone(),
+            characters: args.characters,
+            frames: args.frames,
+            skinning: args.skinning.clone(),
+            warnings: crowd.warnings().to_vec(),
+            vertices_per_character: crowd
+                .meshes()
+                .iter()
+                .map(|m| u64::from(m.vertex_count))
+                .sum(),
+            bones_per_character: crowd.gpu().bones_per_instance(),
+            rayon_threads: rayon_threads(),
+        }
+    }
 }
 
 /// Runs `skel bench gpu crowd`.
@@ -271,21 +304,8 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         upload_bytes.saturating_sub(fixed) as f64 / f64::from(args.characters);
     let skin_wall_ms = median(&mut skin_wall);
     let total = vertices * u64::from(args.characters);
-    let info = &ctx.adapter_info;
     let report = CrowdReport {
-        schema: "skel-bench-gpu-crowd/1",
-        asset: name,
-        adapter: info.name.clone(),
-        backend: format!("{:?}", info.backend),
-        driver: info.driver.clone(),
-        driver_info: info.driver_info.clone(),
-        characters: args.characters,
-        frames: args.frames,
-        skinning: args.skinning.clone(),
-        warnings: crowd.warnings().to_vec(),
-        vertices_per_character: vertices,
-        bones_per_character: crowd.gpu().bones_per_instance(),
-        rayon_threads: rayon_threads(),
+        run: RunHeader::of(&ctx, args, name, &crowd),
         pose_ms: median(&mut pose),
         upload_cpu_ms: median(&mut upload_cpu),
         upload_total_ms: median(&mut upload_total),
@@ -325,27 +345,10 @@ fn report_direct(
     }
     figures.finish(run.pose_gpu_ms);
     figures.upload_bytes_per_frame = run.upload_bytes_per_frame;
-    let vertices: u64 = crowd
-        .meshes()
-        .iter()
-        .map(|m| u64::from(m.vertex_count))
-        .sum();
-    let total = vertices * u64::from(args.characters);
-    let info = &ctx.adapter_info;
+    let run_header = RunHeader::of(ctx, args, name, crowd);
+    let total = run_header.vertices_per_character * u64::from(args.characters);
     let report = CrowdReport {
-        schema: "skel-bench-gpu-crowd/1",
-        asset: name,
-        adapter: info.name.clone(),
-        backend: format!("{:?}", info.backend),
-        driver: info.driver.clone(),
-        driver_info: info.driver_info.clone(),
-        characters: args.characters,
-        frames: args.frames,
-        skinning: args.skinning.clone(),
-        warnings: crowd.warnings().to_vec(),
-        vertices_per_character: vertices,
-        bones_per_character: crowd.gpu().bones_per_instance(),
-        rayon_threads: rayon_threads(),
+        run: run_header,
         pose_ms: run.prepare_cpu_ms,
         upload_cpu_ms: 0.0,
         upload_total_ms: 0.0,
@@ -370,14 +373,14 @@ fn print(report: &CrowdReport, json: bool) -> Result<(), Box<dyn std::error::Err
         let r = report;
         println!(
             "skel bench gpu crowd: {} x {} ({} vertices, {} bones each)",
-            r.characters, r.asset, r.vertices_per_character, r.bones_per_character
+            r.run.characters, r.run.asset, r.run.vertices_per_character, r.run.bones_per_character
         );
         println!(
             "adapter: {} ({}, {} {})",
-            r.adapter, r.backend, r.driver, r.driver_info
+            r.run.adapter, r.run.backend, r.run.driver, r.run.driver_info
         );
-        println!("skinning: {}", r.skinning);
-        for w in &r.warnings {
+        println!("skinning: {}", r.run.skinning);
+        for w in &r.run.warnings {
             println!("warning: {w}");
         }
         let f = &r.pose;
@@ -392,7 +395,7 @@ fn print(report: &CrowdReport, json: bool) -> Result<(), Box<dyn std::error::Err
             ),
             None => println!(
                 "pose (CPU, {} threads): {:.3} ms",
-                r.rayon_threads, r.pose_ms
+                r.run.rayon_threads, r.pose_ms
             ),
         }
         println!(
@@ -425,7 +428,7 @@ fn print(report: &CrowdReport, json: bool) -> Result<(), Box<dyn std::error::Err
             println!(
                 "cull: {} of {} visible ({} placed in view); {:.3} ms GPU, pose + cull {:.3} ms GPU, frame {:.3} ms GPU",
                 c.visible.unwrap_or(0),
-                r.characters,
+                r.run.characters,
                 c.placed_in_view.unwrap_or(0),
                 c.cull_gpu_ms.unwrap_or(0.0),
                 c.pose_cull_gpu_ms.unwrap_or(0.0),
