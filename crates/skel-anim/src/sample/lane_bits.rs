@@ -422,3 +422,7 @@ const PADDING: usize = 8;
 pub(crate) fn to_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
+
+#[cfg(test)]
+#[path = "lane_bits_tests.rs"]
+mod tests;
