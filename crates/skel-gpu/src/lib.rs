@@ -98,6 +98,7 @@ mod crowd_morph;
 mod crowd_skinning;
 mod crowd_vertex;
 mod cull;
+mod cull_inputs;
 pub mod dual_quat;
 mod error;
 mod joints;
@@ -140,6 +141,7 @@ pub use cull::{
     CULL_WGSL, CULL_WORKGROUP_SIZE, CrowdCull, CrowdCullDescriptor, CullBone, CullPart,
     DRAW_INDEXED_INDIRECT_BYTES,
 };
+pub use cull_inputs::CullInputs;
 pub use dual_quat::{DualQuat, SkinningMethod};
 pub use error::GpuError;
 pub use joints::JointIndices;

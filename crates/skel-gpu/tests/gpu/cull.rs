@@ -10,8 +10,9 @@ use glam::{Mat4, Vec3, Vec4};
 use skel_anim::Rig;
 use skel_gltf::{CharacterBounds, CpuPoser, GltfAsset, LoadOptions, rest_world_matrices};
 use skel_gpu::{
-    CrowdBones, CrowdCull, CrowdCullDescriptor, CullBone, CullPart, GpuClipSet, GpuClipSetOptions,
-    GpuClips, GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor, GpuError, PoseInstance, readback,
+    CrowdBones, CrowdCull, CrowdCullDescriptor, CullBone, CullInputs, CullPart, GpuClipSet,
+    GpuClipSetOptions, GpuClips, GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor, GpuError,
+    PoseInstance, readback,
 };
 
 use crate::common::{assets_dir, ctx, read_u32};
@@ -34,7 +35,7 @@ pub(crate) fn character(file: &str) -> Option<Character> {
     };
     let asset = skel_gltf::load_path(&path, &options).unwrap();
     let rest = rest_world_matrices(&asset.animation).unwrap();
-    let mut bones = Vec::new();
+    // The CPU reference's own list of the bones: joint node, mesh node at rest, inverse bind.
     let mut joints = Vec::new();
     for binding in &asset.animation.skeletons {
         let mesh = rest[binding.mesh_node];
@@ -43,23 +44,26 @@ pub(crate) fn character(file: &str) -> Option<Character> {
                 .inverse_bind_matrices
                 .get(j * 16..j * 16 + 16)
                 .map_or(Mat4::IDENTITY, Mat4::from_cols_slice);
-            bones.push(CullBone::new(mesh, ibm));
             joints.push((node, mesh, ibm));
         }
     }
     let bounds = CharacterBounds::new(&asset);
-    let parts = bounds
-        .parts()
-        .map(|(node, center, radius)| CullPart {
-            bone: joints
-                .iter()
-                .position(|j| j.0 == node)
-                .unwrap_or_else(|| panic!("{file}: part of node {node} is not a joint"))
-                as u32,
-            center,
-            radius,
-        })
-        .collect();
+    let CullInputs { parts, bones } = CullInputs::new(&asset.animation, bounds.parts()).unwrap();
+    // CullInputs against that list: a bone per joint, made from its mesh and inverse bind, and
+    // every sphere on the bone of its own joint.
+    assert_eq!(bones.len(), joints.len(), "{file}");
+    for (bone, &(_, mesh, ibm)) in bones.iter().zip(&joints) {
+        assert_eq!(*bone, CullBone::new(mesh, ibm), "{file}");
+    }
+    assert_eq!(
+        parts.len(),
+        bounds.part_count(),
+        "{file}: a sphere without its bone"
+    );
+    for (part, (node, center, radius)) in parts.iter().zip(bounds.parts()) {
+        assert_eq!(joints[part.bone as usize].0, node, "{file}");
+        assert_eq!((part.center, part.radius), (center, radius), "{file}");
+    }
     Some(Character {
         asset,
         bounds,

@@ -15,8 +15,8 @@ use glam::{Mat4, Vec3, Vec4};
 use serde::Serialize;
 use skel::gpu::{
     BoneLayout, CrowdBones, CrowdCull, CrowdCullDescriptor, CrowdSkinning, CrowdSkinningBindings,
-    CrowdSkinningInputs, CullBone, CullPart, GpuClips, GpuContext, GpuCrowdPose,
-    GpuCrowdPoseDescriptor, Influences, PoseInstance,
+    CrowdSkinningInputs, CullInputs, GpuClips, GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor,
+    Influences, PoseInstance,
 };
 use skel::{AssetContainer, Crowd, SkinningMethod};
 
@@ -133,41 +133,6 @@ fn placements(n: u32, in_view: u32) -> Vec<Mat4> {
         .collect()
 }
 
-/// The culling pass's inputs from the asset: one part per bounding sphere, one bone per skin
-/// joint (the skeletons in order, as the crowd's bone buffer holds them).
-fn cull_inputs(
-    asset: &AssetContainer,
-    source: &skel::gltf::GltfAsset,
-) -> Result<(Vec<CullPart>, Vec<CullBone>), Box<dyn std::error::Error>> {
-    let rest = skel::gltf::rest_world_matrices(&asset.animation)?;
-    let mut bones = Vec::new();
-    let mut nodes = Vec::new();
-    for binding in &asset.animation.skeletons {
-        let mesh = rest[binding.mesh_node];
-        for (j, &node) in binding.joints.iter().enumerate() {
-            let ibm = binding
-                .inverse_bind_matrices
-                .get(j * 16..j * 16 + 16)
-                .map_or(Mat4::IDENTITY, Mat4::from_cols_slice);
-            bones.push(CullBone::new(mesh, ibm));
-            nodes.push(node);
-        }
-    }
-    let bounds = skel::gltf::CharacterBounds::new(source);
-    let parts = bounds
-        .parts()
-        .filter_map(|(node, center, radius)| {
-            let bone = nodes.iter().position(|&n| n == node)?;
-            Some(CullPart {
-                bone: u32::try_from(bone).ok()?,
-                center,
-                radius,
-            })
-        })
-        .collect();
-    Ok((parts, bones))
-}
-
 /// Runs the direct path over `crowd`'s clips and meshes: `instances` posed into a bone buffer
 /// of `args.bone_layout`, culled with `--cull`, skinned unless `no_skin`.
 #[expect(
@@ -195,13 +160,16 @@ pub(super) fn run(
     let planes = planes();
     let in_view = (f64::from(n) * args.in_view).round() as u32;
     let cull = if args.cull {
-        let (parts, cull_bones) = cull_inputs(asset, source)?;
+        let inputs = CullInputs::new(
+            &asset.animation,
+            skel::gltf::CharacterBounds::new(source).parts(),
+        )?;
         let pass = CrowdCull::new(
             ctx,
             &bones,
             &CrowdCullDescriptor {
-                parts: &parts,
-                bones: &cull_bones,
+                parts: &inputs.parts,
+                bones: &inputs.bones,
                 index_count: 0,
                 first_index: 0,
                 base_vertex: 0,
