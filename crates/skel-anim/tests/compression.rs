@@ -9,7 +9,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::motions::{fixed_motions, motion, smooth_rig};
+use common::motions::{Motion, fixed_motions, motion, smooth_rig};
 use proptest::prelude::*;
 use skel_anim::glam::Mat4;
 use skel_anim::{
@@ -333,5 +333,39 @@ fn a_warm_key_cache_poses_bit_for_bit_as_a_cold_one() {
                 "{keys:?} clip {clip} at {t}"
             );
         }
+    }
+}
+
+#[test]
+fn a_clip_that_moves_nothing_compresses_with_either_key_format() {
+    let still = Motion {
+        parent: 0,
+        offset: [0.0; 3],
+        axis: [0.0; 3],
+        shift: 0.0,
+        turn: 0.0,
+        grow: 0.0,
+        speed: 0.5,
+    };
+    let data = Arc::new(smooth_rig(&[still.clone(), still], 3));
+    for keys in [KeyFormat::Fixed, KeyFormat::Variable] {
+        let c = Compression {
+            keys,
+            ..Compression::default()
+        };
+        let options = RigOptions {
+            kernels: CpuKernels::Baseline,
+            compression: Some(c),
+        };
+        let compressed = Rig::with_options(Arc::clone(&data), &options)
+            .unwrap_or_else(|e| panic!("{keys:?}: {e}"));
+        let lossless = rig(&data, None);
+        let e = worst_error(
+            &lossless,
+            &compressed,
+            &[0.0, 1.0 / 60.0, 1.0 / 30.0],
+            c.shell,
+        );
+        assert_eq!(e, 0.0, "{keys:?}: nothing moves, nothing is lost");
     }
 }

@@ -41,15 +41,23 @@ pub(crate) struct Reach {
 
 impl Reach {
     /// From the lossless pose at the first measured time: each node's farthest descendant
-    /// (plus the shell) and its parent's scale.
+    /// (plus the shell) and its parent's scale. A clip with no measured time (no key: nothing
+    /// moves) reaches the shell alone, at unit scale.
     pub(crate) fn new(lossless: &QuadPlan, trials: &Trials, shell: f32) -> Self {
-        let world = interpolate::matrices(&trials.reference[..trials.nodes * 16]);
-        let position = |n: usize| Vec4::from_slice(&world[n][12..16]).truncate();
+        let world = trials
+            .reference
+            .get(..trials.nodes * 16)
+            .map_or(&[][..], interpolate::matrices);
+        let position = |n: usize| {
+            world.get(n).map_or(glam::Vec3::ZERO, |m| {
+                Vec4::from_slice(&m[12..16]).truncate()
+            })
+        };
         let scale = |n: u32| {
-            if n == NONE {
+            let Some(m) = world.get(n as usize) else {
+                // No parent, or no pose.
                 return 1.0_f32;
-            }
-            let m = &world[n as usize];
+            };
             (0..3)
                 .map(|c| Vec4::from_slice(&m[c * 4..c * 4 + 4]).truncate().length())
                 .fold(0.0, f32::max)
