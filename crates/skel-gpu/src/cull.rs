@@ -304,7 +304,7 @@ impl CrowdCull {
     }
 
     /// Writes the frustum (`planes`: `(n, d)` each, `n·p + d ≥ 0` inside; need not be
-    /// normalised) and records into `encoder`: clearing the visible count, the culling
+    /// normalised; [`frustum_planes`](crate::frustum_planes) makes them from a camera) and records into `encoder`: clearing the visible count, the culling
     /// dispatch, and the indirect arguments' dispatch. Record it after the pass that writes
     /// the bones and submit before drawing with [`indirect_buffer`](Self::indirect_buffer).
     /// A box is culled when its corner farthest along some plane's normal is outside that

@@ -101,6 +101,7 @@ mod cull;
 mod cull_inputs;
 pub mod dual_quat;
 mod error;
+mod frustum;
 mod joints;
 mod map_wait;
 mod morph;
@@ -144,6 +145,7 @@ pub use cull::{
 pub use cull_inputs::CullInputs;
 pub use dual_quat::{DualQuat, SkinningMethod};
 pub use error::GpuError;
+pub use frustum::frustum_planes;
 pub use joints::JointIndices;
 pub use morph::{
     MORPH_WEIGHTS_MIN_UPLOAD, MorphGpu, create_morph, create_morph_with, update_morph_weights,

@@ -12,7 +12,7 @@ use skel_gltf::{CharacterBounds, CpuPoser, GltfAsset, LoadOptions, rest_world_ma
 use skel_gpu::{
     CrowdBones, CrowdCull, CrowdCullDescriptor, CullBone, CullInputs, CullPart, GpuClipSet,
     GpuClipSetOptions, GpuClips, GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor, GpuError,
-    PoseInstance, readback,
+    PoseInstance, frustum_planes, readback,
 };
 
 use crate::common::{assets_dir, ctx, read_u32};
@@ -113,16 +113,7 @@ pub(crate) fn cull(
 /// The planes (`n·p + d ≥ 0` inside) of a 90° camera at the origin looking at `target`.
 pub(crate) fn frustum(target: Vec3) -> [Vec4; 6] {
     let view = Mat4::look_at_rh(Vec3::ZERO, target, Vec3::Y);
-    let m = Mat4::perspective_rh(std::f32::consts::FRAC_PI_2, 1.0, 0.1, 100.0) * view;
-    let r = |i| m.row(i);
-    [
-        r(3) + r(0),
-        r(3) - r(0),
-        r(3) + r(1),
-        r(3) - r(1),
-        r(2),
-        r(3) - r(2),
-    ]
+    frustum_planes(Mat4::perspective_rh(std::f32::consts::FRAC_PI_2, 1.0, 0.1, 100.0) * view)
 }
 
 /// Whether a box is inside every plane by its most-positive corner, and that corner's

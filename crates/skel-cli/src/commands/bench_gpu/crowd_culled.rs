@@ -16,7 +16,7 @@ use serde::Serialize;
 use skel::gpu::{
     BoneLayout, CrowdBones, CrowdCull, CrowdCullDescriptor, CrowdSkinning, CrowdSkinningBindings,
     CrowdSkinningInputs, CullInputs, GpuClips, GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor,
-    Influences, PoseInstance,
+    Influences, PoseInstance, frustum_planes,
 };
 use skel::{AssetContainer, Crowd, SkinningMethod};
 
@@ -105,16 +105,7 @@ struct MeshSkin {
 /// The camera's planes (`n·p + d ≥ 0` inside): at the origin, looking down −z, 90°, square.
 fn planes() -> [Vec4; 6] {
     let view = Mat4::look_at_rh(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
-    let m = Mat4::perspective_rh(std::f32::consts::FRAC_PI_2, 1.0, 0.1, 1.0e6) * view;
-    let r = |i| m.row(i);
-    [
-        r(3) + r(0),
-        r(3) - r(0),
-        r(3) + r(1),
-        r(3) - r(1),
-        r(2),
-        r(3) - r(2),
-    ]
+    frustum_planes(Mat4::perspective_rh(std::f32::consts::FRAC_PI_2, 1.0, 0.1, 1.0e6) * view)
 }
 
 /// Where instance `i` of `n` stands: rows of 32 on the ground, a metre apart, the first
