@@ -9,7 +9,8 @@
 //! ```
 //!
 //! Prints `characters N frames F ns_per_frame T checksum C`. `scripts/ik/count.sh foot`
-//! drives it.
+//! drives it. `SKEL_KERNELS=baseline` in the environment runs the baseline (SSE2) build of the
+//! job instead of the widest this CPU has, for A/B runs.
 
 #[path = "../tests/foot_placement_biped/mod.rs"]
 mod foot_placement_biped;
@@ -20,7 +21,9 @@ use std::time::Instant;
 
 use foot_placement_biped::{CYCLE, SPEED, biped, desc};
 use skel_anim::glam::{Affine3A, Vec3};
-use skel_anim::{FootPlacement, FootPlacementState, GroundPlane, PoseScratch, apply_clip};
+use skel_anim::{
+    CpuKernels, FootPlacement, FootPlacementState, GroundPlane, PoseScratch, apply_clip,
+};
 
 /// Poses of one walk cycle at 60 Hz, shared by the characters at staggered phases.
 const POSES: usize = 60;
@@ -38,6 +41,11 @@ fn main() -> ExitCode {
     let Ok(placement) = FootPlacement::new(&data, &desc()) else {
         eprintln!("foot_frames: the biped has no legs");
         return ExitCode::FAILURE;
+    };
+    let placement = if std::env::var_os("SKEL_KERNELS").is_some_and(|v| v == "baseline") {
+        placement.with_kernels(CpuKernels::Baseline)
+    } else {
+        placement
     };
     let a = 10_f32.to_radians();
     let Ok(ground) = GroundPlane::through(Vec3::ZERO, Vec3::new(0.0, a.cos(), -a.sin())) else {

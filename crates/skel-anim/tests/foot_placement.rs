@@ -188,3 +188,65 @@ fn stairs_up_and_down_keep_feet_on_the_treads_and_the_pelvis_within_a_step() {
         assert!(w.worst_drop <= rise, "stairs {name}: drop {}", w.worst_drop);
     }
 }
+
+/// Every node's world position, each foot's status and the report of every frame of a walk.
+fn recorded(
+    data: &skel_anim::AnimationData,
+    placement: &FootPlacement,
+    ground: &dyn GroundQuery,
+    place: impl Fn(f64) -> Affine3A,
+) -> Vec<String> {
+    let mut frames = Vec::new();
+    walk(
+        data,
+        placement,
+        ground,
+        240,
+        place,
+        |_, _| {},
+        |f| {
+            let bits: Vec<[u32; 3]> =
+                f.at.iter()
+                    .map(|p| p.to_array().map(f32::to_bits))
+                    .collect();
+            frames.push(format!("{bits:?} {:?} {:?}", f.feet, f.report));
+        },
+    );
+    frames
+}
+
+#[test]
+fn the_avx2_build_places_the_feet_as_the_baseline_bit_for_bit() {
+    let data = biped();
+    let desc = FootPlacementDesc {
+        max_step_down: 0.15,
+        ..desc()
+    };
+    let detected = FootPlacement::new(&data, &desc).unwrap();
+    let baseline = detected
+        .clone()
+        .with_kernels(skel_anim::CpuKernels::Baseline);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        // Two builds are compared, not one with itself.
+        assert_ne!(detected, baseline);
+    }
+    let a = 20_f32.to_radians();
+    let slope = GroundPlane::through(Vec3::ZERO, Vec3::new(0.0, a.cos(), -a.sin())).unwrap();
+    let up = stairs(0.15);
+    let down = stairs(-0.15);
+    let cases: [(&str, &dyn GroundQuery, f64, f64); 3] = [
+        ("20° uphill", &slope, f64::from(a.tan()), 0.0),
+        ("stairs up", &up, 0.5, -0.125),
+        ("stairs down", &down, -0.5, 0.15 - 0.125),
+    ];
+    for (name, ground, slope, lift) in cases {
+        let place = move |z: f64| slope * z + lift;
+        let fast = recorded(&data, &detected, ground, forward(place));
+        let reference = recorded(&data, &baseline, ground, forward(place));
+        assert_eq!(fast.len(), 240);
+        for (frame, (f, r)) in fast.iter().zip(&reference).enumerate() {
+            assert_eq!(f, r, "{name}, frame {frame}");
+        }
+    }
+}

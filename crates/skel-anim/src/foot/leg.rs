@@ -11,6 +11,7 @@ use crate::{
 };
 
 /// Reads one leg's model matrices (in the ground's frame) into `work`.
+#[inline(always)]
 pub(crate) fn read_leg(
     data: &AnimationData,
     trs: &[f32],
@@ -46,6 +47,7 @@ pub(crate) fn read_leg(
 /// Lowers the leg by `shift`, solves it onto its target with the knee kept on its side, and
 /// turns the ankle so that the foot's world orientation is the clip's turned by `align`.
 /// Fills the three corrections; returns whether the target was reached.
+#[inline(always)]
 pub(crate) fn solve_leg(leg: &Leg, work: &mut LegWork, shift: Vec3) -> Result<bool, AnimError> {
     let moved = |m: Affine3A| Affine3A {
         translation: m.translation + glam::Vec3A::from(shift),
@@ -58,7 +60,7 @@ pub(crate) fn solve_leg(leg: &Leg, work: &mut LegWork, shift: Vec3) -> Result<bo
         mid_axis: leg.bend_axis,
         ..TwoBoneIk::default()
     };
-    let solution = ik.solve(&hip, &knee, &ankle)?;
+    let solution = ik.solve_inline(&hip, &knee, &ankle)?;
     // The ankle's world frame after the solve (its linear part: only that is turned).
     let now = hip.matrix3
         * Mat3A::from_quat(solution.start_correction)

@@ -4,7 +4,10 @@
 use glam::{Affine3A, Vec3};
 
 use super::config::{FootDesc, FootPlacementDesc};
-use crate::{AnimError, AnimationData, TRS_STRIDE, TwoBoneIk, check_chain, model_matrix_from_trs};
+use crate::rig::kernels::Kernels;
+use crate::{
+    AnimError, AnimationData, CpuKernels, TRS_STRIDE, TwoBoneIk, check_chain, model_matrix_from_trs,
+};
 
 /// One leg as the per-frame job reads it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -63,6 +66,8 @@ pub struct FootPlacement {
     pub(crate) pelvis_parent: Option<usize>,
     pub(crate) node_count: usize,
     pub(crate) cos_max_tilt: f32,
+    /// Which build of the per-frame job runs (see [`Self::with_kernels`]).
+    pub(crate) kernels: Kernels,
 }
 
 impl FootPlacement {
@@ -102,7 +107,21 @@ impl FootPlacement {
             pelvis_parent: data.nodes[desc.pelvis].parent,
             node_count,
             cos_max_tilt: desc.max_tilt.cos(),
+            kernels: Kernels::detect(CpuKernels::Detect),
         })
+    }
+
+    /// The same placement run by the kernels `kernels` asks for. [`Self::new`] detects the
+    /// widest this CPU runs: on x86-64 with AVX2 and FMA, [`solve`](Self::solve) is compiled
+    /// with them (three-operand encodings; the same operations in the same order, so the
+    /// same bits as the baseline, and about 16 % fewer instructions). `CpuKernels::Baseline`
+    /// keeps the code as the crate was compiled, for comparing against.
+    #[must_use]
+    pub fn with_kernels(self, kernels: CpuKernels) -> Self {
+        Self {
+            kernels: Kernels::detect(kernels),
+            ..self
+        }
     }
 
     /// The description it was built from (with `up` normalised).

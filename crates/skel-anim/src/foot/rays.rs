@@ -19,6 +19,7 @@ pub(crate) struct Probe<'a> {
 impl Probe<'_> {
     /// The ground's height above the clip's ground plane under `point`, and its unit normal
     /// on the up side; `None` for no hit, or a hit that is not finite.
+    #[inline(always)]
     pub(crate) fn height_under(&self, point: Vec3A) -> Option<(f32, Vec3A)> {
         let on_plane = point - self.up * self.up.dot(point - self.origin);
         let hit = self.ground.cast(
@@ -47,6 +48,7 @@ impl Probe<'_> {
 /// The turn about the ankle at `ankle` that lifts the toes at `ankle + reach` to
 /// `toe_height` over the ground under them (the identity when they are there already). Two
 /// steps: the turn moves the toes along a slope, so the ground under them is asked again.
+#[inline(always)]
 pub(crate) fn toe_clear(probe: &Probe<'_>, ankle: Vec3A, reach: Vec3A, toe_height: f32) -> Quat {
     let up = probe.up;
     let mut turn = Quat::IDENTITY;

@@ -8,8 +8,9 @@ use super::leg::{inverse, local, read_leg, solve_leg};
 use super::placement::FootPlacement;
 use super::rays::{Probe, clearance, toe_clear};
 use super::state::{FootPlacementState, FootReport, FootStatus};
-use crate::ik::finite1;
-use crate::{AnimError, AnimationData, T_OFF, TRS_STRIDE, apply_correction, model_matrix_from_trs};
+use crate::ik::{apply_correction_inline, finite1};
+use crate::rig::kernels::Kernels;
+use crate::{AnimError, AnimationData, T_OFF, TRS_STRIDE, model_matrix_from_trs};
 
 /// A released lock's offset shorter than this (world units) is gone.
 const RELEASED: f32 = 1e-5;
@@ -42,6 +43,53 @@ impl FootPlacement {
     ///
     /// A ground that answers NaN is not an error: that foot has no ground this frame.
     pub fn solve(
+        &self,
+        state: &mut FootPlacementState,
+        data: &AnimationData,
+        trs: &mut [f32],
+        root: &Affine3A,
+        ground: &dyn GroundQuery,
+        dt: f32,
+    ) -> Result<FootReport, AnimError> {
+        match self.kernels {
+            Kernels::Baseline => {}
+            #[cfg(target_arch = "x86_64")]
+            #[allow(
+                unsafe_code,
+                reason = "calls a #[target_feature] function after detection"
+            )]
+            Kernels::Avx2Fma => {
+                // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
+                // `is_x86_feature_detected!` found both AVX2 and FMA on this CPU.
+                return unsafe { self.solve_avx2(state, data, trs, root, ground, dt) };
+            }
+        }
+        self.solve_with(state, data, trs, root, ground, dt)
+    }
+
+    /// [`Self::solve`] compiled for AVX2 and FMA: the same steps, three-operand encodings
+    /// (the results are the same bits: nothing here is fused that the baseline rounds twice).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    #[allow(
+        unsafe_code,
+        reason = "a #[target_feature] function: called only after run-time detection"
+    )]
+    unsafe fn solve_avx2(
+        &self,
+        state: &mut FootPlacementState,
+        data: &AnimationData,
+        trs: &mut [f32],
+        root: &Affine3A,
+        ground: &dyn GroundQuery,
+        dt: f32,
+    ) -> Result<FootReport, AnimError> {
+        self.solve_with(state, data, trs, root, ground, dt)
+    }
+
+    /// The body of [`Self::solve`], inlined into each build of it.
+    #[inline(always)]
+    fn solve_with(
         &self,
         state: &mut FootPlacementState,
         data: &AnimationData,
@@ -94,9 +142,9 @@ impl FootPlacement {
             t.write_to_slice(&mut trs[at..at + 3]);
         }
         for (leg, work) in self.legs.iter().zip(&state.work) {
-            apply_correction(trs, leg.hip, work.hip_fix)?;
-            apply_correction(trs, leg.knee, work.knee_fix)?;
-            apply_correction(trs, leg.ankle, work.ankle_fix)?;
+            apply_correction_inline(trs, leg.hip, work.hip_fix)?;
+            apply_correction_inline(trs, leg.knee, work.knee_fix)?;
+            apply_correction_inline(trs, leg.ankle, work.ankle_fix)?;
         }
         state.memory.copy_from_slice(&state.next);
         state.status.copy_from_slice(&state.next_status);
@@ -149,6 +197,7 @@ impl FootPlacement {
         clippy::too_many_arguments,
         reason = "one call site, the frame's inputs"
     )]
+    #[inline(always)]
     fn place_feet(
         &self,
         state: &mut FootPlacementState,
@@ -313,6 +362,7 @@ impl FootPlacement {
     /// How far the pelvis goes down this frame: what the foot furthest out of reach needs,
     /// within `0..=max_step_down`; down at once (the targets it follows are eased already, so
     /// this moves smoothly, and a planted foot stays reachable), back up eased.
+    #[inline(always)]
     fn pelvis_drop(&self, state: &FootPlacementState, dt: f32) -> f32 {
         let up = Vec3A::from(self.desc.up);
         let mut need = 0.0_f32;

@@ -186,6 +186,16 @@ pub fn model_matrix_from_trs(
 /// # Ok::<(), skel_anim::AnimError>(())
 /// ```
 pub fn apply_correction(trs: &mut [f32], node: usize, correction: Quat) -> Result<(), AnimError> {
+    apply_correction_inline(trs, node, correction)
+}
+
+/// [`apply_correction`] inlined into its caller (foot placement's AVX2 build).
+#[inline(always)]
+pub(crate) fn apply_correction_inline(
+    trs: &mut [f32],
+    node: usize,
+    correction: Quat,
+) -> Result<(), AnimError> {
     let len = trs.len();
     let rec = node
         .checked_mul(TRS_STRIDE)
@@ -327,6 +337,7 @@ pub(crate) fn angle_about(axis: DVec3, from: DVec3, to: DVec3) -> Option<f64> {
 /// The turn about unit `axis` from the angle whose cosine and sine are `from` to the one
 /// whose cosine and sine are `to` (as the f64 two-bone solve's, in f32): no
 /// trigonometric call.
+#[inline(always)]
 pub(crate) fn turn_between(axis: Vec3A, from: (f32, f32), to: (f32, f32)) -> Quat {
     let c = to.0 * from.0 + to.1 * from.1;
     let s = to.1 * from.0 - to.0 * from.1;

@@ -26,6 +26,7 @@ const BENT: f32 = 1e-2;
 /// Solves `ik` (inputs checked finite, `weight` in `0..=1` and above 0), or returns `None`
 /// when the chain is too straight or folded, a joint frame is not finite or is badly
 /// conditioned, or a bone is too short: then the f64 solve decides.
+#[inline(always)]
 pub(super) fn solve(
     ik: &TwoBoneIk,
     start: &Affine3A,
@@ -134,6 +135,7 @@ pub(super) fn solve(
 /// `m`'s inverse and the sign of its determinant, or `None` when `m` is not finite or its
 /// determinant is under 1e-4 of its columns' lengths' product (f32 inverses lose digits
 /// there; the f64 solve takes such frames, and says which it cannot use).
+#[inline(always)]
 fn inverse(m: &Affine3A) -> Option<(Affine3A, f32)> {
     if !m.is_finite() {
         return None;
@@ -149,6 +151,7 @@ fn inverse(m: &Affine3A) -> Option<(Affine3A, f32)> {
 }
 
 /// `q` with w ≥ 0, normalised; `None` if it is not finite.
+#[inline(always)]
 fn unit(q: Quat) -> Option<Quat> {
     let q = if q.w < 0.0 { -q } else { q }.normalize();
     q.is_finite().then_some(q)
@@ -156,6 +159,7 @@ fn unit(q: Quat) -> Option<Quat> {
 
 /// The shortest arc from unit `from` to unit `to`: `(from × to, 1 + from · to)` normalised,
 /// in f64 past a quarter turn, where that f32 sum cancels and the axis loses digits.
+#[inline(always)]
 fn arc(from: Vec3A, to: Vec3A) -> Quat {
     let c = from.dot(to);
     if c > -0.5 {
@@ -168,6 +172,7 @@ fn arc(from: Vec3A, to: Vec3A) -> Quat {
 
 /// The turn about unit `axis` taking `from`'s part across the axis onto `to`'s, or `None`
 /// when either part is too short (relative to its vector) to have a direction.
+#[inline(always)]
 fn turn_about(axis: Vec3A, from: Vec3A, to: Vec3A) -> Option<Quat> {
     let f = from - axis * axis.dot(from);
     let t = to - axis * axis.dot(to);

@@ -122,6 +122,17 @@ impl TwoBoneIk {
         mid: &Affine3A,
         end: &Affine3A,
     ) -> Result<TwoBoneSolution, AnimError> {
+        self.solve_inline(start, mid, end)
+    }
+
+    /// [`Self::solve`] inlined into its caller (foot placement's AVX2 build).
+    #[inline(always)]
+    pub(crate) fn solve_inline(
+        &self,
+        start: &Affine3A,
+        mid: &Affine3A,
+        end: &Affine3A,
+    ) -> Result<TwoBoneSolution, AnimError> {
         finite3("IK target", self.target)?;
         finite3("IK pole", self.pole)?;
         if let Some(axis) = self.mid_axis {
