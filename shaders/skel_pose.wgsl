@@ -21,6 +21,9 @@
 // The matrices go out as SKEL_BONE_VEC4S vec4s each: 4, the columns of the 4x4 matrix
 // (BoneLayout::Mat4), or 3, its top three rows (BoneLayout::Affine3x4: the bottom row of an
 // affine matrix is 0 0 0 1, 48 bytes instead of 64).
+// - skel_pose_nodes_bounds (skel_pose_bounds.wgsl, appended by GpuCrowdPose when asked for
+//   bounds): skel_pose_nodes, then every instance's world box from its model transforms (the
+//   boxes CrowdCull's matrix pass would compute), so culling reads 32 bytes an instance.
 // The bone passes skip an instance on frames its pose update rate (LOD) leaves out.
 
 struct SkelPoseParams {
@@ -347,31 +350,51 @@ fn skel_pose_characters(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
 }
 
+// Threads per workgroup of skel_pose_nodes and skel_pose_nodes_bounds (64, 128 or 256:
+// PoseTuning::group_threads, set by the pipeline), and so the length of their workgroup arrays:
+// a larger group holds more instances (group_characters = SKEL_POSE_GROUP / posed nodes), so
+// fewer of its threads are left idle by the division.
+override SKEL_POSE_GROUP: u32 = 64u;
+
 // skel_pose_nodes: the model transforms of a workgroup's instances (posed nodes each, in
 // order), and per instance its flags with SKEL_SKIP set when it does not pose this frame.
-var<workgroup> skel_group_model: array<SkelAffine, SKEL_MAX_CHARACTER_NODES>;
-var<workgroup> skel_group_flags: array<u32, SKEL_MAX_CHARACTER_NODES>;
+// skel_pose_nodes_bounds reuses skel_group_model for the per-node boxes once the bones are out.
+var<workgroup> skel_group_model: array<SkelAffine, SKEL_POSE_GROUP>;
+var<workgroup> skel_group_flags: array<u32, SKEL_POSE_GROUP>;
 const SKEL_SKIP: u32 = 0x80000000u;
 
-@compute @workgroup_size(64)
-fn skel_pose_nodes(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
+// What a thread of the per-node entry points knows once the hierarchy is resolved.
+struct SkelNodeThread {
+    // The workgroup's first slot of the chunk.
+    first_slot: u32,
+    // The thread's instance (in the crowd) and posed node.
+    instance: u32,
+    node: u32,
+    // The instance's flags; whether the thread is an (instance, node) that poses this frame.
+    flags: u32,
+    posing: bool,
+}
+
+// Samples every (instance, node) of the workgroup into skel_group_model and resolves the
+// hierarchy there, one level per barrier; ends after a barrier, every model final.
+fn skel_nodes_resolve(wid: vec3<u32>, lid: u32) -> SkelNodeThread {
     let nodes = skel_pose.nodes;
     let per_group = skel_pose.group_characters;
-    let first_slot = (wid.x + wid.y * (skel_pose.row_threads / 64u)) * per_group;
+    let first_slot = (wid.x + wid.y * (skel_pose.row_threads / SKEL_POSE_GROUP)) * per_group;
     // Each thread samples its node's local transform once.
     let c = lid / nodes;
     let node = lid - c * nodes;
     let slot = first_slot + c;
+    let instance = skel_pose.first_instance + slot;
     // Independent of the instance: loaded first, so that they overlap its load.
     let parent = skel_parents[node];
     var depth = skel_parents[nodes + node];
+    var flags = 0u;
+    var posing = false;
     if c < per_group && slot < skel_pose.chunk_instances {
-        let instance = skel_pose.first_instance + slot;
         let inst = skel_instances[instance];
-        let posing = skel_updates(instance, inst.flags);
+        flags = inst.flags;
+        posing = skel_updates(instance, inst.flags);
         if node == 0u {
             skel_group_flags[c] = select(inst.flags | SKEL_SKIP, inst.flags, posing);
         }
@@ -392,8 +415,14 @@ fn skel_pose_nodes(
         }
     }
     workgroupBarrier();
-    // 4x4: every thread writes one column of one matrix; 3x4: one bone (its three rows). The
-    // group's matrices are contiguous.
+    return SkelNodeThread(first_slot, instance, node, flags, posing);
+}
+
+// Writes the workgroup's bone matrices from skel_group_model. 4x4: every thread writes one
+// column of one matrix; 3x4: one bone (its three rows). The group's matrices are contiguous.
+fn skel_nodes_write(first_slot: u32, lid: u32) {
+    let nodes = skel_pose.nodes;
+    let per_group = skel_pose.group_characters;
     let characters = min(per_group, skel_pose.chunk_instances - min(first_slot, skel_pose.chunk_instances));
     let bones = skel_pose.bones;
     let per_bone = SKEL_BONE_VEC4S;
@@ -401,7 +430,7 @@ fn skel_pose_nodes(
     if per_bone == 3u {
         // One thread per bone, its three rows (48 contiguous bytes). One row per thread, as
         // the columns below, was 8 % slower on an H100 (docs/bench-gpu.md).
-        for (var m = lid; m < characters * bones; m += 64u) {
+        for (var m = lid; m < characters * bones; m += SKEL_POSE_GROUP) {
             let ch = m / bones;
             let flags = skel_group_flags[ch];
             if (flags & SKEL_SKIP) != 0u {
@@ -414,7 +443,7 @@ fn skel_pose_nodes(
         return;
     }
     let words = characters * bones * per_bone;
-    for (var w = lid; w < words; w += 64u) {
+    for (var w = lid; w < words; w += SKEL_POSE_GROUP) {
         let m = w / per_bone;
         let k = w - m * per_bone;
         let ch = m / bones;
@@ -432,4 +461,13 @@ fn skel_pose_nodes(
         }
         skel_bones_out[(first_bone + m) * per_bone + k] = v;
     }
+}
+
+@compute @workgroup_size(SKEL_POSE_GROUP)
+fn skel_pose_nodes(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(local_invocation_index) lid: u32,
+) {
+    let t = skel_nodes_resolve(wid, lid);
+    skel_nodes_write(t.first_slot, lid);
 }

@@ -2,7 +2,8 @@
 // of the bone buffer (whole instances, each chunk under the storage binding limit), one thread
 // per instance, boxes the instance from the character's bounding spheres under its posed bone
 // matrices, tests the box against six frustum planes and appends the instance to the visible
-// list; one thread then writes the indirect draw's instance count.
+// list; one thread then writes the indirect draw's instance count. skel_cull_boxes_only is the
+// same cull for boxes the pose pass already wrote (skel_pose_bounds.wgsl).
 //
 // The bone buffer holds skinning matrices S (mesh inverse * joint world * inverse bind, as the
 // pose pass and the CPU sink write them). A sphere is given in its joint's frame (centre c,
@@ -111,9 +112,13 @@ fn skel_cull_instances(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     skel_cull_boxes[instance * 2u] = vec4<f32>(lo, 0.0);
     skel_cull_boxes[instance * 2u + 1u] = vec4<f32>(hi, 0.0);
-    if !boxed {
-        return;
+    if boxed {
+        skel_cull_keep(instance, lo, hi);
     }
+}
+
+// Appends `instance` to the visible list unless its box is outside one of the planes.
+fn skel_cull_keep(instance: u32, lo: vec3<f32>, hi: vec3<f32>) {
     for (var k = 0u; k < 6u; k += 1u) {
         let plane = skel_cull.planes[k];
         // The corner farthest along the plane's normal: outside it, the whole box is.
@@ -124,6 +129,23 @@ fn skel_cull_instances(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     let slot = atomicAdd(&skel_cull_visible[0], 1u);
     atomicStore(&skel_cull_visible[1u + slot], instance);
+}
+
+// The cull of a crowd whose boxes the pose pass wrote (skel_pose_nodes_bounds): one thread per
+// instance reads its box (32 bytes) and tests it, nothing else. A box with min > max (no
+// finite part) is culled, as skel_cull_instances culls it.
+@compute @workgroup_size(64)
+fn skel_cull_boxes_only(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let local = gid.x + gid.y * skel_cull.row_threads;
+    if local >= skel_cull.chunk_instances {
+        return;
+    }
+    let instance = skel_cull.chunk_first + local;
+    let lo = skel_cull_boxes[instance * 2u].xyz;
+    let hi = skel_cull_boxes[instance * 2u + 1u].xyz;
+    if all(lo <= hi) {
+        skel_cull_keep(instance, lo, hi);
+    }
 }
 
 // One thread, after skel_cull_instances: the indirect draw's arguments.

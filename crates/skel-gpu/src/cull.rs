@@ -20,13 +20,15 @@
 //!
 //! The pass reads the bones in the crowd's [`BoneLayout`](crate::BoneLayout) (4×4 or 3×4).
 
-use glam::{Mat4, Vec3, Vec4};
+use glam::{Mat4, Vec4};
 
 use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
 use crate::compute_pass::{compute_pipelines_with, groups_2d};
-use crate::{BoneLayout, CrowdBones, GpuContext, GpuError};
+use crate::cull_inputs::check_parts;
+use crate::{BoneLayout, CrowdBones, CullBone, CullPart, GpuContext, GpuError};
 
-/// The WGSL of the culling pass (entry points `skel_cull_instances`, `skel_cull_draw_args`).
+/// The WGSL of the culling pass (entry points `skel_cull_instances`, `skel_cull_boxes_only`,
+/// `skel_cull_draw_args`).
 pub const CULL_WGSL: &str = include_str!("../shaders/skel_cull.wgsl");
 
 /// Threads per workgroup of the culling pass (one instance each).
@@ -41,40 +43,6 @@ const PARAMS_BYTES: u64 = 144;
 
 /// Bytes between two chunks' parameters (WebGPU's uniform offset alignment).
 const PARAMS_STRIDE: u64 = 256;
-
-/// One bounding sphere of the character, in the frame of the joint whose bone moves it.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CullPart {
-    /// The bone (index within an instance's bones) whose skinning matrix places the sphere.
-    pub bone: u32,
-    /// The centre, in the joint's frame.
-    pub center: Vec3,
-    /// The radius, in the joint's frame (≥ 0).
-    pub radius: f32,
-}
-
-/// How one bone's skinning matrix `S` becomes its joint's matrix in the character's frame:
-/// `left · S · right` (see the module docs).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CullBone {
-    /// The world matrix of the skinned mesh's node at rest (undoes the mesh inverse the pose
-    /// folds into `S`; the identity for a mesh at the scene's origin).
-    pub left: Mat4,
-    /// The bind matrix: the inverse of the bone's inverse bind matrix.
-    pub right: Mat4,
-}
-
-impl CullBone {
-    /// The bone of a skin whose mesh node's rest world matrix is `mesh_world` and whose inverse
-    /// bind matrix is `inverse_bind` (inverted here, in f64).
-    #[must_use]
-    pub fn new(mesh_world: Mat4, inverse_bind: Mat4) -> Self {
-        Self {
-            left: mesh_world,
-            right: inverse_bind.as_dmat4().inverse().as_mat4(),
-        }
-    }
-}
 
 /// What [`CrowdCull::new`] culls and draws.
 #[derive(Debug, Clone, Copy)]
@@ -100,6 +68,7 @@ pub struct CrowdCullDescriptor<'a> {
 #[derive(Debug)]
 pub struct CrowdCull {
     instances_pipeline: wgpu::ComputePipeline,
+    boxes_pipeline: wgpu::ComputePipeline,
     draw_pipeline: wgpu::ComputePipeline,
     /// One bind group per chunk of the bone buffer.
     groups: Vec<wgpu::BindGroup>,
@@ -235,7 +204,8 @@ impl CrowdCull {
                 DRAW_INDEXED_INDIRECT_BYTES,
                 out | wgpu::BufferUsages::INDIRECT,
             );
-            let (layout, instances_pipeline, draw_pipeline) = pipelines(ctx, crowd.bone_layout());
+            let (layout, [instances_pipeline, boxes_pipeline, draw_pipeline]) =
+                pipelines(ctx, crowd.bone_layout());
             let piece = |buffer, offset, size| {
                 wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                     buffer,
@@ -271,6 +241,7 @@ impl CrowdCull {
                 .collect();
             Self {
                 instances_pipeline,
+                boxes_pipeline,
                 draw_pipeline,
                 groups,
                 params,
@@ -334,6 +305,38 @@ impl CrowdCull {
         planes: &[Vec4; 6],
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) -> Result<(), GpuError> {
+        self.record(ctx, encoder, planes, timestamp_writes, false)
+    }
+
+    /// [`encode`](Self::encode) for a crowd whose boxes the pose pass already wrote into
+    /// [`boxes_buffer`](Self::boxes_buffer) this frame
+    /// ([`GpuCrowdPose::with_options`](crate::GpuCrowdPose::with_options) with
+    /// [`PoseBounds`](crate::PoseBounds)): the culling dispatch reads one box (32 bytes) an
+    /// instance and tests it, instead of boxing the instance from every part's bone matrix.
+    /// The visible set is the one [`encode`](Self::encode) keeps for the same boxes.
+    ///
+    /// # Errors
+    /// As [`encode`](Self::encode).
+    pub fn encode_from_boxes(
+        &self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        planes: &[Vec4; 6],
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) -> Result<(), GpuError> {
+        self.record(ctx, encoder, planes, timestamp_writes, true)
+    }
+
+    /// Writes the parameters and records clearing the count, the culling dispatches (boxing
+    /// from the bones, or reading the boxes when `from_boxes`) and the draw arguments.
+    fn record(
+        &self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        planes: &[Vec4; 6],
+        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
+        from_boxes: bool,
+    ) -> Result<(), GpuError> {
         let floats: &[f32] = bytemuck::cast_slice(planes);
         if let Some(index) = floats.iter().position(|v| !v.is_finite()) {
             return Err(GpuError::NotFinite {
@@ -359,7 +362,11 @@ impl CrowdCull {
             label: Some("skel cull"),
             timestamp_writes,
         });
-        pass.set_pipeline(&self.instances_pipeline);
+        pass.set_pipeline(if from_boxes {
+            &self.boxes_pipeline
+        } else {
+            &self.instances_pipeline
+        });
         for (group, &(_, _, x, y)) in self.groups.iter().zip(&self.chunks) {
             pass.set_bind_group(0, group, &[]);
             pass.dispatch_workgroups(x, y, 1);
@@ -367,6 +374,13 @@ impl CrowdCull {
         pass.set_pipeline(&self.draw_pipeline);
         pass.dispatch_workgroups(1, 1, 1);
         Ok(())
+    }
+
+    /// Each instance's placement ([`set_placements`](Self::set_placements)): one `mat4x4<f32>`
+    /// an instance, which the pose pass's bounds read too.
+    #[must_use]
+    pub fn placements_buffer(&self) -> &wgpu::Buffer {
+        &self.placements
     }
 
     /// Instances culled.
@@ -404,36 +418,12 @@ impl CrowdCull {
     }
 }
 
-/// Fails on a part whose bone is past `bones`, or whose centre or radius is not finite or
-/// whose radius is negative.
-fn check_parts(parts: &[CullPart], bones: u32) -> Result<(), GpuError> {
-    for (index, part) in parts.iter().enumerate() {
-        if part.bone >= bones {
-            return Err(GpuError::OutOfRange {
-                what: "cull part bone",
-                got: part.bone.to_string(),
-                expected: "below the crowd's bones per instance",
-            });
-        }
-        if !(part.center.is_finite() && part.radius.is_finite() && part.radius >= 0.0) {
-            return Err(GpuError::NotFinite {
-                what: "cull parts (finite centre, radius ≥ 0)",
-                index,
-            });
-        }
-    }
-    Ok(())
-}
-
-/// The bind group layout and the two pipelines.
+/// The bind group layout and the three pipelines (boxing from the bones, from the boxes, the
+/// draw arguments).
 fn pipelines(
     ctx: &GpuContext,
     bone_layout: BoneLayout,
-) -> (
-    wgpu::BindGroupLayout,
-    wgpu::ComputePipeline,
-    wgpu::ComputePipeline,
-) {
+) -> (wgpu::BindGroupLayout, [wgpu::ComputePipeline; 3]) {
     let entries = [
         compute_entry(0, UNIFORM),
         compute_entry(1, READ),
@@ -450,14 +440,18 @@ fn pipelines(
             label: Some("skel cull"),
             entries: &entries,
         });
-    let [instances, draw_args] = compute_pipelines_with(
+    let pipelines = compute_pipelines_with(
         ctx,
         "skel cull",
         CULL_WGSL.into(),
         &[&layout],
-        ["skel_cull_instances", "skel_cull_draw_args"],
+        [
+            "skel_cull_instances",
+            "skel_cull_boxes_only",
+            "skel_cull_draw_args",
+        ],
         true,
         &bone_layout.constants(),
     );
-    (layout, instances, draw_args)
+    (layout, pipelines)
 }

@@ -6,7 +6,7 @@
 use glam::{Mat4, Vec3};
 use skel_anim::{AnimError, AnimationData, PoseScratch, compute_world_matrices, reset_to_rest};
 
-use crate::{CullBone, CullPart};
+use crate::GpuError;
 
 /// The culling pass's parts and bones for one character (see the module docs).
 ///
@@ -74,4 +74,59 @@ impl CullInputs {
             .collect();
         Ok(Self { parts, bones })
     }
+}
+
+/// One bounding sphere of the character, in the frame of the joint whose bone moves it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CullPart {
+    /// The bone (index within an instance's bones) whose skinning matrix places the sphere.
+    pub bone: u32,
+    /// The centre, in the joint's frame.
+    pub center: Vec3,
+    /// The radius, in the joint's frame (≥ 0).
+    pub radius: f32,
+}
+
+/// How one bone's skinning matrix `S` becomes its joint's matrix in the character's frame:
+/// `left · S · right` (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CullBone {
+    /// The world matrix of the skinned mesh's node at rest (undoes the mesh inverse the pose
+    /// folds into `S`; the identity for a mesh at the scene's origin).
+    pub left: Mat4,
+    /// The bind matrix: the inverse of the bone's inverse bind matrix.
+    pub right: Mat4,
+}
+
+impl CullBone {
+    /// The bone of a skin whose mesh node's rest world matrix is `mesh_world` and whose inverse
+    /// bind matrix is `inverse_bind` (inverted here, in f64).
+    #[must_use]
+    pub fn new(mesh_world: Mat4, inverse_bind: Mat4) -> Self {
+        Self {
+            left: mesh_world,
+            right: inverse_bind.as_dmat4().inverse().as_mat4(),
+        }
+    }
+}
+
+/// Fails on a part whose bone is past `bones`, or whose centre or radius is not finite or
+/// whose radius is negative.
+pub(crate) fn check_parts(parts: &[CullPart], bones: u32) -> Result<(), GpuError> {
+    for (index, part) in parts.iter().enumerate() {
+        if part.bone >= bones {
+            return Err(GpuError::OutOfRange {
+                what: "cull part bone",
+                got: part.bone.to_string(),
+                expected: "below the crowd's bones per instance",
+            });
+        }
+        if !(part.center.is_finite() && part.radius.is_finite() && part.radius >= 0.0) {
+            return Err(GpuError::NotFinite {
+                what: "cull parts (finite centre, radius ≥ 0)",
+                index,
+            });
+        }
+    }
+    Ok(())
 }

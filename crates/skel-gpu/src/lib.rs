@@ -108,8 +108,10 @@ mod morph;
 mod morph_storage;
 mod morph_texture;
 mod morph_upload;
+mod pose_bounds;
 mod pose_data;
 mod pose_pass;
+mod pose_pipeline;
 pub mod readback;
 pub mod shader;
 mod sink;
@@ -139,10 +141,9 @@ pub use crowd_skinning::{
 };
 pub use crowd_vertex::{CROWD_VERTEX_WGSL, crowd_vertex_layout_entries, crowd_vertex_wgsl};
 pub use cull::{
-    CULL_WGSL, CULL_WORKGROUP_SIZE, CrowdCull, CrowdCullDescriptor, CullBone, CullPart,
-    DRAW_INDEXED_INDIRECT_BYTES,
+    CULL_WGSL, CULL_WORKGROUP_SIZE, CrowdCull, CrowdCullDescriptor, DRAW_INDEXED_INDIRECT_BYTES,
 };
-pub use cull_inputs::CullInputs;
+pub use cull_inputs::{CullBone, CullInputs, CullPart};
 pub use dual_quat::{DualQuat, SkinningMethod};
 pub use error::GpuError;
 pub use frustum::frustum_planes;
@@ -155,6 +156,9 @@ pub use morph_texture::{
     MORPH_TEXEL_BYTES, MORPH_TEXTURE_FORMAT, MORPH_TEXTURE_MIN_WIDTH, MorphTextureLayout,
 };
 pub use morph_upload::{MAX_MORPH_TARGETS, MORPH_COUNTS_OFFSET, MORPH_PARAMS_SIZE};
+pub use pose_bounds::{
+    POSE_GROUP_CONSTANT, POSE_GROUP_THREADS, PoseBounds, PoseBoundsTable, PoseOptions, PoseTuning,
+};
 pub use pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, POSE_MAX_CLIPS, POSE_WGSL, PoseInstance};
 pub use pose_pass::{GpuCrowdPose, GpuCrowdPoseDescriptor, POSE_WORKGROUP_SIZE, PoseLayout};
 pub use shader::{

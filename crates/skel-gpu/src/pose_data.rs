@@ -8,8 +8,12 @@ use crate::clip_set::{GpuClipSet, POSE_NODE_VEC4S};
 use crate::{GpuContext, GpuError};
 
 /// The WGSL of the pose pass (entry points `skel_pose_advance`, `skel_pose_bones`,
-/// `skel_pose_characters`, `skel_pose_nodes`; see the file's header).
-pub const POSE_WGSL: &str = include_str!("../shaders/skel_pose.wgsl");
+/// `skel_pose_characters`, `skel_pose_nodes`; see the file's header), followed by its bounds
+/// entry point `skel_pose_nodes_bounds` (`skel_pose_bounds.wgsl`).
+pub const POSE_WGSL: &str = concat!(
+    include_str!("../shaders/skel_pose.wgsl"),
+    include_str!("../shaders/skel_pose_bounds.wgsl")
+);
 
 /// Posed nodes the one-thread-per-character layout holds in private memory (and the per-node
 /// layout in workgroup memory).

@@ -12,13 +12,19 @@
 //! 1.22 GB). What 3×4 saves is read by skinning and culling (9 % and 21 % faster on an H100);
 //! the per-node pass itself, bound by how many workgroups stay in flight rather than by its
 //! stores, took 8 % longer with it there (`docs/bench-gpu.md`).
+//!
+//! [`GpuCrowdPose::with_options`] sets the per-node pass's workgroup size
+//! ([`PoseTuning`](crate::PoseTuning)) and can make it box every posed instance for culling
+//! ([`PoseBounds`](crate::PoseBounds); see `pose_bounds.rs`).
 
-use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
-use crate::compute_pass::{compute_pipelines_with, groups_2d};
-use crate::pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, POSE_WGSL, PoseInstance};
+use crate::compute_pass::groups_2d;
+use crate::pose_bounds::PoseOptions;
+use crate::pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, PoseInstance};
+use crate::pose_pipeline::{BoundsBindings, PosePipelineKey, check_clips, pipelines};
 use crate::{BoneLayout, CrowdBones, GpuContext, GpuError};
 
-/// Threads per workgroup of the pose passes.
+/// Threads per workgroup of the pose passes (the per-node pass's by default:
+/// [`PoseTuning::group_threads`](crate::PoseTuning::group_threads)).
 pub const POSE_WORKGROUP_SIZE: u32 = 64;
 
 /// Bytes between two chunks' uniform parameters (WebGPU's uniform offset alignment).
@@ -77,6 +83,10 @@ pub struct GpuCrowdPose {
     frame: u32,
     uploaded: u64,
     base_params: [u32; 16],
+    /// Threads per workgroup of the bone pass.
+    group_threads: u32,
+    /// Whether the bone pass writes boxes.
+    writes_bounds: bool,
 }
 
 impl GpuCrowdPose {
@@ -95,6 +105,30 @@ impl GpuCrowdPose {
         bones: &CrowdBones,
         initial: &[PoseInstance],
         desc: &GpuCrowdPoseDescriptor,
+    ) -> Result<Self, GpuError> {
+        Self::with_options(ctx, clips, bones, initial, desc, &PoseOptions::default())
+    }
+
+    /// [`new`](Self::new) with the per-node pass's workgroup size (`options.tuning`, used by
+    /// [`PoseLayout::PerNode`] only) and, with `options.bounds`, boxes: each frame the bone
+    /// pass also writes every posed instance's world box into the cull's
+    /// [`boxes_buffer`](crate::CrowdCull::boxes_buffer) (an instance skipped by its update
+    /// rate keeps last frame's), for
+    /// [`CrowdCull::encode_from_boxes`](crate::CrowdCull::encode_from_boxes).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new); [`GpuError::OutOfRange`] for a workgroup size other than 64,
+    /// 128 or 256, or bounds with a layout other than [`PoseLayout::PerNode`];
+    /// [`GpuError::LengthMismatch`] for bounds of another node count or crowd;
+    /// [`GpuError::MissingLimit`] for a workgroup or a count of storage buffers the device
+    /// does not allow.
+    pub fn with_options(
+        ctx: &GpuContext,
+        clips: &GpuClips,
+        bones: &CrowdBones,
+        initial: &[PoseInstance],
+        desc: &GpuCrowdPoseDescriptor,
+        options: &PoseOptions<'_>,
     ) -> Result<Self, GpuError> {
         if bones.bones_per_instance() != clips.bone_count {
             return Err(GpuError::BoneCountMismatch {
@@ -126,7 +160,16 @@ impl GpuCrowdPose {
             count,
         )?;
         let max_x = ctx.limits.max_compute_workgroups_per_dimension.max(1);
-        let group_threads = POSE_WORKGROUP_SIZE;
+        let group_threads = if desc.layout == PoseLayout::PerNode {
+            options.tuning.check(&ctx.limits)?;
+            options.tuning.group_threads
+        } else {
+            POSE_WORKGROUP_SIZE
+        };
+        let bounds = options
+            .bounds
+            .map(|b| BoundsBindings::new(ctx, clips, count, desc.layout, &b))
+            .transpose()?;
         let group_characters = (group_threads / clips.node_count.max(1)).max(1);
         let chunks: Vec<(u32, u32, u32, u32)> = (0..count.div_ceil(per_chunk))
             .map(|c| {
@@ -171,7 +214,13 @@ impl GpuCrowdPose {
         ];
         let params_bytes = vec![0u8; chunks.len() * PARAMS_STRIDE as usize];
         ctx.capture("GpuCrowdPose::new", || {
-            let (layout, advance, pose) = pipelines(ctx, desc.layout, bones.bone_layout());
+            let key = PosePipelineKey {
+                layout: desc.layout,
+                bone_layout: bones.bone_layout(),
+                group_threads,
+                bounds: bounds.is_some(),
+            };
+            let (layout, advance, pose) = pipelines(ctx, &key);
             let storage = |label, size: u64| {
                 ctx.device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some(label),
@@ -218,12 +267,17 @@ impl GpuCrowdPose {
                         ),
                         binding(&morph, 0, morph_bytes),
                     ];
-                    crate::bind_entries::numbered_bind_group(
-                        &ctx.device,
-                        "skel pose chunk",
-                        &layout,
-                        resources,
-                    )
+                    let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
+                        .into_iter()
+                        .chain(bounds.iter().flat_map(BoundsBindings::resources))
+                        .zip(0..)
+                        .map(|(resource, binding)| wgpu::BindGroupEntry { binding, resource })
+                        .collect();
+                    ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("skel pose chunk"),
+                        layout: &layout,
+                        entries: &entries,
+                    })
                 })
                 .collect();
             Self {
@@ -244,6 +298,8 @@ impl GpuCrowdPose {
                 frame: 0,
                 uploaded: state_bytes,
                 base_params,
+                group_threads,
+                writes_bounds: bounds.is_some(),
             }
         })
     }
@@ -356,7 +412,7 @@ impl GpuCrowdPose {
         for (c, &(first, n, x, _)) in self.chunks.iter().enumerate() {
             params[1] = first;
             params[2] = n;
-            params[11] = x * POSE_WORKGROUP_SIZE;
+            params[11] = x * self.group_threads;
             let at = c * PARAMS_STRIDE as usize;
             self.params_bytes[at..at + PARAMS_BYTES].copy_from_slice(bytemuck::cast_slice(&params));
         }
@@ -391,77 +447,21 @@ impl GpuCrowdPose {
         self.record_bones(pass);
     }
 
+    /// Threads per workgroup of the bone pass.
+    #[must_use]
+    pub fn group_threads(&self) -> u32 {
+        self.group_threads
+    }
+
+    /// Whether the bone pass writes boxes ([`PoseOptions::bounds`]).
+    #[must_use]
+    pub fn writes_bounds(&self) -> bool {
+        self.writes_bounds
+    }
+
     /// Posed nodes per instance and bones per instance.
     #[must_use]
     pub fn shape(&self) -> (u32, u32) {
         (self.node_count, self.bones)
     }
-}
-
-/// Fails on a clip id past `clips`.
-fn check_clips(clips: &GpuClips, instances: &[PoseInstance]) -> Result<(), GpuError> {
-    let count = clips.clip_count();
-    if let Some(bad) = instances.iter().find_map(|i| {
-        let (a, b) = i.clips();
-        [a, b].into_iter().find(|&c| usize::from(c) >= count)
-    }) {
-        return Err(GpuError::OutOfRange {
-            what: "PoseInstance clip id",
-            got: bad.to_string(),
-            expected: "below the clip set's clip count",
-        });
-    }
-    Ok(())
-}
-
-/// The bind group layout and the two pipelines of `layout`.
-fn pipelines(
-    ctx: &GpuContext,
-    layout: PoseLayout,
-    bone_layout: BoneLayout,
-) -> (
-    wgpu::BindGroupLayout,
-    wgpu::ComputePipeline,
-    wgpu::ComputePipeline,
-) {
-    let entry = compute_entry;
-    let read = READ;
-    let write = WRITE;
-    let entries = [
-        entry(0, UNIFORM),
-        entry(1, read),
-        entry(2, read),
-        entry(3, read),
-        entry(4, read),
-        entry(5, read),
-        entry(6, write),
-        entry(7, write),
-        entry(8, write),
-    ];
-    let group_layout = ctx
-        .device
-        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("skel pose"),
-            entries: &entries,
-        });
-    let bones_entry = match layout {
-        PoseLayout::PerBone => "skel_pose_bones",
-        PoseLayout::PerCharacter => "skel_pose_characters",
-        PoseLayout::PerNode => "skel_pose_nodes",
-    };
-    // The per-node entry points write every workgroup word they read (a node's transform
-    // before the barrier after which its children read it, a character's flags before the
-    // output reads them), so WebGPU's zeroing of workgroup memory at each workgroup's start
-    // is work for nothing: 2 % of the pass at 1 000 000 CesiumMan on the H200
-    // (docs/gpu-posing.md).
-    let [advance, bones] = compute_pipelines_with(
-        ctx,
-        "skel pose",
-        POSE_WGSL.into(),
-        &[&group_layout],
-        ["skel_pose_advance", bones_entry],
-        false,
-        &bone_layout.constants(),
-    );
-    (group_layout, advance, bones)
 }

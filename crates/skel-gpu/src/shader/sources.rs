@@ -36,9 +36,14 @@ pub const CROWD_COMPUTE: &str = include_str!("../../shaders/skel_crowd_compute.w
 pub const CROWD_VERTEX: &str = include_str!("../../shaders/skel_crowd_vertex.wgsl");
 /// The skinning both crowd modules share (linear and dual-quaternion blends).
 pub const CROWD_SKIN: &str = include_str!("../../shaders/skel_crowd_skin.wgsl");
+/// The pose pass's bounds entry point (`skel_pose_nodes_bounds`), appended to
+/// `skel_pose.wgsl` in [`POSE_WGSL`](crate::POSE_WGSL): not a module on its own, so it is
+/// listed here, where `cargo xtask validate-shaders` compares it instead of validating it
+/// alone (skel-gpu's unit tests validate the whole of `POSE_WGSL`).
+pub const POSE_BOUNDS: &str = include_str!("../../shaders/skel_pose_bounds.wgsl");
 
 /// Every file, with its name: what `cargo xtask validate-shaders` checks is used.
-pub const ALL: [(&str, &str); 17] = [
+pub const ALL: [(&str, &str); 18] = [
     ("skel_common.wgsl", COMMON),
     ("skel_bones.wgsl", BONES),
     ("skel_skin4.wgsl", SKIN4),
@@ -56,4 +61,5 @@ pub const ALL: [(&str, &str); 17] = [
     ("skel_crowd_compute.wgsl", CROWD_COMPUTE),
     ("skel_crowd_vertex.wgsl", CROWD_VERTEX),
     ("skel_crowd_skin.wgsl", CROWD_SKIN),
+    ("skel_pose_bounds.wgsl", POSE_BOUNDS),
 ];

@@ -21,6 +21,7 @@ mod errors;
 mod morph;
 mod morph_texture;
 mod pose;
+mod pose_bounds;
 mod probe;
 mod recovery;
 mod sink;

@@ -13,7 +13,8 @@ use skel_anim::{LayerDesc, LoopMode, Player, RecordingSink, Rig};
 use skel_gltf::LoadOptions;
 use skel_gpu::{
     BoneLayout, CrowdBones, GpuClipSet, GpuClipSetOptions, GpuClips, GpuCrowdPose,
-    GpuCrowdPoseDescriptor, PoseInstance, PoseLayout, bone_error, readback,
+    GpuCrowdPoseDescriptor, POSE_GROUP_THREADS, PoseInstance, PoseLayout, PoseOptions, PoseTuning,
+    bone_error, readback,
 };
 
 use crate::common::{assets_dir, ctx};
@@ -90,6 +91,16 @@ fn cases(rig: &Rig) -> Vec<Case> {
 /// Poses every case on the GPU and with players over the same ticks; returns the worst error
 /// relative to the diagonal.
 fn check(file: &str, layout: PoseLayout, max_chunk_bytes: Option<u64>) -> Option<f32> {
+    check_tuned(file, layout, max_chunk_bytes, PoseTuning::default())
+}
+
+/// [`check`] with the per-node pass built for `tuning`'s workgroup size.
+fn check_tuned(
+    file: &str,
+    layout: PoseLayout,
+    max_chunk_bytes: Option<u64>,
+    tuning: PoseTuning,
+) -> Option<f32> {
     let ctx = ctx()?;
     let (rig, diagonal, radius) = load(file)?;
     let options = GpuClipSetOptions {
@@ -135,7 +146,20 @@ fn check(file: &str, layout: PoseLayout, max_chunk_bytes: Option<u64>) -> Option
                 .map(|b| b.max(16 * bones.instance_bytes())),
             ..desc
         };
-        let pose = GpuCrowdPose::new(ctx, &clips, &bones, &instances, &desc).unwrap();
+        let options = PoseOptions {
+            tuning,
+            bounds: None,
+        };
+        let pose =
+            GpuCrowdPose::with_options(ctx, &clips, &bones, &instances, &desc, &options).unwrap();
+        assert_eq!(
+            pose.group_threads(),
+            if layout == PoseLayout::PerNode {
+                tuning.group_threads
+            } else {
+                64
+            }
+        );
         (bones, pose)
     });
     let mut crowds = crowds;
@@ -242,6 +266,26 @@ fn gpu_pose_matches_the_player_on_robot_expressive() {
         PoseLayout::PerNode,
         None,
     );
+}
+
+/// The per-node pass at every workgroup size (`PoseTuning`): more instances a group, the
+/// same bones, held to the same tolerance against the player; chunked too, so that a group's
+/// first slot is found from the larger group.
+#[test]
+fn per_node_pose_matches_the_player_at_every_group_size() {
+    for group_threads in POSE_GROUP_THREADS {
+        let tuning = PoseTuning { group_threads };
+        for file in ["CesiumMan/CesiumMan.glb", "Fox/Fox.glb"] {
+            check_tuned(file, PoseLayout::PerNode, None, tuning);
+        }
+        let bytes = 4 * 19 * 64;
+        check_tuned(
+            "CesiumMan/CesiumMan.glb",
+            PoseLayout::PerNode,
+            Some(bytes),
+            tuning,
+        );
+    }
 }
 
 #[test]
