@@ -106,7 +106,11 @@
 
 mod config;
 mod ground;
+mod lanes;
 mod leg;
+mod legs_x4;
+#[cfg(test)]
+mod legs_x4_tests;
 mod placement;
 mod rays;
 mod solve;

@@ -5,6 +5,7 @@ use glam::{Affine3A, Quat, Vec3, Vec3A};
 
 use super::ground::GroundQuery;
 use super::leg::{inverse, local, read_leg, solve_leg};
+use super::legs_x4::solve_legs;
 use super::placement::FootPlacement;
 use super::rays::{Probe, clearance, toe_clear};
 use super::state::{FootPlacementState, FootReport, FootStatus};
@@ -131,9 +132,28 @@ impl FootPlacement {
         let drop = self.pelvis_drop(state, dt);
         let shift = -d.up * drop;
         let shift_local = inverse(&parent.matrix3)?.mul_vec3(shift);
-        for (i, leg) in self.legs.iter().enumerate() {
-            let reached = solve_leg(leg, &mut state.work[i], shift)?;
-            state.next_status[i].reached = reached;
+        // Four legs at a time in SIMD lanes; a leg the lanes cannot take exactly as the f32
+        // two-bone path would goes through the scalar solve (which also reports errors).
+        for first in (0..self.legs.len()).step_by(4) {
+            let last = (first + 4).min(self.legs.len());
+            let lanes = solve_legs(
+                &self.legs[first..last],
+                &state.work[first..last],
+                shift.into(),
+            );
+            for (i, lane) in (first..last).zip(lanes) {
+                let work = &mut state.work[i];
+                let reached = match lane {
+                    Some((hip_fix, knee_fix, ankle_fix, reached)) => {
+                        work.hip_fix = hip_fix;
+                        work.knee_fix = knee_fix;
+                        work.ankle_fix = ankle_fix;
+                        reached
+                    }
+                    None => solve_leg(&self.legs[i], work, shift)?,
+                };
+                state.next_status[i].reached = reached;
+            }
         }
         // Everything is known and finite: write.
         if drop > 0.0 {

@@ -70,6 +70,7 @@ pub mod limits;
 mod links;
 pub mod look_at;
 mod two_bone;
+pub(crate) use two_bone::BENT;
 
 pub use aim::{AimIk, AimSolution};
 pub use body_pose::{BodyPose, BodySolution, Effector, EffectorGoal};

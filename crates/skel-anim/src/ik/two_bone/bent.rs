@@ -21,7 +21,7 @@ use super::job::{TwoBoneIk, TwoBoneSolution, reach};
 use crate::ik::{angle_about, turn_between};
 
 /// The least sine of the mid joint's bend this path takes (see the module).
-const BENT: f32 = 1e-2;
+pub(crate) const BENT: f32 = 1e-2;
 
 /// Solves `ik` (inputs checked finite, `weight` in `0..=1` and above 0), or returns `None`
 /// when the chain is too straight or folded, a joint frame is not finite or is badly

@@ -8,6 +8,7 @@ use crate::AnimError;
 mod bent;
 mod job;
 
+pub(crate) use bent::BENT;
 use job::reach;
 pub use job::{TwoBoneIk, TwoBoneSolution};
 
