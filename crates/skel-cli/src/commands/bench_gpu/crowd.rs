@@ -152,9 +152,12 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let instances = start_instances(&ctx, &mut crowd, asset.animation.clips.len(), &args.posing)?;
     let mut figures = PoseFigures::of(&crowd, &args.posing);
+    if args.cull.bounds == "pose" && !args.cull.cull {
+        return Err("--bounds pose needs --cull".into());
+    }
     if args.cull.direct() {
         if !crowd.posed_on_gpu() {
-            return Err("--cull and --bone-layout 3x4 need --posing gpu".into());
+            return Err("--cull, --bone-layout 3x4 and --pose-group need --posing gpu".into());
         }
         let options = skel::gltf::LoadOptions {
             decode_images: false,
@@ -317,6 +320,7 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         pose: figures,
         cull: CullFigures {
             bone_layout: "4x4".to_owned(),
+            pose_group: skel::gpu::POSE_WORKGROUP_SIZE,
             ..CullFigures::default()
         },
     };
@@ -421,12 +425,13 @@ fn print(report: &CrowdReport, json: bool) -> Result<(), Box<dyn std::error::Err
         );
         let c = &r.cull;
         println!(
-            "bones: {} ({} bytes written per frame)",
-            c.bone_layout, f.pose_bytes_written
+            "bones: {} ({} bytes written per frame), pose workgroups of {} threads",
+            c.bone_layout, f.pose_bytes_written, c.pose_group
         );
         if c.cull {
             println!(
-                "cull: {} of {} visible ({} placed in view); {:.3} ms GPU, pose + cull {:.3} ms GPU, frame {:.3} ms GPU",
+                "cull (boxes by the {} pass): {} of {} visible ({} placed in view); {:.3} ms GPU, pose + cull {:.3} ms GPU, frame {:.3} ms GPU",
+                c.bounds.as_deref().unwrap_or("cull"),
                 c.visible.unwrap_or(0),
                 r.run.characters,
                 c.placed_in_view.unwrap_or(0),

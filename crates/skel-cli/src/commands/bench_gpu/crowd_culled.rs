@@ -1,7 +1,10 @@
-//! `skel bench gpu crowd --posing gpu` with `--bone-layout 3x4` or `--cull`: the crowd posed
-//! straight through skel-gpu into a bone buffer of the chosen layout ([`BoneLayout`]), then
-//! optionally boxed and frustum-culled on the GPU ([`CrowdCull`]) and compute-skinned, all in
-//! one command buffer per frame, each pass timed by GPU timestamps.
+//! `skel bench gpu crowd --posing gpu` with `--bone-layout 3x4`, `--cull` or `--pose-group`:
+//! the crowd posed straight through skel-gpu into a bone buffer of the chosen layout
+//! ([`BoneLayout`]) with the chosen per-node workgroup size ([`PoseTuning`]), then optionally
+//! boxed and frustum-culled on the GPU ([`CrowdCull`]) and compute-skinned, all in one command
+//! buffer per frame, each pass timed by GPU timestamps. With `--bounds pose` the pose pass
+//! writes the boxes ([`PoseBounds`]) and the culling pass only tests them; the pose pass's time
+//! then includes the boxes.
 //!
 //! The facade's [`Crowd`] (built without compute skinning) supplies the clip set, the meshes
 //! and their bone offsets; its own 4×4 bone buffer is left alone. The camera sits at the
@@ -16,7 +19,7 @@ use serde::Serialize;
 use skel::gpu::{
     BoneLayout, CrowdBones, CrowdCull, CrowdCullDescriptor, CrowdSkinning, CrowdSkinningBindings,
     CrowdSkinningInputs, CullInputs, GpuClips, GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor,
-    Influences, PoseInstance, frustum_planes,
+    Influences, PoseBounds, PoseBoundsTable, PoseInstance, PoseOptions, PoseTuning, frustum_planes,
 };
 use skel::{AssetContainer, Crowd, SkinningMethod};
 
@@ -37,6 +40,23 @@ pub(super) struct CullArgs {
     /// from 0 to 1.
     #[arg(long, default_value_t = 0.5, value_parser = share)]
     pub(super) in_view: f64,
+    /// With `--cull`: who boxes the instances: `cull` (the culling pass, from every part's bone
+    /// matrix) or `pose` (the per-node pose pass, from the joints it holds; the culling pass
+    /// then reads one box an instance). `pose` needs `--layout per-node`.
+    #[arg(long, default_value = "cull", value_parser = ["cull", "pose"])]
+    pub(super) bounds: String,
+    /// Threads per workgroup of the per-node pose pass: 64, 128 or 256 (more instances a
+    /// group). Other than 64 takes the direct path (module docs).
+    #[arg(long, default_value_t = 64, value_parser = pose_group)]
+    pub(super) pose_group: u32,
+}
+
+/// A per-node workgroup size (`--pose-group`).
+fn pose_group(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(v) if skel::gpu::POSE_GROUP_THREADS.contains(&v) => Ok(v),
+        _ => Err(format!("`{text}` is not 64, 128 or 256")),
+    }
 }
 
 /// A share from 0 to 1 (`--in-view`).
@@ -50,7 +70,12 @@ fn share(text: &str) -> Result<f64, String> {
 impl CullArgs {
     /// Whether the run takes the direct path.
     pub(super) fn direct(&self) -> bool {
-        self.cull || self.bone_layout == "3x4"
+        self.cull || self.bone_layout == "3x4" || self.pose_group != 64
+    }
+
+    /// Whether the pose pass writes the boxes (`--cull --bounds pose`).
+    fn pose_bounds(&self) -> bool {
+        self.cull && self.bounds == "pose"
     }
 
     fn layout(&self) -> BoneLayout {
@@ -68,10 +93,16 @@ pub(super) struct CullFigures {
     /// `4x4` or `3x4`.
     pub(super) bone_layout: String,
     pub(super) cull: bool,
+    /// With `--cull`: who computed the boxes, `cull` (the culling pass, from the bone matrices)
+    /// or `pose` (the pose pass).
+    pub(super) bounds: Option<String>,
+    /// Threads per workgroup of the per-node pose pass (`--pose-group`).
+    pub(super) pose_group: u32,
     /// Instances placed in front of the camera, and those the GPU kept (last frame).
     pub(super) placed_in_view: Option<u32>,
     pub(super) visible: Option<u32>,
-    /// Median GPU time of the culling pass (boxes, frustum test, list, indirect arguments).
+    /// Median GPU time of the culling pass (boxes unless the pose pass wrote them, frustum
+    /// test, list, indirect arguments).
     pub(super) cull_gpu_ms: Option<f64>,
     /// Median GPU time from the start of the pose pass to the end of the culling pass.
     pub(super) pose_cull_gpu_ms: Option<f64>,
@@ -147,9 +178,9 @@ pub(super) fn run(
     let n = u32::try_from(instances.len())?;
     let clips = GpuClips::new(ctx, set)?;
     let mut bones = CrowdBones::new_gpu_posed_with_layout(ctx, n, set.bone_count(), args.layout())?;
-    let mut pose = GpuCrowdPose::new(ctx, &clips, &bones, instances, desc)?;
     let planes = planes();
     let in_view = (f64::from(n) * args.in_view).round() as u32;
+    let mut table = None;
     let cull = if args.cull {
         let inputs = CullInputs::new(
             &asset.animation,
@@ -168,11 +199,24 @@ pub(super) fn run(
             },
         )?;
         pass.set_placements(ctx, &placements(n, in_view))?;
+        if args.pose_bounds() {
+            table = Some(PoseBoundsTable::new(set, &inputs)?);
+        }
         Some(pass)
     } else {
         bones.set_visible(ctx, &(0..n).collect::<Vec<u32>>())?;
         None
     };
+    let options = PoseOptions {
+        tuning: PoseTuning {
+            group_threads: args.pose_group,
+        },
+        bounds: table
+            .as_ref()
+            .zip(cull.as_ref())
+            .map(|(table, cull)| PoseBounds { table, cull }),
+    };
+    let mut pose = GpuCrowdPose::with_options(ctx, &clips, &bones, instances, desc, &options)?;
     let mut pipelines: Vec<CrowdSkinning> = Vec::new();
     let mut skins = Vec::new();
     if !no_skin {
@@ -271,7 +315,11 @@ pub(super) fn run(
             pose.record(&mut pass);
         }
         if let Some(pass) = &cull {
-            pass.encode_timed(ctx, &mut encoder, &planes, writes(2))?;
+            if pose.writes_bounds() {
+                pass.encode_from_boxes(ctx, &mut encoder, &planes, writes(2))?;
+            } else {
+                pass.encode_timed(ctx, &mut encoder, &planes, writes(2))?;
+            }
             encoder.copy_buffer_to_buffer(
                 pass.visible_buffer(),
                 0,
@@ -343,6 +391,10 @@ pub(super) fn run(
         figures: CullFigures {
             bone_layout: args.bone_layout.clone(),
             cull: args.cull,
+            bounds: args
+                .cull
+                .then(|| if pose.writes_bounds() { "pose" } else { "cull" }.to_owned()),
+            pose_group: pose.group_threads(),
             placed_in_view: args.cull.then_some(in_view),
             visible,
             cull_gpu_ms: med(&mut cull_gpu),
