@@ -3,7 +3,8 @@
 //! character at its own phase of the walk and its own place, with its own state (locks,
 //! eased ground, speeds). Each character's frame restores its clip pose (a 480-byte copy)
 //! and solves it: rays, plant and lock, pelvis drop, two `TwoBoneIk` solves and the ankle
-//! turns. `ground_casts` times the same number of plane casts alone, to show how little of
+//! turns. `1000_characters_batch` places the same frame with one `solve_batch`.
+//! `ground_casts` times the same number of plane casts alone, to show how little of
 //! the frame the ground is. The target: at most 1 ms per frame on one core.
 //!
 //! Times are the benchmarking thread's CPU time, as skel-gltf's benches measure (the
@@ -21,7 +22,8 @@ use criterion::Criterion;
 use foot_placement_biped::{CYCLE, SPEED, biped, desc};
 use skel_anim::glam::{Affine3A, Vec3};
 use skel_anim::{
-    FootPlacement, FootPlacementState, GroundPlane, GroundQuery, PoseScratch, apply_clip,
+    AnimError, FootBatchJob, FootPlacement, FootPlacementState, FootReport, GroundPlane,
+    GroundQuery, PoseScratch, apply_clip,
 };
 use skel_test_support::cpu_clock::ThreadCpu;
 
@@ -67,6 +69,31 @@ fn foot_placement(c: &mut Criterion<ThreadCpu>) {
                     .unwrap();
                 black_box(report);
             }
+        });
+    });
+    // The same frame through `solve_batch`: two characters' legs share the SIMD lanes.
+    let mut reports: Vec<Result<FootReport, AnimError>> =
+        (0..CHARACTERS).map(|_| Ok(FootReport::default())).collect();
+    c.bench_function("foot_placement/1000_characters_batch", |b| {
+        b.iter(|| {
+            frame += 1;
+            for (i, pose) in trs.iter_mut().enumerate() {
+                pose.copy_from_slice(&poses[(frame + i) % FRAMES]);
+            }
+            let mut jobs: Vec<FootBatchJob> = states
+                .iter_mut()
+                .zip(&mut trs)
+                .enumerate()
+                .map(|(i, (state, pose))| FootBatchJob {
+                    state,
+                    trs: pose,
+                    root: root(i, frame),
+                })
+                .collect();
+            placement
+                .solve_batch(&data, &mut jobs, &mut reports, &ground, dt)
+                .unwrap();
+            black_box(&reports);
         });
     });
     // The rays alone: two or three per foot per frame (ankle, toes, and a held foot's toes).

@@ -5,8 +5,10 @@
 //! place, one `FootPlacement::solve` per character per frame.
 //!
 //! ```text
-//! foot_frames CHARACTERS FRAMES
+//! foot_frames CHARACTERS FRAMES [batch]
 //! ```
+//!
+//! With `batch`, each frame places every character in one `FootPlacement::solve_batch`.
 //!
 //! Prints `characters N frames F ns_per_frame T checksum C`. `scripts/ik/count.sh foot`
 //! drives it. `SKEL_KERNELS=baseline` in the environment runs the baseline (SSE2) build of the
@@ -22,13 +24,15 @@ use std::time::Instant;
 use foot_placement_biped::{CYCLE, SPEED, biped, desc};
 use skel_anim::glam::{Affine3A, Vec3};
 use skel_anim::{
-    CpuKernels, FootPlacement, FootPlacementState, GroundPlane, PoseScratch, apply_clip,
+    AnimError, CpuKernels, FootBatchJob, FootPlacement, FootPlacementState, FootReport,
+    GroundPlane, PoseScratch, apply_clip,
 };
 
 /// Poses of one walk cycle at 60 Hz, shared by the characters at staggered phases.
 const POSES: usize = 60;
 
 fn main() -> ExitCode {
+    let batch = std::env::args().any(|a| a == "batch");
     let args: Vec<usize> = std::env::args()
         .skip(1)
         .filter_map(|a| a.parse().ok())
@@ -77,10 +81,40 @@ fn main() -> ExitCode {
     };
     let mut checksum = 0.0_f64;
     let start = Instant::now();
+    let mut reports: Vec<Result<FootReport, AnimError>> =
+        (0..characters).map(|_| Ok(FootReport::default())).collect();
     for frame in 0..frames {
-        for (i, (state, pose)) in states.iter_mut().zip(&mut trs).enumerate() {
-            pose.copy_from_slice(&poses[(frame + i) % POSES]);
-            match placement.solve(state, &data, pose, &root(i, frame), &ground, dt) {
+        if batch {
+            for (i, pose) in trs.iter_mut().enumerate() {
+                pose.copy_from_slice(&poses[(frame + i) % POSES]);
+            }
+            let mut jobs: Vec<FootBatchJob> = states
+                .iter_mut()
+                .zip(&mut trs)
+                .enumerate()
+                .map(|(i, (state, pose))| FootBatchJob {
+                    state,
+                    trs: pose,
+                    root: root(i, frame),
+                })
+                .collect();
+            if let Err(e) = placement.solve_batch(&data, &mut jobs, &mut reports, &ground, dt) {
+                eprintln!("foot_frames: {e}");
+                return ExitCode::FAILURE;
+            }
+        } else {
+            for (i, ((state, pose), report)) in states
+                .iter_mut()
+                .zip(&mut trs)
+                .zip(&mut reports)
+                .enumerate()
+            {
+                pose.copy_from_slice(&poses[(frame + i) % POSES]);
+                *report = placement.solve(state, &data, pose, &root(i, frame), &ground, dt);
+            }
+        }
+        for report in &reports {
+            match report {
                 Ok(report) => checksum += f64::from(black_box(report).pelvis_drop),
                 Err(e) => {
                     eprintln!("foot_frames: {e}");

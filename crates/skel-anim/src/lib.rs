@@ -107,8 +107,8 @@ pub use data::{
 };
 pub use error::AnimError;
 pub use foot::{
-    FootDesc, FootPlacement, FootPlacementDesc, FootPlacementState, FootReport, FootStatus,
-    GroundHit, GroundPlane, GroundQuery, TriangleGround,
+    FootBatchJob, FootDesc, FootPlacement, FootPlacementDesc, FootPlacementState, FootReport,
+    FootStatus, GroundHit, GroundPlane, GroundQuery, TriangleGround,
 };
 pub use ik::{
     AimIk, AimSolution, TwoBoneIk, TwoBoneSolution, apply_correction, check_chain, model_matrix,

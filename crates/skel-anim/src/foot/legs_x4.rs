@@ -1,4 +1,4 @@
-//! Up to four legs of one character solved side by side: the two-bone solve (as
+//! Up to four legs (of one character or several) solved side by side: the two-bone solve (as
 //! `TwoBoneIk`'s f32 path solves a leg: weight 1, soften 1, no twist, the knee kept on its
 //! side) and the ankle's turn onto the ground, one leg per SIMD lane.
 //!
@@ -22,35 +22,32 @@ use crate::ik::BENT;
 /// One leg's corrections: hip, knee and ankle, and whether the ankle reached its target.
 pub(crate) type LegFix = (Quat, Quat, Quat, bool);
 
-/// Solves `legs` (at most four, `work` beside them, the pelvis moved by `shift`); lane `i`
-/// answers leg `i`, `None` where the scalar path must solve it.
+/// One leg in a lane: its joints, its frame's work, and its pelvis's move.
+#[derive(Clone, Copy)]
+pub(crate) struct LegLane<'a> {
+    pub(crate) leg: &'a Leg,
+    pub(crate) work: &'a LegWork,
+    pub(crate) shift: Vec3A,
+}
+
+/// Solves the legs of `lanes` (from one character or several); answer `i` is lane `i`'s,
+/// `None` for an empty lane and where the scalar path must solve the leg.
 #[inline(always)]
-pub(crate) fn solve_legs(legs: &[Leg], work: &[LegWork], shift: Vec3A) -> [Option<LegFix>; 4] {
-    let n = legs.len().min(work.len()).min(4);
-    let v3 = |f: fn(&LegWork) -> Vec3A| gather(work, n, f);
-    let legs_at = |i: usize| &legs[if i < n { i } else { 0 }];
-    let m3 = |f: fn(&LegWork) -> Mat3A| Mat3x4 {
-        c: [
-            gather(work, n, |w| f(w).x_axis),
-            gather(work, n, |w| f(w).y_axis),
-            gather(work, n, |w| f(w).z_axis),
-        ],
+pub(crate) fn solve_legs(lanes: &[Option<LegLane<'_>>; 4]) -> [Option<LegFix>; 4] {
+    // Empty lanes repeat the first full one (finite numbers; their answers are dropped).
+    let Some(first) = lanes.iter().flatten().next() else {
+        return [None; 4];
     };
-    let shift4 = Vec3x4::splat(shift.to_array());
-    let hip_t = v3(|w| w.hip.translation) + shift4;
-    let knee_t = v3(|w| w.knee.translation) + shift4;
-    let ankle_t = v3(|w| w.ankle.translation) + shift4;
-    let hip = m3(|w| w.hip.matrix3);
-    let knee = m3(|w| w.knee.matrix3);
-    let target = v3(|w| w.target);
-    // Lanes past `n` repeat leg 0 (finite numbers; their answers are dropped).
-    let axis_of = |i: usize| legs_at(i).bend_axis.map_or(Vec3A::ZERO, Vec3A::from);
-    let (k0, k1, k2, k3) = (axis_of(0), axis_of(1), axis_of(2), axis_of(3));
-    let mid_axis = Vec3x4::new(
-        Vec4::new(k0.x, k1.x, k2.x, k3.x),
-        Vec4::new(k0.y, k1.y, k2.y, k3.y),
-        Vec4::new(k0.z, k1.z, k2.z, k3.z),
-    );
+    let pick = |i: usize| lanes[i].as_ref().unwrap_or(first);
+    let at = [pick(0), pick(1), pick(2), pick(3)];
+    let shift = gather(&at, |l| l.shift);
+    let hip_t = gather(&at, |l| l.work.hip.translation) + shift;
+    let knee_t = gather(&at, |l| l.work.knee.translation) + shift;
+    let ankle_t = gather(&at, |l| l.work.ankle.translation) + shift;
+    let hip = gather_m3(&at, |l| l.work.hip.matrix3);
+    let knee = gather_m3(&at, |l| l.work.knee.matrix3);
+    let target = gather(&at, |l| l.work.target);
+    let mid_axis = gather(&at, |l| l.leg.bend_axis.map_or(Vec3A::ZERO, Vec3A::from));
 
     // The joint frames' inverses, conditioned as the f32 path requires.
     let (hip_inv, hip_det) = InverseRows::of(&hip);
@@ -120,7 +117,8 @@ pub(crate) fn solve_legs(legs: &[Leg], work: &[LegWork], shift: Vec3A) -> [Optio
     ok &= !turns | c.cmpgt(Vec4::splat(-0.5));
     let arc_v = cross(from, dir);
     let onto = Quatx4::new(arc_v.x, arc_v.y, arc_v.z, Vec4::ONE + c).normalize_or(Quatx4::IDENTITY);
-    let pole = gather(work, n, |w| {
+    let pole = gather(&at, |l| {
+        let w = l.work;
         knee_side(w.hip.translation, w.knee.translation, w.ankle.translation)
     });
     let pole_ss = hip_inv.mul_vec(pole);
@@ -135,10 +133,10 @@ pub(crate) fn solve_legs(legs: &[Leg], work: &[LegWork], shift: Vec3A) -> [Optio
     ok &= start_ok & mid_ok;
 
     // The ankle's world frame after the solve, and the turn onto the ground's.
-    let knee_local = m3(|w| w.knee_local.matrix3);
-    let ankle_local = m3(|w| w.ankle_local.matrix3);
-    let ankle_world = m3(|w| w.ankle.matrix3);
-    let align = gather_quat(work, n, |w| w.align);
+    let knee_local = gather_m3(&at, |l| l.work.knee_local.matrix3);
+    let ankle_local = gather_m3(&at, |l| l.work.ankle_local.matrix3);
+    let ankle_world = gather_m3(&at, |l| l.work.ankle.matrix3);
+    let align = gather_quat(&at, |l| l.work.align);
     let now_m = hip
         .mul(&Mat3x4::from_quat(start_rot))
         .mul(&knee_local)
@@ -169,7 +167,7 @@ pub(crate) fn solve_legs(legs: &[Leg], work: &[LegWork], shift: Vec3A) -> [Optio
     let ok = ok.bitmask();
     let reached = reached.bitmask();
     let answer = |i: usize| {
-        (i < n && ok & (1 << i) != 0).then(|| {
+        (lanes[i].is_some() && ok & (1 << i) != 0).then(|| {
             (
                 lane(start_rot, i),
                 lane(mid_rot, i),
@@ -181,11 +179,10 @@ pub(crate) fn solve_legs(legs: &[Leg], work: &[LegWork], shift: Vec3A) -> [Optio
     [answer(0), answer(1), answer(2), answer(3)]
 }
 
-/// `f` of each leg in its lane; lanes past `n` repeat leg 0.
+/// `f` of each lane's leg (`at[i]`: lane `i`, or the stand-in for an empty one).
 #[inline(always)]
-fn gather(work: &[LegWork], n: usize, f: impl Fn(&LegWork) -> Vec3A) -> Vec3x4 {
-    let at = |i: usize| f(&work[if i < n { i } else { 0 }]);
-    let (a, b, c, d) = (at(0), at(1), at(2), at(3));
+fn gather(at: &[&LegLane<'_>; 4], f: impl Fn(&LegLane<'_>) -> Vec3A) -> Vec3x4 {
+    let (a, b, c, d) = (f(at[0]), f(at[1]), f(at[2]), f(at[3]));
     Vec3x4::new(
         Vec4::new(a.x, b.x, c.x, d.x),
         Vec4::new(a.y, b.y, c.y, d.y),
@@ -193,11 +190,32 @@ fn gather(work: &[LegWork], n: usize, f: impl Fn(&LegWork) -> Vec3A) -> Vec3x4 {
     )
 }
 
-/// Each leg's quaternion `f` in its lane; lanes past `n` repeat leg 0.
+/// The 3×3 matrix `f` of each lane's leg.
 #[inline(always)]
-fn gather_quat(work: &[LegWork], n: usize, f: impl Fn(&LegWork) -> Quat) -> Quatx4 {
-    let at = |i: usize| Vec4::from(f(&work[if i < n { i } else { 0 }]));
-    let (a, b, c, d) = (at(0), at(1), at(2), at(3));
+fn gather_m3(at: &[&LegLane<'_>; 4], f: impl Fn(&LegLane<'_>) -> Mat3A) -> Mat3x4 {
+    let (a, b, c, d) = (f(at[0]), f(at[1]), f(at[2]), f(at[3]));
+    let column = |k: usize| {
+        let (a, b, c, d) = (a.col(k), b.col(k), c.col(k), d.col(k));
+        Vec3x4::new(
+            Vec4::new(a.x, b.x, c.x, d.x),
+            Vec4::new(a.y, b.y, c.y, d.y),
+            Vec4::new(a.z, b.z, c.z, d.z),
+        )
+    };
+    Mat3x4 {
+        c: [column(0), column(1), column(2)],
+    }
+}
+
+/// The quaternion `f` of each lane's leg.
+#[inline(always)]
+fn gather_quat(at: &[&LegLane<'_>; 4], f: impl Fn(&LegLane<'_>) -> Quat) -> Quatx4 {
+    let (a, b, c, d) = (
+        Vec4::from(f(at[0])),
+        Vec4::from(f(at[1])),
+        Vec4::from(f(at[2])),
+        Vec4::from(f(at[3])),
+    );
     Quatx4::new(
         Vec4::new(a.x, b.x, c.x, d.x),
         Vec4::new(a.y, b.y, c.y, d.y),

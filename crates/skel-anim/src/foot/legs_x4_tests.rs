@@ -10,7 +10,7 @@ use glam::{Affine3A, Quat, Vec3, Vec3A};
 use proptest::prelude::*;
 
 use super::leg::solve_leg;
-use super::legs_x4::solve_legs;
+use super::legs_x4::{LegLane, solve_legs};
 use super::placement::Leg;
 use super::state::LegWork;
 
@@ -116,10 +116,23 @@ proptest! {
         let joints: Vec<Leg> = built.iter().map(|b| b.0).collect();
         let work: Vec<LegWork> = built.iter().map(|b| b.1).collect();
         let shift = Vec3::from(shift);
-        let lanes = solve_legs(&joints, &work, shift.into());
+        // Legs in the first lanes, or spread with gaps (as a batch fills them).
+        let spread = legs.len() < 4 && legs.len() % 2 == 0;
+        let slot = |i: usize| if spread { 2 * i + 1 } else { i };
+        let mut input: [Option<LegLane<'_>>; 4] = [None; 4];
+        for i in 0..legs.len() {
+            input[slot(i)] = Some(LegLane { leg: &joints[i], work: &work[i], shift: shift.into() });
+        }
+        let answers = solve_legs(&input);
+        let mut lanes = [None; 4];
+        for i in 0..legs.len() {
+            lanes[i] = answers[slot(i)];
+        }
+        for (k, answer) in answers.iter().enumerate() {
+            prop_assert!(input[k].is_some() || answer.is_none(), "empty lane {k} answered");
+        }
         for (i, lane) in lanes.iter().enumerate() {
             if i >= legs.len() {
-                prop_assert!(lane.is_none(), "lane {i} answered past the legs");
                 continue;
             }
             let Some((hip_fix, knee_fix, ankle_fix, reached)) = *lane else {
@@ -161,8 +174,22 @@ fn well_bent_legs_take_every_lane() {
     let built: Vec<(Leg, LegWork)> = (0..4).map(|k| build(&leg(k))).collect();
     let joints: Vec<Leg> = built.iter().map(|b| b.0).collect();
     let work: Vec<LegWork> = built.iter().map(|b| b.1).collect();
-    let lanes = solve_legs(&joints, &work, Vec3A::new(0.0, -0.02, 0.0));
+    let lane = |k: usize, shift: Vec3A| {
+        Some(LegLane {
+            leg: &joints[k],
+            work: &work[k],
+            shift,
+        })
+    };
+    let down = Vec3A::new(0.0, -0.02, 0.0);
+    let lanes = solve_legs(&[
+        lane(0, down),
+        lane(1, down),
+        lane(2, Vec3A::ZERO),
+        lane(3, down),
+    ]);
     assert!(lanes.iter().all(Option::is_some), "{lanes:?}");
-    let two = solve_legs(&joints[..2], &work[..2], Vec3A::ZERO);
-    assert!(two[0].is_some() && two[1].is_some() && two[2].is_none() && two[3].is_none());
+    let two = solve_legs(&[None, lane(1, down), None, lane(3, Vec3A::ZERO)]);
+    assert!(two[0].is_none() && two[1].is_some() && two[2].is_none() && two[3].is_some());
+    assert!(solve_legs(&[None; 4]).iter().all(Option::is_none));
 }

@@ -104,7 +104,9 @@
 //! step-edge test). Legs are two-bone chains with uniform scale (the [`ik`](crate::ik)
 //! module's limit).
 
+mod batch;
 mod config;
+mod feet;
 mod ground;
 mod lanes;
 mod leg;
@@ -117,6 +119,7 @@ mod solve;
 mod state;
 mod triangle_ground;
 
+pub use batch::FootBatchJob;
 pub use config::{FootDesc, FootPlacementDesc};
 pub use ground::{GroundHit, GroundPlane, GroundQuery};
 pub use placement::FootPlacement;
