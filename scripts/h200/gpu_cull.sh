@@ -13,12 +13,14 @@
 # Run on the lent GPU machine as scripts/h200/gpu_posing.sh is (carry: .gl, .devbin). Every run
 # appends one JSON object to $OUT/cull.jsonl (GPU posing) or $OUT/cpu.jsonl; the log goes to
 # $OUT/log.txt, the machine to $OUT/env.txt. N1 and N2 (default 1000000 and 100000) and FRAMES
-# (default 30) shrink it for a dry run on lavapipe.
+# (default 30) shrink it for a dry run on lavapipe. GROUP_ONLY=1 runs only the --pose-group rows
+# (both rounds), to fit one device command when the rest is already measured.
 set -u
 source scripts/h200/prelude.sh
 N1=${N1:-1000000}; N2=${N2:-100000}; F=${FRAMES:-30}
 G="$B bench gpu crowd $C --posing gpu --layout per-node --json --frames $F"
 for round in 1 2; do
+  if [ "${GROUP_ONLY:-0}" != 1 ]; then
   t $G --characters $N1 --no-skin >> "$OUT/cull.jsonl" 2>>"$L"
   if [ "$round" = 1 ]; then COPY="--copy-mib 1024"; else COPY=""; fi
   t $G --characters $N1 --no-skin --bone-layout 3x4 $COPY >> "$OUT/cull.jsonl" 2>>"$L"
@@ -29,6 +31,7 @@ for round in 1 2; do
   t $G --characters $N2 --bone-layout 3x4 --cull >> "$OUT/cull.jsonl" 2>>"$L"
   t $G --characters $N2 --bone-layout 4x4 --cull >> "$OUT/cull.jsonl" 2>>"$L"
   t $B bench gpu crowd $C --posing cpu --characters $N2 --frames 20 --json >> "$OUT/cpu.jsonl" 2>>"$L"
+  fi
   for PG in 64 128 256; do
     t $G --characters $N1 --no-skin --bone-layout 3x4 --pose-group $PG >> "$OUT/cull.jsonl" 2>>"$L"
     t $G --characters $N1 --no-skin --bone-layout 3x4 --pose-group $PG --cull --bounds pose >> "$OUT/cull.jsonl" 2>>"$L"
