@@ -13,6 +13,9 @@
 //! - [`FootPlacement::solve`]: the per-frame job on a local TRS pose, after the layers and IK,
 //!   before local → world (the [`ik`](crate::ik) module's place in a player), returning a
 //!   [`FootReport`]; [`FootPlacementState::feet`] holds each foot's [`FootStatus`].
+//! - [`FootPlacement::solve_batch`]: the same job for many characters of the rig in one call
+//!   ([`FootBatchJob`] each), bit for bit what `solve` gives each, two characters' legs
+//!   solved together in the four SIMD lanes.
 //!
 //! # Conventions and units
 //!
