@@ -17,6 +17,7 @@ use serde_json::Value;
 
 mod acl;
 mod charts;
+mod culling;
 mod inputs;
 mod posing;
 
@@ -51,7 +52,7 @@ struct Plot {
 }
 
 /// Every plot the docs show.
-const PLOTS: [Plot; 7] = [
+const PLOTS: [Plot; 8] = [
     Plot {
         file: "cpu_vs_ozz_instructions.svg",
         inputs: &["docs/results/cpu_vs_ozz.json"],
@@ -100,6 +101,11 @@ const PLOTS: [Plot; 7] = [
             "docs/h200/2026-12-02/posing_final_cpu.jsonl",
         ],
         draw: posing_scaling,
+    },
+    Plot {
+        file: "pose_cull.svg",
+        inputs: &["docs/h200/2026-12-06/cull_cull.jsonl"],
+        draw: culling::pose_cull,
     },
 ];
 
