@@ -1,7 +1,7 @@
 //! One leg of the per-frame job: its joints read from the local pose, then solved onto its
 //! target with the foot turned onto the ground.
 
-use glam::{Affine3A, Mat3A, Quat, Vec3};
+use glam::{Affine3A, Mat3A, Quat, Vec3, Vec3A};
 
 use super::placement::Leg;
 use super::state::LegWork;
@@ -50,13 +50,13 @@ pub(crate) fn read_leg(
 #[inline(always)]
 pub(crate) fn solve_leg(leg: &Leg, work: &mut LegWork, shift: Vec3) -> Result<bool, AnimError> {
     let moved = |m: Affine3A| Affine3A {
-        translation: m.translation + glam::Vec3A::from(shift),
+        translation: m.translation + Vec3A::from(shift),
         ..m
     };
     let (hip, knee, ankle) = (moved(work.hip), moved(work.knee), moved(work.ankle));
     let ik = TwoBoneIk {
         target: work.target.into(),
-        pole: knee_side(&hip, &knee, &ankle),
+        pole: knee_side(hip.translation, knee.translation, ankle.translation).into(),
         mid_axis: leg.bend_axis,
         ..TwoBoneIk::default()
     };
@@ -101,14 +101,15 @@ pub(crate) fn inverse(m: &Mat3A) -> Result<Mat3A, AnimError> {
 
 /// The knee's offset from the hip → ankle line: the side the solved knee stays on. Zero for a
 /// straight leg (the solver then keeps the leg's plane, or the rest pose's hinge).
-fn knee_side(hip: &Affine3A, knee: &Affine3A, ankle: &Affine3A) -> Vec3 {
-    let axis = Vec3::from(ankle.translation - hip.translation);
-    let v = Vec3::from(knee.translation - hip.translation);
+#[inline(always)]
+pub(super) fn knee_side(hip: Vec3A, knee: Vec3A, ankle: Vec3A) -> Vec3A {
+    let axis = ankle - hip;
+    let v = knee - hip;
     let side = v - axis * (v.dot(axis) / axis.length_squared());
     if side.is_finite() && side.length() > 1e-6 * v.length() {
         side
     } else {
-        Vec3::ZERO
+        Vec3A::ZERO
     }
 }
 

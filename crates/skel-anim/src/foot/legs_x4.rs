@@ -15,6 +15,7 @@ use skel_math::lanes::{Quatx4, Vec3x4};
 use super::lanes::{
     InverseRows, Mat3x4, cross, finite, finite3, length, quat_from_mat, rotate, turn_between,
 };
+use super::leg::knee_side;
 use super::placement::Leg;
 use super::state::LegWork;
 use crate::ik::BENT;
@@ -271,18 +272,4 @@ fn turn_about(axis: Vec3x4, from: Vec3x4, to: Vec3x4) -> Quatx4 {
         (f.dot(t) / norm, axis.dot(cross(f, t)) / norm),
     );
     Quatx4::select(ok, turn, Quatx4::IDENTITY)
-}
-
-/// The knee's offset from the hip → ankle line (`leg::knee_side`, before the shift: a
-/// translation moves all three alike).
-#[inline(always)]
-fn knee_side(hip: Vec3A, knee: Vec3A, ankle: Vec3A) -> Vec3A {
-    let axis = ankle - hip;
-    let v = knee - hip;
-    let side = v - axis * (v.dot(axis) / axis.length_squared());
-    if side.is_finite() && side.length() > 1e-6 * v.length() {
-        side
-    } else {
-        Vec3A::ZERO
-    }
 }
