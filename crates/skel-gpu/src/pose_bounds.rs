@@ -15,46 +15,13 @@
 //! `L = left_b · meshInverse_s` and `K = inverseBind_s · right_b` (in f64), so the shader's
 //! `placement · L · model_s · K` is the same matrix: no assumption that the mesh inverse undoes
 //! the mesh node's world.
-//!
-//! **Once per node.** Usually every part of a node has the same `L` (one mesh for the whole
-//! character) and `K`'s 3x3 part is the identity (the part's bone is the matrix's bone). The
-//! table marks the parts whose `L` is, bit for bit, their node's first part's, keeps `K · c`, and
-//! marks the parts whose `K` is the identity's 3x3 within 1e-6; a thread then forms
-//! `PM = placement · L · model` once for its node and boxes such a part with a few FMAs (centre
-//! `PM · (K c)`, half extent `r` times `PM`'s row lengths, or `PM · K`'s when `K`'s 3x3 is not the
-//! identity). Other parts take the full product.
 
 use glam::Mat4;
 
 use crate::{CrowdCull, CullInputs, GpuClipSet, GpuError};
 
-/// Floats of one part on the GPU: `L`'s three rows, `K`'s three rows, centre and radius, `K`
-/// times the centre and the part's flags ([`PART_SHARED_LEFT`], [`PART_RIGHT3_IDENTITY`]).
-const PART_FLOATS: usize = 32;
-
-/// Part flag: `L` is the same (bit for bit) as the first part's of its node (in its joint set),
-/// so the shader boxes the part under `(placement · L · model) · K` with the product formed once
-/// per node.
-const PART_SHARED_LEFT: f32 = 1.0;
-
-/// Part flag: `K`'s 3x3 part is the identity too, so the half extent per unit radius is the
-/// row lengths of `placement · model`, the same for every such part of the node.
-const PART_RIGHT3_IDENTITY: f32 = 2.0;
-
-/// Largest difference from the identity, per element, that [`PoseBoundsTable`] takes as the
-/// identity for `K`'s 3x3 part (the half extent moves by about this much relative to its size;
-/// the tests hold 1e-5).
-const IDENTITY_TOLERANCE: f64 = 1e-6;
-
-/// Whether the 3x3 part of `m` is the identity's within [`IDENTITY_TOLERANCE`].
-fn near_identity3(m: &glam::DMat4) -> bool {
-    (0..3).all(|r| {
-        (0..3).all(|c| {
-            let want = if r == c { 1.0 } else { 0.0 };
-            (m.col(c)[r] - want).abs() <= IDENTITY_TOLERANCE
-        })
-    })
-}
+/// Floats of one part on the GPU: `L`'s three rows, `K`'s three rows, centre and radius.
+const PART_FLOATS: usize = 28;
 
 /// The WGSL override constant of the per-node pose pass's workgroup size
 /// ([`PoseTuning::group_threads`]).
@@ -175,17 +142,8 @@ impl PoseBoundsTable {
                     .get(source)
                     .copied()
                     .unwrap_or(Mat4::IDENTITY);
-                let left64 = bone.left.as_dmat4() * mesh_inverse.as_dmat4();
-                let right64 = inverse_bind.as_dmat4() * bone.right.as_dmat4();
-                let left = left64.as_mat4();
-                let right = right64.as_mat4();
-                let kc = right64.transform_point3(part.center.as_dvec3()).as_vec3();
-                // PART_SHARED_LEFT is set below, once the parts are sorted by node.
-                let flags = if near_identity3(&right64) {
-                    PART_RIGHT3_IDENTITY
-                } else {
-                    0.0
-                };
+                let left = (bone.left.as_dmat4() * mesh_inverse.as_dmat4()).as_mat4();
+                let right = (inverse_bind.as_dmat4() * bone.right.as_dmat4()).as_mat4();
                 let mut record = [0f32; PART_FLOATS];
                 for r in 0..3 {
                     record[r * 4..r * 4 + 4].copy_from_slice(&left.row(r).to_array());
@@ -193,8 +151,6 @@ impl PoseBoundsTable {
                 }
                 record[24..27].copy_from_slice(&part.center.to_array());
                 record[27] = part.radius;
-                record[28..31].copy_from_slice(&kc.to_array());
-                record[31] = flags;
                 if let Some(index) = record.iter().position(|v| !v.is_finite()) {
                     return Err(GpuError::NotFinite {
                         what: "pose bounds parts (folded matrices, centre, radius)",
@@ -205,21 +161,12 @@ impl PoseBoundsTable {
             }
             records.sort_by_key(|&(node, _)| node);
             let (first_field, count_field) = if reduced { (2, 3) } else { (0, 1) };
-            for (node, mut record) in records {
+            for (node, record) in records {
                 let entry = &mut nodes[node as usize];
                 if entry[count_field] == 0 {
                     entry[first_field] = parts.len() as u32;
                 }
                 entry[count_field] += 1;
-                let node_first: &[f32; PART_FLOATS] =
-                    parts.get(entry[first_field] as usize).unwrap_or(&record);
-                if node_first[..12]
-                    .iter()
-                    .zip(&record[..12])
-                    .all(|(a, b)| a.to_bits() == b.to_bits())
-                {
-                    record[31] += PART_SHARED_LEFT;
-                }
                 parts.push(record);
             }
         }
