@@ -351,3 +351,21 @@ mod tests {
         assert_eq!(i.update_every(100).update_interval(), 8);
     }
 }
+
+/// How the bone pass spreads its work over GPU threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PoseLayout {
+    /// One thread per bone of each instance, walking from the bone's node to its root (every
+    /// ancestor sampled again for each bone below it; no barriers, no scratch memory, bone
+    /// writes coalesced).
+    #[default]
+    PerBone,
+    /// One thread per instance, walking the posed nodes parents first with the model
+    /// transforms in private memory (each node sampled once; at most
+    /// [`POSE_MAX_CHARACTER_NODES`] posed nodes).
+    PerCharacter,
+    /// One workgroup per `64 / posed nodes` instances, one thread per (instance, node): nodes
+    /// sampled once into workgroup memory, one level per barrier, then one 16-byte column per
+    /// thread, consecutive threads on consecutive columns (≤ [`POSE_MAX_CHARACTER_NODES`] nodes).
+    PerNode,
+}

@@ -5,8 +5,8 @@
 use crate::bind_entries::{READ, UNIFORM, WRITE, compute_entry};
 use crate::compute_pass::compute_pipelines_with;
 use crate::pose_bounds::{POSE_GROUP_CONSTANT, PoseBounds};
-use crate::pose_data::{GpuClips, POSE_WGSL, PoseInstance};
-use crate::{BoneLayout, GpuContext, GpuError, PoseLayout};
+use crate::pose_data::{GpuClips, POSE_WGSL, PoseInstance, PoseLayout};
+use crate::{BoneLayout, GpuContext, GpuError};
 
 /// Storage buffers the pose pass binds without bounds (bindings 1–8) and with them (1–12).
 const STORAGE_BUFFERS: u32 = 8;
