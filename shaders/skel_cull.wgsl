@@ -66,7 +66,8 @@ override SKEL_BONE_VEC4S: u32 = 4u;
 @group(0) @binding(6) var<storage, read_write> skel_cull_visible: array<atomic<u32>>;
 @group(0) @binding(7) var<storage, read_write> skel_cull_draw: SkelDrawIndexedIndirect;
 
-const SKEL_CULL_INF: f32 = 3.40282347e38;
+// The largest f32 (written under it: browsers refuse a literal that only rounds to it).
+const SKEL_CULL_INF: f32 = 3.4028234e38;
 
 // Skinning matrix `bone` of the chunk, as a 4x4 matrix in either layout.
 fn skel_cull_bone(bone: u32) -> mat4x4<f32> {

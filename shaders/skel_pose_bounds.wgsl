@@ -29,7 +29,8 @@ struct SkelBoundsPart {
 @group(0) @binding(11) var<storage, read> skel_bounds_nodes: array<vec4<u32>>;
 @group(0) @binding(12) var<storage, read> skel_bounds_parts: array<SkelBoundsPart>;
 
-const SKEL_BOUNDS_INF: f32 = 3.40282347e38;
+// The largest f32 (written under it: browsers refuse a literal that only rounds to it).
+const SKEL_BOUNDS_INF: f32 = 3.4028234e38;
 
 // Whether every lane is finite (from the bits: fast-math may fold x - x == 0).
 fn skel_bounds_finite(v: vec3<f32>) -> bool {
