@@ -94,6 +94,10 @@ pub enum GpuError {
         /// Index of the first bad float.
         index: usize,
     },
+    /// A ray's direction has no length (picking; a NaN or infinite ray is
+    /// [`NotFinite`](Self::NotFinite)).
+    #[error("the ray's direction is zero")]
+    ZeroRayDirection,
     /// Morph targets were asked for with no targets.
     #[error("morph targets need at least one target, got 0")]
     NoMorphTargets,

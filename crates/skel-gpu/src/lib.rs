@@ -41,6 +41,10 @@
 //! - [`CrowdCull`]: bounds and frustum culling of a crowd on the GPU: each instance's world box
 //!   from the character's bounding spheres under its bone matrices, the visible instances in a
 //!   list and a `DrawIndexedIndirect` of them, nothing read back (`docs/bounds.md`).
+//! - [`CrowdPick`]: one ray (or a screen pixel, [`pick_ray_from_pixel`]) against every
+//!   instance on the GPU: box test first, then the candidates' skinned triangles; the
+//!   instance, primitive, triangle, barycentrics and distance of the nearest hit, the answer
+//!   skel-gltf's CPU `pick` gives per instance (`docs/bounds.md`).
 //! - [`dual_quat`]: dual-quaternion skinning's CPU reference and [`SkinningMethod`] (the crowd
 //!   compute path skins with either).
 //! - Device loss: [`SkeletonGpu::recreate`] / [`MorphGpu::recreate`] rebuild the GPU fields
@@ -108,6 +112,8 @@ mod morph;
 mod morph_storage;
 mod morph_texture;
 mod morph_upload;
+mod pick;
+mod pick_inputs;
 mod pose_bounds;
 mod pose_data;
 mod pose_pass;
@@ -156,6 +162,8 @@ pub use morph_texture::{
     MORPH_TEXEL_BYTES, MORPH_TEXTURE_FORMAT, MORPH_TEXTURE_MIN_WIDTH, MorphTextureLayout,
 };
 pub use morph_upload::{MAX_MORPH_TARGETS, MORPH_COUNTS_OFFSET, MORPH_PARAMS_SIZE};
+pub use pick::{CrowdPick, CrowdPickDescriptor, PICK_WGSL, PICK_WORKGROUP_SIZE};
+pub use pick_inputs::{CrowdPickHit, CrowdPickPrimitive, PickTopology, pick_ray_from_pixel};
 pub use pose_bounds::{
     POSE_GROUP_CONSTANT, POSE_GROUP_THREADS, PoseBounds, PoseBoundsTable, PoseOptions, PoseTuning,
 };

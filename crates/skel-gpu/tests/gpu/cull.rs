@@ -27,6 +27,17 @@ pub(crate) struct Character {
     joints: Vec<(usize, Mat4, Mat4)>,
 }
 
+impl Character {
+    /// The skinning matrices (`mesh⁻¹ · jointWorld · inverseBind`, in f64, one per bone) of a
+    /// CPU pose's node world matrices: what a crowd posed on the CPU uploads per instance.
+    pub(crate) fn skins<'a>(&'a self, world: &'a [Mat4]) -> impl Iterator<Item = Mat4> + 'a {
+        self.joints.iter().map(|&(node, mesh, ibm)| {
+            let skin = mesh.as_dmat4().inverse() * world[node].as_dmat4() * ibm.as_dmat4();
+            skin.as_mat4()
+        })
+    }
+}
+
 pub(crate) fn character(file: &str) -> Option<Character> {
     let path = assets_dir()?.join(file);
     let options = LoadOptions {
@@ -177,10 +188,7 @@ fn boxes_match_the_cpu_pose() {
             let time = 0.137 * i as f32;
             poser.pose(&ch.asset, Some(clip), time).unwrap();
             let world = poser.node_world_matrices();
-            for &(node, mesh, ibm) in &ch.joints {
-                let skin = mesh.as_dmat4().inverse() * world[node].as_dmat4() * ibm.as_dmat4();
-                bones.push(skin.as_mat4());
-            }
+            bones.extend(ch.skins(world));
             let placed: Vec<Mat4> = world.iter().map(|w| *p * *w).collect();
             cpu.push(ch.bounds.world_box(&placed));
         }

@@ -14,6 +14,7 @@ mod common;
 mod compressed_clips;
 mod compute;
 mod crowd_morph;
+mod crowd_pick;
 mod cull;
 mod cull_draw;
 mod end_to_end;
