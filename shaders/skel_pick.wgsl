@@ -8,13 +8,16 @@
 //    the candidate list.
 // 3. skel_pick_args (one thread): the indirect dispatch of the triangle passes, x over the
 //    character's triangles, y over the candidates (capped; rows loop).
-// 4. skel_pick_nearest: every candidate's triangles skinned and intersected (Moller-Trumbore,
-//    both faces, as skel_gltf::pick); each hit takes an atomicMin of its distance's bits (a
-//    positive f32's bits order as the f32 does).
-// 5. skel_pick_instance, skel_pick_triangle: the hits at exactly the least distance take the
-//    atomicMin of their instance, then (in that instance) of their triangle: the lowest
-//    (instance, triangle) wins a tie, whatever order the threads ran in.
-// 6. skel_pick_resolve (one thread): the winner's barycentric coordinates, recomputed.
+// 4. skel_pick_hits, three times, skel_pick_next_stage (one thread) after the first two:
+//    every candidate's triangles skinned and intersected (Moller-Trumbore, both faces, as
+//    skel_gltf::pick). Stage 0: each hit takes an atomicMin of its distance's bits (a positive
+//    f32's bits order as the f32 does). Stages 1 and 2: the hits at exactly the least distance
+//    take the atomicMin of their instance, then (in that instance) of their triangle, so the
+//    lowest (instance, triangle) wins a tie whatever order the threads ran in. One pipeline
+//    runs all three stages (the stage is read from the state), so each stage computes every
+//    distance with the same machine code and the equality test cannot fail on a compiler's
+//    other choice of fused operations.
+// 5. skel_pick_resolve (one thread): the winner's barycentric coordinates, recomputed.
 //
 // A vertex is skinned as skel_gltf's CPU reference does: world = placement * mesh_world *
 // sum(w * S * rest), S the skinning matrix (mesh inverse * joint world * inverse bind) in the
@@ -63,6 +66,8 @@ const SKEL_PICK_BEST_TRIANGLE: u32 = 2u;
 const SKEL_PICK_COUNT: u32 = 3u;
 // The triangle passes' indirect dispatch (x, y, z), copied out by the encoder.
 const SKEL_PICK_ARGS: u32 = 4u;
+// The triangle pass's stage (0, 1, 2).
+const SKEL_PICK_STAGE: u32 = 7u;
 // The answer: hit (0 or 1), instance, triangle, distance bits, u bits, v bits.
 const SKEL_PICK_RESULT: u32 = 8u;
 const SKEL_PICK_CANDIDATES: u32 = 16u;
@@ -178,6 +183,7 @@ fn skel_pick_reset() {
     atomicStore(&skel_pick_state[SKEL_PICK_BEST_INSTANCE], SKEL_PICK_NONE);
     atomicStore(&skel_pick_state[SKEL_PICK_BEST_TRIANGLE], SKEL_PICK_NONE);
     atomicStore(&skel_pick_state[SKEL_PICK_COUNT], 0u);
+    atomicStore(&skel_pick_state[SKEL_PICK_STAGE], 0u);
     for (var i = 0u; i < 8u; i++) {
         atomicStore(&skel_pick_state[SKEL_PICK_RESULT + i], 0u);
     }
@@ -209,7 +215,9 @@ fn skel_pick_args() {
 
 // Every (candidate, triangle) this thread covers: stage 0 takes the least distance, stage 1
 // the least instance at that distance, stage 2 the least triangle of that instance there.
-fn skel_pick_each(group: vec3<u32>, groups: vec3<u32>, lane: u32, stage: u32) {
+@compute @workgroup_size(64)
+fn skel_pick_hits(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
+    let stage = atomicLoad(&skel_pick_state[SKEL_PICK_STAGE]);
     let count = atomicLoad(&skel_pick_state[SKEL_PICK_COUNT]);
     let best_instance = atomicLoad(&skel_pick_state[SKEL_PICK_BEST_INSTANCE]);
     let best_bits = atomicLoad(&skel_pick_state[SKEL_PICK_BEST_BITS]);
@@ -238,19 +246,9 @@ fn skel_pick_each(group: vec3<u32>, groups: vec3<u32>, lane: u32, stage: u32) {
     }
 }
 
-@compute @workgroup_size(64)
-fn skel_pick_nearest(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
-    skel_pick_each(group, groups, lane, 0u);
-}
-
-@compute @workgroup_size(64)
-fn skel_pick_instance(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
-    skel_pick_each(group, groups, lane, 1u);
-}
-
-@compute @workgroup_size(64)
-fn skel_pick_triangle(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>, @builtin(local_invocation_index) lane: u32) {
-    skel_pick_each(group, groups, lane, 2u);
+@compute @workgroup_size(1)
+fn skel_pick_next_stage() {
+    atomicAdd(&skel_pick_state[SKEL_PICK_STAGE], 1u);
 }
 
 @compute @workgroup_size(1)

@@ -7,13 +7,16 @@
 //! **How.** One compute pass clears the state, tests every instance's world box (the boxes
 //! [`CrowdCull`] or the pose pass wrote this frame) against the ray and appends the crossed
 //! ones to a candidate list, and writes an indirect dispatch of (triangles × candidates). The
-//! triangle passes then skin each candidate's triangles from the crowd's bone buffer (either
-//! [`BoneLayout`](crate::BoneLayout)) and intersect them (Möller–Trumbore, both faces, the
-//! CPU's arithmetic): the first takes an `atomicMin` of the hit distances' bits (a positive
-//! `f32`'s bits order as the number does), the second the least instance among the hits at
-//! exactly that distance, the third that instance's least triangle there; a last thread
-//! recomputes the winner's barycentric coordinates. Nothing depends on the order threads run
-//! in, so the same ray gives the same answer every time. 32 bytes come back.
+//! triangle pass then runs three times, skinning each candidate's triangles from the crowd's
+//! bone buffer (either [`BoneLayout`](crate::BoneLayout)) and intersecting them
+//! (Möller–Trumbore, both faces, the CPU's arithmetic): the first time each hit takes an
+//! `atomicMin` of the hit distances' bits (a positive `f32`'s bits order as the number does),
+//! the second the least instance among the hits at exactly that distance, the third that
+//! instance's least triangle there; a last thread recomputes the winner's barycentric
+//! coordinates. The three are one pipeline told its stage through the state buffer, so every
+//! distance is computed by the same machine code each time and the exact comparison holds.
+//! Nothing depends on the order threads run in, so the same ray gives the same answer every
+//! time. 32 bytes come back.
 //!
 //! **Cost.** Buffers are made once in [`CrowdPick::new`]; a pick writes 64 bytes of
 //! parameters and maps the 32-byte readback buffer. Instances whose box the ray misses cost
@@ -34,8 +37,7 @@ use crate::pick_inputs::{CrowdPickPrimitive, PackedMesh, check_ray, pack};
 use crate::{CrowdBones, CrowdCull, CrowdPickHit, GpuContext, GpuError};
 
 /// The WGSL of the picking passes (entry points `skel_pick_reset`, `skel_pick_candidates`,
-/// `skel_pick_args`, `skel_pick_nearest`, `skel_pick_instance`, `skel_pick_triangle`,
-/// `skel_pick_resolve`).
+/// `skel_pick_args`, `skel_pick_hits`, `skel_pick_next_stage`, `skel_pick_resolve`).
 pub const PICK_WGSL: &str = include_str!("../shaders/skel_pick.wgsl");
 
 /// Threads per workgroup of the candidate and triangle passes.
@@ -63,8 +65,8 @@ pub struct CrowdPickDescriptor<'a> {
 /// triangles, and the state and readback buffers, made once.
 #[derive(Debug)]
 pub struct CrowdPick {
-    /// reset, candidates, args, nearest, instance, triangle, resolve.
-    pipelines: [wgpu::ComputePipeline; 7],
+    /// reset, candidates, args, triangles, next stage, resolve.
+    pipelines: [wgpu::ComputePipeline; 6],
     group: wgpu::BindGroup,
     params: wgpu::Buffer,
     state: wgpu::Buffer,
@@ -222,9 +224,8 @@ impl CrowdPick {
                     "skel_pick_reset",
                     "skel_pick_candidates",
                     "skel_pick_args",
-                    "skel_pick_nearest",
-                    "skel_pick_instance",
-                    "skel_pick_triangle",
+                    "skel_pick_hits",
+                    "skel_pick_next_stage",
                     "skel_pick_resolve",
                 ],
                 true,
@@ -269,15 +270,7 @@ impl CrowdPick {
         params[8..].copy_from_slice(&self.base_params);
         ctx.queue
             .write_buffer(&self.params, 0, bytemuck::cast_slice(&params));
-        let [
-            reset,
-            candidates,
-            args,
-            nearest,
-            instance,
-            triangle,
-            resolve,
-        ] = &self.pipelines;
+        let [reset, candidates, args, triangles, next_stage, resolve] = &self.pipelines;
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("skel pick candidates"),
@@ -300,8 +293,12 @@ impl CrowdPick {
                 timestamp_writes: None,
             });
             pass.set_bind_group(0, &self.group, &[]);
-            for pipeline in [nearest, instance, triangle] {
-                pass.set_pipeline(pipeline);
+            for stage in 0..3 {
+                if stage > 0 {
+                    pass.set_pipeline(next_stage);
+                    pass.dispatch_workgroups(1, 1, 1);
+                }
+                pass.set_pipeline(triangles);
                 pass.dispatch_workgroups_indirect(&self.indirect, 0);
             }
             pass.set_pipeline(resolve);
