@@ -150,11 +150,12 @@ fn skel_pick_hit(instance: u32, t: u32) -> vec3<f32> {
     return skel_pick_intersect(a, b, c);
 }
 
-// Whether the ray enters the box lo..hi in front of its origin (slabs, as skel_gltf::pick's
-// box test); an empty box (lo > hi, an instance without a finite sphere) is never entered.
-fn skel_pick_crosses(lo: vec3<f32>, hi: vec3<f32>) -> bool {
+// Where the ray enters the box lo..hi in front of its origin (slabs, as skel_gltf::pick's
+// box test: 0 when the origin is inside), or -1 when it does not; an empty box (lo > hi, an
+// instance without a finite sphere) is never entered.
+fn skel_pick_entry(lo: vec3<f32>, hi: vec3<f32>) -> f32 {
     if any(lo > hi) {
-        return false;
+        return -1.0;
     }
     let origin = skel_pick.origin.xyz;
     let dir = skel_pick.direction.xyz;
@@ -165,7 +166,7 @@ fn skel_pick_crosses(lo: vec3<f32>, hi: vec3<f32>) -> bool {
         let d = dir[axis];
         if d == 0.0 {
             if o < lo[axis] || o > hi[axis] {
-                return false;
+                return -1.0;
             }
             continue;
         }
@@ -174,7 +175,10 @@ fn skel_pick_crosses(lo: vec3<f32>, hi: vec3<f32>) -> bool {
         near = max(near, min(t0, t1));
         far = min(far, max(t0, t1));
     }
-    return near <= far;
+    if near <= far {
+        return near;
+    }
+    return -1.0;
 }
 
 @compute @workgroup_size(1)
@@ -195,7 +199,7 @@ fn skel_pick_candidates(@builtin(global_invocation_id) id: vec3<u32>) {
     if i >= skel_pick.instances {
         return;
     }
-    if skel_pick_crosses(skel_pick_boxes[2u * i].xyz, skel_pick_boxes[2u * i + 1u].xyz) {
+    if skel_pick_entry(skel_pick_boxes[2u * i].xyz, skel_pick_boxes[2u * i + 1u].xyz) >= 0.0 {
         let slot = atomicAdd(&skel_pick_state[SKEL_PICK_COUNT], 1u);
         atomicStore(&skel_pick_state[SKEL_PICK_CANDIDATES + slot], i);
     }
@@ -226,6 +230,17 @@ fn skel_pick_hits(@builtin(workgroup_id) group: vec3<u32>, @builtin(num_workgrou
         let instance = atomicLoad(&skel_pick_state[SKEL_PICK_CANDIDATES + c]);
         if stage == 2u && instance != best_instance {
             continue;
+        }
+        // The tie stages skip a candidate whose box the ray enters beyond the least distance
+        // (it holds no hit that near), with a thousandth of the distance or of the box to
+        // spare for rounding: a crowd's picked-through instances cost stage 0 alone.
+        if stage == 1u {
+            let lo = skel_pick_boxes[2u * instance].xyz;
+            let hi = skel_pick_boxes[2u * instance + 1u].xyz;
+            let best = bitcast<f32>(best_bits);
+            if skel_pick_entry(lo, hi) - best > 1e-3 * max(best, length(hi - lo)) {
+                continue;
+            }
         }
         for (var t = group.x * SKEL_PICK_GROUP + lane; t < skel_pick.triangles; t += stride) {
             let hit = skel_pick_hit(instance, t);

@@ -20,8 +20,8 @@
 //!
 //! **Cost.** Buffers are made once in [`CrowdPick::new`]; a pick writes 64 bytes of
 //! parameters and maps the 32-byte readback buffer. Instances whose box the ray misses cost
-//! one box test; a candidate costs its triangles three times over (three vertices skinned
-//! each), so a pick is about as costly as skinning the candidates' vertices nine times.
+//! one box test; a candidate costs one pass over its triangles (three vertices skinned each),
+//! a second unless its box starts beyond the nearest hit, and the winner a third.
 //!
 //! **Not covered.** Morph targets are not applied: a crowd whose meshes morph is picked
 //! against its skinned, unmorphed triangles. Rigid (unskinned) primitives are not in a crowd's
