@@ -326,6 +326,88 @@ mod tests {
         }
     }
 
+    /// A primitive of `n` vertices at x = 0, 1, 2, … bound to joint 0.
+    fn line(n: usize, topology: PickTopology, indices: Option<&[u32]>) -> PackedMesh {
+        let positions: Vec<f32> = (0..n).flat_map(|i| [i as f32, 0.0, 0.0]).collect();
+        let (joints, weights) = (vec![0; 4 * n], [1.0, 0.0, 0.0, 0.0].repeat(n));
+        let p = CrowdPickPrimitive {
+            primitive: 0,
+            mesh: 0,
+            topology,
+            positions: &positions,
+            indices,
+            influences_per_vertex: 4,
+            joints: &joints,
+            weights: &weights,
+            bone_offset: 0,
+            mesh_world: Mat4::IDENTITY,
+        };
+        pack(&[p], 1).unwrap()
+    }
+
+    #[test]
+    fn strips_and_fans_make_the_triangles_gltf_names() {
+        // glTF 2.0 §3.7.2.1: strip triangle t is (t, t+1, t+2), its first two swapped for odd
+        // t; fan triangle t is (t+1, t+2, 0).
+        let strip = line(5, PickTopology::TriangleStrip, None);
+        let tris: Vec<[u32; 3]> = strip.triangles.iter().map(|t| [t[0], t[1], t[2]]).collect();
+        assert_eq!(tris, [[0, 1, 2], [2, 1, 3], [2, 3, 4]]);
+        let fan = line(4, PickTopology::TriangleFan, Some(&[3, 2, 1, 0]));
+        let tris: Vec<[u32; 3]> = fan.triangles.iter().map(|t| [t[0], t[1], t[2]]).collect();
+        assert_eq!(tris, [[2, 1, 3], [1, 0, 3]]);
+        let list = line(7, PickTopology::Triangles, None);
+        assert_eq!(
+            list.triangles.len(),
+            2,
+            "a trailing vertex makes no triangle"
+        );
+    }
+
+    #[test]
+    fn bad_primitives_are_typed_errors() {
+        let positions = [0.0; 9];
+        let (joints, weights) = ([0u32; 12], [0.25f32; 12]);
+        let good = CrowdPickPrimitive {
+            primitive: 0,
+            mesh: 0,
+            topology: PickTopology::Triangles,
+            positions: &positions,
+            indices: None,
+            influences_per_vertex: 4,
+            joints: &joints,
+            weights: &weights,
+            bone_offset: 0,
+            mesh_world: Mat4::IDENTITY,
+        };
+        assert!(pack(&[good], 1).is_ok());
+        assert!(matches!(pack(&[], 1), Err(GpuError::LengthMismatch { .. })));
+        let cases = [
+            CrowdPickPrimitive {
+                bone_offset: 1,
+                ..good
+            },
+            CrowdPickPrimitive {
+                influences_per_vertex: 6,
+                ..good
+            },
+            CrowdPickPrimitive {
+                positions: &positions[..8],
+                ..good
+            },
+            CrowdPickPrimitive {
+                indices: Some(&[0, 1, 3]),
+                ..good
+            },
+            CrowdPickPrimitive {
+                mesh_world: Mat4::NAN,
+                ..good
+            },
+        ];
+        for (i, case) in cases.into_iter().enumerate() {
+            assert!(pack(&[case], 1).is_err(), "case {i}");
+        }
+    }
+
     #[test]
     fn bad_pixels_and_rays_are_typed_errors() {
         let inv = Mat4::perspective_rh(0.9, 1.0, 0.1, 10.0).inverse();
