@@ -306,7 +306,26 @@ fn culled_crowd_keeps_the_half_in_view_and_3x4_writes_three_quarters() {
         full["pose_bytes_written"].as_u64().unwrap(),
     );
     assert_eq!(a * 4, f * 3, "{affine} {full}");
-    // Culling needs the bones on the GPU.
+    // A CPU-posed crowd culls on the CPU (`Crowd::cull`) with the same camera and grid.
+    let on_cpu = [
+        "crowd",
+        "--characters",
+        "64",
+        "--frames",
+        "2",
+        "--posing",
+        "cpu",
+        "--cull",
+    ];
+    let Some(cpu) = run_json("bench gpu crowd --posing cpu --cull", &on_cpu) else {
+        return;
+    };
+    assert_eq!(cpu["cull"], true, "{cpu}");
+    assert_eq!(cpu["bounds"], "cpu", "{cpu}");
+    assert_eq!(cpu["placed_in_view"], 32, "{cpu}");
+    assert_eq!(cpu["visible"], 32, "{cpu}");
+    assert!(cpu["cull_cpu_ns_per_bone"].as_f64().unwrap() > 0.0, "{cpu}");
+    // The 3×4 layout needs the bones posed on the GPU.
     let (ok, _, stderr) = skel(&[
         "bench",
         "gpu",
@@ -315,7 +334,8 @@ fn culled_crowd_keeps_the_half_in_view_and_3x4_writes_three_quarters() {
         "4",
         "--frames",
         "1",
-        "--cull",
+        "--bone-layout",
+        "3x4",
     ]);
     assert!(!ok && stderr.contains("--posing gpu"), "{stderr}");
 }

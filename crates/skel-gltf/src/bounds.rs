@@ -8,7 +8,7 @@
 use skel_anim::glam::{Mat4, Vec3, Vec4};
 use skel_math::load_mat4;
 
-use crate::{GltfAsset, PrimitiveData};
+use crate::{GltfAsset, PrimitiveData, SkinInfo};
 
 /// Per-joint and per-primitive bounding spheres of an asset's geometry, for boxing any pose.
 ///
@@ -41,6 +41,25 @@ use crate::{GltfAsset, PrimitiveData};
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CharacterBounds {
     parts: Vec<Part>,
+    bones: Vec<BoneSphere>,
+}
+
+/// A skin joint's sphere in mesh space, before its inverse bind matrix: what the joint's
+/// skinning matrix (`jointWorld · inverseBind`, the bone matrix a skeleton binding hands to
+/// the GPU) carries. A crowd holds bone matrices, not node world matrices, so it boxes its
+/// instances from these (see [`CharacterBounds::bone_spheres`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BoneSphere {
+    /// The skeleton binding (index into `AnimationData::skeletons`) whose bone
+    /// matrices carry the sphere.
+    pub binding: usize,
+    /// The joint's bone index in that binding (its place in the skin's joint list).
+    pub joint: usize,
+    /// Centre, in the skinned mesh's space.
+    pub center: Vec3,
+    /// Radius, in the same space: every vertex the joint moves, pushed as far as its morph
+    /// targets can push it, lies within it.
+    pub radius: f32,
 }
 
 /// One sphere in the frame of the node whose world matrix places it: a joint's sphere carried
@@ -59,12 +78,20 @@ impl CharacterBounds {
     /// vertices with a non-finite position, are left out.
     #[must_use]
     pub fn new(asset: &GltfAsset) -> Self {
+        Self::from_primitives(&asset.primitives, &asset.skins)
+    }
+
+    /// [`new`](Self::new) from an asset's primitives and skins (what a container keeps of
+    /// a loaded asset).
+    #[must_use]
+    pub fn from_primitives(primitives: &[PrimitiveData], skins: &[SkinInfo]) -> Self {
         let mut parts = Vec::new();
-        for prim in &asset.primitives {
+        let mut bones = Vec::new();
+        for prim in primitives {
             let reach = morph_reach(prim);
             match (&prim.influences, prim.skin) {
                 (Some(influences), Some(skin)) => {
-                    let joints = asset.skins.get(skin).map_or(0, |s| s.joints.len());
+                    let joints = skins.get(skin).map_or(0, |s| s.joints.len());
                     // The points each joint moves: their box, then the sphere around its
                     // centre.
                     let mut boxes = vec![Aabb::EMPTY; joints];
@@ -89,7 +116,7 @@ impl CharacterBounds {
                             }
                         }
                     }
-                    let Some(skin) = asset.skins.get(skin) else {
+                    let Some(skin) = skins.get(skin) else {
                         continue;
                     };
                     for (joint, b) in boxes.iter().enumerate() {
@@ -104,6 +131,14 @@ impl CharacterBounds {
                             moved_by(v).any(|j| j == joint)
                         });
                         let bind = load_mat4(&skin.inverse_bind_matrices, joint * 16);
+                        if let Some(binding) = prim.skeleton_binding {
+                            bones.push(BoneSphere {
+                                binding,
+                                joint,
+                                center,
+                                radius,
+                            });
+                        }
                         parts.push(Part {
                             node,
                             center: bind.transform_point3(center),
@@ -127,7 +162,7 @@ impl CharacterBounds {
                 }
             }
         }
-        Self { parts }
+        Self { parts, bones }
     }
 
     /// The spheres held: one per skin joint that moves a vertex, one per rigid primitive.
@@ -165,25 +200,60 @@ impl CharacterBounds {
     /// of the matrix's three rows.
     #[must_use]
     pub fn world_box(&self, world: &[Mat4]) -> Option<(Vec3, Vec3)> {
-        let (mut min, mut max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
-        for part in &self.parts {
-            let Some(m) = world.get(part.node) else {
-                continue;
-            };
-            let center = *m * part.center.extend(1.0);
-            // The box of the sphere's image: r times each row's length of the 3×3 part (the
-            // rows' squares summed column by column, in four lanes at once).
-            let rows = m.x_axis * m.x_axis + m.y_axis * m.y_axis + m.z_axis * m.z_axis;
-            let half = Vec4::from_array(rows.to_array().map(f32::sqrt)) * part.radius;
-            let (lo, hi) = (center - half, center + half);
-            if (lo + hi).truncate().is_finite() {
-                min = min.min(lo);
-                max = max.max(hi);
-            }
-        }
-        let (min, max) = (min.truncate(), max.truncate());
-        min.cmple(max).all().then_some((min, max))
+        carried_spheres_box(
+            self.parts
+                .iter()
+                .filter_map(|p| Some((world.get(p.node)?, p.center, p.radius))),
+        )
     }
+
+    /// The skin joints' spheres in mesh space, each with the skeleton binding and bone index
+    /// whose bone matrix carries it: the skinned part of [`parts`](Self::parts), for code that
+    /// holds bone matrices rather than node world matrices (a crowd). Boxing them with
+    /// [`carried_spheres_box`] under a pose's bone matrices gives a box that holds every
+    /// skinned vertex of that pose, for the same reason as [`world_box`](Self::world_box)
+    /// (rigid primitives are not among them).
+    pub fn bone_spheres(&self) -> impl ExactSizeIterator<Item = BoneSphere> + '_ {
+        self.bones.iter().copied()
+    }
+}
+
+/// The axis-aligned box of spheres `(matrix, center, radius)`, each carried by its matrix:
+/// the union of the exact boxes of their images (centre `M c`, half extent `r` times the
+/// length of each row of `M`'s 3×3 part). `None` when no sphere gives a finite box.
+/// Allocates nothing; [`CharacterBounds::world_box`] is this over its parts.
+///
+/// ```
+/// use skel_gltf::carried_spheres_box;
+/// use skel_anim::glam::{Mat4, Vec3};
+///
+/// let m = Mat4::from_scale_rotation_translation(
+///     Vec3::splat(2.0),
+///     Default::default(),
+///     Vec3::new(1.0, 0.0, 0.0),
+/// );
+/// let (min, max) = carried_spheres_box([(&m, Vec3::ZERO, 0.5)]).unwrap();
+/// assert_eq!((min, max), (Vec3::new(0.0, -1.0, -1.0), Vec3::new(2.0, 1.0, 1.0)));
+/// ```
+#[must_use]
+pub fn carried_spheres_box<'m>(
+    spheres: impl IntoIterator<Item = (&'m Mat4, Vec3, f32)>,
+) -> Option<(Vec3, Vec3)> {
+    let (mut min, mut max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
+    for (m, center, radius) in spheres {
+        let center = *m * center.extend(1.0);
+        // The box of the sphere's image: r times each row's length of the 3×3 part (the
+        // rows' squares summed column by column, in four lanes at once).
+        let rows = m.x_axis * m.x_axis + m.y_axis * m.y_axis + m.z_axis * m.z_axis;
+        let half = Vec4::from_array(rows.to_array().map(f32::sqrt)) * radius;
+        let (lo, hi) = (center - half, center + half);
+        if (lo + hi).truncate().is_finite() {
+            min = min.min(lo);
+            max = max.max(hi);
+        }
+    }
+    let (min, max) = (min.truncate(), max.truncate());
+    min.cmple(max).all().then_some((min, max))
 }
 
 /// An upper bound of how far `m`'s 3×3 part stretches a vector (its largest singular value):

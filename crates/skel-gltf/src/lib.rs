@@ -62,7 +62,7 @@ mod write;
 pub use asset::{
     GltfAsset, LoadOptions, load_document, load_path, load_slice, parse_animation_data,
 };
-pub use bounds::CharacterBounds;
+pub use bounds::{BoneSphere, CharacterBounds, carried_spheres_box};
 pub use channel_split::{SetAsideChannel, SetAsideTarget};
 pub use document::GltfDocument;
 pub use error::GltfError;

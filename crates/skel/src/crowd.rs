@@ -18,6 +18,9 @@
 //! array, no upload per instance; [`Crowd::set_instances`] changes instances sparsely and
 //! [`Crowd::request_pose_readback`] reads chosen poses back.
 //!
+//! On the CPU path [`Crowd::cull`] cuts the visible list to the instances a camera sees, from
+//! each instance's box ([`Crowd::instance_box`], see `crowd_cull`).
+//!
 //! Meshes with morph targets are morphed per instance before compute skinning (glTF 2.0
 //! §3.7.2.2, as a single character is): on [`Posing::Gpu`] with the weights the pose pass
 //! samples into [`Crowd::morph_weights_buffer`] (nothing uploaded), on [`Posing::Cpu`] with each
@@ -32,6 +35,7 @@ use skel_gpu::{
     SkinningMethod,
 };
 
+use crate::crowd_cull::{CullSphere, cull_spheres};
 use crate::crowd_gpu::{GpuPosing, Posing};
 use crate::crowd_mesh::{CrowdMesh, MeshSetup, MorphWeights};
 use crate::crowd_pipelines::{CROWD_PIPELINES, morph_layout, pipeline_slot};
@@ -141,7 +145,7 @@ pub struct Crowd {
     pub players: Vec<Player>,
     /// Every instance's matrices, `stride` per instance.
     pub(crate) bones: Vec<Mat4>,
-    visible: Vec<u32>,
+    pub(crate) visible: Vec<u32>,
     spans: Vec<Span>,
     pub(crate) stride: usize,
     pub(crate) gpu: CrowdBones,
@@ -157,6 +161,9 @@ pub struct Crowd {
     morph_chunk: usize,
     warnings: Vec<String>,
     pub(crate) gpu_posing: Option<GpuPosing>,
+    /// The skin joints' spheres by bone place, for [`Crowd::instance_box`] and
+    /// [`Crowd::cull`] (empty on the GPU path).
+    pub(crate) cull_spheres: Vec<CullSphere>,
 }
 
 impl Crowd {
@@ -281,6 +288,13 @@ impl Crowd {
             )?);
         }
         let instances = if on_gpu { 0 } else { desc.instances as usize };
+        let cull_spheres = if on_gpu {
+            Vec::new()
+        } else {
+            cull_spheres(asset, |binding| {
+                spans.iter().find(|s| s.binding == binding).map(|s| s.first)
+            })
+        };
         let mut bones = vec![Mat4::ZERO; stride * instances];
         // Every instance starts at the rest pose the skeletons were created with.
         for mesh in &asset.meshes {
@@ -324,6 +338,7 @@ impl Crowd {
             morph_chunk,
             morph_weights,
             morph_offsets: cpu_morph_offsets,
+            cull_spheres,
         })
     }
 

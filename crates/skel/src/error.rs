@@ -28,6 +28,9 @@ pub enum SkelError {
         /// What disagrees, with the numbers.
         reason: String,
     },
+    /// A crowd could not be culled as asked.
+    #[error(transparent)]
+    Cull(#[from] crate::CullError),
     /// Bone control could not be enabled.
     #[cfg(feature = "bone-control")]
     #[error(transparent)]

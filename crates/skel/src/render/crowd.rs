@@ -63,8 +63,10 @@ struct Item {
 
 /// Pipelines, bind groups and the placements of a crowd's draw.
 ///
-/// Per frame: [`Crowd::tick`], [`Crowd::upload`] and [`Crowd::skin`] into an encoder, then
-/// [`draw`](Self::draw) in a render pass of the format this was made for.
+/// Per frame: [`Crowd::tick`], [`Crowd::cull`] (optional, CPU posing),
+/// [`Crowd::upload`] and [`Crowd::skin`] into an encoder, [`place_visible`](Self::place_visible)
+/// when the visible list is not every instance, then [`draw`](Self::draw) in a render pass of
+/// the format this was made for.
 #[derive(Debug)]
 pub struct CrowdRenderer {
     opaque: wgpu::RenderPipeline,
@@ -75,6 +77,10 @@ pub struct CrowdRenderer {
     items: Vec<Item>,
     instances: wgpu::Buffer,
     instance_count: u32,
+    /// The placements by instance, and the scratch of [`CrowdRenderer::place_visible`]'s
+    /// placements by draw instance.
+    placements: Vec<Mat4>,
+    by_slot: Vec<[f32; 16]>,
     /// Primitives not drawn: lines and points, and meshes without a skin (not in the crowd).
     pub skipped: usize,
 }
@@ -234,8 +240,31 @@ impl CrowdRenderer {
             items,
             instances,
             instance_count: u32::try_from(placements.len()).unwrap_or(u32::MAX),
+            placements: placements.to_vec(),
+            by_slot: Vec::new(),
             skipped,
         })
+    }
+
+    /// Puts draw instance `s` where `placements[visible[s]]` puts instance `visible[s]`:
+    /// call it with [`Crowd::visible`] after [`Crowd::cull`], or whenever players are hidden
+    /// or shown, so that each drawn character stands where its own instance was placed (the
+    /// crowd skins visible instances into consecutive slots). Until it is called, draw
+    /// instance `s` takes `placements[s]`, right while every instance is visible. An instance
+    /// past the placements given to [`new`](Self::new) is drawn collapsed to a point.
+    /// Allocates nothing once the longest list has been seen.
+    pub fn place_visible(&mut self, queue: &wgpu::Queue, visible: &[u32]) {
+        let count = visible.len().min(self.instance_count as usize);
+        self.by_slot.clear();
+        self.by_slot.extend(visible[..count].iter().map(|&i| {
+            self.placements
+                .get(i as usize)
+                .unwrap_or(&Mat4::ZERO)
+                .to_cols_array()
+        }));
+        if !self.by_slot.is_empty() {
+            queue.write_buffer(&self.instances, 0, bytemuck::cast_slice(&self.by_slot));
+        }
     }
 
     /// Writes the camera and lights (the facade renderer's).

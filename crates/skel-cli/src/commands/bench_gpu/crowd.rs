@@ -144,7 +144,10 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
                 skel::SkinningMethod::Linear
             },
             // The direct path skins the bone buffer it poses into (crowd_culled).
-            compute: !args.posing.no_skin && !args.cull.direct(),
+            compute: !args.posing.no_skin
+                && !args
+                    .cull
+                    .direct(matches!(args.posing.posing(), skel::Posing::Gpu(_))),
             posing: args.posing.posing(),
             max_chunk_bytes: args.posing.chunk_bytes(),
             ..CrowdDescriptor::default()
@@ -155,9 +158,13 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
     if args.cull.bounds == "pose" && !args.cull.cull {
         return Err("--bounds pose needs --cull".into());
     }
-    if args.cull.direct() {
+    let cpu_cull = args.cull.cull && !crowd.posed_on_gpu();
+    if cpu_cull && args.cull.bounds == "pose" {
+        return Err("--bounds pose needs --posing gpu".into());
+    }
+    if args.cull.direct(crowd.posed_on_gpu()) {
         if !crowd.posed_on_gpu() {
-            return Err("--cull, --bone-layout 3x4 and --pose-group need --posing gpu".into());
+            return Err("--bone-layout 3x4 and --pose-group need --posing gpu".into());
         }
         let options = skel::gltf::LoadOptions {
             decode_images: false,
@@ -217,18 +224,32 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
     let (mut pose, mut upload_cpu, mut upload_total, mut skin_gpu, mut skin_wall) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut pose_gpu, mut upload_bytes) = (Vec::new(), 0u64);
+    // `--cull` on a CPU-posed crowd: the bench's camera and grid, culled after each tick.
+    let in_view = (f64::from(args.characters) * args.cull.in_view).round() as u32;
+    let placements = super::crowd_culled::placements(args.characters, in_view);
+    let view_projection = super::crowd_culled::view_projection();
+    let mut cull_cpu = Vec::new();
     let uploaded = |crowd: &Crowd| crowd.gpu_pose().map_or(0, |p| p.uploaded_bytes());
     let (mut allocations, mut allocations_whole) = (0, 0);
     let ms = |t: Instant| t.elapsed().as_secs_f64() * 1e3;
     for frame in 0..10 + args.frames {
         let (mut counted, mut pose_ms, mut upload_cpu_ms, mut upload_total_ms) = (0, 0.0, 0.0, 0.0);
-        let mut result = Ok(());
+        let mut cull_cpu_ms = 0.0;
+        let mut result: Result<(), skel::SkelError> = Ok(());
         // The whole upload frame, encoder to wait; nothing in it allocates of its own.
         let whole = allocation_counter::measure(|| {
             let mut encoder = ctx.device.create_command_encoder(&Default::default());
             let t0 = Instant::now();
             counted = allocation_counter::measure(|| crowd.tick(1.0 / 60.0)).count_total;
             pose_ms = ms(t0);
+            if cpu_cull {
+                let t = Instant::now();
+                counted += allocation_counter::measure(|| {
+                    result = crowd.cull(view_projection, &placements).map(|_| ());
+                })
+                .count_total;
+                cull_cpu_ms = ms(t);
+            }
             let t1 = Instant::now();
             let pose_writes = queries.as_ref().filter(|_| on_gpu).map(|(set, _)| {
                 wgpu::ComputePassTimestampWrites {
@@ -239,7 +260,9 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
             });
             let before = uploaded(&crowd);
             counted += allocation_counter::measure(|| {
-                result = crowd.upload_timed(&ctx, &mut encoder, pose_writes);
+                if result.is_ok() {
+                    result = crowd.upload_timed(&ctx, &mut encoder, pose_writes);
+                }
             })
             .count_total;
             upload_cpu_ms = ms(t1);
@@ -286,6 +309,7 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         pose.push(pose_ms);
+        cull_cpu.push(cull_cpu_ms);
         upload_cpu.push(upload_cpu_ms);
         upload_total.push(upload_total_ms);
         skin_wall.push(skin_wall_ms);
@@ -318,10 +342,26 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
         allocations_per_frame: allocations,
         allocations_per_upload_frame: allocations_whole,
         pose: figures,
-        cull: CullFigures {
-            bone_layout: "4x4".to_owned(),
-            pose_group: skel::gpu::POSE_WORKGROUP_SIZE,
-            ..CullFigures::default()
+        cull: if cpu_cull {
+            let cull_ms = median(&mut cull_cpu);
+            let bones = f64::from(args.characters) * f64::from(crowd.gpu().bones_per_instance());
+            CullFigures {
+                bone_layout: "4x4".to_owned(),
+                pose_group: skel::gpu::POSE_WORKGROUP_SIZE,
+                cull: true,
+                bounds: Some("cpu".to_owned()),
+                placed_in_view: Some(in_view),
+                visible: Some(crowd.visible_count()),
+                cull_cpu_ms: Some(cull_ms),
+                cull_cpu_ns_per_bone: Some(cull_ms * 1e6 / bones.max(1.0)),
+                ..CullFigures::default()
+            }
+        } else {
+            CullFigures {
+                bone_layout: "4x4".to_owned(),
+                pose_group: skel::gpu::POSE_WORKGROUP_SIZE,
+                ..CullFigures::default()
+            }
         },
     };
     print(&report, args.json)
@@ -428,7 +468,14 @@ fn print(report: &CrowdReport, json: bool) -> Result<(), Box<dyn std::error::Err
             "bones: {} ({} bytes written per frame), pose workgroups of {} threads",
             c.bone_layout, f.pose_bytes_written, c.pose_group
         );
-        if c.cull {
+        if let (Some(ms), Some(ns)) = (c.cull_cpu_ms, c.cull_cpu_ns_per_bone) {
+            println!(
+                "cull (CPU, Crowd::cull, boxes from the bone matrices): {} of {} visible ({} placed in view); {ms:.3} ms, {ns:.2} ns per bone",
+                c.visible.unwrap_or(0),
+                r.run.characters,
+                c.placed_in_view.unwrap_or(0),
+            );
+        } else if c.cull {
             println!(
                 "cull (boxes by the {} pass): {} of {} visible ({} placed in view); {:.3} ms GPU, pose + cull {:.3} ms GPU, frame {:.3} ms GPU",
                 c.bounds.as_deref().unwrap_or("cull"),

@@ -37,7 +37,7 @@ pub(super) struct CullArgs {
     #[arg(long)]
     pub(super) cull: bool,
     /// With `--cull`: the share of the crowd placed in front of the camera (the rest behind),
-    /// from 0 to 1.
+    /// from 0 to 1. A CPU-posed crowd (`--posing cpu`) is culled on the CPU by `Crowd::cull`.
     #[arg(long, default_value_t = 0.5, value_parser = share)]
     pub(super) in_view: f64,
     /// With `--cull`: who boxes the instances: `cull` (the culling pass, from every part's bone
@@ -68,9 +68,10 @@ fn share(text: &str) -> Result<f64, String> {
 }
 
 impl CullArgs {
-    /// Whether the run takes the direct path.
-    pub(super) fn direct(&self) -> bool {
-        self.cull || self.bone_layout == "3x4" || self.pose_group != 64
+    /// Whether the run takes the direct path (with `on_gpu` posing; a CPU-posed crowd culls
+    /// on the CPU, in the facade's frame).
+    pub(super) fn direct(&self, on_gpu: bool) -> bool {
+        (self.cull && on_gpu) || self.bone_layout == "3x4" || self.pose_group != 64
     }
 
     /// Whether the pose pass writes the boxes (`--cull --bounds pose`).
@@ -104,6 +105,10 @@ pub(super) struct CullFigures {
     /// Median GPU time of the culling pass (boxes unless the pose pass wrote them, frustum
     /// test, list, indirect arguments).
     pub(super) cull_gpu_ms: Option<f64>,
+    /// CPU posing (`bounds: "cpu"`): median CPU time of `Crowd::cull` (every instance boxed
+    /// from its bone matrices and tested), and per bone boxed.
+    pub(super) cull_cpu_ms: Option<f64>,
+    pub(super) cull_cpu_ns_per_bone: Option<f64>,
     /// Median GPU time from the start of the pose pass to the end of the culling pass.
     pub(super) pose_cull_gpu_ms: Option<f64>,
     /// Median GPU time of the whole frame: from the start of the pose pass to the end of the
@@ -133,15 +138,20 @@ struct MeshSkin {
     _outputs: [wgpu::Buffer; 2],
 }
 
-/// The camera's planes (`n·p + d ≥ 0` inside): at the origin, looking down −z, 90°, square.
+/// The camera's planes (`n·p + d ≥ 0` inside): see [`view_projection`].
 fn planes() -> [Vec4; 6] {
+    frustum_planes(view_projection())
+}
+
+/// The camera: at the origin, looking down −z, 90°, square.
+pub(super) fn view_projection() -> Mat4 {
     let view = Mat4::look_at_rh(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
-    frustum_planes(Mat4::perspective_rh(std::f32::consts::FRAC_PI_2, 1.0, 0.1, 1.0e6) * view)
+    Mat4::perspective_rh(std::f32::consts::FRAC_PI_2, 1.0, 0.1, 1.0e6) * view
 }
 
 /// Where instance `i` of `n` stands: rows of 32 on the ground, a metre apart, the first
 /// `in_view` of them from 3 m in front of the camera on, the others from 3 m behind it.
-fn placements(n: u32, in_view: u32) -> Vec<Mat4> {
+pub(super) fn placements(n: u32, in_view: u32) -> Vec<Mat4> {
     (0..n)
         .map(|i| {
             let (k, side) = if i < in_view {
@@ -401,6 +411,7 @@ pub(super) fn run(
             pose_cull_gpu_ms: med(&mut span_cull),
             frame_gpu_ms: med(&mut span_frame),
             cull_chunks: cull.as_ref().map_or(0, CrowdCull::chunk_count),
+            ..CullFigures::default()
         },
     })
 }

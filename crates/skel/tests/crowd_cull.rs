@@ -1,0 +1,329 @@
+//! `Crowd::instance_box` and `Crowd::cull` on a real adapter (lavapipe in CI): every vertex the
+//! crowd's compute pass skins (and morphs) lies in its instance's box; culling keeps every
+//! instance with a vertex in the camera's frustum and drops most of the others; a culled crowd,
+//! placed by `CrowdRenderer::place_visible`, draws the same picture as the whole crowd.
+//!
+//! Without an adapter: SKIP, or fail when `SKEL_REQUIRE_GPU=1`.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use std::path::Path;
+
+use skel::gpu::glam::{Mat4, Vec3, Vec4};
+use skel::gpu::{GpuContext, PoseLayout, readback::read_buffer};
+use skel::render::{BACKGROUND, Camera, CrowdRenderer, OffscreenTarget, rest_bounds};
+use skel::{
+    AssetContainer, Crowd, CrowdDescriptor, CullError, LoadOptions, Posing, SkelError, load_gltf,
+};
+
+mod common;
+use common::gpu;
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
+
+/// A CPU-posed crowd of `instances` at different times of clip 0, paused, ticked.
+fn crowd_at_times(ctx: &GpuContext, asset: &AssetContainer, instances: u32) -> Crowd {
+    let mut crowd = Crowd::new(
+        ctx,
+        asset,
+        &CrowdDescriptor {
+            instances,
+            clip: Some(0),
+            ..CrowdDescriptor::default()
+        },
+    )
+    .unwrap();
+    for (i, player) in crowd.players.iter_mut().enumerate() {
+        player.seek(0.07 + 0.13 * i as f32);
+        player.set_playing(false);
+    }
+    crowd.tick(0.0);
+    crowd
+}
+
+/// Uploads and skins `crowd`'s visible instances; returns each crowd mesh's skinned positions
+/// (slot-major x, y, z).
+fn skinned(ctx: &GpuContext, crowd: &mut Crowd) -> Vec<Vec<f32>> {
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    crowd.upload(ctx, &mut encoder).unwrap();
+    crowd.skin(&mut encoder);
+    ctx.queue.submit([encoder.finish()]);
+    crowd
+        .meshes()
+        .iter()
+        .map(|cm| {
+            let bytes = u64::from(crowd.visible_count()) * u64::from(cm.vertex_count) * 12;
+            let raw = read_buffer(ctx, cm.skinned_positions.as_ref().unwrap(), 0, bytes).unwrap();
+            bytemuck::cast_slice::<u8, f32>(&raw).to_vec()
+        })
+        .collect()
+}
+
+/// Instance `instance`'s skinned vertices (slot `slot`) in every mesh.
+fn vertices_of<'a>(
+    crowd: &'a Crowd,
+    positions: &'a [Vec<f32>],
+    slot: usize,
+) -> impl Iterator<Item = Vec3> + 'a {
+    crowd
+        .meshes()
+        .iter()
+        .zip(positions)
+        .flat_map(move |(cm, p)| {
+            let n = cm.vertex_count as usize * 3;
+            p[slot * n..(slot + 1) * n].chunks_exact(3)
+        })
+        .map(Vec3::from_slice)
+}
+
+#[test]
+fn every_skinned_vertex_lies_in_its_instance_box() {
+    let Some(ctx) = gpu("crowd instance boxes") else {
+        return;
+    };
+    // Morph targets (the built-in character), two skeletons, 8 and 16 influences.
+    for file in [
+        "default_character.glb",
+        "two_skins.gltf",
+        "eight_influences_u8.glb",
+        "sixteen_influences.glb",
+    ] {
+        let asset = load_gltf(&ctx, &Path::new(FIXTURES).join(file), &Default::default()).unwrap();
+        let mut crowd = crowd_at_times(&ctx, &asset, 6);
+        let positions = skinned(&ctx, &mut crowd);
+        let mut checked = 0;
+        for (slot, &instance) in crowd.visible().iter().enumerate() {
+            let (min, max) = crowd.instance_box(instance as usize).unwrap();
+            // The GPU's skinning sums round differently from the box's: a millionth of the
+            // box, ten times over.
+            let slack = Vec3::splat(1e-5 * (max - min).length());
+            for v in vertices_of(&crowd, &positions, slot) {
+                assert!(
+                    v.cmpge(min - slack).all() && v.cmple(max + slack).all(),
+                    "{file}: instance {instance}: vertex {v} outside {min}..{max}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 0, "{file}: no vertex checked");
+        // Instances at different times get different boxes: a box from the rest pose, or
+        // from the wrong instance's bones, would not.
+        assert_ne!(crowd.instance_box(0), crowd.instance_box(3), "{file}");
+        assert_eq!(crowd.instance_box(6), None, "{file}: past the end");
+    }
+}
+
+/// A 9 × 9 grid of the built-in character, spaced by twice its rest size, and a camera low
+/// over one corner looking along a diagonal: some of the grid in view, some not.
+struct Scene {
+    asset: AssetContainer,
+    placements: Vec<Mat4>,
+    view_projection: Mat4,
+    camera: Camera,
+}
+
+const SIDE: u32 = 9;
+
+fn scene(ctx: &GpuContext) -> Scene {
+    let path = Path::new(FIXTURES).join("default_character.glb");
+    let asset = load_gltf(ctx, &path, &LoadOptions::default()).unwrap();
+    let (lo, hi) = rest_bounds(&asset);
+    let size = (hi - lo).max_element();
+    let placements = (0..SIDE * SIDE)
+        .map(|i| {
+            let (x, z) = ((i % SIDE) as f32, (i / SIDE) as f32);
+            Mat4::from_translation(Vec3::new(x, 0.0, z) * 2.0 * size)
+        })
+        .collect();
+    let eye = Vec3::new(-1.0, 0.6, -1.0) * size;
+    let view = Mat4::look_at_rh(eye, Vec3::new(3.0, 0.2, 5.0) * size, Vec3::Y);
+    let projection = Mat4::perspective_rh(0.7, 1.0, 0.05 * size, 12.0 * size);
+    let inverse = view.inverse();
+    let camera = Camera {
+        view,
+        projection,
+        eye,
+        right: inverse.x_axis.truncate(),
+        up: inverse.y_axis.truncate(),
+        back: inverse.z_axis.truncate(),
+    };
+    Scene {
+        asset,
+        placements,
+        view_projection: camera.view_projection(),
+        camera,
+    }
+}
+
+/// Whether `p` placed by `placement` lies in the frustum of `view_projection`.
+fn in_view(view_projection: Mat4, placement: &Mat4, p: Vec3) -> bool {
+    let c: Vec4 = view_projection * placement.transform_point3(p).extend(1.0);
+    c.x.abs() <= c.w && c.y.abs() <= c.w && c.z >= 0.0 && c.z <= c.w
+}
+
+#[test]
+fn culling_keeps_every_instance_in_view_and_drops_most_others() {
+    let Some(ctx) = gpu("crowd culling") else {
+        return;
+    };
+    let Scene {
+        asset,
+        placements,
+        view_projection,
+        ..
+    } = scene(&ctx);
+    let mut crowd = crowd_at_times(&ctx, &asset, SIDE * SIDE);
+    // Every instance skinned: which have a vertex in view.
+    let positions = skinned(&ctx, &mut crowd);
+    let seen: Vec<bool> = (0..crowd.players.len())
+        .map(|i| {
+            vertices_of(&crowd, &positions, i).any(|v| in_view(view_projection, &placements[i], v))
+        })
+        .collect();
+    let kept = crowd.cull(view_projection, &placements).unwrap() as usize;
+    let visible = crowd.visible().to_vec();
+    for (i, &s) in seen.iter().enumerate() {
+        assert!(
+            !s || visible.contains(&(i as u32)),
+            "instance {i} has a vertex in view but was culled"
+        );
+    }
+    let in_view_count = seen.iter().filter(|&&s| s).count();
+    let out_of_view = seen.len() - in_view_count;
+    let kept_outside = kept - in_view_count;
+    eprintln!(
+        "{in_view_count} instances in view, {kept} kept, {kept_outside} of {out_of_view} out of \
+         view kept"
+    );
+    assert!(
+        in_view_count >= 5,
+        "the camera sees too little: {in_view_count}"
+    );
+    assert!(
+        out_of_view >= 20,
+        "the camera sees too much: {out_of_view} out of view"
+    );
+    // Conservative, not useless: most of what is out of view goes.
+    assert!(
+        kept_outside * 3 <= out_of_view,
+        "{kept_outside} of {out_of_view} instances out of view were kept"
+    );
+    // The list stays in instance order, and a hidden player stays out.
+    assert!(visible.windows(2).all(|w| w[0] < w[1]));
+    let hidden = visible[0] as usize;
+    crowd.players[hidden].set_visible(false);
+    crowd.tick(0.0);
+    crowd.cull(view_projection, &placements).unwrap();
+    assert!(!crowd.visible().contains(&(hidden as u32)));
+    assert_eq!(crowd.visible().len(), kept - 1);
+}
+
+#[test]
+fn culling_refuses_short_placements_and_gpu_posed_crowds() {
+    let Some(ctx) = gpu("crowd culling errors") else {
+        return;
+    };
+    let Scene {
+        asset,
+        placements,
+        view_projection,
+        ..
+    } = scene(&ctx);
+    let mut crowd = crowd_at_times(&ctx, &asset, 4);
+    let before = crowd.visible().to_vec();
+    let short = crowd.cull(view_projection, &placements[..3]);
+    assert!(
+        matches!(
+            short,
+            Err(SkelError::Cull(CullError::Placements {
+                given: 3,
+                instances: 4
+            }))
+        ),
+        "{short:?}"
+    );
+    assert_eq!(crowd.visible(), before, "the list is left as it was");
+    let mut on_gpu = Crowd::new(
+        &ctx,
+        &asset,
+        &CrowdDescriptor {
+            instances: 4,
+            posing: Posing::Gpu(PoseLayout::default()),
+            ..CrowdDescriptor::default()
+        },
+    )
+    .unwrap();
+    let refused = on_gpu.cull(view_projection, &placements);
+    assert!(
+        matches!(refused, Err(SkelError::Cull(CullError::PosedOnGpu))),
+        "{refused:?}"
+    );
+    assert_eq!(on_gpu.instance_box(0), None);
+}
+
+/// Draws `crowd` (already uploaded and skinned) with `renderer` and reads the picture back.
+fn picture(
+    ctx: &GpuContext,
+    asset: &AssetContainer,
+    crowd: &Crowd,
+    renderer: &CrowdRenderer,
+    target: &OffscreenTarget,
+) -> Vec<u8> {
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(target.color_attachment(BACKGROUND))],
+            depth_stencil_attachment: Some(target.depth_attachment()),
+            ..Default::default()
+        });
+        renderer.draw(asset, crowd.visible_count(), &mut pass);
+    }
+    target.encode_readback(&mut encoder);
+    ctx.queue.submit([encoder.finish()]);
+    let mut rgba = Vec::new();
+    target.read_rgba(&ctx.device, &mut rgba).unwrap();
+    rgba
+}
+
+#[test]
+fn a_culled_crowd_draws_the_picture_of_the_whole_crowd() {
+    let Some(ctx) = gpu("culled crowd picture") else {
+        return;
+    };
+    let Scene {
+        asset,
+        placements,
+        view_projection,
+        camera,
+    } = scene(&ctx);
+    let mut crowd = crowd_at_times(&ctx, &asset, SIDE * SIDE);
+    let target = OffscreenTarget::new(&ctx.device, 160, 160, 1).unwrap();
+    let rest = skel::gltf::rest_world_matrices(&asset.animation).unwrap();
+    let mut renderer =
+        CrowdRenderer::new(&ctx, &asset, &crowd, &rest, &placements, &target.format()).unwrap();
+    renderer.set_camera(&ctx.queue, &camera);
+    skinned(&ctx, &mut crowd);
+    let whole = picture(&ctx, &asset, &crowd, &renderer, &target);
+    let kept = crowd.cull(view_projection, &placements).unwrap();
+    assert!(kept < SIDE * SIDE);
+    skinned(&ctx, &mut crowd);
+    // Without placing the slots, the kept instances stand where the first ones were placed.
+    let misplaced = picture(&ctx, &asset, &crowd, &renderer, &target);
+    renderer.place_visible(&ctx.queue, crowd.visible());
+    let culled = picture(&ctx, &asset, &crowd, &renderer, &target);
+    let differing = |a: &[u8], b: &[u8]| {
+        a.chunks_exact(4)
+            .zip(b.chunks_exact(4))
+            .filter(|(p, q)| p != q)
+            .count()
+    };
+    let background = whole.chunks_exact(4).filter(|p| *p == &whole[..4]).count();
+    assert!(
+        background < whole.len() / 4 * 9 / 10,
+        "the picture is nearly empty: {background} background pixels"
+    );
+    assert_eq!(differing(&whole, &culled), 0, "culled against whole");
+    assert!(
+        differing(&whole, &misplaced) > 100,
+        "the check cannot see misplaced characters"
+    );
+}
