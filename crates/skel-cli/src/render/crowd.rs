@@ -5,6 +5,8 @@
 //! one instanced draw per primitive ([`CrowdRenderer`]). Framing, frames, GIF and contact sheet
 //! are those of a one-character render.
 //!
+//! On the CPU path the crowd is culled against the camera every frame ([`Crowd::cull`]).
+//!
 //! Morphing meshes morph per character: the crowd's compute pass applies each instance's own
 //! morph weights (sampled by the pose pass, or its CPU player's) before skinning.
 
@@ -130,7 +132,7 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
 
     let (mut crowd, posed_on) = make_crowd(&ctx, &container, spec, clip, duration)?;
     let target = create_target(&ctx, job.width, job.height)?;
-    let scene = CrowdRenderer::new(
+    let mut scene = CrowdRenderer::new(
         &ctx,
         &container,
         &crowd,
@@ -147,6 +149,14 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
     let crowd_error = |context| move |source| RenderError::Crowd { context, source };
     for i in 0..frames {
         crowd.tick(if i == 0 { 0.0 } else { 1.0 / job.fps });
+        if !crowd.posed_on_gpu() {
+            // CPU players: only the characters the camera sees are uploaded, skinned and
+            // drawn (the framing shows the whole grid, so all are, unless a pose leaves it).
+            crowd
+                .cull(camera.view_projection(), &placements)
+                .map_err(crowd_error("culling"))?;
+            scene.place_visible(&ctx.queue, crowd.visible());
+        }
         let mut encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
