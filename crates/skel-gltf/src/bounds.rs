@@ -5,6 +5,8 @@
 //! skinned and morphed vertex by construction (see [`CharacterBounds`]), at a cost per part,
 //! not per vertex.
 
+use core::borrow::Borrow;
+
 use skel_anim::glam::{Mat4, Vec3, Vec4};
 use skel_math::load_mat4;
 
@@ -218,7 +220,8 @@ impl CharacterBounds {
     }
 }
 
-/// The axis-aligned box of spheres `(matrix, center, radius)`, each carried by its matrix:
+/// The axis-aligned box of spheres `(matrix, center, radius)` (the matrix by value or by
+/// reference), each carried by its matrix:
 /// the union of the exact boxes of their images (centre `M c`, half extent `r` times the
 /// length of each row of `M`'s 3×3 part). `None` when no sphere gives a finite box.
 /// Allocates nothing; [`CharacterBounds::world_box`] is this over its parts.
@@ -236,11 +239,12 @@ impl CharacterBounds {
 /// assert_eq!((min, max), (Vec3::new(0.0, -1.0, -1.0), Vec3::new(2.0, 1.0, 1.0)));
 /// ```
 #[must_use]
-pub fn carried_spheres_box<'m>(
-    spheres: impl IntoIterator<Item = (&'m Mat4, Vec3, f32)>,
+pub fn carried_spheres_box<M: Borrow<Mat4>>(
+    spheres: impl IntoIterator<Item = (M, Vec3, f32)>,
 ) -> Option<(Vec3, Vec3)> {
     let (mut min, mut max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
     for (m, center, radius) in spheres {
+        let m: &Mat4 = m.borrow();
         let center = *m * center.extend(1.0);
         // The box of the sphere's image: r times each row's length of the 3×3 part (the
         // rows' squares summed column by column, in four lanes at once).

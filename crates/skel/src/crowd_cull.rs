@@ -2,7 +2,8 @@
 //! player just computed, and the visible list cut to the instances whose placed box meets a
 //! camera's frustum, so that upload, skinning and drawing skip the rest.
 //!
-//! The box is [`skel_gltf::CharacterBounds`]'s rule over the crowd's own matrices: each skin
+//! The box is [`skel_gltf::CharacterBounds`]'s rule (the container's
+//! [`bounds`](crate::AssetContainer::bounds)) over the crowd's own matrices: each skin
 //! joint's sphere (in mesh space, around every vertex the joint moves, widened by how far the
 //! morph targets push them) carried by the joint's bone matrix, and the union of the spheres'
 //! exact boxes. A skinned vertex is a convex combination of its joints' carried points, so it
@@ -12,7 +13,7 @@
 //! A frame: [`Crowd::tick`], [`Crowd::cull`], [`Crowd::upload`], [`Crowd::skin`], then the
 //! renderer's [`place_visible`](crate::render::CrowdRenderer::place_visible) and draw.
 
-use skel_gltf::{CharacterBounds, carried_spheres_box};
+use skel_gltf::carried_spheres_box;
 use skel_gpu::frustum_planes;
 use skel_gpu::glam::{Mat4, Vec3, Vec4};
 
@@ -40,21 +41,34 @@ pub enum CullError {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CullSphere {
     bone: usize,
+    /// The skinned mesh node's rest world matrix, where it is not the identity: a bone matrix
+    /// is `inverse(meshWorld) · jointWorld · inverseBind` (skinned vertices in the mesh
+    /// node's frame, which the renderer then places), so this takes the sphere on to the
+    /// character's world.
+    mesh: Option<Mat4>,
     center: Vec3,
     radius: f32,
 }
 
 /// The spheres of `asset`'s skinned meshes, each under its bone's place in an instance's
-/// matrices (`first_bone(binding)`: where that skeleton binding's bones start).
+/// matrices (`first_bone(binding)`: where that skeleton binding's bones start) and its mesh
+/// node's rest world matrix.
 pub(crate) fn cull_spheres(
     asset: &AssetContainer,
     first_bone: impl Fn(usize) -> Option<usize>,
 ) -> Vec<CullSphere> {
-    CharacterBounds::from_primitives(&asset.primitives, &asset.skins)
+    let rest = skel_gltf::rest_world_matrices(&asset.animation).unwrap_or_default();
+    let mesh_world = |binding: usize| {
+        let node = asset.animation.skeletons.get(binding)?.mesh_node;
+        rest.get(node).copied().filter(|m| *m != Mat4::IDENTITY)
+    };
+    asset
+        .bounds
         .bone_spheres()
         .filter_map(|s| {
             Some(CullSphere {
                 bone: first_bone(s.binding)? + s.joint,
+                mesh: mesh_world(s.binding),
                 center: s.center,
                 radius: s.radius,
             })
@@ -64,9 +78,10 @@ pub(crate) fn cull_spheres(
 
 impl Crowd {
     /// The box `(min, max)` around every skinned (and morphed) vertex of instance
-    /// `instance` in the pose its last [`tick`](Self::tick) computed, in the space the
-    /// crowd's bone matrices put vertices in (before a renderer's placement). A few
-    /// nanoseconds per joint; allocates nothing.
+    /// `instance` in the pose its last [`tick`](Self::tick) computed, in the character's
+    /// world before a renderer's placement: the skinned meshes' nodes where the rest pose
+    /// puts them (as [`CrowdRenderer`](crate::render::CrowdRenderer) draws them when given
+    /// the rest world matrices). A few nanoseconds per joint; allocates nothing.
     ///
     /// `None` for an instance past the end, a GPU-posed crowd (its matrices are on the GPU),
     /// or bone matrices that are not finite.
@@ -151,13 +166,13 @@ impl Crowd {
     }
 }
 
-/// The box of `spheres` under one instance's `bones`.
+/// The box of `spheres` under one instance's `bones` (and their mesh nodes' matrices).
 fn spheres_box(spheres: &[CullSphere], bones: &[Mat4]) -> Option<(Vec3, Vec3)> {
-    carried_spheres_box(
-        spheres
-            .iter()
-            .filter_map(|s| Some((bones.get(s.bone)?, s.center, s.radius))),
-    )
+    carried_spheres_box(spheres.iter().filter_map(|s| {
+        let bone = *bones.get(s.bone)?;
+        let m = s.mesh.map_or(bone, |mesh| mesh * bone);
+        Some((m, s.center, s.radius))
+    }))
 }
 
 /// Whether the box `(min, max)` moved by `placement` is not wholly outside one of `planes`

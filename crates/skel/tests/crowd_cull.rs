@@ -1,7 +1,8 @@
 //! `Crowd::instance_box` and `Crowd::cull` on a real adapter (lavapipe in CI): every vertex the
 //! crowd's compute pass skins (and morphs) lies in its instance's box; culling keeps every
 //! instance with a vertex in the camera's frustum and drops most of the others; a culled crowd,
-//! placed by `CrowdRenderer::place_visible`, draws the same picture as the whole crowd.
+//! placed by `CrowdRenderer::place_visible`, draws the same picture as the whole crowd; a lone
+//! player's box (`AssetContainer::world_box`) holds every vertex it skins and morphs.
 //!
 //! Without an adapter: SKIP, or fail when `SKEL_REQUIRE_GPU=1`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
@@ -16,7 +17,10 @@ use skel::{
 };
 
 mod common;
-use common::gpu;
+use common::{gpu, gpu_view};
+#[path = "crowd/reference.rs"]
+#[allow(dead_code, reason = "the crowd tests' CPU side; this binary uses `morphed`")]
+mod reference;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
 
@@ -58,8 +62,11 @@ fn skinned(ctx: &GpuContext, crowd: &mut Crowd) -> Vec<Vec<f32>> {
         .collect()
 }
 
-/// Instance `instance`'s skinned vertices (slot `slot`) in every mesh.
-fn vertices_of<'a>(
+/// Instance slot `slot`'s skinned vertices in every mesh, in the character's world: each
+/// mesh's (in its node's frame) carried by the node's world matrix in `world`.
+fn world_vertices_of<'a>(
+    asset: &'a AssetContainer,
+    world: &'a [Mat4],
     crowd: &'a Crowd,
     positions: &'a [Vec<f32>],
     slot: usize,
@@ -69,10 +76,12 @@ fn vertices_of<'a>(
         .iter()
         .zip(positions)
         .flat_map(move |(cm, p)| {
+            let node = world[asset.meshes[cm.mesh].node];
             let n = cm.vertex_count as usize * 3;
-            p[slot * n..(slot + 1) * n].chunks_exact(3)
+            p[slot * n..(slot + 1) * n]
+                .chunks_exact(3)
+                .map(move |v| node.transform_point3(Vec3::from_slice(v)))
         })
-        .map(Vec3::from_slice)
 }
 
 #[test]
@@ -90,13 +99,14 @@ fn every_skinned_vertex_lies_in_its_instance_box() {
         let asset = load_gltf(&ctx, &Path::new(FIXTURES).join(file), &Default::default()).unwrap();
         let mut crowd = crowd_at_times(&ctx, &asset, 6);
         let positions = skinned(&ctx, &mut crowd);
+        let rest = skel::gltf::rest_world_matrices(&asset.animation).unwrap();
         let mut checked = 0;
         for (slot, &instance) in crowd.visible().iter().enumerate() {
             let (min, max) = crowd.instance_box(instance as usize).unwrap();
             // The GPU's skinning sums round differently from the box's: a millionth of the
             // box, ten times over.
             let slack = Vec3::splat(1e-5 * (max - min).length());
-            for v in vertices_of(&crowd, &positions, slot) {
+            for v in world_vertices_of(&asset, &rest, &crowd, &positions, slot) {
                 assert!(
                     v.cmpge(min - slack).all() && v.cmple(max + slack).all(),
                     "{file}: instance {instance}: vertex {v} outside {min}..{max}"
@@ -174,9 +184,11 @@ fn culling_keeps_every_instance_in_view_and_drops_most_others() {
     let mut crowd = crowd_at_times(&ctx, &asset, SIDE * SIDE);
     // Every instance skinned: which have a vertex in view.
     let positions = skinned(&ctx, &mut crowd);
+    let rest = skel::gltf::rest_world_matrices(&asset.animation).unwrap();
     let seen: Vec<bool> = (0..crowd.players.len())
         .map(|i| {
-            vertices_of(&crowd, &positions, i).any(|v| in_view(view_projection, &placements[i], v))
+            world_vertices_of(&asset, &rest, &crowd, &positions, i)
+                .any(|v| in_view(view_projection, &placements[i], v))
         })
         .collect();
     let kept = crowd.cull(view_projection, &placements).unwrap() as usize;
@@ -326,4 +338,70 @@ fn a_culled_crowd_draws_the_picture_of_the_whole_crowd() {
         differing(&whole, &misplaced) > 100,
         "the check cannot see misplaced characters"
     );
+}
+
+#[test]
+fn a_players_box_holds_every_vertex_it_skins_and_morphs() {
+    let Some(ctx) = gpu("player box") else {
+        return;
+    };
+    for file in [
+        "default_character.glb",
+        "two_skins.gltf",
+        "sixteen_influences.glb",
+    ] {
+        let asset = load_gltf(&ctx, &Path::new(FIXTURES).join(file), &Default::default()).unwrap();
+        let mut player = skel::anim::Player::new(&asset.rig);
+        player.add_layer(skel::anim::LayerDesc::new(0)).unwrap();
+        let mut checked = 0;
+        let mut boxes = Vec::new();
+        for step in 0..12 {
+            player.tick(
+                if step == 0 { 0.0 } else { 0.09 },
+                &mut skel::anim::NullSink,
+            );
+            let (min, max) = asset.world_box(&mut player).unwrap();
+            boxes.push((min, max));
+            let slack = Vec3::splat(1e-6 * (max - min).length());
+            for mesh in &asset.meshes {
+                let Some(skeleton) = &mesh.skeleton else {
+                    continue;
+                };
+                let bones = player.bone_matrices(skeleton.binding).unwrap().to_vec();
+                let node = player.world_matrices()[mesh.node];
+                let weights = mesh
+                    .morph
+                    .as_ref()
+                    .and_then(|m| player.morph_weights(m.binding));
+                for primitive in &mesh.primitives {
+                    let p = &asset.primitives[primitive.source];
+                    let (rest, _) = reference::morphed(p, weights);
+                    let mut out = vec![0.0; rest.len()];
+                    skel::anim::skin_vertices(
+                        &rest,
+                        None,
+                        gpu_view(p).as_ref(),
+                        &bones,
+                        None,
+                        &mut out,
+                        None,
+                    )
+                    .unwrap();
+                    // Skinned vertices are in the mesh node's frame: the renderer places them.
+                    for v in out
+                        .chunks_exact(3)
+                        .map(|v| node.transform_point3(Vec3::from_slice(v)))
+                    {
+                        assert!(
+                            v.cmpge(min - slack).all() && v.cmple(max + slack).all(),
+                            "{file} at step {step}: vertex {v} outside {min}..{max}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 0, "{file}: no vertex checked");
+        assert_ne!(boxes[0], boxes[6], "{file}: the box follows the pose");
+    }
 }
