@@ -19,7 +19,10 @@ use skel::{
 mod common;
 use common::{gpu, gpu_view};
 #[path = "crowd/reference.rs"]
-#[allow(dead_code, reason = "the crowd tests' CPU side; this binary uses `morphed`")]
+#[allow(
+    dead_code,
+    reason = "the crowd tests' CPU side; this binary uses `morphed`"
+)]
 mod reference;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
