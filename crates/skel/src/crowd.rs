@@ -35,7 +35,7 @@ use skel_gpu::{
     SkinningMethod,
 };
 
-use crate::crowd_cull::{CullSphere, cull_spheres};
+use crate::crowd_bounds::{CullSphere, cull_spheres};
 use crate::crowd_gpu::{GpuPosing, Posing};
 use crate::crowd_mesh::{CrowdMesh, MeshSetup, MorphWeights};
 use crate::crowd_pipelines::{CROWD_PIPELINES, morph_layout, pipeline_slot};

@@ -13,68 +13,11 @@
 //! A frame: [`Crowd::tick`], [`Crowd::cull`], [`Crowd::upload`], [`Crowd::skin`], then the
 //! renderer's [`place_visible`](crate::render::CrowdRenderer::place_visible) and draw.
 
-use skel_gltf::carried_spheres_box;
 use skel_gpu::frustum_planes;
-use skel_gpu::glam::{Mat4, Vec3, Vec4};
+use skel_gpu::glam::{Mat4, Vec3};
 
-use crate::{AssetContainer, Crowd, SkelError};
-
-/// Why a crowd cannot be culled as asked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum CullError {
-    /// A GPU-posed crowd has no bone matrices on the CPU: cull it on the GPU with
-    /// [`skel_gpu::CrowdCull`], which boxes the instances where the pose pass wrote them.
-    #[error("the crowd is posed on the GPU; cull it there (skel_gpu::CrowdCull)")]
-    PosedOnGpu,
-    /// Fewer placements than instances.
-    #[error("{given} placements for {instances} instances")]
-    Placements {
-        /// Placements given.
-        given: usize,
-        /// Instances in the crowd.
-        instances: usize,
-    },
-}
-
-/// A skin joint's sphere, by its bone's place in an instance's bone matrices.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct CullSphere {
-    bone: usize,
-    /// The skinned mesh node's rest world matrix, where it is not the identity: a bone matrix
-    /// is `inverse(meshWorld) · jointWorld · inverseBind` (skinned vertices in the mesh
-    /// node's frame, which the renderer then places), so this takes the sphere on to the
-    /// character's world.
-    mesh: Option<Mat4>,
-    center: Vec3,
-    radius: f32,
-}
-
-/// The spheres of `asset`'s skinned meshes, each under its bone's place in an instance's
-/// matrices (`first_bone(binding)`: where that skeleton binding's bones start) and its mesh
-/// node's rest world matrix.
-pub(crate) fn cull_spheres(
-    asset: &AssetContainer,
-    first_bone: impl Fn(usize) -> Option<usize>,
-) -> Vec<CullSphere> {
-    let rest = skel_gltf::rest_world_matrices(&asset.animation).unwrap_or_default();
-    let mesh_world = |binding: usize| {
-        let node = asset.animation.skeletons.get(binding)?.mesh_node;
-        rest.get(node).copied().filter(|m| *m != Mat4::IDENTITY)
-    };
-    asset
-        .bounds
-        .bone_spheres()
-        .filter_map(|s| {
-            Some(CullSphere {
-                bone: first_bone(s.binding)? + s.joint,
-                mesh: mesh_world(s.binding),
-                center: s.center,
-                radius: s.radius,
-            })
-        })
-        .collect()
-}
+use crate::crowd_bounds::{meets_frustum, spheres_box};
+use crate::{Crowd, CullError, SkelError};
 
 impl Crowd {
     /// The box `(min, max)` around every skinned (and morphed) vertex of instance
@@ -163,77 +106,5 @@ impl Crowd {
                 && boxed.is_none_or(|b| meets_frustum(placement, b, &planes))
         });
         Ok(self.visible_count())
-    }
-}
-
-/// The box of `spheres` under one instance's `bones` (and their mesh nodes' matrices).
-fn spheres_box(spheres: &[CullSphere], bones: &[Mat4]) -> Option<(Vec3, Vec3)> {
-    carried_spheres_box(spheres.iter().filter_map(|s| {
-        let bone = *bones.get(s.bone)?;
-        let m = s.mesh.map_or(bone, |mesh| mesh * bone);
-        Some((m, s.center, s.radius))
-    }))
-}
-
-/// Whether the box `(min, max)` moved by `placement` is not wholly outside one of `planes`
-/// (`n·p + d ≥ 0` inside). The moved box is boxed again (its centre moved, its half extent
-/// through the absolute 3×3 part), which only widens it.
-fn meets_frustum(placement: &Mat4, (min, max): (Vec3, Vec3), planes: &[Vec4; 6]) -> bool {
-    let center = placement.transform_point3((min + max) * 0.5);
-    let half = (max - min) * 0.5;
-    let abs = |c: Vec4| c.truncate().abs();
-    let extent = abs(placement.x_axis) * half.x
-        + abs(placement.y_axis) * half.y
-        + abs(placement.z_axis) * half.z;
-    planes.iter().all(|p| {
-        let n = p.truncate();
-        // The box's corner farthest along `n`: outside only when even it is behind the plane
-        // (a NaN distance is not `Less`, so a non-finite placement keeps the instance).
-        let farthest = n.dot(center) + n.abs().dot(extent) + p.w;
-        farthest.partial_cmp(&0.0) != Some(core::cmp::Ordering::Less)
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_box_is_outside_only_when_wholly_behind_a_plane() {
-        let view = Mat4::look_at_rh(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, Vec3::Y);
-        let planes = frustum_planes(Mat4::perspective_rh(1.0, 1.0, 0.1, 50.0) * view);
-        let unit = (Vec3::splat(-0.5), Vec3::splat(0.5));
-        let at = |x: f32, z: f32| Mat4::from_translation(Vec3::new(x, 0.0, z));
-        assert!(meets_frustum(&at(0.0, 0.0), unit, &planes), "in front");
-        assert!(
-            !meets_frustum(&at(0.0, 10.0), unit, &planes),
-            "behind the camera"
-        );
-        assert!(
-            !meets_frustum(&at(30.0, 0.0), unit, &planes),
-            "far to the side"
-        );
-        assert!(
-            !meets_frustum(&at(0.0, -60.0), unit, &planes),
-            "past the far plane"
-        );
-        // The box's far face is 5.5 m from the camera, where the half-width seen is
-        // 5.5 tan(0.5) ≈ 3.0: a box reaching 0.1 past it meets, one 0.1 short of it does not.
-        let edge = 5.5 * 0.5_f32.tan();
-        assert!(
-            meets_frustum(&at(edge + 0.4, 0.0), unit, &planes),
-            "straddles"
-        );
-        assert!(
-            !meets_frustum(&at(edge + 0.6, 0.0), unit, &planes),
-            "just outside"
-        );
-        // A turned placement widens the box, never loses it.
-        let turned = at(edge + 0.6, 0.0) * Mat4::from_rotation_z(0.7);
-        assert!(
-            meets_frustum(&turned, unit, &planes),
-            "the turned box's corner reaches in"
-        );
-        assert!(meets_frustum(&Mat4::NAN, unit, &planes), "not finite: kept");
     }
 }

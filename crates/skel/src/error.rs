@@ -1,4 +1,4 @@
-//! The one error type of the facade.
+//! The facade's error types: the one every call returns, and the reasons it carries.
 
 /// What [`load_gltf`](crate::load_gltf) and the container's helpers can fail with: the layer
 /// that failed, with its own error (which names the accessor, node, joint or limit).
@@ -30,7 +30,7 @@ pub enum SkelError {
     },
     /// A crowd could not be culled as asked.
     #[error(transparent)]
-    Cull(#[from] crate::CullError),
+    Cull(#[from] CullError),
     /// Bone control could not be enabled.
     #[cfg(feature = "bone-control")]
     #[error(transparent)]
@@ -47,4 +47,22 @@ impl SkelError {
             source,
         }
     }
+}
+
+/// Why a crowd cannot be culled as asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CullError {
+    /// A GPU-posed crowd has no bone matrices on the CPU: cull it on the GPU with
+    /// [`skel_gpu::CrowdCull`], which boxes the instances where the pose pass wrote them.
+    #[error("the crowd is posed on the GPU; cull it there (skel_gpu::CrowdCull)")]
+    PosedOnGpu,
+    /// Fewer placements than instances.
+    #[error("{given} placements for {instances} instances")]
+    Placements {
+        /// Placements given.
+        given: usize,
+        /// Instances in the crowd.
+        instances: usize,
+    },
 }

@@ -69,6 +69,7 @@ pub use skel_retarget as retarget;
 mod container;
 mod crowd;
 mod crowd_api;
+mod crowd_bounds;
 mod crowd_cull;
 mod crowd_gpu;
 mod crowd_mesh;
@@ -91,10 +92,9 @@ pub const DEFAULT_CHARACTER: &[u8] = include_bytes!("../assets/default_character
 
 pub use container::{AssetContainer, MeshPoseSink, VERTEX_BUFFER_USAGE, from_asset, load_gltf};
 pub use crowd::{Crowd, CrowdDescriptor};
-pub use crowd_cull::CullError;
 pub use crowd_gpu::Posing;
 pub use crowd_mesh::CrowdMesh;
-pub use error::SkelError;
+pub use error::{CullError, SkelError};
 pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;
 pub use mirroring::{ClipMirroring, mirror_clips, mirror_clips_named, morph_target_names};
