@@ -72,7 +72,7 @@ pub use material::{AlphaMode, DecodedImage, ImageSlot, MaterialInfo, TextureRef}
 pub use mesh::{MeshInfo, PrimitiveData, PrimitiveMode};
 pub use morph_names::MorphNames;
 pub use nodes::NodeInfo;
-pub use pick::{PickHit, PosedPositions, RayError, pick};
+pub use pick::{PickHit, PosedPositions, RayError, pick, pick_primitives, ray_box_entry};
 pub use pointer::{
     CameraField, LightField, MaterialField, Pointed, PropertyTarget, TextureSlot, UvField,
     parse_pointer,

@@ -88,6 +88,22 @@ pub fn pick(
     origin: Vec3,
     direction: Vec3,
 ) -> Result<Option<PickHit>, RayError> {
+    pick_primitives(&asset.primitives, posed, bounds, origin, direction)
+}
+
+/// [`pick`] over `primitives` (an asset's [`GltfAsset::primitives`], or the copy a renderer
+/// keeps of them) rather than a whole asset: `posed` gives positions by index into
+/// `primitives`, and a primitive it gives none for is left out.
+///
+/// # Errors
+/// As [`pick`].
+pub fn pick_primitives(
+    primitives: &[PrimitiveData],
+    posed: &impl PosedPositions,
+    bounds: Option<(Vec3, Vec3)>,
+    origin: Vec3,
+    direction: Vec3,
+) -> Result<Option<PickHit>, RayError> {
     if !(origin.is_finite() && direction.is_finite()) {
         return Err(RayError::NotFinite);
     }
@@ -98,7 +114,7 @@ pub fn pick(
         return Ok(None);
     }
     let mut best: Option<PickHit> = None;
-    for (p, prim) in asset.primitives.iter().enumerate() {
+    for (p, prim) in primitives.iter().enumerate() {
         let Some(positions) = posed.posed_positions(p) else {
             continue;
         };
@@ -182,14 +198,17 @@ fn intersect(origin: Vec3, dir: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Option<(f32,
     (distance > 0.0 && distance.is_finite()).then_some((distance, u, v))
 }
 
-/// Whether the ray enters the box `min..max` in front of its origin (slabs).
-fn crosses_box(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> bool {
+/// Where the ray from `origin` along `dir` (any length: the answer is in units of it) enters
+/// the box `min..max`: 0 when the origin is inside, `None` when the ray misses it or the box
+/// lies behind the origin (slabs). Picking sorts characters by it, nearest box first.
+#[must_use]
+pub fn ray_box_entry(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> Option<f32> {
     let (mut near, mut far) = (0.0_f32, f32::INFINITY);
     for axis in 0..3 {
         let (o, d) = (origin[axis], dir[axis]);
         if d == 0.0 {
             if o < min[axis] || o > max[axis] {
-                return false;
+                return None;
             }
             continue;
         }
@@ -197,5 +216,10 @@ fn crosses_box(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> bool {
         near = near.max(t0.min(t1));
         far = far.min(t0.max(t1));
     }
-    near <= far
+    (near <= far).then_some(near)
+}
+
+/// Whether the ray enters the box `min..max` in front of its origin.
+fn crosses_box(origin: Vec3, dir: Vec3, min: Vec3, max: Vec3) -> bool {
+    ray_box_entry(origin, dir, min, max).is_some()
 }

@@ -82,10 +82,10 @@ impl Default for CrowdDescriptor {
 
 /// A skeleton binding's place in an instance's bones.
 #[derive(Debug, Clone, Copy)]
-struct Span {
-    binding: usize,
-    first: usize,
-    count: usize,
+pub(crate) struct Span {
+    pub(crate) binding: usize,
+    pub(crate) first: usize,
+    pub(crate) count: usize,
 }
 
 /// The pose sink of one instance: copies each binding's matrices into its span, and each
@@ -146,7 +146,7 @@ pub struct Crowd {
     /// Every instance's matrices, `stride` per instance.
     pub(crate) bones: Vec<Mat4>,
     pub(crate) visible: Vec<u32>,
-    spans: Vec<Span>,
+    pub(crate) spans: Vec<Span>,
     pub(crate) stride: usize,
     pub(crate) gpu: CrowdBones,
     pub(crate) meshes: Vec<CrowdMesh>,
@@ -154,11 +154,11 @@ pub struct Crowd {
     pub(crate) pipelines: [Option<CrowdSkinning>; CROWD_PIPELINES],
     /// CPU posing of morphing meshes: each morph binding's first weight in an instance's
     /// (empty otherwise, and the players' weights are not kept).
-    morph_offsets: Vec<u32>,
+    pub(crate) morph_offsets: Vec<u32>,
     /// Every instance's morph weights, `morph_chunk` floats each (uploaded when
     /// `gpu.morph_weights_buffer()` is there).
-    morph_weights: Vec<f32>,
-    morph_chunk: usize,
+    pub(crate) morph_weights: Vec<f32>,
+    pub(crate) morph_chunk: usize,
     warnings: Vec<String>,
     pub(crate) gpu_posing: Option<GpuPosing>,
     /// The skin joints' spheres by bone place, for [`Crowd::instance_box`] and

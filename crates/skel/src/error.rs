@@ -31,6 +31,9 @@ pub enum SkelError {
     /// A crowd could not be culled as asked.
     #[error(transparent)]
     Cull(#[from] CullError),
+    /// A crowd could not be picked as asked.
+    #[error(transparent)]
+    Pick(#[from] PickError),
     /// Bone control could not be enabled.
     #[cfg(feature = "bone-control")]
     #[error(transparent)]
@@ -65,4 +68,25 @@ pub enum CullError {
         /// Instances in the crowd.
         instances: usize,
     },
+}
+
+/// Why a crowd cannot be picked as asked ([`CrowdPicker::pick`](crate::CrowdPicker::pick)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PickError {
+    /// A GPU-posed crowd has no bone matrices on the CPU: pick it on the GPU with
+    /// [`skel_gpu::CrowdPick`].
+    #[error("the crowd is posed on the GPU; pick it there (skel_gpu::CrowdPick)")]
+    PosedOnGpu,
+    /// Fewer placements than instances.
+    #[error("{given} placements for {instances} instances")]
+    Placements {
+        /// Placements given.
+        given: usize,
+        /// Instances in the crowd.
+        instances: usize,
+    },
+    /// The ray has a NaN or infinite component, or no direction.
+    #[error(transparent)]
+    Ray(#[from] skel_gltf::RayError),
 }

@@ -73,6 +73,7 @@ mod crowd_bounds;
 mod crowd_cull;
 mod crowd_gpu;
 mod crowd_mesh;
+mod crowd_pick;
 mod crowd_pipelines;
 mod error;
 mod mesh;
@@ -94,7 +95,8 @@ pub use container::{AssetContainer, MeshPoseSink, VERTEX_BUFFER_USAGE, from_asse
 pub use crowd::{Crowd, CrowdDescriptor};
 pub use crowd_gpu::Posing;
 pub use crowd_mesh::CrowdMesh;
-pub use error::{CullError, SkelError};
+pub use crowd_pick::{CrowdHit, CrowdPicker};
+pub use error::{CullError, PickError, SkelError};
 pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;
 pub use mirroring::{ClipMirroring, mirror_clips, mirror_clips_named, morph_target_names};
