@@ -55,6 +55,20 @@ pub struct RenderArgs {
     /// cpu (one player per character).
     #[arg(long, value_enum, default_value_t = PosingArg::Gpu, requires = "crowd")]
     pub posing: PosingArg,
+    /// Draw each character's box of a `--posing cpu` crowd (the box its joints' spheres give
+    /// for the pose it is drawn in): green where the culling kept it, red where it culled it.
+    #[arg(long, requires = "crowd")]
+    pub boxes: bool,
+    /// Cull a `--posing cpu` crowd against the camera's frustum narrowed to this fraction of
+    /// the picture (default 1: the picture's own), to see the culling at work inside the
+    /// frame (with `--boxes`).
+    #[arg(
+        long,
+        value_name = "FRACTION",
+        default_value_t = 1.0,
+        requires = "crowd"
+    )]
+    pub cull_view: f32,
     /// Play every clip mirrored left for right (pairs from the joint names; see
     /// docs/mirror.md).
     #[arg(long)]
@@ -165,7 +179,15 @@ pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
                 PosingArg::Gpu => render::crowd::CrowdPosing::Gpu,
                 PosingArg::Cpu => render::crowd::CrowdPosing::Cpu,
             };
-            render::crowd::run(&job, &render::crowd::CrowdSpec { count, posing })?
+            render::crowd::run(
+                &job,
+                &render::crowd::CrowdSpec {
+                    count,
+                    posing,
+                    boxes: args.boxes,
+                    cull_view: args.cull_view,
+                },
+            )?
         }
         None => render::run(&job)?,
     };

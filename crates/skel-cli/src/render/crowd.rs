@@ -18,6 +18,7 @@ use skel::{AssetContainer, Crowd, CrowdDescriptor, Posing};
 
 use super::bounds::BoundsSampler;
 use super::clips::{Animation, resolve_clip};
+use super::crowd_boxes::{CrowdBoxes, narrowed};
 use super::player::{Player, RenderPlayback as _};
 use super::{
     RenderError, RenderJob, RenderReport, check_job, create_target, default_frames, load_asset,
@@ -41,12 +42,17 @@ pub enum CrowdPosing {
 }
 
 /// What `--crowd` asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CrowdSpec {
     /// Characters, 1..=[`MAX_CROWD`].
     pub count: u32,
     /// Where they are posed.
     pub posing: CrowdPosing,
+    /// Draw each character's box (`--boxes`; CPU posing): green kept, red culled.
+    pub boxes: bool,
+    /// Cull against the camera's frustum narrowed to this fraction of the picture
+    /// (`--cull-view`; CPU posing; 1: the picture's own).
+    pub cull_view: f32,
 }
 
 /// Renders a grid of `spec.count` characters of `job`'s asset playing its clip and writes the
@@ -73,6 +79,20 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
         Animation::Graph(_) => Some("--graph"),
         Animation::Default | Animation::Clip(_) => None,
     };
+    if (spec.boxes || spec.cull_view != 1.0) && spec.posing != CrowdPosing::Cpu {
+        return Err(RenderError::BadArgument {
+            what: "--boxes / --cull-view",
+            rule: "used with --posing cpu (the boxes of a CPU-posed crowd)",
+            got: "--posing gpu".to_owned(),
+        });
+    }
+    if !(spec.cull_view > 0.0 && spec.cull_view <= 1.0) {
+        return Err(RenderError::BadArgument {
+            what: "--cull-view",
+            rule: "a fraction of the picture, more than 0 and at most 1",
+            got: spec.cull_view.to_string(),
+        });
+    }
     if let Some(flag) = refused {
         return Err(RenderError::BadArgument {
             what: "--crowd",
@@ -141,6 +161,14 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
         &target.format(),
     )?;
     scene.set_camera(&ctx.queue, &camera);
+    let mut boxes = if spec.boxes {
+        let b = CrowdBoxes::new(&ctx, &target.format(), extent.max_element() * 0.006)?;
+        b.set_camera(&ctx.queue, &camera);
+        Some(b)
+    } else {
+        None
+    };
+    let cull_camera = narrowed(camera.view_projection(), spec.cull_view);
 
     let mut writer = output::FrameWriter::new(&job.out, job.width, job.height, frames, job.fps)?;
     let bar = progress_bar(job.progress, frames, &asset_name);
@@ -153,9 +181,12 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
             // CPU players: only the characters the camera sees are uploaded, skinned and
             // drawn (the framing shows the whole grid, so all are, unless a pose leaves it).
             crowd
-                .cull(camera.view_projection(), &placements)
+                .cull(cull_camera, &placements)
                 .map_err(crowd_error("culling"))?;
             scene.place_visible(&ctx.queue, crowd.visible());
+            if let Some(b) = &mut boxes {
+                b.update(&ctx, &crowd, &placements, None);
+            }
         }
         let mut encoder = ctx
             .device
@@ -168,6 +199,9 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
         crowd.skin(&mut encoder);
         render_frame(&ctx, &target, encoder, i, &mut rgba, |pass| {
             scene.draw(&container, crowd.visible_count(), pass);
+            if let Some(b) = &boxes {
+                b.draw(pass);
+            }
             Ok(())
         })?;
         writer.push(i, &rgba)?;

@@ -6,6 +6,7 @@
 mod bounds;
 mod clips;
 pub mod crowd;
+pub mod crowd_boxes;
 mod error;
 mod ground;
 pub mod output;

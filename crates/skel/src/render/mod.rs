@@ -50,6 +50,7 @@
 //! ```
 
 mod bounds;
+mod box_edges;
 mod camera;
 mod crowd;
 mod crowd_layout;
@@ -63,6 +64,7 @@ mod target;
 mod texture;
 
 pub use bounds::rest_bounds;
+pub use box_edges::box_edges;
 pub use camera::Camera;
 pub use crowd::{CrowdRenderer, crowd_wgsl};
 pub use crowd_layout::{CROWD_SPACING, crowd_grid, overlook, phase_and_speed};
