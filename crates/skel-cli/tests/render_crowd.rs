@@ -193,3 +193,78 @@ fn a_crowd_refuses_what_it_cannot_play() {
     let run = skel(&["render", "--out", out, "--posing", "cpu"]);
     assert!(!run.ok && run.stderr.contains("--crowd"), "{}", run.stderr);
 }
+
+#[test]
+fn boxes_show_kept_characters_in_green_and_culled_ones_in_red() {
+    let test = "boxes_show_kept_characters_in_green_and_culled_ones_in_red";
+    if !gpu_available(test) {
+        return;
+    }
+    let args = |view: &'static str| {
+        [
+            "--crowd",
+            "16",
+            "--posing",
+            "cpu",
+            "--boxes",
+            "--cull-view",
+            view,
+            "--frames",
+            "1",
+            "--size",
+            "256x192",
+        ]
+    };
+    // Share of pixels that are mostly red, and mostly green.
+    let colours = |image: &RgbaImage| {
+        let count = |f: &dyn Fn(i32, i32, i32) -> bool| {
+            image
+                .pixels()
+                .filter(|p| f(i32::from(p[0]), i32::from(p[1]), i32::from(p[2])))
+                .count() as f64
+                / f64::from(image.width() * image.height())
+        };
+        (
+            count(&|r, g, b| r > 90 && r > 3 * g && r > 3 * b),
+            count(&|r, g, b| g > 90 && g > 2 * r && g > 2 * b),
+        )
+    };
+    let whole = frame(&render("crowd-boxes-whole", &args("1")), 0);
+    let narrowed = frame(&render("crowd-boxes-narrowed", &args("0.4")), 0);
+    let (whole_red, whole_green) = colours(&whole);
+    let (red, green) = colours(&narrowed);
+    eprintln!("red {whole_red:.4} / {red:.4}, green {whole_green:.4} / {green:.4}");
+    assert!(whole_green > 0.005, "no green box edges in the picture");
+    // The built-in character's shoes are red too: the culled boxes add to them.
+    assert!(
+        red > 2.0 * whole_red && red > whole_red + 0.005,
+        "no red (culled) box with the culling narrowed to 0.4"
+    );
+    assert!(
+        green < whole_green,
+        "as many green boxes after narrowing the culling"
+    );
+}
+
+#[test]
+fn boxes_need_a_cpu_posed_crowd_and_a_cull_view_in_0_1() {
+    let dir = out_dir("crowd-boxes-refused");
+    let out = dir.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--crowd", "4", "--boxes"], "--posing cpu"),
+        (
+            vec!["--crowd", "4", "--posing", "cpu", "--cull-view", "0"],
+            "--cull-view",
+        ),
+        (
+            vec!["--crowd", "4", "--posing", "cpu", "--cull-view", "1.5"],
+            "--cull-view",
+        ),
+    ] {
+        let mut all = vec!["render", "--out", out];
+        all.extend(args.iter().copied());
+        let run = skel(&all);
+        assert!(!run.ok, "skel {all:?} succeeded");
+        assert!(run.stderr.contains(says), "skel {all:?}: {}", run.stderr);
+    }
+}
