@@ -23,7 +23,10 @@ second, Space fires the first trigger, 1-9 toggle the bool parameters in declare
 selects the next IK / look-at target (drawn as an amber diamond) and Shift+drag (or right-drag) moves it under the cursor \
 on the plane through it facing the camera; the title bar and stdout show each graph layer's \
 state, the parameters and the selected target, and stdout has one line per target move \
-(target NAME = X,Y,Z). --terrain draws the ground and stands the humanoid's feet on it."
+(target NAME = X,Y,Z). --terrain draws the ground and stands the humanoid's feet on it. \
+With --crowd: Space pauses every character, B shows every character's box, a left click \
+(without dragging) picks the character under the mouse; the title bar and stdout show how \
+many are drawn and culled."
 )]
 pub struct ViewArgs {
     /// A .gltf or .glb file. Without one, the built-in character is shown.
@@ -43,6 +46,12 @@ pub struct ViewArgs {
     /// Play every clip mirrored left for right (pairs from the joint names).
     #[arg(long)]
     pub mirror: bool,
+    /// Show a grid of N characters instead (1 to 10000), each playing the clip from its own
+    /// phase at its own speed, posed by CPU players and culled against the window's camera
+    /// every frame; a left click picks the character under the mouse (boxed in amber, its
+    /// index, clip and time printed), B shows every character's box.
+    #[arg(long, value_name = "N", conflicts_with_all = ["graph", "terrain", "mirror"])]
+    pub crowd: Option<u32>,
     #[command(flatten)]
     pub graph: crate::graph_args::GraphArgs,
 }
@@ -67,6 +76,7 @@ pub fn run(args: ViewArgs) -> Result<(), Box<dyn std::error::Error>> {
         screenshot: args.screenshot,
         size: args.size,
         mirror: args.mirror,
+        crowd: args.crowd,
         graph: args.graph,
     })
 }

@@ -18,7 +18,7 @@ use skel::{AssetContainer, Crowd, CrowdDescriptor, Posing};
 
 use super::bounds::BoundsSampler;
 use super::clips::{Animation, resolve_clip};
-use super::crowd_boxes::{CrowdBoxes, narrowed};
+use super::crowd_boxes::{Boxes, CrowdBoxes, narrowed};
 use super::player::{Player, RenderPlayback as _};
 use super::{
     RenderError, RenderJob, RenderReport, check_job, create_target, default_frames, load_asset,
@@ -108,44 +108,16 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
         _ => (!container.animation.clips.is_empty()).then_some(0),
     };
 
-    // One character over the clip: its footprint (spacing and framing) and its mesh nodes'
-    // world matrices.
-    let mut probe = Player::new(&container.rig);
-    if let Some(clip) = clip {
-        probe.add_layer(LayerDesc::new(clip))?;
-    }
-    let duration = probe.loop_duration();
+    let CrowdLayout {
+        placements,
+        world,
+        corners,
+        extent,
+        duration,
+    } = layout(&container, clip, spec.count, job.handedness)?;
     let frames = job
         .frames
         .unwrap_or_else(|| default_frames(duration, job.fps));
-    let (lo, hi, world) = footprint(&container, &mut probe, duration);
-    let extent = hi - lo;
-    let spacing = extent.x.max(extent.z).max(extent.y * 0.35) * CROWD_SPACING;
-    let cells = crowd_grid(spec.count, spacing);
-    // Centre the grid on the origin. A left-handed world is glTF's mirrored in x, and so is
-    // its grid: character i stands in the same cell of the picture either way.
-    let centre = Vec3::new((lo.x + hi.x) * 0.5, 0.0, (lo.z + hi.z) * 0.5);
-    let mirror = match job.handedness {
-        Handedness::LeftHanded => Vec3::new(-1.0, 1.0, 1.0),
-        Handedness::RightHanded => Vec3::ONE,
-    };
-    let placements: Vec<Mat4> = cells
-        .iter()
-        .map(|&c| Mat4::from_translation(c * mirror - centre))
-        .collect();
-    let corners: Vec<Vec3> = placements
-        .iter()
-        .flat_map(|m| {
-            (0..8).map(move |k| {
-                let pick = |bit: u32, a: f32, b: f32| if k & bit == 0 { a } else { b };
-                m.transform_point3(Vec3::new(
-                    pick(1, lo.x, hi.x),
-                    pick(2, lo.y, hi.y),
-                    pick(4, lo.z, hi.z),
-                ))
-            })
-        })
-        .collect();
     #[expect(clippy::cast_precision_loss, reason = "image sides are far below 2^24")]
     let aspect = job.width as f32 / job.height as f32;
     let camera = overlook(&corners, aspect, job.handedness);
@@ -185,7 +157,7 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
                 .map_err(crowd_error("culling"))?;
             scene.place_visible(&ctx.queue, crowd.visible());
             if let Some(b) = &mut boxes {
-                b.update(&ctx, &crowd, &placements, None);
+                b.update(&ctx, &crowd, &placements, None, Boxes::All);
             }
         }
         let mut encoder = ctx
@@ -229,6 +201,75 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
     })
 }
 
+/// Where a crowd's characters stand and what frames them.
+pub(crate) struct CrowdLayout {
+    /// Each character's placement: a square grid centred on the origin.
+    pub placements: Vec<Mat4>,
+    /// One character's node world matrices at the clip's start (the renderer's rest).
+    pub world: Vec<Mat4>,
+    /// The corners of every character's box over the clip, placed: what a camera frames.
+    pub corners: Vec<Vec3>,
+    /// One character's extent over the clip.
+    pub extent: Vec3,
+    /// The clip's loop duration in seconds (0 for the rest pose).
+    pub duration: f32,
+}
+
+/// The grid of `count` characters of `container` playing `clip` in `handedness`'s world:
+/// spaced by one character's footprint over the clip, centred on the origin (a left-handed
+/// world is glTF's mirrored in x, and so is its grid: character i stands in the same cell of
+/// the picture either way).
+///
+/// # Errors
+/// [`RenderError::Anim`] for a bad clip.
+pub(crate) fn layout(
+    container: &AssetContainer,
+    clip: Option<usize>,
+    count: u32,
+    handedness: Handedness,
+) -> Result<CrowdLayout, RenderError> {
+    // One character over the clip: its footprint (spacing and framing) and its mesh nodes'
+    // world matrices.
+    let mut probe = Player::new(&container.rig);
+    if let Some(clip) = clip {
+        probe.add_layer(LayerDesc::new(clip))?;
+    }
+    let duration = probe.loop_duration();
+    let (lo, hi, world) = footprint(container, &mut probe, duration);
+    let extent = hi - lo;
+    let spacing = extent.x.max(extent.z).max(extent.y * 0.35) * CROWD_SPACING;
+    let cells = crowd_grid(count, spacing);
+    let centre = Vec3::new((lo.x + hi.x) * 0.5, 0.0, (lo.z + hi.z) * 0.5);
+    let mirror = match handedness {
+        Handedness::LeftHanded => Vec3::new(-1.0, 1.0, 1.0),
+        Handedness::RightHanded => Vec3::ONE,
+    };
+    let placements: Vec<Mat4> = cells
+        .iter()
+        .map(|&c| Mat4::from_translation(c * mirror - centre))
+        .collect();
+    let corners: Vec<Vec3> = placements
+        .iter()
+        .flat_map(|m| {
+            (0..8).map(move |k| {
+                let pick = |bit: u32, a: f32, b: f32| if k & bit == 0 { a } else { b };
+                m.transform_point3(Vec3::new(
+                    pick(1, lo.x, hi.x),
+                    pick(2, lo.y, hi.y),
+                    pick(4, lo.z, hi.z),
+                ))
+            })
+        })
+        .collect();
+    Ok(CrowdLayout {
+        placements,
+        world,
+        corners,
+        extent,
+        duration,
+    })
+}
+
 /// One character's box over the clip (sampled poses, world space) and its nodes' world
 /// matrices at the start. `probe` is left at the end of the clip.
 fn footprint(
@@ -263,7 +304,7 @@ fn footprint(
 
 /// The crowd, every character playing `clip` from its own phase at its own speed, and where
 /// it is posed ("GPU" or "CPU").
-fn make_crowd(
+pub(crate) fn make_crowd(
     ctx: &GpuContext,
     container: &AssetContainer,
     spec: &CrowdSpec,

@@ -26,7 +26,16 @@ pub struct CrowdBoxes {
     faces: [Vec<[Vec3; 3]>; 3],
 }
 
-/// How many characters [`CrowdBoxes::update`] drew in each set.
+/// Which boxes [`CrowdBoxes::update`] draws.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Boxes {
+    /// Every character's, kept, culled and picked.
+    All,
+    /// The picked character's alone.
+    PickedOnly,
+}
+
+/// How many characters [`CrowdBoxes::update`] counted in each set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct BoxCounts {
     /// Kept by the culling.
@@ -64,14 +73,16 @@ impl CrowdBoxes {
         })
     }
 
-    /// Rebuilds the boxes from `crowd`'s last tick and cull: every instance whose player is
-    /// visible, placed by `placements`, `picked` (if any) in its own colour.
+    /// Rebuilds the boxes from `crowd`'s last tick and cull: those `shown` of every instance
+    /// whose player is visible, placed by `placements`, `picked` (if any) in its own colour;
+    /// counts every one.
     pub fn update(
         &mut self,
         ctx: &GpuContext,
         crowd: &Crowd,
         placements: &[Mat4],
         picked: Option<u32>,
+        shown: Boxes,
     ) -> BoxCounts {
         for f in &mut self.faces {
             f.clear();
@@ -97,7 +108,9 @@ impl CrowdBoxes {
                 (false, true) => 0,
                 (false, false) => 1,
             };
-            self.faces[set].extend(box_edges(placement, min, max, self.thickness));
+            if set == 2 || shown == Boxes::All {
+                self.faces[set].extend(box_edges(placement, min, max, self.thickness));
+            }
         }
         for (drawer, faces) in self.drawers.iter_mut().zip(&self.faces) {
             drawer.set_triangles(ctx, faces);

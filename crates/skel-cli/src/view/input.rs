@@ -17,6 +17,21 @@ impl Viewer {
             self.report(true);
             return false;
         }
+        if let Some(crowd) = &mut self.crowd {
+            match key.as_ref() {
+                Key::Named(NamedKey::Space) => {
+                    crowd.toggle_pause();
+                    self.report(true);
+                    return false;
+                }
+                Key::Character(c) if c.eq_ignore_ascii_case("b") => {
+                    crowd.toggle_boxes();
+                    self.report(true);
+                    return false;
+                }
+                _ => {}
+            }
+        }
         let clips = self.character.animation_groups.len();
         match key.as_ref() {
             Key::Named(NamedKey::Escape) => return true,
@@ -71,6 +86,32 @@ impl Viewer {
         }
         if button == MouseButton::Left {
             self.drag = pressed.then_some(self.cursor);
+            let press = self.press.take();
+            if pressed {
+                self.press = Some(self.cursor);
+            } else if let Some((x, y)) = press
+                && (x - self.cursor.0).hypot(y - self.cursor.1) < 4.0
+            {
+                self.click();
+            }
+        }
+    }
+
+    /// A left click (pressed and released within a few pixels): in a crowd, picks the
+    /// character under the cursor and prints what was picked.
+    fn click(&mut self) {
+        let camera = self.camera();
+        let size = self.window.inner_size();
+        #[expect(
+            clippy::cast_possible_truncation,
+            reason = "pixel positions of a window"
+        )]
+        let cursor = glam::Vec2::new(self.cursor.0 as f32, self.cursor.1 as f32);
+        let size = glam::Vec2::new(size.width as f32, size.height as f32);
+        if let Some(crowd) = &mut self.crowd {
+            let line = crowd.pick(&self.character, &camera, cursor, size);
+            println!("{line}");
+            self.report(true);
         }
     }
 
@@ -135,24 +176,32 @@ impl Viewer {
             .animation_groups
             .get(self.clip)
             .map_or(("rest pose", false), |g| (g.name(), g.is_playing()));
-        let line = match &self.graph {
-            Some(graph) => format!(
-                "graph {} | {:.1} ms/frame | frame {}",
-                graph.summary(),
+        let line = match (&self.graph, &self.crowd) {
+            (_, Some(crowd)) => format!(
+                "{} | {:.1} ms/frame | frame {}",
+                crowd.summary(),
                 self.frame_ms,
                 self.frames
             ),
-            None => format!(
-                "clip {} {name:?} | {} | speed {}x | {}{:.1} ms/frame | frame {}",
-                self.clip,
-                if playing { "playing" } else { "paused" },
-                self.speed,
-                self.feet
-                    .as_ref()
-                    .map_or_else(String::new, |f| format!("{} | ", f.summary())),
-                self.frame_ms,
-                self.frames
-            ),
+            (graph, None) => match graph {
+                Some(graph) => format!(
+                    "graph {} | {:.1} ms/frame | frame {}",
+                    graph.summary(),
+                    self.frame_ms,
+                    self.frames
+                ),
+                None => format!(
+                    "clip {} {name:?} | {} | speed {}x | {}{:.1} ms/frame | frame {}",
+                    self.clip,
+                    if playing { "playing" } else { "paused" },
+                    self.speed,
+                    self.feet
+                        .as_ref()
+                        .map_or_else(String::new, |f| format!("{} | ", f.summary())),
+                    self.frame_ms,
+                    self.frames
+                ),
+            },
         };
         self.window.set_title(&format!("skel view | {line}"));
         println!("{line}");
@@ -169,7 +218,9 @@ impl Viewer {
             0.9 * self.frame_ms + 0.1 * dt
         };
         let (ctx, clip) = (&self.gpu.ctx, self.clip);
-        if let Some(graph) = &mut self.graph {
+        if self.crowd.is_some() {
+            // The crowd's players advance in its own tick, with the encoder below.
+        } else if let Some(graph) = &mut self.graph {
             let world = graph.tick(dt / 1000.0, &mut self.character, &ctx.queue);
             self.renderer
                 .set_world_matrices(&ctx.queue, &self.character, world);
@@ -214,6 +265,9 @@ impl Viewer {
             .texture
             .create_view(&wgpu::TextureViewDescriptor::default());
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        if let Some(crowd) = &mut self.crowd {
+            crowd.tick(ctx, dt / 1000.0, &camera, &mut encoder)?;
+        }
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("skel view"),
@@ -232,9 +286,13 @@ impl Viewer {
             if let Some(ground) = &self.ground {
                 ground.draw(&mut pass);
             }
-            self.renderer
-                .draw(&self.character, &mut pass)
-                .map_err(|e| e.to_string())?;
+            if let Some(crowd) = &self.crowd {
+                crowd.draw(&self.character, &mut pass);
+            } else {
+                self.renderer
+                    .draw(&self.character, &mut pass)
+                    .map_err(|e| e.to_string())?;
+            }
             if let Some(marker) = &self.marker {
                 marker.drawer().draw(&mut pass);
             }

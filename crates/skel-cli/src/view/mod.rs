@@ -5,6 +5,7 @@
 //! graph, the mouse moves its IK targets (`targets.rs`, geometry in `pick.rs`); with
 //! `--terrain`, the ground is drawn and the feet stand on it (`feet.rs` without a graph).
 
+mod crowd;
 mod feet;
 mod graph;
 mod input;
@@ -42,6 +43,8 @@ pub struct ViewJob {
     pub size: (u32, u32),
     /// Every clip mirrored left for right (`--mirror`).
     pub mirror: bool,
+    /// A culled, pickable crowd of this many characters instead of one (`--crowd`).
+    pub crowd: Option<u32>,
     /// An animation graph driving the character (`--graph`, `--set`, `--travel`).
     pub graph: crate::graph_args::GraphArgs,
 }
@@ -100,6 +103,10 @@ struct Viewer {
     ground: Option<skel::render::GroundRenderer>,
     /// With a graph that has IK targets: the selected one, drawn.
     marker: Option<marker::Marker>,
+    /// With `--crowd`: the crowd drawn instead of the character.
+    crowd: Option<crowd::LiveCrowd>,
+    /// Where the left button went down: a release near it is a click (a pick in a crowd).
+    press: Option<(f64, f64)>,
 }
 
 /// The orbit camera's state.
@@ -251,12 +258,28 @@ impl Viewer {
             }
             None => None,
         };
-        let size = (hi - lo).max_element().max(1e-3);
+        let mut size = (hi - lo).max_element().max(1e-3);
+        let mut centre = (lo + hi) * 0.5;
+        let crowd = match job.crowd {
+            Some(count) => {
+                let (live, middle, extent) = crowd::LiveCrowd::new(
+                    &gpu.ctx,
+                    &character,
+                    &gpu.format(),
+                    (count, job.clip.is_some().then_some(clip)),
+                    options.handedness,
+                )?;
+                (centre, size) = (middle, extent * 1.4);
+                Some(live)
+            }
+            None => None,
+        };
         let orbit = Orbit {
-            centre: (lo + hi) * 0.5,
+            centre,
             distance: size * 2.2,
             yaw: 0.6,
-            pitch: 0.2,
+            // A crowd is seen from above its rows.
+            pitch: if crowd.is_some() { 0.45 } else { 0.2 },
             handedness: options.handedness,
         };
         let marker = match &graph {
@@ -286,6 +309,8 @@ impl Viewer {
             properties,
             ground,
             marker,
+            crowd,
+            press: None,
         };
         viewer.select(clip);
         Ok(viewer)

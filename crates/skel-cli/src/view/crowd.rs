@@ -1,0 +1,199 @@
+//! `skel view --crowd N`: a grid of N characters posed by CPU players (their own phases and
+//! speeds, as `skel render --crowd` lays them out), culled against the window's camera every
+//! frame ([`skel::Crowd::cull`]: what is out of view is neither uploaded, skinned nor drawn),
+//! the drawn count on the title bar and stdout, and the character under the mouse picked on a
+//! click ([`skel::CrowdPicker`]: its triangles as posed, not its box), boxed in amber and
+//! printed with its index, clip and time. B shows every character's box.
+
+use glam::{Mat4, Vec2, Vec3};
+use skel::render::{Camera, CrowdRenderer, RenderFormat};
+use skel::{AssetContainer, Crowd, CrowdPicker};
+
+use super::pick::cursor_ray;
+use crate::render::crowd::{CrowdPosing, CrowdSpec, layout, make_crowd};
+use crate::render::crowd_boxes::{BoxCounts, Boxes, CrowdBoxes};
+
+/// The crowd, where its characters stand, its drawer, boxes and picker.
+pub(super) struct LiveCrowd {
+    crowd: Crowd,
+    placements: Vec<Mat4>,
+    scene: CrowdRenderer,
+    boxes: CrowdBoxes,
+    picker: CrowdPicker,
+    /// Every character's box drawn (B), or only the picked one's.
+    all_boxes: bool,
+    picked: Option<u32>,
+    /// How many characters the last frame kept and culled.
+    counts: BoxCounts,
+    clip: Option<usize>,
+    paused: bool,
+}
+
+impl LiveCrowd {
+    /// `count` characters of `character` playing `clip` (the rest pose without one), and the
+    /// centre and size of what they cover (for the camera).
+    pub(super) fn new(
+        ctx: &skel::gpu::GpuContext,
+        character: &AssetContainer,
+        format: &RenderFormat,
+        (count, clip): (u32, Option<usize>),
+        handedness: skel::anim::Handedness,
+    ) -> Result<(Self, Vec3, f32), String> {
+        let max = crate::render::crowd::MAX_CROWD;
+        if !(1..=max).contains(&count) {
+            return Err(format!("--crowd must be from 1 to {max}, got {count}"));
+        }
+        let clip = clip.or((!character.animation.clips.is_empty()).then_some(0));
+        let e = |e: crate::render::RenderError| e.to_string();
+        let grid = layout(character, clip, count, handedness).map_err(e)?;
+        let spec = CrowdSpec {
+            count,
+            posing: CrowdPosing::Cpu,
+            boxes: false,
+            cull_view: 1.0,
+        };
+        let (crowd, _) = make_crowd(ctx, character, &spec, clip, grid.duration).map_err(e)?;
+        let scene = CrowdRenderer::new(
+            ctx,
+            character,
+            &crowd,
+            &grid.world,
+            &grid.placements,
+            format,
+        )
+        .map_err(|e| e.to_string())?;
+        let boxes = CrowdBoxes::new(ctx, format, grid.extent.max_element() * 0.008).map_err(e)?;
+        let (lo, hi) = grid
+            .corners
+            .iter()
+            .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &p| {
+                (lo.min(p), hi.max(p))
+            });
+        let live = Self {
+            crowd,
+            placements: grid.placements,
+            scene,
+            boxes,
+            picker: CrowdPicker::new(character),
+            all_boxes: false,
+            picked: None,
+            counts: BoxCounts::default(),
+            clip,
+            paused: false,
+        };
+        Ok((live, (lo + hi) * 0.5, (hi - lo).max_element().max(1e-3)))
+    }
+
+    /// Advances every player by `dt` seconds, culls against `camera`, and records the upload
+    /// and skinning of what is left into `encoder`.
+    pub(super) fn tick(
+        &mut self,
+        ctx: &skel::gpu::GpuContext,
+        dt: f32,
+        camera: &Camera,
+        encoder: &mut wgpu::CommandEncoder,
+    ) -> Result<(), String> {
+        self.crowd.tick(if self.paused { 0.0 } else { dt });
+        self.crowd
+            .cull(camera.view_projection(), &self.placements)
+            .map_err(|e| e.to_string())?;
+        self.scene.place_visible(&ctx.queue, self.crowd.visible());
+        self.scene.set_camera(&ctx.queue, camera);
+        self.boxes.set_camera(&ctx.queue, camera);
+        self.counts = self.update_boxes(ctx);
+        self.crowd.upload(ctx, encoder).map_err(|e| e.to_string())?;
+        self.crowd.skin(encoder);
+        Ok(())
+    }
+
+    /// The boxes to draw: every one with B, else only the picked character's.
+    fn update_boxes(&mut self, ctx: &skel::gpu::GpuContext) -> BoxCounts {
+        let shown = if self.all_boxes {
+            Boxes::All
+        } else {
+            Boxes::PickedOnly
+        };
+        self.boxes
+            .update(ctx, &self.crowd, &self.placements, self.picked, shown)
+    }
+
+    /// Draws the culled crowd and its boxes into `pass`.
+    pub(super) fn draw(&self, character: &AssetContainer, pass: &mut wgpu::RenderPass<'_>) {
+        self.scene.draw(character, self.crowd.visible_count(), pass);
+        self.boxes.draw(pass);
+    }
+
+    /// Picks the character under `cursor` (window pixels) of a window `size` pixels seen by
+    /// `camera`; the line to print.
+    pub(super) fn pick(
+        &mut self,
+        character: &AssetContainer,
+        camera: &Camera,
+        cursor: Vec2,
+        size: Vec2,
+    ) -> String {
+        let Some(ray) = cursor_ray(camera.view_projection(), cursor, size) else {
+            return "picked nothing (no ray through the cursor)".to_owned();
+        };
+        match self.picker.pick(
+            &self.crowd,
+            character,
+            &self.placements,
+            ray.origin,
+            ray.dir,
+        ) {
+            Ok(Some(hit)) => {
+                self.picked = Some(hit.instance);
+                let player = &self.crowd.players[hit.instance as usize];
+                let clip = match self.clip {
+                    Some(c) => format!(
+                        "clip {c} {:?}",
+                        character
+                            .animation
+                            .clips
+                            .get(c)
+                            .map_or("", |k| k.name.as_str())
+                    ),
+                    None => "rest pose".to_owned(),
+                };
+                format!(
+                    "picked instance {} ({clip} at {:.2} s), mesh {} triangle {} at {:.3}",
+                    hit.instance,
+                    player.layers().first().map_or(0.0, |l| l.clock().time()),
+                    hit.hit.mesh,
+                    hit.hit.triangle,
+                    hit.hit.distance
+                )
+            }
+            Ok(None) => {
+                self.picked = None;
+                "picked nothing".to_owned()
+            }
+            Err(e) => format!("cannot pick: {e}"),
+        }
+    }
+
+    /// Shows or hides every character's box (B).
+    pub(super) fn toggle_boxes(&mut self) {
+        self.all_boxes = !self.all_boxes;
+    }
+
+    /// Pauses or plays every character (Space).
+    pub(super) fn toggle_pause(&mut self) {
+        self.paused = !self.paused;
+    }
+
+    /// `crowd N | V drawn | picked I`, for the title bar and stdout.
+    pub(super) fn summary(&self) -> String {
+        let picked = self
+            .picked
+            .map_or_else(|| "none".to_owned(), |i| i.to_string());
+        format!(
+            "crowd {} | {} drawn, {} culled | {} | picked {picked}",
+            self.crowd.players.len(),
+            self.counts.kept,
+            self.counts.culled,
+            if self.paused { "paused" } else { "playing" },
+        )
+    }
+}
