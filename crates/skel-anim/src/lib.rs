@@ -133,6 +133,7 @@ pub use pose::steps::{PoseScratch, apply_clip, compute_world_matrices, reset_to_
 pub use rig::asset::Rig;
 pub use rig::kernels::CpuKernels;
 pub use rig::options::{ClipCompression, Compression, KeyFormat, RigOptions};
+pub use sample::lane_bits::sqrt as lane_sqrt;
 pub use sample::sampler::{SamplerCursor, evaluate_sampler, evaluate_sampler_cursor};
 
 pub use mirror::{MIRROR_SUFFIX, MirrorMap, MirrorPlane, mirror_clip};

@@ -20,7 +20,9 @@
 //! the rig's clips are compressed (`RigOptions::compression`, ACL's default bound in the asset's unit;
 //! `support::rig_from_env`). `bits H` is a hash
 //! of every bone matrix's bits after the last frame: equal lines, equal poses. Two runs that differ only in FRAMES differ only by those
-//! frames' work, which is how the instruction counts cancel loading and warm-up.
+//! frames' work, which is how the instruction counts cancel loading and warm-up. With
+//! `POSE_FRAMES_BOUNDS=1` each frame also boxes every character from its bone matrices (the
+//! joints' spheres, as a crowd culls): the difference of the counts is the boxes' cost.
 
 #[path = "../benches/support/mod.rs"]
 mod support;
@@ -103,7 +105,22 @@ fn run(asset: &support::Loaded, n: usize, warmup: usize, frames: usize) -> Resul
         Ok(t) => Some(parse(&t)?),
         Err(_) => None,
     };
+    let bounds = std::env::var("POSE_FRAMES_BOUNDS").is_ok_and(|v| v == "1");
+    let spheres = if bounds {
+        bone_spheres(asset)?
+    } else {
+        Vec::new()
+    };
+    let mut boxed = 0.0_f32;
     let ns = match threads {
+        None if bounds => {
+            let mut frame = || {
+                tick_all(&mut crowd, support::FRAME_MS, &mut sinks)?;
+                boxed += box_all(&crowd, &spheres);
+                Ok(())
+            };
+            timed(warmup, frames, &mut frame)?
+        }
         None => {
             let mut frame = || tick_all(&mut crowd, support::FRAME_MS, &mut sinks);
             timed(warmup, frames, &mut frame)?
@@ -135,10 +152,46 @@ fn run(asset: &support::Loaded, n: usize, warmup: usize, frames: usize) -> Resul
     let per_frame = if frames == 0 { 0.0 } else { ns / frames as f64 };
     println!(
         "frames {frames} characters {n} joints {} ns_per_frame {per_frame:.1} checksum {checksum} \
-         bits {bits:016x}",
-        asset.joints
+         bits {bits:016x}{}",
+        asset.joints,
+        if bounds {
+            format!(" spheres {} boxed {boxed}", spheres.len())
+        } else {
+            String::new()
+        }
     );
     Ok(())
+}
+
+/// The first skin binding's joint spheres (`skel_gltf::CharacterBounds::bone_spheres`): what a
+/// crowd boxes each instance with (`POSE_FRAMES_BOUNDS=1`).
+fn bone_spheres(asset: &support::Loaded) -> Result<Vec<(usize, glam::Vec4)>, String> {
+    let gltf = asset
+        .gltf
+        .as_ref()
+        .ok_or("POSE_FRAMES_BOUNDS needs an asset with meshes")?;
+    Ok(skel_gltf::CharacterBounds::new(gltf)
+        .bone_spheres()
+        .filter(|s| s.binding == 0)
+        .map(|s| (s.joint, s.center.extend(s.radius)))
+        .collect())
+}
+
+/// Every character's box from its bone matrices, as `skel::Crowd::instance_box` makes it
+/// (`skel_gltf::carried_spheres_box`); the sum of the boxes' sizes keeps the work observable.
+fn box_all(crowd: &[skel_anim::AnimationController], spheres: &[(usize, glam::Vec4)]) -> f32 {
+    crowd
+        .iter()
+        .filter_map(|c| c.bone_matrices(0))
+        .filter_map(|bones| {
+            skel_gltf::carried_spheres_box(
+                spheres
+                    .iter()
+                    .filter_map(|&(j, s)| Some((bones.get(j)?, s.truncate(), s.w))),
+            )
+        })
+        .map(|(lo, hi)| (hi - lo).x)
+        .sum()
 }
 
 /// `warmup` untimed calls of `frame`, then `frames` timed ones: their wall-clock nanoseconds.

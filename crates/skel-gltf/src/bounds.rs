@@ -190,7 +190,7 @@ impl CharacterBounds {
     /// assert!(bounds.parts().all(|(node, _, radius)| node < nodes && radius >= 0.0));
     /// # Ok::<(), skel_gltf::GltfError>(())
     /// ```
-    pub fn parts(&self) -> impl ExactSizeIterator<Item = (usize, Vec3, f32)> + '_ {
+    pub fn parts(&self) -> impl ExactSizeIterator<Item = (usize, Vec3, f32)> + Clone + '_ {
         self.parts.iter().map(|p| (p.node, p.center, p.radius))
     }
 
@@ -215,7 +215,7 @@ impl CharacterBounds {
     /// [`carried_spheres_box`] under a pose's bone matrices gives a box that holds every
     /// skinned vertex of that pose, for the same reason as [`world_box`](Self::world_box)
     /// (rigid primitives are not among them).
-    pub fn bone_spheres(&self) -> impl ExactSizeIterator<Item = BoneSphere> + '_ {
+    pub fn bone_spheres(&self) -> impl ExactSizeIterator<Item = BoneSphere> + Clone + '_ {
         self.bones.iter().copied()
     }
 }
@@ -223,8 +223,13 @@ impl CharacterBounds {
 /// The axis-aligned box of spheres `(matrix, center, radius)` (the matrix by value or by
 /// reference), each carried by its matrix:
 /// the union of the exact boxes of their images (centre `M c`, half extent `r` times the
-/// length of each row of `M`'s 3×3 part). `None` when no sphere gives a finite box.
-/// Allocates nothing; [`CharacterBounds::world_box`] is this over its parts.
+/// length of each row of `M`'s 3×3 part). A sphere whose box is not finite (a NaN or
+/// infinite matrix) is left out; `None` when no sphere gives a finite box. Allocates nothing;
+/// [`CharacterBounds::world_box`] is this over its parts.
+///
+/// A crowd boxes every joint of every character every frame, so the common case costs one
+/// add per sphere for the finiteness test: the boxes are summed as they are joined, and only
+/// when the sum is not finite does a second pass over `spheres` leave the bad ones out.
 ///
 /// ```
 /// use skel_gltf::carried_spheres_box;
@@ -237,27 +242,51 @@ impl CharacterBounds {
 /// );
 /// let (min, max) = carried_spheres_box([(&m, Vec3::ZERO, 0.5)]).unwrap();
 /// assert_eq!((min, max), (Vec3::new(0.0, -1.0, -1.0), Vec3::new(2.0, 1.0, 1.0)));
+/// // A NaN matrix's sphere is left out.
+/// let bad = Mat4::NAN;
+/// assert_eq!(carried_spheres_box([(&m, Vec3::ZERO, 0.5), (&bad, Vec3::ZERO, 1.0)]), Some((min, max)));
 /// ```
 #[must_use]
-pub fn carried_spheres_box<M: Borrow<Mat4>>(
-    spheres: impl IntoIterator<Item = (M, Vec3, f32)>,
-) -> Option<(Vec3, Vec3)> {
+pub fn carried_spheres_box<M, I>(spheres: I) -> Option<(Vec3, Vec3)>
+where
+    M: Borrow<Mat4>,
+    I: IntoIterator<Item = (M, Vec3, f32)>,
+    I::IntoIter: Clone,
+{
+    let spheres = spheres.into_iter();
     let (mut min, mut max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
-    for (m, center, radius) in spheres {
-        let m: &Mat4 = m.borrow();
-        let center = *m * center.extend(1.0);
-        // The box of the sphere's image: r times each row's length of the 3×3 part (the
-        // rows' squares summed column by column, in four lanes at once).
-        let rows = m.x_axis * m.x_axis + m.y_axis * m.y_axis + m.z_axis * m.z_axis;
-        let half = Vec4::from_array(rows.to_array().map(f32::sqrt)) * radius;
-        let (lo, hi) = (center - half, center + half);
-        if (lo + hi).truncate().is_finite() {
-            min = min.min(lo);
-            max = max.max(hi);
+    let mut sum = Vec4::ZERO;
+    for (m, center, radius) in spheres.clone() {
+        let (lo, hi) = sphere_box(m.borrow(), center, radius);
+        min = min.min(lo);
+        max = max.max(hi);
+        // NaN and infinities survive a sum (a min or max may drop a NaN).
+        sum += lo + hi;
+    }
+    if !sum.is_finite() {
+        (min, max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
+        for (m, center, radius) in spheres {
+            let (lo, hi) = sphere_box(m.borrow(), center, radius);
+            if (lo + hi).is_finite() {
+                min = min.min(lo);
+                max = max.max(hi);
+            }
         }
     }
     let (min, max) = (min.truncate(), max.truncate());
     min.cmple(max).all().then_some((min, max))
+}
+
+/// The box of one sphere carried by `m`, in four lanes (the fourth is finite whenever the
+/// matrix is: a bone's bottom row is 0, 0, 0, 1): its image's centre, less and plus `r` times
+/// each row's length of the 3×3 part (the rows' squares summed column by column, in four lanes
+/// at once; the root's one `sqrtps`).
+#[inline(always)]
+fn sphere_box(m: &Mat4, center: Vec3, radius: f32) -> (Vec4, Vec4) {
+    let center = *m * center.extend(1.0);
+    let rows = m.x_axis * m.x_axis + m.y_axis * m.y_axis + m.z_axis * m.z_axis;
+    let half = skel_anim::lane_sqrt(rows) * radius;
+    (center - half, center + half)
 }
 
 /// An upper bound of how far `m`'s 3×3 part stretches a vector (its largest singular value):

@@ -35,7 +35,7 @@ use skel_gpu::{
     SkinningMethod,
 };
 
-use crate::crowd_bounds::{CullSphere, cull_spheres};
+use crate::crowd_bounds::{CullSpheres, cull_spheres};
 use crate::crowd_gpu::{GpuPosing, Posing};
 use crate::crowd_mesh::{CrowdMesh, MeshSetup, MorphWeights};
 use crate::crowd_pipelines::{CROWD_PIPELINES, morph_layout, pipeline_slot};
@@ -163,7 +163,7 @@ pub struct Crowd {
     pub(crate) gpu_posing: Option<GpuPosing>,
     /// The skin joints' spheres by bone place, for [`Crowd::instance_box`] and
     /// [`Crowd::cull`] (empty on the GPU path).
-    pub(crate) cull_spheres: Vec<CullSphere>,
+    pub(crate) cull_spheres: CullSpheres,
 }
 
 impl Crowd {
@@ -289,7 +289,7 @@ impl Crowd {
         }
         let instances = if on_gpu { 0 } else { desc.instances as usize };
         let cull_spheres = if on_gpu {
-            Vec::new()
+            CullSpheres::default()
         } else {
             cull_spheres(asset, |binding| {
                 spans.iter().find(|s| s.binding == binding).map(|s| s.first)

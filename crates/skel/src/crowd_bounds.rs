@@ -4,56 +4,97 @@
 //! [`Crowd::instance_box`](crate::Crowd::instance_box) (`crowd_cull`) use them.
 
 use skel_gltf::carried_spheres_box;
+use std::ops::Range;
+
 use skel_gpu::glam::{Mat4, Vec3, Vec4};
 
 use crate::AssetContainer;
 
-/// A skin joint's sphere, by its bone's place in an instance's bone matrices.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct CullSphere {
-    bone: usize,
-    /// The skinned mesh node's rest world matrix, where it is not the identity: a bone matrix
-    /// is `inverse(meshWorld) · jointWorld · inverseBind` (skinned vertices in the mesh
-    /// node's frame, which the renderer then places), so this takes the sphere on to the
-    /// character's world.
-    mesh: Option<Mat4>,
-    center: Vec3,
-    radius: f32,
+/// The skin joints' spheres of a crowd's character, by their bones' places in an instance's
+/// matrices, grouped by skinned mesh node.
+///
+/// A bone matrix is `inverse(meshWorld) · jointWorld · inverseBind` (skinned vertices in the
+/// mesh node's frame, which the renderer then places), so a group whose node's rest world
+/// matrix is not the identity is boxed in the node's frame and that box carried by the matrix
+/// (its centre moved, its half extent through the matrix's absolute 3×3 part): exact for the
+/// axis turns of a Z-up export (CesiumMan's), a little wider for other turns, and one matrix
+/// per group a frame instead of one product per joint.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CullSpheres {
+    /// Each group's mesh node rest world matrix (`None`: the identity) and its spheres.
+    groups: Vec<(Option<Mat4>, Range<usize>)>,
+    /// Bone place and sphere (centre, radius in the fourth lane): one load a joint.
+    spheres: Vec<(usize, Vec4)>,
 }
 
 /// The spheres of `asset`'s skinned meshes, each under its bone's place in an instance's
-/// matrices (`first_bone(binding)`: where that skeleton binding's bones start) and its mesh
-/// node's rest world matrix.
+/// matrices (`first_bone(binding)`: where that skeleton binding's bones start), grouped by
+/// their mesh node's rest world matrix.
 pub(crate) fn cull_spheres(
     asset: &AssetContainer,
     first_bone: impl Fn(usize) -> Option<usize>,
-) -> Vec<CullSphere> {
+) -> CullSpheres {
     let rest = skel_gltf::rest_world_matrices(&asset.animation).unwrap_or_default();
     let mesh_world = |binding: usize| {
         let node = asset.animation.skeletons.get(binding)?.mesh_node;
         rest.get(node).copied().filter(|m| *m != Mat4::IDENTITY)
     };
-    asset
+    let mut out = CullSpheres::default();
+    let mut placed: Vec<(Option<Mat4>, usize, Vec4)> = asset
         .bounds
         .bone_spheres()
         .filter_map(|s| {
-            Some(CullSphere {
-                bone: first_bone(s.binding)? + s.joint,
-                mesh: mesh_world(s.binding),
-                center: s.center,
-                radius: s.radius,
-            })
+            Some((
+                mesh_world(s.binding),
+                first_bone(s.binding)? + s.joint,
+                s.center.extend(s.radius),
+            ))
         })
-        .collect()
+        .collect();
+    // One group per mesh matrix (a stable sort keeps the bones in order within one).
+    placed.sort_by_key(|(mesh, ..)| mesh.map(|m| m.to_cols_array().map(f32::to_bits)));
+    for (mesh, bone, sphere) in placed {
+        match out.groups.last_mut() {
+            Some((m, range)) if *m == mesh => range.end += 1,
+            _ => {
+                let at = out.spheres.len();
+                out.groups.push((mesh, at..at + 1));
+            }
+        }
+        out.spheres.push((bone, sphere));
+    }
+    out
 }
 
 /// The box of `spheres` under one instance's `bones` (and their mesh nodes' matrices).
-pub(crate) fn spheres_box(spheres: &[CullSphere], bones: &[Mat4]) -> Option<(Vec3, Vec3)> {
-    carried_spheres_box(spheres.iter().filter_map(|s| {
-        let bone = *bones.get(s.bone)?;
-        let m = s.mesh.map_or(bone, |mesh| mesh * bone);
-        Some((m, s.center, s.radius))
-    }))
+pub(crate) fn spheres_box(spheres: &CullSpheres, bones: &[Mat4]) -> Option<(Vec3, Vec3)> {
+    let mut whole: Option<(Vec3, Vec3)> = None;
+    for (mesh, range) in &spheres.groups {
+        let group = spheres.spheres.get(range.clone()).unwrap_or_default();
+        let Some(b) = carried_spheres_box(
+            group
+                .iter()
+                .filter_map(|&(bone, s)| Some((bones.get(bone)?, s.truncate(), s.w))),
+        ) else {
+            continue;
+        };
+        let (lo, hi) = match mesh {
+            Some(m) => carried_box(m, b),
+            None => b,
+        };
+        whole = Some(whole.map_or((lo, hi), |(a, z)| (a.min(lo), z.max(hi))));
+    }
+    whole
+}
+
+/// The box `(min, max)` carried by `m` and boxed again: the centre moved, the half extent
+/// through `m`'s absolute 3×3 part.
+fn carried_box(m: &Mat4, (min, max): (Vec3, Vec3)) -> (Vec3, Vec3) {
+    let center = m.transform_point3((min + max) * 0.5);
+    let half = (max - min) * 0.5;
+    let abs = |c: Vec4| c.truncate().abs();
+    let extent = abs(m.x_axis) * half.x + abs(m.y_axis) * half.y + abs(m.z_axis) * half.z;
+    (center - extent, center + extent)
 }
 
 /// Whether the box `(min, max)` moved by `placement` is not wholly outside one of `planes`

@@ -391,14 +391,15 @@ pub(crate) fn rebuild_w(x: Vec4, y: Vec4, z: Vec4) -> Vec4 {
 }
 
 /// Each lane's square root: one `sqrtps` (SSE, part of x86-64's baseline; correctly rounded,
-/// as `f32::sqrt` is).
+/// as `f32::sqrt` is). Exported as `skel_anim::lane_sqrt` for crates that forbid `unsafe`
+/// (a crowd's boxes take four per joint every frame).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 #[allow(
     unsafe_code,
     reason = "an SSE intrinsic on registers; the block says why"
 )]
-pub(crate) fn sqrt(v: Vec4) -> Vec4 {
+pub fn sqrt(v: Vec4) -> Vec4 {
     // SAFETY: SSE is part of the x86-64 baseline (every x86-64 CPU has it, and the target
     // enables it); `_mm_sqrt_ps` reads and writes registers only.
     Vec4::from(unsafe { core::arch::x86_64::_mm_sqrt_ps(v.into()) })
@@ -407,7 +408,7 @@ pub(crate) fn sqrt(v: Vec4) -> Vec4 {
 /// Each lane's square root.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-pub(crate) fn sqrt(v: Vec4) -> Vec4 {
+pub fn sqrt(v: Vec4) -> Vec4 {
     v.map(f32::sqrt)
 }
 
