@@ -1,5 +1,6 @@
 //! Compressed clips (`RigOptions::compression`): the error of what plays stays within the bound
-//! (measured here independently of the compressor, on the world matrices players return),
+//! of the clip itself (measured here independently of the compressor, on the world matrices
+//! players return, against the clip evaluated in f64 by `common::model_shell`),
 //! compression does compress, lossless stays the default, bad options are typed errors,
 //! layers work on compressed rigs, and ticks allocate nothing.
 
@@ -9,6 +10,7 @@ mod common;
 
 use std::sync::Arc;
 
+use common::model_shell::{clip_world_f64, model_shell_error, model_shells};
 use common::motions::{Motion, fixed_motions, motion, smooth_rig};
 use proptest::prelude::*;
 use skel_anim::glam::Mat4;
@@ -30,26 +32,6 @@ fn world_at(player: &mut Player, t: f32) -> Vec<Mat4> {
     player.world_matrices().to_vec()
 }
 
-/// The virtual-shell error (ACL's metric), in f64: the farthest that the points at distance
-/// `shell` along each node's axes move between the two poses.
-fn shell_error(want: &[Mat4], got: &[Mat4], shell: f64) -> f64 {
-    let mut worst = 0.0_f64;
-    for (a, b) in want.iter().zip(got) {
-        let (a, b) = (a.to_cols_array(), b.to_cols_array());
-        for axis in 0..3 {
-            let d: f64 = (0..3)
-                .map(|r| {
-                    let point =
-                        |m: &[f32]| f64::from(m[12 + r]) + shell * f64::from(m[axis * 4 + r]);
-                    (point(&b) - point(&a)).powi(2)
-                })
-                .sum();
-            worst = worst.max(d.sqrt());
-        }
-    }
-    worst
-}
-
 /// Every key time and the quarter points between keys (where the compressor measures).
 fn measured_times(keys: usize) -> Vec<f32> {
     let mut t: Vec<f32> = (0..keys.saturating_sub(1))
@@ -59,15 +41,35 @@ fn measured_times(keys: usize) -> Vec<f32> {
     t
 }
 
-/// The largest shell error of `compressed` against `lossless` over `times`.
-fn worst_error(lossless: &Arc<Rig>, compressed: &Arc<Rig>, times: &[f32], shell: f32) -> f64 {
-    let (mut a, mut b) = (Player::new(lossless), Player::new(compressed));
+/// The virtual-shell error (ACL's metric), in f64: the farthest that the points at distance
+/// `shell` along each node's axes move between the two poses.
+fn shell_error(want: &[Mat4], got: &[Mat4], shell: f64) -> f64 {
+    let mut worst = 0.0_f64;
+    for (a, b) in want.iter().zip(got) {
+        let want: Vec<f64> = a.to_cols_array().iter().map(|&v| f64::from(v)).collect();
+        worst = worst.max(model_shell_error(
+            &want.try_into().unwrap(),
+            b.as_ref(),
+            shell,
+        ));
+    }
+    worst
+}
+
+/// The largest shell error of `compressed`'s playback against the clip itself (f64, glTF's
+/// interpolation), in the model's units, over `times`.
+fn worst_error(data: &AnimationData, compressed: &Arc<Rig>, times: &[f32], shell: f32) -> f64 {
+    let shells = model_shells(data, 0, f64::from(shell));
+    let mut player = Player::new(compressed);
     times.iter().fold(0.0, |worst, &t| {
-        worst.max(shell_error(
-            &world_at(&mut a, t),
-            &world_at(&mut b, t),
-            f64::from(shell),
-        ))
+        let want = clip_world_f64(data, 0, t);
+        let got = world_at(&mut player, t);
+        want.iter()
+            .zip(&got)
+            .zip(&shells)
+            .fold(worst, |w, ((a, b), &d)| {
+                w.max(model_shell_error(a, b.as_ref(), d))
+            })
     })
 }
 
@@ -89,14 +91,14 @@ proptest! {
             ..Compression::default()
         };
         let data = Arc::new(smooth_rig(&motions, keys));
-        let (lossless, compressed) = (rig(&data, None), rig(&data, Some(c)));
+        let compressed = rig(&data, Some(c));
         let report = *compressed.clip_compression(0).expect("the clip is compressed");
         prop_assert!(report.max_error <= c.bound, "{report:?}");
-        let at_keys = worst_error(&lossless, &compressed, &measured_times(keys), c.shell);
+        let at_keys = worst_error(&data, &compressed, &measured_times(keys), c.shell);
         prop_assert!(at_keys <= f64::from(c.bound) + 2e-6, "{at_keys} > {} ({report:?})", c.bound);
         let end = (keys - 1) as f32 / 30.0;
         let off_grid: Vec<f32> = (0..).map(|i| i as f32 / 61.0).take_while(|&t| t <= end).collect();
-        let between = worst_error(&lossless, &compressed, &off_grid, c.shell);
+        let between = worst_error(&data, &compressed, &off_grid, c.shell);
         prop_assert!(between <= 2.0 * f64::from(c.bound) + 2e-6, "{between} ({report:?})");
     }
 }
@@ -105,14 +107,14 @@ proptest! {
 fn near_constant_groups_are_held_moving_ones_quantised_and_the_keys_shrink() {
     let data = Arc::new(smooth_rig(&fixed_motions(), 61));
     let c = Compression::default();
-    let (lossless, compressed) = (rig(&data, None), rig(&data, Some(c)));
+    let compressed = rig(&data, Some(c));
     let r = *compressed.clip_compression(0).unwrap();
     assert!(r.held >= 1, "the barely moving root is held: {r:?}");
     assert!(r.bits8 + r.bits16 >= 1, "something is quantised: {r:?}");
     assert!(r.compressed_bytes * 2 <= r.lossless_bytes, "{r:?}");
     assert!(r.ratio() > 1.0, "{r:?}");
     let off_grid: Vec<f32> = (0..122).map(|i| i as f32 / 61.0).collect();
-    let e = worst_error(&lossless, &compressed, &off_grid, c.shell);
+    let e = worst_error(&data, &compressed, &off_grid, c.shell);
     assert!(e > 0.0, "lossy: the error is not zero");
     assert!(e <= 2.0 * f64::from(c.bound), "{e}");
     // The same rig with a bound too tight for anything but f32 keys stores them all.
@@ -137,7 +139,6 @@ fn variable_bit_rates_store_fewer_bytes_within_the_same_bound() {
         keys: KeyFormat::Variable,
         ..fixed
     };
-    let lossless = rig(&data, None);
     let (f, v) = (rig(&data, Some(fixed)), rig(&data, Some(variable)));
     let (rf, rv) = (
         *f.clip_compression(0).unwrap(),
@@ -150,7 +151,7 @@ fn variable_bit_rates_store_fewer_bytes_within_the_same_bound() {
     );
     assert!(rv.max_error <= variable.bound, "{rv:?}");
     let keys: Vec<f32> = (0..61).map(|i| i as f32 / 30.0).collect();
-    let e = worst_error(&lossless, &v, &keys, variable.shell);
+    let e = worst_error(&data, &v, &keys, variable.shell);
     assert!(e > 0.0 && e <= f64::from(variable.bound) + 2e-6, "{e}");
 }
 
@@ -359,13 +360,14 @@ fn a_clip_that_moves_nothing_compresses_with_either_key_format() {
         };
         let compressed = Rig::with_options(Arc::clone(&data), &options)
             .unwrap_or_else(|e| panic!("{keys:?}: {e}"));
-        let lossless = rig(&data, None);
-        let e = worst_error(
-            &lossless,
-            &compressed,
-            &[0.0, 1.0 / 60.0, 1.0 / 30.0],
-            c.shell,
-        );
-        assert_eq!(e, 0.0, "{keys:?}: nothing moves, nothing is lost");
+        let (mut a, mut b) = (Player::new(&rig(&data, None)), Player::new(&compressed));
+        for t in [0.0, 1.0 / 60.0, 1.0 / 30.0] {
+            let e = shell_error(
+                &world_at(&mut a, t),
+                &world_at(&mut b, t),
+                f64::from(c.shell),
+            );
+            assert_eq!(e, 0.0, "{keys:?}: nothing moves, nothing is lost");
+        }
     }
 }

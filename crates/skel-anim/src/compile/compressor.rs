@@ -10,14 +10,17 @@
 //! parent's scale). One factor on every tolerance is bisected, the largest whose whole clip
 //! stays within the bound kept, then groups, segments and lanes go coarser where the error
 //! left allows (`compile/variable.rs`). A trial plays the clip through the same decoder and
-//! pass as playback, so the error measured is the error of what plays; the bound holds for
-//! that error plus two ulps of each joint's coordinates (another evaluation of the same pose
-//! rounds differently, by ulps that grow with the distance from the origin).
+//! pass as playback, so the error measured is the error of what plays, and measures it
+//! against the clip itself as glTF defines it, in f64 (`compile/clip_reference.rs`), on a
+//! shell in the model's units (the static scale above each joint taken out): skel's lossless
+//! f32 playback is not the reference, so its own error is not spent twice. The bound holds
+//! for that error plus two ulps of each joint's coordinates (another evaluation of the same
+//! pose rounds differently, by ulps that grow with the distance from the origin).
 
 use glam::{BVec4A, Vec4};
 
 use crate::compile::choice::{Choice, Groups};
-use crate::compile::trials::Trials;
+use crate::compile::trials::{Measure, Trials};
 use crate::compile::variable::{refine_segments, search_variable};
 use crate::rig::four_node::QuadPlan;
 use crate::rig::options::{ClipCompression, Compression, KeyFormat};
@@ -32,6 +35,11 @@ const BETWEEN_KEYS: [f32; 3] = [0.25, 0.5, 0.75];
 
 /// Fractions of each key interval the chosen keys are checked at.
 const FINE_BETWEEN_KEYS: [f32; 7] = [0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875];
+
+/// The chosen keys are checked every 1/240 s of the clip too: the frames of a 240 Hz display,
+/// the rate `skel compress` and the tests measure at, which fall between eighths of keys at
+/// 24 Hz.
+const CHECK_RATE: f32 = 240.0;
 
 /// Compresses the four-node keys of every clip of `plan` (built lossless from `data`) under
 /// `compression`, recording each clip's report: what
@@ -77,26 +85,28 @@ pub(crate) fn compress(
     c: &Compression,
     raw_bytes: usize,
 ) -> (QuadPlan, ClipCompression) {
-    let nodes = rest.len();
+    let measure = |between, rate| Measure {
+        between,
+        rate,
+        shell: c.shell,
+    };
     let mut trials = Trials::new(
         lossless,
         clip,
+        rest,
         representative,
-        nodes,
-        c.shell,
-        &BETWEEN_KEYS,
+        &measure(&BETWEEN_KEYS, None),
     );
     let groups = Groups::new(lossless);
     // The search measures a quarter, half and three quarters of each key interval; the
-    // result is checked at every eighth, and searched again a little tighter while it strays
-    // past the bound there.
+    // result is checked at every eighth and every 1/240 s, and searched again a little
+    // tighter while it strays past the bound there.
     let mut fine = Trials::new(
         lossless,
         clip,
+        rest,
         representative,
-        nodes,
-        c.shell,
-        &FINE_BETWEEN_KEYS,
+        &measure(&FINE_BETWEEN_KEYS, Some(CHECK_RATE)),
     );
     let mut bound = c.bound;
     let (mut choice, mut plan, nlerp, rounded) = loop {

@@ -5,6 +5,7 @@
 
 pub(crate) mod bit_rates;
 pub(crate) mod choice;
+pub(crate) mod clip_reference;
 pub(crate) mod compressor;
 pub mod shell;
 pub(crate) mod stored;

@@ -5,8 +5,16 @@
 //! `qvvf_transform_error_metric`, which keeps the joint's scale in the transform). A shell of
 //! 3 cm stands for the skin a joint moves; ACL's default bound is 0.01 cm on it.
 //!
-//! The one metric of `skel compress`, the ACL comparison and the ozz comparison, so that their
-//! figures are comparable.
+//! The shell is in the model's units: `d` along the joint's world axes with the static scale
+//! above the joint taken out ([`ClipReference::shell_of`]), so that a scale-100 armature node
+//! does not make a 3 cm shell 3 m (animated scale still counts). The reference is the clip as
+//! glTF defines it, in f64 ([`ClipReference`]), not skel's own playback: the compressor
+//! accepts and reports against it ([`shell_error_f64`]).
+//!
+//! The one metric of the compressor, `skel compress`, the ACL comparison and the ozz
+//! comparison, so that their figures are comparable.
+
+pub use super::clip_reference::{ClipReference, IDENTITY64, Matrix64};
 
 /// ACL's default shell distance, in metres.
 pub const SHELL_METRES: f64 = 0.03;
@@ -30,6 +38,28 @@ pub fn shell_error(reference: &[f32], lossy: &[f32], shell: f64) -> f64 {
                 })
                 .sum::<f64>()
                 .sqrt()
+        })
+        .fold(0.0, f64::max)
+}
+
+/// The shell error of one joint between the clip's f64 world matrix `reference` and a lossy
+/// f32 one (16 floats, column-major), for points at `shell` along the joint's world axes (the
+/// joint's [`ClipReference::shell_of`]): `max_k |(R − L)·(shell·e_k) + (R − L)·e_w|`, in the
+/// model's units, in f64.
+#[must_use]
+pub fn shell_error_f64(reference: &Matrix64, lossy: &[f32], shell: f64) -> f64 {
+    let d = |i: usize| reference[i] - lossy.get(i).map_or(f64::NAN, |&v| f64::from(v));
+    (0..3)
+        .map(|axis| {
+            let e = (0..3)
+                .map(|row| {
+                    let e = d(4 * axis + row) * shell + d(12 + row);
+                    e * e
+                })
+                .sum::<f64>()
+                .sqrt();
+            // A NaN anywhere is no pose at all, not a small error.
+            if e.is_nan() { f64::INFINITY } else { e }
         })
         .fold(0.0, f64::max)
 }
@@ -144,6 +174,18 @@ mod tests {
         assert!((e - chord).abs() < 1e-8, "{e} vs {chord}");
         // Twice the shell, twice the error.
         assert!((shell_error(&translation(0.0, 0.0, 0.0), &r, 2.0 * d) - 2.0 * chord).abs() < 1e-8);
+    }
+
+    #[test]
+    fn the_f64_reference_gives_the_same_error_and_a_nan_is_infinitely_far() {
+        let (a, mut b) = (translation(1.0, 2.0, 3.0), translation(1.0, 2.0, 3.0));
+        b[0] = 0.999;
+        b[13] = 2.001;
+        let a64 = a.map(f64::from);
+        let e = shell_error_f64(&a64, &b, 0.03);
+        assert!((e - shell_error(&a, &b, 0.03)).abs() < 1e-12, "{e}");
+        b[5] = f32::NAN;
+        assert_eq!(shell_error_f64(&a64, &b, 0.03), f64::INFINITY);
     }
 
     #[test]

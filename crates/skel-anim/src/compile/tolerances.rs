@@ -6,7 +6,6 @@ use glam::Vec4;
 
 use crate::compile::trials::Trials;
 use crate::data::NONE;
-use crate::math::interpolate;
 use crate::rig::four_node::QuadPlan;
 
 /// A translation's tolerance against a rotation's at the same reach: translations take the
@@ -40,14 +39,11 @@ pub(crate) struct Reach {
 }
 
 impl Reach {
-    /// From the lossless pose at the first measured time: each node's farthest descendant
+    /// From the clip's pose at the first measured time: each node's farthest descendant
     /// (plus the shell) and its parent's scale. A clip with no measured time (no key: nothing
     /// moves) reaches the shell alone, at unit scale.
     pub(crate) fn new(lossless: &QuadPlan, trials: &Trials, shell: f32) -> Self {
-        let world = trials
-            .reference
-            .get(..trials.nodes * 16)
-            .map_or(&[][..], interpolate::matrices);
+        let world = &trials.first_world;
         let position = |n: usize| {
             world.get(n).map_or(glam::Vec3::ZERO, |m| {
                 Vec4::from_slice(&m[12..16]).truncate()

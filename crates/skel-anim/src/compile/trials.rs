@@ -1,35 +1,59 @@
-//! A clip's trials: the lossless world matrices at the measured times (every key time and
-//! fractions of each key interval), and those of the plan accepted so far, which a trial
-//! changes from one quad on, in place; the virtual-shell error between the two. What both
-//! searches of the compressor (`compile/compressor.rs`, `compile/variable.rs`) measure with.
+//! A clip's trials: the clip's own world matrices at the measured times (every key time,
+//! fractions of each key interval and, where asked, a fixed rate), evaluated in f64 as glTF
+//! defines the clip (`compile/clip_reference.rs`), and those of the plan accepted so far,
+//! which a trial changes from one quad on, in place; the virtual-shell error between the two,
+//! in the model's units. What both searches of the compressor (`compile/compressor.rs`,
+//! `compile/variable.rs`) measure with.
 
 use core::ops::Range;
 
 use glam::Vec4;
 
-use crate::Clip;
+use crate::compile::clip_reference::{ClipReference, IDENTITY64, Matrix64};
+use crate::compile::shell::shell_error_f64;
 use crate::math::interpolate;
 use crate::pose::four_node::Baseline;
 use crate::rig::four_node::QuadPlan;
 use crate::rig::layout::Transform;
 use crate::sample::cursor::{Segment, TimeCursor};
+use crate::{Clip, NodeRest};
 
-/// The clip's plays at the measured times: the lossless world matrices there, and those of
+/// Measured times closer than this (seconds) to one already measured are left out: a rate's
+/// sample a rounding away from a key interval's eighth moves the error by far less than the
+/// [`rounding`] margin the bound is held with.
+const SAME_TIME: f32 = 1e-6;
+
+/// Where and how a clip's trials measure: the times besides every key, and the shell.
+pub(crate) struct Measure<'a> {
+    /// Fractions of each key interval measured besides the keys.
+    pub(crate) between: &'a [f32],
+    /// Every `1 / rate` s from 0 through the clip's duration too, where given.
+    pub(crate) rate: Option<f32>,
+    /// The shell distance, in the model's units.
+    pub(crate) shell: f32,
+}
+
+/// The clip's plays at the measured times: the clip's own world matrices there, and those of
 /// the plan accepted so far (which a trial changes from its quad on, in place).
 pub(crate) struct Trials {
     /// `timelines` segments per measured time.
     segments: Vec<Segment>,
     timelines: usize,
-    /// `nodes · 16` floats per measured time.
-    pub(crate) reference: Vec<f32>,
+    /// Per measured time, each placed node's world matrix from the clip itself, in f64.
+    reference: Vec<Matrix64>,
+    /// Every node's world matrix from the clip at the first measured time, in f32 (empty
+    /// without one): where the tolerances' reach is measured.
+    pub(crate) first_world: Vec<[f32; 16]>,
     pub(crate) nodes: usize,
     /// The nodes the quads place (where errors are measured), in quad order.
     placed: Vec<u32>,
     /// Where each quad's nodes start in `placed`.
     placed_from: Vec<usize>,
+    /// Per placed node, its shell along its world matrix's axes (the static scale above it
+    /// taken out).
+    shells: Vec<f64>,
     /// `nodes · 16` floats per measured time: the accepted plan's world matrices.
     accepted: Vec<f32>,
-    shell: f32,
     /// Scratch: one frame's world matrices.
     world: Vec<f32>,
 }
@@ -38,11 +62,11 @@ impl Trials {
     pub(crate) fn new(
         lossless: &QuadPlan,
         clip: &Clip,
+        rest: &[NodeRest],
         representative: &[u32],
-        nodes: usize,
-        shell: f32,
-        between: &[f32],
+        measure: &Measure<'_>,
     ) -> Self {
+        let nodes = rest.len();
         let inputs: Vec<&[f32]> = representative
             .iter()
             .map(|&r| clip.samplers[r as usize].input())
@@ -50,17 +74,34 @@ impl Trials {
         let mut keys: Vec<f32> = inputs.iter().flat_map(|i| i.iter().copied()).collect();
         keys.sort_by(f32::total_cmp);
         keys.dedup();
-        let mut times = Vec::with_capacity(keys.len() * (between.len() + 1));
+        let mut times = Vec::with_capacity(keys.len() * (measure.between.len() + 1));
         for pair in keys.windows(2) {
             times.push(pair[0]);
-            times.extend(between.iter().map(|f| pair[0] + (pair[1] - pair[0]) * f));
+            times.extend(
+                measure
+                    .between
+                    .iter()
+                    .map(|f| pair[0] + (pair[1] - pair[0]) * f),
+            );
         }
         times.extend(keys.last());
+        if let Some(rate) = measure.rate.filter(|_| !keys.is_empty()) {
+            let mut on_grid = times.clone();
+            on_grid.sort_by(f32::total_cmp);
+            let extra = crate::compile::shell::sample_times(clip.duration(), rate, [].into_iter());
+            times.extend(extra.into_iter().filter(|&t| {
+                let i = on_grid.partition_point(|&x| x < t);
+                let near = |j: usize| on_grid.get(j).is_some_and(|&x| (x - t).abs() <= SAME_TIME);
+                !(near(i) || (i > 0 && near(i - 1)))
+            }));
+        }
+        times.sort_by(f32::total_cmp);
+        times.dedup();
         let mut segments = Vec::with_capacity(times.len() * inputs.len());
         for &t in &times {
             segments.extend(inputs.iter().map(|i| TimeCursor::default().locate(i, t)));
         }
-        let placed = lossless
+        let placed: Vec<u32> = lossless
             .quads
             .iter()
             .flat_map(|q| q.nodes[..q.lanes].iter().copied())
@@ -74,24 +115,35 @@ impl Trials {
                 Some(from)
             })
             .collect();
-        let mut trials = Self {
+        // The trials' pass places roots by the identity, and so does the reference.
+        let clip_reference = ClipReference::new(rest, clip, IDENTITY64);
+        let shells = placed
+            .iter()
+            .map(|&n| clip_reference.shell_of(n as usize, f64::from(measure.shell)))
+            .collect();
+        let mut reference = Vec::with_capacity(times.len() * placed.len());
+        let mut world = Vec::new();
+        let mut first_world = Vec::new();
+        for (i, &t) in times.iter().enumerate() {
+            clip_reference.world_at(t, &mut world);
+            if i == 0 {
+                #[expect(clippy::cast_possible_truncation, reason = "to f32 on purpose")]
+                first_world.extend(world.iter().map(|m| m.map(|v| v as f32)));
+            }
+            reference.extend(placed.iter().map(|&n| world[n as usize]));
+        }
+        Self {
             segments,
             timelines: inputs.len(),
-            reference: Vec::new(),
+            reference,
+            first_world,
             nodes,
             placed,
             placed_from,
+            shells,
             accepted: Vec::new(),
-            shell,
             world: vec![0.0; nodes * 16],
-        };
-        let mut reference = Vec::with_capacity(times.len() * nodes * 16);
-        for t in 0..times.len() {
-            trials.pose(lossless, t);
-            reference.extend_from_slice(&trials.world);
         }
-        trials.reference = reference;
-        trials
     }
 
     /// The measured times.
@@ -115,7 +167,7 @@ impl Trials {
 
     /// Takes `plan` as the accepted one: its world matrices at every measured time.
     pub(crate) fn accept(&mut self, plan: &QuadPlan) {
-        let mut accepted = Vec::with_capacity(self.reference.len());
+        let mut accepted = Vec::with_capacity(self.times() * self.nodes * 16);
         for t in 0..self.times() {
             self.pose(plan, t);
             accepted.extend_from_slice(&self.world);
@@ -124,20 +176,19 @@ impl Trials {
     }
 
     /// The largest shell error at time `t` of the nodes of quad `from` on, in the accepted
-    /// matrices, each plus its [`rounding`] where `rounded`.
+    /// matrices against the clip's, each plus its [`rounding`] where `rounded`.
     fn error_at(&self, t: usize, from: usize, rounded: bool) -> f32 {
-        let at = t * self.nodes * 16..(t + 1) * self.nodes * 16;
-        let (want, got) = (
-            interpolate::matrices(&self.reference[at.clone()]),
-            interpolate::matrices(&self.accepted[at]),
-        );
-        self.placed[self.placed_from[from]..]
-            .iter()
-            .fold(0.0, |worst, &n| {
-                let (want, got) = (&want[n as usize], &got[n as usize]);
-                let margin = if rounded { rounding(want) } else { 0.0 };
-                worst.max(shell_error(want, got, self.shell) + margin)
-            })
+        let got =
+            interpolate::matrices(&self.accepted[t * self.nodes * 16..(t + 1) * self.nodes * 16]);
+        let base = t * self.placed.len();
+        let worst = (self.placed_from[from]..self.placed.len()).fold(0.0, |worst, p| {
+            let (want, got) = (&self.reference[base + p], &got[self.placed[p] as usize]);
+            let margin = if rounded { rounding(want) } else { 0.0 };
+            f64::max(worst, shell_error_f64(want, got, self.shells[p]) + margin)
+        });
+        #[expect(clippy::cast_possible_truncation, reason = "the bound's f32")]
+        let worst = worst as f32;
+        worst
     }
 
     /// Plays `trial`, which differs from the accepted `current` from quad `from` on only, over
@@ -233,8 +284,8 @@ impl Trials {
 /// player's, each through its own kernels) may land from rounding alone: an ulp of the
 /// joint's largest coordinate each. A clip that walks 70 m from the origin has ulps of
 /// 8 µm there, near a tenth of the default bound; the bound is held to the error plus this.
-fn rounding(m: &[f32; 16]) -> f32 {
-    2.0 * f32::EPSILON * Vec4::from_slice(&m[12..16]).truncate().abs().max_element()
+fn rounding(m: &Matrix64) -> f64 {
+    2.0 * f64::from(f32::EPSILON) * m[12..15].iter().fold(0.0, |a, v| f64::max(a, v.abs()))
 }
 
 /// The first of `0..n` where `holds` (true, then false) is false: `n` where it holds for all.
@@ -249,36 +300,4 @@ fn first_not(n: usize, holds: impl Fn(usize) -> bool) -> usize {
         }
     }
     lo
-}
-
-/// The virtual-shell error between two affine world matrices (column-major): the farthest
-/// that the points at distance `shell` along the joint's x, y and z axes move.
-fn shell_error(want: &[f32; 16], got: &[f32; 16], shell: f32) -> f32 {
-    let col = |m: &[f32; 16], c: usize| Vec4::from_slice(&m[c * 4..c * 4 + 4]);
-    let offset = col(got, 3) - col(want, 3);
-    (0..3).fold(0.0, |worst, c| {
-        worst.max((offset + (col(got, c) - col(want, c)) * shell).length())
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_shell_error_of_an_offset_is_its_length_and_of_a_turn_its_chord() {
-        let mut a = [0.0; 16];
-        for c in 0..4 {
-            a[c * 5] = 1.0;
-        }
-        let mut moved = a;
-        moved[12] = 0.3;
-        moved[13] = 0.4;
-        assert!((shell_error(&a, &moved, 2.0) - 0.5).abs() < 1e-6);
-        // A quarter turn about z: the x and y axes' points move by a chord of 2·d·sin(45°).
-        let mut turned = a;
-        (turned[0], turned[1], turned[4], turned[5]) = (0.0, 1.0, -1.0, 0.0);
-        let chord = 2.0 * 2.0 * core::f32::consts::FRAC_PI_4.sin();
-        assert!((shell_error(&a, &turned, 2.0) - chord).abs() < 1e-5);
-    }
 }

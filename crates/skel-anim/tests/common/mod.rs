@@ -11,6 +11,7 @@
 
 pub mod clips;
 pub mod groups;
+pub mod model_shell;
 pub mod motions;
 mod reference;
 mod rigs;

@@ -182,17 +182,24 @@ pub fn normalize_f64(q: &[f64]) -> Vec<f64> {
     q.iter().map(|v| v / n).collect()
 }
 
-/// Spherical linear interpolation in f64 along the short arc.
+/// Spherical linear interpolation in f64 along the short arc, of the keys made unit first (f32
+/// keys a few ulps off unit length put their dot product past 1, where `acos` would see no
+/// turn at all: CesiumMan's torso keys); the normalised lerp where the turn is too small for
+/// `sin θ` to divide by.
 pub fn slerp_f64(a: &[f64], b: &[f64], u: f64) -> Vec<f64> {
+    let (a, b) = (&normalize_f64(a)[..], &normalize_f64(b)[..]);
     let mut cos = dot(a, b);
     let sign = if cos < 0.0 { -1.0 } else { 1.0 };
     cos *= sign;
     let theta = cos.min(1.0).acos();
-    if theta < 1e-9 {
-        return normalize_f64(a);
-    }
-    let wa = ((1.0 - u) * theta).sin() / theta.sin();
-    let wb = sign * (u * theta).sin() / theta.sin();
+    let (wa, wb) = if theta < 1e-9 {
+        (1.0 - u, sign * u)
+    } else {
+        (
+            ((1.0 - u) * theta).sin() / theta.sin(),
+            sign * (u * theta).sin() / theta.sin(),
+        )
+    };
     normalize_f64(
         &a.iter()
             .zip(b)

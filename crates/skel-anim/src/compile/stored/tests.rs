@@ -171,7 +171,7 @@ fn an_unkeyed_lane_off_its_rest_in_a_quantised_group_is_refused() {
     }
 }
 
-/// Bounds too fine for 8 or 16 bits: f32 groups (fixed widths) and lanes of 22 bits
+/// Bounds too fine for 8 or 16 bits: f32 groups (fixed widths) and lanes of 22 bits or more
 /// (variable widths; rows past 57 bits) are stored and read back bit for bit, their counts
 /// reported.
 #[test]
@@ -191,7 +191,11 @@ fn f32_groups_and_the_widest_lanes_round_trip() {
                 .flat_map(|s| s.masks)
                 .max()
                 .unwrap();
-            assert_eq!(widest, (1 << 22) - 1, "a lane of 22 bits");
+            // 22 bits or more: three lanes of a row then pass 57 bits, the reader's wide path.
+            assert!(
+                widest >= (1 << 22) - 1,
+                "a lane of 22 bits or more: {widest:#x}"
+            );
         }
         let again = Rig::new(Arc::new(attach(&rig, plan).unwrap())).unwrap();
         assert_eq!(key_bits(&again), key_bits(&rig));
