@@ -97,26 +97,56 @@ fn carried_box(m: &Mat4, (min, max): (Vec3, Vec3)) -> (Vec3, Vec3) {
     (center - extent, center + extent)
 }
 
-/// Whether the box `(min, max)` moved by `placement` is not wholly outside one of `planes`
-/// (`n·p + d ≥ 0` inside). The moved box is boxed again (its centre moved, its half extent
-/// through the absolute 3×3 part), which only widens it.
-pub(crate) fn meets_frustum(
-    placement: &Mat4,
-    (min, max): (Vec3, Vec3),
-    planes: &[Vec4; 6],
-) -> bool {
+/// A frustum's six planes (`n·p + d ≥ 0` inside) in SIMD lanes, made once a cull: planes 0–3
+/// and planes 4, 5 (twice), each group as its normals' `x`, `y`, `z`, their absolute values,
+/// and `d`, so that one box is tested against four planes at once.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Frustum {
+    groups: [[Vec4; 7]; 2],
+}
+
+impl Frustum {
+    /// The lanes of `planes` (as [`skel_gpu::frustum_planes`] gives them).
+    pub(crate) fn new(planes: &[Vec4; 6]) -> Self {
+        let group = |ids: [usize; 4]| {
+            let lane = |f: &dyn Fn(Vec4) -> f32| Vec4::from_array(ids.map(|k| f(planes[k])));
+            [
+                lane(&|p| p.x),
+                lane(&|p| p.y),
+                lane(&|p| p.z),
+                lane(&|p| p.x.abs()),
+                lane(&|p| p.y.abs()),
+                lane(&|p| p.z.abs()),
+                lane(&|p| p.w),
+            ]
+        };
+        Self {
+            groups: [group([0, 1, 2, 3]), group([4, 5, 4, 5])],
+        }
+    }
+}
+
+/// Whether the box `(min, max)` moved by `placement` is not wholly outside one of the
+/// frustum's planes. The moved box is boxed again (its centre moved, its half extent through
+/// the absolute 3×3 part), which only widens it.
+pub(crate) fn meets_frustum(placement: &Mat4, (min, max): (Vec3, Vec3), frustum: &Frustum) -> bool {
     let center = placement.transform_point3((min + max) * 0.5);
     let half = (max - min) * 0.5;
     let abs = |c: Vec4| c.truncate().abs();
     let extent = abs(placement.x_axis) * half.x
         + abs(placement.y_axis) * half.y
         + abs(placement.z_axis) * half.z;
-    planes.iter().all(|p| {
-        let n = p.truncate();
-        // The box's corner farthest along `n`: outside only when even it is behind the plane
-        // (a NaN distance is not `Less`, so a non-finite placement keeps the instance).
-        let farthest = n.dot(center) + n.abs().dot(extent) + p.w;
-        farthest.partial_cmp(&0.0) != Some(core::cmp::Ordering::Less)
+    let (c, e) = (
+        center.to_array().map(Vec4::splat),
+        extent.to_array().map(Vec4::splat),
+    );
+    frustum.groups.iter().all(|[nx, ny, nz, ax, ay, az, d]| {
+        // Each plane's box corner farthest along its normal: outside only when even it is
+        // behind the plane (a NaN distance is not less than 0, so a non-finite placement
+        // keeps the instance).
+        let farthest =
+            *nx * c[0] + *ny * c[1] + *nz * c[2] + *ax * e[0] + *ay * e[1] + *az * e[2] + *d;
+        !farthest.cmplt(Vec4::ZERO).any()
     })
 }
 
@@ -129,7 +159,9 @@ mod tests {
     #[test]
     fn a_box_is_outside_only_when_wholly_behind_a_plane() {
         let view = Mat4::look_at_rh(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, Vec3::Y);
-        let planes = frustum_planes(Mat4::perspective_rh(1.0, 1.0, 0.1, 50.0) * view);
+        let planes = Frustum::new(&frustum_planes(
+            Mat4::perspective_rh(1.0, 1.0, 0.1, 50.0) * view,
+        ));
         let unit = (Vec3::splat(-0.5), Vec3::splat(0.5));
         let at = |x: f32, z: f32| Mat4::from_translation(Vec3::new(x, 0.0, z));
         assert!(meets_frustum(&at(0.0, 0.0), unit, &planes), "in front");

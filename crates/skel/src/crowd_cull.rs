@@ -16,7 +16,7 @@
 use skel_gpu::frustum_planes;
 use skel_gpu::glam::{Mat4, Vec3};
 
-use crate::crowd_bounds::{meets_frustum, spheres_box};
+use crate::crowd_bounds::{Frustum, meets_frustum, spheres_box};
 use crate::{Crowd, CullError, SkelError};
 
 impl Crowd {
@@ -84,7 +84,7 @@ impl Crowd {
             }
             .into());
         }
-        let planes = frustum_planes(view_projection);
+        let planes = Frustum::new(&frustum_planes(view_projection));
         let Self {
             players,
             bones,
