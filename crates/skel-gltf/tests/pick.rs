@@ -34,22 +34,6 @@ fn triangles(asset: &GltfAsset, poser: &CpuPoser) -> Vec<(usize, usize, [DVec3; 
     out
 }
 
-/// Möller–Trumbore in f64, both faces: the distance along the unit `d`.
-fn hit64(o: DVec3, d: DVec3, [a, b, c]: [DVec3; 3]) -> Option<f64> {
-    let (e1, e2) = (b - a, c - a);
-    let p = d.cross(e2);
-    let det = e1.dot(p);
-    if det.abs() < 1e-18 {
-        return None;
-    }
-    let s = o - a;
-    let u = s.dot(p) / det;
-    let q = s.cross(e1);
-    let v = d.dot(q) / det;
-    let t = e2.dot(q) / det;
-    (u >= 0.0 && v >= 0.0 && u + v <= 1.0 && t > 0.0).then_some(t)
-}
-
 #[test]
 fn random_rays_hit_what_brute_force_hits() {
     let Some(shared) = common::shared_dir("random_rays_hit_what_brute_force_hits") else {
@@ -102,7 +86,9 @@ fn random_rays_hit_what_brute_force_hits() {
                 // Brute force: the nearest triangle in f64.
                 let (best, at) = tris
                     .iter()
-                    .filter_map(|(p, t, tri)| hit64(o, d, *tri).map(|h| ((*p, *t), h)))
+                    .filter_map(|(p, t, tri)| {
+                        skel_test_support::ray_triangle(o, d, *tri).map(|h| ((*p, *t), h))
+                    })
                     .min_by(|x, y| x.1.total_cmp(&y.1))
                     .unwrap();
                 let tolerance = 1e-5 * diagonal;
@@ -130,7 +116,7 @@ fn random_rays_hit_what_brute_force_hits() {
                     let ours = tris
                         .iter()
                         .find(|(p, t, _)| (*p, *t) == (got.primitive, got.triangle))
-                        .and_then(|(_, _, tri)| hit64(o, d, *tri));
+                        .and_then(|(_, _, tri)| skel_test_support::ray_triangle(o, d, *tri));
                     prop_assert!(
                         ours.is_some_and(|h| (h - at).abs() <= tolerance),
                         "{name}: triangle {:?} against {best:?}",
@@ -147,9 +133,9 @@ fn random_rays_hit_what_brute_force_hits() {
             max.z + 1.0,
         );
         let missed = pick(&asset, &poser, Some((min, max)), over, Vec3::NEG_Z).unwrap();
-        let brute = tris
-            .iter()
-            .any(|(_, _, tri)| hit64(over.as_dvec3(), DVec3::NEG_Z, *tri).is_some());
+        let brute = tris.iter().any(|(_, _, tri)| {
+            skel_test_support::ray_triangle(over.as_dvec3(), DVec3::NEG_Z, *tri).is_some()
+        });
         assert_eq!(missed.is_some(), brute, "{name}: over the head");
         // Outside the box: no hit, without reading a triangle.
         let away = pick(&asset, &poser, Some((min, max)), max + Vec3::ONE, Vec3::X).unwrap();

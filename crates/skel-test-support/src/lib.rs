@@ -173,6 +173,25 @@ impl Drop for TempFile {
     }
 }
 
+/// Möller–Trumbore in f64, both faces: the distance along the unit direction `d` from `o` to
+/// where it crosses the triangle `[a, b, c]`, if it does in front of `o`. The brute-force
+/// reference of the picking tests (CPU and crowd picking alike).
+#[must_use]
+pub fn ray_triangle(o: glam::DVec3, d: glam::DVec3, [a, b, c]: [glam::DVec3; 3]) -> Option<f64> {
+    let (e1, e2) = (b - a, c - a);
+    let p = d.cross(e2);
+    let det = e1.dot(p);
+    if det.abs() < 1e-18 {
+        return None;
+    }
+    let s = o - a;
+    let u = s.dot(p) / det;
+    let q = s.cross(e1);
+    let v = d.dot(q) / det;
+    let t = e2.dot(q) / det;
+    (u >= 0.0 && v >= 0.0 && u + v <= 1.0 && t > 0.0).then_some(t)
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, reason = "tests")]
 mod tests {

@@ -67,22 +67,6 @@ fn scene(ctx: &GpuContext, file: &str) -> (AssetContainer, GltfAsset, Crowd, Vec
     (container, gltf, crowd, placements, size)
 }
 
-/// Möller–Trumbore in f64, both faces: the distance along the unit `dir`.
-fn intersect(o: DVec3, dir: DVec3, [a, b, c]: [DVec3; 3]) -> Option<f64> {
-    let (e1, e2) = (b - a, c - a);
-    let p = dir.cross(e2);
-    let det = e1.dot(p);
-    if det.abs() < 1e-18 {
-        return None;
-    }
-    let s = o - a;
-    let u = s.dot(p) / det;
-    let q = s.cross(e1);
-    let v = dir.dot(q) / det;
-    let t = e2.dot(q) / det;
-    (u >= 0.0 && v >= 0.0 && u + v <= 1.0 && t > 0.0).then_some(t)
-}
-
 /// How far an f32 error in the triangle's corners moves the hit along `dir`, relative:
 /// κ / cos, κ = |e1| |e2| / |e1 × e2| (a sliver's is large), cos the ray's angle to the
 /// normal (small for a grazing ray). skel-gltf's pick test leaves out the same hits.
@@ -117,7 +101,7 @@ fn brute_force(
             for t in 0..prim.indices.as_ref().map_or(world.len(), Vec::len) / 3 {
                 let tri = [corner(3 * t), corner(3 * t + 1), corner(3 * t + 2)];
                 let unit = dir.as_dvec3().normalize();
-                if let Some(d) = intersect(o.as_dvec3(), unit, tri)
+                if let Some(d) = skel_test_support::ray_triangle(o.as_dvec3(), unit, tri)
                     && best.is_none_or(|b| d < b.0)
                 {
                     best = Some((d, i as u32, p, t, condition(tri, unit)));

@@ -101,13 +101,7 @@ impl Viewer {
     /// character under the cursor and prints what was picked.
     fn click(&mut self) {
         let camera = self.camera();
-        let size = self.window.inner_size();
-        #[expect(
-            clippy::cast_possible_truncation,
-            reason = "pixel positions of a window"
-        )]
-        let cursor = glam::Vec2::new(self.cursor.0 as f32, self.cursor.1 as f32);
-        let size = glam::Vec2::new(size.width as f32, size.height as f32);
+        let (cursor, size) = self.cursor_in_window();
         if let Some(crowd) = &mut self.crowd {
             let line = crowd.pick(&self.character, &camera, cursor, size);
             println!("{line}");
@@ -118,18 +112,26 @@ impl Viewer {
     /// Moves the graph's selected target under the cursor (during a target drag).
     pub(super) fn drag_target(&mut self) {
         let camera = self.camera();
+        let (cursor, size) = self.cursor_in_window();
+        if let Some(graph) = &mut self.graph
+            && graph.drag_target(&camera, cursor, size)
+        {
+            self.report(true);
+        }
+    }
+
+    /// The cursor and the window's size, in physical pixels.
+    fn cursor_in_window(&self) -> (glam::Vec2, glam::Vec2) {
         let size = self.window.inner_size();
         #[expect(
             clippy::cast_possible_truncation,
             reason = "pixel positions of a window"
         )]
         let cursor = glam::Vec2::new(self.cursor.0 as f32, self.cursor.1 as f32);
-        let size = glam::Vec2::new(size.width as f32, size.height as f32);
-        if let Some(graph) = &mut self.graph
-            && graph.drag_target(&camera, cursor, size)
-        {
-            self.report(true);
-        }
+        (
+            cursor,
+            glam::Vec2::new(size.width as f32, size.height as f32),
+        )
     }
 
     /// The orbit camera as it is now.
