@@ -164,6 +164,8 @@ pub struct Crowd {
     /// The skin joints' spheres by bone place, for [`Crowd::instance_box`] and
     /// [`Crowd::cull`] (empty on the GPU path).
     pub(crate) cull_spheres: CullSpheres,
+    /// [`Crowd::cull`]'s verdicts, one per instance (what rayon's pass writes), made once.
+    pub(crate) cull_keep: Vec<bool>,
 }
 
 impl Crowd {
@@ -339,6 +341,7 @@ impl Crowd {
             morph_weights,
             morph_offsets: cpu_morph_offsets,
             cull_spheres,
+            cull_keep: vec![true; instances],
         })
     }
 

@@ -47,7 +47,8 @@ impl Crowd {
     ///
     /// The test is conservative: an instance is kept unless its box lies wholly outside one
     /// of the frustum's six planes, and an instance with no finite box is kept. Allocates
-    /// nothing.
+    /// nothing; with the `rayon` feature the boxes are made on rayon's pool (call it inside
+    /// `ThreadPool::install`, as [`tick`](Self::tick)).
     ///
     /// ```no_run
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -91,9 +92,10 @@ impl Crowd {
             visible,
             stride,
             cull_spheres,
+            cull_keep,
             ..
         } = self;
-        visible.retain(|&i| {
+        let keep = |&i: &u32| {
             let i = i as usize;
             let Some(placement) = placements.get(i) else {
                 return true;
@@ -104,7 +106,25 @@ impl Crowd {
                 .and_then(|bones| spheres_box(cull_spheres, bones));
             players.get(i).is_some_and(skel_anim::Player::visible)
                 && boxed.is_none_or(|b| meets_frustum(placement, b, &planes))
-        });
+        };
+        #[cfg(feature = "rayon")]
+        {
+            // The verdicts on rayon's pool (call inside `ThreadPool::install`, as `tick`),
+            // then the list kept in order.
+            use rayon::prelude::*;
+            let verdicts = &mut cull_keep[..visible.len().min(players.len())];
+            visible
+                .par_iter()
+                .zip(verdicts.par_iter_mut())
+                .for_each(|(i, k)| *k = keep(i));
+            let mut kept = verdicts.iter();
+            visible.retain(|_| kept.next().copied().unwrap_or(true));
+        }
+        #[cfg(not(feature = "rayon"))]
+        {
+            let _ = cull_keep;
+            visible.retain(keep);
+        }
         Ok(self.visible_count())
     }
 }

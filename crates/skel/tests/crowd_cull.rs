@@ -233,6 +233,36 @@ fn culling_keeps_every_instance_in_view_and_drops_most_others() {
 }
 
 #[test]
+fn culling_allocates_nothing() {
+    let Some(ctx) = gpu("crowd culling allocations") else {
+        return;
+    };
+    let Scene {
+        asset,
+        placements,
+        view_projection,
+        ..
+    } = scene(&ctx);
+    let mut crowd = crowd_at_times(&ctx, &asset, SIDE * SIDE);
+    // The first cull may start rayon's pool (with the `rayon` feature); the second is a frame.
+    crowd.cull(view_projection, &placements).unwrap();
+    crowd.tick(0.0);
+    let (kept, allocations) = {
+        let mut kept = 0;
+        let count = allocation_counter::measure(|| {
+            kept = crowd.cull(view_projection, &placements).unwrap()
+        })
+        .count_total;
+        (kept, count)
+    };
+    assert!(
+        kept > 0 && (kept as usize) < placements.len(),
+        "{kept} kept"
+    );
+    assert_eq!(allocations, 0, "a cull allocated");
+}
+
+#[test]
 fn culling_refuses_short_placements_and_gpu_posed_crowds() {
     let Some(ctx) = gpu("crowd culling errors") else {
         return;
