@@ -4,9 +4,14 @@ per clip into OUT.json and prints the markdown table of docs/bench-compression.m
 VARIABLE.json, does the same for KeyFormat::Variable (WORK/ours_variable.jsonl).
 
 usage: collect.py WORK OUT.json COMMIT COMPILER [VARIABLE.json]
+
+With ACL_FROM=ACL.json in the environment, ACL's figures are taken from that earlier output of
+this script (its "acl" objects, per clip id) instead of WORK/stats: skel's side measured again
+beside ACL's committed run, when the clips ACL was given have not changed.
 """
 import datetime
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -28,18 +33,33 @@ def acl_stats(path):
     return out
 
 
+def acl_source():
+    """Where ACL's figures come from, for the JSON."""
+    if not os.environ.get("ACL_FROM"):
+        return "this run"
+    return "kept from " + os.environ.get("ACL_FROM_NAME", os.environ["ACL_FROM"]) + \
+        " (the clips ACL was given are unchanged)"
+
+
 def main():
     work, out, commit, compiler = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3], sys.argv[4]
     clips = []
+    earlier = None
+    if os.environ.get("ACL_FROM"):
+        earlier = {c["id"]: c["acl"] for c in json.loads(Path(os.environ["ACL_FROM"]).read_text())["clips"]}
     for line in (work / "ours.jsonl").read_text().splitlines():
         ours = json.loads(line)
-        acl = acl_stats(work / "stats" / f"{ours['id']}.sjson")
+        if earlier is not None:
+            acl_figures = earlier[ours["id"]]
+        else:
+            acl = acl_stats(work / "stats" / f"{ours['id']}.sjson")
+            acl_figures = {"raw_bytes": acl["raw_size"], "compressed_bytes": acl["compressed_size"],
+                           "max_error_cm": acl["max_error"], "samples": acl["num_samples"],
+                           "looping": acl.get("looping", False),
+                           "build_ms": round(acl["compression_time"] * 1e3, 2)}
         clips.append({
             "id": ours["id"], "bones": ours["bones"], "samples": ours["samples"],
-            "acl": {"raw_bytes": acl["raw_size"], "compressed_bytes": acl["compressed_size"],
-                    "max_error_cm": acl["max_error"], "samples": acl["num_samples"],
-                    "looping": acl.get("looping", False),
-                    "build_ms": round(acl["compression_time"] * 1e3, 2)},
+            "acl": acl_figures,
             "skel": {k: ours[k] for k in ("raw_bytes_all_bones", "raw_bytes_animated",
                                            "compressed_bytes", "max_error_cm", "p99_error_cm",
                                            "times", "build_ms")},
@@ -56,6 +76,7 @@ def main():
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": commit, "compiler": compiler, "acl": "v2.1.0",
         "command": "bash scripts/acl/compare.sh",
+        "acl_figures": acl_source(),
         "clips": clips, "total": total,
     }
     out.write_text(json.dumps(doc, indent=1) + "\n")
@@ -105,6 +126,7 @@ def variable(work, out, clips, commit):
                 "ACL 2.1.0's acl_compressor at its default settings, on the same clips",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": commit, "command": "bash scripts/acl/compare.sh",
+        "acl_figures": acl_source(),
         "clips": rows,
         "total": {"acl_bytes": a, "skel_variable_bytes": v, "skel_over_acl": round(v / a, 4),
                   "skel_stored_bytes": f, "stored_over_acl": round(f / a, 4)},

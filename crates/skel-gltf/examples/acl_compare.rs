@@ -9,8 +9,9 @@
 //!
 //! The clips: CesiumMan, Fox's three (its unit is the centimetre), RobotExpressive's fourteen,
 //! the generated Walk67 and Rig368, and Long65 (60 s of 30 Hz motion on 65 joints, generated
-//! here). The joints are the skins' joints, in model space as `shell_error` defines it: each
-//! joint relative to the parent of its topmost joint ancestor. ACL receives each joint's
+//! here). The joints are the skins' joints, in model space: each joint relative to the parent
+//! of its topmost joint ancestor, so that the shell is in the model's units (RobotExpressive's
+//! scale-100 armature node undone), measured against the clip itself in f64. ACL receives each joint's
 //! transform relative to its nearest joint ancestor, sampled from skel's lossless playback at
 //! the clip's key rate, translations in centimetres, so that ACL's defaults (0.01 cm on a 3 cm
 //! shell) apply unchanged.
@@ -116,7 +117,8 @@ fn export(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// skel's compressed clips (ACL's default bound in each asset's unit) against lossless, at
+/// skel's compressed clips (ACL's default bound in each asset's unit) against the clip itself
+/// (f64, glTF's interpolation; the joints in model space, whose unit is the model's), at
 /// every 1/240 s and every key time, its keys stored as `keys` says: one JSON object per clip
 /// (those whose id contains `only`).
 fn ours(keys: KeyFormat, only: &str) -> Result<(), String> {
@@ -132,21 +134,20 @@ fn ours(keys: KeyFormat, only: &str) -> Result<(), String> {
         let started = std::time::Instant::now();
         let rig = Rig::with_options(Arc::clone(&c.data), &options).map_err(|e| e.to_string())?;
         let build_ms = started.elapsed().as_secs_f64() * 1e3;
-        let lossless = Rig::new(Arc::clone(&c.data)).map_err(|e| e.to_string())?;
         let report = rig.clip_compression(c.clip).copied().unwrap_or_default();
         let clip = &c.data.clips[c.clip];
         let keys = clip.samplers.iter().flat_map(|s| s.input().iter().copied());
         let times = shell::sample_times(clip.duration(), RATE, keys);
         let (want, got) = (
-            c.model_matrices(&lossless, &times)?,
+            c.clip_model_matrices(&times)?,
             c.model_matrices(&rig, &times)?,
         );
         let d = shell::SHELL_METRES / c.unit;
         let mut errors = shell::Errors::default();
         for (a, b) in want.iter().zip(&got) {
             for (r, l) in a.iter().zip(b) {
-                let (r, l) = (f32s(r), f32s(l));
-                errors.push(shell::shell_error(&r, &l, d) * c.unit * 100.0);
+                let r = r.to_cols_array();
+                errors.push(shell::shell_error_f64(&r, &f32s(l), d) * c.unit * 100.0);
             }
         }
         let (samples, _) = c.uniform_samples();

@@ -160,38 +160,52 @@ impl Clip {
 
     /// `rig` playing the clip: each joint's model matrix at each of `times` (times × joints).
     pub fn model_matrices(&self, rig: &Arc<Rig>, times: &[f32]) -> Result<Vec<Vec<DMat4>>, String> {
-        let flip = match self.data.handedness {
-            Handedness::LeftHanded => DMat4::from_cols_array(&skel_math::RH_TO_LH.map(f64::from)),
-            Handedness::RightHanded => DMat4::IDENTITY,
-        };
-        let nodes = &self.data.nodes;
-        let above: Vec<Option<usize>> = self
-            .joints
-            .iter()
-            .map(|&j| {
-                let mut top = j;
-                while let Some(p) = nodes[top].parent.filter(|p| self.joints.contains(p)) {
-                    top = p;
-                }
-                nodes[top].parent
-            })
-            .collect();
         let mut c = AnimationController::from_rig(rig);
         times
             .iter()
             .map(|&t| {
                 c.evaluate_at(Some(self.clip), t, &mut NullSink)
                     .map_err(|e| e.to_string())?;
-                let w = c.world_matrices();
-                Ok(self
-                    .joints
-                    .iter()
-                    .zip(&above)
-                    .map(|(&j, a)| {
-                        let m = w[j].as_dmat4();
-                        a.map_or(flip * m, |p| w[p].as_dmat4().inverse() * m)
-                    })
-                    .collect())
+                let w: Vec<DMat4> = c.world_matrices().iter().map(|m| m.as_dmat4()).collect();
+                Ok(self.model_of(&w))
+            })
+            .collect()
+    }
+
+    /// The clip itself, as glTF defines it in f64 (`shell::ClipReference`): each joint's model
+    /// matrix at each of `times` (times × joints), beside [`Clip::model_matrices`]'s.
+    pub fn clip_model_matrices(&self, times: &[f32]) -> Result<Vec<Vec<DMat4>>, String> {
+        let reference = skel_anim::shell::ClipReference::for_playback(&self.data, self.clip)
+            .ok_or("no such clip")?;
+        let mut w = Vec::new();
+        Ok(times
+            .iter()
+            .map(|&t| {
+                reference.world_at(t, &mut w);
+                let w: Vec<DMat4> = w.iter().map(DMat4::from_cols_array).collect();
+                self.model_of(&w)
+            })
+            .collect())
+    }
+
+    /// Each joint's model matrix from every node's world matrix `w`: relative to the parent of
+    /// its topmost joint ancestor (a root's, with left-handed loading's mirror undone).
+    fn model_of(&self, w: &[DMat4]) -> Vec<DMat4> {
+        let flip = match self.data.handedness {
+            Handedness::LeftHanded => DMat4::from_cols_array(&skel_math::RH_TO_LH.map(f64::from)),
+            Handedness::RightHanded => DMat4::IDENTITY,
+        };
+        let nodes = &self.data.nodes;
+        self.joints
+            .iter()
+            .map(|&j| {
+                let mut top = j;
+                while let Some(p) = nodes[top].parent.filter(|p| self.joints.contains(p)) {
+                    top = p;
+                }
+                nodes[top]
+                    .parent
+                    .map_or(flip * w[j], |p| w[p].inverse() * w[j])
             })
             .collect()
     }
