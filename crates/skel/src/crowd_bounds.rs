@@ -66,6 +66,22 @@ pub(crate) fn cull_spheres(
     out
 }
 
+/// Whether one instance's box, from `spheres` under its `bones`, moved by `placement`, meets
+/// `frustum`. With no finite box: `false` when there are spheres (every one carried by a
+/// non-finite bone: nothing of the instance can be drawn; the GPU cull decides the same),
+/// `true` when there are none to box it by.
+pub(crate) fn box_meets_frustum(
+    spheres: &CullSpheres,
+    bones: &[Mat4],
+    placement: &Mat4,
+    frustum: &Frustum,
+) -> bool {
+    match spheres_box(spheres, bones) {
+        Some(b) => meets_frustum(placement, b, frustum),
+        None => spheres.spheres.is_empty(),
+    }
+}
+
 /// The box of `spheres` under one instance's `bones` (and their mesh nodes' matrices).
 pub(crate) fn spheres_box(spheres: &CullSpheres, bones: &[Mat4]) -> Option<(Vec3, Vec3)> {
     let mut whole: Option<(Vec3, Vec3)> = None;
@@ -195,5 +211,42 @@ mod tests {
             "the turned box's corner reaches in"
         );
         assert!(meets_frustum(&Mat4::NAN, unit, &planes), "not finite: kept");
+    }
+
+    #[test]
+    fn an_instance_without_a_finite_box_goes_unless_there_is_nothing_to_box_it_by() {
+        let view = Mat4::look_at_rh(Vec3::new(0.0, 0.0, 5.0), Vec3::ZERO, Vec3::Y);
+        let frustum = Frustum::new(&frustum_planes(
+            Mat4::perspective_rh(1.0, 1.0, 0.1, 50.0) * view,
+        ));
+        let spheres = CullSpheres {
+            groups: vec![(None, 0..2)],
+            spheres: vec![
+                (0, Vec4::new(0.0, 1.0, 0.0, 0.2)),
+                (1, Vec4::new(0.0, 0.5, 0.0, 0.3)),
+            ],
+        };
+        let at = Mat4::IDENTITY;
+        let bones = [Mat4::IDENTITY, Mat4::from_translation(Vec3::X)];
+        assert!(
+            box_meets_frustum(&spheres, &bones, &at, &frustum),
+            "in view"
+        );
+        // One joint's bone NaN: the other's box still places the instance.
+        let one = [Mat4::NAN, bones[1]];
+        let (lo, hi) = spheres_box(&spheres, &one).unwrap();
+        assert!(lo.abs_diff_eq(Vec3::new(0.7, 0.2, -0.3), 1e-6), "{lo}");
+        assert!(hi.abs_diff_eq(Vec3::new(1.3, 0.8, 0.3), 1e-6), "{hi}");
+        assert!(box_meets_frustum(&spheres, &one, &at, &frustum));
+        // Every bone NaN or infinite: nothing to draw, culled (as on the GPU).
+        for bad in [Mat4::NAN, Mat4::from_translation(Vec3::INFINITY)] {
+            assert!(
+                !box_meets_frustum(&spheres, &[bad, bad], &at, &frustum),
+                "{bad}"
+            );
+        }
+        // No spheres at all: never culled.
+        let none = CullSpheres::default();
+        assert!(box_meets_frustum(&none, &[Mat4::NAN; 2], &at, &frustum));
     }
 }

@@ -16,7 +16,7 @@
 use skel_gpu::frustum_planes;
 use skel_gpu::glam::{Mat4, Vec3};
 
-use crate::crowd_bounds::{Frustum, meets_frustum, spheres_box};
+use crate::crowd_bounds::{Frustum, box_meets_frustum, spheres_box};
 use crate::{Crowd, CullError, SkelError};
 
 impl Crowd {
@@ -46,7 +46,9 @@ impl Crowd {
     /// ([`CrowdRenderer::place_visible`](crate::render::CrowdRenderer::place_visible)).
     ///
     /// The test is conservative: an instance is kept unless its box lies wholly outside one
-    /// of the frustum's six planes, and an instance with no finite box is kept. Allocates
+    /// of the frustum's six planes. An instance none of whose joints has a finite box (NaN or
+    /// infinite bones, which draw nothing) goes, as the GPU cull ([`skel_gpu::CrowdCull`])
+    /// decides; a character with no joint spheres at all is never culled. Allocates
     /// nothing; with the `rayon` feature the boxes are made on rayon's pool (call it inside
     /// `ThreadPool::install`, as [`tick`](Self::tick)).
     ///
@@ -100,12 +102,9 @@ impl Crowd {
             let Some(placement) = placements.get(i) else {
                 return true;
             };
-            let boxed = bones
-                .chunks(*stride)
-                .nth(i)
-                .and_then(|bones| spheres_box(cull_spheres, bones));
+            let bones = bones.chunks(*stride).nth(i).unwrap_or_default();
             players.get(i).is_some_and(skel_anim::Player::visible)
-                && boxed.is_none_or(|b| meets_frustum(placement, b, &planes))
+                && box_meets_frustum(cull_spheres, bones, placement, &planes)
         };
         #[cfg(feature = "rayon")]
         {
