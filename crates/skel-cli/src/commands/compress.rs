@@ -3,7 +3,9 @@
 //! compressed clips cost and how far they stray, per clip: bones, samples, raw bytes (every
 //! bone × sample × 10 floats, as the Animation Compression Library counts, and only the
 //! animated channels' keys), compressed bytes, both ratios, the largest and the 99th-percentile
-//! shell error against lossless playback, the build time, and bytes per clip-second of the
+//! shell error of the compressed playback against the clip itself (glTF's interpolation in
+//! f64, `shell::ClipReference`; the shell in the model's units, the static scale above each
+//! joint taken out) at every key and every 1/240 s, the build time, and bytes per clip-second of the
 //! compressed clip beside those of the GPU clip set built from it (`GpuClipSet`: f32 frames
 //! at the rate resampling chose). The compared figures of ACL itself are in
 //! docs/bench-compression.md. With `--out`, the asset is written as one `.glb` whose clips
@@ -42,8 +44,12 @@ pub struct CompressArgs {
     /// exporter that wrote centimetres (Fox).
     #[arg(long = "unit-m", default_value_t = 1.0)]
     unit_m: f64,
-    /// Store keys at variable bit rates (smallest, the Animation Compression Library's
-    /// method) instead of 8- or 16-bit groups (fastest to decode).
+    /// Store keys at variable bit rates (the Animation Compression Library's method) instead of
+    /// the default 8- or 16-bit groups. What each costs (docs/bench-compression.md: 21 clips
+    /// beside ACL 2.1, the pose pipeline's instructions on 5 assets): variable bit rates store
+    /// 0.96 of ACL's bytes and decode in 0.98-1.41 times the instructions of lossless playback;
+    /// the default groups store 2.08 times ACL's bytes and decode in 0.94-1.02 times lossless
+    /// playback's.
     #[arg(long)]
     variable: bool,
     /// Write the asset as one `.glb` with the compressed clips stored in place of their f32
@@ -140,7 +146,6 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     let rig = Rig::with_options(Arc::clone(&data), &options)?;
     let build_ms = started.elapsed().as_secs_f64() * 1e3;
-    let lossless = Rig::new(Arc::clone(&data))?;
     let joints = joints(&data);
     // The GPU clip set of the compressed rig, when the asset can be posed on the GPU.
     let gpu = GpuClipSet::new(&rig, &GpuClipSetOptions::for_skeletons(&data)).ok();
@@ -163,16 +168,20 @@ pub fn run(args: &CompressArgs) -> Result<(), Box<dyn std::error::Error>> {
         let outcome = rig.clip_compression(index).copied().unwrap_or_default();
         let keys = clip.samplers.iter().flat_map(|s| s.input().iter().copied());
         let times = shell::sample_times(clip.duration(), RATE, keys);
-        let want = world(&lossless, index, &times)?;
         let got = world(&rig, index, &times)?;
         let shell_units = to_units(args.shell);
         let mut errors = shell::Errors::default();
-        for (a, b) in want
-            .chunks_exact(data.nodes.len())
-            .zip(got.chunks_exact(data.nodes.len()))
-        {
-            for &j in &joints {
-                errors.push(shell::shell_error(&a[j], &b[j], shell_units) * args.unit_m * 100.0);
+        let reference = shell::ClipReference::for_playback(&data, index)
+            .ok_or_else(|| format!("no clip {index}"))?;
+        let shells: Vec<f64> = joints
+            .iter()
+            .map(|&j| reference.shell_of(j, shell_units))
+            .collect();
+        let mut want = Vec::new();
+        for (&t, b) in times.iter().zip(got.chunks_exact(data.nodes.len())) {
+            reference.world_at(t, &mut want);
+            for (&j, &d) in joints.iter().zip(&shells) {
+                errors.push(shell::shell_error_f64(&want[j], &b[j], d) * args.unit_m * 100.0);
             }
         }
         report.clips.push(ClipReport {
