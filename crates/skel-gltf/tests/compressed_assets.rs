@@ -1,4 +1,5 @@
-//! Compressed playback of every clip of every shared asset against the clip itself, for both
+//! Compressed playback of every clip of every shared asset and every fixture of the repository
+//! against the clip itself, for both
 //! key formats: the virtual-shell error of every node (ACL's metric in the model's units: the
 //! static scale above a node taken out, `skel_anim::shell`) between the played f32 matrices and
 //! the clip as glTF defines it, evaluated in f64 (the skel-anim tests' reference
@@ -96,6 +97,21 @@ fn measured_times(data: &AnimationData, clip: usize, rng: &mut Rng) -> (Vec<f32>
     (grid, random)
 }
 
+/// The repository's own fixtures (`fixtures/*.gltf|glb` and `fixtures/peer/`: the built-in
+/// character, CUBICSPLINE rotations, root motion, gltfpack's and meshopt's outputs), in name
+/// order.
+fn fixture_files() -> Vec<std::path::PathBuf> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
+    let mut files: Vec<_> = [root.clone(), root.join("peer")]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "glb" || x == "gltf"))
+        .collect();
+    files.sort();
+    files
+}
+
 fn pose(player: &mut Player, clip: usize, t: f32) -> Vec<Mat4> {
     player
         .evaluate_clip_at(Some(clip), t, &mut NullSink)
@@ -114,7 +130,10 @@ fn compressed_clips_of_every_shared_asset_stay_within_the_bound_of_the_clip() {
     let mut times_checked = 0;
     let mut worst_off_ratio = 0.0_f64;
     let mut report = Vec::new();
-    for path in common::asset_files(&shared.join("assets")) {
+    for path in common::asset_files(&shared.join("assets"))
+        .into_iter()
+        .chain(fixture_files())
+    {
         let asset = load_path(&path, &LoadOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let data = Arc::new(asset.animation);
@@ -196,6 +215,7 @@ fn compressed_clips_of_every_shared_asset_stay_within_the_bound_of_the_clip() {
         "{clips_checked} clips, {times_checked} times; at random times at most \
          {worst_off_ratio:.4} times the bound"
     );
-    // 19 assets, 14 of them with clips (RobotExpressive alone has 14), both formats.
-    assert!(clips_checked >= 60, "{clips_checked} clips checked");
+    // 19 assets, 14 of them with clips (RobotExpressive alone has 14), and the fixtures, both
+    // formats.
+    assert!(clips_checked >= 100, "{clips_checked} clips checked");
 }
