@@ -75,8 +75,8 @@ pub(crate) fn compress_clips(plan: &mut PosePlan, data: &AnimationData, compress
 }
 
 /// `lossless` compressed by `c` (the clip's times from `clip` and each timeline's
-/// representative sampler `representative`, `nodes` nodes in the rig), with the report.
-/// `raw_bytes` is the clip's f32 key bytes, for the report.
+/// representative sampler `representative`; the error against `clip` itself over the rig's
+/// nodes `rest`), with the report. `raw_bytes` is the clip's f32 key bytes, for the report.
 pub(crate) fn compress(
     lossless: &QuadPlan,
     clip: &Clip,

@@ -47,21 +47,29 @@ pub fn shell_error(reference: &[f32], lossy: &[f32], shell: f64) -> f64 {
 /// joint's [`ClipReference::shell_of`]): `max_k |(R − L)·(shell·e_k) + (R − L)·e_w|`, in the
 /// model's units, in f64.
 #[must_use]
+#[inline]
 pub fn shell_error_f64(reference: &Matrix64, lossy: &[f32], shell: f64) -> f64 {
-    let d = |i: usize| reference[i] - lossy.get(i).map_or(f64::NAN, |&v| f64::from(v));
-    (0..3)
-        .map(|axis| {
-            let e = (0..3)
-                .map(|row| {
-                    let e = d(4 * axis + row) * shell + d(12 + row);
-                    e * e
-                })
-                .sum::<f64>()
-                .sqrt();
+    let Some(lossy) = lossy.get(..16) else {
+        return f64::INFINITY;
+    };
+    let d = |i: usize| reference[i] - f64::from(lossy[i]);
+    let offset = [d(12), d(13), d(14)];
+    // The farthest point's squared distance, one square root at the end (the same figure:
+    // the square root is monotonic and correctly rounded).
+    let mut worst = 0.0_f64;
+    for axis in 0..3 {
+        let mut squared = 0.0;
+        for (row, o) in offset.iter().enumerate() {
+            let e = d(4 * axis + row) * shell + o;
+            squared += e * e;
+        }
+        if squared.is_nan() {
             // A NaN anywhere is no pose at all, not a small error.
-            if e.is_nan() { f64::INFINITY } else { e }
-        })
-        .fold(0.0, f64::max)
+            return f64::INFINITY;
+        }
+        worst = worst.max(squared);
+    }
+    worst.sqrt()
 }
 
 /// Errors of many joints at many times: the figures a table reports.
