@@ -371,3 +371,69 @@ fn a_clip_that_moves_nothing_compresses_with_either_key_format() {
         }
     }
 }
+
+/// `data` under a new root node (index 0) of static scale `scale`, as RobotExpressive's
+/// joints sit under a scale-100 armature, every translation (rest and keys) divided by it:
+/// the same model, its joints in units `scale` times larger.
+fn under_armature(data: &AnimationData, scale: f32) -> AnimationData {
+    let mut out = data.clone();
+    for n in &mut out.nodes {
+        n.translation = n.translation.map(|t| t / scale);
+        n.parent = Some(n.parent.map_or(0, |p| p + 1));
+    }
+    out.nodes.insert(
+        0,
+        skel_anim::NodeRest {
+            scale: [scale; 3],
+            ..skel_anim::NodeRest::new("armature", None)
+        },
+    );
+    let clip = &mut out.clips[0];
+    for ch in &mut clip.channels {
+        ch.node += 1;
+        if ch.path == skel_anim::ChannelPath::Translation {
+            let s = &clip.samplers[ch.sampler];
+            let keys = s.output().iter().map(|v| v / scale).collect();
+            clip.samplers[ch.sampler] =
+                skel_anim::Sampler::new(s.input().to_vec(), keys, s.interpolation()).unwrap();
+        }
+    }
+    out
+}
+
+/// The shell is in the model's units: under a static scale-100 armature the same model
+/// compresses to about the same bytes within the bound of a 3 cm shell, where holding a shell
+/// through the whole world matrix (3 m) would take many more bits; measured that way, its
+/// error is far past the bound.
+#[test]
+fn a_static_scale_above_the_joints_leaves_the_shell_in_the_models_units() {
+    let plain = Arc::new(smooth_rig(&fixed_motions(), 61));
+    let scaled = Arc::new(under_armature(&plain, 100.0));
+    let c = Compression {
+        keys: KeyFormat::Variable,
+        ..Compression::default()
+    };
+    let (a, b) = (rig(&plain, Some(c)), rig(&scaled, Some(c)));
+    let (ra, rb) = (
+        *a.clip_compression(0).unwrap(),
+        *b.clip_compression(0).unwrap(),
+    );
+    assert!(rb.max_error <= c.bound, "{rb:?}");
+    let times: Vec<f32> = (0..=480).map(|i| i as f32 / 240.0).collect();
+    let model = worst_error(&scaled, &b, &times, c.shell);
+    assert!(model <= f64::from(c.bound) + 2e-6, "{model}");
+    assert!(
+        rb.compressed_bytes * 4 <= ra.compressed_bytes * 5,
+        "the same model, about the same bytes: {rb:?} against {ra:?}"
+    );
+    // The shell through the whole world matrix: 3 cm of the armature's units, 3 m of the model.
+    let mut player = Player::new(&b);
+    let whole = times.iter().fold(0.0_f64, |worst, &t| {
+        let want = clip_world_f64(&scaled, 0, t);
+        let got = world_at(&mut player, t);
+        want.iter().zip(&got).fold(worst, |w, (m, g)| {
+            w.max(model_shell_error(m, g.as_ref(), f64::from(c.shell)))
+        })
+    });
+    assert!(whole > 10.0 * f64::from(c.bound), "{whole}");
+}
