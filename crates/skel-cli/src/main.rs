@@ -45,9 +45,9 @@ enum Command {
     /// Bake a source asset's clips onto a target rig (Babylon.js's retargeting rule, humanoid
     /// auto-mapping with --auto) and write the target as one .glb with them.
     Retarget(commands::retarget::RetargetArgs),
-    /// Compress the asset's clips (ACL's 0.01 cm on a 3 cm shell by default) and print, per
-    /// clip, raw and compressed bytes, both ratios, the max and p99 shell error and the build
-    /// time (--json for tools).
+    /// Compress the asset's clips (ACL's 0.01 cm on a 3 cm shell in the model's units by
+    /// default) and print, per clip, raw and compressed bytes, both ratios, the max and p99
+    /// shell error against the clip itself and the build time (--json for tools).
     Compress(commands::compress::CompressArgs),
     /// Mirror the asset's clips left/right (pairs from node names, --pairs or --humanoid; the
     /// plane from the rest pose) and write it as one .glb; --append keeps the originals.
