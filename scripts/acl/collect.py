@@ -71,7 +71,8 @@ def main():
         "raw_bytes_animated": sum(c["skel"]["raw_bytes_animated"] for c in clips),
     }
     doc = {
-        "what": "skel compressed clips (ACL's 0.01 cm bound on a 3 cm shell) beside ACL 2.1.0's "
+        "what": "skel compressed clips (ACL's 0.01 cm bound on a 3 cm shell in the model's units, "
+                "skel's error against the clip itself in f64) beside ACL 2.1.0's "
                 "acl_compressor at its default settings, on the same clips",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": commit, "compiler": compiler, "acl": "v2.1.0",
@@ -122,7 +123,8 @@ def variable(work, out, clips, commit):
     v = sum(r["skel_variable"]["compressed_bytes"] for r in rows)
     f = sum(r["skel_variable"]["stored_bytes"] for r in rows)
     doc = {
-        "what": "skel's KeyFormat::Variable clips (ACL's 0.01 cm bound on a 3 cm shell) beside "
+        "what": "skel's KeyFormat::Variable clips (ACL's 0.01 cm bound on a 3 cm shell in the "
+                "model's units, skel's error against the clip itself in f64) beside "
                 "ACL 2.1.0's acl_compressor at its default settings, on the same clips",
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "commit": commit, "command": "bash scripts/acl/compare.sh",
