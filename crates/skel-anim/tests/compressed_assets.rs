@@ -12,26 +12,16 @@
 
 mod common;
 
-#[path = "../../skel-anim/tests/common/reference.rs"]
-#[allow(
-    dead_code,
-    reason = "the clip's f64 evaluation is all this test uses of it"
-)]
-mod reference;
-
-#[path = "../../skel-anim/tests/common/model_shell.rs"]
-mod model_shell;
-
 use std::sync::Arc;
 
-use model_shell::{clip_world_f64, model_shell_error, model_shells};
+use common::model_shell::{clip_world_f64, model_shell_error, model_shells};
 use skel_anim::glam::Mat4;
 use skel_anim::{AnimationData, Compression, KeyFormat, NullSink, Player, Rig, RigOptions};
 use skel_gltf::{LoadOptions, load_path};
 
 /// The largest shell error over every node between the clip's f64 pose `want` and the played
 /// one `got`, each node's shell from `shells`, and the node.
-fn shell_error(want: &[reference::M64], got: &[Mat4], shells: &[f64]) -> (f64, usize) {
+fn shell_error(want: &[common::M64], got: &[Mat4], shells: &[f64]) -> (f64, usize) {
     want.iter()
         .zip(got)
         .zip(shells)
@@ -121,16 +111,16 @@ fn pose(player: &mut Player, clip: usize, t: f32) -> Vec<Mat4> {
 
 #[test]
 fn compressed_clips_of_every_shared_asset_stay_within_the_bound_of_the_clip() {
-    let Some(shared) = common::shared_dir(
-        "compressed_clips_of_every_shared_asset_stay_within_the_bound_of_the_clip",
-    ) else {
+    let Some(shared) =
+        shared_dir("compressed_clips_of_every_shared_asset_stay_within_the_bound_of_the_clip")
+    else {
         return;
     };
     let mut clips_checked = 0;
     let mut times_checked = 0;
     let mut worst_off_ratio = 0.0_f64;
     let mut report = Vec::new();
-    for path in common::asset_files(&shared.join("assets"))
+    for path in asset_files(&shared.join("assets"))
         .into_iter()
         .chain(fixture_files())
     {
@@ -218,4 +208,33 @@ fn compressed_clips_of_every_shared_asset_stay_within_the_bound_of_the_clip() {
     // 19 assets, 14 of them with clips (RobotExpressive alone has 14), and the fixtures, both
     // formats.
     assert!(clips_checked >= 100, "{clips_checked} clips checked");
+}
+
+/// `../shared` beside the repository when it holds `assets/`; otherwise `None` after a skip
+/// (`skel_test_support::shared`: a failure when `SKEL_REQUIRE_ASSETS=1`).
+fn shared_dir(test: &str) -> Option<std::path::PathBuf> {
+    skel_test_support::shared(test, "assets")?;
+    Some(skel_test_support::shared_root())
+}
+
+/// Every glTF file of `../shared/assets`, the first of each folder, in name order.
+fn asset_files(assets: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut folders: Vec<std::path::PathBuf> = std::fs::read_dir(assets)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    folders
+        .iter()
+        .filter_map(|folder| {
+            let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(folder)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "glb" || x == "gltf"))
+                .collect();
+            files.sort();
+            files.into_iter().next()
+        })
+        .collect()
 }
