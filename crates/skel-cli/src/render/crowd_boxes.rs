@@ -90,13 +90,9 @@ impl CrowdBoxes {
         let mut counts = BoxCounts::default();
         let kept = crowd.visible();
         for (i, (player, placement)) in (0u32..).zip(crowd.players.iter().zip(placements)) {
-            let Some((min, max)) = player
-                .visible()
-                .then(|| crowd.instance_box(i as usize))
-                .flatten()
-            else {
+            if !player.visible() {
                 continue;
-            };
+            }
             let is_kept = kept.binary_search(&i).is_ok();
             if is_kept {
                 counts.kept += 1;
@@ -108,7 +104,10 @@ impl CrowdBoxes {
                 (false, true) => 0,
                 (false, false) => 1,
             };
-            if set == 2 || shown == Boxes::All {
+            // Only the boxes drawn are made (the viewer counts every frame, boxes few).
+            if (set == 2 || shown == Boxes::All)
+                && let Some((min, max)) = crowd.instance_box(i as usize)
+            {
                 self.faces[set].extend(box_edges(placement, min, max, self.thickness));
             }
         }
