@@ -168,6 +168,47 @@ fn gpu_and_cpu_posed_crowds_in_either_handedness_draw_the_same_picture() {
 }
 
 #[test]
+fn a_crowd_culled_on_the_gpu_draws_what_the_cpu_cull_draws() {
+    let test = "a_crowd_culled_on_the_gpu_draws_what_the_cpu_cull_draws";
+    if !gpu_available(test) {
+        return;
+    }
+    let args = |posing, view| {
+        [
+            "--crowd",
+            "16",
+            "--posing",
+            posing,
+            "--cull-view",
+            view,
+            "--frames",
+            "1",
+            "--size",
+            "192x144",
+        ]
+    };
+    let model = |image: &RgbaImage| image.pixels().filter(|p| is_model(p)).count();
+    let whole = frame(&render("crowd-gpu-whole", &args("gpu", "1")), 0);
+    let gpu = frame(&render("crowd-gpu-culled", &args("gpu", "0.4")), 0);
+    let cpu = frame(&render("crowd-cpu-culled", &args("cpu", "0.4")), 0);
+    let (mean, p99) = compare(&gpu, &cpu);
+    assert!(
+        mean < 1.0 && p99 < 40,
+        "the GPU- and CPU-culled crowds differ (mean {mean:.3}, p99 {p99})"
+    );
+    // Narrowing the cull leaves characters out of the picture.
+    eprintln!(
+        "model pixels: {} whole, {} culled",
+        model(&whole),
+        model(&gpu)
+    );
+    assert!(
+        model(&gpu) * 10 < model(&whole) * 9,
+        "as many characters drawn with the culling narrowed to 0.4"
+    );
+}
+
+#[test]
 fn a_crowd_refuses_what_it_cannot_play() {
     let dir = out_dir("crowd-refused");
     let out = dir.to_str().unwrap();
@@ -252,6 +293,7 @@ fn boxes_need_a_cpu_posed_crowd_and_a_cull_view_in_0_1() {
     let out = dir.to_str().unwrap();
     for (args, says) in [
         (vec!["--crowd", "4", "--boxes"], "--posing cpu"),
+        (vec!["--crowd", "4", "--cull-view", "0"], "--cull-view"),
         (
             vec!["--crowd", "4", "--posing", "cpu", "--cull-view", "0"],
             "--cull-view",

@@ -70,8 +70,13 @@ pub(crate) fn compute_pipelines_with<const N: usize>(
     })
 }
 
-/// Workgroups (x, y) of `group` threads covering `threads` threads, x at most `max_x`.
-pub(crate) fn groups_2d(threads: u64, max_x: u32, group: u32) -> (u32, u32) {
+/// Workgroups (x, y) of `group` threads covering `threads` threads, x at most `max_x`
+/// (`Limits::max_compute_workgroups_per_dimension`, 65 535 by default): a crowd of more than
+/// 65 535 × `group` instances needs the second dimension. A shader finds its thread as
+/// `(workgroup_id.y * num_workgroups.x + workgroup_id.x) * group + local_invocation_index` and
+/// returns past `threads`.
+#[must_use]
+pub fn groups_2d(threads: u64, max_x: u32, group: u32) -> (u32, u32) {
     let groups = threads.div_ceil(u64::from(group)).max(1);
     let x = groups.min(u64::from(max_x.max(1)));
     let y = groups.div_ceil(x);

@@ -130,13 +130,13 @@ impl PageCrowd {
         self.crowd.tick(dt);
         self.crowd.upload(&gpu.ctx, encoder)?;
         self.crowd.skin(encoder);
+        self.renderer.place(encoder);
         Ok(())
     }
 
     /// Records the crowd's draws into `pass`.
     pub(crate) fn draw(&self, character: &AssetContainer, pass: &mut wgpu::RenderPass<'_>) {
-        self.renderer
-            .draw(character, self.crowd.visible_count(), pass);
+        self.renderer.draw(character, pass);
     }
 
     /// Draw calls per frame.

@@ -30,55 +30,14 @@
 
 use skel_anim::{LayerDesc, Player, PoseSink};
 use skel_gpu::glam::Mat4;
-use skel_gpu::{
-    CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor, CrowdSkinning, GpuContext, GpuError,
-    SkinningMethod,
-};
+use skel_gpu::{CrowdBones, CrowdBonesDescriptor, CrowdSkinning, GpuContext, GpuError};
 
 use crate::crowd_bounds::{CullSpheres, cull_spheres};
 use crate::crowd_gpu::{GpuPosing, Posing};
+use crate::crowd_gpu_cull::GpuCull;
 use crate::crowd_mesh::{CrowdMesh, MeshSetup, MorphWeights};
 use crate::crowd_pipelines::{CROWD_PIPELINES, morph_layout, pipeline_slot};
-use crate::{AssetContainer, SkelError};
-
-/// What [`Crowd::new`] builds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CrowdDescriptor {
-    /// Instances (at least 1).
-    pub instances: u32,
-    /// The clip every player starts with (`None`: the rest pose).
-    pub clip: Option<usize>,
-    /// Whether to create the compute pipelines and the skinned output buffers
-    /// (12 + 12 bytes per vertex per instance) for [`Crowd::skin`].
-    pub compute: bool,
-    /// Staging slots of the upload ring.
-    pub staging_slots: usize,
-    /// How the compute path skins: linear, or dual quaternions (volume-preserving twists).
-    /// A mesh whose rest bones carry scale or shear falls back to linear skinning and says so
-    /// in [`Crowd::warnings`].
-    pub skinning: SkinningMethod,
-    /// Where instances are posed: CPU players, or the GPU pose pass (see [`Crowd::posed_on_gpu`]).
-    pub posing: Posing,
-    /// The largest storage binding a chunk of the bone buffer or the skinned output may take
-    /// (`None`: the device's `max_storage_buffer_binding_size`); smaller values exercise the
-    /// chunking that lets crowds past the limit skin.
-    pub max_chunk_bytes: Option<u64>,
-}
-
-impl Default for CrowdDescriptor {
-    /// One instance, clip 0, compute skinning on, [`CROWD_STAGING_SLOTS`] slots.
-    fn default() -> Self {
-        Self {
-            instances: 1,
-            clip: Some(0),
-            compute: true,
-            staging_slots: CROWD_STAGING_SLOTS,
-            skinning: SkinningMethod::Linear,
-            posing: Posing::Cpu,
-            max_chunk_bytes: None,
-        }
-    }
-}
+use crate::{AssetContainer, CrowdDescriptor, SkelError};
 
 /// A skeleton binding's place in an instance's bones.
 #[derive(Debug, Clone, Copy)]
@@ -238,7 +197,7 @@ impl Crowd {
             )
         }
         .map_err(SkelError::gpu("crowd bones"))?;
-        let gpu_posing = match desc.posing {
+        let mut gpu_posing = match desc.posing {
             Posing::Cpu => None,
             Posing::Gpu(layout) => Some(
                 GpuPosing::new(
@@ -252,6 +211,9 @@ impl Crowd {
                 .map_err(SkelError::gpu("crowd GPU posing"))?,
             ),
         };
+        if let Some(posing) = gpu_posing.as_mut().filter(|_| desc.gpu_cull) {
+            posing.cull = Some(GpuCull::new(ctx, asset, &gpu, desc.max_chunk_bytes)?);
+        }
         let morph = match &gpu_posing {
             Some(posing) => Some(MorphWeights {
                 buffer: posing.pose.morph_buffer(),

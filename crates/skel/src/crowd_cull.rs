@@ -11,7 +11,8 @@
 //! and how tight it is.
 //!
 //! A frame: [`Crowd::tick`], [`Crowd::cull`], [`Crowd::upload`], [`Crowd::skin`], then the
-//! renderer's [`place_visible`](crate::render::CrowdRenderer::place_visible) and draw.
+//! renderer's [`place`](crate::render::CrowdRenderer::place) and draw. A GPU-posed crowd is
+//! culled on the GPU instead (`crowd_gpu_cull`).
 
 use skel_gpu::frustum_planes;
 use skel_gpu::glam::{Mat4, Vec3};
@@ -43,7 +44,7 @@ impl Crowd {
     /// how many are left. Call it after [`tick`](Self::tick) (which rebuilds the list from
     /// the players) and before [`upload`](Self::upload); the culled instances' bones are
     /// neither uploaded nor skinned, and a renderer draws the list as it is left
-    /// ([`CrowdRenderer::place_visible`](crate::render::CrowdRenderer::place_visible)).
+    /// ([`CrowdRenderer::place`](crate::render::CrowdRenderer::place)).
     ///
     /// The test is conservative: an instance is kept unless its box lies wholly outside one
     /// of the frustum's six planes. An instance none of whose joints has a finite box (NaN or

@@ -31,6 +31,8 @@ pub(crate) struct GpuPosing {
     /// Seconds the next upload advances the playheads by (set by `tick`).
     pub(crate) dt: f32,
     pub(crate) readback: PoseReadback,
+    /// The GPU cull ([`CrowdDescriptor::gpu_cull`](crate::CrowdDescriptor::gpu_cull)).
+    pub(crate) cull: Option<crate::crowd_gpu_cull::GpuCull>,
 }
 
 impl GpuPosing {
@@ -64,6 +66,7 @@ impl GpuPosing {
             pose,
             dt: 0.0,
             readback: PoseReadback::default(),
+            cull: None,
         })
     }
 }

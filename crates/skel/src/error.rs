@@ -56,10 +56,18 @@ impl SkelError {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum CullError {
-    /// A GPU-posed crowd has no bone matrices on the CPU: cull it on the GPU with
-    /// [`skel_gpu::CrowdCull`], which boxes the instances where the pose pass wrote them.
-    #[error("the crowd is posed on the GPU; cull it there (skel_gpu::CrowdCull)")]
+    /// A GPU-posed crowd has no bone matrices on the CPU: cull it on the GPU
+    /// ([`Crowd::encode_cull`](crate::Crowd::encode_cull), with
+    /// [`CrowdDescriptor::gpu_cull`](crate::CrowdDescriptor::gpu_cull)).
+    #[error("the crowd is posed on the GPU; cull it there (Crowd::encode_cull)")]
     PosedOnGpu,
+    /// A CPU-posed crowd is culled on the CPU ([`Crowd::cull`](crate::Crowd::cull)), where
+    /// its bones are.
+    #[error("the crowd is posed on the CPU; cull it there (Crowd::cull)")]
+    PosedOnCpu,
+    /// The GPU-posed crowd was made without [`CrowdDescriptor::gpu_cull`](crate::CrowdDescriptor::gpu_cull).
+    #[error("the crowd was made without a GPU cull (CrowdDescriptor::gpu_cull)")]
+    GpuCullOff,
     /// Fewer placements than instances.
     #[error("{given} placements for {instances} instances")]
     Placements {

@@ -1,7 +1,7 @@
 //! `Crowd::instance_box` and `Crowd::cull` on a real adapter (lavapipe in CI): every vertex the
 //! crowd's compute pass skins (and morphs) lies in its instance's box; culling keeps every
 //! instance with a vertex in the camera's frustum and drops most of the others; a culled crowd,
-//! placed by `CrowdRenderer::place_visible`, draws the same picture as the whole crowd; a lone
+//! placed by `CrowdRenderer::place`, draws the same picture as the whole crowd; a lone
 //! player's box (`AssetContainer::world_box`) holds every vertex it skins and morphs.
 //!
 //! Without an adapter: SKIP, or fail when `SKEL_REQUIRE_GPU=1`.
@@ -9,15 +9,16 @@
 
 use std::path::Path;
 
-use skel::gpu::glam::{Mat4, Vec3, Vec4};
+use skel::gpu::glam::{Mat4, Vec3};
 use skel::gpu::{GpuContext, PoseLayout, readback::read_buffer};
-use skel::render::{BACKGROUND, Camera, CrowdRenderer, OffscreenTarget, rest_bounds};
-use skel::{
-    AssetContainer, Crowd, CrowdDescriptor, CullError, LoadOptions, Posing, SkelError, load_gltf,
-};
+use skel::render::{BACKGROUND, CrowdRenderer, OffscreenTarget};
+use skel::{AssetContainer, Crowd, CrowdDescriptor, CullError, Posing, SkelError, load_gltf};
 
 mod common;
 use common::{gpu, gpu_view};
+#[path = "crowd/scene.rs"]
+mod scene;
+use scene::{SIDE, Scene, in_view, scene};
 #[path = "crowd/reference.rs"]
 #[allow(
     dead_code,
@@ -123,54 +124,6 @@ fn every_skinned_vertex_lies_in_its_instance_box() {
         assert_ne!(crowd.instance_box(0), crowd.instance_box(3), "{file}");
         assert_eq!(crowd.instance_box(6), None, "{file}: past the end");
     }
-}
-
-/// A 9 × 9 grid of the built-in character, spaced by twice its rest size, and a camera low
-/// over one corner looking along a diagonal: some of the grid in view, some not.
-struct Scene {
-    asset: AssetContainer,
-    placements: Vec<Mat4>,
-    view_projection: Mat4,
-    camera: Camera,
-}
-
-const SIDE: u32 = 9;
-
-fn scene(ctx: &GpuContext) -> Scene {
-    let path = Path::new(FIXTURES).join("default_character.glb");
-    let asset = load_gltf(ctx, &path, &LoadOptions::default()).unwrap();
-    let (lo, hi) = rest_bounds(&asset);
-    let size = (hi - lo).max_element();
-    let placements = (0..SIDE * SIDE)
-        .map(|i| {
-            let (x, z) = ((i % SIDE) as f32, (i / SIDE) as f32);
-            Mat4::from_translation(Vec3::new(x, 0.0, z) * 2.0 * size)
-        })
-        .collect();
-    let eye = Vec3::new(-1.0, 0.6, -1.0) * size;
-    let view = Mat4::look_at_rh(eye, Vec3::new(3.0, 0.2, 5.0) * size, Vec3::Y);
-    let projection = Mat4::perspective_rh(0.7, 1.0, 0.05 * size, 12.0 * size);
-    let inverse = view.inverse();
-    let camera = Camera {
-        view,
-        projection,
-        eye,
-        right: inverse.x_axis.truncate(),
-        up: inverse.y_axis.truncate(),
-        back: inverse.z_axis.truncate(),
-    };
-    Scene {
-        asset,
-        placements,
-        view_projection: camera.view_projection(),
-        camera,
-    }
-}
-
-/// Whether `p` placed by `placement` lies in the frustum of `view_projection`.
-fn in_view(view_projection: Mat4, placement: &Mat4, p: Vec3) -> bool {
-    let c: Vec4 = view_projection * placement.transform_point3(p).extend(1.0);
-    c.x.abs() <= c.w && c.y.abs() <= c.w && c.z >= 0.0 && c.z <= c.w
 }
 
 #[test]
@@ -305,22 +258,26 @@ fn culling_refuses_short_placements_and_gpu_posed_crowds() {
     assert_eq!(on_gpu.instance_box(0), None);
 }
 
-/// Draws `crowd` (already uploaded and skinned) with `renderer` and reads the picture back.
+/// Draws `crowd` (already uploaded and skinned) with `renderer` and reads the picture back;
+/// `place`: record the renderer's placing pass first.
 fn picture(
     ctx: &GpuContext,
     asset: &AssetContainer,
-    crowd: &Crowd,
     renderer: &CrowdRenderer,
     target: &OffscreenTarget,
+    place: bool,
 ) -> Vec<u8> {
     let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    if place {
+        renderer.place(&mut encoder);
+    }
     {
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             color_attachments: &[Some(target.color_attachment(BACKGROUND))],
             depth_stencil_attachment: Some(target.depth_attachment()),
             ..Default::default()
         });
-        renderer.draw(asset, crowd.visible_count(), &mut pass);
+        renderer.draw(asset, &mut pass);
     }
     target.encode_readback(&mut encoder);
     ctx.queue.submit([encoder.finish()]);
@@ -343,18 +300,31 @@ fn a_culled_crowd_draws_the_picture_of_the_whole_crowd() {
     let mut crowd = crowd_at_times(&ctx, &asset, SIDE * SIDE);
     let target = OffscreenTarget::new(&ctx.device, 160, 160, 1).unwrap();
     let rest = skel::gltf::rest_world_matrices(&asset.animation).unwrap();
-    let mut renderer =
+    let renderer =
         CrowdRenderer::new(&ctx, &asset, &crowd, &rest, &placements, &target.format()).unwrap();
     renderer.set_camera(&ctx.queue, &camera);
+    // Before the first `place`, nothing is drawn.
+    let empty = picture(&ctx, &asset, &renderer, &target, false);
     skinned(&ctx, &mut crowd);
-    let whole = picture(&ctx, &asset, &crowd, &renderer, &target);
+    let whole = picture(&ctx, &asset, &renderer, &target, true);
     let kept = crowd.cull(view_projection, &placements).unwrap();
     assert!(kept < SIDE * SIDE);
     skinned(&ctx, &mut crowd);
-    // Without placing the slots, the kept instances stand where the first ones were placed.
-    let misplaced = picture(&ctx, &asset, &crowd, &renderer, &target);
-    renderer.place_visible(&ctx.queue, crowd.visible());
-    let culled = picture(&ctx, &asset, &crowd, &renderer, &target);
+    let culled = picture(&ctx, &asset, &renderer, &target, true);
+    // What a placing pass that ignored the list would draw: slot s (instance visible[s]) at
+    // placements[s]. Moving each kept instance there by `set_placements` draws it.
+    let visible = crowd.visible().to_vec();
+    let mut slot_order = placements.clone();
+    for (s, &i) in visible.iter().enumerate() {
+        slot_order[i as usize] = placements[s];
+    }
+    renderer.set_placements(&ctx.queue, &slot_order).unwrap();
+    let misplaced = picture(&ctx, &asset, &renderer, &target, true);
+    assert!(
+        renderer
+            .set_placements(&ctx.queue, &placements[1..])
+            .is_err()
+    );
     let differing = |a: &[u8], b: &[u8]| {
         a.chunks_exact(4)
             .zip(b.chunks_exact(4))
@@ -367,6 +337,10 @@ fn a_culled_crowd_draws_the_picture_of_the_whole_crowd() {
         "the picture is nearly empty: {background} background pixels"
     );
     assert_eq!(differing(&whole, &culled), 0, "culled against whole");
+    assert!(
+        empty.chunks_exact(4).all(|p| p == &empty[..4]),
+        "drawn before the first place"
+    );
     assert!(
         differing(&whole, &misplaced) > 100,
         "the check cannot see misplaced characters"

@@ -59,9 +59,9 @@ pub struct RenderArgs {
     /// for the pose it is drawn in): green where the culling kept it, red where it culled it.
     #[arg(long, requires = "crowd")]
     pub boxes: bool,
-    /// Cull a `--posing cpu` crowd against the camera's frustum narrowed to this fraction of
-    /// the picture (default 1: the picture's own), to see the culling at work inside the
-    /// frame (with `--boxes`).
+    /// Cull the crowd against the camera's frustum narrowed to this fraction of the picture
+    /// (default 1: the picture's own), to see the culling at work inside the frame (with
+    /// `--boxes` on `--posing cpu`; on the GPU path the GPU culls, nothing is read back).
     #[arg(
         long,
         value_name = "FRACTION",

@@ -5,7 +5,9 @@
 //! one instanced draw per primitive ([`CrowdRenderer`]). Framing, frames, GIF and contact sheet
 //! are those of a one-character render.
 //!
-//! On the CPU path the crowd is culled against the camera every frame ([`Crowd::cull`]).
+//! The crowd is culled against the camera every frame: on the CPU path by [`Crowd::cull`], on
+//! the GPU path by [`Crowd::encode_cull`] after the pose pass (nothing read back: the draws
+//! are indirect).
 //!
 //! Morphing meshes morph per character: the crowd's compute pass applies each instance's own
 //! morph weights (sampled by the pose pass, or its CPU player's) before skinning.
@@ -51,7 +53,7 @@ pub struct CrowdSpec {
     /// Draw each character's box (`--boxes`; CPU posing): green kept, red culled.
     pub boxes: bool,
     /// Cull against the camera's frustum narrowed to this fraction of the picture
-    /// (`--cull-view`; CPU posing; 1: the picture's own).
+    /// (`--cull-view`; 1: the picture's own).
     pub cull_view: f32,
 }
 
@@ -79,9 +81,9 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
         Animation::Graph(_) => Some("--graph"),
         Animation::Default | Animation::Clip(_) => None,
     };
-    if (spec.boxes || spec.cull_view != 1.0) && spec.posing != CrowdPosing::Cpu {
+    if spec.boxes && spec.posing != CrowdPosing::Cpu {
         return Err(RenderError::BadArgument {
-            what: "--boxes / --cull-view",
+            what: "--boxes",
             rule: "used with --posing cpu (the boxes of a CPU-posed crowd)",
             got: "--posing gpu".to_owned(),
         });
@@ -124,7 +126,7 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
 
     let (mut crowd, posed_on) = make_crowd(&ctx, &container, spec, clip, duration)?;
     let target = create_target(&ctx, job.width, job.height)?;
-    let mut scene = CrowdRenderer::new(
+    let scene = CrowdRenderer::new(
         &ctx,
         &container,
         &crowd,
@@ -141,12 +143,17 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
         None
     };
     let cull_camera = narrowed(camera.view_projection(), spec.cull_view);
+    let crowd_error = |context| move |source| RenderError::Crowd { context, source };
+    if crowd.posed_on_gpu() {
+        crowd
+            .set_placements(&ctx, &placements)
+            .map_err(crowd_error("placing it for the GPU cull"))?;
+    }
 
     let mut writer = output::FrameWriter::new(&job.out, job.width, job.height, frames, job.fps)?;
     let bar = progress_bar(job.progress, frames, &asset_name);
     let started = std::time::Instant::now();
     let mut rgba = Vec::new();
-    let crowd_error = |context| move |source| RenderError::Crowd { context, source };
     for i in 0..frames {
         crowd.tick(if i == 0 { 0.0 } else { 1.0 / job.fps });
         if !crowd.posed_on_gpu() {
@@ -155,7 +162,6 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
             crowd
                 .cull(cull_camera, &placements)
                 .map_err(crowd_error("culling"))?;
-            scene.place_visible(&ctx.queue, crowd.visible());
             if let Some(b) = &mut boxes {
                 b.update(&ctx, &crowd, &placements, None, Boxes::All);
             }
@@ -168,9 +174,15 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
         crowd
             .upload(&ctx, &mut encoder)
             .map_err(crowd_error("posing"))?;
+        if crowd.posed_on_gpu() {
+            crowd
+                .encode_cull(&ctx, &mut encoder, cull_camera)
+                .map_err(crowd_error("culling"))?;
+        }
         crowd.skin(&mut encoder);
+        scene.place(&mut encoder);
         render_frame(&ctx, &target, encoder, i, &mut rgba, |pass| {
-            scene.draw(&container, crowd.visible_count(), pass);
+            scene.draw(&container, pass);
             if let Some(b) = &boxes {
                 b.draw(pass);
             }
@@ -322,6 +334,8 @@ pub(crate) fn make_crowd(
         } else {
             Posing::Cpu
         },
+        // Culled on the GPU after the pose pass (the CPU path culls with `Crowd::cull`).
+        gpu_cull: on_gpu,
         ..CrowdDescriptor::default()
     };
     let mut crowd = Crowd::new(ctx, container, &desc).map_err(crowd_error("building it"))?;

@@ -97,12 +97,12 @@ impl LiveCrowd {
         self.crowd
             .cull(camera.view_projection(), &self.placements)
             .map_err(|e| e.to_string())?;
-        self.scene.place_visible(&ctx.queue, self.crowd.visible());
         self.scene.set_camera(&ctx.queue, camera);
         self.boxes.set_camera(&ctx.queue, camera);
         self.counts = self.update_boxes(ctx);
         self.crowd.upload(ctx, encoder).map_err(|e| e.to_string())?;
         self.crowd.skin(encoder);
+        self.scene.place(encoder);
         Ok(())
     }
 
@@ -119,7 +119,7 @@ impl LiveCrowd {
 
     /// Draws the culled crowd and its boxes into `pass`.
     pub(super) fn draw(&self, character: &AssetContainer, pass: &mut wgpu::RenderPass<'_>) {
-        self.scene.draw(character, self.crowd.visible_count(), pass);
+        self.scene.draw(character, pass);
         self.boxes.draw(pass);
     }
 

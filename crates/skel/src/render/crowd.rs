@@ -1,10 +1,13 @@
 //! Drawing a [`Crowd`]: every primitive of the crowd's skinned meshes once, instanced over
 //! every visible character. The shader is the renderer's own [`MESH_WGSL`] (the lights,
 //! materials and tone curve of a one-character render), fed by the crowd's vertex fragment
-//! instead of a skinning fragment: vertex `v` of draw instance `i` is what crowd compute
-//! skinning wrote for instance `i` (`skel_crowd_skinned`), and the per-instance model matrix
-//! puts instance `i` where the caller placed it. `skel render --crowd` and the browser demo
-//! draw with it.
+//! instead of a skinning fragment: vertex `v` of draw instance `s` is what crowd compute
+//! skinning wrote into slot `s` (`skel_crowd_skinned`), and the per-instance model matrix puts
+//! slot `s` where the caller placed the instance the crowd's visible list names for it. The
+//! draws are indirect: their instance count, and each slot's placement, are written on the GPU
+//! from the visible list by [`CrowdRenderer::place`] (`crowd_place`), so a crowd culled on the
+//! CPU ([`Crowd::cull`]) or on the GPU ([`Crowd::encode_cull`]) draws the same way. `skel
+//! render --crowd`, `skel view --crowd` and the browser demo draw with it.
 
 use std::collections::HashMap;
 
@@ -13,7 +16,8 @@ use image::RgbaImage;
 use skel_gltf::AlphaMode;
 use skel_gpu::GpuContext;
 
-use super::renderer::{draw_primitive, set_vertex_streams};
+use super::crowd_place::{ARGS_WORDS, DrawArgs, SlotPlacements};
+use super::renderer::set_vertex_streams;
 use super::{
     Camera, MESH_WGSL, RenderError, RenderFormat, base_color_sampler, base_color_texture,
     draw_bind_group, draw_layout_entries, draw_uniform, frame_layout_entries, frame_uniform,
@@ -54,19 +58,58 @@ pub fn crowd_wgsl() -> String {
 #[derive(Debug)]
 struct Item {
     mesh: usize,
-    primitive: usize,
     /// Index of its crowd mesh (its group-2 bind group).
     crowd_mesh: usize,
     blend: bool,
     bind_group: wgpu::BindGroup,
+    /// Indexed (`draw_indexed_indirect`) or not; its arguments sit at `args` × 20 bytes.
+    indexed: bool,
+    args: usize,
 }
 
 /// Pipelines, bind groups and the placements of a crowd's draw.
 ///
-/// Per frame: [`Crowd::tick`], [`Crowd::cull`] (optional, CPU posing),
-/// [`Crowd::upload`] and [`Crowd::skin`] into an encoder, [`place_visible`](Self::place_visible)
-/// when the visible list is not every instance, then [`draw`](Self::draw) in a render pass of
-/// the format this was made for.
+/// Per frame, into one encoder: [`Crowd::tick`] and [`Crowd::cull`] (CPU posing, optional)
+/// before it, then [`Crowd::upload`], [`Crowd::encode_cull`] (GPU posing, optional),
+/// [`Crowd::skin`], [`place`](Self::place), and [`draw`](Self::draw) in a render pass of the
+/// format this was made for.
+///
+/// ```no_run
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use skel::gpu::glam::{Mat4, Vec3};
+/// use skel::render::{Camera, CrowdRenderer, OffscreenTarget, BACKGROUND};
+/// let ctx = skel::gpu::GpuContext::new_headless()?;
+/// let asset = skel::load_gltf(&ctx, "CesiumMan.glb".as_ref(), &Default::default())?;
+/// let mut crowd = skel::Crowd::new(&ctx, &asset, &skel::CrowdDescriptor {
+///     instances: 100,
+///     ..Default::default()
+/// })?;
+/// let placements: Vec<Mat4> = (0..100)
+///     .map(|i| Mat4::from_translation(Vec3::new((i % 10) as f32, 0.0, (i / 10) as f32)))
+///     .collect();
+/// let rest = skel::gltf::rest_world_matrices(&asset.animation)?;
+/// let target = OffscreenTarget::new(&ctx.device, 640, 360, 1)?;
+/// let renderer = CrowdRenderer::new(&ctx, &asset, &crowd, &rest, &placements, &target.format())?;
+/// let camera = Camera::framing(&[Vec3::ZERO, Vec3::new(9.0, 2.0, 9.0)], 16.0 / 9.0,
+///     skel::anim::Handedness::RightHanded);
+/// renderer.set_camera(&ctx.queue, &camera);
+/// crowd.tick(1.0 / 60.0);
+/// crowd.cull(camera.view_projection(), &placements)?;
+/// let mut encoder = ctx.device.create_command_encoder(&Default::default());
+/// crowd.upload(&ctx, &mut encoder)?;
+/// crowd.skin(&mut encoder);
+/// renderer.place(&mut encoder);
+/// {
+///     let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+///         color_attachments: &[Some(target.color_attachment(BACKGROUND))],
+///         depth_stencil_attachment: Some(target.depth_attachment()),
+///         ..Default::default()
+///     });
+///     renderer.draw(&asset, &mut pass);
+/// }
+/// ctx.queue.submit([encoder.finish()]);
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct CrowdRenderer {
     opaque: wgpu::RenderPipeline,
@@ -75,12 +118,8 @@ pub struct CrowdRenderer {
     frame_group: wgpu::BindGroup,
     crowd_groups: Vec<wgpu::BindGroup>,
     items: Vec<Item>,
-    instances: wgpu::Buffer,
-    instance_count: u32,
-    /// The placements by instance, and the scratch of [`CrowdRenderer::place_visible`]'s
-    /// placements by draw instance.
-    placements: Vec<Mat4>,
-    by_slot: Vec<[f32; 16]>,
+    /// Placements by instance and by slot, and the draws' indirect arguments.
+    slots: SlotPlacements,
     /// Primitives not drawn: lines and points, and meshes without a skin (not in the crowd).
     pub skipped: usize,
 }
@@ -107,7 +146,9 @@ fn buffer_init(
 
 impl CrowdRenderer {
     /// Sets up drawing `crowd` of `container` with instance `i` moved by `placements[i]`, into
-    /// passes of `format`. `world` holds the nodes' world matrices (the mesh nodes').
+    /// passes of `format`. `world` holds the nodes' world matrices (the mesh nodes'). An
+    /// instance past `placements` is drawn collapsed to a point. Until the first
+    /// [`place`](Self::place), nothing is drawn.
     ///
     /// # Errors
     /// [`RenderError::Gpu`] when the shader, a pipeline or a bind group does not validate;
@@ -163,6 +204,7 @@ impl CrowdRenderer {
         let white = upload_texture(ctx, &RgbaImage::from_pixel(1, 1, image::Rgba([255; 4])));
         let mut textures: HashMap<usize, wgpu::TextureView> = HashMap::new();
         let mut items = Vec::new();
+        let mut draws = Vec::new();
         let mut skipped = 0;
         for (mi, mesh) in container.meshes.iter().enumerate() {
             let Some(cm) = crowd.meshes().iter().position(|c| c.mesh == mi) else {
@@ -177,7 +219,7 @@ impl CrowdRenderer {
             } else {
                 Mat4::IDENTITY
             };
-            for (pi, primitive) in mesh.primitives.iter().enumerate() {
+            for primitive in &mesh.primitives {
                 if primitive.topology != Topology::Triangles {
                     skipped += 1;
                     continue;
@@ -196,12 +238,24 @@ impl CrowdRenderer {
                     texture.unwrap_or(&white),
                     &sampler,
                 );
+                let indexed = primitive.indices.is_some() && mesh.indices.is_some();
                 items.push(Item {
                     mesh: mi,
-                    primitive: pi,
                     crowd_mesh: cm,
                     blend: primitive.material.alpha_mode == AlphaMode::Blend,
                     bind_group,
+                    indexed,
+                    args: draws.len(),
+                });
+                draws.push(match &primitive.indices {
+                    Some(range) if indexed => DrawArgs::Indexed {
+                        first_index: range.start,
+                        index_count: range.end - range.start,
+                    },
+                    _ => DrawArgs::Vertices {
+                        first_vertex: primitive.base_vertex,
+                        vertex_count: primitive.vertex_count,
+                    },
                 });
             }
         }
@@ -224,13 +278,13 @@ impl CrowdRenderer {
         let pipeline = |blend| create_pipeline(ctx, &module, &layout, format, blend);
         let (opaque, blended) = (pipeline(false)?, pipeline(true)?);
 
-        let matrices: Vec<[f32; 16]> = placements.iter().map(Mat4::to_cols_array).collect();
-        let instances = buffer_init(
+        let slots = SlotPlacements::new(
             ctx,
-            "skel crowd placements",
-            bytemuck::cast_slice(&matrices),
-            wgpu::BufferUsages::VERTEX,
-        );
+            crowd.gpu().instances_buffer(),
+            crowd.gpu().instance_count(),
+            placements,
+            &draws,
+        )?;
         Ok(Self {
             opaque,
             blended,
@@ -238,33 +292,32 @@ impl CrowdRenderer {
             frame_group,
             crowd_groups,
             items,
-            instances,
-            instance_count: u32::try_from(placements.len()).unwrap_or(u32::MAX),
-            placements: placements.to_vec(),
-            by_slot: Vec::new(),
+            slots,
             skipped,
         })
     }
 
-    /// Puts draw instance `s` where `placements[visible[s]]` puts instance `visible[s]`:
-    /// call it with [`Crowd::visible`] after [`Crowd::cull`], or whenever players are hidden
-    /// or shown, so that each drawn character stands where its own instance was placed (the
-    /// crowd skins visible instances into consecutive slots). Until it is called, draw
-    /// instance `s` takes `placements[s]`, right while every instance is visible. An instance
-    /// past the placements given to [`new`](Self::new) is drawn collapsed to a point.
-    /// Allocates nothing once the longest list has been seen.
-    pub fn place_visible(&mut self, queue: &wgpu::Queue, visible: &[u32]) {
-        let count = visible.len().min(self.instance_count as usize);
-        self.by_slot.clear();
-        self.by_slot.extend(visible[..count].iter().map(|&i| {
-            self.placements
-                .get(i as usize)
-                .unwrap_or(&Mat4::ZERO)
-                .to_cols_array()
-        }));
-        if !self.by_slot.is_empty() {
-            queue.write_buffer(&self.instances, 0, bytemuck::cast_slice(&self.by_slot));
-        }
+    /// Records, into `encoder`, the pass that stands each drawn slot where the crowd's visible
+    /// list says its instance was placed, and sets every draw's instance count to the list's
+    /// length. Record it every frame after [`Crowd::upload`] and [`Crowd::encode_cull`] (which
+    /// write the list) and before the render pass with [`draw`](Self::draw): the list lives on
+    /// the GPU, and after a GPU cull only the GPU knows it. One dispatch of one thread a slot;
+    /// nothing read back.
+    pub fn place(&self, encoder: &mut wgpu::CommandEncoder) {
+        self.slots.record(encoder);
+    }
+
+    /// Moves the instances: instance `i` to `placements[i]` (as many as [`new`](Self::new)
+    /// was given; one `write_buffer`), from the next [`place`](Self::place) on.
+    ///
+    /// # Errors
+    /// [`RenderError::Gpu`] with [`skel_gpu::GpuError::LengthMismatch`] for another count.
+    pub fn set_placements(
+        &self,
+        queue: &wgpu::Queue,
+        placements: &[Mat4],
+    ) -> Result<(), RenderError> {
+        self.slots.set(queue, placements)
     }
 
     /// Writes the camera and lights (the facade renderer's).
@@ -278,19 +331,16 @@ impl CrowdRenderer {
         self.items.len()
     }
 
-    /// Records every primitive's instanced draw of the `visible` instances into `pass`.
-    pub fn draw(&self, container: &AssetContainer, visible: u32, pass: &mut wgpu::RenderPass<'_>) {
-        let instances = 0..visible.min(self.instance_count);
+    /// Records every primitive's instanced draw into `pass`, indirect: as many instances as
+    /// the visible list held at the last [`place`](Self::place).
+    pub fn draw(&self, container: &AssetContainer, pass: &mut wgpu::RenderPass<'_>) {
         pass.set_bind_group(0, &self.frame_group, &[]);
-        pass.set_vertex_buffer(INSTANCE_SLOT, self.instances.slice(..));
+        pass.set_vertex_buffer(INSTANCE_SLOT, self.slots.by_slot.slice(..));
         for item in &self.items {
             let (Some(mesh), Some(group)) = (
                 container.meshes.get(item.mesh),
                 self.crowd_groups.get(item.crowd_mesh),
             ) else {
-                continue;
-            };
-            let Some(primitive) = mesh.primitives.get(item.primitive) else {
                 continue;
             };
             if !mesh.visible {
@@ -304,7 +354,14 @@ impl CrowdRenderer {
             pass.set_bind_group(1, &item.bind_group, &[]);
             pass.set_bind_group(CROWD_GROUP, group, &[]);
             set_vertex_streams(pass, mesh);
-            draw_primitive(pass, mesh, primitive, instances.clone());
+            let offset = (item.args * ARGS_WORDS * 4) as u64;
+            match (&mesh.indices, item.indexed) {
+                (Some(indices), true) => {
+                    pass.set_index_buffer(indices.slice(..), wgpu::IndexFormat::Uint32);
+                    pass.draw_indexed_indirect(&self.slots.args, offset);
+                }
+                _ => pass.draw_indirect(&self.slots.args, offset),
+            }
         }
     }
 }

@@ -54,6 +54,7 @@ mod box_edges;
 mod camera;
 mod crowd;
 mod crowd_layout;
+mod crowd_place;
 mod ground;
 mod ground_patch;
 mod look;

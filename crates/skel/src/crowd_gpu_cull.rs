@@ -1,0 +1,228 @@
+//! Culling a GPU-posed [`Crowd`] on the GPU: after the pose pass, [`skel_gpu::CrowdCull`]
+//! boxes every instance from the bone matrices the pass just wrote (the character's joint
+//! spheres, the rule of [`Crowd::instance_box`] and `docs/bounds.md`), tests each box against
+//! the camera's frustum and appends the visible instances to a list, which is copied where the
+//! crowd's skinning and [`CrowdRenderer`](crate::render::CrowdRenderer) read their visible
+//! list. Nothing comes back to the CPU on the frame's path: skinning covers every slot and
+//! returns past the list's count, the renderer's draws are indirect. The count alone comes
+//! back, a frame or two later, for a readout ([`Crowd::gpu_visible_count`]).
+//!
+//! A frame: [`Crowd::tick`], then into one encoder [`Crowd::upload`] (the pose pass),
+//! [`Crowd::encode_cull`], [`Crowd::skin`], the renderer's `place` and draw.
+
+use skel_gpu::glam::Mat4;
+use skel_gpu::{CrowdBones, CrowdCull, CrowdCullDescriptor, CullInputs, GpuContext};
+
+use crate::{AssetContainer, Crowd, CullError, SkelError};
+
+/// A GPU-posed crowd's culling pass and the readback of its count.
+#[derive(Debug)]
+pub(crate) struct GpuCull {
+    /// `None` when the character has no joint sphere: such a crowd is never culled, as on the
+    /// CPU path.
+    pass: Option<CrowdCull>,
+    /// Bytes of the visible list (count and one entry per instance).
+    list_bytes: u64,
+    count: CountReadback,
+}
+
+impl GpuCull {
+    /// The culling pass over `bones` for `asset`'s joint spheres.
+    pub(crate) fn new(
+        ctx: &GpuContext,
+        asset: &AssetContainer,
+        bones: &CrowdBones,
+        max_chunk_bytes: Option<u64>,
+    ) -> Result<Self, SkelError> {
+        let inputs = CullInputs::new(&asset.animation, asset.bounds.parts())?;
+        let pass = if inputs.parts.is_empty() {
+            None
+        } else {
+            Some(
+                CrowdCull::new(
+                    ctx,
+                    bones,
+                    &CrowdCullDescriptor {
+                        parts: &inputs.parts,
+                        bones: &inputs.bones,
+                        // The facade's renderer writes its own draws' arguments; these go
+                        // unused.
+                        index_count: 0,
+                        first_index: 0,
+                        base_vertex: 0,
+                        max_chunk_bytes,
+                    },
+                )
+                .map_err(SkelError::gpu("crowd GPU cull"))?,
+            )
+        };
+        Ok(Self {
+            pass,
+            list_bytes: (u64::from(bones.instance_count()) + 1) * 4,
+            count: CountReadback::new(ctx),
+        })
+    }
+}
+
+/// The visible count on its way back to the CPU: copied after the cull into a mappable buffer
+/// when no earlier copy is in flight, read when the GPU has delivered it.
+#[derive(Debug)]
+struct CountReadback {
+    buffer: wgpu::Buffer,
+    in_flight: bool,
+    last: Option<u32>,
+}
+
+impl CountReadback {
+    fn new(ctx: &GpuContext) -> Self {
+        Self {
+            buffer: ctx.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("skel crowd visible count readback"),
+                size: 4,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+            in_flight: false,
+            last: None,
+        }
+    }
+
+    /// Records the copy of the list's count, unless one is still in flight.
+    fn record(&mut self, encoder: &mut wgpu::CommandEncoder, list: &wgpu::Buffer) {
+        if self.in_flight {
+            return;
+        }
+        encoder.copy_buffer_to_buffer(list, 0, &self.buffer, 0, 4);
+        encoder.map_buffer_on_submit(&self.buffer, wgpu::MapMode::Read, ..4, |_| {});
+        self.in_flight = true;
+    }
+
+    /// The latest delivered count; polls the device without waiting.
+    fn poll(&mut self, ctx: &GpuContext) -> Option<u32> {
+        if self.in_flight {
+            let _ = ctx.device.poll(wgpu::PollType::Poll);
+            if let Ok(view) = self.buffer.get_mapped_range(..4) {
+                let count: &[u32] = bytemuck::cast_slice(&view);
+                self.last = count.first().copied();
+                drop(view);
+                self.buffer.unmap();
+                self.in_flight = false;
+            }
+        }
+        self.last
+    }
+}
+
+impl Crowd {
+    /// Where each instance stands for the GPU cull: `placements[i]` moves instance `i`'s
+    /// character into the camera's world (as [`cull`](Self::cull)'s placements on the CPU
+    /// path, which takes them every call). One `write_buffer`; until it is called every
+    /// instance stands at the identity.
+    ///
+    /// # Errors
+    /// [`CullError::PosedOnCpu`] / [`CullError::GpuCullOff`] when the crowd has no GPU cull;
+    /// [`CullError::Placements`] for another count than the crowd's instances.
+    pub fn set_placements(
+        &mut self,
+        ctx: &GpuContext,
+        placements: &[Mat4],
+    ) -> Result<(), SkelError> {
+        let instances = self.gpu.instance_count() as usize;
+        let cull = self.gpu_cull_state()?;
+        if placements.len() != instances {
+            return Err(CullError::Placements {
+                given: placements.len(),
+                instances,
+            }
+            .into());
+        }
+        if let Some(pass) = &cull.pass {
+            pass.set_placements(ctx, placements)
+                .map_err(SkelError::gpu("crowd GPU cull placements"))?;
+        }
+        Ok(())
+    }
+
+    /// Records the GPU cull into `encoder`, after [`upload`](Self::upload) (whose pose pass
+    /// writes the bones it boxes) and before [`skin`](Self::skin): every instance's box from
+    /// its joints' spheres under its posed bones, moved by its placement
+    /// ([`set_placements`](Self::set_placements)), tested against the frustum of
+    /// `view_projection` (projection · view, WebGPU's clip space), and the instances left
+    /// made the crowd's visible list (in no particular order). Skinning then writes only them,
+    /// and [`CrowdRenderer`](crate::render::CrowdRenderer) draws only them. The same boxes
+    /// and the same conservative test as [`cull`](Self::cull) on the CPU path. Call it every
+    /// frame: the list stays as the last cull left it. A character without joint spheres is
+    /// never culled.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use skel::gpu::glam::{Mat4, Vec3};
+    /// let ctx = skel::gpu::GpuContext::new_headless()?;
+    /// let asset = skel::load_gltf(&ctx, "CesiumMan.glb".as_ref(), &Default::default())?;
+    /// let mut crowd = skel::Crowd::new(&ctx, &asset, &skel::CrowdDescriptor {
+    ///     instances: 10_000,
+    ///     posing: skel::Posing::Gpu(Default::default()),
+    ///     gpu_cull: true,
+    ///     ..Default::default()
+    /// })?;
+    /// let placements: Vec<Mat4> = (0..10_000)
+    ///     .map(|i| Mat4::from_translation(Vec3::new((i % 100) as f32, 0.0, (i / 100) as f32)))
+    ///     .collect();
+    /// crowd.set_placements(&ctx, &placements)?;
+    /// let view = Mat4::look_at_rh(Vec3::new(50.0, 2.0, -5.0), Vec3::new(50.0, 0.0, 50.0), Vec3::Y);
+    /// let projection = Mat4::perspective_rh(0.8, 16.0 / 9.0, 0.1, 500.0);
+    /// crowd.tick(1.0 / 60.0);
+    /// let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    /// crowd.upload(&ctx, &mut encoder)?;
+    /// crowd.encode_cull(&ctx, &mut encoder, projection * view)?;
+    /// crowd.skin(&mut encoder);
+    /// ctx.queue.submit([encoder.finish()]);
+    /// // A frame or two later:
+    /// if let Some(seen) = crowd.gpu_visible_count(&ctx) {
+    ///     println!("{seen} of 10 000 in view");
+    /// }
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Errors
+    /// [`CullError::PosedOnCpu`] / [`CullError::GpuCullOff`] when the crowd has no GPU cull;
+    /// [`SkelError::Gpu`] for a `view_projection` that is not finite.
+    pub fn encode_cull(
+        &mut self,
+        ctx: &GpuContext,
+        encoder: &mut wgpu::CommandEncoder,
+        view_projection: Mat4,
+    ) -> Result<(), SkelError> {
+        let list = self.gpu.instances_buffer().clone();
+        let cull = self.gpu_cull_state()?;
+        let Some(pass) = &cull.pass else {
+            return Ok(());
+        };
+        pass.encode(ctx, encoder, &skel_gpu::frustum_planes(view_projection))
+            .map_err(SkelError::gpu("crowd GPU cull"))?;
+        encoder.copy_buffer_to_buffer(pass.visible_buffer(), 0, &list, 0, cull.list_bytes);
+        cull.count.record(encoder, pass.visible_buffer());
+        Ok(())
+    }
+
+    /// The GPU cull's pass (its boxes, placements, visible list and indirect arguments, for a
+    /// renderer of one's own or [`skel_gpu::CrowdPick`]); `None` on the CPU path, without
+    /// [`CrowdDescriptor::gpu_cull`](crate::CrowdDescriptor::gpu_cull), or for a character
+    /// without joint spheres.
+    #[must_use]
+    pub fn gpu_cull(&self) -> Option<&CrowdCull> {
+        self.gpu_posing.as_ref()?.cull.as_ref()?.pass.as_ref()
+    }
+
+    /// How many instances the GPU cull kept, as the GPU last delivered it (a frame or two
+    /// behind [`encode_cull`](Self::encode_cull)); `None` before the first delivery or
+    /// without a GPU cull. Polls the device without waiting.
+    pub fn gpu_visible_count(&mut self, ctx: &GpuContext) -> Option<u32> {
+        self.gpu_posing.as_mut()?.cull.as_mut()?.count.poll(ctx)
+    }
+
+    fn gpu_cull_state(&mut self) -> Result<&mut GpuCull, SkelError> {
+        let posing = self.gpu_posing.as_mut().ok_or(CullError::PosedOnCpu)?;
+        Ok(posing.cull.as_mut().ok_or(CullError::GpuCullOff)?)
+    }
+}

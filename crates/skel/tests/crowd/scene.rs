@@ -1,0 +1,60 @@
+//! The culling tests' scene: a 9 × 9 grid of the built-in character and a camera that sees
+//! part of it.
+#![allow(dead_code, reason = "each test binary uses a subset")]
+
+use std::path::Path;
+
+use skel::gpu::GpuContext;
+use skel::gpu::glam::{Mat4, Vec3, Vec4};
+use skel::render::{Camera, rest_bounds};
+use skel::{AssetContainer, LoadOptions, load_gltf};
+
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
+
+/// A 9 × 9 grid of the built-in character, spaced by twice its rest size, and a camera low
+/// over one corner looking along a diagonal: some of the grid in view, some not.
+pub struct Scene {
+    pub asset: AssetContainer,
+    pub placements: Vec<Mat4>,
+    pub view_projection: Mat4,
+    pub camera: Camera,
+}
+
+pub const SIDE: u32 = 9;
+
+pub fn scene(ctx: &GpuContext) -> Scene {
+    let path = Path::new(FIXTURES).join("default_character.glb");
+    let asset = load_gltf(ctx, &path, &LoadOptions::default()).unwrap();
+    let (lo, hi) = rest_bounds(&asset);
+    let size = (hi - lo).max_element();
+    let placements = (0..SIDE * SIDE)
+        .map(|i| {
+            let (x, z) = ((i % SIDE) as f32, (i / SIDE) as f32);
+            Mat4::from_translation(Vec3::new(x, 0.0, z) * 2.0 * size)
+        })
+        .collect();
+    let eye = Vec3::new(-1.0, 0.6, -1.0) * size;
+    let view = Mat4::look_at_rh(eye, Vec3::new(3.0, 0.2, 5.0) * size, Vec3::Y);
+    let projection = Mat4::perspective_rh(0.7, 1.0, 0.05 * size, 12.0 * size);
+    let inverse = view.inverse();
+    let camera = Camera {
+        view,
+        projection,
+        eye,
+        right: inverse.x_axis.truncate(),
+        up: inverse.y_axis.truncate(),
+        back: inverse.z_axis.truncate(),
+    };
+    Scene {
+        asset,
+        placements,
+        view_projection: camera.view_projection(),
+        camera,
+    }
+}
+
+/// Whether `p` placed by `placement` lies in the frustum of `view_projection`.
+pub fn in_view(view_projection: Mat4, placement: &Mat4, p: Vec3) -> bool {
+    let c: Vec4 = view_projection * placement.transform_point3(p).extend(1.0);
+    c.x.abs() <= c.w && c.y.abs() <= c.w && c.z >= 0.0 && c.z <= c.w
+}

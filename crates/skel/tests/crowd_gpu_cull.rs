@@ -1,0 +1,325 @@
+//! `Crowd::encode_cull` on a real adapter (lavapipe in CI): a GPU-posed crowd boxed and culled
+//! on the GPU keeps exactly the instances whose box a CPU frustum test of the same boxes keeps,
+//! and about what the CPU path keeps for the same poses; a camera facing away keeps none and
+//! draws nothing; the culled crowd, drawn by `CrowdRenderer` through the list the GPU wrote,
+//! draws the picture of the whole crowd pixel for pixel; misuse gives typed errors.
+//!
+//! Without an adapter: SKIP, or fail when `SKEL_REQUIRE_GPU=1`.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use skel::gpu::glam::{Mat4, Vec3, Vec4};
+use skel::gpu::{GpuContext, PoseInstance, PoseLayout, frustum_planes, readback};
+use skel::render::{BACKGROUND, CrowdRenderer, OffscreenTarget};
+use skel::{AssetContainer, Crowd, CrowdDescriptor, CullError, Posing, SkelError};
+
+mod common;
+use common::gpu;
+#[path = "crowd/scene.rs"]
+mod scene;
+use scene::{SIDE, Scene, scene};
+
+/// Instance `i`'s time in clip 0 (as the CPU culling tests pose it).
+fn time_of(i: u32) -> f32 {
+    0.07 + 0.13 * i as f32
+}
+
+/// A paused GPU-posed crowd of the scene with the GPU cull, placed.
+fn gpu_crowd(ctx: &GpuContext, asset: &AssetContainer, placements: &[Mat4]) -> Crowd {
+    let n = u32::try_from(placements.len()).unwrap();
+    let mut crowd = Crowd::new(
+        ctx,
+        asset,
+        &CrowdDescriptor {
+            instances: n,
+            clip: Some(0),
+            posing: Posing::Gpu(PoseLayout::PerBone),
+            gpu_cull: true,
+            ..CrowdDescriptor::default()
+        },
+    )
+    .unwrap();
+    let playback: Vec<PoseInstance> = (0..n)
+        .map(|i| PoseInstance::new(0, time_of(i)).speed(0.0))
+        .collect();
+    crowd.set_instances(ctx, 0, &playback).unwrap();
+    crowd.set_placements(ctx, placements).unwrap();
+    crowd.tick(0.0);
+    crowd
+}
+
+/// One frame: pose, cull against `view_projection` (unless `None`), skin, place; submitted.
+fn frame(
+    ctx: &GpuContext,
+    crowd: &mut Crowd,
+    renderer: Option<&CrowdRenderer>,
+    view_projection: Option<Mat4>,
+) {
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    crowd.upload(ctx, &mut encoder).unwrap();
+    if let Some(vp) = view_projection {
+        crowd.encode_cull(ctx, &mut encoder, vp).unwrap();
+    }
+    crowd.skin(&mut encoder);
+    if let Some(r) = renderer {
+        r.place(&mut encoder);
+    }
+    ctx.queue.submit([encoder.finish()]);
+}
+
+/// The visible list the crowd skins from: its instances, sorted.
+fn listed(ctx: &GpuContext, crowd: &Crowd) -> Vec<u32> {
+    let n = crowd.gpu().instance_count() as usize;
+    let list: Vec<u32> =
+        readback::read_buffer_as(ctx, crowd.gpu().instances_buffer(), 0, n + 1).unwrap();
+    let mut kept = list[1..=list[0] as usize].to_vec();
+    kept.sort_unstable();
+    kept
+}
+
+/// Whether the box `min..max` is kept by the cull's rule: no plane has the box's corner
+/// farthest along its normal outside it.
+fn box_kept(planes: &[Vec4; 6], min: Vec3, max: Vec3) -> bool {
+    planes.iter().all(|p| {
+        let n = p.truncate();
+        let corner = Vec3::select(n.cmpge(Vec3::ZERO), max, min);
+        n.dot(corner) + p.w >= 0.0
+    })
+}
+
+#[test]
+fn the_gpu_cull_keeps_exactly_the_boxes_in_view() {
+    let Some(ctx) = gpu("crowd GPU cull") else {
+        return;
+    };
+    let Scene {
+        asset,
+        placements,
+        view_projection,
+        ..
+    } = scene(&ctx);
+    let mut crowd = gpu_crowd(&ctx, &asset, &placements);
+    frame(&ctx, &mut crowd, None, Some(view_projection));
+    let kept = listed(&ctx, &crowd);
+    let cull = crowd.gpu_cull().unwrap();
+    let boxes: Vec<Vec4> =
+        readback::read_buffer_as(&ctx, cull.boxes_buffer(), 0, placements.len() * 2).unwrap();
+    let planes = frustum_planes(view_projection);
+    let expected: Vec<u32> = (0u32..)
+        .zip(boxes.chunks_exact(2))
+        .filter(|(_, b)| box_kept(&planes, b[0].truncate(), b[1].truncate()))
+        .map(|(i, _)| i)
+        .collect();
+    eprintln!("{} of {} kept", kept.len(), placements.len());
+    assert_eq!(
+        kept, expected,
+        "the GPU's list against a CPU test of its boxes"
+    );
+    let n = placements.len();
+    assert!(
+        kept.len() >= 5 && kept.len() + 20 <= n,
+        "{} kept",
+        kept.len()
+    );
+
+    // The same poses on the CPU path: boxes within a thousandth of the character (the GPU
+    // samples resampled clips), and the same instances kept but for boxes that close to a
+    // plane.
+    let mut on_cpu = Crowd::new(
+        &ctx,
+        &asset,
+        &CrowdDescriptor {
+            instances: u32::try_from(n).unwrap(),
+            clip: Some(0),
+            ..CrowdDescriptor::default()
+        },
+    )
+    .unwrap();
+    for (i, player) in (0u32..).zip(&mut on_cpu.players) {
+        player.seek(time_of(i));
+        player.set_playing(false);
+    }
+    on_cpu.tick(0.0);
+    let (lo, hi) = on_cpu.instance_box(0).unwrap();
+    let slack = 1e-3 * (hi - lo).length();
+    let mut borderline = 0;
+    on_cpu.cull(view_projection, &placements).unwrap();
+    for (i, b) in boxes.chunks_exact(2).enumerate() {
+        let (min, max) = on_cpu.instance_box(i).unwrap();
+        // The CPU box is in the character's frame; the GPU's is placed.
+        let placed = |p: Vec3| placements[i].transform_point3(p);
+        let (pmin, pmax) = (placed(min), placed(max));
+        assert!(
+            pmin.abs_diff_eq(b[0].truncate(), slack) && pmax.abs_diff_eq(b[1].truncate(), slack),
+            "instance {i}: CPU {pmin}..{pmax}, GPU {}..{}",
+            b[0],
+            b[1]
+        );
+        let near = !box_kept(&planes, pmin - slack, pmax + slack)
+            || box_kept(&planes, pmin + slack, pmax - slack);
+        let on_both = kept.contains(&(i as u32)) == on_cpu.visible().contains(&(i as u32));
+        if !near {
+            borderline += 1;
+        } else {
+            assert!(on_both, "instance {i}: the GPU and CPU culls disagree");
+        }
+    }
+    assert!(
+        borderline <= 3,
+        "{borderline} boxes within {slack} of a plane"
+    );
+
+    // The count comes back a frame or two later.
+    let mut count = None;
+    for _ in 0..100 {
+        let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
+        count = crowd.gpu_visible_count(&ctx);
+        if count.is_some() {
+            break;
+        }
+    }
+    assert_eq!(count, Some(u32::try_from(kept.len()).unwrap()));
+}
+
+/// Draws the crowd (already skinned and placed) and reads the picture back.
+fn picture(
+    ctx: &GpuContext,
+    asset: &AssetContainer,
+    renderer: &CrowdRenderer,
+    target: &OffscreenTarget,
+) -> Vec<u8> {
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(target.color_attachment(BACKGROUND))],
+            depth_stencil_attachment: Some(target.depth_attachment()),
+            ..Default::default()
+        });
+        renderer.draw(asset, &mut pass);
+    }
+    target.encode_readback(&mut encoder);
+    ctx.queue.submit([encoder.finish()]);
+    let mut rgba = Vec::new();
+    target.read_rgba(&ctx.device, &mut rgba).unwrap();
+    rgba
+}
+
+fn differing(a: &[u8], b: &[u8]) -> usize {
+    a.chunks_exact(4)
+        .zip(b.chunks_exact(4))
+        .filter(|(p, q)| p != q)
+        .count()
+}
+
+#[test]
+fn a_gpu_culled_crowd_draws_the_picture_of_the_whole_crowd() {
+    let Some(ctx) = gpu("GPU-culled crowd picture") else {
+        return;
+    };
+    let Scene {
+        asset,
+        placements,
+        view_projection,
+        camera,
+    } = scene(&ctx);
+    let mut crowd = gpu_crowd(&ctx, &asset, &placements);
+    let target = OffscreenTarget::new(&ctx.device, 160, 160, 1).unwrap();
+    let rest = skel::gltf::rest_world_matrices(&asset.animation).unwrap();
+    let renderer =
+        CrowdRenderer::new(&ctx, &asset, &crowd, &rest, &placements, &target.format()).unwrap();
+    renderer.set_camera(&ctx.queue, &camera);
+    frame(&ctx, &mut crowd, Some(&renderer), None);
+    let whole = picture(&ctx, &asset, &renderer, &target);
+    assert_eq!(listed(&ctx, &crowd).len(), placements.len());
+    frame(&ctx, &mut crowd, Some(&renderer), Some(view_projection));
+    let kept = listed(&ctx, &crowd).len();
+    assert!(kept < placements.len(), "{kept} kept");
+    let culled = picture(&ctx, &asset, &renderer, &target);
+    let background = whole.chunks_exact(4).filter(|p| *p == &whole[..4]).count();
+    assert!(
+        background < whole.len() / 4 * 9 / 10,
+        "the picture is nearly empty: {background} background pixels"
+    );
+    assert_eq!(differing(&whole, &culled), 0, "culled against whole");
+
+    // A camera turned the other way keeps nothing, and the same picture has nothing in it.
+    let away = Mat4::look_at_rh(camera.eye, camera.eye + camera.back, Vec3::Y);
+    frame(
+        &ctx,
+        &mut crowd,
+        Some(&renderer),
+        Some(camera.projection * away),
+    );
+    assert_eq!(listed(&ctx, &crowd), Vec::<u32>::new());
+    let empty = picture(&ctx, &asset, &renderer, &target);
+    assert!(
+        empty.chunks_exact(4).all(|p| p == &empty[..4]),
+        "{} pixels drawn with nothing kept",
+        differing(&empty, &vec![empty[0]; empty.len()])
+    );
+    // Culling with the first camera again draws the picture again.
+    frame(&ctx, &mut crowd, Some(&renderer), Some(view_projection));
+    assert_eq!(
+        differing(&whole, &picture(&ctx, &asset, &renderer, &target)),
+        0
+    );
+}
+
+#[test]
+fn misusing_the_gpu_cull_gives_typed_errors() {
+    let Some(ctx) = gpu("crowd GPU cull errors") else {
+        return;
+    };
+    let Scene {
+        asset,
+        placements,
+        view_projection,
+        ..
+    } = scene(&ctx);
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    let mut on_cpu = Crowd::new(
+        &ctx,
+        &asset,
+        &CrowdDescriptor {
+            instances: 4,
+            ..CrowdDescriptor::default()
+        },
+    )
+    .unwrap();
+    let got = on_cpu.encode_cull(&ctx, &mut encoder, view_projection);
+    assert!(
+        matches!(got, Err(SkelError::Cull(CullError::PosedOnCpu))),
+        "{got:?}"
+    );
+    assert!(on_cpu.gpu_cull().is_none());
+    let mut without = Crowd::new(
+        &ctx,
+        &asset,
+        &CrowdDescriptor {
+            instances: 4,
+            posing: Posing::Gpu(PoseLayout::PerBone),
+            ..CrowdDescriptor::default()
+        },
+    )
+    .unwrap();
+    let got = without.set_placements(&ctx, &placements[..4]);
+    assert!(
+        matches!(got, Err(SkelError::Cull(CullError::GpuCullOff))),
+        "{got:?}"
+    );
+    let mut crowd = gpu_crowd(&ctx, &asset, &placements[..4]);
+    let got = crowd.set_placements(&ctx, &placements[..3]);
+    assert!(
+        matches!(
+            got,
+            Err(SkelError::Cull(CullError::Placements {
+                given: 3,
+                instances: 4
+            }))
+        ),
+        "{got:?}"
+    );
+    let got = crowd.encode_cull(&ctx, &mut encoder, Mat4::NAN);
+    assert!(matches!(got, Err(SkelError::Gpu { .. })), "{got:?}");
+    assert_eq!(crowd.gpu_visible_count(&ctx), None, "nothing culled yet");
+    let _ = SIDE;
+}
