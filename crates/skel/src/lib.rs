@@ -74,6 +74,7 @@ mod crowd_cull;
 mod crowd_descriptor;
 mod crowd_gpu;
 mod crowd_gpu_cull;
+mod crowd_gpu_pick;
 mod crowd_mesh;
 mod crowd_pick;
 mod crowd_pipelines;
@@ -97,6 +98,7 @@ pub use container::{AssetContainer, MeshPoseSink, VERTEX_BUFFER_USAGE, from_asse
 pub use crowd::Crowd;
 pub use crowd_descriptor::CrowdDescriptor;
 pub use crowd_gpu::Posing;
+pub use crowd_gpu_pick::GpuCrowdPicker;
 pub use crowd_mesh::CrowdMesh;
 pub use crowd_pick::{CrowdHit, CrowdPicker};
 pub use error::{CullError, PickError, SkelError};

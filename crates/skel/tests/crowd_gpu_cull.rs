@@ -323,3 +323,94 @@ fn misusing_the_gpu_cull_gives_typed_errors() {
     assert_eq!(crowd.gpu_visible_count(&ctx), None, "nothing culled yet");
     let _ = SIDE;
 }
+
+#[test]
+fn the_gpu_picker_finds_what_the_cpu_picker_finds() {
+    let Some(ctx) = gpu("crowd GPU pick") else {
+        return;
+    };
+    let Scene {
+        asset,
+        placements,
+        view_projection,
+        ..
+    } = scene(&ctx);
+    let mut crowd = gpu_crowd(&ctx, &asset, &placements);
+    frame(&ctx, &mut crowd, None, Some(view_projection));
+    let mut gpu_picker = skel::GpuCrowdPicker::new(&ctx, &asset, &crowd).unwrap();
+    // The same poses on the CPU path.
+    let mut on_cpu = Crowd::new(
+        &ctx,
+        &asset,
+        &CrowdDescriptor {
+            instances: u32::try_from(placements.len()).unwrap(),
+            clip: Some(0),
+            ..CrowdDescriptor::default()
+        },
+    )
+    .unwrap();
+    for (i, player) in (0u32..).zip(&mut on_cpu.players) {
+        player.seek(time_of(i));
+        player.set_playing(false);
+    }
+    on_cpu.tick(0.0);
+    let mut cpu_picker = skel::CrowdPicker::new(&asset);
+    let (lo, hi) = on_cpu.instance_box(0).unwrap();
+    let size = (hi - lo).length();
+    // Rays from the camera through a grid over the picture (a GPU pick on lavapipe takes
+    // about a third of a second).
+    const GRID: u32 = 8;
+    let inverse = view_projection.inverse();
+    let (mut compared, mut missed) = (0, 0);
+    for k in 0..GRID * GRID {
+        let (x, y) = (
+            -0.9 + 1.8 * (k % GRID) as f32 / (GRID - 1) as f32,
+            -0.9 + 1.8 * (k / GRID) as f32 / (GRID - 1) as f32,
+        );
+        let near = inverse.project_point3(Vec3::new(x, y, 0.0));
+        let far = inverse.project_point3(Vec3::new(x, y, 1.0));
+        let cpu = cpu_picker
+            .pick(&on_cpu, &asset, &placements, near, far - near)
+            .unwrap();
+        let gpu = gpu_picker.pick(&ctx, near, far - near).unwrap();
+        let Some(cpu) = cpu else {
+            missed += 1;
+            continue;
+        };
+        // Where the poses' rounding cannot move the hit to a neighbouring triangle.
+        let [u, v] = cpu.hit.barycentric;
+        if u.min(v).min(1.0 - u - v) < 0.05 {
+            continue;
+        }
+        let gpu = gpu.unwrap_or_else(|| panic!("ray {k}: the GPU missed {cpu:?}"));
+        assert_eq!(
+            (gpu.instance, gpu.hit.primitive, gpu.hit.triangle),
+            (cpu.instance, cpu.hit.primitive, cpu.hit.triangle),
+            "ray {k}"
+        );
+        // The GPU poses from resampled clips: the surface moves by about a thousandth of the
+        // character, and a ray at a grazing angle meets it farther along.
+        assert!(
+            (gpu.hit.distance - cpu.hit.distance).abs() < 1e-2 * size,
+            "ray {k}: {} against {}",
+            gpu.hit.distance,
+            cpu.hit.distance
+        );
+        compared += 1;
+    }
+    eprintln!("{compared} hits compared, {missed} rays missed on the CPU");
+    assert!(
+        compared >= 6 && missed >= 6,
+        "{compared} compared, {missed} missed"
+    );
+    // A ray pointing away from every character misses.
+    let eye = inverse.project_point3(Vec3::ZERO);
+    let back = eye - inverse.project_point3(Vec3::new(0.0, 0.0, 1.0));
+    assert_eq!(gpu_picker.pick(&ctx, eye, back).unwrap(), None);
+    assert!(gpu_picker.pick(&ctx, eye, Vec3::ZERO).is_err());
+    // A CPU-posed crowd has no GPU picker.
+    assert!(matches!(
+        skel::GpuCrowdPicker::new(&ctx, &asset, &on_cpu),
+        Err(SkelError::Cull(CullError::PosedOnCpu))
+    ));
+}
