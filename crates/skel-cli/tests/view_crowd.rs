@@ -1,7 +1,8 @@
 //! `skel view --crowd N` as a person would use it (Xvfb, lavapipe, xdotool): the crowd is
 //! drawn and every character counted as drawn; zooming in culls the characters that leave the
 //! window; a click on a character picks it (its index, clip and time printed), a click on the
-//! empty sky picks nothing.
+//! empty sky picks nothing. The same on `--posing gpu` (posed, culled and picked on the GPU;
+//! no time printed: the playheads live on the GPU).
 //!
 //! Without Xvfb and xdotool these tests print a loud SKIP and pass, unless
 //! `SKEL_REQUIRE_DISPLAY=1`; without a GPU adapter they SKIP unless `SKEL_REQUIRE_GPU=1`.
@@ -42,11 +43,26 @@ fn click(x: &display::Xvfb, window: &str, at: (u32, u32)) {
 
 #[test]
 fn the_crowd_is_culled_as_the_camera_closes_in_and_a_click_picks_a_character() {
-    let Some(x) = xvfb("the_crowd_is_culled_as_the_camera_closes_in_and_a_click_picks_a_character")
-    else {
+    culled_and_picked(
+        "the_crowd_is_culled_as_the_camera_closes_in_and_a_click_picks_a_character",
+        "cpu",
+    );
+}
+
+#[test]
+fn a_gpu_posed_crowd_is_culled_and_picked_on_the_gpu() {
+    culled_and_picked("a_gpu_posed_crowd_is_culled_and_picked_on_the_gpu", "gpu");
+}
+
+fn culled_and_picked(test: &str, posing: &str) {
+    let Some(x) = xvfb(test) else {
         return;
     };
-    let mut viewer = Viewer::spawn(&x, "crowd", &["--crowd", "9", "--size", "320x240"]);
+    let mut viewer = Viewer::spawn(
+        &x,
+        &format!("crowd-{posing}"),
+        &["--crowd", "9", "--posing", posing, "--size", "320x240"],
+    );
     let whole = wait_counts(&mut viewer, |d, _| d > 0);
     assert_eq!(
         whole,
@@ -74,7 +90,12 @@ fn the_crowd_is_culled_as_the_camera_closes_in_and_a_click_picks_a_character() {
         .parse()
         .unwrap();
     assert!(instance < 9, "{line}");
-    assert!(line.contains("clip 0 \"Walk\" at "), "{line}");
+    let clip = if posing == "cpu" {
+        "clip 0 \"Walk\" at "
+    } else {
+        "clip 0 \"Walk\"), "
+    };
+    assert!(line.contains(clip), "{line}");
     // The readout names the picked character from then on.
     assert!(
         viewer.wait_for(&format!("| picked {instance} |")),

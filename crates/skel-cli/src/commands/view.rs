@@ -24,9 +24,9 @@ selects the next IK / look-at target (drawn as an amber diamond) and Shift+drag 
 on the plane through it facing the camera; the title bar and stdout show each graph layer's \
 state, the parameters and the selected target, and stdout has one line per target move \
 (target NAME = X,Y,Z). --terrain draws the ground and stands the humanoid's feet on it. \
-With --crowd: Space pauses every character, B shows every character's box, a left click \
-(without dragging) picks the character under the mouse; the title bar and stdout show how \
-many are drawn and culled."
+With --crowd: Space pauses every character, B shows every character's box (--posing cpu), a \
+left click (without dragging) picks the character under the mouse; the title bar and stdout \
+show how many are drawn and culled."
 )]
 pub struct ViewArgs {
     /// A .gltf or .glb file. Without one, the built-in character is shown.
@@ -47,11 +47,16 @@ pub struct ViewArgs {
     #[arg(long)]
     pub mirror: bool,
     /// Show a grid of N characters instead (1 to 10000), each playing the clip from its own
-    /// phase at its own speed, posed by CPU players and culled against the window's camera
-    /// every frame; a left click picks the character under the mouse (boxed in amber, its
-    /// index, clip and time printed), B shows every character's box.
+    /// phase at its own speed, culled against the window's camera every frame; a left click
+    /// picks the character under the mouse (its index and clip printed; on `--posing cpu`
+    /// boxed in amber with its time), B shows every character's box (`--posing cpu`).
     #[arg(long, value_name = "N", conflicts_with_all = ["graph", "terrain", "mirror"])]
     pub crowd: Option<u32>,
+    /// Where `--crowd` poses, culls and picks its characters: cpu (one player per character,
+    /// boxes drawn on request) or gpu (the pose pass, the GPU cull and GPU picking; nothing
+    /// read back but the visible count and a pick's answer).
+    #[arg(long, value_enum, default_value_t = super::render::PosingArg::Cpu, requires = "crowd")]
+    pub posing: super::render::PosingArg,
     #[command(flatten)]
     pub graph: crate::graph_args::GraphArgs,
 }
@@ -77,6 +82,7 @@ pub fn run(args: ViewArgs) -> Result<(), Box<dyn std::error::Error>> {
         size: args.size,
         mirror: args.mirror,
         crowd: args.crowd,
+        crowd_on_gpu: args.posing == super::render::PosingArg::Gpu,
         graph: args.graph,
     })
 }

@@ -1,17 +1,27 @@
-//! `skel view --crowd N`: a grid of N characters posed by CPU players (their own phases and
-//! speeds, as `skel render --crowd` lays them out), culled against the window's camera every
-//! frame ([`skel::Crowd::cull`]: what is out of view is neither uploaded, skinned nor drawn),
-//! the drawn count on the title bar and stdout, and the character under the mouse picked on a
-//! click ([`skel::CrowdPicker`]: its triangles as posed, not its box), boxed in amber and
-//! printed with its index, clip and time. B shows every character's box.
+//! `skel view --crowd N`: a grid of N characters (their own phases and speeds, as `skel render
+//! --crowd` lays them out), culled against the window's camera every frame (what is out of
+//! view is neither skinned nor drawn), the drawn count on the title bar and stdout, and the
+//! character under the mouse picked on a click (its triangles as posed, not its box) and
+//! printed with its index and clip.
+//!
+//! `--posing cpu` (the default): CPU players, [`skel::Crowd::cull`], [`skel::CrowdPicker`]; the
+//! picked character is boxed in amber and printed with its time, B shows every character's
+//! box. `--posing gpu`: the pose pass, [`skel::Crowd::encode_cull`] and
+//! [`skel::GpuCrowdPicker`]; the count comes back from the GPU a frame or two late.
 
 use glam::{Mat4, Vec2, Vec3};
 use skel::render::{Camera, CrowdRenderer, RenderFormat};
-use skel::{AssetContainer, Crowd, CrowdPicker};
+use skel::{AssetContainer, Crowd, CrowdHit, CrowdPicker, GpuCrowdPicker, SkelError};
 
 use super::pick::cursor_ray;
 use crate::render::crowd::{CrowdPosing, CrowdSpec, layout, make_crowd};
 use crate::render::crowd_boxes::{BoxCounts, Boxes, CrowdBoxes};
+
+/// Who picks: the CPU over CPU players, or the GPU over the GPU-posed crowd.
+enum Picker {
+    Cpu(CrowdPicker),
+    Gpu(GpuCrowdPicker),
+}
 
 /// The crowd, where its characters stand, its drawer, boxes and picker.
 pub(super) struct LiveCrowd {
@@ -19,7 +29,7 @@ pub(super) struct LiveCrowd {
     placements: Vec<Mat4>,
     scene: CrowdRenderer,
     boxes: CrowdBoxes,
-    picker: CrowdPicker,
+    picker: Picker,
     /// Every character's box drawn (B), or only the picked one's.
     all_boxes: bool,
     picked: Option<u32>,
@@ -30,14 +40,15 @@ pub(super) struct LiveCrowd {
 }
 
 impl LiveCrowd {
-    /// `count` characters of `character` playing `clip` (the rest pose without one), and the
-    /// centre and size of what they cover (for the camera).
+    /// `count` characters of `character` playing `clip` (the rest pose without one), posed on
+    /// the GPU when `on_gpu` (and the asset has a clip), and the centre and size of what they
+    /// cover (for the camera).
     pub(super) fn new(
         ctx: &skel::gpu::GpuContext,
         character: &AssetContainer,
         format: &RenderFormat,
         (count, clip): (u32, Option<usize>),
-        handedness: skel::anim::Handedness,
+        (on_gpu, handedness): (bool, skel::anim::Handedness),
     ) -> Result<(Self, Vec3, f32), String> {
         let max = crate::render::crowd::MAX_CROWD;
         if !(1..=max).contains(&count) {
@@ -48,11 +59,22 @@ impl LiveCrowd {
         let grid = layout(character, clip, count, handedness).map_err(e)?;
         let spec = CrowdSpec {
             count,
-            posing: CrowdPosing::Cpu,
+            posing: if on_gpu {
+                CrowdPosing::Gpu
+            } else {
+                CrowdPosing::Cpu
+            },
             boxes: false,
             cull_view: 1.0,
         };
-        let (crowd, _) = make_crowd(ctx, character, &spec, clip, grid.duration).map_err(e)?;
+        let (mut crowd, _) = make_crowd(ctx, character, &spec, clip, grid.duration).map_err(e)?;
+        let s = |e: SkelError| e.to_string();
+        let picker = if crowd.posed_on_gpu() {
+            crowd.set_placements(ctx, &grid.placements).map_err(s)?;
+            Picker::Gpu(GpuCrowdPicker::new(ctx, character, &crowd).map_err(s)?)
+        } else {
+            Picker::Cpu(CrowdPicker::new(character))
+        };
         let scene = CrowdRenderer::new(
             ctx,
             character,
@@ -74,7 +96,7 @@ impl LiveCrowd {
             placements: grid.placements,
             scene,
             boxes,
-            picker: CrowdPicker::new(character),
+            picker,
             all_boxes: false,
             picked: None,
             counts: BoxCounts::default(),
@@ -93,14 +115,30 @@ impl LiveCrowd {
         camera: &Camera,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), String> {
+        let s = |e: SkelError| e.to_string();
         self.crowd.tick(if self.paused { 0.0 } else { dt });
-        self.crowd
-            .cull(camera.view_projection(), &self.placements)
-            .map_err(|e| e.to_string())?;
         self.scene.set_camera(&ctx.queue, camera);
-        self.boxes.set_camera(&ctx.queue, camera);
-        self.counts = self.update_boxes(ctx);
-        self.crowd.upload(ctx, encoder).map_err(|e| e.to_string())?;
+        if self.crowd.posed_on_gpu() {
+            self.crowd.upload(ctx, encoder).map_err(s)?;
+            self.crowd
+                .encode_cull(ctx, encoder, camera.view_projection())
+                .map_err(s)?;
+            // The count of a frame or two ago (the list itself stays on the GPU).
+            if let Some(kept) = self.crowd.gpu_visible_count(ctx) {
+                let all = self.crowd.gpu().instance_count();
+                self.counts = BoxCounts {
+                    kept: kept as usize,
+                    culled: all.saturating_sub(kept) as usize,
+                };
+            }
+        } else {
+            self.crowd
+                .cull(camera.view_projection(), &self.placements)
+                .map_err(s)?;
+            self.boxes.set_camera(&ctx.queue, camera);
+            self.counts = self.update_boxes(ctx);
+            self.crowd.upload(ctx, encoder).map_err(s)?;
+        }
         self.crowd.skin(encoder);
         self.scene.place(encoder);
         Ok(())
@@ -127,24 +165,27 @@ impl LiveCrowd {
     /// `camera`; the line to print.
     pub(super) fn pick(
         &mut self,
+        ctx: &skel::gpu::GpuContext,
         character: &AssetContainer,
         camera: &Camera,
-        cursor: Vec2,
-        size: Vec2,
+        (cursor, size): (Vec2, Vec2),
     ) -> String {
         let Some(ray) = cursor_ray(camera.view_projection(), cursor, size) else {
             return "picked nothing (no ray through the cursor)".to_owned();
         };
-        match self.picker.pick(
-            &self.crowd,
-            character,
-            &self.placements,
-            ray.origin,
-            ray.dir,
-        ) {
+        let picked: Result<Option<CrowdHit>, SkelError> = match &mut self.picker {
+            Picker::Cpu(picker) => picker.pick(
+                &self.crowd,
+                character,
+                &self.placements,
+                ray.origin,
+                ray.dir,
+            ),
+            Picker::Gpu(picker) => picker.pick(ctx, ray.origin, ray.dir),
+        };
+        match picked {
             Ok(Some(hit)) => {
                 self.picked = Some(hit.instance);
-                let player = &self.crowd.players[hit.instance as usize];
                 let clip = match self.clip {
                     Some(c) => format!(
                         "clip {c} {:?}",
@@ -156,13 +197,16 @@ impl LiveCrowd {
                     ),
                     None => "rest pose".to_owned(),
                 };
+                // A GPU-posed character's playhead lives on the GPU.
+                let time = self
+                    .crowd
+                    .players
+                    .get(hit.instance as usize)
+                    .and_then(|p| p.layers().first())
+                    .map_or_else(String::new, |l| format!(" at {:.2} s", l.clock().time()));
                 format!(
-                    "picked instance {} ({clip} at {:.2} s), mesh {} triangle {} at {:.3}",
-                    hit.instance,
-                    player.layers().first().map_or(0.0, |l| l.clock().time()),
-                    hit.hit.mesh,
-                    hit.hit.triangle,
-                    hit.hit.distance
+                    "picked instance {} ({clip}{time}), mesh {} triangle {} at {:.3}",
+                    hit.instance, hit.hit.mesh, hit.hit.triangle, hit.hit.distance
                 )
             }
             Ok(None) => {
@@ -190,7 +234,7 @@ impl LiveCrowd {
             .map_or_else(|| "none".to_owned(), |i| i.to_string());
         format!(
             "crowd {} | {} drawn, {} culled | {} | picked {picked}",
-            self.crowd.players.len(),
+            self.crowd.gpu().instance_count(),
             self.counts.kept,
             self.counts.culled,
             if self.paused { "paused" } else { "playing" },

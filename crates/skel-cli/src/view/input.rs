@@ -103,7 +103,7 @@ impl Viewer {
         let camera = self.camera();
         let (cursor, size) = self.cursor_in_window();
         if let Some(crowd) = &mut self.crowd {
-            let line = crowd.pick(&self.character, &camera, cursor, size);
+            let line = crowd.pick(&self.gpu.ctx, &self.character, &camera, (cursor, size));
             println!("{line}");
             self.report(true);
         }

@@ -45,6 +45,8 @@ pub struct ViewJob {
     pub mirror: bool,
     /// A culled, pickable crowd of this many characters instead of one (`--crowd`).
     pub crowd: Option<u32>,
+    /// The crowd posed, culled and picked on the GPU (`--posing gpu`).
+    pub crowd_on_gpu: bool,
     /// An animation graph driving the character (`--graph`, `--set`, `--travel`).
     pub graph: crate::graph_args::GraphArgs,
 }
@@ -267,7 +269,7 @@ impl Viewer {
                     &character,
                     &gpu.format(),
                     (count, job.clip.is_some().then_some(clip)),
-                    options.handedness,
+                    (job.crowd_on_gpu, options.handedness),
                 )?;
                 (centre, size) = (middle, extent * 1.4);
                 Some(live)
