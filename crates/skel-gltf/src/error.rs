@@ -321,8 +321,8 @@ pub enum GltfError {
         /// What is wrong.
         reason: String,
     },
-    /// The file needs a decoder this build of skel-gltf was compiled without (the `meshopt`
-    /// feature, or a wasm32 target, where the C++ meshoptimizer cannot build).
+    /// The file needs a decoder this build of skel-gltf was compiled without (its `meshopt`
+    /// feature).
     #[error(
         "{extension} is not decoded by this build of skel ({why}); re-export the file without it: {command}"
     )]

@@ -64,6 +64,11 @@ pub use asset::{
 };
 pub use bounds::{BoneSphere, CharacterBounds, carried_spheres_box};
 pub use channel_split::{SetAsideChannel, SetAsideTarget};
+/// The pure-Rust `EXT_meshopt_compression` / `KHR_meshopt_compression` decoder the loader
+/// uses (public for callers holding raw streams, and for the tests and benches that hold it to
+/// meshoptimizer's).
+#[cfg(feature = "meshopt")]
+pub use compressed::meshopt;
 pub use document::GltfDocument;
 pub use error::GltfError;
 pub use extensions::{ExtensionSupport, extension_support};

@@ -1,8 +1,9 @@
 //! Compressed geometry and images, decoded at load: after [`decode`], every buffer view and
 //! accessor of the document holds plain bytes, so the readers downstream never see a codec.
 //!
-//! - `EXT_meshopt_compression` / `KHR_meshopt_compression` (`views.rs`, `meshopt.rs`): each
-//!   compressed buffer view is decoded into a new buffer and the view points at it.
+//! - `EXT_meshopt_compression` / `KHR_meshopt_compression` (`views.rs`, `meshopt/`, a
+//!   pure-Rust decoder): each compressed buffer view is decoded into a new buffer and the view
+//!   points at it.
 //! - `KHR_draco_mesh_compression` (`primitives.rs`, `draco.rs`): each compressed primitive is
 //!   decoded into a new buffer with one view per attribute and the indices, and its accessors
 //!   point at them.
@@ -12,8 +13,8 @@
 mod decoded;
 #[cfg(feature = "draco")]
 mod draco;
-#[cfg(all(feature = "meshopt", not(target_arch = "wasm32")))]
-mod meshopt;
+#[cfg(feature = "meshopt")]
+pub mod meshopt;
 mod primitives;
 mod textures;
 mod view_ext;

@@ -84,7 +84,7 @@ enum Failure {
     Bad(String),
     /// This build has no meshopt decoder.
     #[cfg_attr(
-        all(feature = "meshopt", not(target_arch = "wasm32")),
+        feature = "meshopt",
         expect(dead_code, reason = "built only without a meshopt decoder")
     )]
     NotBuilt {
@@ -146,19 +146,15 @@ fn decode_one(
     Ok(run_decoder(view, stream).map(|bytes| (view.clone(), bytes)))
 }
 
-#[cfg(all(feature = "meshopt", not(target_arch = "wasm32")))]
+#[cfg(feature = "meshopt")]
 fn run_decoder(view: &MeshoptView, stream: &[u8]) -> Result<Vec<u8>, Failure> {
     Ok(super::meshopt::decode_view(view, stream)?)
 }
 
-#[cfg(not(all(feature = "meshopt", not(target_arch = "wasm32"))))]
+#[cfg(not(feature = "meshopt"))]
 fn run_decoder(_view: &MeshoptView, _stream: &[u8]) -> Result<Vec<u8>, Failure> {
     Err(Failure::NotBuilt {
-        why: if cfg!(target_arch = "wasm32") {
-            "meshoptimizer is C++ and is not built for wasm32"
-        } else {
-            "skel-gltf was built without its `meshopt` feature"
-        },
+        why: "skel-gltf was built without its `meshopt` feature",
         command: "gltfpack -i in.glb -o out.glb (without -c or -cc: quantised, uncompressed)",
     })
 }
