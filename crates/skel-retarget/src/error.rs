@@ -108,6 +108,10 @@ pub enum RetargetError {
         /// The clip asked for.
         name: String,
     },
+    /// A node map pairs no target node with a source node (no equal names, no pairs): the
+    /// clips would be dropped whole.
+    #[error("no target node pairs with a source node")]
+    EmptyMap,
     /// A node map in JSON could not be read.
     #[error("node map JSON: {reason}")]
     MapJson {

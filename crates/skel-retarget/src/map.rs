@@ -95,21 +95,12 @@ impl NodeMap {
         source: &AnimationData,
         target: &AnimationData,
     ) -> Result<Self, RetargetError> {
-        let value: serde_json::Value =
-            serde_json::from_str(json).map_err(|e| RetargetError::MapJson {
-                reason: e.to_string(),
-            })?;
-        let object = value.as_object().ok_or_else(|| RetargetError::MapJson {
-            reason: "expected an object {\"target node\": \"source node\", …}".into(),
-        })?;
-        let mut pairs = Vec::with_capacity(object.len());
-        for (t, s) in object {
-            let s = s.as_str().ok_or_else(|| RetargetError::MapJson {
-                reason: format!("the value of {t:?} is not a string"),
-            })?;
-            pairs.push((t.as_str(), s));
-        }
-        Self::from_names(source, target, pairs)
+        let pairs = crate::mapping::Mapping::pairs_from_json(json)?;
+        Self::from_names(
+            source,
+            target,
+            pairs.iter().map(|(t, s)| (t.as_str(), s.as_str())),
+        )
     }
 
     /// The map as JSON text `{"target node": "source node", …}` (the input of
