@@ -170,7 +170,7 @@ fn spawn_walker(
         let mut job = SkelIkJob::two_bone(leg[0], leg[1], leg[2], target);
         if let skel_bevy::SkelIkChain::TwoBone { ik, .. } = &mut job.chain {
             // Knees bend forward (the pole is a direction in the world; the walkers face +z).
-            ik.pole = skel_bevy::anim::glam::Vec3::Z;
+            ik.pole = Vec3::Z;
         }
         ik = ik.with_job(job);
     }
@@ -305,8 +305,7 @@ fn place_foot_targets(
         p.evaluate(&mut NullSink);
         let world = p.world_matrices();
         for (foot, &target) in feet.iter().zip(&walker.targets) {
-            let Some(foot) = foot.map(|n| Vec3::from_array(world[n].w_axis.truncate().to_array()))
-            else {
+            let Some(foot) = foot.map(|n| world[n].w_axis.truncate()) else {
                 continue;
             };
             let on_slope = now.transform_point(Vec3::new(foot.x, 0.0, foot.z));

@@ -84,8 +84,7 @@ pub(crate) fn apply_root_motion(
             continue;
         };
         let delta = p.root_motion_delta();
-        let t = Vec3::from_array(delta.translation.to_array());
-        let r = Quat::from_array(delta.rotation.to_array());
+        let (t, r) = (delta.translation, delta.rotation);
         config.last = (t, r);
         if config.apply {
             let step = transform.rotation * (t * transform.scale);

@@ -13,7 +13,8 @@ use crate::driver::Setup;
 use crate::ik::BoundIk;
 use crate::rig_files::RigFiles;
 use crate::{
-    SkelBevyError, SkelGraph, SkelGraphFile, SkelIk, SkelJoint, SkelPlayer, SkelRig, SkelRootMotion,
+    SkelBevyError, SkelGraph, SkelGraphFile, SkelIk, SkelJoint, SkelMorph, SkelPlayer, SkelRig,
+    SkelRootMotion,
 };
 
 /// The rig a character's [`SkelPlayer`] is built over (its own glTF file, or the explicit
@@ -175,6 +176,14 @@ pub(crate) fn bind_characters(
         if let Err(e) = bound {
             fail(&mut commands, entity, e);
             continue;
+        }
+        for (binding, b) in rig.data().morph_bindings.iter().enumerate() {
+            if let Some(&Some(mesh)) = joints.get(b.node) {
+                commands.entity(mesh).insert(SkelMorph {
+                    character: entity,
+                    binding,
+                });
+            }
         }
         for (node, joint) in joints.into_iter().enumerate() {
             if let Some(joint) = joint {

@@ -24,11 +24,11 @@ use crate::{SkelBevyError, SkelPlayer};
 /// ```no_run
 /// use std::sync::Arc;
 /// use bevy::prelude::*;
-/// use skel_bevy::anim::{GroundPlane, glam};
+/// use skel_bevy::anim::GroundPlane;
 /// use skel_bevy::{SkelFootPlacement, SkelLayer, SkelPlayer};
 ///
 /// fn spawn(mut commands: Commands, server: Res<AssetServer>) {
-///     let floor = GroundPlane::new(glam::Vec3::Y, 0.0).unwrap();
+///     let floor = GroundPlane::new(Vec3::Y, 0.0).unwrap();
 ///     let scene = server.load(GltfAssetLabel::Scene(0).from_asset("character.glb"));
 ///     commands.spawn((
 ///         bevy::world_serialization::WorldAssetRoot(scene),
@@ -171,7 +171,7 @@ pub(crate) fn place_feet(
         }
         if let Some(job) = p.foot_placement_mut() {
             job.ground = Arc::clone(&feet.ground);
-            job.world = skel_anim::glam::Affine3A::from_cols_array(&frame.to_cols_array());
+            job.world = frame;
         }
     }
 }

@@ -82,9 +82,8 @@ pub(crate) fn aim_graph_targets(
             let Some(world) = current_world(*target, &nodes) else {
                 continue;
             };
-            let p = to_scene.transform_point3(world.translation.into());
-            let v = skel_anim::glam::Vec3::new(p.x, p.y, p.z);
-            if let Err(e) = graph.instance_mut().set_vec3(name, v)
+            let p = to_scene.transform_point3a(world.translation).into();
+            if let Err(e) = graph.instance_mut().set_vec3(name, p)
                 && targets.is_changed()
             {
                 tracing::error!("skel-bevy: character {entity}: SkelGraphTargets: {e}");

@@ -3,15 +3,10 @@
 
 use bevy::math::Affine3A;
 use bevy::prelude::*;
-use skel_anim::glam as sg;
 use skel_anim::{AimIk, ChainIk, FullBodyIk, IkJob, LookAtIk, TwoBoneIk};
 
 use crate::ik::BoundIk;
 use crate::{SkelBevyError, SkelIk, SkelIkChain, SkelIkError, SkelPlayer};
-
-fn to_skel(v: Vec3) -> sg::Vec3 {
-    sg::Vec3::from_array(v.to_array())
-}
 
 /// This frame's world transform of `entity`: its `Transform` composed with its ancestors'
 /// (a `GlobalTransform` without a `Transform` ends the walk). `None` when `entity` has
@@ -111,7 +106,7 @@ pub(crate) fn aim_ik(
         let to_scene = frame.inverse();
         for (index, job) in ik.jobs().iter().enumerate() {
             let target = current_world(job.target, &nodes)
-                .map(|w| to_skel(to_scene.transform_point3(w.translation.into())));
+                .map(|w| to_scene.transform_point3a(w.translation).into());
             let Ok(slot) = p.ik_target_mut(index) else {
                 continue;
             };
@@ -119,9 +114,7 @@ pub(crate) fn aim_ik(
                 (IkJob::TwoBone { ik: out, .. }, SkelIkChain::TwoBone { ik: want, .. }) => {
                     *out = TwoBoneIk {
                         target: target.unwrap_or(out.target),
-                        pole: to_skel(
-                            to_scene.transform_vector3(Vec3::from_array(want.pole.to_array())),
-                        ),
+                        pole: to_scene.transform_vector3(want.pole),
                         weight: if target.is_some() { want.weight } else { 0.0 },
                         ..*want
                     };
@@ -129,9 +122,7 @@ pub(crate) fn aim_ik(
                 (IkJob::Aim { ik: out, .. }, SkelIkChain::Aim { ik: want, .. }) => {
                     *out = AimIk {
                         target: target.unwrap_or(out.target),
-                        pole: to_skel(
-                            to_scene.transform_vector3(Vec3::from_array(want.pole.to_array())),
-                        ),
+                        pole: to_scene.transform_vector3(want.pole),
                         weight: if target.is_some() { want.weight } else { 0.0 },
                         ..*want
                     };
@@ -139,9 +130,7 @@ pub(crate) fn aim_ik(
                 (IkJob::Chain { ik: out, .. }, SkelIkChain::Chain { ik: want, .. }) => {
                     *out = ChainIk {
                         target: target.unwrap_or(out.target),
-                        pole: want.pole.map(|pole| {
-                            to_skel(to_scene.transform_vector3(Vec3::from_array(pole.to_array())))
-                        }),
+                        pole: want.pole.map(|pole| to_scene.transform_vector3(pole)),
                         weight: if target.is_some() { want.weight } else { 0.0 },
                         ..*want
                     };
@@ -159,12 +148,8 @@ pub(crate) fn aim_ik(
                         let goal = &mut goals[*effector as usize];
                         match current_world(*entity, &nodes) {
                             Some(w) => {
-                                goal.target =
-                                    to_skel(to_scene.transform_point3(w.translation.into()));
-                                goal.pole = to_skel(
-                                    to_scene
-                                        .transform_vector3(Vec3::from_array(goal.pole.to_array())),
-                                );
+                                goal.target = to_scene.transform_point3a(w.translation).into();
+                                goal.pole = to_scene.transform_vector3(goal.pole);
                             }
                             None => goal.weight = 0.0,
                         }

@@ -4,21 +4,46 @@
 //! The plugin is CPU-side: it writes the joints' local `Transform`s, and bevy's transform
 //! propagation and skinning do the rest, so bevy's renderer and wgpu version never meet skel's.
 //!
+//! A character playing an animation graph (skel-graph's JSON format: state machines, blend
+//! spaces, IK operations), driven from a system:
+//!
 //! ```no_run
 //! use bevy::prelude::*;
-//! use bevy::gltf::GltfAssetLabel;
-//! use bevy::world_serialization::WorldAssetRoot;
-//! use skel_bevy::{SkelLayer, SkelPlayer, SkelPlugin};
+//! use skel_bevy::{SkelGraph, SkelPlayer, SkelPlugin};
+//!
+//! fn main() {
+//!     App::new()
+//!         .add_plugins((DefaultPlugins, SkelPlugin))
+//!         .add_systems(Startup, spawn)
+//!         .add_systems(Update, run)
+//!         .run();
+//! }
 //!
 //! fn spawn(mut commands: Commands, server: Res<AssetServer>) {
-//!     let scene = server.load(GltfAssetLabel::Scene(0).from_asset("Fox.glb"));
 //!     commands.spawn((
-//!         WorldAssetRoot(scene),
-//!         SkelPlayer::new().with_layer(SkelLayer::clip("Run")),
+//!         bevy::world_serialization::WorldAssetRoot(
+//!             server.load(GltfAssetLabel::Scene(0).from_asset("character.glb")),
+//!         ),
+//!         SkelGraph::new(server.load("character.skelgraph.json")),
 //!     ));
 //! }
-//! # let _ = (spawn, SkelPlugin);
+//!
+//! fn run(time: Res<Time>, mut players: Query<&mut SkelPlayer>) {
+//!     for mut player in &mut players {
+//!         if let Some(graph) = player.graph_mut() {
+//!             let _ = graph.set_float("speed", 1.0 + time.elapsed_secs().sin());
+//!         }
+//!     }
+//! }
 //! ```
+//!
+//! Without a graph, layers of clips (skel's `LayerDesc`, clips named):
+//! `SkelPlayer::new().with_layer("Run")`, or
+//! `.with_layer(SkelLayer::clip("Wave").with(|d| d.weight(0.5).mask(upper_body)))`.
+//!
+//! Everything the plugin takes and gives is in Bevy's types: IK poles and axes, ground planes
+//! and root-motion deltas are `bevy::math` vectors (skel uses the same glam), transforms are
+//! `Transform`s, markers are [`SkelEvent`]s.
 //!
 //! # When things run
 //!
@@ -30,7 +55,19 @@
 //! file and is compiled against the rig, and again when the file changes). Then every frame
 //! it advances the players (and graphs) in parallel, applies [`SkelRootMotion`], sets
 //! [`SkelIk`] targets from their entities' transforms of this frame, poses the players in
-//! parallel, writes the joints' `Transform`s where they changed, and triggers [`SkelEvent`]s.
+//! parallel, writes the joints' `Transform`s and the morph weights (bevy's `MorphWeights` on
+//! each mesh node with targets, [`SkelMorph`]) where they changed, and triggers
+//! [`SkelEvent`]s.
+//!
+//! # Files
+//!
+//! A rig is read through bevy's asset reader from the same source as the scene: a `.gltf`'s
+//! external buffers (`.bin`) are read beside it. A file written by `skel compress --out`
+//! requires skel's stored-clip extension, which bevy's glTF loader refuses: spawned as any
+//! other (`WorldAssetRoot` of its `Scene0`), its character is respawned from the rig's copy
+//! of the file without that extension (put in bevy's `embedded://` source under
+//! `skel_bevy/`, loaded by bevy's own glTF loader with the app's settings; its animations
+//! have no channels there, skel plays them). Bevy logs its refusal of the original once.
 //! A character that cannot be bound gets a [`SkelBindError`] (also logged) and keeps its
 //! transforms.
 
@@ -39,10 +76,12 @@ mod bind;
 mod driver;
 mod error;
 mod foot;
+mod gltf_bytes;
 mod graph_asset;
 mod graph_targets;
 mod ik;
 mod ik_targets;
+mod morph;
 mod player;
 mod retargeted;
 mod rig_asset;
@@ -60,6 +99,7 @@ pub use foot::{SkelFootError, SkelFootPlacement};
 pub use graph_asset::{SkelGraph, SkelGraphFile, SkelGraphLoader};
 pub use graph_targets::SkelGraphTargets;
 pub use ik::{SkelIk, SkelIkChain, SkelIkError, SkelIkJob};
+pub use morph::SkelMorph;
 pub use player::{SkelJoint, SkelLayer, SkelPlayer};
 pub use retargeted::{SkelMapping, SkelRetarget};
 pub use rig_asset::SkelRig;
@@ -101,6 +141,7 @@ impl Plugin for SkelPlugin {
                     bind::request_rigs,
                     bind::reload_graphs,
                     rig_files::finish_rig_reads,
+                    rig_files::respawn_from_scene_copies,
                     bind::bind_characters,
                     animate::advance_players,
                     animate::apply_root_motion,
@@ -109,6 +150,7 @@ impl Plugin for SkelPlugin {
                     foot::place_feet,
                     animate::pose_players,
                     animate::write_joints,
+                    morph::write_morph_weights,
                     animate::emit_events,
                 )
                     .chain()

@@ -3,10 +3,9 @@
 use std::sync::Arc;
 
 use bevy::asset::AssetPath;
-use bevy::prelude::{Component, Entity, Handle, Quat, Transform, Vec3};
+use bevy::prelude::{Component, Entity, Handle, Mat4, Quat, Transform, Vec3};
 use skel_anim::{
-    AnimationEvent, LayerDesc, LoopMode, Player, PoseSink, R_OFF, Rig, S_OFF, T_OFF, TRS_STRIDE,
-    glam,
+    AnimationEvent, LayerDesc, Player, PoseSink, R_OFF, Rig, S_OFF, T_OFF, TRS_STRIDE,
 };
 use skel_graph::GraphInstance;
 
@@ -14,46 +13,46 @@ use crate::driver::{Driver, Setup};
 use crate::ik::BoundIk;
 use crate::{SkelBevyError, SkelRetarget, SkelRig};
 
-/// One layer of a [`SkelPlayer`], named by clip so that it can be written before the glTF
-/// has loaded; resolved to skel's [`LayerDesc`] when the character binds.
+/// One layer of a [`SkelPlayer`]: skel's own [`LayerDesc`] (weight, blend or additive mode,
+/// mask, speed, loop mode, start time, group), with its clip named rather than indexed so
+/// that it can be written before the glTF has loaded. The name is resolved when the
+/// character binds (`desc.clip` is then overwritten with the rig's index of that clip).
+///
+/// Every setting is `LayerDesc`'s: chain its builder through [`with`](Self::with), or
+/// change its fields in place (`SkelLayer` dereferences to it).
+///
+/// ```
+/// use skel_bevy::SkelLayer;
+/// use skel_bevy::anim::LoopMode;
+///
+/// let layer = SkelLayer::clip("Run").with(|d| d.speed(1.5).weight(0.5).loop_mode(LoopMode::Once));
+/// assert_eq!((layer.speed, layer.weight), (1.5, 0.5));
+/// let idle: SkelLayer = "Idle".into();
+/// assert_eq!(idle.clip, "Idle");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkelLayer {
-    clip: String,
-    weight: f32,
-    speed: f32,
-    loop_mode: LoopMode,
+    /// The clip's name in the rig.
+    pub clip: String,
+    /// skel's layer settings (its `clip` index is set at bind from [`clip`](Self::clip)).
+    pub desc: LayerDesc,
 }
 
 impl SkelLayer {
-    /// The clip named `clip` at weight 1, speed 1, looping.
+    /// The clip named `clip` with [`LayerDesc::new`]'s settings: a blend layer at weight 1,
+    /// speed 1, looping from time 0, over every node.
     #[must_use]
     pub fn clip(clip: impl Into<String>) -> Self {
         Self {
             clip: clip.into(),
-            weight: 1.0,
-            speed: 1.0,
-            loop_mode: LoopMode::Repeat,
+            desc: LayerDesc::new(0),
         }
     }
 
-    /// The layer's blend weight.
+    /// The same with `LayerDesc`'s builder applied (`|d| d.speed(2.0).additive(…)`).
     #[must_use]
-    pub fn weight(mut self, weight: f32) -> Self {
-        self.weight = weight;
-        self
-    }
-
-    /// The layer's playback speed (negative plays backwards).
-    #[must_use]
-    pub fn speed(mut self, speed: f32) -> Self {
-        self.speed = speed;
-        self
-    }
-
-    /// How the layer's clock wraps.
-    #[must_use]
-    pub fn loop_mode(mut self, mode: LoopMode) -> Self {
-        self.loop_mode = mode;
+    pub fn with(mut self, build: impl FnOnce(LayerDesc) -> LayerDesc) -> Self {
+        self.desc = build(self.desc);
         self
     }
 
@@ -61,10 +60,36 @@ impl SkelLayer {
         let clip = rig
             .clip_index(&self.clip)
             .ok_or_else(|| SkelBevyError::NoSuchClip(self.clip.clone()))?;
-        Ok(LayerDesc::new(clip)
-            .weight(self.weight)
-            .speed(self.speed)
-            .loop_mode(self.loop_mode))
+        Ok(LayerDesc {
+            clip,
+            ..self.desc.clone()
+        })
+    }
+}
+
+impl std::ops::Deref for SkelLayer {
+    type Target = LayerDesc;
+
+    fn deref(&self) -> &LayerDesc {
+        &self.desc
+    }
+}
+
+impl std::ops::DerefMut for SkelLayer {
+    fn deref_mut(&mut self) -> &mut LayerDesc {
+        &mut self.desc
+    }
+}
+
+impl From<&str> for SkelLayer {
+    fn from(clip: &str) -> Self {
+        Self::clip(clip)
+    }
+}
+
+impl From<String> for SkelLayer {
+    fn from(clip: String) -> Self {
+        Self::clip(clip)
     }
 }
 
@@ -112,10 +137,11 @@ impl SkelPlayer {
         Self::default()
     }
 
-    /// Adds a layer on top of the others.
+    /// Adds a layer on top of the others: a [`SkelLayer`], or a clip's name for a layer
+    /// with [`LayerDesc::new`]'s settings.
     #[must_use]
-    pub fn with_layer(mut self, layer: SkelLayer) -> Self {
-        self.layers.push(layer);
+    pub fn with_layer(mut self, layer: impl Into<SkelLayer>) -> Self {
+        self.layers.push(layer.into());
         self
     }
 
@@ -306,7 +332,7 @@ impl SkelPlayer {
 struct LocalPose;
 
 impl PoseSink for LocalPose {
-    fn bone_matrices(&mut self, _binding: usize, _matrices: &[glam::Mat4]) {}
+    fn bone_matrices(&mut self, _binding: usize, _matrices: &[Mat4]) {}
     fn morph_weights(&mut self, _binding: usize, _weights: &[f32]) {}
 }
 

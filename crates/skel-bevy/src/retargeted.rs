@@ -2,22 +2,16 @@
 //! rule), so that a [`SkelPlayer`](crate::SkelPlayer) plays them by name.
 
 use bevy::asset::AssetPath;
-use skel_anim::AnimationData;
-use skel_retarget::{HumanoidMap, NodeMap, RetargetOptions};
+use skel_gltf::GltfAsset;
+use skel_retarget::{MorphTargetNames, RetargetOptions};
 
 use crate::SkelBevyError;
 
-/// How the source's joints are paired with the character's.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum SkelMapping {
-    /// Nodes of the same name.
-    SameNames,
-    /// Both rigs' canonical humanoid joints (hips, spine, limbs, head), found by skel-retarget's
-    /// humanoid detection (Mixamo, Unreal, Rigify, VRM and similar names).
-    Humanoid,
-    /// Explicit `(character node, source node)` name pairs.
-    Pairs(Vec<(String, String)>),
-}
+/// How the source's joints are paired with the character's: skel-retarget's [`Mapping`](skel_retarget::Mapping)
+/// (equal names, humanoid detection, explicit `(character node, source node)` pairs, or
+/// detection with pairs over it), the same type skel's command line makes from its `--map`
+/// and `--auto` options.
+pub use skel_retarget::Mapping as SkelMapping;
 
 /// The clips of glTF file `source` retargeted onto the character
 /// ([`SkelPlayer::with_retargeted_clips`](crate::SkelPlayer::with_retargeted_clips)): the
@@ -70,24 +64,27 @@ impl SkelRetarget {
         )
     }
 
-    /// `target` with the source's clips retargeted onto it.
+    /// `target`'s animation data with the source's clips retargeted onto it; morph-weight
+    /// channels map by mesh and target name (glTF's `mesh.extras.targetNames`, as skel's
+    /// command line does) unless the options name their own tables.
     pub(crate) fn apply(
         &self,
-        source: &AnimationData,
-        target: &AnimationData,
-    ) -> Result<AnimationData, SkelBevyError> {
-        let map = match &self.mapping {
-            SkelMapping::SameNames => NodeMap::same_names(source, target),
-            SkelMapping::Humanoid => {
-                HumanoidMap::pair(&HumanoidMap::detect(source)?, &HumanoidMap::detect(target)?)
-            }
-            SkelMapping::Pairs(pairs) => NodeMap::from_names(
-                source,
-                target,
-                pairs.iter().map(|(t, s)| (t.as_str(), s.as_str())),
-            )?,
+        source: &GltfAsset,
+        target: &GltfAsset,
+    ) -> Result<skel_anim::AnimationData, SkelBevyError> {
+        let (s, t) = (&source.animation, &target.animation);
+        let map = self.mapping.node_map(s, t)?;
+        let table = |a: &GltfAsset| a.morph_names.iter().map(|m| m.targets.clone()).collect();
+        let options = RetargetOptions {
+            morph_names: self.options.morph_names.clone().or_else(|| {
+                Some(MorphTargetNames {
+                    source: table(source),
+                    target: table(target),
+                })
+            }),
+            ..self.options.clone()
         };
-        let clips = skel_retarget::retarget(source, target, &map, &self.options)?;
-        Ok(skel_retarget::with_clips(target, clips))
+        let clips = skel_retarget::retarget(s, t, &map, &options)?;
+        Ok(skel_retarget::with_clips(t, clips))
     }
 }

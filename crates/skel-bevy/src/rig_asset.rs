@@ -5,9 +5,19 @@ use std::sync::Arc;
 use bevy::asset::Asset;
 use bevy::reflect::TypePath;
 use skel_anim::{AnimationData, Handedness, Rig};
-use skel_gltf::{GltfDocument, LoadOptions, parse_animation_data};
+use skel_gltf::{GltfAsset, GltfDocument, LoadOptions, load_document, parse_animation_data};
 
 use crate::SkelBevyError;
+use crate::gltf_bytes::scene_copy;
+
+/// A copy of a rig's file that bevy's glTF loader accepts (see [`SkelRig::from_bytes`]).
+#[derive(Debug)]
+pub(crate) struct SceneCopy {
+    /// The file's bytes.
+    pub(crate) bytes: Vec<u8>,
+    /// `"glb"` or `"gltf"`.
+    pub(crate) extension: &'static str,
+}
 
 /// A glTF file compiled into skel's [`Rig`] (clips, hierarchy, skins), shared by every
 /// character spawned from that file. The plugin reads the file of each character's
@@ -16,17 +26,44 @@ use crate::SkelBevyError;
 #[derive(Asset, TypePath, Debug, Clone)]
 pub struct SkelRig {
     rig: Arc<Rig>,
+    scene_copy: Option<Arc<SceneCopy>>,
 }
 
 impl SkelRig {
     /// Compiles a `.glb` or a `.gltf` with embedded buffers, in glTF's own right-handed space
     /// (the space bevy's loader spawns nodes in, so local transforms carry over unchanged).
+    /// (The plugin reads a character's file through bevy's asset reader and inlines its
+    /// external buffers before calling this.)
+    ///
+    /// A file that requires skel's stored-clip extension (`skel compress --out`) also keeps
+    /// a copy that bevy's glTF loader accepts (the extension dropped, its animations left
+    /// without channels): a character spawned from such a file is respawned from that copy
+    /// (see [`SkelPlugin`](crate::SkelPlugin)).
     ///
     /// # Errors
     /// [`SkelBevyError::Gltf`] for a file skel cannot read, [`SkelBevyError::Anim`] for
     /// animation data it rejects.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SkelBevyError> {
-        Self::from_data(data_from_bytes(bytes)?)
+        Ok(Self::from_data(data_from_bytes(bytes)?)?.with_scene_copy_of(bytes))
+    }
+
+    /// The same with the scene copy of `bytes`' file, if it needs one (a copy that cannot be
+    /// made is logged: the rig still plays on a scene spawned some other way).
+    pub(crate) fn with_scene_copy_of(mut self, bytes: &[u8]) -> Self {
+        match scene_copy(bytes) {
+            Ok(copy) => {
+                self.scene_copy =
+                    copy.map(|(bytes, extension)| Arc::new(SceneCopy { bytes, extension }));
+            }
+            Err(e) => tracing::error!("skel-bevy: {e}"),
+        }
+        self
+    }
+
+    /// The copy of the rig's file that bevy's glTF loader accepts, when the file itself is
+    /// refused by it.
+    pub(crate) fn scene_copy(&self) -> Option<&Arc<SceneCopy>> {
+        self.scene_copy.as_ref()
     }
 
     /// Compiles animation data already read (a file's, with retargeted clips added).
@@ -40,7 +77,10 @@ impl SkelRig {
     /// Wraps a rig compiled elsewhere (retargeted clips, a rig built with options).
     #[must_use]
     pub fn from_rig(rig: Arc<Rig>) -> Self {
-        Self { rig }
+        Self {
+            rig,
+            scene_copy: None,
+        }
     }
 
     /// The compiled rig.
@@ -50,13 +90,22 @@ impl SkelRig {
     }
 }
 
+/// How rigs are read: glTF's own right-handed space, no images.
+const OPTIONS: LoadOptions = LoadOptions {
+    handedness: Handedness::RightHanded,
+    decode_images: false,
+};
+
 /// A `.glb` or a `.gltf` with embedded buffers read as skel's animation data, in glTF's own
 /// right-handed space.
 pub(crate) fn data_from_bytes(bytes: &[u8]) -> Result<AnimationData, SkelBevyError> {
     let doc = GltfDocument::from_slice(bytes, None)?;
-    let opts = LoadOptions {
-        handedness: Handedness::RightHanded,
-        decode_images: false,
-    };
-    Ok(parse_animation_data(&doc, &opts)?)
+    Ok(parse_animation_data(&doc, &OPTIONS)?)
+}
+
+/// The same file read whole (animation data and the morph targets' names, which
+/// retargeting matches weights by).
+pub(crate) fn asset_from_bytes(bytes: &[u8]) -> Result<GltfAsset, SkelBevyError> {
+    let doc = GltfDocument::from_slice(bytes, None)?;
+    Ok(load_document(&doc, &OPTIONS)?)
 }

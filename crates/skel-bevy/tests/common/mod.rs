@@ -93,10 +93,16 @@ pub fn step(app: &mut App, n: usize) {
     }
 }
 
-/// skel's rig for a file, compiled the way the plugin compiles it.
+/// skel's rig for a file (external buffers read beside it), compiled the way the plugin
+/// compiles it: glTF's right-handed space.
 pub fn rig(path: &Path) -> Arc<Rig> {
-    let bytes = std::fs::read(path).unwrap();
-    Arc::clone(SkelRig::from_bytes(&bytes).unwrap().rig())
+    let doc = skel_gltf::GltfDocument::from_path(path).unwrap();
+    let options = skel_gltf::LoadOptions {
+        handedness: skel_bevy::anim::Handedness::RightHanded,
+        decode_images: false,
+    };
+    let data = skel_gltf::parse_animation_data(&doc, &options).unwrap();
+    Arc::clone(SkelRig::from_data(data).unwrap().rig())
 }
 
 /// Every joint entity of `character`, by skel node index.
@@ -111,7 +117,7 @@ pub fn joints(app: &mut App, character: Entity) -> Vec<(usize, Entity)> {
     out
 }
 
-/// A glam 0.30 (skel) matrix as a bevy one.
+/// skel's matrix as bevy's (the same glam type since glam 0.32: a copy).
 pub fn mat(m: &skel_bevy::anim::glam::Mat4) -> Mat4 {
     Mat4::from_cols_array(&m.to_cols_array())
 }
