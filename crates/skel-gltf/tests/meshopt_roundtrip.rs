@@ -31,18 +31,19 @@ impl Rng {
 }
 
 /// `count` elements of `stride` bytes; `kind` 0 smooth, 1 noisy, 2 constant, 3 mixed (each
-/// 4-byte channel its own kind).
+/// 4-byte channel its own kind), 4 bit flags (the data format 1's XOR channels are for).
 fn vertex_data(stride: usize, count: usize, kind: u8, seed: u64) -> Vec<u8> {
     let mut rng = Rng(seed | 1);
     let channels = stride / 4;
     let kinds: Vec<u8> = (0..channels)
-        .map(|_| {
-            if kind == 3 {
-                (rng.next() % 6) as u8
-            } else {
-                [0, 4, 5][usize::from(kind)]
-            }
+        .map(|_| match kind {
+            3 => (rng.next() % 7) as u8,
+            _ => [0, 4, 5, 0, 6][usize::from(kind)],
         })
+        .collect();
+    // Where each channel's flags sit: often across a byte boundary, so the encoder rotates.
+    let shifts: Vec<u32> = (0..channels)
+        .map(|_| 1 + (rng.next() % 27) as u32)
         .collect();
     let phase: Vec<f32> = (0..channels).map(|_| rng.unit() * 6.0).collect();
     let mut out = Vec::with_capacity(stride * count);
@@ -67,6 +68,7 @@ fn vertex_data(stride: usize, count: usize, kind: u8, seed: u64) -> Vec<u8> {
                 ],
                 3 => (i as u32 * 1000 + (rng.next() % 4) as u32).to_le_bytes(),
                 4 => (rng.next() as u32).to_le_bytes(),
+                6 => (0x4120_0000_u32 ^ (((rng.next() % 16) as u32) << shifts[c])).to_le_bytes(),
                 _ => [7, 7, 7, c as u8],
             };
             out.extend(word);
@@ -115,9 +117,9 @@ proptest! {
     fn vertex_streams_decode_as_meshoptimizer_decodes_them(
         words in 1_usize..=64,
         count in 0_usize..=600,
-        kind in 0_u8..4,
-        level in 0_i32..=3,
-        version in 0_i32..=1,
+        kind in 0_u8..5,
+        // Half the cases at format 1, level 3: XOR channels with rotations, the rarest path.
+        (level, version) in prop_oneof![Just((3, 1)), (0_i32..=3, 0_i32..=1)],
         seed in any::<u64>(),
     ) {
         let stride = 4 * words;
@@ -230,7 +232,14 @@ fn vertex_block_edges_decode_as_meshoptimizer_decodes_them() {
     for stride in [4, 12, 32, 48, 64, 96, 128, 252, 256] {
         let block = ((8192 / stride) & !15).min(256);
         for count in [0, 1, 15, 16, 17, block - 1, block, block + 1, 2 * block + 3] {
-            for (kind, level, version) in [(0, 2, 1), (1, 3, 1), (3, 0, 1), (3, 2, 0), (2, 1, 1)] {
+            for (kind, level, version) in [
+                (0, 2, 1),
+                (1, 3, 1),
+                (3, 0, 1),
+                (3, 2, 0),
+                (2, 1, 1),
+                (4, 3, 1),
+            ] {
                 let data = vertex_data(stride, count, kind, stride as u64 * 31 + count as u64);
                 compare_vertices(&data, stride, level, version);
             }
