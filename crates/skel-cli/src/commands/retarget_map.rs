@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use skel::anim::{AnimationData, Clip};
 use skel::gltf::GltfAsset;
-use skel::retarget::{HumanoidMap, MorphTargetNames, NodeMap, RetargetError, RetargetOptions};
+use skel::retarget::{Mapping, MorphTargetNames, NodeMap, RetargetError, RetargetOptions};
 
 /// The node map and root options on the command line.
 #[derive(Debug, Clone, Default, Args)]
@@ -53,36 +53,48 @@ pub enum MapArgError {
 }
 
 impl MapArgs {
+    /// The mapping these arguments ask for (skel-retarget's [`Mapping`], shared with
+    /// skel-bevy): `--auto` pairs humanoid joints, `--map`'s entries pair names (over the
+    /// detected ones with `--auto`), neither pairs equal names.
+    ///
+    /// # Errors
+    /// [`MapArgError::Read`] for a map file that cannot be read, skel-retarget's `MapJson`
+    /// for one that is not a JSON object of names.
+    pub fn mapping(&self) -> Result<Mapping, Box<dyn std::error::Error>> {
+        let pairs = match &self.map {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|source| MapArgError::Read {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+                Some(Mapping::pairs_from_json(&text)?)
+            }
+            None => None,
+        };
+        Ok(match (self.auto, pairs) {
+            (true, None) => Mapping::Humanoid,
+            (true, Some(pairs)) => Mapping::HumanoidWith(pairs),
+            (false, Some(pairs)) => Mapping::Pairs(pairs),
+            (false, None) => Mapping::SameNames,
+        })
+    }
+
     /// The node map (target → source) these arguments ask for.
     ///
     /// # Errors
-    /// What detection and map parsing report, [`MapArgError::Empty`] for a map that pairs
-    /// nothing.
+    /// Those of [`MapArgs::mapping`], what detection and map resolution report,
+    /// [`MapArgError::Empty`] for a map that pairs nothing.
     pub fn node_map(
         &self,
         source: &AnimationData,
         target: &AnimationData,
     ) -> Result<NodeMap, Box<dyn std::error::Error>> {
-        let mut map = if self.auto {
-            HumanoidMap::pair(&HumanoidMap::detect(source)?, &HumanoidMap::detect(target)?)
-        } else if self.map.is_none() {
-            NodeMap::same_names(source, target)
-        } else {
-            NodeMap::new()
-        };
-        if let Some(path) = &self.map {
-            let text = std::fs::read_to_string(path).map_err(|source| MapArgError::Read {
-                path: path.display().to_string(),
-                source,
-            })?;
-            for (t, s) in NodeMap::from_json(&text, source, target)?.iter() {
-                map.insert(t, s);
-            }
-        }
-        if map.is_empty() {
-            return Err(MapArgError::Empty.into());
-        }
-        Ok(map)
+        self.mapping()?
+            .node_map(source, target)
+            .map_err(|e| match e {
+                RetargetError::EmptyMap => MapArgError::Empty.into(),
+                e => e.into(),
+            })
     }
 
     /// The retargeting options, for `clips` (all when `None`).
