@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p skel-gltf --example meshopt_speed -- rust 200
-//! cargo run --release -p skel-gltf --example meshopt_speed -- native 200
+//! cargo run --release -p skel-gltf --example meshopt_speed -- native 200 [VIEW]
 //! ```
 //!
 //! Wall time swings on a shared machine; instruction counts do not. Run it under
@@ -166,6 +166,10 @@ fn main() {
     views.sort_by_key(|v| std::cmp::Reverse(v.count * v.stride));
     views.truncate(4);
     views.push(synthetic());
+    // An optional third argument keeps one view (its index in the list printed).
+    if let Some(only) = args.next().and_then(|n| n.parse::<usize>().ok()) {
+        views = views.into_iter().skip(only).take(1).collect();
+    }
     let decode = if which == "native" {
         native_decode
     } else {
