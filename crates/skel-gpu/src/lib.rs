@@ -114,6 +114,7 @@ mod morph_texture;
 mod morph_upload;
 mod pick;
 mod pick_inputs;
+mod pick_morph;
 mod pose_bounds;
 mod pose_data;
 mod pose_pass;
@@ -129,10 +130,10 @@ pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout}
 pub use buffers::{BufferInit, MIN_BUFFER_SIZE, create_buffers_init, padded_buffer_size};
 pub use clip_error::{bone_error, frame_at};
 pub use clip_set::{GpuClipSet, GpuClipSetOptions, GpuClipTable, NO_PARENT, POSE_NODE_VEC4S};
-pub use compute_pass::groups_2d;
 pub use compute::{ComputeSkinning, ComputeSkinningBindings, ComputeSkinningInputs};
 pub use compute_config::ComputeSkinningConfig;
 pub use compute_formats::{JointFormat, WeightFormat};
+pub use compute_pass::groups_2d;
 pub use compute_tuning::{
     BoneCacheLayout, COMPUTE_AUTO_WORKGROUPS, COMPUTE_BONE_CACHE_SIZE, COMPUTE_FRAGMENT_GROUP,
     COMPUTE_MAX_AUTO_TILES, COMPUTE_WORKGROUP_SIZE, ComputeTuning,
@@ -163,8 +164,9 @@ pub use morph_texture::{
     MORPH_TEXEL_BYTES, MORPH_TEXTURE_FORMAT, MORPH_TEXTURE_MIN_WIDTH, MorphTextureLayout,
 };
 pub use morph_upload::{MAX_MORPH_TARGETS, MORPH_COUNTS_OFFSET, MORPH_PARAMS_SIZE};
-pub use pick::{CrowdPick, CrowdPickDescriptor, PICK_WGSL, PICK_WORKGROUP_SIZE};
+pub use pick::{CrowdPick, CrowdPickDescriptor, PICK_WGSL, PICK_WORKGROUP_SIZE, PickMorphWeights};
 pub use pick_inputs::{CrowdPickHit, CrowdPickPrimitive, PickTopology, pick_ray_from_pixel};
+pub use pick_morph::PickMorph;
 pub use pose_bounds::{
     POSE_GROUP_CONSTANT, POSE_GROUP_THREADS, PoseBounds, PoseBoundsTable, PoseOptions, PoseTuning,
 };

@@ -23,9 +23,12 @@
 //! one box test; a candidate costs one pass over its triangles (three vertices skinned each),
 //! a second unless its box starts beyond the nearest hit, and the winner a third.
 //!
-//! **Not covered.** Morph targets are not applied: a crowd whose meshes morph is picked
-//! against its skinned, unmorphed triangles. Rigid (unskinned) primitives are not in a crowd's
-//! bones, so they cannot be given. The bone buffer must fit one storage binding (it is not
+//! **Morph targets.** A primitive given with [`CrowdPickPrimitive::morph`] is morphed with each
+//! instance's weights ([`CrowdPickDescriptor::morph_weights`]) before it is skinned, as the CPU
+//! reference does (`pick_morph`); without weights every primitive is picked unmorphed.
+//!
+//! **Not covered.** Rigid (unskinned) primitives are not in a crowd's bones, so they cannot be
+//! given. The bone buffer must fit one storage binding (it is not
 //! bound in chunks as the cull and pose passes bind it).
 
 use glam::Vec3;
@@ -59,6 +62,20 @@ pub struct CrowdPickDescriptor<'a> {
     /// The character's skinned primitives (at least one), in the order whose lower entries win
     /// a tie (skel-gltf's `GltfAsset::primitives` order gives the CPU's answer).
     pub primitives: &'a [CrowdPickPrimitive<'a>],
+    /// Every instance's morph weights, which primitives with
+    /// [`CrowdPickPrimitive::morph`] are morphed with; `None`: every primitive is picked
+    /// unmorphed.
+    pub morph_weights: Option<PickMorphWeights<'a>>,
+}
+
+/// Where a crowd keeps its instances' morph weights: a GPU-posed crowd's pose pass samples
+/// them into one buffer (`GpuCrowdPose::morph_buffer`), `floats_per_instance` an instance.
+#[derive(Debug, Clone, Copy)]
+pub struct PickMorphWeights<'a> {
+    /// The weights (`f32`s; instance `i`'s first at `i · floats_per_instance`).
+    pub buffer: &'a wgpu::Buffer,
+    /// Floats per instance.
+    pub floats_per_instance: u32,
 }
 
 /// GPU picking of one crowd (see the module docs): its pipelines, the character's packed
@@ -75,7 +92,7 @@ pub struct CrowdPick {
     /// Per primitive slot: first triangle, caller's primitive number, mesh.
     slots: Vec<[u32; 3]>,
     /// instances, triangles, bones per instance, sets, row threads, max groups, triangle
-    /// groups, padding.
+    /// groups, morph weights per instance.
     base_params: [u32; 8],
     /// The candidate pass's workgroups (x, y).
     candidate_groups: (u32, u32),
@@ -95,7 +112,7 @@ impl CrowdPick {
     /// 4 or an index past the primitive's vertices; [`GpuError::JointOutOfRange`] for a joint
     /// past the instance's bones; [`GpuError::NotFinite`] for a position, weight or matrix
     /// that is not finite; [`GpuError::MissingLimit`] when the bone buffer (or the packed
-    /// mesh) does not fit one storage binding, or for fewer than 7 storage buffers a stage;
+    /// mesh) does not fit one storage binding, or for fewer than 8 storage buffers a stage;
     /// [`GpuError::Validation`] / [`GpuError::OutOfMemory`] from wgpu.
     pub fn new(
         ctx: &GpuContext,
@@ -117,7 +134,21 @@ impl CrowdPick {
             frames,
             sets,
             slots,
-        } = pack(desc.primitives, crowd.bones_per_instance())?;
+        } = pack(
+            desc.primitives,
+            crowd.bones_per_instance(),
+            desc.morph_weights.map(|w| w.floats_per_instance),
+        )?;
+        if let Some(w) = desc.morph_weights {
+            let bytes = u64::from(count) * u64::from(w.floats_per_instance) * 4;
+            if w.buffer.size() < bytes {
+                return Err(GpuError::LengthMismatch {
+                    what: "pick morph weights buffer (bytes)",
+                    expected: usize::try_from(bytes).unwrap_or(usize::MAX),
+                    got: usize::try_from(w.buffer.size()).unwrap_or(usize::MAX),
+                });
+            }
+        }
         let binding = |l: &wgpu::Limits| l.max_storage_buffer_binding_size;
         let bone_bytes = u64::from(count) * crowd.instance_bytes();
         ctx.require_limit("max_storage_buffer_binding_size", bone_bytes, binding)?;
@@ -129,7 +160,7 @@ impl CrowdPick {
         ] {
             ctx.require_limit("max_storage_buffer_binding_size", bytes, binding)?;
         }
-        ctx.require_limit("max_storage_buffers_per_shader_stage", 7, |l| {
+        ctx.require_limit("max_storage_buffers_per_shader_stage", 8, |l| {
             u64::from(l.max_storage_buffers_per_shader_stage)
         })?;
         let max_groups = ctx.limits.max_compute_workgroups_per_dimension.max(1);
@@ -146,7 +177,7 @@ impl CrowdPick {
             candidate_groups.0 * PICK_WORKGROUP_SIZE,
             max_groups,
             triangle_groups,
-            0,
+            desc.morph_weights.map_or(0, |w| w.floats_per_instance),
         ];
         ctx.capture("CrowdPick::new", || {
             let buffer = |label, size: u64, usage| {
@@ -186,7 +217,10 @@ impl CrowdPick {
                 RESULT_BYTES,
                 wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             );
-            let entries: [wgpu::BindGroupLayoutEntry; 8] = std::array::from_fn(|i| {
+            // Without weights, a zero one (no vertex points at a morph head then).
+            let no_weights = buffer("skel pick no morph weights", 16, read);
+            let weights = desc.morph_weights.map_or(&no_weights, |w| w.buffer);
+            let entries: [wgpu::BindGroupLayoutEntry; 9] = std::array::from_fn(|i| {
                 let ty = match i {
                     0 => UNIFORM,
                     7 => WRITE,
@@ -213,6 +247,7 @@ impl CrowdPick {
                     triangle_buffer.as_entire_binding(),
                     frame_buffer.as_entire_binding(),
                     state.as_entire_binding(),
+                    weights.as_entire_binding(),
                 ],
             );
             let pipelines = compute_pipelines_with(

@@ -6,6 +6,7 @@
 use glam::{Mat4, Vec2, Vec3, Vec4};
 
 use crate::GpuError;
+use crate::pick_morph::{PickMorph, morph_records};
 
 /// How a primitive's indices make triangles (glTF 2.0 §3.7.2.1; the modes that draw
 /// triangles).
@@ -50,6 +51,10 @@ pub struct CrowdPickPrimitive<'a> {
     /// `meshInverse · jointWorld · inverseBind`, so a skinned vertex's place in the character
     /// is `mesh_world · Σ wᵢ Sᵢ v` (as [`CullBone::left`](crate::CullBone::left)).
     pub mesh_world: Mat4,
+    /// Its morph targets, morphed with each instance's weights before skinning
+    /// ([`CrowdPickDescriptor::morph_weights`](crate::CrowdPickDescriptor::morph_weights));
+    /// `None`: picked unmorphed.
+    pub morph: Option<PickMorph<'a>>,
 }
 
 /// Where a ray first meets a crowd: the instance, and the same fields as skel-gltf's CPU
@@ -74,7 +79,8 @@ pub struct CrowdPickHit {
 
 /// The pass's view of the character, packed once.
 pub(crate) struct PackedMesh {
-    /// Per vertex `1 + 2 · sets` `[u32; 4]`: position bits, joints (bones), weight bits.
+    /// Per vertex `1 + 2 · sets` `[u32; 4]`: position bits (and the index of its morph head
+    /// in `w`), joints (bones), weight bits; then the morph records (`pick_morph`).
     pub(crate) vertices: Vec<[u32; 4]>,
     /// Per triangle: three vertices (into `vertices`) and the primitive's slot.
     pub(crate) triangles: Vec<[u32; 4]>,
@@ -86,10 +92,12 @@ pub(crate) struct PackedMesh {
     pub(crate) slots: Vec<[u32; 3]>,
 }
 
-/// Packs `primitives` (checked) for an instance of `bones` bones.
+/// Packs `primitives` (checked) for an instance of `bones` bones and, with
+/// `weights_per_instance`, their morph targets (left out without).
 pub(crate) fn pack(
     primitives: &[CrowdPickPrimitive<'_>],
     bones: u32,
+    weights_per_instance: Option<u32>,
 ) -> Result<PackedMesh, GpuError> {
     if primitives.is_empty() {
         return Err(GpuError::LengthMismatch {
@@ -117,19 +125,48 @@ pub(crate) fn pack(
         sets,
         slots: Vec::with_capacity(primitives.len()),
     };
+    let mut bases = Vec::with_capacity(primitives.len());
     for (slot, p) in primitives.iter().enumerate() {
-        pack_primitive(&mut packed, p, slot as u32, bones)?;
+        bases.push(pack_primitive(&mut packed, p, slot as u32, bones)?);
+    }
+    // The morphing vertices' heads and deltas after every vertex, each vertex's position
+    // record pointing at its head (see `pick_morph`).
+    let stride = 1 + 2 * packed.sets as usize;
+    for (p, &base) in primitives.iter().zip(&bases) {
+        let (Some(morph), Some(floats)) = (&p.morph, weights_per_instance) else {
+            continue;
+        };
+        if u64::from(morph.first_weight) + u64::from(morph.targets) > u64::from(floats) {
+            return Err(GpuError::OutOfRange {
+                what: "pick primitive morph weights (first weight + targets)",
+                got: (u64::from(morph.first_weight) + u64::from(morph.targets)).to_string(),
+                expected: "at most the weights per instance",
+            });
+        }
+        let n = p.positions.len() / 3;
+        let records = morph_records(morph, n)?;
+        let per = 1 + morph.targets as usize;
+        let first = packed.vertices.len();
+        for v in 0..n {
+            let head = u32::try_from(first + v * per).map_err(|_| GpuError::OutOfRange {
+                what: "pick vertex records",
+                got: (first + v * per).to_string(),
+                expected: "at most u32::MAX",
+            })?;
+            packed.vertices[(base as usize + v) * stride][3] = head;
+        }
+        packed.vertices.extend(records);
     }
     Ok(packed)
 }
 
-/// Appends one primitive's vertices, triangles and frame.
+/// Appends one primitive's vertices, triangles and frame; returns its first vertex.
 fn pack_primitive(
     packed: &mut PackedMesh,
     p: &CrowdPickPrimitive<'_>,
     slot: u32,
     bones: u32,
-) -> Result<(), GpuError> {
+) -> Result<u32, GpuError> {
     let per = p.influences_per_vertex as usize;
     let n = p.positions.len() / 3;
     for (what, expected, got) in [
@@ -224,7 +261,7 @@ fn pack_primitive(
         }
         packed.triangles.push(tri);
     }
-    Ok(())
+    Ok(base)
 }
 
 /// The ray's origin and normalised direction.
@@ -341,8 +378,9 @@ mod tests {
             weights: &weights,
             bone_offset: 0,
             mesh_world: Mat4::IDENTITY,
+            morph: None,
         };
-        pack(&[p], 1).unwrap()
+        pack(&[p], 1, None).unwrap()
     }
 
     #[test]
@@ -378,9 +416,13 @@ mod tests {
             weights: &weights,
             bone_offset: 0,
             mesh_world: Mat4::IDENTITY,
+            morph: None,
         };
-        assert!(pack(&[good], 1).is_ok());
-        assert!(matches!(pack(&[], 1), Err(GpuError::LengthMismatch { .. })));
+        assert!(pack(&[good], 1, None).is_ok());
+        assert!(matches!(
+            pack(&[], 1, None),
+            Err(GpuError::LengthMismatch { .. })
+        ));
         let cases = [
             CrowdPickPrimitive {
                 bone_offset: 1,
@@ -404,7 +446,7 @@ mod tests {
             },
         ];
         for (i, case) in cases.into_iter().enumerate() {
-            assert!(pack(&[case], 1).is_err(), "case {i}");
+            assert!(pack(&[case], 1, None).is_err(), "case {i}");
         }
     }
 

@@ -4,12 +4,15 @@
 //! [`CrowdPicker`](crate::CrowdPicker) gives a CPU-posed crowd in the same poses; 32 bytes
 //! come back.
 //!
-//! Morph targets are not applied here (`skel_gpu::CrowdPick` picks the skinned, unmorphed
-//! triangles).
+//! Morphing meshes are picked morphed, with the weights the pose pass sampled for each
+//! instance into [`Crowd::morph_weights_buffer`] (glTF: morph, then skin).
 
 use skel_gltf::{PickHit, PrimitiveMode};
 use skel_gpu::glam::{Mat4, Vec3};
-use skel_gpu::{CrowdPick, CrowdPickDescriptor, CrowdPickHit, CrowdPickPrimitive, PickTopology};
+use skel_gpu::{
+    CrowdPick, CrowdPickDescriptor, CrowdPickHit, CrowdPickPrimitive, PickMorph, PickMorphWeights,
+    PickTopology,
+};
 
 use crate::{AssetContainer, Crowd, CrowdHit, CullError, SkelError};
 
@@ -67,6 +70,10 @@ impl GpuCrowdPicker {
             return Err(CullError::PosedOnCpu.into());
         }
         let cull = crowd.gpu_cull().ok_or(CullError::GpuCullOff)?;
+        // The pose pass's weights: each morph binding's first weight within an instance's.
+        let posing = crowd.gpu_posing.as_ref().ok_or(CullError::PosedOnCpu)?;
+        let (morph_offsets, morph_floats) =
+            (&posing.set.morph_offsets, posing.clips.morph_floats());
         let rest = skel_gltf::rest_world_matrices(&asset.animation)?;
         let skeletons = &asset.animation.skeletons;
         // An instance's bones: every skeleton binding's joints, in binding order.
@@ -102,6 +109,15 @@ impl GpuCrowdPicker {
                         .get(skeleton.mesh_node)
                         .copied()
                         .unwrap_or(Mat4::IDENTITY),
+                    morph: prim
+                        .morph_targets
+                        .as_ref()
+                        .zip(prim.morph_binding.and_then(|b| morph_offsets.get(b)))
+                        .map(|(targets, &first_weight)| PickMorph {
+                            deltas: &targets.positions,
+                            targets: u32::try_from(targets.target_count).unwrap_or(u32::MAX),
+                            first_weight,
+                        }),
                 })
             })
             .collect();
@@ -111,6 +127,10 @@ impl GpuCrowdPicker {
             cull,
             &CrowdPickDescriptor {
                 primitives: &primitives,
+                morph_weights: (morph_floats > 0).then(|| PickMorphWeights {
+                    buffer: posing.pose.morph_buffer(),
+                    floats_per_instance: morph_floats,
+                }),
             },
         )
         .map_err(SkelError::gpu("crowd GPU pick"))?;

@@ -127,6 +127,7 @@ fn gpu(ctx: &GpuContext, s: &Scene, layout: BoneLayout) -> (CrowdBones, CrowdCul
         &cull,
         &CrowdPickDescriptor {
             primitives: &primitives(&s.ch),
+            morph_weights: None,
         },
     )
     .unwrap();
@@ -164,6 +165,7 @@ fn primitives(ch: &Character) -> Vec<CrowdPickPrimitive<'_>> {
                     .map(|b| b.joints.len() as u32)
                     .sum(),
                 mesh_world: rest[skeletons[binding].mesh_node],
+                morph: None,
             }
         })
         .collect()

@@ -39,12 +39,17 @@ impl Character {
 }
 
 pub(crate) fn character(file: &str) -> Option<Character> {
-    let path = assets_dir()?.join(file);
+    Some(character_at(&assets_dir()?.join(file)))
+}
+
+/// [`character`] from any path (a fixture of the repository).
+pub(crate) fn character_at(path: &std::path::Path) -> Character {
+    let file = path.display();
     let options = LoadOptions {
         decode_images: false,
         ..LoadOptions::default()
     };
-    let asset = skel_gltf::load_path(&path, &options).unwrap();
+    let asset = skel_gltf::load_path(path, &options).unwrap();
     let rest = rest_world_matrices(&asset.animation).unwrap();
     // The CPU reference's own list of the bones: joint node, mesh node at rest, inverse bind.
     let mut joints = Vec::new();
@@ -75,13 +80,13 @@ pub(crate) fn character(file: &str) -> Option<Character> {
         assert_eq!(joints[part.bone as usize].0, node, "{file}");
         assert_eq!((part.center, part.radius), (center, radius), "{file}");
     }
-    Some(Character {
+    Character {
         asset,
         bounds,
         parts,
         bones,
         joints,
-    })
+    }
 }
 
 /// Runs the pass over `crowd` with `placements` and `planes` (the bone buffer bound in chunks of

@@ -15,6 +15,7 @@ mod compressed_clips;
 mod compute;
 mod crowd_morph;
 mod crowd_pick;
+mod crowd_pick_morph;
 mod cull;
 mod cull_draw;
 mod end_to_end;
