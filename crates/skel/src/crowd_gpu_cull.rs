@@ -158,7 +158,7 @@ impl Crowd {
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// use skel::gpu::glam::{Mat4, Vec3};
     /// let ctx = skel::gpu::GpuContext::new_headless()?;
-    /// let asset = skel::load_gltf(&ctx, "CesiumMan.glb".as_ref(), &Default::default())?;
+    /// let asset = skel::load_gltf(&ctx, std::path::Path::new("CesiumMan.glb"), &Default::default())?;
     /// let mut crowd = skel::Crowd::new(&ctx, &asset, &skel::CrowdDescriptor {
     ///     instances: 10_000,
     ///     posing: skel::Posing::Gpu(Default::default()),

@@ -79,7 +79,7 @@ struct Item {
 /// use skel::gpu::glam::{Mat4, Vec3};
 /// use skel::render::{Camera, CrowdRenderer, OffscreenTarget, BACKGROUND};
 /// let ctx = skel::gpu::GpuContext::new_headless()?;
-/// let asset = skel::load_gltf(&ctx, "CesiumMan.glb".as_ref(), &Default::default())?;
+/// let asset = skel::load_gltf(&ctx, std::path::Path::new("CesiumMan.glb"), &Default::default())?;
 /// let mut crowd = skel::Crowd::new(&ctx, &asset, &skel::CrowdDescriptor {
 ///     instances: 100,
 ///     ..Default::default()
