@@ -242,7 +242,12 @@ impl SkelPlayer {
     #[must_use]
     pub fn local_transform(&self, node: usize) -> Option<Transform> {
         let trs = &self.player()?.scratch().trs;
-        let r = trs.get(node * TRS_STRIDE..(node + 1) * TRS_STRIDE)?;
+        // One range check for the record, none per field (a fixed-size array).
+        let start = node.checked_mul(TRS_STRIDE)?;
+        let r: &[f32; TRS_STRIDE] = trs
+            .get(start..start.checked_add(TRS_STRIDE)?)?
+            .try_into()
+            .ok()?;
         Some(Transform {
             translation: Vec3::new(r[T_OFF], r[T_OFF + 1], r[T_OFF + 2]),
             rotation: Quat::from_xyzw(r[R_OFF], r[R_OFF + 1], r[R_OFF + 2], r[R_OFF + 3]),
