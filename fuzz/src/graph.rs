@@ -139,6 +139,12 @@ pub fn run_bytes(bytes: &[u8]) {
                 ParamKind::Int => ParamValue::Int(v as i32),
                 ParamKind::Bool => ParamValue::Bool(v > 0.0),
                 ParamKind::Trigger => ParamValue::Trigger((tick + k) % 11 == 0),
+                // A point a few units around the character, each axis its own value.
+                ParamKind::Vec3 => ParamValue::Vec3(skel_anim::glam::Vec3::new(
+                    v,
+                    VALUES[(tick + k + seed + 1) % VALUES.len()],
+                    VALUES[(tick + k + seed + 2) % VALUES.len()],
+                )),
             };
             assert!(
                 i.set(id, value).is_ok(),
