@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::limits::{CHECK_CROWD, MIN_CROWD_COVER, PICKED_FIXTURE, READY_TIMEOUT};
+use super::limits::{CHECK_CROWD, MESHOPT_FIXTURE, MIN_CROWD_COVER, PICKED_FIXTURE, READY_TIMEOUT};
 use super::silhouette::Silhouette;
 use crate::webdriver::Session;
 
@@ -60,7 +60,7 @@ pub(super) fn check_graph(session: &Session<'_>, url: &str, shots: &Path) -> Res
 
 /// A drag turns the camera; a file that is no glTF is refused with its reason and the page
 /// plays on; a picked file then replaces the character (which the frame loop does: so the
-/// refusal did not stop it).
+/// refusal did not stop it), and a meshopt-compressed file replaces that one (decoded in wasm).
 pub(super) fn check_gestures(session: &Session<'_>, url: &str, shots: &Path) -> Result<(), String> {
     session.navigate(url)?;
     wait_ready(session)?;
@@ -76,29 +76,7 @@ pub(super) fn check_gestures(session: &Session<'_>, url: &str, shots: &Path) -> 
     }
     check_crowd(session, &turned, shots)?;
     check_bad_file(session, shots)?;
-    let fixture = crate::workspace_root().join(PICKED_FIXTURE);
-    session.pick_file("#file", &fixture)?;
-    let status = "return [document.getElementById('status').textContent, \
-                  document.body.getAttribute('data-skel-error'), \
-                  document.body.getAttribute('data-skel-file-error')];";
-    let name = PICKED_FIXTURE.rsplit('/').next().unwrap_or(PICKED_FIXTURE);
-    let started = Instant::now();
-    loop {
-        let now = session.execute(status, &[])?;
-        if let Some(error) = now[1].as_str() {
-            return Err(format!("the page failed after picking {name}: {error}"));
-        }
-        if now[0].as_str().is_some_and(|s| s.starts_with(name)) {
-            if let Some(stale) = now[2].as_str() {
-                return Err(format!("{name} loaded but the refusal stayed: {stale}"));
-            }
-            break;
-        }
-        if started.elapsed() > READY_TIMEOUT {
-            return Err(format!("{name} never loaded (status: {})", now[0]));
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    let name = pick_and_wait(session, PICKED_FIXTURE)?;
     std::thread::sleep(Duration::from_millis(500));
     let picked_png = session.screenshot("#skel")?;
     let picked = Silhouette::from_png(&picked_png)?;
@@ -117,7 +95,57 @@ pub(super) fn check_gestures(session: &Session<'_>, url: &str, shots: &Path) -> 
             picked.coverage() * 100.0
         ));
     }
+    // A meshopt-compressed file loads in the browser too (skel-gltf's Rust decoder).
+    let meshopt = pick_and_wait(session, MESHOPT_FIXTURE)?;
+    std::thread::sleep(Duration::from_millis(500));
+    let png = session.screenshot("#skel")?;
+    let drawn = Silhouette::from_png(&png)?;
+    let shot = shots.join("meshopt.png");
+    std::fs::write(&shot, &png).map_err(|e| format!("{}: {e}", shot.display()))?;
+    let iou_meshopt = picked.iou(&drawn);
+    eprintln!(
+        "xtask web --check: webgpu gestures: {meshopt} (meshopt) loaded from the file input, {:.1} % drawn (IoU {iou_meshopt:.3} with {name})",
+        drawn.coverage() * 100.0
+    );
+    if drawn.coverage() < 0.01 || iou_meshopt > 0.9 {
+        return Err(format!(
+            "{meshopt} did not replace {name} on the canvas ({:.1} % drawn, IoU {iou_meshopt:.3})",
+            drawn.coverage() * 100.0
+        ));
+    }
     Ok(())
+}
+
+/// Opens `fixture` (relative to the workspace) through the page's file input and waits until
+/// the status line names it; returns its file name. A page error, or the file never loading
+/// (a refusal stays in `data-skel-file-error`), is the error.
+fn pick_and_wait(session: &Session<'_>, fixture: &str) -> Result<String, String> {
+    session.pick_file("#file", &crate::workspace_root().join(fixture))?;
+    let status = "return [document.getElementById('status').textContent, \
+                  document.body.getAttribute('data-skel-error'), \
+                  document.body.getAttribute('data-skel-file-error')];";
+    let name = fixture.rsplit('/').next().unwrap_or(fixture);
+    let started = Instant::now();
+    loop {
+        let now = session.execute(status, &[])?;
+        if let Some(error) = now[1].as_str() {
+            return Err(format!("the page failed after picking {name}: {error}"));
+        }
+        if now[0].as_str().is_some_and(|s| s.starts_with(name)) {
+            if let Some(stale) = now[2].as_str() {
+                return Err(format!("{name} loaded but the refusal stayed: {stale}"));
+            }
+            return Ok(name.to_owned());
+        }
+        if started.elapsed() > READY_TIMEOUT {
+            let refused = now[2].as_str().unwrap_or("none");
+            return Err(format!(
+                "{name} never loaded (status: {}, refusal: {refused})",
+                now[0]
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 /// Picks a file that is no glTF: the page says why in `<body data-skel-file-error>`, naming

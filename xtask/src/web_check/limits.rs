@@ -37,6 +37,9 @@ pub(super) const MIN_CROWD_COVER: f64 = 3.0;
 /// The file the check opens through the page's file input (a small rig that is not the
 /// built-in character).
 pub(super) const PICKED_FIXTURE: &str = "fixtures/eight_influences_u8.glb";
+/// The meshopt-compressed file the check opens next (gltfpack `-cc` of the textured grid:
+/// `EXT_meshopt_compression` with filters, decoded by skel-gltf's Rust decoder in wasm).
+pub(super) const MESHOPT_FIXTURE: &str = "fixtures/peer/textured_gltfpack_cc.glb";
 /// The time the check holds the clip at (between keys of Walk).
 pub(super) const HELD: f32 = 0.437;
 /// How long a backend may take to draw its first frame (SwiftShader compiles slowly).
