@@ -105,12 +105,20 @@ pub(crate) fn spheres_box(spheres: &CullSpheres, bones: &[Mat4]) -> Option<(Vec3
 
 /// The box `(min, max)` carried by `m` and boxed again: the centre moved, the half extent
 /// through `m`'s absolute 3×3 part.
-fn carried_box(m: &Mat4, (min, max): (Vec3, Vec3)) -> (Vec3, Vec3) {
+fn carried_box(m: &Mat4, b: (Vec3, Vec3)) -> (Vec3, Vec3) {
+    let (center, extent) = carried_center_extent(m, b);
+    (center - extent, center + extent)
+}
+
+/// The centre of the box `min..max` carried by `m`, and the half extent of the box around the
+/// carried box: the half extent through the absolute values of `m`'s 3×3 part (exact for axis
+/// turns, wider for others).
+fn carried_center_extent(m: &Mat4, (min, max): (Vec3, Vec3)) -> (Vec3, Vec3) {
     let center = m.transform_point3((min + max) * 0.5);
     let half = (max - min) * 0.5;
     let abs = |c: Vec4| c.truncate().abs();
     let extent = abs(m.x_axis) * half.x + abs(m.y_axis) * half.y + abs(m.z_axis) * half.z;
-    (center - extent, center + extent)
+    (center, extent)
 }
 
 /// A frustum's six planes (`n·p + d ≥ 0` inside) in SIMD lanes, made once a cull: planes 0–3
@@ -145,13 +153,8 @@ impl Frustum {
 /// Whether the box `(min, max)` moved by `placement` is not wholly outside one of the
 /// frustum's planes. The moved box is boxed again (its centre moved, its half extent through
 /// the absolute 3×3 part), which only widens it.
-pub(crate) fn meets_frustum(placement: &Mat4, (min, max): (Vec3, Vec3), frustum: &Frustum) -> bool {
-    let center = placement.transform_point3((min + max) * 0.5);
-    let half = (max - min) * 0.5;
-    let abs = |c: Vec4| c.truncate().abs();
-    let extent = abs(placement.x_axis) * half.x
-        + abs(placement.y_axis) * half.y
-        + abs(placement.z_axis) * half.z;
+pub(crate) fn meets_frustum(placement: &Mat4, b: (Vec3, Vec3), frustum: &Frustum) -> bool {
+    let (center, extent) = carried_center_extent(placement, b);
     let (c, e) = (
         center.to_array().map(Vec4::splat),
         extent.to_array().map(Vec4::splat),
