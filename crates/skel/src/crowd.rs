@@ -33,8 +33,8 @@ use skel_gpu::glam::Mat4;
 use skel_gpu::{CrowdBones, CrowdBonesDescriptor, CrowdSkinning, GpuContext, GpuError};
 
 use crate::crowd_bounds::{CullSpheres, cull_spheres};
+use crate::crowd_cull_pass::GpuCull;
 use crate::crowd_gpu::{GpuPosing, Posing};
-use crate::crowd_gpu_cull::GpuCull;
 use crate::crowd_mesh::{CrowdMesh, MeshSetup, MorphWeights};
 use crate::crowd_pipelines::{CROWD_PIPELINES, morph_layout, pipeline_slot};
 use crate::{AssetContainer, CrowdDescriptor, SkelError};

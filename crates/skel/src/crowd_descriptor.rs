@@ -1,13 +1,11 @@
-//! What a [`Crowd`] is made of: instances, the starting clip, where they are posed and how
-//! they are skinned and culled.
+//! What a [`Crowd`](crate::Crowd) is made of: instances, the starting clip, where they are
+//! posed and how they are skinned and culled.
 
 use skel_gpu::{CROWD_STAGING_SLOTS, SkinningMethod};
 
-#[cfg(doc)]
-use crate::Crowd;
 use crate::Posing;
 
-/// What [`Crowd::new`] builds.
+/// What [`Crowd::new`](crate::Crowd::new) builds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CrowdDescriptor {
     /// Instances (at least 1).
@@ -15,25 +13,25 @@ pub struct CrowdDescriptor {
     /// The clip every player starts with (`None`: the rest pose).
     pub clip: Option<usize>,
     /// Whether to create the compute pipelines and the skinned output buffers
-    /// (12 + 12 bytes per vertex per instance) for [`Crowd::skin`].
+    /// (12 + 12 bytes per vertex per instance) for [`Crowd::skin`](crate::Crowd::skin).
     pub compute: bool,
     /// Staging slots of the upload ring.
     pub staging_slots: usize,
     /// How the compute path skins: linear, or dual quaternions (volume-preserving twists).
     /// A mesh whose rest bones carry scale or shear falls back to linear skinning and says so
-    /// in [`Crowd::warnings`].
+    /// in [`Crowd::warnings`](crate::Crowd::warnings).
     pub skinning: SkinningMethod,
-    /// Where instances are posed: CPU players, or the GPU pose pass (see [`Crowd::posed_on_gpu`]).
+    /// Where instances are posed: CPU players, or the GPU pose pass (see [`Crowd::posed_on_gpu`](crate::Crowd::posed_on_gpu)).
     pub posing: Posing,
     /// The largest storage binding a chunk of the bone buffer or the skinned output may take
     /// (`None`: the device's `max_storage_buffer_binding_size`); smaller values exercise the
     /// chunking that lets crowds past the limit skin.
     pub max_chunk_bytes: Option<u64>,
-    /// With [`Posing::Gpu`]: also set up culling on the GPU ([`Crowd::encode_cull`]: each
+    /// With [`Posing::Gpu`]: also set up culling on the GPU ([`Crowd::encode_cull`](crate::Crowd::encode_cull): each
     /// instance boxed from its posed bones, tested against a camera, the visible list and draw
     /// counts written where skinning and drawing read them). It costs 100 bytes of GPU memory
     /// an instance (placement, box, list entry). A CPU-posed crowd culls with
-    /// [`Crowd::cull`] without it.
+    /// [`Crowd::cull`](crate::Crowd::cull) without it.
     pub gpu_cull: bool,
 }
 

@@ -32,7 +32,7 @@ pub(crate) struct GpuPosing {
     pub(crate) dt: f32,
     pub(crate) readback: PoseReadback,
     /// The GPU cull ([`CrowdDescriptor::gpu_cull`](crate::CrowdDescriptor::gpu_cull)).
-    pub(crate) cull: Option<crate::crowd_gpu_cull::GpuCull>,
+    pub(crate) cull: Option<crate::crowd_cull_pass::GpuCull>,
 }
 
 impl GpuPosing {

@@ -71,6 +71,7 @@ mod crowd;
 mod crowd_api;
 mod crowd_bounds;
 mod crowd_cull;
+mod crowd_cull_pass;
 mod crowd_descriptor;
 mod crowd_gpu;
 mod crowd_gpu_cull;
