@@ -48,6 +48,7 @@ mod bake;
 mod error;
 pub mod humanoid;
 mod map;
+mod map_json;
 mod mapping;
 mod morph;
 mod rest;

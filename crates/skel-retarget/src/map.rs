@@ -95,7 +95,7 @@ impl NodeMap {
         source: &AnimationData,
         target: &AnimationData,
     ) -> Result<Self, RetargetError> {
-        let pairs = crate::mapping::Mapping::pairs_from_json(json)?;
+        let pairs = crate::map_json::name_pairs(json)?;
         Self::from_names(
             source,
             target,

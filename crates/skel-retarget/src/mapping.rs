@@ -86,21 +86,6 @@ impl Mapping {
     /// # Errors
     /// [`RetargetError::MapJson`] when the text is not such an object.
     pub fn pairs_from_json(json: &str) -> Result<Vec<(String, String)>, RetargetError> {
-        let value: serde_json::Value =
-            serde_json::from_str(json).map_err(|e| RetargetError::MapJson {
-                reason: e.to_string(),
-            })?;
-        let object = value.as_object().ok_or_else(|| RetargetError::MapJson {
-            reason: "expected an object {\"target node\": \"source node\", …}".into(),
-        })?;
-        object
-            .iter()
-            .map(|(t, s)| {
-                let s = s.as_str().ok_or_else(|| RetargetError::MapJson {
-                    reason: format!("the value of {t:?} is not a string"),
-                })?;
-                Ok((t.clone(), s.to_owned()))
-            })
-            .collect()
+        crate::map_json::name_pairs(json)
     }
 }
