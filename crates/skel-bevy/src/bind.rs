@@ -9,6 +9,7 @@ use bevy::world_serialization::{WorldAssetRoot, WorldInstanceReady};
 use skel_anim::{AnimationData, Rig, RootMotion};
 use skel_graph::Graph;
 
+use crate::bind_state::{SkelBindError, SkelRigHandle, SkelSceneReady};
 use crate::driver::Setup;
 use crate::ik::BoundIk;
 use crate::rig_files::RigFiles;
@@ -16,20 +17,6 @@ use crate::{
     SkelBevyError, SkelGraph, SkelGraphFile, SkelIk, SkelJoint, SkelMorph, SkelPlayer, SkelRig,
     SkelRootMotion,
 };
-
-/// The rig a character's [`SkelPlayer`] is built over (its own glTF file, or the explicit
-/// rig of [`SkelPlayer::with_rig`]).
-#[derive(Component, Debug, Clone)]
-pub struct SkelRigHandle(pub Handle<SkelRig>);
-
-/// Set on a character when its spawned scene is ready (bevy's `WorldInstanceReady`).
-#[derive(Component, Debug, Clone, Copy, Default)]
-pub struct SkelSceneReady;
-
-/// Why a character was not bound: inserted once, logged once; the character's transforms
-/// stay as bevy spawned them. Remove it (and fix the cause) to try again.
-#[derive(Component, Debug)]
-pub struct SkelBindError(pub SkelBevyError);
 
 /// Observer: marks a character whose scene instance is ready.
 pub(crate) fn mark_scene_ready(ready: On<WorldInstanceReady>, mut commands: Commands) {

@@ -73,6 +73,7 @@
 
 mod animate;
 mod bind;
+mod bind_state;
 mod driver;
 mod error;
 mod foot;
@@ -93,7 +94,7 @@ use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
 pub use animate::{SkelEvent, SkelRootMotion};
-pub use bind::{SkelBindError, SkelRigHandle, SkelSceneReady};
+pub use bind_state::{SkelBindError, SkelRigHandle, SkelSceneReady};
 pub use error::SkelBevyError;
 pub use foot::{SkelFootError, SkelFootPlacement};
 pub use graph_asset::{SkelGraph, SkelGraphFile, SkelGraphLoader};

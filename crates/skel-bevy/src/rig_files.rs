@@ -13,9 +13,10 @@ use bevy::tasks::futures::check_ready;
 use bevy::tasks::{IoTaskPool, Task};
 use bevy::world_serialization::WorldAssetRoot;
 
+use crate::bind_state::{SkelBindError, SkelRigHandle, SkelSceneReady};
 use crate::gltf_bytes::read_self_contained;
 use crate::rig_asset::asset_from_bytes;
-use crate::{SkelBevyError, SkelBindError, SkelRetarget, SkelRig, SkelRigHandle, SkelSceneReady};
+use crate::{SkelBevyError, SkelRetarget, SkelRig};
 
 /// What a rig is built from: a file, and optionally another file's clips retargeted onto it
 /// (told apart by source, mapping and options).
