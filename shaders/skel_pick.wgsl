@@ -19,8 +19,9 @@
 //    other choice of fused operations.
 // 5. skel_pick_resolve (one thread): the winner's barycentric coordinates, recomputed.
 //
-// A vertex is skinned as skel_gltf's CPU reference does: world = placement * mesh_world *
-// sum(w * S * rest), S the skinning matrix (mesh inverse * joint world * inverse bind) in the
+// A vertex is morphed, then skinned, as skel_gltf's CPU reference does: world = placement *
+// mesh_world * sum(w * S * (rest + sum(m * delta))), m the instance's morph weights, S the
+// skinning matrix (mesh inverse * joint world * inverse bind) in the
 // crowd's bone buffer, SKEL_BONE_VEC4S vec4s a bone (4: columns of a 4x4 matrix; 3: the top
 // rows of an affine one).
 
@@ -39,7 +40,8 @@ struct SkelPickParams {
     max_groups: u32,
     // Workgroups in x of the triangle passes (threads loop over the triangles past them).
     triangle_groups: u32,
-    _pad: u32,
+    // Morph weights per instance in skel_pick_weights (0: no morphing).
+    morph_floats: u32,
 }
 
 @group(0) @binding(0) var<uniform> skel_pick: SkelPickParams;
@@ -49,9 +51,11 @@ override SKEL_BONE_VEC4S: u32 = 4u;
 @group(0) @binding(2) var<storage, read> skel_pick_placements: array<mat4x4<f32>>;
 // Per instance: world box min, then max (w unused); min > max for an instance without one.
 @group(0) @binding(3) var<storage, read> skel_pick_boxes: array<vec4<f32>>;
-// Per vertex, 1 + 2 * sets vec4s: rest position bits (xyz), the sets' joints (bone indices
-// within an instance), the sets' weight bits. Floats travel as bits so that no load of a
-// small joint index as a float can flush it.
+// Per vertex, 1 + 2 * sets vec4s: rest position bits (xyz) and the index of its morph head
+// (w; 0 for none), the sets' joints (bone indices within an instance), the sets' weight bits.
+// Then the morph records: per morphing vertex a head (targets, first weight) and one delta
+// (bits in xyz) per target. Floats travel as bits so that no load of a small joint index as a
+// float can flush it.
 @group(0) @binding(4) var<storage, read> skel_pick_vertices: array<vec4<u32>>;
 // Per triangle of the character (primitives in order): its three vertices, its primitive.
 @group(0) @binding(5) var<storage, read> skel_pick_triangles: array<vec4<u32>>;
@@ -59,6 +63,8 @@ override SKEL_BONE_VEC4S: u32 = 4u;
 @group(0) @binding(6) var<storage, read> skel_pick_frames: array<mat4x4<f32>>;
 // The state: SKEL_PICK_* below, then the candidate list.
 @group(0) @binding(7) var<storage, read_write> skel_pick_state: array<atomic<u32>>;
+// Every instance's morph weights, morph_floats an instance.
+@group(0) @binding(8) var<storage, read> skel_pick_weights: array<f32>;
 
 const SKEL_PICK_BEST_BITS: u32 = 0u;
 const SKEL_PICK_BEST_INSTANCE: u32 = 1u;
@@ -92,7 +98,18 @@ fn skel_pick_bone(bone: u32) -> mat4x4<f32> {
 fn skel_pick_skin(instance: u32, v: u32) -> vec3<f32> {
     let sets = skel_pick.sets;
     let at = v * (1u + 2u * sets);
-    let rest = vec4<f32>(bitcast<vec3<f32>>(skel_pick_vertices[at].xyz), 1.0);
+    var rest = vec4<f32>(bitcast<vec3<f32>>(skel_pick_vertices[at].xyz), 1.0);
+    let head_at = skel_pick_vertices[at].w;
+    if head_at != 0u && skel_pick.morph_floats != 0u {
+        let head = skel_pick_vertices[head_at];
+        let first = instance * skel_pick.morph_floats + head.y;
+        for (var t = 0u; t < head.x; t++) {
+            let m = skel_pick_weights[first + t];
+            if m != 0.0 {
+                rest += vec4<f32>(m * bitcast<vec3<f32>>(skel_pick_vertices[head_at + 1u + t].xyz), 0.0);
+            }
+        }
+    }
     let base = instance * skel_pick.bones_per_instance;
     var skinned = vec3<f32>(0.0);
     for (var s = 0u; s < sets; s++) {
