@@ -132,8 +132,10 @@ impl App {
         if moved {
             self.scene.view.nudge(dx, dy, gestures.wheel);
         }
+        #[expect(clippy::cast_possible_truncation, reason = "a frame step is ≤ 100 ms")]
+        let step_s = (step / 1000.0) as f32;
         self.scene
-            .animate(&self.page, &self.gpu, step, moved, gestures.pointer)?;
+            .animate(&self.page, &self.gpu, step_s, moved, gestures.pointer)?;
         if !self.draw()? {
             return Ok(());
         }

@@ -96,6 +96,9 @@ pub enum WebError {
     /// Building the renderer or drawing failed.
     #[error(transparent)]
     Render(#[from] skel::render::RenderError),
+    /// The facade refused to advance the character (a step that is not a number of seconds).
+    #[error(transparent)]
+    Frame(#[from] skel::FrameError),
     /// wgpu reported a validation or out-of-memory error while the page drew.
     #[error("GPU error: {0}")]
     Uncaptured(String),

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use skel::anim::{Player, PoseSink, Rig};
+use skel::anim::{Player, Rig};
 use skel::graph::{Graph, GraphPlayer, ParamKind, ParamValue};
 use wasm_bindgen::JsCast as _;
 
@@ -128,17 +128,12 @@ impl GraphControls {
         })
     }
 
-    /// Reads the controls into the parameters, advances the graph by `dt` seconds into
-    /// `sink`, and shows the states.
+    /// Reads the controls into the parameters, before the facade's frame advances the graph
+    /// ([`skel::Frame::advance`] over [`player_mut`](Self::player_mut)).
     ///
     /// # Errors
     /// [`WebError::Graph`] when a parameter is refused (the graph changed under the page).
-    pub(crate) fn tick(
-        &mut self,
-        page: &Page,
-        dt: f32,
-        sink: &mut dyn PoseSink,
-    ) -> Result<(), WebError> {
+    pub(crate) fn read_controls(&mut self) -> Result<(), WebError> {
         let refused = |e: skel::graph::GraphError| WebError::Graph(e.to_string());
         let params = self.player.instance_mut();
         for c in &self.controls {
@@ -169,7 +164,12 @@ impl GraphControls {
                 }
             }
         }
-        self.player.tick(dt, sink);
+        Ok(())
+    }
+
+    /// Shows the states the last frame left, on the page and in `<body data-skel-state>`
+    /// (the DOM is written only when they change).
+    pub(crate) fn show_states(&mut self, page: &Page) {
         let text = self.states();
         if text != self.shown {
             if let Some(line) = &self.state_line {
@@ -178,7 +178,6 @@ impl GraphControls {
             page.set_state(&text);
             self.shown = text;
         }
-        Ok(())
     }
 
     /// The graph's player: its parameters, its ground, its foot placement.

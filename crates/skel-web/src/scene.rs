@@ -2,9 +2,9 @@
 //! animation graph with controls), and the orbit camera. Rebuilt whole when the user opens
 //! another `.glb`.
 
-use skel::AssetContainer;
-use skel::LoadOptions;
+use skel::anim::{LayerDesc, Player};
 use skel::render::{AssetRenderer, rest_bounds};
+use skel::{AssetContainer, Frame, LoadOptions};
 use wasm_bindgen::JsCast as _;
 
 use crate::crowd::PageCrowd;
@@ -21,7 +21,12 @@ const GRAPH_OPTION: &str = "graph";
 pub(crate) struct Scene {
     character: AssetContainer,
     renderer: AssetRenderer,
-    /// The animation group played, when no graph drives the character.
+    /// What the facade's frame fills besides the pose: animated properties
+    /// (`KHR_animation_pointer`), root motion, markers.
+    frame: Frame,
+    /// The player of the chosen clip (one layer; none for the rest pose or the graph).
+    player: Player,
+    /// The clip played, when no graph drives the character.
     group: Option<usize>,
     /// `?t=`: the time the clip is held at, none when it plays.
     held: Option<f32>,
@@ -95,6 +100,8 @@ impl Scene {
             stage.set_camera(&gpu.ctx.queue, &view.camera(gpu.aspect()));
         }
         let mut scene = Self {
+            frame: Frame::new(&character),
+            player: Player::new(&character.rig),
             character,
             renderer,
             group: None,
@@ -142,17 +149,20 @@ impl Scene {
         }
     }
 
-    /// Follows `#clip`, advances what drives the character by `step_ms` (nothing while a time
-    /// is held) and writes the pose and the camera. On the slope, the look-at's target is the
-    /// point under `pointer` (normalised device coordinates).
+    /// Follows `#clip`, advances what drives the character by `step` seconds (nothing while a
+    /// time is held) through the facade's frame ([`Frame::advance`]: bones, node transforms,
+    /// animated properties and root motion, written into the renderer), and writes the
+    /// camera. On the slope, the look-at's target is the point under `pointer` (normalised
+    /// device coordinates).
     ///
     /// # Errors
-    /// [`WebError::Graph`] when the graph refuses a parameter.
+    /// [`WebError::Graph`] when the graph refuses a parameter; [`WebError::Frame`] for a step
+    /// that is not a number.
     pub(crate) fn animate(
         &mut self,
         page: &Page,
         gpu: &CanvasGpu,
-        step_ms: f64,
+        step: f32,
         camera_moved: bool,
         pointer: Option<glam::Vec2>,
     ) -> Result<(), WebError> {
@@ -162,13 +172,8 @@ impl Scene {
             self.choose(&chosen);
         }
         let queue = &gpu.ctx.queue;
-        #[expect(clippy::cast_possible_truncation, reason = "a frame step is ≤ 100 ms")]
-        let step_ms = if self.held.is_some() {
-            0.0
-        } else {
-            step_ms as f32
-        };
-        self.step_s = step_ms / 1000.0;
+        let step = if self.held.is_some() { 0.0 } else { step };
+        self.step_s = step;
         let mut crowd_on = page.crowd_ticked() && gpu.backend == crate::Backend::WebGpu;
         if crowd_on && self.crowd.is_none() {
             let clip = self.group.or_else(|| {
@@ -204,16 +209,19 @@ impl Scene {
                 let camera = self.view.camera(gpu.aspect());
                 stage.steer(page, &camera, self.view.target, pointer, graph)?;
             }
-            graph.tick(page, step_ms / 1000.0, &mut self.character.pose_sink(queue))?;
-            self.renderer
-                .set_world_matrices(queue, &self.character, graph.world_matrices());
+            graph.read_controls()?;
+            let (character, renderer) = (&mut self.character, &mut self.renderer);
+            self.frame
+                .advance(&gpu.ctx, character, graph.player_mut(), step, renderer)?;
+            graph.show_states(page);
             if let Some(stage) = &self.stage {
                 stage.publish(page, graph.world_matrices());
             }
-        } else if let Some(g) = self.group {
-            self.character.tick_animation(g, step_ms, queue);
-            self.renderer
-                .update_from_group(queue, &mut self.character, g);
+        } else {
+            // The chosen clip, or the rest pose (a player without layers).
+            let (character, renderer) = (&mut self.character, &mut self.renderer);
+            self.frame
+                .advance(&gpu.ctx, character, &mut self.player, step, renderer)?;
         }
         if camera_moved {
             let camera = self.view.camera(gpu.aspect());
@@ -268,21 +276,18 @@ impl Scene {
     /// ([`GRAPH_OPTION`]); anything else is ignored.
     fn choose(&mut self, choice: &str) {
         self.chosen = choice.to_owned();
-        if let Some(g) = self.group.take()
-            && let Some(group) = self.character.animation_groups.get_mut(g)
-        {
-            group.stop();
-        }
+        self.group = None;
+        self.player.clear_layers();
         if choice == GRAPH_OPTION && self.graph.is_some() {
             return;
         }
         let Ok(g) = choice.parse::<usize>() else {
             return;
         };
-        if let Some(group) = self.character.animation_groups.get_mut(g) {
-            group.play();
+        // An index past the clips is refused by the player and leaves the rest pose.
+        if self.player.add_layer(LayerDesc::new(g)).is_ok() {
             if let Some(t) = self.held {
-                group.seek(t);
+                self.player.seek(t);
             }
             self.group = Some(g);
         }

@@ -52,6 +52,33 @@ impl SkelError {
     }
 }
 
+/// Why [`Frame::advance`](crate::Frame::advance) refused a frame (nothing moved).
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FrameError {
+    /// The step is NaN or infinite: no clock can move by it.
+    #[error("a frame step of {dt} s: the step must be a finite number of seconds")]
+    BadStep {
+        /// The step given, in seconds.
+        dt: f32,
+    },
+    /// The player, the frame and the container come from different assets: the pose would be
+    /// uploaded to meshes it does not fit.
+    #[error(
+        "the animated player has {animated} {what}, the container {container}: make players \
+         with Player::new(&container.rig) and the frame with Frame::new(&container)"
+    )]
+    OtherAsset {
+        /// What differs (`"nodes"`, `"skeleton bindings"`, `"morph bindings"`, or
+        /// `"nodes (frame)"` for a frame made for another container).
+        what: &'static str,
+        /// The count on the player's (or the frame's) side.
+        animated: usize,
+        /// The container's count.
+        container: usize,
+    },
+}
+
 /// Why a crowd cannot be culled as asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

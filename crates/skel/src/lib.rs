@@ -13,12 +13,18 @@
 //!
 //! [`load_gltf`] ties them together: it reads a file, creates a GPU skeleton per skinned mesh,
 //! morph buffers per morphed mesh and one animation group per clip, and returns an
-//! [`AssetContainer`]. Every frame, tick a group into the container's meshes and draw them,
-//! with `render::AssetRenderer` (feature `render`, on by default) into your own render pass,
-//! or with your own vertex shader composed from [`gpu::ShaderFragment`].
+//! [`AssetContainer`]. Every frame, one call, [`Frame::advance`], moves a character (a
+//! [`anim::Player`] of layers, or a [`graph::GraphPlayer`]) by `dt` seconds and leaves
+//! everything a renderer reads consistent: bone matrices and morph weights uploaded to the
+//! container's meshes, node world matrices, animated properties (`KHR_animation_pointer`),
+//! root motion and the markers passed; handed to `render::AssetRenderer` (feature `render`, on
+//! by default), it draws into your own render pass, or read them for your own vertex shader
+//! composed from [`gpu::ShaderFragment`]. Times are seconds everywhere but in the seed's own
+//! names (`tick_animation(group, delta_ms, …)` on the container's animation groups).
 //!
 //! ```
-//! use skel::{LoadOptions, gpu::GpuContext, load_gltf};
+//! use skel::anim::{LayerDesc, Player};
+//! use skel::{Frame, LoadOptions, gpu::GpuContext, load_gltf};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let ctx = match GpuContext::new_headless() {
@@ -31,11 +37,13 @@
 //! // The project's own character: a 20+ joint humanoid with Walk and Wave clips.
 //! let mut character = load_gltf(&ctx, skel::DEFAULT_CHARACTER, &LoadOptions::default())?;
 //!
-//! let walk = character.clip_index("Walk").unwrap_or(0);
-//! character.animation_groups[walk].play();
+//! let mut player = Player::new(&character.rig);
+//! player.add_layer(LayerDesc::new(character.clip_index("Walk").unwrap_or(0)))?;
+//! let mut frame = Frame::new(&character);
 //! for _ in 0..3 {
-//!     // Samples the clip, walks the hierarchy and uploads bone matrices and morph weights.
-//!     character.tick_animation(walk, 1000.0 / 60.0, &ctx.queue);
+//!     // Samples the clip, walks the hierarchy, uploads bone matrices and morph weights;
+//!     // `&mut ()`: no renderer here (pass a `skel::render::AssetRenderer` to draw).
+//!     frame.advance(&ctx, &mut character, &mut player, 1.0 / 60.0, &mut ())?;
 //! }
 //! let mesh = &character.meshes[0];
 //! let fragment = mesh.shader_fragment(Default::default()); // the variant this mesh needs
@@ -80,6 +88,7 @@ mod crowd_mesh;
 mod crowd_pick;
 mod crowd_pipelines;
 mod error;
+mod frame;
 mod mesh;
 mod mesh_skeleton;
 mod mirroring;
@@ -102,7 +111,10 @@ pub use crowd_gpu::Posing;
 pub use crowd_gpu_pick::GpuCrowdPicker;
 pub use crowd_mesh::CrowdMesh;
 pub use crowd_pick::{CrowdHit, CrowdPicker};
-pub use error::{CullError, PickError, SkelError};
+pub use error::{CullError, FrameError, PickError, SkelError};
+pub use frame::{
+    Animate, Frame, FrameEvent, FrameState, ShowFrame, advance_pose, root_motion_instance,
+};
 pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;
 pub use mirroring::{ClipMirroring, mirror_clips, mirror_clips_named, morph_target_names};

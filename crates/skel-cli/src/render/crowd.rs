@@ -291,14 +291,14 @@ fn footprint(
 ) -> (Vec3, Vec3, Vec<Mat4>) {
     let mut sampler = BoundsSampler::new(container);
     let mut points = Vec::new();
-    probe.tick_ms(0.0, &mut NullSink);
+    probe.tick_s(0.0, &mut NullSink);
     let world = probe.resolved_world().to_vec();
     sampler.collect(container, probe, &mut points);
     #[expect(clippy::cast_precision_loss, reason = "a handful of samples")]
-    let step_ms = duration * 1000.0 / FOOTPRINT_SAMPLES as f32;
-    if step_ms > 0.0 {
+    let step = duration / FOOTPRINT_SAMPLES as f32;
+    if step > 0.0 {
         for _ in 0..FOOTPRINT_SAMPLES {
-            probe.tick_ms(step_ms, &mut NullSink);
+            probe.tick_s(step, &mut NullSink);
             sampler.collect(container, probe, &mut points);
         }
     }

@@ -136,6 +136,9 @@ pub enum RenderError {
     /// Reading a frame back from the GPU failed.
     #[error("reading the frame back from the GPU failed: {0}")]
     Readback(String),
+    /// The facade refused to advance a frame (a step that is not a number of seconds).
+    #[error("advancing the animation: {0}")]
+    Advance(#[from] skel::FrameError),
     /// The CPU pose pipeline rejected the asset (bad indices, clip out of range).
     #[error("animation error: {0}")]
     Anim(#[from] skel::anim::AnimError),

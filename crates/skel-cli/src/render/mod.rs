@@ -16,10 +16,10 @@ mod playing;
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use skel::anim::{Handedness, NullSink, PropertyPose};
+use skel::anim::{Handedness, NullSink};
 use skel::gpu::GpuContext;
 use skel::render::{AssetRenderer, BACKGROUND, Camera, MSAA_SAMPLES, OffscreenTarget};
-use skel::{AssetContainer, LoadOptions, MeshPoseSink, Source};
+use skel::{AssetContainer, Frame, LoadOptions, MeshPoseSink, Source};
 
 pub use clips::Animation;
 pub use error::{NO_ADAPTER_HINT, RenderError};
@@ -118,7 +118,7 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     let frames = job
         .frames
         .unwrap_or_else(|| default_frames(player.loop_duration(), job.fps));
-    let delta_ms = 1000.0 / job.fps;
+    let dt = 1.0 / job.fps;
 
     // Frame the whole clip: pose a copy through the same frame times and skin sample vertices.
     let mut sampler = BoundsSampler::new(&container);
@@ -126,7 +126,7 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     let mut probe = player.clone();
     let stride = frames.div_ceil(32).max(1);
     for i in 0..frames {
-        probe.tick_ms(if i == 0 { 0.0 } else { delta_ms }, &mut NullSink);
+        probe.tick_s(if i == 0 { 0.0 } else { dt }, &mut NullSink);
         if i % stride == 0 || i + 1 == frames {
             let first = points.len();
             sampler.collect(&container, probe.player(), &mut points);
@@ -156,27 +156,19 @@ pub fn run(job: &RenderJob) -> Result<RenderReport, RenderError> {
     if let Some(ground) = &ground {
         ground.set_camera(&ctx.queue, &camera);
     }
-    // Material, texture-transform and visibility animation (KHR_animation_pointer).
-    let mut properties = PropertyPose::new(&container.animation.clips);
+    // What the facade's frame fills besides the pose: animated properties
+    // (KHR_animation_pointer), root motion, markers.
+    let mut frame = Frame::new(&container);
 
     let mut writer = output::FrameWriter::new(&job.out, job.width, job.height, frames, job.fps)?;
     let bar = progress_bar(job.progress, frames, &asset_name);
     let started = std::time::Instant::now();
     let mut rgba = Vec::new();
     for i in 0..frames {
-        {
-            let mut sink = MeshPoseSink::new(&ctx.queue, &mut container.meshes);
-            player.tick_ms(if i == 0 { 0.0 } else { delta_ms }, &mut sink);
-        }
-        scene.set_world_matrices(&ctx.queue, &container, player.resolved_world());
-        if !properties.is_empty() {
-            player.player().sample_properties(&mut properties);
-            scene.set_properties(&ctx.queue, &container, &properties);
-        }
-        // Root motion: the pose stays in place and the character is moved as a whole.
-        if let Some(moved) = player.root_instance() {
-            scene.set_instances(&ctx, &[moved]);
-        }
+        // Bones, node transforms, properties and root motion (the pose stays in place and
+        // the character is moved as a whole), all written into the renderer.
+        let step = if i == 0 { 0.0 } else { dt };
+        frame.advance(&ctx, &mut container, &mut player, step, &mut scene)?;
         let encoder = ctx
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {

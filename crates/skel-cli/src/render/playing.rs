@@ -3,8 +3,7 @@
 //! timeline).
 
 use skel::AssetContainer;
-use skel::anim::glam::Mat4;
-use skel::anim::{LayerDesc, Player, PoseSink};
+use skel::anim::{AnimationEvent, LayerDesc, Player, PoseSink};
 
 use super::clips::{Animation, clip_list, resolve_clip};
 use super::error::RenderError;
@@ -39,31 +38,37 @@ impl Playing {
     }
 }
 
-impl RenderPlayback for Playing {
-    fn tick_ms(&mut self, delta_ms: f32, sink: &mut dyn PoseSink) {
-        // With root motion the character travels: its feet query the ground where it is.
-        if let Some(moved) = self.root_instance()
-            && let Some(job) = self.player_mut().foot_placement_mut()
-        {
-            job.world = skel::anim::glam::Affine3A::from_mat4(moved);
-        }
+impl skel::Animate for Playing {
+    /// Layers tick; a graph first applies the `--set` / `--travel` changes due at the time
+    /// played so far, then ticks.
+    fn animate(
+        &mut self,
+        dt: f32,
+        sink: &mut dyn PoseSink,
+        on_event: &mut dyn FnMut(&AnimationEvent<'_>),
+    ) {
         match self {
-            Self::Layers(p) => p.tick_ms(delta_ms, sink),
+            Self::Layers(p) => p.tick_with_events(dt, sink, on_event),
             Self::Graph(g) => {
                 let (driver, time) = &mut **g;
                 // Names were checked when the graph was built.
                 let _ = driver.apply_due(*time);
-                driver.player.tick(delta_ms / 1000.0, sink);
-                driver.player.player_mut().resolve_world_matrices();
-                *time += f64::from(delta_ms) / 1000.0;
+                driver.player.tick_with_events(dt, sink, on_event);
+                *time += f64::from(dt);
             }
         }
     }
 
-    fn resolved_world(&self) -> &[Mat4] {
-        &self.player().scratch().world
+    fn player(&self) -> &Player {
+        Playing::player(self)
     }
 
+    fn player_mut(&mut self) -> &mut Player {
+        Playing::player_mut(self)
+    }
+}
+
+impl RenderPlayback for Playing {
     /// A graph has no loop of its own: its longest clip, or a second past its last scheduled
     /// change when that comes later.
     fn loop_duration(&self) -> f32 {
@@ -85,10 +90,6 @@ impl RenderPlayback for Playing {
                 longest.max(last)
             }
         }
-    }
-
-    fn root_instance(&self) -> Option<Mat4> {
-        self.player().root_instance()
     }
 }
 

@@ -55,6 +55,7 @@ mod camera;
 mod crowd;
 mod crowd_layout;
 mod crowd_place;
+mod frame_view;
 mod ground;
 mod ground_patch;
 mod look;

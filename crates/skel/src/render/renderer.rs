@@ -52,10 +52,13 @@ struct DrawItem {
 /// the container, which every call takes by reference. Morph targets are read where the loader
 /// put their deltas: a storage buffer, or a texture where vertex shaders have no storage
 /// buffers (WebGL2; [`LoadOptions::morph_deltas`](crate::LoadOptions::morph_deltas)), so the
-/// same asset draws on both. Each frame: tick the animation into
-/// the container, [`set_world_matrices`](Self::set_world_matrices) (or
-/// [`update_from_group`](Self::update_from_group)), then [`draw`](Self::draw) inside your
-/// render pass.
+/// same asset draws on both. Each frame: hand the renderer to
+/// [`Frame::advance`](crate::Frame::advance) (it writes the pose's world matrices, animated
+/// properties and root-motion instance here), then [`draw`](Self::draw) inside your render
+/// pass; or tick the animation into the container yourself and call
+/// [`set_world_matrices`](Self::set_world_matrices) (or
+/// [`update_from_group`](Self::update_from_group)) and
+/// [`set_properties`](Self::set_properties).
 #[derive(Debug)]
 pub struct AssetRenderer {
     pipelines: Pipelines,
