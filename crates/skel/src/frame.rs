@@ -3,16 +3,20 @@
 //! world matrices, animated properties, root motion, the markers passed).
 
 use skel_anim::glam::{Affine3A, Mat4, Vec3};
-use skel_anim::{AnimationData, AnimationEvent, Handedness, Player, PoseSink, PropertyPose};
+use skel_anim::{
+    AnimationData, AnimationEvent, AnimationGroup, FootPlacementJob, Handedness, Player, PoseSink,
+    PropertyPose,
+};
 use skel_gpu::GpuContext;
 use skel_graph::GraphPlayer;
 
 use crate::{AssetContainer, FrameError, MeshPoseSink};
 
 /// What drives a character's pose for [`Frame::advance`]: a [`Player`] of layers, a
-/// [`GraphPlayer`] (an animation graph over one), or a front end's own wrapper around either
-/// (a scheduler of parameter changes, say). The frame only needs to advance it in seconds,
-/// hear its markers, and read and move the player that posed.
+/// [`GraphPlayer`] (an animation graph over one), an [`AnimationGroup`] (the seed's one-clip
+/// adapter), or a front end's own wrapper around one of them (a scheduler of parameter
+/// changes, say). The frame only needs to advance it in seconds, hear its markers, read the
+/// player that posed, and bring that player's world matrices up to date.
 pub trait Animate {
     /// Advances by `dt` seconds, calls `on_event` for every marker a playhead passes, and
     /// (when the player is visible) writes the pose to `sink`.
@@ -24,8 +28,14 @@ pub trait Animate {
     );
     /// The player whose pose was written (world matrices, root motion, properties).
     fn player(&self) -> &Player;
-    /// The same player, to resolve its world matrices and move its foot placement.
-    fn player_mut(&mut self) -> &mut Player;
+    /// Brings the player's world matrices up to date with its last pose
+    /// ([`Player::resolve_world_matrices`]).
+    fn resolve_world_matrices(&mut self);
+    /// The player's foot placement, which root motion moves to where the character stands
+    /// ([`Player::foot_placement_mut`]); `None` by default.
+    fn foot_placement_mut(&mut self) -> Option<&mut FootPlacementJob> {
+        None
+    }
 }
 
 impl Animate for Player {
@@ -42,8 +52,12 @@ impl Animate for Player {
         self
     }
 
-    fn player_mut(&mut self) -> &mut Player {
-        self
+    fn resolve_world_matrices(&mut self) {
+        Player::resolve_world_matrices(self);
+    }
+
+    fn foot_placement_mut(&mut self) -> Option<&mut FootPlacementJob> {
+        Player::foot_placement_mut(self)
     }
 }
 
@@ -61,8 +75,34 @@ impl Animate for GraphPlayer {
         GraphPlayer::player(self)
     }
 
-    fn player_mut(&mut self) -> &mut Player {
-        GraphPlayer::player_mut(self)
+    fn resolve_world_matrices(&mut self) {
+        self.player_mut().resolve_world_matrices();
+    }
+
+    fn foot_placement_mut(&mut self) -> Option<&mut FootPlacementJob> {
+        self.player_mut().foot_placement_mut()
+    }
+}
+
+impl Animate for AnimationGroup {
+    /// The group's clock moves by `dt` seconds (its own `tick` takes the seed's
+    /// milliseconds). The one-clip adapter reports no markers: play the clip on a [`Player`]
+    /// to hear them.
+    fn animate(
+        &mut self,
+        dt: f32,
+        sink: &mut dyn PoseSink,
+        _on_event: &mut dyn FnMut(&AnimationEvent<'_>),
+    ) {
+        self.tick(dt * 1000.0, sink);
+    }
+
+    fn player(&self) -> &Player {
+        AnimationGroup::player(self)
+    }
+
+    fn resolve_world_matrices(&mut self) {
+        AnimationGroup::resolve_world_matrices(self);
     }
 }
 
@@ -231,7 +271,7 @@ impl Frame {
             });
             self.skipped = sink.skipped();
         }
-        let player = animator.player_mut();
+        let player = animator.player();
         if !self.properties.is_empty() {
             player.sample_properties(&mut self.properties);
         }
@@ -314,12 +354,12 @@ pub fn advance_pose<A: Animate + ?Sized>(
 ) {
     // Root motion carries the character: its feet look for the ground where it stands.
     if let Some(moved) = root_motion_instance(animator.player())
-        && let Some(job) = animator.player_mut().foot_placement_mut()
+        && let Some(job) = animator.foot_placement_mut()
     {
         job.world = Affine3A::from_mat4(moved);
     }
     animator.animate(dt, sink, on_event);
-    animator.player_mut().resolve_world_matrices();
+    animator.resolve_world_matrices();
 }
 
 /// With root motion: the world transform that moves the in-place character by the motion

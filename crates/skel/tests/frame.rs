@@ -186,3 +186,44 @@ fn the_frame_refuses_bad_steps_and_other_assets() {
     assert!(matches!(err, FrameError::OtherAsset { .. }), "{err}");
     assert!((player.layers()[0].clock().time() - 0.25).abs() < 1e-6);
 }
+
+/// The seed's animation group (whose own `tick` takes milliseconds) goes through the frame in
+/// seconds like a player: half a second of `animation_pointer.gltf` is half-way from red to
+/// blue.
+#[test]
+fn an_animation_group_goes_through_the_frame_in_seconds() {
+    let Some(ctx) = gpu("an_animation_group_goes_through_the_frame_in_seconds") else {
+        return;
+    };
+    let mut character = load(&ctx, "animation_pointer.gltf");
+    let slot = character
+        .properties
+        .iter()
+        .position(|t| {
+            *t == PropertyTarget::Material {
+                material: 0,
+                field: MaterialField::BaseColorFactor,
+            }
+        })
+        .unwrap();
+    let mut groups = std::mem::take(&mut character.animation_groups);
+    let group = &mut groups[0];
+    group.play();
+    let mut frame = Frame::new(&character);
+    frame
+        .advance(&ctx, &mut character, group, 0.5, &mut ())
+        .unwrap();
+    assert!(
+        (group.time() - 0.5).abs() < 1e-6,
+        "group at {} s",
+        group.time()
+    );
+    let value = frame.properties().value(slot).unwrap();
+    assert!(
+        value
+            .iter()
+            .zip([0.5, 0.0, 0.5, 1.0])
+            .all(|(a, b)| (a - b).abs() < 1e-5),
+        "base colour {value:?} at 0.5 s"
+    );
+}

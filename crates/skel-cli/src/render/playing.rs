@@ -63,8 +63,12 @@ impl skel::Animate for Playing {
         Playing::player(self)
     }
 
-    fn player_mut(&mut self) -> &mut Player {
-        Playing::player_mut(self)
+    fn resolve_world_matrices(&mut self) {
+        self.player_mut().resolve_world_matrices();
+    }
+
+    fn foot_placement_mut(&mut self) -> Option<&mut skel::anim::FootPlacementJob> {
+        self.player_mut().foot_placement_mut()
     }
 }
 

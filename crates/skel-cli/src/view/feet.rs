@@ -45,16 +45,11 @@ impl LiveFeet {
         }))
     }
 
-    /// Advances clip `clip`'s group by `dt_ms` (its clock only) and poses the same clip at the
-    /// same time with the feet placed, into the character's meshes; the world matrices to
-    /// draw with.
-    pub(super) fn tick(
-        &mut self,
-        dt_ms: f32,
-        clip: usize,
-        character: &mut AssetContainer,
-        queue: &wgpu::Queue,
-    ) -> &[skel::render::Mat4] {
+    /// Advances clip `clip`'s group by `dt` seconds (its clock only) and sets the player's
+    /// layer to the same clip at the group's clock before that step, so that the facade's
+    /// frame ([`skel::Frame::advance`] over [`player_mut`](Self::player_mut)) poses the same
+    /// clip at the same time with the feet placed.
+    pub(super) fn follow_group(&mut self, dt: f32, clip: usize, character: &mut AssetContainer) {
         if let Some(group) = character.animation_groups.get_mut(clip) {
             if self.clip != Some(clip) {
                 self.player.clear_layers();
@@ -70,20 +65,17 @@ impl LiveFeet {
             if let Some(layer) = self.player.layers_mut().first_mut() {
                 *layer.clock_mut() = *group.clock();
             }
-            group.tick(dt_ms, &mut NullSink);
+            group.tick(dt * 1000.0, &mut NullSink);
         }
-        self.player
-            .tick(dt_ms / 1000.0, &mut character.pose_sink(queue));
-        self.player.world_matrices()
+    }
+
+    /// The player that poses the character, for the frame.
+    pub(super) fn player_mut(&mut self) -> &mut Player {
+        &mut self.player
     }
 
     /// The readout's words: where the feet stand.
     pub(super) fn summary(&self) -> String {
         format!("feet on {}", self.spec)
-    }
-
-    /// The player that poses (for its property tracks).
-    pub(super) fn player(&self) -> &Player {
-        &self.player
     }
 }

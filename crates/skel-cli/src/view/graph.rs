@@ -109,26 +109,6 @@ impl LiveGraph {
         true
     }
 
-    /// Advances the graph by `dt` seconds (scheduled `--set` / `--travel` first), uploads the
-    /// pose into the character's meshes and returns the world matrices to draw with.
-    pub(super) fn tick(
-        &mut self,
-        dt: f32,
-        character: &mut AssetContainer,
-        queue: &wgpu::Queue,
-    ) -> &[skel::render::Mat4] {
-        // Names were checked when the graph was built.
-        let _ = self.driver.apply_due(self.time);
-        self.driver.player.tick(dt, &mut character.pose_sink(queue));
-        self.time += f64::from(dt);
-        self.driver.player.player_mut().world_matrices()
-    }
-
-    /// The player the graph drives (for its property tracks).
-    pub(super) fn player(&self) -> &skel::anim::Player {
-        self.driver.player.player()
-    }
-
     /// The targets the mouse moves.
     pub(super) fn targets(&self) -> &Targets {
         &self.targets
@@ -171,5 +151,33 @@ impl LiveGraph {
             ),
             None => self.driver.summary(),
         }
+    }
+}
+
+impl skel::Animate for LiveGraph {
+    /// Applies the scheduled `--set` / `--travel` changes due at the time played so far, then
+    /// advances the graph by `dt` seconds.
+    fn animate(
+        &mut self,
+        dt: f32,
+        sink: &mut dyn skel::anim::PoseSink,
+        on_event: &mut dyn FnMut(&skel::anim::AnimationEvent<'_>),
+    ) {
+        // Names were checked when the graph was built.
+        let _ = self.driver.apply_due(self.time);
+        self.driver.player.tick_with_events(dt, sink, on_event);
+        self.time += f64::from(dt);
+    }
+
+    fn player(&self) -> &skel::anim::Player {
+        self.driver.player.player()
+    }
+
+    fn resolve_world_matrices(&mut self) {
+        self.driver.player.player_mut().resolve_world_matrices();
+    }
+
+    fn foot_placement_mut(&mut self) -> Option<&mut skel::anim::FootPlacementJob> {
+        self.driver.player.player_mut().foot_placement_mut()
     }
 }

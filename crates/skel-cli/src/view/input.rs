@@ -212,45 +212,38 @@ impl Viewer {
     /// Advances the animation by the wall-clock time since the last frame, draws and presents;
     /// with `capture`, returns what was presented.
     pub(super) fn frame(&mut self, capture: bool) -> Result<Option<image::RgbaImage>, String> {
-        let dt = self.last.elapsed().as_secs_f32() * 1000.0;
+        let dt = self.last.elapsed().as_secs_f32();
         self.last = Instant::now();
+        let dt_ms = dt * 1000.0;
         self.frame_ms = if self.frames == 0 {
-            dt
+            dt_ms
         } else {
-            0.9 * self.frame_ms + 0.1 * dt
+            0.9 * self.frame_ms + 0.1 * dt_ms
         };
         let (ctx, clip) = (&self.gpu.ctx, self.clip);
-        if self.crowd.is_some() {
+        // The facade's frame: bones, node transforms, animated properties and root motion,
+        // written into the renderer.
+        let (character, renderer, frame) =
+            (&mut self.character, &mut self.renderer, &mut self.frame);
+        let advanced = if self.crowd.is_some() {
             // The crowd's players advance in its own tick, with the encoder below.
+            Ok(())
         } else if let Some(graph) = &mut self.graph {
-            let world = graph.tick(dt / 1000.0, &mut self.character, &ctx.queue);
-            self.renderer
-                .set_world_matrices(&ctx.queue, &self.character, world);
+            frame.advance(ctx, character, graph, dt, renderer)
         } else if let Some(feet) = &mut self.feet {
-            let world = feet.tick(dt, clip, &mut self.character, &ctx.queue);
-            self.renderer
-                .set_world_matrices(&ctx.queue, &self.character, world);
-        } else if clip < self.character.animation_groups.len() {
-            self.character.tick_animation(clip, dt, &ctx.queue);
-            self.renderer
-                .update_from_group(&ctx.queue, &mut self.character, clip);
-        }
-        if !self.properties.is_empty() {
-            let player = match (&self.graph, &self.feet) {
-                (Some(graph), _) => Some(graph.player()),
-                (None, Some(feet)) => Some(feet.player()),
-                (None, None) => self
-                    .character
-                    .animation_groups
-                    .get(clip)
-                    .map(|g| g.player()),
+            feet.follow_group(dt, clip, character);
+            frame.advance(ctx, character, feet.player_mut(), dt, renderer)
+        } else {
+            // The group is lent out of the container for the frame, which borrows both.
+            let mut groups = std::mem::take(&mut character.animation_groups);
+            let advanced = match groups.get_mut(clip) {
+                Some(group) => frame.advance(ctx, character, group, dt, renderer),
+                None => Ok(()),
             };
-            if let Some(player) = player {
-                player.sample_properties(&mut self.properties);
-                self.renderer
-                    .set_properties(&ctx.queue, &self.character, &self.properties);
-            }
-        }
+            character.animation_groups = groups;
+            advanced
+        };
+        advanced.map_err(|e| e.to_string())?;
         let camera = self.camera();
         self.renderer.set_camera(&ctx.queue, &camera);
         if let Some(ground) = &self.ground {
@@ -268,7 +261,7 @@ impl Viewer {
             .create_view(&wgpu::TextureViewDescriptor::default());
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         if let Some(crowd) = &mut self.crowd {
-            crowd.tick(ctx, dt / 1000.0, &camera, &mut encoder)?;
+            crowd.tick(ctx, dt, &camera, &mut encoder)?;
         }
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {

@@ -99,8 +99,10 @@ struct Viewer {
     /// With `--terrain` and no graph: the selected clip posed with the humanoid's feet on the
     /// ground.
     feet: Option<feet::LiveFeet>,
-    /// Material, texture-transform and visibility animation of what plays.
-    properties: skel::anim::PropertyPose,
+    /// What the facade's frame fills besides the pose of what plays: material,
+    /// texture-transform and visibility animation (`KHR_animation_pointer`), root motion,
+    /// markers.
+    frame: skel::Frame,
     /// With `--terrain`: the ground the feet stand on.
     ground: Option<skel::render::GroundRenderer>,
     /// With a graph that has IK targets: the selected one, drawn.
@@ -290,7 +292,7 @@ impl Viewer {
             }
             _ => None,
         };
-        let properties = skel::anim::PropertyPose::new(&character.animation.clips);
+        let frame = skel::Frame::new(&character);
         let mut viewer = Self {
             window,
             gpu,
@@ -308,7 +310,7 @@ impl Viewer {
             shift: false,
             graph,
             feet,
-            properties,
+            frame,
             ground,
             marker,
             crowd,
