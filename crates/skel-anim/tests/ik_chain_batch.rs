@@ -1,9 +1,11 @@
 //! `ChainIk::solve_batch` against `ChainIk::solve_from_rest` job by job: random batches of
 //! jobs on three random chains (so that equal lengths sit together and apart), FABRIK with
 //! and without a tolerance, CCD, limits, a NaN target and a wrong corrections length mixed
-//! in. The four-lane passes round as the one-chain passes do (both fuse the same
-//! multiply-adds, or neither), so the corrections agree to 1e-6 (seen: to 1e-7) and the
-//! iterations are the same; every other job is what it gives alone.
+//! in. The four-lane passes round differently from one chain's (which works each square out a
+//! step ahead: the same passes to about 1e-6 of the chain), and ten iterations on a chain
+//! near its reach can grow that (seen: 2.5e-5 apart after a pole turn), so the corrections
+//! agree to 1e-4, as `ik_chain.rs` holds both to the f64 reference, and the iterations are
+//! the same; every other job is what it gives alone.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
@@ -113,17 +115,22 @@ proptest! {
                     // A tip that lands within its tolerance (exactly, for a tolerance of 0)
                     // stops the iterations, and rounding picks which iteration lands: then
                     // both must have landed (to f32 rounding), and the rotations may differ
-                    // by the tolerance.
+                    // by the tolerance. Under a weight below 1 the distance is the weighted
+                    // tip's: both landed, so both weighted tips are as far from the target.
                     if a.iterations != b.iterations {
                         let landed = spec[j].1.tolerance + 2e-5 * size;
-                        prop_assert!(a.distance <= landed && b.distance <= landed,
-                            "job {} kind {}: {:?} against {:?}", j, spec[j].2, a, b);
+                        let both = if spec[j].1.weight < 1.0 {
+                            (a.distance - b.distance).abs() <= landed
+                        } else {
+                            a.distance <= landed && b.distance <= landed
+                        };
+                        prop_assert!(both, "job {} kind {}: {:?} against {:?}", j, spec[j].2, a, b);
                         continue;
                     }
-                    prop_assert!((a.distance - b.distance).abs() <= 1e-6 * size,
+                    prop_assert!((a.distance - b.distance).abs() <= 1e-4 * size,
                         "job {}: distance {} against {}", j, a.distance, b.distance);
                     for (i, (qa, qb)) in alone_out[j].iter().zip(&batch_out[j]).enumerate() {
-                        prop_assert!(same_rotation(*qa, *qb, 1e-6),
+                        prop_assert!(same_rotation(*qa, *qb, 1e-4),
                             "job {} joint {}: {:?} against {:?}", j, i, qa, qb);
                     }
                 }

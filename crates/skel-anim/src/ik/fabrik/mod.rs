@@ -46,6 +46,7 @@ use glam::{DQuat, DVec3, Vec3A};
 use super::links::{Goal, Links, MAX_CHAIN_JOINTS, straight_bend_side};
 
 pub(crate) mod passes;
+mod passes_one;
 pub(crate) mod passes_x4;
 mod rotations;
 pub(crate) mod similar;

@@ -2,15 +2,17 @@
 //! ([`similar`](super::similar) and the f64 chain of [`super`]).
 //!
 //! The passes are a chain of dependent steps (each joint's new position needs the one before
-//! it), 2 × (joints − 1) per iteration, so their latency is the solve's: one step is a
-//! subtraction, a dot product, a reciprocal square root and a multiply-add. On x86-64 the
-//! reciprocal square root is SSE's estimate with one Newton step (relative error about 2e-7,
-//! f32's own rounding), about half the latency of a square root and a division. Where the
-//! CPU has FMA (found at run time, as the pose kernels are) the passes are compiled again with
+//! it), 2 × (joints − 1) per iteration, so their latency is the solve's. One chain's steps
+//! ([`passes_one`](super::passes_one)) work each square out a step ahead, so that from one
+//! scale to the next stand only a reciprocal square root, its Newton step and a multiply-add;
+//! four chains side by side ([`passes_x4`](super::passes_x4)) are bound by throughput
+//! instead, and take the cheaper steps of [`iteration`]. On x86-64 the reciprocal square root
+//! is SSE's estimate with one Newton step (relative error about 2e-7, f32's own rounding),
+//! about half the latency of a square root and a division. Where the CPU has FMA (found at
+//! run time, as the pose kernels are) the passes are compiled again with
 //! it: the Newton step and the expanded square round once, and the three-operand forms drop
 //! the register copies (docs/ik.md has the figures).
 
-use core::marker::PhantomData;
 use core::ops::{Add, Neg, Sub};
 
 use glam::Vec3A;
@@ -38,14 +40,9 @@ pub(crate) struct Goal {
 /// target direction, used where two joints coincide.
 ///
 /// A step moves joint `k` to `zₖ = zₖ₋₁ + dₖ · sₖ`, `dₖ = rₖ − zₖ₋₁` (`r` the joint where it
-/// was), `sₖ = lₖ / |dₖ|`. The next step's `|dₖ₊₁|²` is not taken from `dₖ₊₁ = e − sₖ dₖ`
-/// (`e = rₖ₊₁ − zₖ₋₁`, known a step early) but expanded: `|e|² + lₖ² − 2 sₖ (e · dₖ)`, so
-/// that from one step's scale to the next one's square stand a multiply and an add.
-/// The expansion cancels where `dₖ₊₁` is short beside `e` and `lₖ`; there (under a quarter of
-/// `|e|² + lₖ²`) the square is taken directly. The same expansion crosses from one pass to
-/// the next, and the two steps whose results the next pass throws away (the backward pass's
-/// root, the forward pass's tip, read only by the tolerance check) stay off the chain: a
-/// 6-joint iteration is 8 dependent steps, not 10.
+/// was), `sₖ = lₖ / |dₖ|`. The two steps whose results the next pass throws away (the
+/// backward pass's root, the forward pass's tip, read only by the tolerance check) stay off
+/// the chain: a 6-joint iteration is 8 dependent steps, not 10.
 pub(crate) fn run(p: &mut [Vec3A], length: &[f32], goal: &Goal) -> u32 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("fma") {
@@ -125,17 +122,17 @@ pub(crate) fn run_with<M: MulAdd>(p: &mut [Vec3A], length: &[f32], goal: &Goal) 
         }
         return used;
     }
-    let mut d = p[n - 2] - target;
-    let mut x = d.length_squared();
-    while used < iterations && (p[n - 1] - target).length() > tolerance {
-        used += 1;
-        (d, x) = iteration(One::<M>(PhantomData), p, length, root, target, axis, (d, x));
-    }
-    used
+    super::passes_one::run::<M>(p, length, root, target, axis, tolerance, iterations)
 }
 
-/// The steps of the passes over what they move: one chain's joints ([`One`]) or four chains'
-/// side by side ([`passes_x4`](super::passes_x4)). [`iteration`] is written once over it.
+/// The steps of the passes over what they move, four chains side by side
+/// ([`passes_x4`](super::passes_x4)), and [`iteration`] written over them.
+///
+/// A step's `|dₖ₊₁|²` is not taken from `dₖ₊₁ = e − sₖ dₖ` (`e = rₖ₊₁ − zₖ₋₁`, known a step
+/// early) but expanded: `|e|² + lₖ² − 2 sₖ (e · dₖ)`, so that from one step's scale to the
+/// next one's square stand a dot product, a multiply and an add. The expansion cancels where
+/// `dₖ₊₁` is short beside `e` and `lₖ`; there (under a quarter of `|e|² + lₖ²`) the square
+/// is taken directly. The same expansion crosses from one pass to the next.
 pub(crate) trait Steps: Copy {
     /// A joint's position (or four).
     type Point: Copy
@@ -223,46 +220,11 @@ fn across<S: Steps>(s: S, e: S::Point, step: &S::Scale, bone: &S::Bone) -> (S::P
     (-d, x)
 }
 
-/// The steps of one chain, with the multiply-adds of `M`.
-struct One<M>(PhantomData<M>);
-
-impl<M> Clone for One<M> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<M> Copy for One<M> {}
-
-impl<M: MulAdd> Steps for One<M> {
-    type Point = Vec3A;
-    type Number = f32;
-    type Bone = Bone;
-    type Scale = Scale;
-
-    #[inline(always)]
-    fn scale(self, d: Vec3A, x: f32, bone: &Bone, fallback: Vec3A) -> Scale {
-        scale::<M>(d, x, bone, fallback)
-    }
-
-    #[inline(always)]
-    fn place(self, prev: Vec3A, step: &Scale) -> Vec3A {
-        prev + step.d * step.s
-    }
-
-    #[inline(always)]
-    fn next(self, e: Vec3A, step: &Scale, bone: &Bone) -> (Vec3A, f32) {
-        next::<M>(e, step, bone)
-    }
-}
-
 /// One step's scale `s = l / |d|` and direction.
 struct Scale {
     /// The step's direction (`d`, or the fallback).
     d: Vec3A,
     s: f32,
-    /// False when `d` was too short and the fallback was taken (`s = l`).
-    measured: bool,
 }
 
 /// The step's scale for `d` (`x = |d|²`): `l / √x` as [`newton`] makes it, or
@@ -273,37 +235,12 @@ fn scale<M: MulAdd>(d: Vec3A, x: f32, bone: &Bone, fallback: Vec3A) -> Scale {
         Scale {
             d,
             s: newton::<M>(bone, x, rsqrt_estimate(x)),
-            measured: true,
         }
     } else {
         Scale {
             d: fallback,
             s: bone.length,
-            measured: false,
         }
-    }
-}
-
-/// The next step's `d = e − s · d_now` and its square (see [`run`]); `s · |d_now| = length`.
-/// The square is `|e|² + l² + m s` with `m = −2 e · d_now`: `e` and `d_now` come from the
-/// step before, so `m` (a dot product, the slowest part) is ready about when `s` is, and one
-/// multiply and one add follow. (Multiplying `s` out of its Newton step instead, so that
-/// the square waits for the estimate only, puts four multiplies after `m`: slower, counted
-/// by latency.)
-#[inline(always)]
-fn next<M: MulAdd>(e: Vec3A, step: &Scale, bone: &Bone) -> (Vec3A, f32) {
-    let d = e - step.d * step.s;
-    let big = e.length_squared() + bone.square;
-    let x = if step.measured {
-        let m = -2.0 * e.dot(step.d);
-        M::mul_add(step.s, m, big)
-    } else {
-        -1.0
-    };
-    if x > 0.25 * big {
-        (d, x)
-    } else {
-        (d, d.length_squared())
     }
 }
 
@@ -311,18 +248,18 @@ fn next<M: MulAdd>(e: Vec3A, step: &Scale, bone: &Bone) -> (Vec3A, f32) {
 /// Newton step `y (3/2 − (x/2) y²)` times `l`, arranged as `(3/2 l) y − ((l x/2) y)(y y)` so
 /// that the multiplies by `y` run side by side.
 #[inline(always)]
-fn newton<M: MulAdd>(bone: &Bone, x: f32, y: f32) -> f32 {
+pub(super) fn newton<M: MulAdd>(bone: &Bone, x: f32, y: f32) -> f32 {
     M::mul_add(-((bone.half * x) * y), y * y, bone.three_halves * y)
 }
 
 /// A bone's length and the multiples of it every step takes (`l/2` and `3l/2` for the Newton
 /// step, `l²` for the next square), worked out once per solve.
 #[derive(Clone, Copy, Default)]
-struct Bone {
-    length: f32,
-    half: f32,
-    three_halves: f32,
-    square: f32,
+pub(super) struct Bone {
+    pub(super) length: f32,
+    pub(super) half: f32,
+    pub(super) three_halves: f32,
+    pub(super) square: f32,
 }
 
 impl Bone {

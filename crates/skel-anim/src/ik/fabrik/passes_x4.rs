@@ -277,8 +277,9 @@ mod tests {
     }
 
     /// Four different chains of five joints, run together and one by one: the same
-    /// positions (to 1e-6: both fuse the same multiply-adds, or neither) and iteration counts,
-    /// including lanes that stop early on their tolerance and one with fewer iterations.
+    /// iteration counts, including lanes that stop early on their tolerance and one with
+    /// fewer iterations, and the same positions up to f32 rounding (one chain's steps work
+    /// each square out a step ahead, the lanes' a dot product later: measured 2.5e-6 apart).
     #[test]
     fn four_lanes_run_as_four_chains() {
         let chains: [[Vec3A; 5]; 4] = core::array::from_fn(|k| {
@@ -297,20 +298,21 @@ mod tests {
             chains,
             lengths,
             targets: [
-                Vec3A::new(1.5, 1.5, 0.5),
+                Vec3A::new(3.5, 3.0, 0.5),
                 Vec3A::new(-1.0, 2.0, 0.3),
                 Vec3A::new(0.5, 0.5, 0.5),
                 Vec3A::new(2.0, -0.5, 1.0),
             ],
-            // Lane 0 runs every iteration; lanes 1 and 3 meet their tolerance (lane 3 lands
+            // Lane 0 runs every iteration (its target is out of reach: a tolerance of 0 on a
+            // reachable one would make the count rounding's choice); lanes 1 and 3 meet their tolerance (lane 3 lands
             // exactly, where a tolerance of 0 would make the count rounding's choice); lane 2
             // runs out of iterations.
             tolerances: [0.0, 1e-3, 0.0, 1e-5],
             iterations: [10, 40, 3, 7],
         }
-        .agree(1e-6);
+        .agree(5e-6);
         assert!(
-            used[1] < 40 && used[3] < 7,
+            used[0] == 10 && used[1] < 40 && used[3] < 7,
             "tolerances stop early: {used:?}"
         );
     }
