@@ -1,6 +1,6 @@
 //! `cargo xtask web`: builds the browser demo (`crates/skel-web`) with cargo for wasm32 and
 //! wasm-bindgen's `--target web` glue into a folder with `index.html` that any static server
-//! can serve; without `--out`, builds into `target/web` and serves it on 127.0.0.1
+//! can serve; without `--out`, builds into `web/` of the target directory and serves it on 127.0.0.1
 //! ([`crate::web_serve`]). wasm-bindgen runs as a library linked into xtask
 //! (`wasm-bindgen-cli-support`, pinned to the lock's `wasm-bindgen`, which the glue must match
 //! exactly), so no `wasm-bindgen-cli` is installed.
@@ -13,7 +13,7 @@ use std::time::Instant;
 const CRATE: &str = "skel-web";
 const WASM_STEM: &str = "skel_web";
 
-/// Builds the page into `out` (or `target/web`), then checks it in a headless browser
+/// Builds the page into `out` (or `web/` of the target directory), then checks it in a headless browser
 /// (`check`), or serves it unless `out` was given.
 ///
 /// # Errors
@@ -22,7 +22,7 @@ const WASM_STEM: &str = "skel_web";
 pub(crate) fn run(out: Option<PathBuf>, port: u16, check: bool) -> Result<(), String> {
     let root = crate::workspace_root();
     let serve = out.is_none();
-    let out = out.unwrap_or_else(|| root.join("target/web"));
+    let out = out.unwrap_or_else(|| crate::bench_count::target_dir(&root).join("web"));
     build(&root, &out)?;
     if check {
         crate::install::browser("xtask web --check");
@@ -50,10 +50,8 @@ pub(crate) fn build(root: &Path, out: &Path) -> Result<(), String> {
         "-p",
         CRATE,
     ])?;
-    let wasm = root.join(format!(
-        "target/{}/release/{WASM_STEM}.wasm",
-        crate::wasm::TARGET
-    ));
+    let wasm = crate::bench_count::target_dir(root)
+        .join(format!("{}/release/{WASM_STEM}.wasm", crate::wasm::TARGET));
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     wasm_bindgen_cli_support::Bindgen::new()
         .input_path(&wasm)
@@ -77,6 +75,11 @@ pub(crate) fn build(root: &Path, out: &Path) -> Result<(), String> {
         (
             "graphs/default_character_slope.json",
             skel_web::SLOPE_GRAPH_URL,
+        ),
+        // The pointer-animated fixture `--check` loads with `?asset=`.
+        (
+            "fixtures/animation_pointer.gltf",
+            crate::web_check::POINTER_FIXTURE,
         ),
     ] {
         std::fs::copy(root.join(from), out.join(to))

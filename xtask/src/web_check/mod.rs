@@ -25,7 +25,10 @@
 //!   head to the point under a hovering pointer, which projects back onto the pointer (with
 //!   `#look` off, the head is measurably further from it).
 //!
-//! Screenshots land in `target/web-check/`.
+//! - on both, `animation_pointer.gltf` held at 0 s and 1 s draws its tile red, then blue with
+//!   the cells hidden (its `KHR_animation_pointer` tracks through the facade's frame).
+//!
+//! Screenshots land in `web-check/` of the target directory.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -36,6 +39,7 @@ use crate::webdriver::{Driver, Session};
 
 mod controls;
 mod limits;
+mod pointer;
 mod silhouette;
 mod slope;
 
@@ -44,6 +48,8 @@ use limits::{
     CHECK_CROWD, CHROMEDRIVER, CHROMIUM, COMMON, HELD, MIN_IOU, NEAR_PIXELS, POSE_TOLERANCE,
     READY_TIMEOUT, WEBGL2, WEBGPU,
 };
+pub(crate) use pointer::POINTER_FIXTURE;
+use pointer::check_pointer;
 use silhouette::Silhouette;
 use slope::check_slope;
 
@@ -59,7 +65,7 @@ pub(crate) fn run(dir: &Path) -> Result<(), String> {
             ));
         }
     }
-    let shots = crate::workspace_root().join("target/web-check");
+    let shots = crate::bench_count::target_dir(&crate::workspace_root()).join("web-check");
     std::fs::create_dir_all(&shots).map_err(|e| format!("{}: {e}", shots.display()))?;
     let addr = crate::web_serve::spawn(dir)?;
     let driver = Driver::start(CHROMEDRIVER)?;
@@ -79,6 +85,12 @@ pub(crate) fn run(dir: &Path) -> Result<(), String> {
             let url = format!("http://{addr}/?backend={backend}&scene=slope&test=1");
             if let Err(e) = check_slope(&session, backend, &url, &shots) {
                 result = Err(format!("the slope scene: {e}"));
+            }
+        }
+        if result.is_ok() {
+            let url = format!("http://{addr}/?backend={backend}");
+            if let Err(e) = check_pointer(&session, backend, &url, &shots) {
+                result = Err(format!("the pointer-animated fixture: {e}"));
             }
         }
         if backend == "webgpu" && result.is_ok() {
