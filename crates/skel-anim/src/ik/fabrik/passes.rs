@@ -122,7 +122,7 @@ pub(crate) fn run_with<M: MulAdd>(p: &mut [Vec3A], length: &[f32], goal: &Goal) 
         }
         return used;
     }
-    super::passes_one::run::<M>(p, length, root, target, axis, tolerance, iterations)
+    super::passes_one::run::<M>(p, &bones, root, target, axis, tolerance, iterations)
 }
 
 /// The steps of the passes over what they move, four chains side by side

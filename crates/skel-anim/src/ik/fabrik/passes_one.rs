@@ -42,22 +42,47 @@
 use glam::Vec3A;
 
 use super::passes::{Bone, MulAdd, newton, rsqrt_estimate};
+use crate::ik::links::MAX_CHAIN_JOINTS;
 
 /// Runs the iterations of [`passes::run`](super::passes::run) on a chain of three joints or
 /// more, from `bones`' constants; returns the iterations run.
 #[inline(always)]
 pub(super) fn run<M: MulAdd>(
-    p: &mut [Vec3A],
-    bones: &[Bone],
+    chain: &mut [Vec3A],
+    bones: &[Bone; MAX_CHAIN_JOINTS],
     root: Vec3A,
     target: Vec3A,
     axis: Vec3A,
     tolerance: f32,
     iterations: u32,
 ) -> u32 {
-    let n = p.len();
-    debug_assert!(n >= 3 && bones.len() == n - 1);
-    let bones = &bones[..n - 1];
+    let n = chain.len();
+    // Known to the compiler from here, and the positions in an array of the largest chain's
+    // size, so that the loops' indices need no bounds checks.
+    if !(3..=MAX_CHAIN_JOINTS).contains(&n) {
+        debug_assert!(false, "a chain of {n} joints");
+        return 0;
+    }
+    let mut p = [Vec3A::ZERO; MAX_CHAIN_JOINTS];
+    p[..n].copy_from_slice(chain);
+    let used = iterate::<M>(&mut p, n, bones, root, target, axis, tolerance, iterations);
+    chain.copy_from_slice(&p[..n]);
+    used
+}
+
+/// [`run`] on the `n` joints of `p`.
+#[inline(always)]
+#[expect(clippy::too_many_arguments, reason = "run's, with the chain's array")]
+fn iterate<M: MulAdd>(
+    p: &mut [Vec3A; MAX_CHAIN_JOINTS],
+    n: usize,
+    bones: &[Bone; MAX_CHAIN_JOINTS],
+    root: Vec3A,
+    target: Vec3A,
+    axis: Vec3A,
+    tolerance: f32,
+    iterations: u32,
+) -> u32 {
     let last = n - 2;
     // The first backward step, from the target, measured directly.
     let d = p[last] - target;
@@ -68,7 +93,7 @@ pub(super) fn run<M: MulAdd>(
         // Backward, joints n − 2 down to 1 (joint 0 is put back on the root); the steps
         // whose next one is a joint of the same pass first, without a branch each.
         p[n - 1] = target;
-        for j in (3..=last).rev() {
+        for j in (3..n - 1).rev() {
             let next = Next::Joint {
                 joint: p[j - 1],
                 after: p[j - 2],
@@ -123,14 +148,14 @@ pub(super) fn run<M: MulAdd>(
 /// The point the step after the backward step of joint `j` measures towards: joint `j − 1`'s
 /// old position, or the root where the forward pass starts next.
 #[inline(always)]
-fn backward_after(p: &[Vec3A], j: usize, root: Vec3A) -> Vec3A {
+fn backward_after(p: &[Vec3A; MAX_CHAIN_JOINTS], j: usize, root: Vec3A) -> Vec3A {
     if j > 1 { p[j - 1] } else { root }
 }
 
 /// The same for the forward step of joint `j`: joint `j + 1` as the backward pass left it, or
 /// the target where the next backward pass starts.
 #[inline(always)]
-fn forward_after(p: &[Vec3A], j: usize, last: usize, target: Vec3A) -> Vec3A {
+fn forward_after(p: &[Vec3A; MAX_CHAIN_JOINTS], j: usize, last: usize, target: Vec3A) -> Vec3A {
     if j < last { p[j + 1] } else { target }
 }
 

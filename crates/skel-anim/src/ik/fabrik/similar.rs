@@ -120,13 +120,21 @@ impl<'a> Prepared<'a> {
             goal,
             ..
         } = self;
-        for ((m, p), scale) in models.iter().zip(p.iter_mut()).zip(&mut frames.scale) {
+        // The tip's rotation is never read (its correction is the identity): only where it is.
+        let Some((tip, joints)) = models.split_last() else {
+            return false;
+        };
+        for ((m, p), scale) in joints.iter().zip(p.iter_mut()).zip(&mut frames.scale) {
             let Some(s) = rotation_scale(m) else {
                 return false;
             };
             *scale = s;
             *p = m.translation;
         }
+        if !tip.translation.is_finite() {
+            return false;
+        }
+        p[n - 1] = tip.translation;
         // Everything from the root, so that the rounding is the chain's, not the world's: a
         // character far from the origin solves as one at it.
         let origin = p[0];
@@ -223,9 +231,9 @@ fn unbend(p: &mut [Vec3A], axis: Vec3A, pole: Option<Vec3A>, total: f32) {
     let off = |v: Vec3A| v - axis * axis.dot(v);
     let widest = p[1..]
         .iter()
-        .map(|&q| off(q - p[0]).length())
+        .map(|&q| off(q - p[0]).length_squared())
         .fold(0.0, f32::max);
-    if widest > 1e-6 * total {
+    if widest > (1e-6 * total) * (1e-6 * total) {
         return;
     }
     let side = pole
