@@ -28,7 +28,7 @@
 //!   `|wₖ|² = e·e − 2 s e·D + s² D·D`.
 //!
 //! From one scale to the next then stand the estimate, the Newton step and one multiply-add
-//! (about 14 cycles), at some 30 more instructions a step.
+//! (about 14 cycles), at about 11 more instructions a step (docs/ik.md has the figures).
 //!
 //! # Rounding
 //!
