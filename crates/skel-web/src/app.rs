@@ -153,47 +153,22 @@ impl App {
     /// Draws into the surface's next texture; `false` when there was none this frame.
     fn draw(&mut self) -> Result<bool, WebError> {
         let gpu = &self.gpu;
-        let texture = match gpu.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => t,
-            wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                gpu.surface.configure(&gpu.ctx.device, &gpu.config);
-                return Ok(false);
-            }
-            _ => return Ok(false),
+        let Some(frame) = gpu.target.acquire(&gpu.ctx.device) else {
+            return Ok(false);
         };
-        let view = texture.texture.create_view(&wgpu::TextureViewDescriptor {
-            format: Some(gpu.view_format),
-            ..Default::default()
-        });
         let mut encoder = gpu.ctx.device.create_command_encoder(&Default::default());
         self.scene.encode(gpu, &mut encoder)?;
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("skel-web frame"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(BACKGROUND),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
-                depth_stencil_attachment: Some(wgpu::RenderPassDepthStencilAttachment {
-                    view: &gpu.depth,
-                    depth_ops: Some(wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(1.0),
-                        store: wgpu::StoreOp::Store,
-                    }),
-                    stencil_ops: None,
-                }),
+                color_attachments: &[Some(gpu.target.color_attachment(&frame, BACKGROUND))],
+                depth_stencil_attachment: Some(gpu.target.depth_attachment()),
                 ..Default::default()
             });
             self.scene.draw(&mut pass)?;
         }
         gpu.ctx.queue.submit([encoder.finish()]);
-        gpu.ctx.queue.present(texture);
+        frame.present(&gpu.ctx.queue);
         Ok(true)
     }
 

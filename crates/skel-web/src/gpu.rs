@@ -2,7 +2,7 @@
 //! adapter made for it, skel's [`GpuContext`], and the surface configuration.
 
 use skel::gpu::{GpuContext, HeadlessOptions};
-use skel::render::{DEPTH_FORMAT, RenderFormat};
+use skel::render::{RenderFormat, SurfaceTarget};
 
 use crate::{Backend, WebError};
 
@@ -10,14 +10,9 @@ use crate::{Backend, WebError};
 pub(crate) struct CanvasGpu {
     /// skel's device and queue.
     pub(crate) ctx: GpuContext,
-    /// The canvas's surface, configured.
-    pub(crate) surface: wgpu::Surface<'static>,
-    /// The surface's configuration (size, format).
-    pub(crate) config: wgpu::SurfaceConfiguration,
-    /// The format views of the surface's textures are made with (its sRGB variant).
-    pub(crate) view_format: wgpu::TextureFormat,
-    /// The depth attachment, the surface's size.
-    pub(crate) depth: wgpu::TextureView,
+    /// The canvas's surface and depth, configured by the facade's sRGB rule (a WebGPU
+    /// canvas is viewed through its format's sRGB variant).
+    pub(crate) target: SurfaceTarget,
     /// The backend the adapter is on.
     pub(crate) backend: Backend,
 }
@@ -85,57 +80,22 @@ impl CanvasGpu {
                 reason: e.to_string(),
             })?;
         let ctx = GpuContext::from_adapter_async(&adapter, &HeadlessOptions::default()).await?;
-        let config = surface
-            .get_default_config(&adapter, width, height)
-            .ok_or(WebError::NoSurfaceFormat { backend: name })?;
-        let view_format = config.format.add_srgb_suffix();
-        let mut config = config;
-        if view_format != config.format {
-            config.view_formats.push(view_format);
-        }
-        surface.configure(&ctx.device, &config);
-        let depth = depth_view(&ctx.device, width, height);
+        let target = SurfaceTarget::new(surface, &adapter, &ctx.device, width, height)
+            .map_err(|_| WebError::NoSurfaceFormat { backend: name })?;
         Ok(Self {
             ctx,
-            surface,
-            config,
-            view_format,
-            depth,
+            target,
             backend,
         })
     }
 
     /// The attachments' formats, for [`skel::render::AssetRenderer::new`].
     pub(crate) fn render_format(&self) -> RenderFormat {
-        RenderFormat {
-            color: self.view_format,
-            depth: DEPTH_FORMAT,
-            sample_count: 1,
-        }
+        self.target.format()
     }
 
     /// Width over height of the canvas.
     pub(crate) fn aspect(&self) -> f32 {
-        self.config.width as f32 / self.config.height as f32
+        self.target.aspect()
     }
-}
-
-/// A depth attachment of `width`×`height`.
-fn depth_view(device: &wgpu::Device, width: u32, height: u32) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("skel-web depth"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: DEPTH_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        })
-        .create_view(&wgpu::TextureViewDescriptor::default())
 }

@@ -256,9 +256,6 @@ impl Viewer {
         let Some(frame) = self.gpu.acquire() else {
             return Ok(None);
         };
-        let view = frame
-            .texture
-            .create_view(&wgpu::TextureViewDescriptor::default());
         let mut encoder = ctx.device.create_command_encoder(&Default::default());
         if let Some(crowd) = &mut self.crowd {
             crowd.tick(ctx, dt, &camera, &mut encoder)?;
@@ -266,15 +263,7 @@ impl Viewer {
         {
             let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
                 label: Some("skel view"),
-                color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                    view: &view,
-                    depth_slice: None,
-                    resolve_target: None,
-                    ops: wgpu::Operations {
-                        load: wgpu::LoadOp::Clear(BACKGROUND),
-                        store: wgpu::StoreOp::Store,
-                    },
-                })],
+                color_attachments: &[Some(self.gpu.color_attachment(&frame, BACKGROUND))],
                 depth_stencil_attachment: Some(self.gpu.depth_attachment()),
                 ..Default::default()
             });
@@ -293,11 +282,11 @@ impl Viewer {
             }
         }
         let capture = capture
-            .then(|| self.gpu.encode_capture(&mut encoder, &frame.texture))
+            .then(|| self.gpu.encode_capture(&mut encoder, frame.texture()))
             .flatten();
         ctx.queue.submit([encoder.finish()]);
         self.window.pre_present_notify();
-        ctx.queue.present(frame);
+        frame.present(&ctx.queue);
         self.frames += 1;
         self.report(false);
         capture.map(|buffer| self.gpu.read(&buffer)).transpose()

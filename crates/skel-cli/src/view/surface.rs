@@ -5,16 +5,15 @@
 use std::sync::Arc;
 
 use skel::gpu::GpuContext;
-use skel::render::{DEPTH_FORMAT, RenderFormat, padded_row_bytes};
+use skel::render::{RenderFormat, SurfaceFrame, SurfaceTarget, padded_row_bytes};
 use winit::window::Window;
 
 /// Device, queue and surface of one window.
 pub struct WindowGpu {
     /// The device and queue skel uses.
     pub ctx: GpuContext,
-    surface: wgpu::Surface<'static>,
-    config: wgpu::SurfaceConfiguration,
-    depth: wgpu::TextureView,
+    /// The window's surface and depth, configured by the facade's sRGB rule.
+    target: SurfaceTarget,
 }
 
 impl WindowGpu {
@@ -35,77 +34,46 @@ impl WindowGpu {
         let (device, queue) = pollster::block_on(adapter.request_device(&Default::default()))
             .map_err(|e| format!("cannot open the GPU device: {e}"))?;
         let size = window.inner_size();
-        let mut config = surface
-            .get_default_config(&adapter, size.width.max(1), size.height.max(1))
-            .ok_or("the adapter cannot present to this window")?;
-        let caps = surface.get_capabilities(&adapter);
-        // An sRGB format: the shader writes linear colour.
-        if let Some(srgb) = caps.formats.iter().find(|f| f.is_srgb()) {
-            config.format = *srgb;
-        }
-        // COPY_SRC lets --screenshot read back exactly what was presented.
-        if caps.usages.contains(wgpu::TextureUsages::COPY_SRC) {
-            config.usage |= wgpu::TextureUsages::COPY_SRC;
-        }
-        config.present_mode = wgpu::PresentMode::AutoNoVsync;
-        surface.configure(&device, &config);
-        let depth = depth_view(&device, config.width, config.height);
+        let mut target = SurfaceTarget::new(surface, &adapter, &device, size.width, size.height)
+            .map_err(|e| e.to_string())?;
+        // The viewer shows its frame time: no waiting for vsync.
+        target.set_present_mode(&device, wgpu::PresentMode::AutoNoVsync);
         let ctx = GpuContext::from_device(device, queue, adapter.get_info());
-        Ok(Self {
-            ctx,
-            surface,
-            config,
-            depth,
-        })
+        Ok(Self { ctx, target })
     }
 
     /// The formats the renderer must be built for.
     pub fn format(&self) -> RenderFormat {
-        RenderFormat {
-            color: self.config.format,
-            depth: DEPTH_FORMAT,
-            sample_count: 1,
-        }
+        self.target.format()
     }
 
     /// Width / height of the window.
     pub fn aspect(&self) -> f32 {
-        self.config.width as f32 / self.config.height as f32
+        self.target.aspect()
     }
 
     /// Follows a window resize.
     pub fn resize(&mut self, width: u32, height: u32) {
-        if width == 0 || height == 0 {
-            return;
-        }
-        self.config.width = width;
-        self.config.height = height;
-        self.surface.configure(&self.ctx.device, &self.config);
-        self.depth = depth_view(&self.ctx.device, width, height);
+        self.target.resize(&self.ctx.device, width, height);
     }
 
     /// The next frame to draw into, reconfiguring once when the surface is outdated.
-    pub fn acquire(&self) -> Option<wgpu::SurfaceTexture> {
-        match self.surface.get_current_texture() {
-            wgpu::CurrentSurfaceTexture::Success(t)
-            | wgpu::CurrentSurfaceTexture::Suboptimal(t) => Some(t),
-            _ => {
-                self.surface.configure(&self.ctx.device, &self.config);
-                None
-            }
-        }
+    pub fn acquire(&self) -> Option<SurfaceFrame> {
+        self.target.acquire(&self.ctx.device)
+    }
+
+    /// `frame`'s colour attachment, cleared to `clear`.
+    pub fn color_attachment<'a>(
+        &self,
+        frame: &'a SurfaceFrame,
+        clear: wgpu::Color,
+    ) -> wgpu::RenderPassColorAttachment<'a> {
+        self.target.color_attachment(frame, clear)
     }
 
     /// The depth attachment, cleared to the far plane.
     pub fn depth_attachment(&self) -> wgpu::RenderPassDepthStencilAttachment<'_> {
-        wgpu::RenderPassDepthStencilAttachment {
-            view: &self.depth,
-            depth_ops: Some(wgpu::Operations {
-                load: wgpu::LoadOp::Clear(1.0),
-                store: wgpu::StoreOp::Discard,
-            }),
-            stencil_ops: None,
-        }
+        self.target.depth_attachment()
     }
 
     /// Records a copy of `texture` (the frame about to be presented) into a new buffer;
@@ -115,10 +83,15 @@ impl WindowGpu {
         encoder: &mut wgpu::CommandEncoder,
         texture: &wgpu::Texture,
     ) -> Option<wgpu::Buffer> {
-        if !self.config.usage.contains(wgpu::TextureUsages::COPY_SRC) {
+        if !self
+            .target
+            .config()
+            .usage
+            .contains(wgpu::TextureUsages::COPY_SRC)
+        {
             return None;
         }
-        let (w, h) = (self.config.width, self.config.height);
+        let (w, h) = (self.target.config().width, self.target.config().height);
         let buffer = self.ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("skel view screenshot"),
             size: u64::from(padded_row_bytes(w)) * u64::from(h),
@@ -159,7 +132,7 @@ impl WindowGpu {
         rx.recv()
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?;
-        let (w, h) = (self.config.width, self.config.height);
+        let (w, h) = (self.target.config().width, self.target.config().height);
         let row = w as usize * 4;
         let mut rgba = Vec::with_capacity(row * h as usize);
         {
@@ -169,7 +142,7 @@ impl WindowGpu {
             }
         }
         let bgra = matches!(
-            self.config.format,
+            self.target.config().format,
             wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb
         );
         if bgra {
@@ -183,23 +156,4 @@ impl WindowGpu {
         }
         image::RgbaImage::from_raw(w, h, rgba).ok_or_else(|| "short screenshot".to_owned())
     }
-}
-
-fn depth_view(device: &wgpu::Device, width: u32, height: u32) -> wgpu::TextureView {
-    device
-        .create_texture(&wgpu::TextureDescriptor {
-            label: Some("skel view depth"),
-            size: wgpu::Extent3d {
-                width,
-                height,
-                depth_or_array_layers: 1,
-            },
-            mip_level_count: 1,
-            sample_count: 1,
-            dimension: wgpu::TextureDimension::D2,
-            format: DEPTH_FORMAT,
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            view_formats: &[],
-        })
-        .create_view(&wgpu::TextureViewDescriptor::default())
 }

@@ -9,7 +9,8 @@
 //! [`AssetRenderer::set_properties`]. Your program keeps its device, its surface or
 //! texture, its encoder and its pass; the renderer only needs to know their formats
 //! ([`RenderFormat`]). [`OffscreenTarget`] is a ready-made colour + depth target with
-//! readback for programs without a window. [`GroundRenderer`] draws a ground under the
+//! readback for programs without a window, [`SurfaceTarget`] its on-screen counterpart over a
+//! window's or a canvas's surface (one sRGB rule, [`surface_formats`]). [`GroundRenderer`] draws a ground under the
 //! character (world-space triangles, such as a [`plane_patch`] of a slope) in the same pass,
 //! lit by the same lights.
 //!
@@ -62,6 +63,7 @@ mod look;
 mod material;
 mod pipeline;
 mod renderer;
+mod surface_target;
 mod target;
 mod texture;
 
@@ -81,6 +83,7 @@ pub use material::{
 };
 pub use pipeline::{FRAGMENT_BINDINGS, INSTANCE_LOCATION, MESH_WGSL};
 pub use renderer::{AssetRenderer, BACKGROUND, frame_uniform};
+pub use surface_target::{SurfaceFrame, SurfaceTarget, surface_formats};
 pub use target::{COLOR_FORMAT, DEPTH_FORMAT, MSAA_SAMPLES, OffscreenTarget, padded_row_bytes};
 pub use texture::upload_texture;
 
@@ -134,6 +137,9 @@ pub enum RenderError {
     /// Reading a frame back from the GPU failed.
     #[error("reading the frame back from the GPU failed: {0}")]
     Readback(String),
+    /// The adapter cannot present to the surface ([`SurfaceTarget::new`]).
+    #[error("the adapter cannot present to this surface (no format in common)")]
+    NoSurfaceFormat,
     /// A crowd could not be drawn (its meshes cannot be bound).
     #[error("crowd: {context}: {source}")]
     Crowd {
