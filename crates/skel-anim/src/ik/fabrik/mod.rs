@@ -49,6 +49,7 @@ pub(crate) mod passes;
 mod passes_one;
 pub(crate) mod passes_x4;
 mod rotations;
+mod scale;
 pub(crate) mod similar;
 
 /// Runs FABRIK on `links` (corrections start at the identity); returns the iterations run.

@@ -41,7 +41,7 @@
 
 use glam::Vec3A;
 
-use super::passes::{Bone, MulAdd, newton, rsqrt_estimate};
+use super::scale::{Bone, MulAdd, newton, rsqrt_estimate};
 use crate::ik::links::MAX_CHAIN_JOINTS;
 
 /// Runs the iterations of [`passes::run`](super::passes::run) on a chain of three joints or

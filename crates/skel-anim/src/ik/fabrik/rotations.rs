@@ -18,7 +18,7 @@
 
 use glam::{Affine3A, DQuat, DVec4, Quat, Vec3A, Vec4};
 
-use super::passes::{inverse_sqrt, rsqrt_estimate};
+use super::scale::{inverse_sqrt, rsqrt_estimate};
 use crate::ik::links::MAX_CHAIN_JOINTS;
 
 /// How far a joint frame may be from a similarity for this path: each product of two

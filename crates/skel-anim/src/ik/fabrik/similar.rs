@@ -10,8 +10,9 @@
 
 use glam::{Affine3A, Quat, Vec3A, Vec4};
 
-use super::passes::{Goal, inverse_sqrt, run};
+use super::passes::{Goal, run};
 use super::rotations::{Frames, rotation_scale, tip_under, to_corrections};
+use super::scale::inverse_sqrt;
 use crate::ik::links::MAX_CHAIN_JOINTS;
 
 /// Distances past this leave the f32 path (their squares would come near f32's range).
