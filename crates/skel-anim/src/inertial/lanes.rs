@@ -180,7 +180,7 @@ pub(crate) fn rotate_lanes(q: Quatx4, r: [Vec4; 3], m: impl MulAdd4) -> Quatx4 {
     let len_sq = m.mul_add(turned.z, turned.z, turned.x * turned.x)
         + m.mul_add(turned.w, turned.w, turned.y * turned.y);
     let ok = len_sq.cmpgt(Vec4::ZERO) & len_sq.cmplt(Vec4::INFINITY);
-    let inverse = Vec4::ONE / len_sq.map(f32::sqrt);
+    let inverse = m.inverse_sqrt(len_sq);
     Quatx4::select(ok, turned * inverse, q)
 }
 
