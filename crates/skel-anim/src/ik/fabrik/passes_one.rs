@@ -65,28 +65,10 @@ pub(super) fn run<M: MulAdd>(
     }
     let mut p = [Vec3A::ZERO; MAX_CHAIN_JOINTS];
     p[..n].copy_from_slice(chain);
-    let used = iterate::<M>(&mut p, n, bones, root, target, axis, tolerance, iterations);
-    chain.copy_from_slice(&p[..n]);
-    used
-}
-
-/// [`run`] on the `n` joints of `p`.
-#[inline(always)]
-#[expect(clippy::too_many_arguments, reason = "run's, with the chain's array")]
-fn iterate<M: MulAdd>(
-    p: &mut [Vec3A; MAX_CHAIN_JOINTS],
-    n: usize,
-    bones: &[Bone; MAX_CHAIN_JOINTS],
-    root: Vec3A,
-    target: Vec3A,
-    axis: Vec3A,
-    tolerance: f32,
-    iterations: u32,
-) -> u32 {
     let last = n - 2;
     // The first backward step, from the target, measured directly.
     let d = p[last] - target;
-    let mut at = Cursor::start(target, d, backward_after(p, last, root), &bones[last]);
+    let mut at = Cursor::start(target, d, backward_after(&p, last, root), &bones[last]);
     let mut used = 0;
     while used < iterations && (p[n - 1] - target).length() > tolerance {
         used += 1;
@@ -111,7 +93,7 @@ fn iterate<M: MulAdd>(
         }
         let next = Next::Pass {
             fixed: root,
-            after: forward_after(p, 1, last, target),
+            after: forward_after(&p, 1, last, target),
             bone: &bones[0],
         };
         p[1] = at.step::<M>(&bones[1], next, -axis);
@@ -135,13 +117,14 @@ fn iterate<M: MulAdd>(
         }
         let next = Next::Pass {
             fixed: target,
-            after: backward_after(p, last, root),
+            after: backward_after(&p, last, root),
             bone: &bones[last],
         };
         p[last] = at.step::<M>(&bones[last - 1], next, axis);
         // `at` now starts the next backward pass: `d` = joint n − 2 − target.
         p[n - 1] = tip::<M>(p[last], at.d, at.x, &bones[last], axis);
     }
+    chain.copy_from_slice(&p[..n]);
     used
 }
 
