@@ -29,6 +29,20 @@ fn load(ctx: &GpuContext, name: &str) -> AssetContainer {
     load_gltf(ctx, fixture(name).as_path(), &options).unwrap()
 }
 
+/// The property slot of material 0's base colour, which `animation_pointer.gltf` animates.
+fn colour_slot(character: &AssetContainer) -> usize {
+    character
+        .properties
+        .iter()
+        .position(|t| {
+            *t == PropertyTarget::Material {
+                material: 0,
+                field: MaterialField::BaseColorFactor,
+            }
+        })
+        .expect("the fixture animates material 0's base colour")
+}
+
 /// Pixels of `rgba` whose channel `c` is clearly above the other two.
 fn dominated_by(rgba: &[u8], c: usize) -> usize {
     rgba.chunks_exact(4)
@@ -45,16 +59,7 @@ fn the_frame_blends_and_draws_the_pointer_animated_colour() {
         return;
     };
     let mut character = load(&ctx, "animation_pointer.gltf");
-    let slot = character
-        .properties
-        .iter()
-        .position(|t| {
-            *t == PropertyTarget::Material {
-                material: 0,
-                field: MaterialField::BaseColorFactor,
-            }
-        })
-        .expect("the fixture animates material 0's base colour");
+    let slot = colour_slot(&character);
     let target = OffscreenTarget::new(&ctx.device, SIDE, SIDE, 1).unwrap();
     let mut renderer = AssetRenderer::new(&ctx, &character, &target.format()).unwrap();
     let (min, max) = rest_bounds(&character);
@@ -196,16 +201,7 @@ fn an_animation_group_goes_through_the_frame_in_seconds() {
         return;
     };
     let mut character = load(&ctx, "animation_pointer.gltf");
-    let slot = character
-        .properties
-        .iter()
-        .position(|t| {
-            *t == PropertyTarget::Material {
-                material: 0,
-                field: MaterialField::BaseColorFactor,
-            }
-        })
-        .unwrap();
+    let slot = colour_slot(&character);
     let mut groups = std::mem::take(&mut character.animation_groups);
     let group = &mut groups[0];
     group.play();
