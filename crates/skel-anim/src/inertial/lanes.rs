@@ -179,7 +179,8 @@ pub(crate) fn rotate_lanes(q: Quatx4, r: [Vec4; 3], m: impl MulAdd4) -> Quatx4 {
     // Paired as `Quatx4::length_squared` pairs them: the same bits without FMA.
     let len_sq = m.mul_add(turned.z, turned.z, turned.x * turned.x)
         + m.mul_add(turned.w, turned.w, turned.y * turned.y);
-    let ok = len_sq.cmpgt(Vec4::ZERO) & len_sq.cmplt(Vec4::INFINITY);
+    // A normal, finite square only: the FMA build's estimate has no answer for a subnormal.
+    let ok = len_sq.cmpge(Vec4::splat(f32::MIN_POSITIVE)) & len_sq.cmplt(Vec4::INFINITY);
     let inverse = m.inverse_sqrt(len_sq);
     Quatx4::select(ok, turned * inverse, q)
 }
@@ -280,6 +281,17 @@ mod tests {
                 (a - b).abs().max_element() < 1e-6,
                 "lane {lane}: {a} vs {b}"
             );
+        }
+        // A rotation whose square is subnormal is left as it was, in both builds (the FMA
+        // build's estimate has no answer for it), never turned into NaN.
+        let tiny = Quatx4::from_lanes([[1e-21, 0.0, 0.0, 0.0]; 4]);
+        for turned in [
+            rotate_lanes(tiny, r, Separate),
+            rotate_lanes(tiny, r, fused),
+        ] {
+            for lane in 0..4 {
+                assert_eq!(turned.lane(lane), [1e-21, 0.0, 0.0, 0.0], "lane {lane}");
+            }
         }
         let mut rows: Vec<Vec4> = (0..3 * OFFSET_STRIDE)
             .map(|i| {
