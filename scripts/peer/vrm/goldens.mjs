@@ -102,7 +102,8 @@ function prepare(ctx) {
 }
 
 /// Runs STEPS steps in one loop order and records positions.
-function simulate(ctx, order, recordNodes, virtualTails) {
+/// `nudge`: metres added to the root's x at every step (the sensitivity probe; 0 for the goldens).
+function simulate(ctx, order, recordNodes, virtualTails, nudge = 0) {
     const { vrm, holder, root } = ctx;
     const { joints } = prepare(ctx);
     const jointOf = new Map(joints.map((j) => [ctx.index.get(j.bone), j]));
@@ -126,6 +127,7 @@ function simulate(ctx, order, recordNodes, virtualTails) {
     let next = 0;
     for (let step = 1; step <= STEPS; step++) {
         setRoot(root, step);
+        root.position.x += nudge;
         if (order === "current") holder.updateMatrixWorld(true);
         vrm.update(DT);
         // The render's matrix update (WebGLRenderer.render calls scene.updateMatrixWorld()).
@@ -198,6 +200,18 @@ async function golden(file) {
         const ctx = await load(bytes);
         orders[order] = simulate(ctx, order, recordNodes, virtualTails);
     }
+    // Sensitivity: the same run with the root 1 µm off along x at every step (about f32's
+    // spacing at 10 m): how far the recorded positions move (beyond the 1 µm itself).
+    const sensitivity = {};
+    for (const order of ["examples", "current"]) {
+        const ctx = await load(bytes);
+        const nudged = simulate(ctx, order, recordNodes, virtualTails, 1e-6);
+        let m = 0;
+        nudged.positions.forEach((row, i) =>
+            row.forEach((v, k) => (m = Math.max(m, Math.abs(v - orders[order].positions[i][k])))),
+        );
+        sensitivity[order] = r7(m);
+    }
     let maxOrderDiff = 0;
     orders.examples.positions.forEach((row, i) =>
         row.forEach((v, k) => (maxOrderDiff = Math.max(maxOrderDiff, Math.abs(v - orders.current.positions[i][k])))),
@@ -220,6 +234,7 @@ async function golden(file) {
         virtualTails,
         recordedSteps: RECORDED,
         maxOrderDifference: r7(maxOrderDiff),
+        rootNudged1umMovesBy: sensitivity,
         orders,
     };
 }
@@ -271,7 +286,8 @@ async function main() {
             writeFileSync(path, JSON.stringify({ ...meta, ...g }));
             warn(
                 `${basename(file)}: ${g.joints.length} joints, ${g.colliders.length} colliders, ${g.nodes.length} nodes, ` +
-                    `orders differ by ${(g.maxOrderDifference * 1000).toFixed(3)} mm, loader init moved ${(g.loaderInitialTailsMovedBy * 1000).toFixed(3)} mm` +
+                    `orders differ by ${(g.maxOrderDifference * 1000).toFixed(3)} mm, ` +
+                    `root nudged 1 µm moves ${(g.rootNudged1umMovesBy.examples * 1000).toFixed(4)} / ${(g.rootNudged1umMovesBy.current * 1000).toFixed(4)} mm, loader init moved ${(g.loaderInitialTailsMovedBy * 1000).toFixed(3)} mm` +
                     (g.warnings.length ? `; warnings: ${g.warnings.join(" | ")}` : ""),
             );
         } catch (e) {
