@@ -395,4 +395,12 @@ pub enum AnimError {
         /// The nearest ancestor it has among the solve's joints (`None`: none of them).
         found: Option<usize>,
     },
+    /// Spring bones ([`SpringBones`](crate::spring::SpringBones)) that cannot be made: a node,
+    /// collider or collider group index out of range, a joint whose tail is not its child, a
+    /// collider value that is not finite.
+    #[error("spring bones: {reason}")]
+    BadSpring {
+        /// What is wrong, with the index it concerns.
+        reason: String,
+    },
 }

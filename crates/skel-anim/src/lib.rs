@@ -85,6 +85,7 @@ mod player;
 mod pose;
 mod rig;
 mod sample;
+pub mod spring;
 
 pub use compat::blend::{BlendLayer, WeightedBlend};
 pub use compat::blend_spec::parse_blend_spec;

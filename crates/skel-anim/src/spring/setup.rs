@@ -1,0 +1,426 @@
+//! [`SpringBones`] made from a [`SpringBonesDesc`] and the character's nodes: the settings
+//! resolved by the profile, each joint's rest frame, and the order joints are updated in
+//! (three-vrm's: a joint after every joint on its parents' and its colliders' ancestors).
+
+use glam::{Affine3A, Quat, Vec3, Vec3A};
+
+use super::desc::{ColliderShape, SpringBonesDesc, SpringJointDesc};
+use super::{SpringOptions, SpringProfile};
+use crate::data::NONE;
+use crate::{AnimError, NodeRest};
+
+/// One joint, ready to step.
+#[derive(Debug, Clone)]
+pub(super) struct Joint {
+    pub(super) node: u32,
+    /// The node's parent (`NONE`: a root).
+    pub(super) parent: u32,
+    /// The tail node (`NONE`: `initial_child` from the bone itself).
+    pub(super) child: u32,
+    /// The center node (`NONE`: world space).
+    pub(super) center: u32,
+    pub(super) hit_radius: f32,
+    pub(super) stiffness: f32,
+    pub(super) gravity: Vec3A,
+    pub(super) drag: f32,
+    /// The tail's rest offset in the bone's space, and its direction.
+    pub(super) initial_child: Vec3A,
+    pub(super) bone_axis: Vec3A,
+    /// The bone's rest local matrix and rotation.
+    pub(super) initial_local: Affine3A,
+    pub(super) initial_rotation: Quat,
+    /// Its colliders: a range of [`SpringBones::joint_colliders`].
+    pub(super) colliders: (u32, u32),
+    /// The nodes below the bone to bring up to date after it turns (down to the next spring
+    /// bones): a range of [`SpringBones::follow`].
+    pub(super) follow: (u32, u32),
+}
+
+/// A collider, ready to test.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Collider {
+    pub(super) node: u32,
+    pub(super) shape: ColliderShape,
+}
+
+/// The spring bones of one character (see [the module](super)): made once, stepped with a
+/// [`SpringState`](super::SpringState) per character.
+#[derive(Debug, Clone)]
+pub struct SpringBones {
+    pub(super) options: SpringOptions,
+    /// Per node: its parent (`NONE` for roots) and rest transform.
+    pub(super) parent: Vec<u32>,
+    pub(super) rest: Vec<(Vec3, Quat, Vec3)>,
+    /// Nodes, parents first.
+    pub(super) order: Vec<u32>,
+    /// Per node: whether it is a spring bone or lies below one (three-vrm leaves those
+    /// nodes' world matrices as the last frame left them until a joint above them turns).
+    pub(super) below_spring: Vec<bool>,
+    /// Joints in update order.
+    pub(super) joints: Vec<Joint>,
+    pub(super) colliders: Vec<Collider>,
+    pub(super) joint_colliders: Vec<u32>,
+    pub(super) follow: Vec<u32>,
+}
+
+impl SpringBones {
+    /// Springs `desc` on the nodes `nodes` (a character's rest hierarchy, as
+    /// [`AnimationData::nodes`](crate::AnimationData) holds it).
+    ///
+    /// # Errors
+    ///
+    /// [`AnimError::BadNode`] for a joint, child, center or collider node out of range,
+    /// [`AnimError::BadSpring`] for a collider or group index out of range or a joint whose
+    /// child is not below it, [`AnimError::NotFiniteValue`] for a setting that is not finite.
+    pub fn new(
+        desc: &SpringBonesDesc,
+        nodes: &[NodeRest],
+        options: SpringOptions,
+    ) -> Result<Self, AnimError> {
+        let n = nodes.len();
+        let node_ok = |node: usize, what: &'static str| {
+            if node < n {
+                Ok(node)
+            } else {
+                Err(AnimError::BadSpring {
+                    reason: format!("{what} node {node}: the character has {n} nodes"),
+                })
+            }
+        };
+        let parent: Vec<u32> = nodes
+            .iter()
+            .map(|node| node.parent.map_or(NONE, |p| p as u32))
+            .collect();
+        let order: Vec<u32> = crate::compute_topo_order(nodes)?
+            .into_iter()
+            .map(|i| i as u32)
+            .collect();
+        let rest: Vec<(Vec3, Quat, Vec3)> = nodes
+            .iter()
+            .map(|node| {
+                (
+                    Vec3::from(node.translation),
+                    Quat::from_array(node.rotation),
+                    Vec3::from(node.scale),
+                )
+            })
+            .collect();
+        let mut colliders = Vec::with_capacity(desc.colliders.len());
+        for (i, c) in desc.colliders.iter().enumerate() {
+            node_ok(c.node, "collider")?;
+            check_shape(i, &c.shape)?;
+            colliders.push(Collider {
+                node: c.node as u32,
+                shape: c.shape,
+            });
+        }
+        for (g, group) in desc.collider_groups.iter().enumerate() {
+            if let Some(&c) = group.iter().find(|&&c| c >= colliders.len()) {
+                return Err(AnimError::BadSpring {
+                    reason: format!(
+                        "collider group {g} names collider {c} of {}",
+                        colliders.len()
+                    ),
+                });
+            }
+        }
+        // Joints in the order they are added (springs, then joints, as the file lists them).
+        let mut added = Vec::new();
+        let mut joint_colliders = Vec::new();
+        for (s, spring) in desc.springs.iter().enumerate() {
+            let center = match spring.center {
+                Some(c) => node_ok(c, "center")? as u32,
+                None => NONE,
+            };
+            // The spring's colliders, each once, in group order.
+            let first = joint_colliders.len() as u32;
+            for &g in &spring.collider_groups {
+                let group = desc
+                    .collider_groups
+                    .get(g)
+                    .ok_or_else(|| AnimError::BadSpring {
+                        reason: format!(
+                            "spring {s} names collider group {g} of {}",
+                            desc.collider_groups.len()
+                        ),
+                    })?;
+                for &c in group {
+                    if !joint_colliders[first as usize..].contains(&(c as u32)) {
+                        joint_colliders.push(c as u32);
+                    }
+                }
+            }
+            let range = (first, joint_colliders.len() as u32);
+            for joint in &spring.joints {
+                added.push(make_joint(
+                    joint, nodes, &parent, &rest, center, range, options,
+                )?);
+            }
+        }
+        let joints = update_order(added, &parent, &colliders, &joint_colliders);
+        let mut spring_node = vec![false; n];
+        for j in &joints {
+            spring_node[j.node as usize] = true;
+        }
+        let mut below_spring = vec![false; n];
+        for &i in &order {
+            let p = parent[i as usize];
+            below_spring[i as usize] =
+                spring_node[i as usize] || (p != NONE && below_spring[p as usize]);
+        }
+        let mut bones = Self {
+            options,
+            parent,
+            rest,
+            order,
+            below_spring,
+            joints,
+            colliders,
+            joint_colliders,
+            follow: Vec::new(),
+        };
+        bones.follow_lists(&spring_node);
+        Ok(bones)
+    }
+
+    /// Each joint's nodes to bring up to date after it turns: its descendants, parents first,
+    /// not entering spring bones (three-vrm's `traverseChildrenUntilConditionMet`).
+    fn follow_lists(&mut self, spring_node: &[bool]) {
+        let n = self.parent.len();
+        let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for &i in &self.order {
+            let p = self.parent[i as usize];
+            if p != NONE {
+                children[p as usize].push(i);
+            }
+        }
+        let mut follow = Vec::new();
+        let mut stack = Vec::new();
+        for joint in &mut self.joints {
+            let first = follow.len() as u32;
+            stack.clear();
+            stack.extend(children[joint.node as usize].iter().rev());
+            while let Some(c) = stack.pop() {
+                if spring_node[c as usize] {
+                    continue;
+                }
+                follow.push(c);
+                stack.extend(children[c as usize].iter().rev());
+            }
+            joint.follow = (first, follow.len() as u32);
+        }
+        self.follow = follow;
+    }
+
+    /// The joints' nodes in update order.
+    pub fn joint_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.joints.iter().map(|j| j.node as usize)
+    }
+
+    /// How many nodes the character has.
+    #[must_use]
+    pub fn node_count(&self) -> usize {
+        self.parent.len()
+    }
+
+    /// The options it was made with.
+    #[must_use]
+    pub fn options(&self) -> &SpringOptions {
+        &self.options
+    }
+}
+
+fn check_shape(i: usize, shape: &ColliderShape) -> Result<(), AnimError> {
+    let (points, radius): ([Vec3; 2], f32) = match *shape {
+        ColliderShape::Sphere { offset, radius, .. } => ([offset, offset], radius),
+        ColliderShape::Capsule {
+            offset,
+            tail,
+            radius,
+            ..
+        } => ([offset, tail], radius),
+        ColliderShape::Plane { offset, normal } => ([offset, normal], 0.0),
+    };
+    if points.iter().all(|p| p.is_finite()) && radius.is_finite() {
+        Ok(())
+    } else {
+        Err(AnimError::BadSpring {
+            reason: format!("collider {i} has a value that is not finite"),
+        })
+    }
+}
+
+/// One joint with its settings resolved and its rest frame.
+fn make_joint(
+    desc: &SpringJointDesc,
+    nodes: &[NodeRest],
+    parent: &[u32],
+    rest: &[(Vec3, Quat, Vec3)],
+    center: u32,
+    colliders: (u32, u32),
+    options: SpringOptions,
+) -> Result<Joint, AnimError> {
+    let n = nodes.len();
+    if desc.node >= n {
+        return Err(AnimError::BadSpring {
+            reason: format!("joint node {}: the character has {n} nodes", desc.node),
+        });
+    }
+    let defaults = options.profile.defaults();
+    let hit_radius = desc.hit_radius.unwrap_or(defaults.hit_radius);
+    let stiffness = desc.stiffness.unwrap_or(defaults.stiffness);
+    let gravity_power = desc.gravity_power.unwrap_or(defaults.gravity_power);
+    let gravity_dir = desc.gravity_dir.unwrap_or(defaults.gravity_dir);
+    let drag = desc.drag_force.unwrap_or(defaults.drag_force);
+    for (what, v) in [
+        ("spring hit radius", hit_radius),
+        ("spring stiffness", stiffness),
+        ("spring gravity power", gravity_power),
+        ("spring drag force", drag),
+    ] {
+        crate::ik::finite1(what, v)?;
+    }
+    crate::ik::finite3("spring gravity direction", gravity_dir)?;
+    let (t, r, s) = rest[desc.node];
+    let initial_local = Affine3A::from_scale_rotation_translation(s, r, t);
+    let initial_child = match desc.child {
+        Some(c) if c >= n => {
+            return Err(AnimError::BadSpring {
+                reason: format!("joint child node {c}: the character has {n} nodes"),
+            });
+        }
+        Some(c) if parent[c] != desc.node as u32 => {
+            return Err(AnimError::BadSpring {
+                reason: format!("joint node {}: node {c} is not its child", desc.node),
+            });
+        }
+        Some(c) => Vec3A::from(rest[c].0),
+        // 7 cm along the bone's own offset from its parent (three-vrm's VRM 0.x leaves).
+        None => Vec3A::from(t).normalize_or_zero() * 0.07,
+    };
+    Ok(Joint {
+        node: desc.node as u32,
+        parent: parent[desc.node],
+        child: desc.child.map_or(NONE, |c| c as u32),
+        center,
+        hit_radius,
+        stiffness,
+        gravity: Vec3A::from(gravity_dir) * gravity_power,
+        drag,
+        initial_child,
+        bone_axis: initial_child.normalize_or_zero(),
+        initial_local,
+        initial_rotation: r,
+        colliders,
+        follow: (0, 0),
+    })
+}
+
+/// three-vrm's update order (`VRMSpringBoneManager._sortJoints`): in the order added, each
+/// joint after the joints on the ancestors (root first) of its parent and of its colliders'
+/// nodes; a dependency circle is broken where it is found.
+fn update_order(
+    added: Vec<Joint>,
+    parent: &[u32],
+    colliders: &[Collider],
+    joint_colliders: &[u32],
+) -> Vec<Joint> {
+    let n = parent.len();
+    // Per node, the joints on it in the order added.
+    let mut on_node: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (j, joint) in added.iter().enumerate() {
+        on_node[joint.node as usize].push(j);
+    }
+    let mut state = vec![0_u8; added.len()]; // 0 new, 1 tried, 2 done
+    let mut order = Vec::with_capacity(added.len());
+    for j in 0..added.len() {
+        insert(
+            j,
+            &added,
+            parent,
+            colliders,
+            joint_colliders,
+            &on_node,
+            &mut state,
+            &mut order,
+        );
+    }
+    order.into_iter().map(|j| added[j].clone()).collect()
+}
+
+#[expect(clippy::too_many_arguments, reason = "one recursive walk's context")]
+fn insert(
+    j: usize,
+    added: &[Joint],
+    parent: &[u32],
+    colliders: &[Collider],
+    joint_colliders: &[u32],
+    on_node: &[Vec<usize>],
+    state: &mut [u8],
+    order: &mut Vec<usize>,
+) {
+    if state[j] != 0 {
+        return;
+    }
+    state[j] = 1;
+    let joint = &added[j];
+    // Dependencies: the bone's parent, then each collider's node (the collider object itself
+    // carries no joint).
+    let mut deps = Vec::new();
+    if joint.parent != NONE {
+        deps.push(joint.parent);
+    }
+    for &c in &joint_colliders[joint.colliders.0 as usize..joint.colliders.1 as usize] {
+        deps.push(colliders[c as usize].node);
+    }
+    let mut chain = Vec::new();
+    for dep in deps {
+        chain.clear();
+        let mut at = dep;
+        while at != NONE {
+            chain.push(at);
+            at = parent[at as usize];
+        }
+        for &ancestor in chain.iter().rev() {
+            for &k in &on_node[ancestor as usize] {
+                insert(
+                    k,
+                    added,
+                    parent,
+                    colliders,
+                    joint_colliders,
+                    on_node,
+                    state,
+                    order,
+                );
+            }
+        }
+    }
+    state[j] = 2;
+    order.push(j);
+}
+
+impl SpringProfile {
+    /// What a setting a file leaves out is.
+    pub(super) fn defaults(self) -> Defaults {
+        match self {
+            // VRMSpringBoneJoint's constructor (three-vrm 3.5).
+            Self::ThreeVrm => Defaults {
+                hit_radius: 0.0,
+                stiffness: 1.0,
+                gravity_power: 0.0,
+                gravity_dir: Vec3::NEG_Y,
+                drag_force: 0.4,
+            },
+        }
+    }
+}
+
+/// The settings a profile gives where a file is silent.
+pub(super) struct Defaults {
+    hit_radius: f32,
+    stiffness: f32,
+    gravity_power: f32,
+    gravity_dir: Vec3,
+    drag_force: f32,
+}

@@ -1,0 +1,303 @@
+//! One simulation step of every joint (three-vrm's `VRMSpringBoneManager.update`), and the
+//! state a character carries between steps.
+
+use glam::{Affine3A, Quat, Vec3, Vec3A};
+
+use super::HostLoop;
+use super::collide::distance;
+use super::setup::{Joint, SpringBones};
+use crate::data::{NONE, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
+
+/// One character's spring state: each joint's tail now and a step ago (in its center's space),
+/// the rotations the last step gave, and scratch matrices, all sized once by
+/// [`SpringBones::new_state`] (a step allocates nothing).
+#[derive(Debug, Clone)]
+pub struct SpringState {
+    pub(super) current_tail: Vec<Vec3A>,
+    pub(super) prev_tail: Vec<Vec3A>,
+    /// Per joint, the rotation the last step gave its bone.
+    pub(super) rotation: Vec<Quat>,
+    /// Per node: local matrices, world matrices as the step sees them, and world matrices at
+    /// the end of the last step.
+    pub(super) local: Vec<Affine3A>,
+    pub(super) live: Vec<Affine3A>,
+    pub(super) last_world: Vec<Affine3A>,
+    /// Per node, the joint (in update order) whose rotation its bone keeps (`NONE`: not a
+    /// spring bone); the last joint on a node wins, as in three-vrm.
+    pub(super) node_joint: Vec<u32>,
+    /// Display seconds since the state started, and the fixed steps run
+    /// ([`SpringBones::advance`]).
+    pub(super) elapsed: f64,
+    pub(super) steps: u64,
+    /// The pose of the step being taken ([`SpringBones::advance`]).
+    pub(super) step_trs: Vec<f32>,
+    pub(super) ready: bool,
+}
+
+impl SpringState {
+    /// The world position of the tail of joint `joint` (in update order, as
+    /// [`SpringBones::joint_nodes`] lists them), in the space of its center node as the last
+    /// step left it; world space for a spring without one.
+    #[must_use]
+    pub fn tail(&self, joint: usize) -> Option<Vec3> {
+        self.current_tail.get(joint).map(|&t| t.into())
+    }
+
+    /// Node `node`'s world matrix at the end of the last step (its spring rotation applied).
+    #[must_use]
+    pub fn world(&self, node: usize) -> Option<Affine3A> {
+        self.last_world.get(node).copied()
+    }
+
+    /// Whether the state has been started from a pose ([`SpringBones::reset`]); a step on a
+    /// state that has not starts it from the pose it is given.
+    #[must_use]
+    pub fn is_started(&self) -> bool {
+        self.ready
+    }
+}
+
+impl SpringBones {
+    /// A state for one character, not yet started.
+    #[must_use]
+    pub fn new_state(&self) -> SpringState {
+        let n = self.parent.len();
+        let mut node_joint = vec![NONE; n];
+        for (j, joint) in self.joints.iter().enumerate() {
+            node_joint[joint.node as usize] = j as u32;
+        }
+        SpringState {
+            current_tail: vec![Vec3A::ZERO; self.joints.len()],
+            prev_tail: vec![Vec3A::ZERO; self.joints.len()],
+            rotation: self.joints.iter().map(|j| j.initial_rotation).collect(),
+            local: vec![Affine3A::IDENTITY; n],
+            live: vec![Affine3A::IDENTITY; n],
+            last_world: vec![Affine3A::IDENTITY; n],
+            node_joint,
+            elapsed: 0.0,
+            steps: 0,
+            step_trs: vec![0.0; n * TRS_STRIDE],
+            ready: false,
+        }
+    }
+
+    /// Starts `state` at rest in the pose `trs` ([`TRS_STRIDE`] floats a node) under the root
+    /// transform `root` (three-vrm's `setInitState`): every spring bone at its rest rotation,
+    /// each tail where that puts it, at rest (no velocity).
+    pub fn reset(&self, state: &mut SpringState, trs: &[f32], root: Affine3A) {
+        for (r, joint) in state.rotation.iter_mut().zip(&self.joints) {
+            *r = joint.initial_rotation;
+        }
+        self.locals(state, trs);
+        self.world_from_locals(&state.local, root, &mut state.last_world);
+        state.live.copy_from_slice(&state.last_world);
+        for (j, joint) in self.joints.iter().enumerate() {
+            let bone = state.live[joint.node as usize];
+            let tail = bone.transform_point3a(joint.initial_child);
+            let tail = to_center(&state.live, joint.center, tail);
+            state.current_tail[j] = tail;
+            state.prev_tail[j] = tail;
+        }
+        state.elapsed = 0.0;
+        state.steps = 0;
+        state.ready = true;
+    }
+
+    /// One step of `dt` seconds on the pose `trs` under `root` (three-vrm's
+    /// `VRMSpringBoneManager.update(dt)` for one frame): every joint in update order, then the
+    /// spring bones' rotations written into `trs`. `dt <= 0` changes nothing.
+    pub fn step(&self, state: &mut SpringState, trs: &mut [f32], root: Affine3A, dt: f32) {
+        if trs.len() < self.parent.len() * TRS_STRIDE || dt.is_nan() || dt <= 0.0 {
+            return;
+        }
+        if !state.ready {
+            self.reset(state, trs, root);
+        }
+        self.locals(state, trs);
+        // The world matrices the step starts from (see HostLoop).
+        let SpringState {
+            local,
+            live,
+            last_world,
+            ..
+        } = state;
+        for &i in &self.order {
+            let i = i as usize;
+            let p = self.parent[i];
+            let parent = if p == NONE { root } else { live[p as usize] };
+            let now = parent * local[i];
+            live[i] = match self.options.host_loop {
+                HostLoop::WorldCurrent => now,
+                HostLoop::PreviousChild if self.below_spring[i] => last_world[i],
+                HostLoop::PreviousChild => now,
+            };
+        }
+        for (j, joint) in self.joints.iter().enumerate() {
+            self.step_joint(state, trs, j, joint, root, dt);
+        }
+        self.write_rotations(state, trs);
+        self.world_from_locals(&state.local, root, &mut state.last_world);
+    }
+
+    /// The spring bones' rotations from the last step written into `trs`.
+    pub(super) fn write_rotations(&self, state: &SpringState, trs: &mut [f32]) {
+        if trs.len() < self.parent.len() * TRS_STRIDE {
+            return;
+        }
+        for (j, joint) in self.joints.iter().enumerate() {
+            if state.node_joint[joint.node as usize] == j as u32 {
+                let at = joint.node as usize * TRS_STRIDE + R_OFF;
+                trs[at..at + 4].copy_from_slice(&state.rotation[j].to_array());
+            }
+        }
+    }
+
+    /// The character's rest pose, [`TRS_STRIDE`] floats a node (what [`step`](Self::step)
+    /// and [`advance`](Self::advance) take).
+    #[must_use]
+    pub fn rest_trs(&self) -> Vec<f32> {
+        let mut trs = vec![0.0; self.rest.len() * TRS_STRIDE];
+        for (record, (t, r, s)) in trs.chunks_exact_mut(TRS_STRIDE).zip(&self.rest) {
+            record[T_OFF..T_OFF + 3].copy_from_slice(&t.to_array());
+            record[R_OFF..R_OFF + 4].copy_from_slice(&r.to_array());
+            record[S_OFF..S_OFF + 3].copy_from_slice(&s.to_array());
+        }
+        trs
+    }
+
+    /// Local matrices from `trs`, each spring bone with the rotation its last step gave it.
+    fn locals(&self, state: &mut SpringState, trs: &[f32]) {
+        for (i, local) in state.local.iter_mut().enumerate() {
+            let at = i * TRS_STRIDE;
+            let j = state.node_joint[i];
+            let r = if j == NONE {
+                Quat::from_slice(&trs[at + R_OFF..at + R_OFF + 4])
+            } else {
+                state.rotation[j as usize]
+            };
+            *local = Affine3A::from_scale_rotation_translation(
+                Vec3::from_slice(&trs[at + S_OFF..at + S_OFF + 3]),
+                r,
+                Vec3::from_slice(&trs[at + T_OFF..at + T_OFF + 3]),
+            );
+        }
+    }
+
+    fn world_from_locals(&self, local: &[Affine3A], root: Affine3A, world: &mut [Affine3A]) {
+        for &i in &self.order {
+            let i = i as usize;
+            let p = self.parent[i];
+            world[i] = if p == NONE { root } else { world[p as usize] } * local[i];
+        }
+    }
+
+    /// three-vrm's `VRMSpringBoneJoint.update` for joint `j`, then the nodes below it.
+    fn step_joint(
+        &self,
+        state: &mut SpringState,
+        trs: &[f32],
+        j: usize,
+        joint: &Joint,
+        root: Affine3A,
+        dt: f32,
+    ) {
+        let b = joint.node as usize;
+        let parent = if joint.parent == NONE {
+            root
+        } else {
+            state.live[joint.parent as usize]
+        };
+        let bone = parent * state.local[b];
+        state.live[b] = bone;
+        let pos = bone.translation;
+        let child = if joint.child == NONE {
+            bone.transform_point3a(joint.initial_child)
+        } else {
+            state.live[joint.child as usize].translation
+        };
+        let length = (pos - child).length();
+        let axis = (parent.matrix3
+            * (joint.initial_local.matrix3 * joint.bone_axis).normalize_or_zero())
+        .normalize_or_zero();
+        let (current, prev) = (state.current_tail[j], state.prev_tail[j]);
+        let inertia = current + (current - prev) * (1.0 - joint.drag);
+        let mut next = from_center(&state.live, joint.center, inertia)
+            + axis * (joint.stiffness * dt)
+            + joint.gravity * dt;
+        next = pos + (next - pos).normalize_or_zero() * length;
+        for &c in &self.joint_colliders[joint.colliders.0 as usize..joint.colliders.1 as usize] {
+            let collider = &self.colliders[c as usize];
+            let mut m = state.live[collider.node as usize];
+            m.translation = m.transform_point3a(Vec3A::from(collider.shape.offset()));
+            let (d, push) = distance(&collider.shape, &m, next, joint.hit_radius);
+            if d < 0.0 {
+                next += push * -d;
+                let out = next - pos;
+                let l = out.length();
+                if l > 0.0 {
+                    next = pos + out * (length / l);
+                }
+            }
+        }
+        state.prev_tail[j] = current;
+        state.current_tail[j] = to_center(&state.live, joint.center, next);
+        // The turn from the rest direction to the new tail, in the bone's rest frame.
+        let rest_frame = parent * joint.initial_local;
+        let to = rest_frame
+            .inverse()
+            .transform_point3a(next)
+            .normalize_or_zero();
+        let q = joint.initial_rotation * from_unit_vectors(joint.bone_axis, to);
+        state.rotation[j] = q;
+        let at = b * TRS_STRIDE;
+        state.local[b] = Affine3A::from_scale_rotation_translation(
+            Vec3::from_slice(&trs[at + S_OFF..at + S_OFF + 3]),
+            q,
+            Vec3::from_slice(&trs[at + T_OFF..at + T_OFF + 3]),
+        );
+        state.live[b] = parent * state.local[b];
+        for &f in &self.follow[joint.follow.0 as usize..joint.follow.1 as usize] {
+            let f = f as usize;
+            state.live[f] = state.live[self.parent[f] as usize] * state.local[f];
+        }
+    }
+}
+
+/// A point from `center`'s space to world space (`NONE`: world space already).
+#[inline]
+fn from_center(live: &[Affine3A], center: u32, p: Vec3A) -> Vec3A {
+    if center == NONE {
+        p
+    } else {
+        live[center as usize].transform_point3a(p)
+    }
+}
+
+/// A world point into `center`'s space.
+#[inline]
+fn to_center(live: &[Affine3A], center: u32, p: Vec3A) -> Vec3A {
+    if center == NONE {
+        p
+    } else {
+        live[center as usize].inverse().transform_point3a(p)
+    }
+}
+
+/// The rotation taking the unit `from` onto the unit `to`, as three.js's
+/// `Quaternion.setFromUnitVectors` computes it (a half turn about an axis across `from` when
+/// they are opposite), normalised.
+fn from_unit_vectors(from: Vec3A, to: Vec3A) -> Quat {
+    let r = from.dot(to) + 1.0;
+    let q = if r < f32::EPSILON {
+        if from.x.abs() > from.z.abs() {
+            Quat::from_xyzw(-from.y, from.x, 0.0, 0.0)
+        } else {
+            Quat::from_xyzw(0.0, -from.z, from.y, 0.0)
+        }
+    } else {
+        let c = from.cross(to);
+        Quat::from_xyzw(c.x, c.y, c.z, r)
+    };
+    let len = q.length();
+    if len > 0.0 { q / len } else { Quat::IDENTITY }
+}

@@ -1,0 +1,423 @@
+//! Spring bones against an f64 rewrite of three-vrm's rule, and the promises of the module:
+//! rate independence, center space, the two host loops, bad input.
+
+use glam::{Affine3A, DAffine3, DQuat, DVec3, Quat, Vec3, Vec3A};
+use proptest::prelude::*;
+
+use super::*;
+use crate::NodeRest;
+
+/// A root (node 0) with a chain of `bones.len()` joints (nodes 1..=k) and a tip (node k + 1):
+/// `bones[i]` = (translation, rotation) of node i + 1; the tip hangs `tip` below the last.
+fn chain_nodes(bones: &[(Vec3, Quat)], tip: Vec3) -> Vec<NodeRest> {
+    let mut nodes = vec![NodeRest::new("root", None)];
+    for (i, &(t, r)) in bones.iter().enumerate() {
+        let mut n = NodeRest::new(format!("bone{i}"), Some(i));
+        n.translation = t.to_array();
+        n.rotation = r.to_array();
+        nodes.push(n);
+    }
+    let mut end = NodeRest::new("tip", Some(bones.len()));
+    end.translation = tip.to_array();
+    nodes.push(end);
+    nodes
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Settings {
+    stiffness: f32,
+    drag: f32,
+    gravity: Vec3,
+    hit_radius: f32,
+}
+
+fn chain_desc(k: usize, s: Settings, sphere: Option<(Vec3, f32)>) -> SpringBonesDesc {
+    let joints = (1..=k)
+        .map(|i| SpringJointDesc {
+            stiffness: Some(s.stiffness),
+            drag_force: Some(s.drag),
+            gravity_power: Some(s.gravity.length()),
+            gravity_dir: Some(s.gravity.normalize_or(Vec3::NEG_Y)),
+            hit_radius: Some(s.hit_radius),
+            ..SpringJointDesc::new(i, Some(i + 1))
+        })
+        .collect();
+    let (colliders, groups) = match sphere {
+        Some((offset, radius)) => (
+            vec![ColliderDesc {
+                node: 0,
+                shape: ColliderShape::Sphere {
+                    offset,
+                    radius,
+                    inside: false,
+                },
+            }],
+            vec![vec![0]],
+        ),
+        None => (vec![], vec![]),
+    };
+    SpringBonesDesc {
+        springs: vec![SpringDesc {
+            joints,
+            collider_groups: if sphere.is_some() { vec![0] } else { vec![] },
+            ..SpringDesc::default()
+        }],
+        colliders,
+        collider_groups: groups,
+    }
+}
+
+/// The root's world transform at step `k` of 1/60 s: walking in a curve and turning.
+fn root_at(k: u32) -> Affine3A {
+    let t = k as f32 / 60.0;
+    Affine3A::from_rotation_translation(
+        Quat::from_rotation_y(0.8 * (std::f32::consts::TAU * t / 3.0).sin()),
+        Vec3::new(0.5 * (std::f32::consts::TAU * t / 2.0).sin(), 0.0, 0.3 * t),
+    )
+}
+
+/// three-vrm's step for one chain under a root, in f64, written from its source
+/// (`VRMSpringBoneJoint.update`, world space, world matrices current first): the world
+/// position of every node after `steps` steps.
+fn reference(
+    nodes: &[NodeRest],
+    s: Settings,
+    sphere: Option<(Vec3, f32)>,
+    steps: u32,
+) -> Vec<DVec3> {
+    let k = nodes.len() - 2;
+    let t: Vec<DVec3> = nodes
+        .iter()
+        .map(|n| Vec3::from(n.translation).as_dvec3())
+        .collect();
+    let r0: Vec<DQuat> = nodes
+        .iter()
+        .map(|n| Quat::from_array(n.rotation).as_dquat())
+        .collect();
+    let local = |i: usize, q: DQuat| DAffine3::from_rotation_translation(q, t[i]);
+    let chain = |root: DAffine3, rot: &[DQuat]| {
+        let mut w = vec![root * local(0, rot[0])];
+        for i in 1..nodes.len() {
+            let next = w[i - 1] * local(i, rot[i]);
+            w.push(next);
+        }
+        w
+    };
+    let gravity = s.gravity.as_dvec3();
+    let (stiffness, drag, hit) = (
+        f64::from(s.stiffness),
+        f64::from(s.drag),
+        f64::from(s.hit_radius),
+    );
+    let dt = 1.0 / 60.0_f64;
+    let mut rot = r0.clone();
+    let start = chain(to64(root_at(0)), &rot);
+    let mut cur: Vec<DVec3> = (0..nodes.len())
+        .map(|i| start[(i + 1).min(nodes.len() - 1)].translation)
+        .collect();
+    let mut prev = cur.clone();
+    let mut world = start;
+    for step in 1..=steps {
+        let root = to64(root_at(step));
+        let before = chain(root, &rot);
+        let mut w = before.clone();
+        for j in 1..=k {
+            let parent = w[j - 1];
+            let bone = parent * local(j, rot[j]);
+            let pos = bone.translation;
+            let length = (pos - before[j + 1].translation).length();
+            let axis_local = (r0[j] * t[j + 1].normalize()).normalize();
+            let axis = parent.transform_vector3(axis_local).normalize();
+            let mut next =
+                cur[j] + (cur[j] - prev[j]) * (1.0 - drag) + axis * (stiffness * dt) + gravity * dt;
+            next = pos + (next - pos).normalize() * length;
+            if let Some((offset, radius)) = sphere {
+                let c = w[0].transform_point3(offset.as_dvec3());
+                let d = next - c;
+                let dist = d.length() - hit - f64::from(radius);
+                if dist < 0.0 {
+                    next += d / d.length() * -dist;
+                    next = pos + (next - pos) * (length / (next - pos).length());
+                }
+            }
+            prev[j] = cur[j];
+            cur[j] = next;
+            let to = (parent * local(j, r0[j]))
+                .inverse()
+                .transform_point3(next)
+                .normalize();
+            let from = t[j + 1].normalize();
+            rot[j] = r0[j] * DQuat::from_rotation_arc(from, to);
+            w[j] = parent * local(j, rot[j]);
+            w[j + 1] = w[j] * local(j + 1, rot[j + 1]);
+        }
+        world = chain(root, &rot);
+    }
+    world.iter().map(|m| m.translation).collect()
+}
+
+fn to64(m: Affine3A) -> DAffine3 {
+    DAffine3::from_mat4(glam::Mat4::from(m).as_dmat4())
+}
+
+fn run(
+    nodes: &[NodeRest],
+    desc: &SpringBonesDesc,
+    options: SpringOptions,
+    steps: u32,
+) -> SpringState {
+    let springs = SpringBones::new(desc, nodes, options).unwrap();
+    let mut state = springs.new_state();
+    let rest = springs.rest_trs();
+    springs.reset(&mut state, &rest, root_at(0));
+    for step in 1..=steps {
+        let mut pose = rest.clone();
+        springs.step(&mut state, &mut pose, root_at(step), 1.0 / 60.0);
+    }
+    state
+}
+
+fn bone() -> impl Strategy<Value = (Vec3, Quat)> {
+    (
+        (-1.0_f32..1.0, 0.3_f32..1.0, -1.0_f32..1.0),
+        0.05_f32..0.25,
+        (-1.0_f32..1.0, -1.0_f32..1.0, -1.0_f32..1.0),
+        0.0_f32..0.6,
+    )
+        .prop_map(|((x, y, z), len, (ax, ay, az), angle)| {
+            let axis = Vec3::new(ax, ay, az).normalize_or(Vec3::X);
+            (
+                Vec3::new(x, y, z).normalize() * len,
+                Quat::from_axis_angle(axis, angle),
+            )
+        })
+}
+
+proptest! {
+    /// Chains of 1 to 4 joints with random rest frames, stiffness, drag, gravity and a sphere
+    /// in the way, 90 steps of a moving root: every node within 1e-4 m of the f64 rule.
+    #[test]
+    fn a_chain_follows_the_f64_rule(
+        bones in proptest::collection::vec(bone(), 1..5),
+        (tip, stiffness, drag) in (bone(), 0.0_f32..4.0, 0.3_f32..1.0),
+        (gx, gy, gz, hit) in (-1.0_f32..1.0, -2.0_f32..0.5, -1.0_f32..1.0, 0.0_f32..0.05),
+        sphere in proptest::option::of(((-0.2_f32..0.2, 0.0_f32..0.5, -0.2_f32..0.2), 0.05_f32..0.2)),
+    ) {
+        let nodes = chain_nodes(&bones, tip.0);
+        let settings = Settings { stiffness, drag, gravity: Vec3::new(gx, gy, gz), hit_radius: hit };
+        let sphere = sphere.map(|((x, y, z), r)| (Vec3::new(x, y, z), r));
+        let desc = chain_desc(bones.len(), settings, sphere);
+        let state = run(&nodes, &desc, SpringOptions::default(), 90);
+        let want = reference(&nodes, settings, sphere, 90);
+        for (i, w) in want.iter().enumerate() {
+            let got = state.world(i).unwrap().translation.as_dvec3();
+            prop_assert!((got - *w).length() < 1e-4, "node {i}: {got} vs {w}");
+        }
+    }
+}
+
+/// A straight tail along +x under a root, every joint with the same settings.
+fn tail(k: usize, s: Settings) -> (Vec<NodeRest>, SpringBonesDesc) {
+    let bones: Vec<(Vec3, Quat)> = (0..k)
+        .map(|i| {
+            (
+                Vec3::new(if i == 0 { 0.0 } else { 0.1 }, 0.0, 0.0),
+                Quat::IDENTITY,
+            )
+        })
+        .collect();
+    let nodes = chain_nodes(&bones, Vec3::new(0.1, 0.0, 0.0));
+    (nodes, chain_desc(k, s, None))
+}
+
+const SWINGY: Settings = Settings {
+    stiffness: 0.5,
+    drag: 0.1,
+    gravity: Vec3::new(0.0, -1.0, 0.0),
+    hit_radius: 0.0,
+};
+
+/// Runs `seconds` of display time at `hz` (each frame's pose: rest under `root_at` of the
+/// step's instant); returns the state.
+fn at_rate(hz: f32, seconds: f32, options: SpringOptions) -> SpringState {
+    let (nodes, desc) = tail(4, SWINGY);
+    let springs = SpringBones::new(&desc, &nodes, options).unwrap();
+    let mut state = springs.new_state();
+    let rest = springs.rest_trs();
+    let mut pose = rest.clone();
+    let frames = (seconds * hz).round() as u32;
+    for _ in 0..frames {
+        springs.advance(&mut state, &mut pose, 1.0 / hz, |instant, trs| {
+            trs.copy_from_slice(&rest);
+            root_at((instant * 60.0).round() as u32)
+        });
+    }
+    state
+}
+
+#[test]
+fn every_display_rate_runs_the_same_steps() {
+    let want = at_rate(60.0, 2.0, SpringOptions::default());
+    for hz in [24.0, 30.0, 90.0, 120.0, 144.0, 240.0] {
+        let got = at_rate(hz, 2.0, SpringOptions::default());
+        assert_eq!(got.steps, 120, "{hz} Hz");
+        for j in 0..4 {
+            assert_eq!(got.tail(j), want.tail(j), "{hz} Hz, joint {j}");
+        }
+    }
+    // Stepped at the display rate instead, 30 Hz and 144 Hz disagree: the check can fail.
+    let display = |hz: f32| {
+        let options = SpringOptions {
+            step: 1.0 / hz,
+            ..SpringOptions::default()
+        };
+        at_rate(hz, 2.0, options).tail(3).unwrap()
+    };
+    assert!((display(30.0) - display(144.0)).length() > 1e-3);
+}
+
+#[test]
+fn a_hitch_runs_at_most_the_configured_steps() {
+    let (nodes, desc) = tail(2, SWINGY);
+    let options = SpringOptions {
+        max_steps: 3,
+        ..SpringOptions::default()
+    };
+    let springs = SpringBones::new(&desc, &nodes, options).unwrap();
+    let mut state = springs.new_state();
+    let rest = springs.rest_trs();
+    let mut pose = rest.clone();
+    let pose_at = |_: f64, trs: &mut [f32]| {
+        trs.copy_from_slice(&rest);
+        Affine3A::IDENTITY
+    };
+    assert_eq!(springs.advance(&mut state, &mut pose, 1.0, pose_at), 3);
+    // The time past the limit is dropped, the phase kept: the next frame runs one step.
+    assert_eq!(
+        springs.advance(&mut state, &mut pose, 1.0 / 60.0, pose_at),
+        1
+    );
+    assert_eq!(state.steps, 61);
+}
+
+#[test]
+fn a_center_carries_the_chain_with_it() {
+    // The same motion of the root, with the root as the spring's center: the tails move with
+    // it, so the chain hangs as if the root stood still.
+    let (nodes, mut desc) = tail(3, SWINGY);
+    let still = {
+        let springs = SpringBones::new(&desc, &nodes, SpringOptions::default()).unwrap();
+        let mut state = springs.new_state();
+        let rest = springs.rest_trs();
+        springs.reset(&mut state, &rest, Affine3A::IDENTITY);
+        for _ in 0..60 {
+            springs.step(
+                &mut state,
+                &mut rest.clone(),
+                Affine3A::IDENTITY,
+                1.0 / 60.0,
+            );
+        }
+        state
+    };
+    desc.springs[0].center = Some(0);
+    let springs = SpringBones::new(&desc, &nodes, SpringOptions::default()).unwrap();
+    let mut state = springs.new_state();
+    let rest = springs.rest_trs();
+    let moved = |k: u32| Affine3A::from_translation(Vec3::new(0.2 * k as f32, 0.0, 0.0));
+    springs.reset(&mut state, &rest, moved(0));
+    for k in 1..=60 {
+        springs.step(&mut state, &mut rest.clone(), moved(k), 1.0 / 60.0);
+    }
+    for node in 1..5 {
+        let a = still.world(node).unwrap().translation;
+        let b = state.world(node).unwrap().translation - Vec3A::new(12.0, 0.0, 0.0);
+        assert!((a - b).length() < 1e-4, "node {node}: {a} vs {b}");
+    }
+    // Without the center the same motion drags the chain behind the root.
+    desc.springs[0].center = None;
+    let springs = SpringBones::new(&desc, &nodes, SpringOptions::default()).unwrap();
+    let mut state = springs.new_state();
+    springs.reset(&mut state, &rest, moved(0));
+    for k in 1..=60 {
+        springs.step(&mut state, &mut rest.clone(), moved(k), 1.0 / 60.0);
+    }
+    let a = still.world(4).unwrap().translation;
+    let b = state.world(4).unwrap().translation - Vec3A::new(12.0, 0.0, 0.0);
+    assert!((a - b).length() > 0.01, "{a} vs {b}");
+}
+
+#[test]
+fn the_host_loops_differ_only_while_the_character_moves() {
+    let (nodes, desc) = tail(3, SWINGY);
+    let previous = SpringOptions {
+        host_loop: HostLoop::PreviousChild,
+        ..SpringOptions::default()
+    };
+    let a = run(&nodes, &desc, SpringOptions::default(), 60);
+    let b = run(&nodes, &desc, previous, 60);
+    let gap = (a.world(4).unwrap().translation - b.world(4).unwrap().translation).length();
+    assert!(gap > 1e-4, "{gap}");
+    // Standing still, both measure the same lengths.
+    let still = |options| {
+        let springs = SpringBones::new(&desc, &nodes, options).unwrap();
+        let mut state = springs.new_state();
+        let rest = springs.rest_trs();
+        springs.reset(&mut state, &rest, Affine3A::IDENTITY);
+        for _ in 0..60 {
+            springs.step(
+                &mut state,
+                &mut rest.clone(),
+                Affine3A::IDENTITY,
+                1.0 / 60.0,
+            );
+        }
+        state.world(4).unwrap().translation
+    };
+    assert!((still(SpringOptions::default()) - still(previous)).length() < 1e-6);
+}
+
+#[test]
+fn bad_input_is_an_error_or_finite() {
+    let (nodes, desc) = tail(2, SWINGY);
+    let mut bad = desc.clone();
+    bad.springs[0].joints[0].node = 99;
+    assert!(matches!(
+        SpringBones::new(&bad, &nodes, SpringOptions::default()),
+        Err(crate::AnimError::BadSpring { .. })
+    ));
+    let mut bad = desc.clone();
+    bad.springs[0].joints[1].child = Some(0);
+    assert!(SpringBones::new(&bad, &nodes, SpringOptions::default()).is_err());
+    let mut bad = desc.clone();
+    bad.springs[0].joints[0].drag_force = Some(f32::NAN);
+    assert!(SpringBones::new(&bad, &nodes, SpringOptions::default()).is_err());
+    let mut bad = desc.clone();
+    bad.springs[0].collider_groups = vec![3];
+    assert!(SpringBones::new(&bad, &nodes, SpringOptions::default()).is_err());
+    // Zero-length bones, a sphere on the tail's path centred on the bone, dt of 0, 1 s and NaN.
+    let mut squashed = nodes.clone();
+    squashed[2].translation = [0.0; 3];
+    let mut desc = desc;
+    desc.colliders = vec![ColliderDesc {
+        node: 1,
+        shape: ColliderShape::Sphere {
+            offset: Vec3::ZERO,
+            radius: 0.3,
+            inside: false,
+        },
+    }];
+    desc.collider_groups = vec![vec![0]];
+    desc.springs[0].collider_groups = vec![0];
+    let springs = SpringBones::new(&desc, &squashed, SpringOptions::default()).unwrap();
+    let mut state = springs.new_state();
+    let mut pose = springs.rest_trs();
+    for dt in [0.0, 1.0, f32::NAN, 1.0 / 60.0] {
+        springs.step(&mut state, &mut pose, Affine3A::IDENTITY, dt);
+        assert!(pose.iter().all(|x| x.is_finite()), "dt {dt}");
+        assert!(
+            (0..4).all(|i| state.world(i).unwrap().is_finite()),
+            "dt {dt}"
+        );
+    }
+}
