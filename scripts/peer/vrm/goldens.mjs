@@ -13,6 +13,7 @@
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createHash } from "node:crypto";
 import * as THREE from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { VRMLoaderPlugin } from "@pixiv/three-vrm";
@@ -29,6 +30,8 @@ export const DT = 1 / 60;
 export const STEPS = 600;
 export const TELEPORT_STEP = 400;
 export const TELEPORT = [10, 0, 0];
+/// A recorded step is "sensitive" where the 1 µm root nudge moves a position by more than this (m).
+const SENSITIVE = 1e-5;
 
 /// The root's pose at a step: t = step · DT;
 /// translation (0.5 sin(2π t / 2) + (step ≥ 400 ? 10 : 0), 0, 0.3 t),
@@ -207,10 +210,15 @@ async function golden(file) {
         const ctx = await load(bytes);
         const nudged = simulate(ctx, order, recordNodes, virtualTails, 1e-6);
         let m = 0;
-        nudged.positions.forEach((row, i) =>
-            row.forEach((v, k) => (m = Math.max(m, Math.abs(v - orders[order].positions[i][k])))),
-        );
+        const sensitive = [];
+        nudged.positions.forEach((row, i) => {
+            let mi = 0;
+            row.forEach((v, k) => (mi = Math.max(mi, Math.abs(v - orders[order].positions[i][k]))));
+            if (mi > SENSITIVE) sensitive.push(RECORDED[i]);
+            m = Math.max(m, mi);
+        });
         sensitivity[order] = r7(m);
+        orders[order].sensitiveSteps = sensitive;
     }
     let maxOrderDiff = 0;
     orders.examples.positions.forEach((row, i) =>
@@ -220,6 +228,7 @@ async function golden(file) {
     return {
         format: "skel-peer-vrm/1",
         fixture: basename(file),
+        fixtureSha256: createHash("sha256").update(bytes).digest("hex"),
         versions,
         dt: DT,
         steps: STEPS,
@@ -287,7 +296,8 @@ async function main() {
             warn(
                 `${basename(file)}: ${g.joints.length} joints, ${g.colliders.length} colliders, ${g.nodes.length} nodes, ` +
                     `orders differ by ${(g.maxOrderDifference * 1000).toFixed(3)} mm, ` +
-                    `root nudged 1 µm moves ${(g.rootNudged1umMovesBy.examples * 1000).toFixed(4)} / ${(g.rootNudged1umMovesBy.current * 1000).toFixed(4)} mm, loader init moved ${(g.loaderInitialTailsMovedBy * 1000).toFixed(3)} mm` +
+                    `root nudged 1 µm moves ${(g.rootNudged1umMovesBy.examples * 1000).toFixed(4)} / ${(g.rootNudged1umMovesBy.current * 1000).toFixed(4)} mm ` +
+                    `(sensitive steps ${g.orders.examples.sensitiveSteps.length} / ${g.orders.current.sensitiveSteps.length}), loader init moved ${(g.loaderInitialTailsMovedBy * 1000).toFixed(3)} mm` +
                     (g.warnings.length ? `; warnings: ${g.warnings.join(" | ")}` : ""),
             );
         } catch (e) {
