@@ -25,6 +25,14 @@
 //! pose at each step's own instant: any display rate whose frames land on the same instants
 //! runs the same steps on the same poses.
 //!
+//! # Teleports
+//!
+//! A root that jumps (a respawn, a root-motion clip looping back) would drag every chain
+//! across the jump. A step whose root moved farther than [`SpringOptions::teleport_distance`]
+//! or turned more than [`SpringOptions::teleport_angle`] since the last step first moves the
+//! whole spring state rigidly with it; a caller that knows of a jump the root transform does
+//! not show (a character's root node moved by its clip) calls [`SpringBones::carry`].
+//!
 //! # The host loop ([`HostLoop`])
 //!
 //! A joint measures its bone's length to its child's world position. three-vrm reads that
@@ -123,6 +131,12 @@ pub struct SpringOptions {
     /// The most steps one [`SpringBones::advance`] runs (default 8): a longer hitch drops the
     /// time past them instead of stalling the frame.
     pub max_steps: u32,
+    /// A root that moves farther than this in one step (world units; default 1) is taken
+    /// as a teleport: the spring state moves with it ([`SpringBones::carry`]) instead of the
+    /// chains swinging across the distance.
+    pub teleport_distance: f32,
+    /// Likewise for a root that turns by more than this in one step (radians; default π/2).
+    pub teleport_angle: f32,
 }
 
 impl Default for SpringOptions {
@@ -132,6 +146,8 @@ impl Default for SpringOptions {
             host_loop: HostLoop::WorldCurrent,
             step: 1.0 / 60.0,
             max_steps: 8,
+            teleport_distance: 1.0,
+            teleport_angle: std::f32::consts::FRAC_PI_2,
         }
     }
 }

@@ -31,6 +31,8 @@ pub struct SpringState {
     pub(super) steps: u64,
     /// The pose of the step being taken ([`SpringBones::advance`]).
     pub(super) step_trs: Vec<f32>,
+    /// The root transform of the last step.
+    pub(super) last_root: Affine3A,
     pub(super) ready: bool,
 }
 
@@ -77,6 +79,7 @@ impl SpringBones {
             elapsed: 0.0,
             steps: 0,
             step_trs: vec![0.0; n * TRS_STRIDE],
+            last_root: Affine3A::IDENTITY,
             ready: false,
         }
     }
@@ -100,6 +103,7 @@ impl SpringBones {
         }
         state.elapsed = 0.0;
         state.steps = 0;
+        state.last_root = root;
         state.ready = true;
     }
 
@@ -113,6 +117,10 @@ impl SpringBones {
         if !state.ready {
             self.reset(state, trs, root);
         }
+        if self.is_teleport(state.last_root, root) {
+            self.carry(state, root * state.last_root.inverse());
+        }
+        state.last_root = root;
         self.locals(state, trs);
         // The world matrices the step starts from (see HostLoop).
         let SpringState {
@@ -137,6 +145,38 @@ impl SpringBones {
         }
         self.write_rotations(state, trs);
         self.world_from_locals(&state.local, root, &mut state.last_world);
+    }
+
+    /// Moves the whole spring state rigidly by `motion` (a world transform applied after the
+    /// state's): the tails of springs kept in world space and the last step's world matrices.
+    /// For a jump the next step's root transform does not show by itself (see
+    /// [the module](super)); a step's own root jumps past the teleport thresholds are carried
+    /// already. Tails kept in a center's space move with that center.
+    pub fn carry(&self, state: &mut SpringState, motion: Affine3A) {
+        for (j, joint) in self.joints.iter().enumerate() {
+            if joint.center == NONE {
+                state.current_tail[j] = motion.transform_point3a(state.current_tail[j]);
+                state.prev_tail[j] = motion.transform_point3a(state.prev_tail[j]);
+            }
+        }
+        for m in &mut state.last_world {
+            *m = motion * *m;
+        }
+        state.last_root = motion * state.last_root;
+    }
+
+    /// Whether the root moved past the teleport thresholds between two steps.
+    fn is_teleport(&self, before: Affine3A, now: Affine3A) -> bool {
+        let o = &self.options;
+        let moved = (now.translation - before.translation).length();
+        // The turn between the two frames' rotations (their scale divided out).
+        let turn = |m: Affine3A| {
+            Quat::from_mat3a(&m.matrix3.mul_scalar(1.0 / m.matrix3.x_axis.length()).into())
+                .normalize()
+        };
+        let (a, b) = (turn(before), turn(now));
+        let angle = 2.0 * a.dot(b).abs().min(1.0).acos();
+        moved > o.teleport_distance || angle > o.teleport_angle
     }
 
     /// The spring bones' rotations from the last step written into `trs`.
