@@ -132,7 +132,8 @@ impl SpringBones {
                 Some(c) => node_ok(c, "center")? as u32,
                 None => NONE,
             };
-            // The spring's colliders, each once, in group order.
+            // The spring's colliders in group order; a collider in two groups is tested twice,
+            // as three-vrm tests it.
             let first = joint_colliders.len() as u32;
             for &g in &spring.collider_groups {
                 let group = desc
@@ -144,11 +145,7 @@ impl SpringBones {
                             desc.collider_groups.len()
                         ),
                     })?;
-                for &c in group {
-                    if !joint_colliders[first as usize..].contains(&(c as u32)) {
-                        joint_colliders.push(c as u32);
-                    }
-                }
+                joint_colliders.extend(group.iter().map(|&c| c as u32));
             }
             let range = (first, joint_colliders.len() as u32);
             for joint in &spring.joints {

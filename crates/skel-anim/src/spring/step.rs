@@ -25,6 +25,9 @@ pub struct SpringState {
     /// Per node, the joint (in update order) whose rotation its bone keeps (`NONE`: not a
     /// spring bone); the last joint on a node wins, as in three-vrm.
     pub(super) node_joint: Vec<u32>,
+    /// Per joint, whether its tail is kept in world space (relative to `origin`) rather than
+    /// in a center's space.
+    pub(super) world_tail: Vec<bool>,
     /// Display seconds since the state started, and the fixed steps run
     /// ([`SpringBones::advance`]).
     pub(super) elapsed: f64,
@@ -33,6 +36,11 @@ pub struct SpringState {
     pub(super) step_trs: Vec<f32>,
     /// The root transform of the last step.
     pub(super) last_root: Affine3A,
+    /// Every world position the state keeps (tails in world space, world matrices) is kept
+    /// relative to this point, the root's position at the last step: f32 then rounds at the
+    /// character's scale, not the world's (a character 10 m out rounds to 1 µm, at its
+    /// origin to 0.06 µm).
+    pub(super) origin: Vec3A,
     pub(super) ready: bool,
 }
 
@@ -42,13 +50,23 @@ impl SpringState {
     /// step left it; world space for a spring without one.
     #[must_use]
     pub fn tail(&self, joint: usize) -> Option<Vec3> {
-        self.current_tail.get(joint).map(|&t| t.into())
+        let t = *self.current_tail.get(joint)?;
+        Some(
+            if self.world_tail.get(joint).copied().unwrap_or(false) {
+                t + self.origin
+            } else {
+                t
+            }
+            .into(),
+        )
     }
 
     /// Node `node`'s world matrix at the end of the last step (its spring rotation applied).
     #[must_use]
     pub fn world(&self, node: usize) -> Option<Affine3A> {
-        self.last_world.get(node).copied()
+        let mut m = *self.last_world.get(node)?;
+        m.translation += self.origin;
+        Some(m)
     }
 
     /// Whether the state has been started from a pose ([`SpringBones::reset`]); a step on a
@@ -69,6 +87,7 @@ impl SpringBones {
             node_joint[joint.node as usize] = j as u32;
         }
         SpringState {
+            world_tail: self.joints.iter().map(|j| j.center == NONE).collect(),
             current_tail: vec![Vec3A::ZERO; self.joints.len()],
             prev_tail: vec![Vec3A::ZERO; self.joints.len()],
             rotation: self.joints.iter().map(|j| j.initial_rotation).collect(),
@@ -80,6 +99,7 @@ impl SpringBones {
             steps: 0,
             step_trs: vec![0.0; n * TRS_STRIDE],
             last_root: Affine3A::IDENTITY,
+            origin: Vec3A::ZERO,
             ready: false,
         }
     }
@@ -92,6 +112,8 @@ impl SpringBones {
             *r = joint.initial_rotation;
         }
         self.locals(state, trs);
+        state.origin = root.translation;
+        let root = relative(root, state.origin);
         self.world_from_locals(&state.local, root, &mut state.last_world);
         state.live.copy_from_slice(&state.last_world);
         for (j, joint) in self.joints.iter().enumerate() {
@@ -103,7 +125,10 @@ impl SpringBones {
         }
         state.elapsed = 0.0;
         state.steps = 0;
-        state.last_root = root;
+        state.last_root = Affine3A {
+            translation: state.origin,
+            ..root
+        };
         state.ready = true;
     }
 
@@ -121,6 +146,8 @@ impl SpringBones {
             self.carry(state, root * state.last_root.inverse());
         }
         state.last_root = root;
+        self.move_origin(state, root.translation);
+        let root = relative(root, state.origin);
         self.locals(state, trs);
         // The world matrices the step starts from (see HostLoop).
         let SpringState {
@@ -153,6 +180,14 @@ impl SpringBones {
     /// [the module](super)); a step's own root jumps past the teleport thresholds are carried
     /// already. Tails kept in a center's space move with that center.
     pub fn carry(&self, state: &mut SpringState, motion: Affine3A) {
+        // The same motion on positions kept relative to the origin.
+        let origin = state.origin;
+        let motion_here = Affine3A {
+            translation: motion.transform_point3a(origin) - origin,
+            ..motion
+        };
+        let world_motion = motion;
+        let motion = motion_here;
         for (j, joint) in self.joints.iter().enumerate() {
             if joint.center == NONE {
                 state.current_tail[j] = motion.transform_point3a(state.current_tail[j]);
@@ -162,7 +197,25 @@ impl SpringBones {
         for m in &mut state.last_world {
             *m = motion * *m;
         }
-        state.last_root = motion * state.last_root;
+        state.last_root = world_motion * state.last_root;
+    }
+
+    /// Moves the point the state's positions are kept relative to (see `SpringState::origin`).
+    fn move_origin(&self, state: &mut SpringState, to: Vec3A) {
+        let shift = state.origin - to;
+        if shift == Vec3A::ZERO {
+            return;
+        }
+        for (j, joint) in self.joints.iter().enumerate() {
+            if joint.center == NONE {
+                state.current_tail[j] += shift;
+                state.prev_tail[j] += shift;
+            }
+        }
+        for m in &mut state.last_world {
+            m.translation += shift;
+        }
+        state.origin = to;
     }
 
     /// Whether the root moved past the teleport thresholds between two steps.
@@ -171,8 +224,7 @@ impl SpringBones {
         let moved = (now.translation - before.translation).length();
         // The turn between the two frames' rotations (their scale divided out).
         let turn = |m: Affine3A| {
-            Quat::from_mat3a(&m.matrix3.mul_scalar(1.0 / m.matrix3.x_axis.length()).into())
-                .normalize()
+            Quat::from_mat3a(&m.matrix3.mul_scalar(1.0 / m.matrix3.x_axis.length())).normalize()
         };
         let (a, b) = (turn(before), turn(now));
         let angle = 2.0 * a.dot(b).abs().min(1.0).acos();
@@ -300,6 +352,15 @@ impl SpringBones {
             let f = f as usize;
             state.live[f] = state.live[self.parent[f] as usize] * state.local[f];
         }
+    }
+}
+
+/// `root` with `origin` taken off its translation.
+#[inline]
+fn relative(root: Affine3A, origin: Vec3A) -> Affine3A {
+    Affine3A {
+        translation: root.translation - origin,
+        ..root
     }
 }
 
