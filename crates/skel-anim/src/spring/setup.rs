@@ -26,8 +26,11 @@ pub(super) struct Joint {
     /// The tail's rest offset in the bone's space, and its direction.
     pub(super) initial_child: Vec3A,
     pub(super) bone_axis: Vec3A,
-    /// The bone's rest local matrix and rotation.
-    pub(super) initial_local: Affine3A,
+    /// The rest tail direction in the parent's space (`initial_local`'s linear part on
+    /// `bone_axis`, normalised).
+    pub(super) rest_axis: Vec3A,
+    /// The inverse of the bone's rest local matrix, and its rest rotation.
+    pub(super) inverse_local: Affine3A,
     pub(super) initial_rotation: Quat,
     /// Its colliders: a range of [`SpringBones::joint_colliders`].
     pub(super) colliders: (u32, u32),
@@ -59,6 +62,9 @@ pub struct SpringBones {
     /// Joints in update order.
     pub(super) joints: Vec<Joint>,
     pub(super) colliders: Vec<Collider>,
+    /// Per collider: whether its node lies at or below a spring bone (its frame then changes
+    /// within a step; the others' frames are placed once a step).
+    pub(super) collider_moves: Vec<bool>,
     pub(super) joint_colliders: Vec<u32>,
     pub(super) follow: Vec<u32>,
 }
@@ -165,6 +171,10 @@ impl SpringBones {
             below_spring[i as usize] =
                 spring_node[i as usize] || (p != NONE && below_spring[p as usize]);
         }
+        let collider_moves = colliders
+            .iter()
+            .map(|c| below_spring[c.node as usize])
+            .collect();
         let mut bones = Self {
             options,
             parent,
@@ -173,6 +183,7 @@ impl SpringBones {
             below_spring,
             joints,
             colliders,
+            collider_moves,
             joint_colliders,
             follow: Vec::new(),
         };
@@ -306,7 +317,8 @@ fn make_joint(
         drag,
         initial_child,
         bone_axis: initial_child.normalize_or_zero(),
-        initial_local,
+        rest_axis: (initial_local.matrix3 * initial_child.normalize_or_zero()).normalize_or_zero(),
+        inverse_local: initial_local.inverse(),
         initial_rotation: r,
         colliders,
         follow: (0, 0),

@@ -22,6 +22,8 @@ pub struct SpringState {
     pub(super) local: Vec<Affine3A>,
     pub(super) live: Vec<Affine3A>,
     pub(super) last_world: Vec<Affine3A>,
+    /// Per collider, its frame this step (see `collider_frame`).
+    pub(super) collider_frames: Vec<Affine3A>,
     /// Per node, the joint (in update order) whose rotation its bone keeps (`NONE`: not a
     /// spring bone); the last joint on a node wins, as in three-vrm.
     pub(super) node_joint: Vec<u32>,
@@ -94,6 +96,7 @@ impl SpringBones {
             local: vec![Affine3A::IDENTITY; n],
             live: vec![Affine3A::IDENTITY; n],
             last_world: vec![Affine3A::IDENTITY; n],
+            collider_frames: vec![Affine3A::IDENTITY; self.colliders.len()],
             node_joint,
             elapsed: 0.0,
             steps: 0,
@@ -167,11 +170,25 @@ impl SpringBones {
                 HostLoop::PreviousChild => now,
             };
         }
+        // The frames of colliders no joint moves, once for the step.
+        for ((frame, c), &moves) in state
+            .collider_frames
+            .iter_mut()
+            .zip(&self.colliders)
+            .zip(&self.collider_moves)
+        {
+            if !moves {
+                *frame = collider_frame(&state.live, c);
+            }
+        }
         for (j, joint) in self.joints.iter().enumerate() {
             self.step_joint(state, trs, j, joint, root, dt);
         }
         self.write_rotations(state, trs);
-        self.world_from_locals(&state.local, root, &mut state.last_world);
+        // Every node at or below a spring bone was brought up to date by its joint (its own
+        // or the one above whose followers it is), parents first: what the step leaves is
+        // the final pose's world matrices.
+        state.last_world.copy_from_slice(&state.live);
     }
 
     /// Moves the whole spring state rigidly by `motion` (a world transform applied after the
@@ -308,9 +325,7 @@ impl SpringBones {
             state.live[joint.child as usize].translation
         };
         let length = (pos - child).length();
-        let axis = (parent.matrix3
-            * (joint.initial_local.matrix3 * joint.bone_axis).normalize_or_zero())
-        .normalize_or_zero();
+        let axis = (parent.matrix3 * joint.rest_axis).normalize_or_zero();
         let (current, prev) = (state.current_tail[j], state.prev_tail[j]);
         let inertia = current + (current - prev) * (1.0 - joint.drag);
         let mut next = from_center(&state.live, joint.center, inertia)
@@ -319,8 +334,11 @@ impl SpringBones {
         next = pos + (next - pos).normalize_or_zero() * length;
         for &c in &self.joint_colliders[joint.colliders.0 as usize..joint.colliders.1 as usize] {
             let collider = &self.colliders[c as usize];
-            let mut m = state.live[collider.node as usize];
-            m.translation = m.transform_point3a(Vec3A::from(collider.shape.offset()));
+            let m = if self.collider_moves[c as usize] {
+                collider_frame(&state.live, collider)
+            } else {
+                state.collider_frames[c as usize]
+            };
             let (d, push) = distance(&collider.shape, &m, next, joint.hit_radius);
             if d < 0.0 {
                 next += push * -d;
@@ -334,10 +352,10 @@ impl SpringBones {
         state.prev_tail[j] = current;
         state.current_tail[j] = to_center(&state.live, joint.center, next);
         // The turn from the rest direction to the new tail, in the bone's rest frame.
-        let rest_frame = parent * joint.initial_local;
-        let to = rest_frame
-            .inverse()
-            .transform_point3a(next)
+        let in_parent = parent.matrix3.inverse() * (next - parent.translation);
+        let to = joint
+            .inverse_local
+            .transform_point3a(in_parent)
             .normalize_or_zero();
         let q = joint.initial_rotation * from_unit_vectors(joint.bone_axis, to);
         state.rotation[j] = q;
@@ -353,6 +371,15 @@ impl SpringBones {
             state.live[f] = state.live[self.parent[f] as usize] * state.local[f];
         }
     }
+}
+
+/// A collider's frame: its node's world matrix with the translation at the shape's offset
+/// (three-vrm's `colliderMatrix`).
+#[inline]
+fn collider_frame(live: &[Affine3A], collider: &super::setup::Collider) -> Affine3A {
+    let mut m = live[collider.node as usize];
+    m.translation = m.transform_point3a(Vec3A::from(collider.shape.offset()));
+    m
 }
 
 /// `root` with `origin` taken off its translation.
