@@ -22,7 +22,10 @@ use skel_anim::spring::{
 };
 
 fn main() -> ExitCode {
-    let args: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();
+    let args: Vec<u32> = std::env::args()
+        .skip(1)
+        .filter_map(|a| a.parse().ok())
+        .collect();
     let (Some(&steps), chains, length) = (
         args.first(),
         args.get(1).copied().unwrap_or(16),
@@ -55,7 +58,10 @@ fn main() -> ExitCode {
     }
     let elapsed = start.elapsed().as_secs_f64();
     let ns = elapsed * 1e9 / (f64::from(steps.max(1)) * joints as f64);
-    let checksum: f32 = (0..joints).filter_map(|j| state.tail(j)).map(|t| t.x + t.y).sum();
+    let checksum: f32 = (0..joints)
+        .filter_map(|j| state.tail(j))
+        .map(|t| t.x + t.y)
+        .sum();
     println!(
         "joints {joints} steps {steps} ns_per_joint_step {ns:.1} joint_steps_per_ms {:.0} checksum {checksum:.6}",
         1e6 / ns
@@ -78,7 +84,11 @@ fn avatar(chains: usize, length: usize) -> (Vec<NodeRest>, SpringBonesDesc) {
         let mut parent = 1;
         for i in 0..=length {
             let mut bone = NodeRest::new(format!("hair{c}_{i}"), Some(parent));
-            bone.translation = if i == 0 { (out * 2.0).to_array() } else { out.to_array() };
+            bone.translation = if i == 0 {
+                (out * 2.0).to_array()
+            } else {
+                out.to_array()
+            };
             nodes.push(bone);
             let me = nodes.len() - 1;
             if i < length {
