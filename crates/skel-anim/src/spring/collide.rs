@@ -11,6 +11,100 @@ use glam::{Affine3A, Vec3A};
 
 use super::desc::ColliderShape;
 
+/// What one collider does to a tail under UniVRM's rule (`SpringBoneCollision.TryCollide`), or
+/// `None` where it does not touch. Against three-vrm's ([`distance`]):
+/// - an outside sphere's or capsule's radius grows with the node's largest scale;
+/// - a capsule measures the tail against the axis point nearest the **bone's head**, not the
+///   tail's nearest;
+/// - the tail is pushed onto the surface (`head`-relative length restored by the caller) for
+///   outside shapes; inside shapes and planes push it by the overlap with no length restored;
+/// - a plane's normal is carried as a direction by the node's matrix, not by its inverse
+///   transpose.
+///
+/// Returns the new tail and whether the bone length must be restored.
+#[inline]
+pub(super) fn univrm(
+    shape: &ColliderShape,
+    m: &Affine3A,
+    head: Vec3A,
+    tail: Vec3A,
+    r: f32,
+) -> Option<(Vec3A, bool)> {
+    let scale = m
+        .matrix3
+        .x_axis
+        .length()
+        .max(m.matrix3.y_axis.length())
+        .max(m.matrix3.z_axis.length());
+    let outside = |centre: Vec3A, radius: f32| {
+        let reach = r + radius * scale;
+        let d = tail - centre;
+        (d.length_squared() <= reach * reach)
+            .then(|| (centre + d.normalize_or_zero() * reach, true))
+    };
+    let inside = |d: Vec3A, radius: f32| {
+        let distance = radius - r - d.length();
+        (distance < 0.0).then(|| (tail + d.normalize_or_zero() * distance, false))
+    };
+    match *shape {
+        ColliderShape::Sphere {
+            radius,
+            inside: false,
+            ..
+        } => outside(m.translation, radius),
+        ColliderShape::Sphere {
+            radius,
+            inside: true,
+            ..
+        } => inside(tail - m.translation, radius),
+        ColliderShape::Capsule {
+            offset,
+            tail: end,
+            radius,
+            inside: false,
+        } => {
+            let start = m.translation;
+            let axis = m.matrix3 * Vec3A::from(end - offset);
+            let length = axis.length();
+            if length == 0.0 {
+                return outside(start, radius);
+            }
+            let along = axis / length;
+            let dot = along.dot(head - start);
+            if dot <= 0.0 {
+                outside(start, radius)
+            } else if dot >= length {
+                outside(start + axis, radius)
+            } else {
+                outside(start + along * dot, radius)
+            }
+        }
+        ColliderShape::Capsule {
+            offset,
+            tail: end,
+            radius,
+            inside: true,
+        } => {
+            let axis = m.matrix3 * Vec3A::from(end - offset);
+            let mut d = tail - m.translation;
+            let dot = axis.dot(d);
+            let along = axis.length_squared();
+            if dot < 0.0 {
+            } else if dot > along {
+                d -= axis;
+            } else if along > 0.0 {
+                d -= axis * (dot / along);
+            }
+            inside(d, radius)
+        }
+        ColliderShape::Plane { normal, .. } => {
+            let n = (m.matrix3 * Vec3A::from(normal)).normalize_or_zero();
+            let distance = (tail - m.translation).dot(n) - r;
+            (distance < 0.0).then(|| (tail - n * distance, false))
+        }
+    }
+}
+
 /// Where the tail's sphere (centre `p`, radius `r`) stands against `shape` placed by `m`:
 /// `(distance, push)`; `push` is only meaningful when `distance < 0`. A tail exactly on a
 /// sphere's centre or a capsule's axis has no direction out: it is reported as not touching
@@ -158,5 +252,94 @@ mod tests {
         let (d, push) = distance(&floor, &m, Vec3A::new(0.3, 0.05, 0.0), 0.1);
         assert!((d + 0.05).abs() < 1e-6, "{d}");
         assert!((push - Vec3A::Y).length() < 1e-6, "{push}");
+    }
+
+    #[test]
+    fn univrm_measures_a_capsule_from_the_head_and_scales_radii() {
+        let capsule = ColliderShape::Capsule {
+            offset: Vec3::ZERO,
+            tail: Vec3::new(0.0, 2.0, 0.0),
+            radius: 0.2,
+            inside: false,
+        };
+        // A bone whose head is below the capsule and whose tail is beside its middle.
+        let (head, tail) = (Vec3A::new(0.0, -1.0, 0.0), Vec3A::new(0.1, 1.0, 0.0));
+        let (d, _) = distance(&capsule, &Affine3A::IDENTITY, tail, 0.0);
+        assert!(
+            d < 0.0,
+            "three-vrm: the tail's nearest axis point is 0.1 away ({d})"
+        );
+        assert_eq!(
+            univrm(&capsule, &Affine3A::IDENTITY, head, tail, 0.0),
+            None,
+            "UniVRM: the head's nearest axis point is the capsule's start, 1 away"
+        );
+        // The head beside the middle too: pushed onto the surface around the head's point.
+        let (moved, restore) = univrm(
+            &capsule,
+            &Affine3A::IDENTITY,
+            Vec3A::new(0.0, 1.0, 0.0),
+            tail,
+            0.0,
+        )
+        .unwrap();
+        assert!(
+            (moved - Vec3A::new(0.2, 1.0, 0.0)).length() < 1e-6,
+            "{moved}"
+        );
+        assert!(restore);
+        // A ball of radius 0.1 on a node scaled 2 reaches 0.2 in UniVRM, 0.1 in three-vrm.
+        let ball = ColliderShape::Sphere {
+            offset: Vec3::ZERO,
+            radius: 0.1,
+            inside: false,
+        };
+        let m = Affine3A::from_scale(Vec3::splat(2.0));
+        let tail = Vec3A::new(0.15, 0.0, 0.0);
+        assert!(distance(&ball, &m, tail, 0.0).0 > 0.0);
+        let (moved, _) = univrm(&ball, &m, Vec3A::new(0.0, -1.0, 0.0), tail, 0.0).unwrap();
+        assert!(
+            (moved - Vec3A::new(0.2, 0.0, 0.0)).length() < 1e-6,
+            "{moved}"
+        );
+    }
+
+    #[test]
+    fn univrm_pushes_planes_and_inside_shapes_without_restoring_the_length() {
+        let floor = ColliderShape::Plane {
+            offset: Vec3::ZERO,
+            normal: Vec3::Y,
+        };
+        let (moved, restore) = univrm(
+            &floor,
+            &Affine3A::IDENTITY,
+            Vec3A::new(0.0, 1.0, 0.0),
+            Vec3A::new(0.3, -0.05, 0.0),
+            0.1,
+        )
+        .unwrap();
+        assert!(
+            (moved - Vec3A::new(0.3, 0.1, 0.0)).length() < 1e-6,
+            "{moved}"
+        );
+        assert!(!restore);
+        let cage = ColliderShape::Sphere {
+            offset: Vec3::ZERO,
+            radius: 0.5,
+            inside: true,
+        };
+        let (moved, restore) = univrm(
+            &cage,
+            &Affine3A::IDENTITY,
+            Vec3A::ZERO,
+            Vec3A::new(0.0, 0.45, 0.0),
+            0.1,
+        )
+        .unwrap();
+        assert!(
+            (moved - Vec3A::new(0.0, 0.4, 0.0)).length() < 1e-6,
+            "{moved}"
+        );
+        assert!(!restore);
     }
 }

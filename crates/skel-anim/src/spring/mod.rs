@@ -105,6 +105,21 @@ pub enum SpringProfile {
     /// three-vrm 3.5 (`@pixiv/three-vrm`): the reference. A drag a file leaves out is 0.4.
     #[default]
     ThreeVrm,
+    /// UniVRM 0.13x's jobs (`UpdateFastSpringBoneJob`), where it differs from three-vrm:
+    /// - a drag a file leaves out is 0.5 (the specification's default);
+    /// - each bone's length is fixed at rest (the tail's offset times the tail node's world
+    ///   scale), not measured every step;
+    /// - an outside sphere's or capsule's radius grows with its node's largest scale;
+    /// - a capsule tests the tail against the axis point nearest the bone's **head** (three-vrm:
+    ///   nearest the tail);
+    /// - inside shapes and planes push the tail out by the overlap without restoring the bone
+    ///   length (outside shapes put it on the surface and restore it, as three-vrm does);
+    /// - a plane's normal is carried as a direction by the node's matrix (three-vrm: by its
+    ///   inverse transpose; the same for rotations and uniform scale).
+    ///
+    /// Not modelled: UniVRM's runtime-scaling option (stiffness and gravity times the head's
+    /// scale, off by default) and its external force.
+    UniVrm,
 }
 
 /// Which world matrices a joint measures its bone against (see [the module](self)).

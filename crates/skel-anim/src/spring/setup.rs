@@ -23,6 +23,9 @@ pub(super) struct Joint {
     pub(super) stiffness: f32,
     pub(super) gravity: Vec3A,
     pub(super) drag: f32,
+    /// The bone's length for [`SpringProfile::UniVrm`]: the tail's rest offset scaled by the
+    /// tail node's world scale at rest, fixed (three-vrm measures it every step).
+    pub(super) rest_length: f32,
     /// The tail's rest offset in the bone's space, and its direction.
     pub(super) initial_child: Vec3A,
     pub(super) bone_axis: Vec3A,
@@ -160,7 +163,34 @@ impl SpringBones {
                 )?);
             }
         }
-        let joints = update_order(added, &parent, &colliders, &joint_colliders);
+        let mut joints = update_order(added, &parent, &colliders, &joint_colliders);
+        // UniVRM's fixed lengths: the tail's offset times its node's world scale at rest.
+        let mut world = vec![Affine3A::IDENTITY; n];
+        for &i in &order {
+            let (t, r, s) = rest[i as usize];
+            let local = Affine3A::from_scale_rotation_translation(s, r, t);
+            let p = parent[i as usize];
+            world[i as usize] = if p == NONE {
+                local
+            } else {
+                world[p as usize] * local
+            };
+        }
+        let scale = |m: &Affine3A| {
+            Vec3A::new(
+                m.matrix3.x_axis.length(),
+                m.matrix3.y_axis.length(),
+                m.matrix3.z_axis.length(),
+            )
+        };
+        for joint in &mut joints {
+            let tail_scale = if joint.child == NONE {
+                scale(&world[joint.node as usize])
+            } else {
+                scale(&world[joint.child as usize])
+            };
+            joint.rest_length = (joint.initial_child * tail_scale).length();
+        }
         let mut spring_node = vec![false; n];
         for j in &joints {
             spring_node[j.node as usize] = true;
@@ -316,6 +346,7 @@ fn make_joint(
         gravity: Vec3A::from(gravity_dir) * gravity_power,
         drag,
         initial_child,
+        rest_length: 0.0,
         bone_axis: initial_child.normalize_or_zero(),
         rest_axis: (initial_local.matrix3 * initial_child.normalize_or_zero()).normalize_or_zero(),
         inverse_local: initial_local.inverse(),
@@ -420,6 +451,14 @@ impl SpringProfile {
                 gravity_power: 0.0,
                 gravity_dir: Vec3::NEG_Y,
                 drag_force: 0.4,
+            },
+            // The specification's defaults, which UniVRM's importer applies (drag 0.5).
+            Self::UniVrm => Defaults {
+                hit_radius: 0.0,
+                stiffness: 1.0,
+                gravity_power: 0.0,
+                gravity_dir: Vec3::NEG_Y,
+                drag_force: 0.5,
             },
         }
     }

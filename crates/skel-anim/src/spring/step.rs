@@ -4,7 +4,8 @@
 use glam::{Affine3A, Quat, Vec3, Vec3A};
 
 use super::HostLoop;
-use super::collide::distance;
+use super::SpringProfile;
+use super::collide::{distance, univrm};
 use super::setup::{Joint, SpringBones};
 use crate::data::{NONE, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
 
@@ -324,7 +325,10 @@ impl SpringBones {
         } else {
             state.live[joint.child as usize].translation
         };
-        let length = (pos - child).length();
+        let length = match self.options.profile {
+            SpringProfile::ThreeVrm => (pos - child).length(),
+            SpringProfile::UniVrm => joint.rest_length,
+        };
         let axis = (parent.matrix3 * joint.rest_axis).normalize_or_zero();
         let (current, prev) = (state.current_tail[j], state.prev_tail[j]);
         let inertia = current + (current - prev) * (1.0 - joint.drag);
@@ -339,6 +343,17 @@ impl SpringBones {
             } else {
                 state.collider_frames[c as usize]
             };
+            if self.options.profile == SpringProfile::UniVrm {
+                if let Some((moved, restore)) =
+                    univrm(&collider.shape, &m, pos, next, joint.hit_radius)
+                {
+                    next = moved;
+                    if restore {
+                        next = pos + (next - pos).normalize_or_zero() * length;
+                    }
+                }
+                continue;
+            }
             let (d, push) = distance(&collider.shape, &m, next, joint.hit_radius);
             if d < 0.0 {
                 next += push * -d;

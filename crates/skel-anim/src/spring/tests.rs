@@ -473,3 +473,57 @@ fn a_teleport_moves_the_chains_with_the_root() {
     });
     assert!(degrees(swung, still) > 5.0, "{}°", degrees(swung, still));
 }
+
+#[test]
+fn each_profile_fills_in_its_own_drag() {
+    // A tail with no drag given: three-vrm's 0.4, UniVRM's 0.5.
+    let (nodes, desc) = tail(3, SWINGY);
+    let with_drag = |drag: Option<f32>, profile| {
+        let mut d = desc.clone();
+        for j in &mut d.springs[0].joints {
+            j.drag_force = drag;
+        }
+        let options = SpringOptions {
+            profile,
+            ..SpringOptions::default()
+        };
+        run(&nodes, &d, options, 60).world(4).unwrap().translation
+    };
+    for (profile, default) in [(SpringProfile::ThreeVrm, 0.4), (SpringProfile::UniVrm, 0.5)] {
+        assert_eq!(
+            with_drag(None, profile),
+            with_drag(Some(default), profile),
+            "{profile:?}"
+        );
+        assert_ne!(
+            with_drag(None, profile),
+            with_drag(Some(0.45), profile),
+            "{profile:?}"
+        );
+    }
+}
+
+#[test]
+fn univrm_keeps_each_bone_at_its_rest_length() {
+    // Under a root scaled 2, UniVRM's lengths are fixed at rest (scale included); three-vrm
+    // measures them every step: both keep the chain's shape, and the bones' lengths agree.
+    let (mut nodes, desc) = tail(3, SWINGY);
+    nodes[0].scale = [2.0; 3];
+    for profile in [SpringProfile::ThreeVrm, SpringProfile::UniVrm] {
+        let options = SpringOptions {
+            profile,
+            ..SpringOptions::default()
+        };
+        let state = run(&nodes, &desc, options, 60);
+        for node in 1..4 {
+            let a = state.world(node).unwrap().translation;
+            let b = state.world(node + 1).unwrap().translation;
+            let length = (b - a).length();
+            let want = 0.2;
+            assert!(
+                (length - want).abs() < 1e-4,
+                "{profile:?} bone {node}: {length}"
+            );
+        }
+    }
+}
