@@ -8,9 +8,10 @@ use std::process::Command;
 /// The browser target.
 pub(crate) const TARGET: &str = "wasm32-unknown-unknown";
 
-/// The crates a page links (everything but the CLI, the test support and xtask) and the
-/// demo page's own (`skel-web`, whose browser code no native build compiles).
-pub(crate) const CRATES: [&str; 8] = [
+/// The crates a page links (everything but the CLI, the test support and xtask, with the
+/// demos' shared policy, `skel-demo`) and the demo page's own (`skel-web`, whose browser code
+/// no native build compiles).
+pub(crate) const CRATES: [&str; 9] = [
     "skel-math",
     "skel-anim",
     "skel-graph",
@@ -18,6 +19,7 @@ pub(crate) const CRATES: [&str; 8] = [
     "skel-gltf",
     "skel-gpu",
     "skel",
+    "skel-demo",
     "skel-web",
 ];
 

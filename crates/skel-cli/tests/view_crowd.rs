@@ -73,9 +73,12 @@ fn culled_and_picked(test: &str, posing: &str) {
     );
     let window = viewer.focus(&x);
 
-    // The middle of the window is on a character (the grid is centred); the top-left corner
-    // is sky.
-    click(&x, &window, (160, 130));
+    // The window opens on `skel render --crowd`'s picture (skel_demo::OrbitView::overlook:
+    // the grid as large as the window allows, centred on screen), where the middle character
+    // stands a little right of the window's middle with its legs at the centre: (169, 85) is
+    // its chest (projected from the layout: feet at (168, 145), head at (169, 51)). The
+    // top-left corner is sky.
+    click(&x, &window, (169, 85));
     assert!(
         viewer.wait_for("picked instance "),
         "no pick: {:?}\n{}",

@@ -89,7 +89,8 @@ fn the_mouse_moves_the_graphs_ik_targets() {
     xdotool(&x, &["keyup", "shift"]);
     let rise = dragged[1] - pressed[1];
     let across = (dragged[0] - pressed[0]).hypot(dragged[2] - pressed[2]);
-    // The camera looks 0.2 rad down: screen up is mostly world up.
+    // The camera looks 15° down (it opens where `skel render` frames the character): screen
+    // up is mostly world up.
     assert!(
         rise > 0.2 && across < 0.5 * rise,
         "dragging up moved the target from {pressed:?} to {dragged:?}"

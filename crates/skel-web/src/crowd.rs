@@ -1,16 +1,14 @@
 //! The page's crowd (WebGPU only): `?crowd=N` (default [`DEFAULT_CROWD`](crate::DEFAULT_CROWD))
-//! copies of the asset on a grid, each playing
-//! its clip from its own phase at its own speed, posed by a [`Crowd`] on the GPU (its pose
-//! pass advances every playhead), skinned by its compute pass and drawn by
-//! [`CrowdRenderer`] in one instanced draw per primitive. WebGL2 has no compute, so the page
+//! copies of the asset on a grid, each playing its clip from its own phase at its own speed
+//! (laid out, phased and overlooked by skel-demo, as `skel render --crowd` does), posed by a
+//! [`Crowd`] on the GPU (its pose pass advances every playhead), skinned by its compute pass
+//! and drawn by [`CrowdRenderer`] in one instanced draw per primitive. WebGL2 has no compute, so the page
 //! offers the toggle only on WebGPU.
 
-use skel::anim::{LayerDesc, NullSink, Player};
 use skel::gpu::{PoseInstance, PoseLayout};
-use skel::render::{
-    CROWD_SPACING, CrowdRenderer, Mat4, Vec3, crowd_grid, overlook, phase_and_speed, rest_bounds,
-};
+use skel::render::CrowdRenderer;
 use skel::{AssetContainer, Crowd, CrowdDescriptor, LoadOptions, Posing};
+use skel_demo::{CrowdLayout, OrbitView, phase_and_speed};
 
 use crate::WebError;
 use crate::gpu::CanvasGpu;
@@ -53,9 +51,17 @@ impl PageCrowd {
                 ..CrowdDescriptor::default()
             },
         )?;
-        let duration = clip
-            .and_then(|c| character.animation.clips.get(c))
-            .map_or(0.0, skel::anim::Clip::duration);
+        // Where they stand and what frames them: every character's box over the clip, as
+        // `skel render --crowd` lays its crowd out.
+        let handedness = LoadOptions::default().handedness;
+        let CrowdLayout {
+            placements,
+            world,
+            corners,
+            duration,
+            ..
+        } = CrowdLayout::new(character, clip, size, handedness)
+            .map_err(|e| WebError::Pose(e.to_string()))?;
         if let Some(c) = clip {
             let id = u16::try_from(c).unwrap_or(u16::MAX);
             let playback: Vec<PoseInstance> = (0..size)
@@ -66,40 +72,6 @@ impl PageCrowd {
                 .collect();
             crowd.set_instances(ctx, 0, &playback)?;
         }
-        // The mesh nodes' world matrices at rest (the skinned meshes' bones cancel them).
-        let mut probe = Player::new(&character.rig);
-        if let Some(c) = clip {
-            probe
-                .add_layer(LayerDesc::new(c))
-                .map_err(|e| WebError::Pose(e.to_string()))?;
-        }
-        probe.tick(0.0, &mut NullSink);
-        let world = probe.world_matrices().to_vec();
-        let (lo, hi) = rest_bounds(character);
-        let extent = hi - lo;
-        let spacing = extent.x.max(extent.z).max(extent.y * 0.35) * CROWD_SPACING;
-        let handedness = LoadOptions::default().handedness;
-        let mirror = match handedness {
-            skel::anim::Handedness::LeftHanded => Vec3::new(-1.0, 1.0, 1.0),
-            skel::anim::Handedness::RightHanded => Vec3::ONE,
-        };
-        let centre = Vec3::new((lo.x + hi.x) * 0.5, 0.0, (lo.z + hi.z) * 0.5);
-        let placements: Vec<Mat4> = crowd_grid(size, spacing)
-            .iter()
-            .map(|&c| Mat4::from_translation(c * mirror - centre))
-            .collect();
-        let corners: Vec<Vec3> = placements
-            .iter()
-            .flat_map(|m| {
-                [
-                    lo,
-                    hi,
-                    Vec3::new(lo.x, hi.y, lo.z),
-                    Vec3::new(hi.x, lo.y, hi.z),
-                ]
-                .map(|p| m.transform_point3(p))
-            })
-            .collect();
         let renderer = CrowdRenderer::new(
             ctx,
             character,
@@ -108,7 +80,8 @@ impl PageCrowd {
             &placements,
             &gpu.render_format(),
         )?;
-        renderer.set_camera(&ctx.queue, &overlook(&corners, gpu.aspect(), handedness));
+        let view = OrbitView::overlook(&corners, gpu.aspect(), handedness);
+        renderer.set_camera(&ctx.queue, &view.camera(gpu.aspect()));
         Ok(Self {
             crowd,
             renderer,

@@ -21,14 +21,12 @@
 //! ```
 
 mod error;
-mod orbit;
 mod params;
 mod pointer;
 mod pose_digest;
 mod slope;
 
 pub use error::WebError;
-pub use orbit::OrbitView;
 pub use params::{Backend, PageParams, SceneKind};
 pub use pointer::{canvas_ndc, look_target, pointer_ray};
 pub use pose_digest::{PoseDigest, VERTEX_STRIDE, digest_difference, pose_digest};

@@ -5,6 +5,7 @@
 use skel::anim::{LayerDesc, Player};
 use skel::render::{AssetRenderer, rest_bounds};
 use skel::{AssetContainer, Frame, LoadOptions};
+use skel_demo::OrbitView;
 use wasm_bindgen::JsCast as _;
 
 use crate::crowd::PageCrowd;
@@ -12,7 +13,7 @@ use crate::gpu::CanvasGpu;
 use crate::graph::GraphControls;
 use crate::page::Page;
 use crate::stage::SlopeStage;
-use crate::{OrbitView, SceneKind, WebError};
+use crate::{SceneKind, WebError};
 
 /// The `#clip` option that hands the character to its graph.
 const GRAPH_OPTION: &str = "graph";

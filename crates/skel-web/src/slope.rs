@@ -18,7 +18,7 @@ pub const SLOPE_GRAPH_URL: &str = "default_character_slope.json";
 /// foot stands higher than the other.
 pub const SLOPE_DEGREES: f32 = 18.0;
 
-/// The slope scene's first view (yaw and pitch of [`OrbitView`](crate::OrbitView), radians):
+/// The slope scene's first view (yaw and pitch of [`OrbitView`](skel_demo::OrbitView), radians):
 /// nearly from the character's front and a little above, so the slope rising across it reads
 /// as a tilted floor and both feet show.
 pub const SLOPE_VIEW: (f32, f32) = (0.25, 0.3);

@@ -9,19 +9,20 @@
 //! the GPU path by [`Crowd::encode_cull`] after the pose pass (nothing read back: the draws
 //! are indirect).
 //!
+//! Where the characters stand, their phases and speeds and the camera that overlooks them
+//! are the demos' ([`skel_demo::CrowdLayout`], [`skel_demo::phase_and_speed`],
+//! [`OrbitView::overlook`]): `skel view --crowd` and the browser page stand theirs the same way.
+//!
 //! Morphing meshes morph per character: the crowd's compute pass applies each instance's own
 //! morph weights (sampled by the pose pass, or its CPU player's) before skinning.
 
-use glam::{Mat4, Vec3};
-use skel::anim::{Handedness, LayerDesc, NullSink};
 use skel::gpu::{GpuContext, PoseInstance, PoseLayout};
-use skel::render::{CROWD_SPACING, CrowdRenderer, crowd_grid, overlook, phase_and_speed};
+use skel::render::CrowdRenderer;
 use skel::{AssetContainer, Crowd, CrowdDescriptor, Posing};
+use skel_demo::{CrowdLayout, OrbitView, phase_and_speed};
 
-use super::bounds::BoundsSampler;
 use super::clips::{Animation, resolve_clip};
 use super::crowd_boxes::{Boxes, CrowdBoxes, narrowed};
-use super::player::{Player, RenderPlayback as _};
 use super::{
     RenderError, RenderJob, RenderReport, check_job, create_target, default_frames, load_asset,
     open_device, output, progress_bar, render_frame,
@@ -30,8 +31,6 @@ use super::{
 /// The largest `--crowd`: past it the characters of a grid at these image sizes are a few
 /// pixels tall, and the compute output grows by 24 bytes per vertex per character.
 pub const MAX_CROWD: u32 = 10_000;
-/// Poses sampled over the clip to find one character's footprint.
-const FOOTPRINT_SAMPLES: usize = 24;
 
 /// Where `--crowd` poses its characters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -116,13 +115,13 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
         corners,
         extent,
         duration,
-    } = layout(&container, clip, spec.count, job.handedness)?;
+    } = CrowdLayout::new(&container, clip, spec.count, job.handedness)?;
     let frames = job
         .frames
         .unwrap_or_else(|| default_frames(duration, job.fps));
     #[expect(clippy::cast_precision_loss, reason = "image sides are far below 2^24")]
     let aspect = job.width as f32 / job.height as f32;
-    let camera = overlook(&corners, aspect, job.handedness);
+    let camera = OrbitView::overlook(&corners, aspect, job.handedness).camera(aspect);
 
     let (mut crowd, posed_on) = make_crowd(&ctx, &container, spec, clip, duration)?;
     let target = create_target(&ctx, job.width, job.height)?;
@@ -211,107 +210,6 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
         samples: target.sample_count(),
         seconds,
     })
-}
-
-/// Where a crowd's characters stand and what frames them.
-pub(crate) struct CrowdLayout {
-    /// Each character's placement: a square grid centred on the origin.
-    pub placements: Vec<Mat4>,
-    /// One character's node world matrices at the clip's start (the renderer's rest).
-    pub world: Vec<Mat4>,
-    /// The corners of every character's box over the clip, placed: what a camera frames.
-    pub corners: Vec<Vec3>,
-    /// One character's extent over the clip.
-    pub extent: Vec3,
-    /// The clip's loop duration in seconds (0 for the rest pose).
-    pub duration: f32,
-}
-
-/// The grid of `count` characters of `container` playing `clip` in `handedness`'s world:
-/// spaced by one character's footprint over the clip, centred on the origin (a left-handed
-/// world is glTF's mirrored in x, and so is its grid: character i stands in the same cell of
-/// the picture either way).
-///
-/// # Errors
-/// [`RenderError::Anim`] for a bad clip.
-pub(crate) fn layout(
-    container: &AssetContainer,
-    clip: Option<usize>,
-    count: u32,
-    handedness: Handedness,
-) -> Result<CrowdLayout, RenderError> {
-    // One character over the clip: its footprint (spacing and framing) and its mesh nodes'
-    // world matrices.
-    let mut probe = Player::new(&container.rig);
-    if let Some(clip) = clip {
-        probe.add_layer(LayerDesc::new(clip))?;
-    }
-    let duration = probe.loop_duration();
-    let (lo, hi, world) = footprint(container, &mut probe, duration);
-    let extent = hi - lo;
-    let spacing = extent.x.max(extent.z).max(extent.y * 0.35) * CROWD_SPACING;
-    let cells = crowd_grid(count, spacing);
-    let centre = Vec3::new((lo.x + hi.x) * 0.5, 0.0, (lo.z + hi.z) * 0.5);
-    let mirror = match handedness {
-        Handedness::LeftHanded => Vec3::new(-1.0, 1.0, 1.0),
-        Handedness::RightHanded => Vec3::ONE,
-    };
-    let placements: Vec<Mat4> = cells
-        .iter()
-        .map(|&c| Mat4::from_translation(c * mirror - centre))
-        .collect();
-    let corners: Vec<Vec3> = placements
-        .iter()
-        .flat_map(|m| {
-            (0..8).map(move |k| {
-                let pick = |bit: u32, a: f32, b: f32| if k & bit == 0 { a } else { b };
-                m.transform_point3(Vec3::new(
-                    pick(1, lo.x, hi.x),
-                    pick(2, lo.y, hi.y),
-                    pick(4, lo.z, hi.z),
-                ))
-            })
-        })
-        .collect();
-    Ok(CrowdLayout {
-        placements,
-        world,
-        corners,
-        extent,
-        duration,
-    })
-}
-
-/// One character's box over the clip (sampled poses, world space) and its nodes' world
-/// matrices at the start. `probe` is left at the end of the clip.
-fn footprint(
-    container: &AssetContainer,
-    probe: &mut Player,
-    duration: f32,
-) -> (Vec3, Vec3, Vec<Mat4>) {
-    let mut sampler = BoundsSampler::new(container);
-    let mut points = Vec::new();
-    probe.tick_s(0.0, &mut NullSink);
-    let world = probe.resolved_world().to_vec();
-    sampler.collect(container, probe, &mut points);
-    #[expect(clippy::cast_precision_loss, reason = "a handful of samples")]
-    let step = duration / FOOTPRINT_SAMPLES as f32;
-    if step > 0.0 {
-        for _ in 0..FOOTPRINT_SAMPLES {
-            probe.tick_s(step, &mut NullSink);
-            sampler.collect(container, probe, &mut points);
-        }
-    }
-    let (lo, hi) = points.iter().filter(|p| p.is_finite()).fold(
-        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
-        |(lo, hi), &p| (lo.min(p), hi.max(p)),
-    );
-    if lo.cmple(hi).all() {
-        (lo, hi, world)
-    } else {
-        let (lo, hi) = skel::render::rest_bounds(container);
-        (lo, hi, world)
-    }
 }
 
 /// The crowd, every character playing `clip` from its own phase at its own speed, and where

@@ -1,9 +1,9 @@
 //! `skel render`: loads an asset with the `skel` facade, plays a clip (or a blend) with the
-//! playback API (`player.rs`), frames it (`bounds.rs`), draws it with the facade's
+//! playback API (`player.rs`), frames it (sample vertices skinned over the clip by
+//! [`skel_demo::BoundsSampler`], shared with the crowds), draws it with the facade's
 //! `skel::render::AssetRenderer` into an offscreen target, and writes PNG frames, an animated
 //! GIF and a contact sheet (`output.rs`).
 
-mod bounds;
 mod clips;
 pub mod crowd;
 pub mod crowd_boxes;
@@ -20,12 +20,12 @@ use skel::anim::{Handedness, NullSink};
 use skel::gpu::GpuContext;
 use skel::render::{AssetRenderer, BACKGROUND, Camera, MSAA_SAMPLES, OffscreenTarget};
 use skel::{AssetContainer, Frame, LoadOptions, MeshPoseSink, Source};
+use skel_demo::BoundsSampler;
 
 pub use clips::Animation;
 pub use error::{NO_ADAPTER_HINT, RenderError};
 pub use output::Outputs;
 
-use bounds::BoundsSampler;
 use player::{Player, RenderPlayback as _};
 
 /// The built-in character (`skel::DEFAULT_CHARACTER`, made by `cargo xtask fixtures`),

@@ -9,18 +9,13 @@ use skel::anim::glam::Mat4;
 
 /// What the render loop asks of its playback besides the facade's frame
 /// ([`skel::Frame::advance`]): posing a clone on the CPU to frame the clip (through the same
-/// [`skel::advance_pose`] as the frame), the world matrices, the loop's length, and the
-/// root-motion instance. Seconds throughout.
+/// [`skel::advance_pose`] as the frame), the loop's length, and the root-motion instance.
+/// Seconds throughout.
 pub trait RenderPlayback: Animate {
     /// Advances by `dt` seconds, writes the pose to `sink` and resolves the world matrices,
     /// as the facade's frame does.
     fn tick_s(&mut self, dt: f32, sink: &mut dyn PoseSink) {
         skel::advance_pose(self, dt, sink, &mut |_| {});
-    }
-
-    /// World matrices of every node as of the last tick.
-    fn resolved_world(&self) -> &[Mat4] {
-        &self.player().scratch().world
     }
 
     /// How long one loop lasts in seconds: the longest layer's range, 0 for the rest pose.

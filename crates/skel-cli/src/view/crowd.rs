@@ -1,5 +1,6 @@
-//! `skel view --crowd N`: a grid of N characters (their own phases and speeds, as `skel render
-//! --crowd` lays them out), culled against the window's camera every frame (what is out of
+//! `skel view --crowd N`: a grid of N characters (their own phases and speeds, laid out and
+//! first seen as `skel render --crowd` does: [`skel_demo::CrowdLayout`],
+//! [`OrbitView::overlook`]), culled against the window's camera every frame (what is out of
 //! view is neither skinned nor drawn), the drawn count on the title bar and stdout, and the
 //! character under the mouse picked on a click (its triangles as posed, not its box) and
 //! printed with its index and clip.
@@ -9,12 +10,13 @@
 //! box. `--posing gpu`: the pose pass, [`skel::Crowd::encode_cull`] and
 //! [`skel::GpuCrowdPicker`]; the count comes back from the GPU a frame or two late.
 
-use glam::{Mat4, Vec2, Vec3};
+use glam::{Mat4, Vec2};
 use skel::render::{Camera, CrowdRenderer, RenderFormat};
 use skel::{AssetContainer, Crowd, CrowdHit, CrowdPicker, GpuCrowdPicker, SkelError};
+use skel_demo::{CrowdLayout, OrbitView};
 
 use super::pick::cursor_ray;
-use crate::render::crowd::{CrowdPosing, CrowdSpec, layout, make_crowd};
+use crate::render::crowd::{CrowdPosing, CrowdSpec, make_crowd};
 use crate::render::crowd_boxes::{BoxCounts, Boxes, CrowdBoxes};
 
 /// Who picks: the CPU over CPU players, or the GPU over the GPU-posed crowd.
@@ -41,22 +43,24 @@ pub(super) struct LiveCrowd {
 
 impl LiveCrowd {
     /// `count` characters of `character` playing `clip` (the rest pose without one), posed on
-    /// the GPU when `on_gpu` (and the asset has a clip), and the centre and size of what they
-    /// cover (for the camera).
+    /// the GPU when `on_gpu` (and the asset has a clip), and the orbit that first sees them
+    /// for a window of aspect `aspect`: the view `skel render --crowd` draws
+    /// ([`OrbitView::overlook`]).
     pub(super) fn new(
         ctx: &skel::gpu::GpuContext,
         character: &AssetContainer,
-        format: &RenderFormat,
+        (format, aspect): (&RenderFormat, f32),
         (count, clip): (u32, Option<usize>),
         (on_gpu, handedness): (bool, skel::anim::Handedness),
-    ) -> Result<(Self, Vec3, f32), String> {
+    ) -> Result<(Self, OrbitView), String> {
         let max = crate::render::crowd::MAX_CROWD;
         if !(1..=max).contains(&count) {
             return Err(format!("--crowd must be from 1 to {max}, got {count}"));
         }
         let clip = clip.or((!character.animation.clips.is_empty()).then_some(0));
         let e = |e: crate::render::RenderError| e.to_string();
-        let grid = layout(character, clip, count, handedness).map_err(e)?;
+        let grid =
+            CrowdLayout::new(character, clip, count, handedness).map_err(|e| e.to_string())?;
         let spec = CrowdSpec {
             count,
             posing: if on_gpu {
@@ -85,12 +89,7 @@ impl LiveCrowd {
         )
         .map_err(|e| e.to_string())?;
         let boxes = CrowdBoxes::new(ctx, format, grid.extent.max_element() * 0.008).map_err(e)?;
-        let (lo, hi) = grid
-            .corners
-            .iter()
-            .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &p| {
-                (lo.min(p), hi.max(p))
-            });
+        let view = OrbitView::overlook(&grid.corners, aspect, handedness);
         let live = Self {
             crowd,
             placements: grid.placements,
@@ -103,7 +102,7 @@ impl LiveCrowd {
             clip,
             paused: false,
         };
-        Ok((live, (lo + hi) * 0.5, (hi - lo).max_element().max(1e-3)))
+        Ok((live, view))
     }
 
     /// Advances every player by `dt` seconds, culls against `camera`, and records the upload

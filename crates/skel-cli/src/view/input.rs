@@ -54,10 +54,10 @@ impl Viewer {
                 "p" if clips > 0 => self.select((self.clip + clips - 1) % clips),
                 "+" | "=" => self.set_speed(self.speed * 2.0),
                 "-" | "_" => self.set_speed(self.speed * 0.5),
-                "a" => self.orbit.yaw += 0.2,
-                "d" => self.orbit.yaw -= 0.2,
-                "w" => self.orbit.pitch += 0.1,
-                "s" => self.orbit.pitch -= 0.1,
+                "a" => self.orbit.turn(0.2, 0.0),
+                "d" => self.orbit.turn(-0.2, 0.0),
+                "w" => self.orbit.turn(0.0, 0.1),
+                "s" => self.orbit.turn(0.0, -0.1),
                 _ => {}
             },
             _ => {}
@@ -136,15 +136,7 @@ impl Viewer {
 
     /// The orbit camera as it is now.
     fn camera(&self) -> Camera {
-        let o = &self.orbit;
-        Camera::orbit(
-            o.centre,
-            o.distance,
-            o.yaw,
-            o.pitch,
-            self.gpu.aspect(),
-            o.handedness,
-        )
+        self.orbit.camera(self.gpu.aspect())
     }
 
     /// Plays clip `clip` from its start.

@@ -1,5 +1,6 @@
 //! `skel view`: a winit window with a wgpu surface drawing an animated asset with
-//! `skel::render::AssetRenderer`. Orbit camera (drag, wheel, A/D/W/S), play/pause (Space),
+//! `skel::render::AssetRenderer`. Orbit camera (drag, wheel, A/D/W/S; `skel_demo::OrbitView`,
+//! the browser page's, opening where `skel render` frames the asset), play/pause (Space),
 //! next/previous clip (N/P or →/←), speed (+/−), a frame-time readout in the title bar and on
 //! stdout (one line a second, and one per change, so scripts and tests can follow it). With a
 //! graph, the mouse moves its IK targets (`targets.rs`, geometry in `pick.rs`); with
@@ -19,8 +20,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use skel::render::{AssetRenderer, Vec3, rest_bounds};
+use skel::render::{AssetRenderer, rest_bounds};
 use skel::{AssetContainer, LoadOptions, Source};
+use skel_demo::{OrbitView, WHEEL_NOTCH};
 use winit::application::ApplicationHandler;
 use winit::event::{ElementState, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, EventLoop};
@@ -83,7 +85,8 @@ struct Viewer {
     gpu: WindowGpu,
     character: AssetContainer,
     renderer: AssetRenderer,
-    orbit: Orbit,
+    /// Where the camera looks from (the demos' orbit, as the browser page's).
+    orbit: OrbitView,
     clip: usize,
     speed: f32,
     frames: u64,
@@ -111,15 +114,6 @@ struct Viewer {
     crowd: Option<crowd::LiveCrowd>,
     /// Where the left button went down: a release near it is a click (a pick in a crowd).
     press: Option<(f64, f64)>,
-}
-
-/// The orbit camera's state.
-struct Orbit {
-    centre: Vec3,
-    distance: f32,
-    yaw: f32,
-    pitch: f32,
-    handedness: skel::anim::Handedness,
 }
 
 impl ApplicationHandler for App {
@@ -158,18 +152,22 @@ impl ApplicationHandler for App {
                     v.cursor = (position.x, position.y);
                     v.drag_target();
                 } else if let Some((x, y)) = v.drag {
-                    v.orbit.yaw -= ((position.x - x) * 0.01) as f32;
-                    v.orbit.pitch += ((position.y - y) * 0.01) as f32;
+                    #[expect(clippy::cast_possible_truncation, reason = "pixels moved")]
+                    v.orbit
+                        .nudge((position.x - x) as f32, (position.y - y) as f32, 0.0);
                     v.drag = Some((position.x, position.y));
                 }
                 v.cursor = (position.x, position.y);
             }
             WindowEvent::MouseWheel { delta, .. } => {
-                let lines = match delta {
-                    MouseScrollDelta::LineDelta(_, y) => y,
-                    MouseScrollDelta::PixelDelta(p) => (p.y / 40.0) as f32,
+                // winit's positive y scrolls up (towards the model); a browser's positive
+                // deltaY scrolls down (away): the orbit takes the browser's.
+                #[expect(clippy::cast_possible_truncation, reason = "wheel pixels")]
+                let wheel = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => -y * WHEEL_NOTCH,
+                    MouseScrollDelta::PixelDelta(p) => -p.y as f32,
                 };
-                v.orbit.distance *= 0.9_f32.powf(lines);
+                v.orbit.nudge(0.0, 0.0, wheel);
             }
             WindowEvent::RedrawRequested => {
                 let last = self.job.frames.is_some_and(|n| v.frames + 1 >= n);
@@ -262,29 +260,23 @@ impl Viewer {
             }
             None => None,
         };
-        let mut size = (hi - lo).max_element().max(1e-3);
-        let mut centre = (lo + hi) * 0.5;
+        let size = (hi - lo).max_element().max(1e-3);
+        // One character opens as `skel render` frames it (its rest box); a crowd as `skel
+        // render --crowd` overlooks it.
+        let mut orbit = OrbitView::framing(lo, hi, gpu.aspect(), options.handedness);
         let crowd = match job.crowd {
             Some(count) => {
-                let (live, middle, extent) = crowd::LiveCrowd::new(
+                let (live, overlook) = crowd::LiveCrowd::new(
                     &gpu.ctx,
                     &character,
-                    &gpu.format(),
+                    (&gpu.format(), gpu.aspect()),
                     (count, job.clip.is_some().then_some(clip)),
                     (job.crowd_on_gpu, options.handedness),
                 )?;
-                (centre, size) = (middle, extent * 1.4);
+                orbit = overlook;
                 Some(live)
             }
             None => None,
-        };
-        let orbit = Orbit {
-            centre,
-            distance: size * 2.2,
-            yaw: 0.6,
-            // A crowd is seen from above its rows.
-            pitch: if crowd.is_some() { 0.45 } else { 0.2 },
-            handedness: options.handedness,
         };
         let marker = match &graph {
             Some(g) if g.targets().selected().is_some() => {

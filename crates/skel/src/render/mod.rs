@@ -54,7 +54,6 @@ mod bounds;
 mod box_edges;
 mod camera;
 mod crowd;
-mod crowd_layout;
 mod crowd_place;
 mod frame_view;
 mod ground;
@@ -71,7 +70,6 @@ pub use bounds::rest_bounds;
 pub use box_edges::box_edges;
 pub use camera::Camera;
 pub use crowd::{CrowdRenderer, crowd_wgsl};
-pub use crowd_layout::{CROWD_SPACING, crowd_grid, overlook, phase_and_speed};
 /// glam types the camera and instance API take (`skel::render::Vec3`, `skel::render::Mat4`).
 pub use glam::{Mat4, Vec3};
 pub use ground::{GROUND_WGSL, GroundRenderer, GroundStyle};
