@@ -85,6 +85,10 @@ pub struct GltfAsset {
     pub extensions_used: Vec<String>,
     /// `extensionsRequired`, as written.
     pub extensions_required: Vec<String>,
+    /// The VRM avatar data (`VRMC_vrm` 1.0 and its companions, or VRM 0.x's `VRM`), when the
+    /// file is a VRM; warnings about it (a beta `specVersion`, skipped entries) are in
+    /// [`warnings`](Self::warnings).
+    pub vrm: Option<crate::vrm::Vrm>,
 }
 
 impl GltfAsset {
@@ -92,6 +96,12 @@ impl GltfAsset {
     #[must_use]
     pub fn primitive(&self, key: &str) -> Option<&PrimitiveData> {
         self.primitives.iter().find(|p| p.key == key)
+    }
+
+    /// The VRM avatar data, if the file is a VRM (see [`crate::vrm`]).
+    #[must_use]
+    pub fn vrm(&self) -> Option<&crate::vrm::Vrm> {
+        self.vrm.as_ref()
     }
 
     /// The clip named `name` (see also [`AnimationData::clip_index`]).
@@ -264,7 +274,8 @@ pub fn parse_animation_data(
 ///
 /// # Errors
 /// Any [`GltfError`]: a bad index, accessor, count, joint, key time, non-finite value or
-/// hierarchy, each naming the offending object.
+/// hierarchy, each naming the offending object; [`GltfError::Vrm`] for a malformed VRM
+/// extension, naming its JSON path.
 pub fn load_document(doc: &GltfDocument, opts: &LoadOptions) -> Result<GltfAsset, GltfError> {
     let mut s = read_structure(doc, opts)?;
     let mut primitives = Vec::new();
@@ -273,6 +284,7 @@ pub fn load_document(doc: &GltfDocument, opts: &LoadOptions) -> Result<GltfAsset
             primitives.push(read_primitive(doc, inst, pi, &mut s.budget)?);
         }
     }
+    let vrm = crate::vrm::read_vrm(&doc.raw, &s.nodes, &s.meshes, &mut s.warnings)?;
     let mut images = vec![ImageSlot::NotLoaded; doc.root.images.len()];
     if opts.decode_images {
         for p in &primitives {
@@ -298,5 +310,6 @@ pub fn load_document(doc: &GltfDocument, opts: &LoadOptions) -> Result<GltfAsset
         warnings: s.warnings,
         extensions_used: doc.root.extensions_used.clone(),
         extensions_required: doc.root.extensions_required.clone(),
+        vrm,
     })
 }

@@ -345,4 +345,8 @@ pub enum GltfError {
     /// The assembled animation data failed skel-anim's checks.
     #[error(transparent)]
     Anim(#[from] AnimError),
+    /// A VRM extension (`VRMC_vrm`, `VRMC_springBone`, `VRMC_node_constraint`, VRM 0.x's
+    /// `VRM`) is malformed; the error names the JSON path.
+    #[error(transparent)]
+    Vrm(#[from] crate::vrm::VrmError),
 }

@@ -129,6 +129,35 @@ const TABLE: &[(&str, ExtensionSupport)] = &[
         ),
     ),
     (
+        "VRMC_vrm",
+        ExtensionSupport::Applied(
+            "VRM 1.0 avatar: meta, humanoid bone map, lookAt and expressions (morph target \
+             binds; material binds kept as data), in `GltfAsset::vrm`",
+        ),
+    ),
+    (
+        "VRMC_springBone",
+        ExtensionSupport::Applied(
+            "spring bones: colliders, collider groups and springs, read into skel-anim's \
+             spring description",
+        ),
+    ),
+    (
+        "VRMC_springBone_extended_collider",
+        ExtensionSupport::Applied("inside spheres and capsules, and planes, as spring colliders"),
+    ),
+    (
+        "VRMC_node_constraint",
+        ExtensionSupport::Applied("roll, aim and rotation constraints, read per node"),
+    ),
+    (
+        "VRM",
+        ExtensionSupport::Applied(
+            "VRM 0.x avatar: humanoid, meta, blend shapes and secondaryAnimation converted to \
+             the VRM 1.0 model as three-vrm converts them",
+        ),
+    ),
+    (
         "KHR_materials_unlit",
         ExtensionSupport::Ignored("shading only; skel's renderer lights every material"),
     ),

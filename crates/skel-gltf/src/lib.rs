@@ -56,6 +56,7 @@ mod skinned;
 mod stored_clips;
 mod texture_transform;
 mod uri;
+pub mod vrm;
 mod warnings;
 mod write;
 
