@@ -10,6 +10,8 @@
 mod colliders;
 #[path = "vrm/malformed.rs"]
 mod malformed;
+#[path = "vrm/three_vrm.rs"]
+mod three_vrm;
 #[path = "vrm/v0.rs"]
 mod v0;
 
