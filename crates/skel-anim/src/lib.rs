@@ -124,7 +124,7 @@ pub use player::clock::{LoopMode, PlaybackClock};
 pub use player::{
     AnimationEvent, FadeSync, FootPlacementJob, GroupDesc, GroupMode, IkJob, Layer, LayerDesc,
     LayerGroup, LayerMix, LayerMode, MAX_WEIGHT, Mask, Player, PropertyPose, Reference, RootDelta,
-    RootMotion, mix_layers,
+    RootMotion, SpringJob, mix_layers,
 };
 pub use pose::bones::compute_bone_matrices;
 pub use pose::hook::PoseHook;

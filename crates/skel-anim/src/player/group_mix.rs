@@ -34,6 +34,8 @@ pub(crate) enum Capture {
     Base,
     /// Group `g`'s own pose (override) or change (additive), into its snapshot.
     Group(usize),
+    /// Nothing, for a spring step's pose: not a frame (no switch finished, no foot moved).
+    Springs,
 }
 
 /// An additive group's weight times its mask, on its members' weights.
@@ -94,6 +96,7 @@ impl Player {
             frame_map,
             inertia,
             foot,
+            springs,
             last_dt,
             ..
         } = self;
@@ -122,6 +125,9 @@ impl Player {
             // A capture is not a frame: the feet's state moves once per shown pose.
             if let (Some(foot), Capture::Nothing) = (foot, capture) {
                 foot.run(rig.data(), scratch, *last_dt);
+            }
+            if let (Some(job), Capture::Nothing) = (springs, capture) {
+                job.bones.write_rotations(&job.state, &mut scratch.trs);
             }
         });
     }

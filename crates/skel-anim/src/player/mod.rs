@@ -20,6 +20,7 @@ mod playback;
 mod properties;
 mod quad_mix;
 mod root_motion;
+mod spring_pass;
 
 use std::sync::Arc;
 
@@ -35,6 +36,7 @@ pub use mask::Mask;
 pub use mix::{LayerMix, mix_layers};
 pub use motion_extraction::{RootDelta, RootMotion};
 pub use properties::PropertyPose;
+pub use spring_pass::SpringJob;
 
 use crate::{AnimError, AnimationData, PoseHook, PoseScratch, Rig};
 use accumulators::{Mix, Snapshot};
@@ -146,6 +148,8 @@ pub struct Player {
     inertia: Option<Box<inertia_state::PlayerInertia>>,
     /// Foot placement, run after IK.
     foot: Option<Box<FootPlacementJob>>,
+    /// Spring bones, stepped while the clocks advance and written after foot placement.
+    springs: Option<Box<SpringJob>>,
     /// Seconds of the last advance (what the pose operations that ease take as their step).
     last_dt: f32,
 }
@@ -166,6 +170,7 @@ impl Player {
             frame_map: ik_pass::FrameMap::of(rig),
             inertia: None,
             foot: None,
+            springs: None,
             last_dt: 0.0,
         }
     }

@@ -82,6 +82,19 @@ impl Player {
     }
 
     fn advance_inner(&mut self, dt: f64, on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>) {
+        if self.springs.is_some() && dt.is_finite() && dt >= 0.0 {
+            self.advance_with_springs(dt, on_event);
+        } else {
+            self.advance_clocks(dt, on_event);
+        }
+    }
+
+    /// The clocks, fades, a running blend, events and root motion moved by `dt` seconds.
+    pub(super) fn advance_clocks(
+        &mut self,
+        dt: f64,
+        on_event: Option<&mut dyn FnMut(&AnimationEvent<'_>)>,
+    ) {
         if dt.is_finite() && dt >= 0.0 {
             #[expect(clippy::cast_possible_truncation, reason = "seconds of a frame")]
             let step = dt as f32;
@@ -223,6 +236,7 @@ impl Player {
             && !switching
             && self.ik.is_empty()
             && self.foot.is_none()
+            && self.springs.is_none()
             && self.root.is_none()
             && self.snapshot.weight <= 0.0
             && quad_mix::pose(
@@ -256,6 +270,7 @@ impl Player {
             frame_map,
             inertia,
             foot,
+            springs,
             last_dt,
             ..
         } = self;
@@ -271,6 +286,9 @@ impl Player {
             if let Some(foot) = foot {
                 foot.run(rig.data(), scratch, *last_dt);
             }
+            if let Some(job) = springs {
+                job.bones.write_rotations(&job.state, &mut scratch.trs);
+            }
         });
     }
 
@@ -282,6 +300,7 @@ impl Player {
             || self.root.is_some()
             || !self.ik.is_empty()
             || self.foot.is_some()
+            || self.springs.is_some()
             || self.inertia.as_ref().is_some_and(|i| i.pending())
         {
             return None;
