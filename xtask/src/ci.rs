@@ -263,13 +263,28 @@ fn included_paths(text: &str) -> Vec<String> {
 /// second full build of wgpu (measured in README.md, "Publishing"), while everything it
 /// would catch beyond the archive's contents (a file outside the crate, a missing
 /// dependency) already fails this packaging step or the workspace build above.
-const PACKAGE_ARGS: [&str; 5] = [
+///
+/// `cargo package --workspace` packages `publish = false` crates too, and cannot package one
+/// that depends on another by path alone (skel-cli and skel-web on skel-demo): every
+/// unpublished crate is excluded ([`UNPUBLISHED`]; a test holds the list to the manifests).
+const PACKAGE_ARGS: [&str; 13] = [
     "package",
     "--workspace",
     "--exclude",
     "xtask",
+    "--exclude",
+    UNPUBLISHED[0],
+    "--exclude",
+    UNPUBLISHED[1],
+    "--exclude",
+    UNPUBLISHED[2],
+    "--exclude",
+    UNPUBLISHED[3],
     "--no-verify",
 ];
+
+/// The crates under `crates/` whose manifests say `publish = false`.
+const UNPUBLISHED: [&str; 4] = ["skel-cli", "skel-demo", "skel-test-support", "skel-web"];
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, reason = "tests")]
@@ -308,6 +323,25 @@ mod tests {
         assert_eq!(problems.len(), 1, "{problems:?}");
         assert!(problems[0].ends_with("../../../outside.txt"));
         let _ = std::fs::remove_dir_all(&base);
+    }
+
+    #[test]
+    fn the_package_step_leaves_out_exactly_the_unpublished_crates() {
+        let crates = crate::workspace_root().join("crates");
+        let mut unpublished: Vec<String> = std::fs::read_dir(&crates)
+            .unwrap()
+            .filter_map(Result::ok)
+            .filter(|e| {
+                std::fs::read_to_string(e.path().join("Cargo.toml"))
+                    .is_ok_and(|m| m.lines().any(|l| l.trim() == "publish = false"))
+            })
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        unpublished.sort();
+        assert_eq!(unpublished, UNPUBLISHED);
+        for name in UNPUBLISHED {
+            assert!(PACKAGE_ARGS.windows(2).any(|w| w == ["--exclude", name]));
+        }
     }
 
     #[test]
