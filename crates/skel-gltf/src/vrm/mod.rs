@@ -7,7 +7,21 @@
 //! 1.0 (`1.0-beta`, `1.0-draft`) loads with a [`LoadWarning`] (three-vrm accepts only
 //! `1.0-beta`); any other version is skipped with a warning, as three-vrm skips it. Malformed
 //! extensions are [`VrmError`]s naming the JSON path. Spring bones become skel-anim's
-//! [`SpringBonesDesc`](skel_anim::spring::SpringBonesDesc), which the simulation consumes.
+//! [`SpringBonesDesc`], which the simulation consumes.
+//!
+//! ```
+//! use skel_gltf::vrm::HumanBone;
+//! use skel_gltf::{LoadOptions, load_path};
+//!
+//! let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/vrm/v1_hair.vrm");
+//! let asset = load_path(&path, &LoadOptions::default()).unwrap();
+//! let vrm = asset.vrm().expect("a VRM");
+//! assert_eq!(vrm.humanoid.node(HumanBone::Head), Some(5));
+//! // Four hair springs of four listed nodes each: three joints apiece.
+//! let springs = &vrm.spring_bones.as_ref().unwrap().desc.springs;
+//! assert_eq!(springs.len(), 4);
+//! assert_eq!(springs[0].joints.len(), 3);
+//! ```
 
 mod constraints;
 mod error;
