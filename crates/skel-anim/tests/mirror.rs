@@ -238,12 +238,14 @@ fn trs_diff(a: &[f32], b: &[f32]) -> f32 {
 }
 
 /// The world rule `W'_j = R · W_partner · A_j` for pose `trs` (within `slack` times f32's
-/// share, see below), and mirroring twice.
+/// share, plus `asymmetry`: how far the rest stands from its own mirror image about the plane
+/// as found, see below), and mirroring twice.
 fn check_pose(
     rig: &MirrorRig,
     map: &MirrorMap,
     trs: &[f32],
     slack: f64,
+    asymmetry: f64,
 ) -> Result<(), TestCaseError> {
     let data = &rig.data;
     let r = reflection(
@@ -262,8 +264,10 @@ fn check_pose(
         // The mirrored pose is f32: its rounding compounds down the random rigs' chains and
         // scales (a seed found 2.3e-5), and `A_j` here comes from the plane as found, which
         // a rig with its pairs close to the plane fixes less well (`slack`). A wrong rule is
-        // off by the order of the pose itself.
-        let tolerance = 5e-5 * slack;
+        // off by the order of the pose itself. The rule holds exactly only for a rest that is
+        // its own mirror image about the plane found; a plane found off by ε in distance and δ
+        // in normal leaves partners 2 (ε + δ) of the rig's scale out of mirror (`asymmetry`).
+        let tolerance = 5e-5 * slack + asymmetry;
         prop_assert!(
             d < tolerance,
             "node {j} (partner {p}): world off by {d:e} (tolerance {tolerance:e})"
@@ -330,20 +334,28 @@ proptest! {
             rig.normal,
             rig.distance
         );
-        // The rest is its own mirror image (within the plane's rounding, as above).
+        // The rest is its own mirror image, within what the plane's rounding allows: a plane
+        // off by ε in distance and δ in normal moves a point's mirror image by up to
+        // 2 (ε + δ |p|), that is 2 (ε + δ) of the record's scale as `trs_diff` measures it
+        // (seed 5775118071118450695: a plane off by 2.6e-4 and 2.3e-4, within the plane's
+        // tolerance, mirrors a translation 4.4e-4 of its scale off).
         let rest = rest_trs(&rig.data);
         let mut mirrored = vec![0.0; rest.len()];
         map.mirror_pose(&rest, &mut mirrored).unwrap();
         let d = f64::from(trs_diff(&mirrored, &rest));
-        prop_assert!(d < tolerance, "rest mirrored: off by {d:e} (tolerance {tolerance:e})");
-        check_pose(&rig, &map, &random_pose(rig.data.nodes.len(), pose, false), slack)?;
+        let rest_tolerance = 2.0 * (distance_off + normal_off) + 1e-5 * extent;
+        prop_assert!(
+            d < rest_tolerance,
+            "rest mirrored: off by {d:e} (tolerance {rest_tolerance:e})"
+        );
+        check_pose(&rig, &map, &random_pose(rig.data.nodes.len(), pose, false), slack, 2.0 * (distance_off + normal_off))?;
     }
 
     #[test]
     fn any_rest_mirrors_poses_by_the_world_rule(seed in any::<u64>(), pose in any::<u64>()) {
         let rig = mirror_rig(seed, false);
         let map = MirrorMap::from_pairs(&rig.data, &rig.pairs).unwrap();
-        check_pose(&rig, &map, &random_pose(rig.data.nodes.len(), pose, true), 1.0)?;
+        check_pose(&rig, &map, &random_pose(rig.data.nodes.len(), pose, true), 1.0, 0.0)?;
     }
 
     #[test]
