@@ -189,9 +189,8 @@ fn replay(
     golden: &Value,
     order: &str,
     roots: &[Affine3A],
+    (nodes, desc): (&[NodeRest], &SpringBonesDesc),
 ) -> ((f64, u64, usize), usize) {
-    let nodes = glb_nodes(&repo().join("fixtures/vrm").join(name));
-    let desc = desc_of(golden);
     let options = SpringOptions {
         host_loop: if order == "examples" {
             HostLoop::PreviousChild
@@ -202,8 +201,7 @@ fn replay(
         teleport_angle: f32::INFINITY,
         ..SpringOptions::default()
     };
-    let springs =
-        SpringBones::new(&desc, &nodes, options).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let springs = SpringBones::new(desc, nodes, options).unwrap_or_else(|e| panic!("{name}: {e}"));
     // The update order three-vrm used, as nodes.
     let joints = golden["joints"].as_array().unwrap();
     let want_order: Vec<usize> = golden["updateOrder"]
@@ -330,8 +328,9 @@ fn replay(
     (worst, compared)
 }
 
-#[test]
-fn every_fixture_springs_as_three_vrm_springs_it() {
+/// Every golden, replayed with the springs `springs_of` gives for its fixture; panics with the
+/// runs over 0.1 mm.
+fn replay_all(springs_of: impl Fn(&str, &Value) -> (Vec<NodeRest>, SpringBonesDesc)) {
     let goldens = repo().join("scripts/peer/vrm/goldens");
     let roots = root_motion();
     assert_eq!(roots.len(), 601);
@@ -348,8 +347,10 @@ fn every_fixture_springs_as_three_vrm_springs_it() {
         let golden: Value =
             serde_json::from_slice(&std::fs::read(goldens.join(file)).unwrap()).unwrap();
         let fixture = golden["fixture"].as_str().unwrap().to_owned();
+        let (nodes, desc) = springs_of(&fixture, &golden);
         for order in ["current", "examples"] {
-            let ((worst, step, k), compared) = replay(&fixture, &golden, order, &roots);
+            let ((worst, step, k), compared) =
+                replay(&fixture, &golden, order, &roots, (&nodes, &desc));
             let line = format!(
                 "{fixture} {order}: {compared} positions, worst {:.2} µm (step {step}, position {k})",
                 worst * 1e6
@@ -362,4 +363,33 @@ fn every_fixture_springs_as_three_vrm_springs_it() {
     }
     println!("{}", report.join("\n"));
     assert!(failed.is_empty(), "over 0.1 mm:\n{}", failed.join("\n"));
+}
+
+/// The simulation alone: the settings and colliders three-vrm read (recorded in each golden).
+#[test]
+fn every_fixture_springs_as_three_vrm_springs_it() {
+    replay_all(|fixture, golden| {
+        (
+            glb_nodes(&repo().join("fixtures/vrm").join(fixture)),
+            desc_of(golden),
+        )
+    });
+}
+
+/// End to end: each file loaded by skel-gltf (its nodes and its own reading of the springs,
+/// VRM 0.x converted), then simulated.
+#[test]
+fn every_loaded_fixture_springs_as_three_vrm_springs_it() {
+    replay_all(|fixture, _| {
+        let path = repo().join("fixtures/vrm").join(fixture);
+        let asset = skel_gltf::load_path(&path, &skel_gltf::LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{fixture}: {e}"));
+        let desc = asset
+            .vrm()
+            .and_then(|v| v.spring_bones.as_ref())
+            .unwrap_or_else(|| panic!("{fixture}: no spring bones"))
+            .desc
+            .clone();
+        (asset.animation.nodes, desc)
+    });
 }
