@@ -348,5 +348,5 @@ pub enum GltfError {
     /// A VRM extension (`VRMC_vrm`, `VRMC_springBone`, `VRMC_node_constraint`, VRM 0.x's
     /// `VRM`) is malformed; the error names the JSON path.
     #[error(transparent)]
-    Vrm(#[from] crate::vrm::VrmError),
+    Vrm(#[from] crate::vrm_error::VrmError),
 }

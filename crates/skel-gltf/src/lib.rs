@@ -39,6 +39,7 @@ mod document;
 mod error;
 mod extensions;
 mod glb;
+mod human_bone;
 mod image;
 mod influences;
 mod material;
@@ -57,6 +58,7 @@ mod stored_clips;
 mod texture_transform;
 mod uri;
 pub mod vrm;
+mod vrm_error;
 mod warnings;
 mod write;
 

@@ -4,8 +4,9 @@
 
 use serde_json::Value;
 
+use super::context::LoadCtx;
 use super::json::{Object, key_path, object, opt_number, opt_object, opt_string, req_node};
-use super::{LoadCtx, VrmError};
+use crate::vrm_error::VrmError;
 
 const EXT: &str = "VRMC_node_constraint";
 

@@ -3,11 +3,12 @@
 
 use glam::{Vec2, Vec4};
 
+use super::context::LoadCtx;
 use super::json::{
     Object, array, index, item_path, key_path, object, opt_bool, opt_number, opt_string, opt_vec2,
     opt_vec4,
 };
-use super::{LoadCtx, VrmError};
+use crate::vrm_error::VrmError;
 
 /// The 18 preset expressions of VRM 1.0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

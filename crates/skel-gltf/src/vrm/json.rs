@@ -5,7 +5,7 @@
 use glam::{Vec2, Vec3, Vec4};
 use serde_json::{Map, Value};
 
-use super::VrmError;
+use crate::vrm_error::VrmError;
 
 /// A JSON object.
 pub(crate) type Object = Map<String, Value>;

@@ -3,8 +3,9 @@
 
 use glam::Vec3;
 
+use super::context::LoadCtx;
 use super::json::{Object, key_path, opt_number, opt_object, opt_string, opt_vec3, opt_xyz};
-use super::{LoadCtx, VrmError};
+use crate::vrm_error::VrmError;
 
 /// How the look direction is applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

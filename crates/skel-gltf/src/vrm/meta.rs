@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::VrmError;
 use super::json::{Object, opt_bool, opt_number, opt_string, strings};
+use crate::vrm_error::VrmError;
 
 /// The avatar's meta. 1.0 and 0.x spell it differently; the common fields are typed, the
 /// whole object is kept in [`raw`](Self::raw) for the rest (usage permissions).

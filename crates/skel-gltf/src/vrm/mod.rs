@@ -7,7 +7,8 @@
 //! 1.0 (`1.0-beta`, `1.0-draft`) loads with a [`LoadWarning`] (three-vrm accepts only
 //! `1.0-beta`); any other version is skipped with a warning, as three-vrm skips it. Malformed
 //! extensions are [`VrmError`]s naming the JSON path. Spring bones become skel-anim's
-//! [`SpringBonesDesc`], which the simulation consumes.
+//! [`SpringBonesDesc`](skel_anim::spring::SpringBonesDesc), which the simulation
+//! consumes.
 //!
 //! ```
 //! use skel_gltf::vrm::HumanBone;
@@ -24,30 +25,33 @@
 //! ```
 
 mod constraints;
-mod error;
+mod context;
 mod expressions;
 mod humanoid;
 mod json;
 mod look_at;
 mod meta;
+mod spring_bones;
 mod springs_v0;
 mod springs_v1;
 
 use serde_json::Value;
-use skel_anim::spring::SpringBonesDesc;
 
 use crate::nodes::NodeInfo;
 use crate::{LoadWarning, MeshInfo};
+use context::LoadCtx;
 
+pub use crate::human_bone::{HumanBone, REQUIRED_HUMAN_BONES};
+pub use crate::vrm_error::VrmError;
 pub use constraints::{AimAxis, ConstraintKind, NodeConstraint, RollAxis};
-pub use error::VrmError;
 pub use expressions::{
     Expression, ExpressionOverride, ExpressionPreset, MaterialColorBind, MorphTargetBind,
     TextureTransformBind,
 };
-pub use humanoid::{HumanBone, Humanoid, REQUIRED_HUMAN_BONES};
+pub use humanoid::Humanoid;
 pub use look_at::{LookAt, LookAtType, RangeMap};
 pub use meta::VrmMeta;
+pub use spring_bones::SpringBones;
 
 /// Which VRM specification the avatar was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,63 +88,6 @@ pub struct Vrm {
     pub spring_bones: Option<SpringBones>,
     /// `VRMC_node_constraint` constraints, by node order.
     pub constraints: Vec<NodeConstraint>,
-}
-
-/// A file's spring bones in the form skel-anim simulates, plus what that form leaves out.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct SpringBones {
-    /// `specVersion` of `VRMC_springBone` (`None` for VRM 0.x).
-    pub spec_version: Option<String>,
-    /// Springs, colliders and collider groups. A 1.0 spring of `k` listed nodes is `k − 1`
-    /// joints (each node with the next as its tail, the last node only a tail); a 0.x bone
-    /// group root is one spring holding every node below it (see `docs/vrm.md`).
-    pub desc: SpringBonesDesc,
-    /// Each collider group's `name` (1.0; `None` for 0.x groups and unnamed ones).
-    pub collider_group_names: Vec<Option<String>>,
-}
-
-/// What the readers need from the rest of the file, and where they put warnings.
-pub(crate) struct LoadCtx<'a> {
-    /// How many nodes the file has.
-    pub(crate) node_count: usize,
-    /// Every node (children lists for 0.x chains, meshes for expression binds).
-    pub(crate) nodes: &'a [NodeInfo],
-    /// Every mesh (morph target counts).
-    pub(crate) meshes: &'a [MeshInfo],
-    /// Warnings found so far.
-    pub(crate) warnings: Vec<LoadWarning>,
-}
-
-impl LoadCtx<'_> {
-    /// Records a warning at `path`.
-    pub(crate) fn warn(&mut self, path: &str, message: impl Into<String>) {
-        self.warnings.push(LoadWarning::new(path, message));
-    }
-
-    /// Whether `spec_version` (at `path`, of extension `name`) is one skel reads: `1.0`
-    /// silently, a `1.0-…` pre-release with a warning; otherwise a warning and `false`.
-    pub(crate) fn accept_version(&mut self, name: &str, path: &str, spec_version: &str) -> bool {
-        if spec_version == "1.0" {
-            return true;
-        }
-        if spec_version.starts_with("1.0-") {
-            self.warn(
-                path,
-                format!(
-                    "{name} specVersion {spec_version:?} is a pre-release: read as 1.0 (three-vrm reads only \"1.0\" and \"1.0-beta\")"
-                ),
-            );
-            return true;
-        }
-        self.warn(
-            path,
-            format!(
-                "{name} specVersion {spec_version:?} is not supported: the extension is skipped"
-            ),
-        );
-        false
-    }
 }
 
 /// Reads the VRM data of a file (`raw`: its whole JSON); `None` when it has neither a usable

@@ -22,11 +22,13 @@ use skel_anim::spring::{
     ColliderDesc, ColliderShape, SpringBonesDesc, SpringDesc, SpringJointDesc,
 };
 
+use super::context::LoadCtx;
 use super::json::{
     Object, array, indices, integer, item_path, key_path, node, object, opt_number, opt_radius,
     opt_string, opt_xyz, req_node,
 };
-use super::{LoadCtx, SpringBones, VrmError};
+use super::spring_bones::SpringBones;
+use crate::vrm_error::VrmError;
 
 /// Appends the joints of `root`'s subtree, depth first, node before children.
 fn walk(

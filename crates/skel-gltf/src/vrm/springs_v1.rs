@@ -7,11 +7,13 @@ use skel_anim::spring::{
     ColliderDesc, ColliderShape, SpringBonesDesc, SpringDesc, SpringJointDesc,
 };
 
+use super::context::LoadCtx;
 use super::json::{
     Object, indices, item_path, key_path, object, opt_node, opt_number, opt_object, opt_radius,
     opt_string, opt_vec3, req_array, req_node,
 };
-use super::{LoadCtx, SpringBones, VrmError};
+use super::spring_bones::SpringBones;
+use crate::vrm_error::VrmError;
 
 const EXT: &str = "VRMC_springBone";
 const EXTENDED: &str = "VRMC_springBone_extended_collider";

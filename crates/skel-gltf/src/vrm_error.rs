@@ -2,7 +2,7 @@
 //! field (`extensions.VRMC_springBone.springs[2].joints[0].node`), as gltf-rs's errors do, so a
 //! user can find it in the file.
 
-use super::humanoid::HumanBone;
+use crate::human_bone::HumanBone;
 
 /// A malformed VRM extension. Loading never panics on one: it ends here.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
