@@ -6,7 +6,7 @@ use glam::{Vec2, Vec4};
 use super::context::LoadCtx;
 use super::json::{
     Object, array, index, item_path, key_path, object, opt_bool, opt_number, opt_string, opt_vec2,
-    opt_vec4,
+    opt_vec4, unsigned,
 };
 use crate::vrm_error::VrmError;
 
@@ -228,7 +228,7 @@ fn read_expression_v1(
         let k = b.get("index").ok_or_else(|| VrmError::Missing {
             path: key_path(&bp, "index"),
         })?;
-        let k = index(k, &key_path(&bp, "index"), usize::MAX, "morph target")?;
+        let k = unsigned(k, &key_path(&bp, "index"))?;
         let weight = opt_number(b, "weight", &bp)?.unwrap_or(1.0);
         if has_target(ctx, n, k, &bp) {
             x.morph_target_binds.push(MorphTargetBind {
@@ -246,7 +246,7 @@ fn read_expression_v1(
             path: key_path(&bp, "material"),
         })?;
         x.material_color_binds.push(MaterialColorBind {
-            material: index(m, &key_path(&bp, "material"), usize::MAX, "material")?,
+            material: unsigned(m, &key_path(&bp, "material"))?,
             kind: opt_string(b, "type", &bp)?.unwrap_or_default(),
             target_value: opt_vec4(b, "targetValue", &bp)?.unwrap_or(Vec4::ZERO),
         });
@@ -259,7 +259,7 @@ fn read_expression_v1(
             path: key_path(&bp, "material"),
         })?;
         x.texture_transform_binds.push(TextureTransformBind {
-            material: index(m, &key_path(&bp, "material"), usize::MAX, "material")?,
+            material: unsigned(m, &key_path(&bp, "material"))?,
             scale: opt_vec2(b, "scale", &bp)?.unwrap_or(Vec2::ONE),
             offset: opt_vec2(b, "offset", &bp)?.unwrap_or(Vec2::ZERO),
         });
@@ -346,7 +346,7 @@ pub(crate) fn read_expressions_v0(
                 continue;
             };
             let mesh = index(mesh, &key_path(&bp, "mesh"), ctx.meshes.len(), "mesh")?;
-            let target = index(target, &key_path(&bp, "index"), usize::MAX, "morph target")?;
+            let target = unsigned(target, &key_path(&bp, "index"))?;
             // In f64, as three-vrm computes `0.01 * weight`: 80 gives 0.8, not 0.79999995.
             let weight =
                 (0.01 * f64::from(opt_number(bind, "weight", &bp)?.unwrap_or(100.0))) as f32;

@@ -131,6 +131,13 @@ pub(crate) fn integer(v: &Value, path: &str) -> Result<i64, VrmError> {
     v.as_i64().ok_or_else(|| wrong(path, "an integer"))
 }
 
+/// `v` as a non-negative integer (an index checked elsewhere, or kept as data).
+pub(crate) fn unsigned(v: &Value, path: &str) -> Result<usize, VrmError> {
+    v.as_u64()
+        .and_then(|n| usize::try_from(n).ok())
+        .ok_or_else(|| wrong(path, "a non-negative integer"))
+}
+
 /// `v` as a node index below `node_count`.
 pub(crate) fn node(v: &Value, path: &str, node_count: usize) -> Result<usize, VrmError> {
     let n = integer(v, path)?;

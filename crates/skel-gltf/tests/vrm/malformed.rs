@@ -196,6 +196,43 @@ fn humanoid_and_constraint_errors_are_named() {
 }
 
 #[test]
+fn a_negative_morph_target_index_is_a_wrong_type() {
+    let e = vrm_error("v1_expressions", |j| {
+        *at(
+            j,
+            "/extensions/VRMC_vrm/expressions/custom/smirk/morphTargetBinds/1/index",
+        ) = json!(-1);
+    });
+    assert_eq!(
+        e,
+        VrmError::WrongType {
+            path: "extensions.VRMC_vrm.expressions.custom.smirk.morphTargetBinds[1].index".into(),
+            expected: "a non-negative integer",
+        }
+    );
+    // A bind past the mesh's three targets is skipped with a warning, as three-vrm skips it.
+    let asset = edited("v1_expressions", |j| {
+        *at(
+            j,
+            "/extensions/VRMC_vrm/expressions/preset/aa/morphTargetBinds/0/index",
+        ) = json!(3);
+    })
+    .unwrap();
+    let aa = asset
+        .vrm
+        .as_ref()
+        .unwrap()
+        .expressions
+        .iter()
+        .find(|x| x.name == "aa");
+    assert!(aa.unwrap().morph_target_binds.is_empty());
+    assert_eq!(
+        asset.warnings[0].path,
+        "extensions.VRMC_vrm.expressions.preset.aa.morphTargetBinds[0]"
+    );
+}
+
+#[test]
 fn vrm0_errors_are_named() {
     let e = vrm_error("v0_branching", |j| {
         *at(j, "/extensions/VRM/secondaryAnimation/boneGroups/0/bones/1") = json!(-3);
