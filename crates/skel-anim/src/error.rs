@@ -403,4 +403,14 @@ pub enum AnimError {
         /// What is wrong, with the index it concerns.
         reason: String,
     },
+    /// A node constraint ([`NodeConstraints`](crate::constraint::NodeConstraints)) that cannot
+    /// run: a node past the character's nodes, a source that is its destination, a weight
+    /// that is not finite, or a circle of constraints each waiting for another.
+    #[error("node constraint on node {node}: {reason}")]
+    BadConstraint {
+        /// The constrained node.
+        node: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
 }

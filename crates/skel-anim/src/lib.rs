@@ -73,6 +73,7 @@ pub use glam;
 
 pub mod compat;
 mod compile;
+pub mod constraint;
 mod data;
 mod error;
 pub mod foot;

@@ -96,6 +96,7 @@ impl Player {
             frame_map,
             inertia,
             foot,
+            constraints,
             springs,
             last_dt,
             ..
@@ -125,6 +126,9 @@ impl Player {
             // A capture is not a frame: the feet's state moves once per shown pose.
             if let (Some(foot), Capture::Nothing) = (foot, capture) {
                 foot.run(rig.data(), scratch, *last_dt);
+            }
+            if let (Some(c), Capture::Nothing | Capture::Springs) = (constraints, capture) {
+                c.apply(&mut scratch.trs, glam::Affine3A::IDENTITY);
             }
             if let (Some(job), Capture::Nothing) = (springs, capture) {
                 job.bones.write_rotations(&job.state, &mut scratch.trs);

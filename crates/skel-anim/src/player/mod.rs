@@ -148,6 +148,8 @@ pub struct Player {
     inertia: Option<Box<inertia_state::PlayerInertia>>,
     /// Foot placement, run after IK.
     foot: Option<Box<FootPlacementJob>>,
+    /// Node constraints, run after foot placement and before the springs.
+    constraints: Option<Arc<crate::constraint::NodeConstraints>>,
     /// Spring bones, stepped while the clocks advance and written after foot placement.
     springs: Option<Box<SpringJob>>,
     /// Seconds of the last advance (what the pose operations that ease take as their step).
@@ -170,6 +172,7 @@ impl Player {
             frame_map: ik_pass::FrameMap::of(rig),
             inertia: None,
             foot: None,
+            constraints: None,
             springs: None,
             last_dt: 0.0,
         }

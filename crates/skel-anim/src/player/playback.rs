@@ -237,6 +237,7 @@ impl Player {
             && self.ik.is_empty()
             && self.foot.is_none()
             && self.springs.is_none()
+            && self.constraints.is_none()
             && self.root.is_none()
             && self.snapshot.weight <= 0.0
             && quad_mix::pose(
@@ -270,6 +271,7 @@ impl Player {
             frame_map,
             inertia,
             foot,
+            constraints,
             springs,
             last_dt,
             ..
@@ -286,6 +288,9 @@ impl Player {
             if let Some(foot) = foot {
                 foot.run(rig.data(), scratch, *last_dt);
             }
+            if let Some(c) = constraints {
+                c.apply(&mut scratch.trs, glam::Affine3A::IDENTITY);
+            }
             if let Some(job) = springs {
                 job.bones.write_rotations(&job.state, &mut scratch.trs);
             }
@@ -301,6 +306,7 @@ impl Player {
             || !self.ik.is_empty()
             || self.foot.is_some()
             || self.springs.is_some()
+            || self.constraints.is_some()
             || self.inertia.as_ref().is_some_and(|i| i.pending())
         {
             return None;

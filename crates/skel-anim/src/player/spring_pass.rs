@@ -96,6 +96,29 @@ impl Player {
         self.springs.as_deref_mut()
     }
 
+    /// Installs (or removes) node constraints (see [`crate::constraint`]), run on every pose
+    /// after foot placement and before the spring bones, as three-vrm runs them.
+    ///
+    /// # Errors
+    /// [`AnimError::BadConstraint`] when the constraints were made for a rig of another node
+    /// count.
+    pub fn set_constraints(
+        &mut self,
+        constraints: Option<Arc<crate::constraint::NodeConstraints>>,
+    ) -> Result<(), AnimError> {
+        if let Some(c) = &constraints {
+            let nodes = self.data().nodes.len();
+            if c.node_count() != nodes {
+                return Err(AnimError::BadConstraint {
+                    node: c.node_count(),
+                    reason: "made for a rig of another node count (node: that count)",
+                });
+            }
+        }
+        self.constraints = constraints;
+        Ok(())
+    }
+
     /// The installed springs (their state says where each tail is).
     #[must_use]
     pub fn springs(&self) -> Option<&SpringJob> {
@@ -191,8 +214,9 @@ impl Player {
         }
     }
 
-    /// The layers' pose at the clocks' current times (mix, a running blend, IK; not foot
-    /// placement, whose state moves once per shown frame) into the spring job's pose buffer.
+    /// The layers' pose at the clocks' current times (mix, a running blend, IK, node
+    /// constraints; not foot placement, whose state moves once per shown frame) into the spring
+    /// job's pose buffer.
     fn pose_for_springs(&mut self) {
         if !self.groups.is_empty() {
             self.pose_groups(&mut NullSink, group_mix::Capture::Springs);
@@ -206,6 +230,7 @@ impl Player {
                 ik,
                 frame_map,
                 inertia,
+                constraints,
                 ..
             } = self;
             poser.pose_with(&mut NullSink, |rig, scratch| {
@@ -215,6 +240,9 @@ impl Player {
                 }
                 if !ik.is_empty() {
                     ik_pass::solve_all(scratch, ik, frame_map);
+                }
+                if let Some(c) = constraints {
+                    c.apply(&mut scratch.trs, Affine3A::IDENTITY);
                 }
             });
         }
