@@ -260,3 +260,41 @@ fn a_player_runs_its_constraints_on_every_pose() {
             .is_err()
     );
 }
+
+#[test]
+fn a_loaded_vrm_runs_its_constraints() {
+    // fixtures/vrm/v1_constraints.vrm: forearmTwist rolls with the left lower arm about x at
+    // weight 0.5, aimer aims +z at the right hand, rotationCopy copies the left upper arm at 0.7.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/vrm/v1_constraints.vrm");
+    let asset = skel_gltf::load_path(&path, &skel_gltf::LoadOptions::default()).unwrap();
+    let vrm = asset.vrm().unwrap();
+    assert_eq!(vrm.constraints.len(), 3);
+    let nodes = &asset.animation.nodes;
+    let constraints = NodeConstraints::new(&vrm.constraints, nodes).unwrap();
+    let roll = vrm
+        .constraints
+        .iter()
+        .find(|c| matches!(c.kind, ConstraintKind::Roll { .. }))
+        .unwrap();
+    let ConstraintKind::Roll { source, .. } = roll.kind else {
+        unreachable!()
+    };
+    let mut trs = trs_of(nodes);
+    let rest = |n: usize| Quat::from_array(nodes[n].rotation);
+    // The source twisted 0.8 rad about x from its rest (seen from the destination's rest).
+    let twist = Quat::from_rotation_x(0.8);
+    let dst_rest = rest(roll.node);
+    set_rotation(
+        &mut trs,
+        source,
+        dst_rest * twist * dst_rest.inverse() * rest(source),
+    );
+    constraints.apply(&mut trs, Affine3A::IDENTITY);
+    let want = dst_rest * Quat::from_rotation_x(0.4);
+    assert!(
+        close(rotation(&trs, roll.node), want, 1e-5),
+        "{} vs {want}",
+        rotation(&trs, roll.node)
+    );
+}

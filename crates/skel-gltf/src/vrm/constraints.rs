@@ -7,75 +7,9 @@ use serde_json::Value;
 use super::context::LoadCtx;
 use super::json::{Object, key_path, object, opt_number, opt_object, opt_string, req_node};
 use crate::vrm_error::VrmError;
+pub use skel_anim::constraint::{AimAxis, ConstraintKind, NodeConstraintDesc, RollAxis};
 
 const EXT: &str = "VRMC_node_constraint";
-
-/// The axis a roll constraint transfers rotation about (the destination's local axis).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RollAxis {
-    /// `X`.
-    X,
-    /// `Y`.
-    Y,
-    /// `Z`.
-    Z,
-}
-
-/// The destination's local axis an aim constraint points at the source.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AimAxis {
-    /// `PositiveX`.
-    PositiveX,
-    /// `NegativeX`.
-    NegativeX,
-    /// `PositiveY`.
-    PositiveY,
-    /// `NegativeY`.
-    NegativeY,
-    /// `PositiveZ`.
-    PositiveZ,
-    /// `NegativeZ`.
-    NegativeZ,
-}
-
-/// What the constraint does.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ConstraintKind {
-    /// Transfers the source's rotation about `axis` (twist bones).
-    Roll {
-        /// The node whose rotation is read.
-        source: usize,
-        /// The axis.
-        axis: RollAxis,
-        /// How much (0–1; default 1).
-        weight: f32,
-    },
-    /// Turns `axis` of the destination towards the source's position.
-    Aim {
-        /// The node aimed at.
-        source: usize,
-        /// The destination's axis that points at it.
-        axis: AimAxis,
-        /// How much (0–1; default 1).
-        weight: f32,
-    },
-    /// Copies the source's rotation (relative to rest).
-    Rotation {
-        /// The node whose rotation is copied.
-        source: usize,
-        /// How much (0–1; default 1).
-        weight: f32,
-    },
-}
-
-/// A constraint on one node.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NodeConstraint {
-    /// The constrained (destination) node.
-    pub node: usize,
-    /// What it does.
-    pub kind: ConstraintKind,
-}
 
 fn weight(o: &Object, path: &str) -> Result<f32, VrmError> {
     Ok(opt_number(o, "weight", path)?.unwrap_or(1.0))
@@ -148,7 +82,7 @@ fn read_constraint(c: &Object, path: &str, node_count: usize) -> Result<Constrai
 pub(crate) fn read_constraints(
     raw: &Value,
     ctx: &mut LoadCtx<'_>,
-) -> Result<Vec<NodeConstraint>, VrmError> {
+) -> Result<Vec<NodeConstraintDesc>, VrmError> {
     let mut out = Vec::new();
     let Some(nodes) = raw.get("nodes").and_then(Value::as_array) else {
         return Ok(out);
@@ -166,7 +100,7 @@ pub(crate) fn read_constraints(
         let cp = key_path(&path, "constraint");
         let c =
             opt_object(ext, "constraint", &path)?.ok_or(VrmError::Missing { path: cp.clone() })?;
-        out.push(NodeConstraint {
+        out.push(NodeConstraintDesc {
             node: n,
             kind: read_constraint(c, &cp, ctx.node_count)?,
         });

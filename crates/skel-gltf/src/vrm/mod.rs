@@ -43,7 +43,7 @@ use context::LoadCtx;
 
 pub use crate::human_bone::{HumanBone, REQUIRED_HUMAN_BONES};
 pub use crate::vrm_error::VrmError;
-pub use constraints::{AimAxis, ConstraintKind, NodeConstraint, RollAxis};
+pub use constraints::{AimAxis, ConstraintKind, NodeConstraintDesc, RollAxis};
 pub use expressions::{
     Expression, ExpressionOverride, ExpressionPreset, MaterialColorBind, MorphTargetBind,
     TextureTransformBind,
@@ -87,7 +87,7 @@ pub struct Vrm {
     /// Spring bones (`VRMC_springBone`, or 0.x `secondaryAnimation`), with the version read.
     pub spring_bones: Option<SpringBones>,
     /// `VRMC_node_constraint` constraints, by node order.
-    pub constraints: Vec<NodeConstraint>,
+    pub constraints: Vec<NodeConstraintDesc>,
 }
 
 /// Reads the VRM data of a file (`raw`: its whole JSON); `None` when it has neither a usable
