@@ -263,8 +263,8 @@ fn a_player_runs_its_constraints_on_every_pose() {
 
 #[test]
 fn a_loaded_vrm_runs_its_constraints() {
-    // fixtures/vrm/v1_constraints.vrm: forearmTwist rolls with the left lower arm about x at
-    // weight 0.5, aimer aims +z at the right hand, rotationCopy copies the left upper arm at 0.7.
+    // fixtures/vrm/v1_constraints.vrm: forearmTwist rolls with the left hand about x at weight
+    // 0.5, aimer aims +z at the right hand, rotationCopy copies the left lower arm at 0.7.
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures/vrm/v1_constraints.vrm");
     let asset = skel_gltf::load_path(&path, &skel_gltf::LoadOptions::default()).unwrap();

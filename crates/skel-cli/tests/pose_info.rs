@@ -229,6 +229,39 @@ fn info_lists_skins_meshes_and_clips() {
 }
 
 #[test]
+fn info_lists_what_a_vrm_holds() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/vrm/v1_constraints.vrm"
+    );
+    let (ok, stdout, stderr) = skel(&["info", fixture]);
+    assert!(ok, "{stderr}");
+    for line in [
+        "vrm: VRMC_vrm 1.0, avatar \"v1_constraints\"",
+        "  humanoid: 19 bones",
+        "  spring bones: 1 springs (0 in a center's space), 2 joints, 0 colliders in 0 groups",
+        "  constraint: node 23 \"forearmTwist\" follows node 10 \"leftHand\" (roll, weight 0.5)",
+        "  constraint: node 25 \"rotationCopy\" follows node 9 \"leftLowerArm\" (rotation, weight 0.7)",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l == line),
+            "no {line:?} in:\n{stdout}"
+        );
+    }
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/vrm/v0_branching.vrm"
+    );
+    let (ok, stdout, stderr) = skel(&["info", fixture]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("vrm: VRM 0.x (0.0)"), "{stdout}");
+    assert!(
+        stdout.contains("24 joints, 2 colliders in 2 groups"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn bad_arguments_fail_with_a_message() {
     let Some(shared) = shared_dir("bad_arguments_fail_with_a_message") else {
         return;

@@ -198,6 +198,9 @@ pub fn describe(asset: &GltfAsset, name: &str) -> String {
             support.detail()
         );
     }
+    if let Some(vrm) = asset.vrm() {
+        super::info_vrm::describe(&mut out, vrm, &|node| node_label(asset, node));
+    }
     if !asset.warnings.is_empty() {
         let _ = writeln!(out, "skipped:");
         for w in &asset.warnings {

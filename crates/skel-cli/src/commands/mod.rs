@@ -4,6 +4,7 @@ pub mod bench;
 pub mod bench_gpu;
 pub mod compress;
 pub mod info;
+mod info_vrm;
 pub mod mirror;
 pub mod pick;
 pub mod play;
