@@ -63,7 +63,8 @@ impl SpringJob {
 }
 
 impl Player {
-    /// Installs (or removes) spring bones (see [`crate::spring`] and [the module](self)).
+    /// Installs (or removes) spring bones (see [`crate::spring`]), stepped at their fixed rate
+    /// on the pose the layers give at each step's own instant.
     /// While set, [`advance`](Self::advance) and [`tick`](Self::tick) pose the character at
     /// every fixed spring step their time crosses, and every pose shown carries the springs'
     /// rotations. Allocates the job's pose buffer here, nothing per frame.
