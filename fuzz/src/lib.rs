@@ -23,5 +23,6 @@ pub mod graph;
 pub mod num;
 pub mod rig;
 pub mod stored;
+pub mod vrm;
 
 pub use asset::exercise_asset;

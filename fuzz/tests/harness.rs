@@ -215,3 +215,27 @@ fn meshopt_inputs_reach_the_decoder() {
     input.extend(&stream);
     skel_fuzz::extensions::meshopt_bytes(&input);
 }
+
+#[test]
+fn vrm_inputs_reach_the_extension_readers_and_the_springs() {
+    // The fixture as it is (its own springBone JSON) rebuilds into a file that loads and
+    // springs; a wrong type comes back as the loader's typed error.
+    let glb = skel_fuzz::vrm::vrm_file(0, br#"{"specVersion":"1.0","springs":[]}"#).unwrap();
+    let asset = skel_gltf::load_slice(&glb, None, &skel_gltf::LoadOptions::default()).unwrap();
+    assert!(asset.vrm().unwrap().spring_bones.is_some());
+    let bad = skel_fuzz::vrm::vrm_file(
+        0,
+        br#"{"specVersion":"1.0","springs":[{"joints":[{"node":-3}]}]}"#,
+    )
+    .unwrap();
+    let err = skel_gltf::load_slice(&bad, None, &skel_gltf::LoadOptions::default()).unwrap_err();
+    assert!(
+        err.to_string().contains("springs[0].joints[0].node"),
+        "{err}"
+    );
+    for choice in 0..6 {
+        for text in [&b"{}"[..], b"[1,2", b"null", b"{\"specVersion\":\"1.0\"}"] {
+            skel_fuzz::vrm::vrm_bytes(&[&[choice][..], text].concat());
+        }
+    }
+}

@@ -19,13 +19,14 @@ use std::process::{Command, Stdio};
 use std::time::SystemTime;
 
 /// The fuzz targets, in the order they run.
-pub(crate) const TARGETS: [&str; 6] = [
+pub(crate) const TARGETS: [&str; 7] = [
     "load_gltf",
     "pointer",
     "meshopt",
     "controller_api",
     "graph_json",
     "stored_keys",
+    "vrm",
 ];
 
 /// Per-input time limit: an input slower than this is reported as a hang.
