@@ -79,21 +79,24 @@ pub fn seeds() -> Vec<(String, Vec<u8>)> {
     let Some(base) = data() else {
         return Vec::new();
     };
-    [(KeyFormat::Variable, "variable"), (KeyFormat::Fixed, "fixed")]
-        .into_iter()
-        .filter_map(|(keys, name)| {
-            let options = RigOptions {
-                compression: Some(Compression {
-                    keys,
-                    ..Compression::default()
-                }),
-                ..RigOptions::default()
-            };
-            let rig = Rig::with_options(Arc::clone(&base), &options).ok()?;
-            let stored = rig.stored_keys(CLIP).ok()??;
-            Some((format!("{name}.bin"), stored.as_bytes().to_vec()))
-        })
-        .collect()
+    [
+        (KeyFormat::Variable, "variable"),
+        (KeyFormat::Fixed, "fixed"),
+    ]
+    .into_iter()
+    .filter_map(|(keys, name)| {
+        let options = RigOptions {
+            compression: Some(Compression {
+                keys,
+                ..Compression::default()
+            }),
+            ..RigOptions::default()
+        };
+        let rig = Rig::with_options(Arc::clone(&base), &options).ok()?;
+        let stored = rig.stored_keys(CLIP).ok()??;
+        Some((format!("{name}.bin"), stored.as_bytes().to_vec()))
+    })
+    .collect()
 }
 
 #[cfg(test)]
@@ -108,7 +111,11 @@ mod tests {
     fn seeds_are_current_and_attach() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/stored_keys");
         let seeds = seeds();
-        assert_eq!(seeds.len(), 2, "the fixture is missing: run `cargo xtask fixtures`");
+        assert_eq!(
+            seeds.len(),
+            2,
+            "the fixture is missing: run `cargo xtask fixtures`"
+        );
         for (name, bytes) in &seeds {
             let path = dir.join(name);
             if std::env::var_os("SKEL_FUZZ_WRITE_SEEDS").is_some() {
@@ -117,7 +124,8 @@ mod tests {
             }
             assert_eq!(&std::fs::read(&path).unwrap(), bytes, "{name} is stale");
             let mut d = (*data().unwrap()).clone();
-            d.attach_stored_keys(CLIP, StoredKeys::from_bytes(bytes.as_slice())).unwrap();
+            d.attach_stored_keys(CLIP, StoredKeys::from_bytes(bytes.as_slice()))
+                .unwrap();
             stored_keys_bytes(bytes);
         }
         // Truncated and flipped: refused or played, never a panic.
