@@ -37,9 +37,10 @@
 //! # Ok::<(), skel_anim::AnimError>(())
 //! ```
 
-use glam::{Affine3A, Quat, Vec3, Vec3A};
+use glam::{Affine3A, Quat, Vec3};
 
 use crate::data::{R_OFF, S_OFF, T_OFF, TRS_STRIDE};
+use crate::math::unit_arc::from_unit_vectors;
 use crate::{AnimError, NodeRest};
 
 /// The axis a roll constraint keeps the twist about, in the destination's rest frame.
@@ -194,7 +195,7 @@ impl NodeConstraints {
                         * rotation(trs, source)
                         * (c.src_rest.inverse() * c.dst_rest);
                     let n1 = delta * a;
-                    let target = c.dst_rest * from_unit_vectors(n1, a) * delta;
+                    let target = c.dst_rest * from_unit_vectors(n1.into(), a.into()) * delta;
                     c.dst_rest.slerp(target, weight)
                 }
                 ConstraintKind::Aim {
@@ -212,7 +213,7 @@ impl NodeConstraints {
                     let src = self.world(trs, root, source).translation;
                     let a1 = Vec3::from(src - dst).normalize_or_zero();
                     let target = parent_turn.inverse()
-                        * from_unit_vectors(a0, a1)
+                        * from_unit_vectors(a0.into(), a1.into())
                         * parent_turn
                         * c.dst_rest;
                     c.dst_rest.slerp(target, weight)
@@ -297,24 +298,6 @@ fn parent_rotation(m: &Affine3A) -> Quat {
         return Quat::IDENTITY;
     }
     Quat::from_mat3a(&glam::Mat3A::from_cols(x / sx, y / sy, z / sz)).normalize()
-}
-
-/// three.js's `Quaternion.setFromUnitVectors` (as the spring bones use it).
-fn from_unit_vectors(from: Vec3, to: Vec3) -> Quat {
-    let (from, to) = (Vec3A::from(from), Vec3A::from(to));
-    let r = from.dot(to) + 1.0;
-    let q = if r < f32::EPSILON {
-        if from.x.abs() > from.z.abs() {
-            Quat::from_xyzw(-from.y, from.x, 0.0, 0.0)
-        } else {
-            Quat::from_xyzw(0.0, -from.z, from.y, 0.0)
-        }
-    } else {
-        let c = from.cross(to);
-        Quat::from_xyzw(c.x, c.y, c.z, r)
-    };
-    let len = q.length();
-    if len > 0.0 { q / len } else { Quat::IDENTITY }
 }
 
 /// three-vrm's order: in the order given, each constraint after the constraints on the

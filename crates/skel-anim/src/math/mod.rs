@@ -5,3 +5,4 @@
 pub(crate) mod interpolate;
 pub(crate) mod mul_add;
 pub(crate) mod slerp_wide;
+pub(crate) mod unit_arc;

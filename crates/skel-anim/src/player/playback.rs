@@ -261,6 +261,14 @@ impl Player {
             crate::pose::bones::compute_frame_bone_matrices(data, scratch, sink);
             return;
         }
+        self.pose_layers(sink, true);
+    }
+
+    /// The layered pass, step by step: mix, a running blend, IK, then (for a shown `frame`)
+    /// foot placement, then node constraints, then (for a shown frame) the springs' rotations.
+    /// A spring step's pose is not a frame: it finishes no switch, moves no foot and shows no
+    /// springs.
+    pub(super) fn pose_layers(&mut self, sink: &mut dyn PoseSink, frame: bool) {
         let Self {
             poser,
             layers,
@@ -279,19 +287,23 @@ impl Player {
         poser.pose_with(sink, |rig, scratch| {
             mix::mix_layers_with(rig, scratch, layers, mix, snapshot, root.as_ref());
             if let Some(inertia) = inertia {
-                inertia_state::finish_switch(inertia, &scratch.trs);
-                inertia.apply(&mut scratch.trs);
+                if frame {
+                    inertia_state::finish_switch(inertia, &scratch.trs);
+                }
+                if frame || !inertia.pending() {
+                    inertia.apply(&mut scratch.trs);
+                }
             }
             if !ik.is_empty() {
                 ik_pass::solve_all(scratch, ik, frame_map);
             }
-            if let Some(foot) = foot {
+            if let (Some(foot), true) = (foot, frame) {
                 foot.run(rig.data(), scratch, *last_dt);
             }
             if let Some(c) = constraints {
                 c.apply(&mut scratch.trs, glam::Affine3A::IDENTITY);
             }
-            if let Some(job) = springs {
+            if let (Some(job), true) = (springs, frame) {
                 job.bones.write_rotations(&job.state, &mut scratch.trs);
             }
         });

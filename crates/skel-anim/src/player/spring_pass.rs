@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use glam::{Affine3A, Mat4, Quat};
 
-use super::{AnimationEvent, Player, group_mix, ik_pass, mix};
+use super::{AnimationEvent, Player, group_mix};
 use crate::spring::{SpringBones, SpringState};
 use crate::{AnimError, Handedness, NullSink};
 
@@ -222,30 +222,7 @@ impl Player {
         if !self.groups.is_empty() {
             self.pose_groups(&mut NullSink, group_mix::Capture::Springs);
         } else {
-            let Self {
-                poser,
-                layers,
-                mix,
-                snapshot,
-                root,
-                ik,
-                frame_map,
-                inertia,
-                constraints,
-                ..
-            } = self;
-            poser.pose_with(&mut NullSink, |rig, scratch| {
-                mix::mix_layers_with(rig, scratch, layers, mix, snapshot, root.as_ref());
-                if let Some(inertia) = inertia.as_deref_mut().filter(|i| !i.pending()) {
-                    inertia.apply(&mut scratch.trs);
-                }
-                if !ik.is_empty() {
-                    ik_pass::solve_all(scratch, ik, frame_map);
-                }
-                if let Some(c) = constraints {
-                    c.apply(&mut scratch.trs, Affine3A::IDENTITY);
-                }
-            });
+            self.pose_layers(&mut NullSink, false);
         }
         if let Some(job) = self.springs.as_deref_mut() {
             job.step_trs.copy_from_slice(&self.poser.scratch.trs);

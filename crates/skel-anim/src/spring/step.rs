@@ -8,6 +8,7 @@ use super::SpringProfile;
 use super::collide::{distance, univrm};
 use super::setup::{Joint, SpringBones};
 use crate::data::{NONE, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
+use crate::math::unit_arc::from_unit_vectors;
 
 /// One character's spring state: each joint's tail now and a step ago (in its center's space),
 /// the rotations the last step gave, and scratch matrices, all sized once by
@@ -460,23 +461,4 @@ fn to_center(live: &[Affine3A], center: u32, p: Vec3A) -> Vec3A {
     } else {
         live[center as usize].inverse().transform_point3a(p)
     }
-}
-
-/// The rotation taking the unit `from` onto the unit `to`, as three.js's
-/// `Quaternion.setFromUnitVectors` computes it (a half turn about an axis across `from` when
-/// they are opposite), normalised.
-fn from_unit_vectors(from: Vec3A, to: Vec3A) -> Quat {
-    let r = from.dot(to) + 1.0;
-    let q = if r < f32::EPSILON {
-        if from.x.abs() > from.z.abs() {
-            Quat::from_xyzw(-from.y, from.x, 0.0, 0.0)
-        } else {
-            Quat::from_xyzw(0.0, -from.z, from.y, 0.0)
-        }
-    } else {
-        let c = from.cross(to);
-        Quat::from_xyzw(c.x, c.y, c.z, r)
-    };
-    let len = q.length();
-    if len > 0.0 { q / len } else { Quat::IDENTITY }
 }
