@@ -85,8 +85,11 @@
 //! # Ok::<(), skel_anim::AnimError>(())
 //! ```
 
+mod chain_step;
+mod chains;
 mod collide;
 mod desc;
+mod lanes;
 mod setup;
 mod step;
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use glam::{Affine3A, Quat, Vec3, Vec3A};
 
+use super::chains::{Depth, Group};
 use super::desc::{ColliderShape, SpringBonesDesc, SpringJointDesc};
 use super::{SpringOptions, SpringProfile};
 use crate::data::NONE;
@@ -70,6 +71,12 @@ pub struct SpringBones {
     pub(super) collider_moves: Vec<bool>,
     pub(super) joint_colliders: Vec<u32>,
     pub(super) follow: Vec<u32>,
+    /// The chains stepped four at a time (see `chains`), their depths, and the joints and
+    /// nodes they cover.
+    pub(super) groups: Vec<Group>,
+    pub(super) depths: Vec<Depth>,
+    pub(super) grouped_joint: Vec<bool>,
+    pub(super) grouped_node: Vec<bool>,
 }
 
 impl SpringBones {
@@ -216,9 +223,28 @@ impl SpringBones {
             collider_moves,
             joint_colliders,
             follow: Vec::new(),
+            groups: Vec::new(),
+            depths: Vec::new(),
+            grouped_joint: Vec::new(),
+            grouped_node: Vec::new(),
         };
         bones.follow_lists(&spring_node);
+        bones.set_lanes(true);
         Ok(bones)
+    }
+
+    /// Whether chains that can run four at a time do (the default), or every joint steps one
+    /// by one: the same result bit for bit either way; the tests compare the two.
+    pub(super) fn set_lanes(&mut self, on: bool) {
+        let plan = if on {
+            super::chains::plan(self)
+        } else {
+            super::chains::Plan::none(self)
+        };
+        self.groups = plan.groups;
+        self.depths = plan.depths;
+        self.grouped_joint = plan.grouped_joint;
+        self.grouped_node = plan.grouped_node;
     }
 
     /// Each joint's nodes to bring up to date after it turns: its descendants, parents first,

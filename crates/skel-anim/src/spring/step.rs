@@ -5,6 +5,7 @@ use glam::{Affine3A, Quat, Vec3, Vec3A};
 
 use super::HostLoop;
 use super::SpringProfile;
+use super::chain_step::Probe;
 use super::collide::{distance, univrm};
 use super::setup::{Joint, SpringBones};
 use crate::data::{NONE, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
@@ -46,6 +47,8 @@ pub struct SpringState {
     /// origin to 0.06 µm).
     pub(super) origin: Vec3A,
     pub(super) ready: bool,
+    /// The colliders of the chain group being stepped (see `chain_step`).
+    pub(super) probes: Vec<Probe>,
 }
 
 impl SpringState {
@@ -106,6 +109,14 @@ impl SpringBones {
             last_root: Affine3A::IDENTITY,
             origin: Vec3A::ZERO,
             ready: false,
+            probes: vec![
+                Probe::EMPTY;
+                self.groups
+                    .iter()
+                    .map(|g| g.max_colliders as usize)
+                    .max()
+                    .unwrap_or(0)
+            ],
         }
     }
 
@@ -116,7 +127,7 @@ impl SpringBones {
         for (r, joint) in state.rotation.iter_mut().zip(&self.joints) {
             *r = joint.initial_rotation;
         }
-        self.locals(state, trs);
+        self.locals(state, trs, false);
         state.origin = root.translation;
         let root = relative(root, state.origin);
         self.world_from_locals(&state.local, root, &mut state.last_world);
@@ -153,8 +164,9 @@ impl SpringBones {
         state.last_root = root;
         self.move_origin(state, root.translation);
         let root = relative(root, state.origin);
-        self.locals(state, trs);
-        // The world matrices the step starts from (see HostLoop).
+        self.locals(state, trs, true);
+        // The world matrices the step starts from (see HostLoop); the nodes the chain groups
+        // place are theirs.
         let SpringState {
             local,
             live,
@@ -163,6 +175,9 @@ impl SpringBones {
         } = state;
         for &i in &self.order {
             let i = i as usize;
+            if self.grouped_node[i] {
+                continue;
+            }
             let p = self.parent[i];
             let parent = if p == NONE { root } else { live[p as usize] };
             let now = parent * local[i];
@@ -183,8 +198,11 @@ impl SpringBones {
                 *frame = collider_frame(&state.live, c);
             }
         }
+        self.step_groups(state, trs, root, dt);
         for (j, joint) in self.joints.iter().enumerate() {
-            self.step_joint(state, trs, j, joint, root, dt);
+            if !self.grouped_joint[j] {
+                self.step_joint(state, trs, j, joint, root, dt);
+            }
         }
         self.write_rotations(state, trs);
         // Every node at or below a spring bone was brought up to date by its joint (its own
@@ -312,11 +330,15 @@ impl SpringBones {
         trs
     }
 
-    /// Local matrices from `trs`, each spring bone with the rotation its last step gave it.
-    fn locals(&self, state: &mut SpringState, trs: &[f32]) {
+    /// Local matrices from `trs`, each spring bone with the rotation its last step gave it;
+    /// with `step`, not those of the bones the chain groups place (they make their own).
+    fn locals(&self, state: &mut SpringState, trs: &[f32], step: bool) {
         for (i, local) in state.local.iter_mut().enumerate() {
             let at = i * TRS_STRIDE;
             let j = state.node_joint[i];
+            if step && j != NONE && self.grouped_joint[j as usize] {
+                continue;
+            }
             let r = if j == NONE {
                 Quat::from_slice(&trs[at + R_OFF..at + R_OFF + 4])
             } else {

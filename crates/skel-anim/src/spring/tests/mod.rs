@@ -3,6 +3,7 @@
 //! the profiles, bad input. The chains both use are made here.
 
 mod behaviour;
+mod lanes;
 mod reference;
 
 use glam::{Affine3A, Quat, Vec3};

@@ -1,0 +1,268 @@
+//! The step of the chains that run in lanes (see `chains`): three-vrm's joint update
+//! (`VRMSpringBoneJoint.update`), four chains a batch, one depth after another, with every
+//! operation the scalar step's in the same order (see `lanes`).
+
+use glam::{Affine3A, BVec4A, Vec3, Vec3A, Vec4};
+
+use super::HostLoop;
+use super::chains::{Depth, Group};
+use super::desc::ColliderShape;
+use super::lanes::{A3, Q, V3};
+use super::setup::SpringBones;
+use super::step::SpringState;
+use crate::data::{NONE, S_OFF, T_OFF, TRS_STRIDE};
+
+/// One collider of each lane, placed for the step: three-vrm's capsule (a sphere is a capsule
+/// of no length) as its head and axis in world space.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Probe {
+    head: V3,
+    axis: V3,
+    radius: Vec4,
+    inside: BVec4A,
+    active: BVec4A,
+}
+
+impl Probe {
+    pub(super) const EMPTY: Self = Self {
+        head: V3::ZERO,
+        axis: V3::ZERO,
+        radius: Vec4::ZERO,
+        inside: BVec4A::FALSE,
+        active: BVec4A::FALSE,
+    };
+}
+
+/// A depth's bones as the pose and the last step leave them: translation, scale, the last
+/// step's rotation, and the local matrix they make.
+#[derive(Clone, Copy)]
+struct Local {
+    t: V3,
+    s: V3,
+    matrix: A3,
+}
+
+impl SpringBones {
+    /// Steps every group of chains (before the joints stepped one by one; see `chains`).
+    pub(super) fn step_groups(
+        &self,
+        state: &mut SpringState,
+        trs: &[f32],
+        root: Affine3A,
+        dt: f32,
+    ) {
+        for g in &self.groups {
+            self.step_group(g, state, trs, root, dt);
+        }
+    }
+
+    fn step_group(&self, g: &Group, state: &mut SpringState, trs: &[f32], root: Affine3A, dt: f32) {
+        let live_or_root = |p: u32| {
+            if p == NONE {
+                root
+            } else {
+                state.live[p as usize]
+            }
+        };
+        let mut parent = A3::gather(g.root_parent.map(live_or_root));
+        let centers = g.any_center.then(|| {
+            let c = g.center.map(|c| {
+                if c == NONE {
+                    Affine3A::IDENTITY
+                } else {
+                    state.live[c as usize]
+                }
+            });
+            (A3::gather(c), A3::gather(c.map(|m| m.inverse())))
+        });
+        let colliders = g.max_colliders as usize;
+        for k in 0..colliders {
+            state.probes[k] = self.probe(g, k, &state.collider_frames);
+        }
+        let world_current = self.options.host_loop == HostLoop::WorldCurrent;
+        let dt = Vec4::splat(dt);
+        let (first, end) = (g.depths.0 as usize, g.depths.1 as usize);
+        let mut here = local(&self.depths[first], trs, &state.rotation);
+        // The bone's world matrix as the step starts (what its tail node's position is read
+        // from, see HostLoop).
+        let mut start = parent.mul(&here.matrix);
+        for d in first..end {
+            let k = &self.depths[d];
+            let next = (d + 1 < end).then(|| local(&self.depths[d + 1], trs, &state.rotation));
+            let start_next = next.map(|n| start.mul(&n.matrix));
+            let pos = parent.transform_point(here.t);
+            let mut child = if world_current {
+                let tail = V3::gather(std::array::from_fn(|i| {
+                    let c = if k.child[i] == NONE {
+                        k.node[i]
+                    } else {
+                        k.child[i]
+                    };
+                    translation(trs, c)
+                }));
+                let tail = start.transform_point(tail);
+                match start_next {
+                    Some(s) => V3::select(k.has_next, s.t, tail),
+                    None => tail,
+                }
+            } else {
+                V3::gather(std::array::from_fn(|i| {
+                    let c = if k.child[i] == NONE {
+                        k.node[i]
+                    } else {
+                        k.child[i]
+                    };
+                    state.last_world[c as usize].translation
+                }))
+            };
+            if g.any_childless {
+                let bone = parent.mul(&here.matrix);
+                child = V3::select(k.has_child, child, bone.transform_point(k.initial_child));
+            }
+            let length = (pos - child).length();
+            let axis = parent.m.mul_vec(k.rest_axis).normalize_or_zero();
+            let current = V3::gather(k.joint.map(|j| state.current_tail[j as usize]));
+            let prev = V3::gather(k.joint.map(|j| state.prev_tail[j as usize]));
+            let mut inertia = current + (current - prev) * (Vec4::ONE - k.drag);
+            if let Some((center, _)) = &centers {
+                inertia = V3::select(g.has_center, center.transform_point(inertia), inertia);
+            }
+            let mut tail = inertia + axis * (k.stiffness * dt) + k.gravity * dt;
+            tail = pos + (tail - pos).normalize_or_zero() * length;
+            for probe in &state.probes[..colliders] {
+                tail = collide(probe, pos, tail, length, k.hit_radius);
+            }
+            let kept = match &centers {
+                Some((_, inverse)) => V3::select(g.has_center, inverse.transform_point(tail), tail),
+                None => tail,
+            };
+            // The turn from the rest direction to the new tail, in the bone's rest frame.
+            let in_parent = parent.m.inverse().mul_vec(tail - parent.t);
+            let to = k
+                .inverse_local
+                .transform_point(in_parent)
+                .normalize_or_zero();
+            let q = k
+                .initial_rotation
+                .mul(Q::from_unit_vectors(k.bone_axis, to));
+            let world = parent.mul(&A3::from_scale_rotation_translation(here.s, q, here.t));
+            let (kept, q_lanes, world_lanes) = (kept.scatter(), q.scatter(), world.scatter());
+            for i in 0..4 {
+                if !k.active[i] {
+                    continue;
+                }
+                let j = k.joint[i] as usize;
+                state.prev_tail[j] = state.current_tail[j];
+                state.current_tail[j] = kept[i];
+                state.rotation[j] = q_lanes[i];
+                state.live[k.node[i] as usize] = world_lanes[i];
+                if !k.has_next.test(i) {
+                    let (a, b) = self.joints[j].follow;
+                    for &f in &self.follow[a as usize..b as usize] {
+                        let f = f as usize;
+                        state.live[f] = state.live[self.parent[f] as usize] * state.local[f];
+                    }
+                }
+            }
+            parent = world;
+            if let (Some(n), Some(s)) = (next, start_next) {
+                here = n;
+                start = s;
+            }
+        }
+    }
+
+    /// Collider `k` of each lane's chain (inactive past a chain's colliders).
+    fn probe(&self, g: &Group, k: usize, frames: &[Affine3A]) -> Probe {
+        let mut head = [Vec3A::ZERO; 4];
+        let mut axis = [Vec3A::ZERO; 4];
+        let (mut radius, mut inside, mut active) = ([0.0; 4], [false; 4], [false; 4]);
+        for i in 0..4 {
+            let (a, b) = g.colliders[i];
+            if a as usize + k >= b as usize {
+                continue;
+            }
+            let c = self.joint_colliders[a as usize + k] as usize;
+            let m = frames[c];
+            head[i] = m.translation;
+            active[i] = true;
+            match self.colliders[c].shape {
+                ColliderShape::Sphere {
+                    radius: r,
+                    inside: n,
+                    ..
+                } => (radius[i], inside[i]) = (r, n),
+                ColliderShape::Capsule {
+                    offset,
+                    tail,
+                    radius: r,
+                    inside: n,
+                } => {
+                    axis[i] = m.matrix3 * Vec3A::from(tail - offset);
+                    (radius[i], inside[i]) = (r, n);
+                }
+                // Chains with planes are not batched (see `chains`).
+                ColliderShape::Plane { .. } => active[i] = false,
+            }
+        }
+        Probe {
+            head: V3::gather(head),
+            axis: V3::gather(axis),
+            radius: Vec4::from_array(radius),
+            inside: BVec4A::from_array(inside),
+            active: BVec4A::from_array(active),
+        }
+    }
+}
+
+/// A depth's local matrices from the pose and the last step's rotations.
+#[inline]
+fn local(k: &Depth, trs: &[f32], rotation: &[glam::Quat]) -> Local {
+    let t = V3::gather(k.node.map(|n| translation(trs, n)));
+    let s = V3::gather(k.node.map(|n| {
+        let at = n as usize * TRS_STRIDE + S_OFF;
+        Vec3A::from(Vec3::from_slice(&trs[at..at + 3]))
+    }));
+    let q = Q::gather(k.joint.map(|j| rotation[j as usize]));
+    Local {
+        t,
+        s,
+        matrix: A3::from_scale_rotation_translation(s, q, t),
+    }
+}
+
+#[inline]
+fn translation(trs: &[f32], node: u32) -> Vec3A {
+    let at = node as usize * TRS_STRIDE + T_OFF;
+    Vec3A::from(Vec3::from_slice(&trs[at..at + 3]))
+}
+
+/// One collider against each lane's tail, as three-vrm's joint applies it: the tail pushed
+/// out of the overlap, then put back at the bone's length from its head.
+#[inline]
+fn collide(p: &Probe, pos: V3, tail: V3, length: Vec4, r: Vec4) -> V3 {
+    let zero = Vec4::ZERO;
+    let mut d = tail - p.head;
+    let dot = p.axis.dot(d);
+    let along = p.axis.dot(p.axis);
+    let s = Vec4::select(
+        dot.cmple(zero),
+        zero,
+        Vec4::select(along.cmple(dot), Vec4::ONE, dot / along),
+    );
+    d = d - p.axis * s;
+    let len = d.length();
+    let distance = Vec4::select(p.inside, (p.radius - r) - len, (len - r) - p.radius);
+    let hit = p.active & distance.cmplt(zero) & len.cmpgt(zero);
+    let out = V3 {
+        x: d.x / len,
+        y: d.y / len,
+        z: d.z / len,
+    };
+    let push = V3::select(p.inside, -out, out);
+    let moved = tail + push * -distance;
+    let o = moved - pos;
+    let l = o.length();
+    let restored = V3::select(l.cmpgt(zero), pos + o * (length / l), moved);
+    V3::select(hit, restored, tail)
+}
