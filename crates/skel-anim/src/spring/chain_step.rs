@@ -11,6 +11,8 @@ use super::lanes::{A3, Q, V3};
 use super::setup::SpringBones;
 use super::step::SpringState;
 use crate::data::{NONE, S_OFF, T_OFF, TRS_STRIDE};
+#[cfg(target_arch = "x86_64")]
+use crate::rig::kernels::Kernels;
 
 /// One collider of each lane, placed for the step: three-vrm's capsule (a sphere is a capsule
 /// of no length) as its head and axis in world space.
@@ -18,6 +20,9 @@ use crate::data::{NONE, S_OFF, T_OFF, TRS_STRIDE};
 pub(super) struct Probe {
     head: V3,
     axis: V3,
+    /// `axis · axis`, and whether any lane's is a capsule (not a sphere).
+    along: Vec4,
+    capsule: bool,
     radius: Vec4,
     inside: BVec4A,
     active: BVec4A,
@@ -27,6 +32,8 @@ impl Probe {
     pub(super) const EMPTY: Self = Self {
         head: V3::ZERO,
         axis: V3::ZERO,
+        along: Vec4::ZERO,
+        capsule: false,
         radius: Vec4::ZERO,
         inside: BVec4A::FALSE,
         active: BVec4A::FALSE,
@@ -51,11 +58,44 @@ impl SpringBones {
         root: Affine3A,
         dt: f32,
     ) {
+        #[cfg(target_arch = "x86_64")]
+        #[allow(
+            unsafe_code,
+            reason = "calls a #[target_feature] function after detection"
+        )]
+        if self.kernels == Kernels::Avx2Fma {
+            // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
+            // `is_x86_feature_detected!` found AVX2 and FMA on this CPU.
+            unsafe { self.step_groups_avx(state, trs, root, dt) };
+            return;
+        }
         for g in &self.groups {
             self.step_group(g, state, trs, root, dt);
         }
     }
 
+    /// The same passes in AVX's encoding: the same operations on the same four lanes (the
+    /// bits do not change; Rust never fuses a multiply and an add by itself), with three
+    /// operands an instruction instead of two, so that far fewer register copies are needed.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    #[allow(
+        unsafe_code,
+        reason = "a #[target_feature] function: called only after run-time detection"
+    )]
+    unsafe fn step_groups_avx(
+        &self,
+        state: &mut SpringState,
+        trs: &[f32],
+        root: Affine3A,
+        dt: f32,
+    ) {
+        for g in &self.groups {
+            self.step_group(g, state, trs, root, dt);
+        }
+    }
+
+    #[inline(always)]
     fn step_group(&self, g: &Group, state: &mut SpringState, trs: &[f32], root: Affine3A, dt: f32) {
         let live_or_root = |p: u32| {
             if p == NONE {
@@ -92,18 +132,23 @@ impl SpringBones {
             let start_next = next.map(|n| start.mul(&n.matrix));
             let pos = parent.transform_point(here.t);
             let mut child = if world_current {
-                let tail = V3::gather(std::array::from_fn(|i| {
-                    let c = if k.child[i] == NONE {
-                        k.node[i]
-                    } else {
-                        k.child[i]
-                    };
-                    translation(trs, c)
-                }));
-                let tail = start.transform_point(tail);
+                // A tail node below the bone (the next depth's bone, or past the chain's end
+                // a node the chain does not turn), where the step starts.
+                let below = || {
+                    let t = V3::gather4(std::array::from_fn(|i| {
+                        let c = if k.child[i] == NONE {
+                            k.node[i]
+                        } else {
+                            k.child[i]
+                        };
+                        four(trs, c as usize * TRS_STRIDE + T_OFF)
+                    }));
+                    start.transform_point(t)
+                };
                 match start_next {
-                    Some(s) => V3::select(k.has_next, s.t, tail),
-                    None => tail,
+                    Some(s) if k.all_next => s.t,
+                    Some(s) => V3::select(k.has_next, s.t, below()),
+                    None => below(),
                 }
             } else {
                 V3::gather(std::array::from_fn(|i| {
@@ -173,10 +218,12 @@ impl SpringBones {
     }
 
     /// Collider `k` of each lane's chain (inactive past a chain's colliders).
+    #[inline(always)]
     fn probe(&self, g: &Group, k: usize, frames: &[Affine3A]) -> Probe {
         let mut head = [Vec3A::ZERO; 4];
         let mut axis = [Vec3A::ZERO; 4];
         let (mut radius, mut inside, mut active) = ([0.0; 4], [false; 4], [false; 4]);
+        let mut capsule = [false; 4];
         for i in 0..4 {
             let (a, b) = g.colliders[i];
             if a as usize + k >= b as usize {
@@ -199,15 +246,18 @@ impl SpringBones {
                     inside: n,
                 } => {
                     axis[i] = m.matrix3 * Vec3A::from(tail - offset);
-                    (radius[i], inside[i]) = (r, n);
+                    (radius[i], inside[i], capsule[i]) = (r, n, true);
                 }
                 // Chains with planes are not batched (see `chains`).
                 ColliderShape::Plane { .. } => active[i] = false,
             }
         }
+        let axis = V3::gather(axis);
         Probe {
             head: V3::gather(head),
-            axis: V3::gather(axis),
+            axis,
+            along: axis.dot(axis),
+            capsule: capsule.iter().any(|&c| c),
             radius: Vec4::from_array(radius),
             inside: BVec4A::from_array(inside),
             active: BVec4A::from_array(active),
@@ -216,13 +266,10 @@ impl SpringBones {
 }
 
 /// A depth's local matrices from the pose and the last step's rotations.
-#[inline]
+#[inline(always)]
 fn local(k: &Depth, trs: &[f32], rotation: &[glam::Quat]) -> Local {
-    let t = V3::gather(k.node.map(|n| translation(trs, n)));
-    let s = V3::gather(k.node.map(|n| {
-        let at = n as usize * TRS_STRIDE + S_OFF;
-        Vec3A::from(Vec3::from_slice(&trs[at..at + 3]))
-    }));
+    let t = V3::gather4(k.node.map(|n| four(trs, n as usize * TRS_STRIDE + T_OFF)));
+    let s = V3::gather4(k.node.map(|n| four(trs, n as usize * TRS_STRIDE + S_OFF)));
     let q = Q::gather(k.joint.map(|j| rotation[j as usize]));
     Local {
         t,
@@ -231,29 +278,38 @@ fn local(k: &Depth, trs: &[f32], rotation: &[glam::Quat]) -> Local {
     }
 }
 
-#[inline]
-fn translation(trs: &[f32], node: u32) -> Vec3A {
-    let at = node as usize * TRS_STRIDE + T_OFF;
-    Vec3A::from(Vec3::from_slice(&trs[at..at + 3]))
+/// The three floats at `at` and whatever follows them (zero past the end).
+#[inline(always)]
+fn four(trs: &[f32], at: usize) -> Vec4 {
+    match trs.get(at..at + 4) {
+        Some(f) => Vec4::from_slice(f),
+        None => Vec3::from_slice(&trs[at..at + 3]).extend(0.0),
+    }
 }
 
 /// One collider against each lane's tail, as three-vrm's joint applies it: the tail pushed
 /// out of the overlap, then put back at the bone's length from its head.
-#[inline]
+#[inline(always)]
 fn collide(p: &Probe, pos: V3, tail: V3, length: Vec4, r: Vec4) -> V3 {
     let zero = Vec4::ZERO;
     let mut d = tail - p.head;
-    let dot = p.axis.dot(d);
-    let along = p.axis.dot(p.axis);
-    let s = Vec4::select(
-        dot.cmple(zero),
-        zero,
-        Vec4::select(along.cmple(dot), Vec4::ONE, dot / along),
-    );
-    d = d - p.axis * s;
+    if p.capsule {
+        // The axis point nearest the tail (a sphere's axis is zero: its dot is too, and
+        // nothing moves).
+        let dot = p.axis.dot(d);
+        let s = Vec4::select(
+            dot.cmple(zero),
+            zero,
+            Vec4::select(p.along.cmple(dot), Vec4::ONE, dot / p.along),
+        );
+        d = d - p.axis * s;
+    }
     let len = d.length();
     let distance = Vec4::select(p.inside, (p.radius - r) - len, (len - r) - p.radius);
     let hit = p.active & distance.cmplt(zero) & len.cmpgt(zero);
+    if !hit.any() {
+        return tail;
+    }
     let out = V3 {
         x: d.x / len,
         y: d.y / len,

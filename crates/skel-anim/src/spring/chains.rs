@@ -30,8 +30,9 @@ pub(super) struct Depth {
     pub(super) node: [u32; 4],
     /// The tail node (`NONE`: the tail comes from `initial_child`).
     pub(super) child: [u32; 4],
-    /// Whether the tail node is the next depth's bone.
+    /// Whether the tail node is the next depth's bone; in every lane.
     pub(super) has_next: BVec4A,
+    pub(super) all_next: bool,
     pub(super) has_child: BVec4A,
     pub(super) rest_axis: V3,
     pub(super) bone_axis: V3,
@@ -235,6 +236,7 @@ fn make_group(bones: &SpringBones, chains: &[Vec<u32>], depths: &mut Vec<Depth>)
             node: lanes.map(|(_, j, _)| j.node),
             child: lanes.map(|(_, j, _)| j.child),
             has_next: BVec4A::from_array(next),
+            all_next: next.iter().all(|&n| n),
             has_child: BVec4A::from_array(lanes.map(|(_, j, _)| j.child != NONE)),
             rest_axis: v3(&|j| j.rest_axis),
             bone_axis: v3(&|j| j.bone_axis),

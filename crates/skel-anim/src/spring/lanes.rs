@@ -12,6 +12,30 @@ use glam::{Affine3A, BVec4A, Quat, Vec3A, Vec4};
 
 use crate::math::interpolate::transpose;
 
+/// `v` as four floats, the fourth whatever the register holds (glam's SSE2 build: no
+/// instruction).
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+))]
+#[inline]
+fn widen(v: Vec3A) -> Vec4 {
+    #[cfg(target_arch = "x86")]
+    use std::arch::x86::__m128;
+    #[cfg(target_arch = "x86_64")]
+    use std::arch::x86_64::__m128;
+    Vec4::from(__m128::from(v))
+}
+
+#[cfg(not(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    target_feature = "sse2"
+)))]
+#[inline]
+fn widen(v: Vec3A) -> Vec4 {
+    v.extend(0.0)
+}
+
 /// Four 3D vectors.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct V3 {
@@ -29,7 +53,14 @@ impl V3 {
 
     #[inline]
     pub(super) fn gather(v: [Vec3A; 4]) -> Self {
-        let [x, y, z, _] = transpose(v.map(|v| v.extend(0.0)));
+        let [x, y, z, _] = transpose(v.map(widen));
+        Self { x, y, z }
+    }
+
+    /// Four vectors of which only `x`, `y` and `z` are read (loaded four floats at a time).
+    #[inline]
+    pub(super) fn gather4(v: [Vec4; 4]) -> Self {
+        let [x, y, z, _] = transpose(v);
         Self { x, y, z }
     }
 
