@@ -7,12 +7,10 @@ use glam::{Affine3A, BVec4A, Vec3, Vec3A, Vec4};
 use super::HostLoop;
 use super::chains::{Depth, Group};
 use super::desc::ColliderShape;
-use super::lanes::{A3, Q, V3};
+use super::lanes::{A3, Q, V3, each};
 use super::setup::SpringBones;
 use super::step::SpringState;
 use crate::data::{NONE, S_OFF, T_OFF, TRS_STRIDE};
-#[cfg(target_arch = "x86_64")]
-use crate::rig::kernels::Kernels;
 
 /// One collider of each lane, placed for the step: three-vrm's capsule (a sphere is a capsule
 /// of no length) as its head and axis in world space.
@@ -58,38 +56,6 @@ impl SpringBones {
         root: Affine3A,
         dt: f32,
     ) {
-        #[cfg(target_arch = "x86_64")]
-        #[allow(
-            unsafe_code,
-            reason = "calls a #[target_feature] function after detection"
-        )]
-        if self.kernels == Kernels::Avx2Fma {
-            // SAFETY: `Avx2Fma` is only ever chosen by `Kernels::detect`, after
-            // `is_x86_feature_detected!` found AVX2 and FMA on this CPU.
-            unsafe { self.step_groups_avx(state, trs, root, dt) };
-            return;
-        }
-        for g in &self.groups {
-            self.step_group(g, state, trs, root, dt);
-        }
-    }
-
-    /// The same passes in AVX's encoding: the same operations on the same four lanes (the
-    /// bits do not change; Rust never fuses a multiply and an add by itself), with three
-    /// operands an instruction instead of two, so that far fewer register copies are needed.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    #[allow(
-        unsafe_code,
-        reason = "a #[target_feature] function: called only after run-time detection"
-    )]
-    unsafe fn step_groups_avx(
-        &self,
-        state: &mut SpringState,
-        trs: &[f32],
-        root: Affine3A,
-        dt: f32,
-    ) {
         for g in &self.groups {
             self.step_group(g, state, trs, root, dt);
         }
@@ -104,16 +70,17 @@ impl SpringBones {
                 state.live[p as usize]
             }
         };
-        let mut parent = A3::gather(g.root_parent.map(live_or_root));
+        let mut parent = A3::gather(each(|i| live_or_root(g.root_parent[i])));
         let centers = g.any_center.then(|| {
-            let c = g.center.map(|c| {
+            let c = each(|i| {
+                let c = g.center[i];
                 if c == NONE {
                     Affine3A::IDENTITY
                 } else {
                     state.live[c as usize]
                 }
             });
-            (A3::gather(c), A3::gather(c.map(|m| m.inverse())))
+            (A3::gather(c), A3::gather(each(|i| c[i].inverse())))
         });
         let colliders = g.max_colliders as usize;
         for k in 0..colliders {
@@ -128,14 +95,18 @@ impl SpringBones {
         let mut start = parent.mul(&here.matrix);
         for d in first..end {
             let k = &self.depths[d];
-            let next = (d + 1 < end).then(|| local(&self.depths[d + 1], trs, &state.rotation));
-            let start_next = next.map(|n| start.mul(&n.matrix));
+            let next = if d + 1 < end {
+                Some(local(&self.depths[d + 1], trs, &state.rotation))
+            } else {
+                None
+            };
+            let start_next = next.as_ref().map(|n| start.mul(&n.matrix));
             let pos = parent.transform_point(here.t);
             let mut child = if world_current {
                 // A tail node below the bone (the next depth's bone, or past the chain's end
                 // a node the chain does not turn), where the step starts.
                 let below = || {
-                    let t = V3::gather4(std::array::from_fn(|i| {
+                    let t = V3::gather4(each(|i| {
                         let c = if k.child[i] == NONE {
                             k.node[i]
                         } else {
@@ -151,7 +122,7 @@ impl SpringBones {
                     None => below(),
                 }
             } else {
-                V3::gather(std::array::from_fn(|i| {
+                V3::gather(each(|i| {
                     let c = if k.child[i] == NONE {
                         k.node[i]
                     } else {
@@ -166,8 +137,8 @@ impl SpringBones {
             }
             let length = (pos - child).length();
             let axis = parent.m.mul_vec(k.rest_axis).normalize_or_zero();
-            let current = V3::gather(k.joint.map(|j| state.current_tail[j as usize]));
-            let prev = V3::gather(k.joint.map(|j| state.prev_tail[j as usize]));
+            let current = V3::gather(each(|i| state.current_tail[k.joint[i] as usize]));
+            let prev = V3::gather(each(|i| state.prev_tail[k.joint[i] as usize]));
             let mut inertia = current + (current - prev) * (Vec4::ONE - k.drag);
             if let Some((center, _)) = &centers {
                 inertia = V3::select(g.has_center, center.transform_point(inertia), inertia);
@@ -268,9 +239,9 @@ impl SpringBones {
 /// A depth's local matrices from the pose and the last step's rotations.
 #[inline(always)]
 fn local(k: &Depth, trs: &[f32], rotation: &[glam::Quat]) -> Local {
-    let t = V3::gather4(k.node.map(|n| four(trs, n as usize * TRS_STRIDE + T_OFF)));
-    let s = V3::gather4(k.node.map(|n| four(trs, n as usize * TRS_STRIDE + S_OFF)));
-    let q = Q::gather(k.joint.map(|j| rotation[j as usize]));
+    let t = V3::gather4(each(|i| four(trs, k.node[i] as usize * TRS_STRIDE + T_OFF)));
+    let s = V3::gather4(each(|i| four(trs, k.node[i] as usize * TRS_STRIDE + S_OFF)));
+    let q = Q::gather(each(|i| rotation[k.joint[i] as usize]));
     Local {
         t,
         s,

@@ -36,6 +36,13 @@ fn widen(v: Vec3A) -> Vec4 {
     v.extend(0.0)
 }
 
+/// `[f(0), f(1), f(2), f(3)]`, written out: `array::map` and `array::from_fn` are not always
+/// inlined into the AVX build of the pass, and a call per lane costs more than the lane.
+#[inline(always)]
+pub(super) fn each<T>(mut f: impl FnMut(usize) -> T) -> [T; 4] {
+    [f(0), f(1), f(2), f(3)]
+}
+
 /// Four 3D vectors.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct V3 {
@@ -53,7 +60,7 @@ impl V3 {
 
     #[inline]
     pub(super) fn gather(v: [Vec3A; 4]) -> Self {
-        let [x, y, z, _] = transpose(v.map(widen));
+        let [x, y, z, _] = transpose(each(|i| widen(v[i])));
         Self { x, y, z }
     }
 
@@ -66,7 +73,8 @@ impl V3 {
 
     #[inline]
     pub(super) fn scatter(self) -> [Vec3A; 4] {
-        transpose([self.x, self.y, self.z, Vec4::ZERO]).map(Vec3A::from_vec4)
+        let t = transpose([self.x, self.y, self.z, Vec4::ZERO]);
+        each(|i| Vec3A::from_vec4(t[i]))
     }
 
     #[inline]
@@ -207,11 +215,11 @@ impl A3 {
     pub(super) fn gather(a: [Affine3A; 4]) -> Self {
         Self {
             m: M3 {
-                x: V3::gather(a.map(|a| a.matrix3.x_axis)),
-                y: V3::gather(a.map(|a| a.matrix3.y_axis)),
-                z: V3::gather(a.map(|a| a.matrix3.z_axis)),
+                x: V3::gather(each(|i| a[i].matrix3.x_axis)),
+                y: V3::gather(each(|i| a[i].matrix3.y_axis)),
+                z: V3::gather(each(|i| a[i].matrix3.z_axis)),
             },
-            t: V3::gather(a.map(|a| a.translation)),
+            t: V3::gather(each(|i| a[i].translation)),
         }
     }
 
@@ -223,7 +231,7 @@ impl A3 {
             self.m.z.scatter(),
             self.t.scatter(),
         );
-        std::array::from_fn(|i| Affine3A {
+        each(|i| Affine3A {
             matrix3: glam::Mat3A::from_cols(x[i], y[i], z[i]),
             translation: t[i],
         })
@@ -285,13 +293,14 @@ pub(super) struct Q {
 impl Q {
     #[inline]
     pub(super) fn gather(q: [Quat; 4]) -> Self {
-        let [x, y, z, w] = transpose(q.map(Vec4::from));
+        let [x, y, z, w] = transpose(each(|i| Vec4::from(q[i])));
         Self { x, y, z, w }
     }
 
     #[inline]
     pub(super) fn scatter(self) -> [Quat; 4] {
-        transpose([self.x, self.y, self.z, self.w]).map(Quat::from_vec4)
+        let t = transpose([self.x, self.y, self.z, self.w]);
+        each(|i| Quat::from_vec4(t[i]))
     }
 
     /// glam's SSE2 quaternion product (rtm's `quat_mul`): two partial sums per component.

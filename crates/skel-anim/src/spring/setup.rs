@@ -8,7 +8,6 @@ use super::chains::{Depth, Group};
 use super::desc::{ColliderShape, SpringBonesDesc, SpringJointDesc};
 use super::{SpringOptions, SpringProfile};
 use crate::data::NONE;
-use crate::rig::kernels::Kernels;
 use crate::{AnimError, NodeRest};
 
 /// One joint, ready to step.
@@ -78,12 +77,6 @@ pub struct SpringBones {
     pub(super) depths: Vec<Depth>,
     pub(super) grouped_joint: Vec<bool>,
     pub(super) grouped_node: Vec<bool>,
-    /// Which build of the chain groups' pass this CPU runs.
-    #[cfg_attr(
-        not(target_arch = "x86_64"),
-        allow(dead_code, reason = "read by the x86_64 build (and tests) only")
-    )]
-    pub(super) kernels: Kernels,
 }
 
 impl SpringBones {
@@ -234,7 +227,6 @@ impl SpringBones {
             depths: Vec::new(),
             grouped_joint: Vec::new(),
             grouped_node: Vec::new(),
-            kernels: Kernels::detect(crate::CpuKernels::Detect),
         };
         bones.follow_lists(&spring_node);
         bones.set_lanes(true);

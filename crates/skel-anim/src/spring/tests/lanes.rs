@@ -157,22 +157,10 @@ fn pose_at(bones: &SpringBones, nodes: &[NodeRest], k: u32) -> Vec<f32> {
     trs
 }
 
-/// How the joints step: one by one, or chains in lanes in the build this CPU runs, or in the
-/// baseline build.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Way {
-    Alone,
-    Lanes,
-    BaselineLanes,
-}
-
-fn run(options: SpringOptions, way: Way) -> (SpringBones, SpringState, Vec<Vec<f32>>) {
+fn run(options: SpringOptions, lanes: bool) -> (SpringBones, SpringState, Vec<Vec<f32>>) {
     let (nodes, desc) = avatar();
     let mut bones = SpringBones::new(&desc, &nodes, options).unwrap();
-    bones.set_lanes(way != Way::Alone);
-    if way == Way::BaselineLanes {
-        bones.kernels = crate::rig::kernels::Kernels::detect(crate::CpuKernels::Baseline);
-    }
+    bones.set_lanes(lanes);
     let mut state = bones.new_state();
     let mut poses = Vec::new();
     for k in 0..240 {
@@ -217,55 +205,53 @@ fn lanes_step_every_joint_as_the_scalar_step_does() {
             host_loop,
             ..SpringOptions::default()
         };
-        let (_, alone, alone_poses) = run(options, Way::Alone);
-        for way in [Way::Lanes, Way::BaselineLanes] {
-            let (bones, lanes, lane_poses) = run(options, way);
-            let exact = cfg!(target_arch = "x86_64");
-            let same = |a: f32, b: f32| {
-                if exact {
-                    a == b
-                } else {
-                    (a - b).abs() <= 1e-5 * (1.0 + a.abs())
-                }
-            };
-            for j in 0..bones.joints.len() {
-                let (a, b) = (lanes.tail(j).unwrap(), alone.tail(j).unwrap());
-                assert!(
-                    a.to_array()
-                        .iter()
-                        .zip(b.to_array())
-                        .all(|(&x, y)| same(x, y)),
-                    "{host_loop:?} {way:?} joint {j}: {a} against {b}"
-                );
+        let (_, alone, alone_poses) = run(options, false);
+        let (bones, lanes, lane_poses) = run(options, true);
+        let exact = cfg!(target_arch = "x86_64");
+        let same = |a: f32, b: f32| {
+            if exact {
+                a == b
+            } else {
+                (a - b).abs() <= 1e-5 * (1.0 + a.abs())
             }
-            for node in 0..bones.node_count() {
-                let (a, b) = (lanes.world(node).unwrap(), alone.world(node).unwrap());
-                let (a, b) = (a.to_cols_array(), b.to_cols_array());
-                assert!(
-                    a.iter().zip(b).all(|(&x, y)| same(x, y)),
-                    "{host_loop:?} node {node}"
-                );
-            }
-            for (k, (a, b)) in lane_poses.iter().zip(&alone_poses).enumerate() {
-                assert!(
-                    a.iter().zip(b).all(|(&x, &y)| same(x, y)),
-                    "{host_loop:?} pose of step {k}"
-                );
-            }
-            // The springs moved: the check compares motion, not rest.
-            let rest = bones.rest_trs();
-            let moved = lane_poses[200]
-                .chunks_exact(TRS_STRIDE)
-                .zip(rest.chunks_exact(TRS_STRIDE))
-                .filter(|(a, b)| {
-                    let (qa, qb) = (
-                        Quat::from_slice(&a[R_OFF..R_OFF + 4]),
-                        Quat::from_slice(&b[R_OFF..R_OFF + 4]),
-                    );
-                    qa.angle_between(qb) > 0.05
-                })
-                .count();
-            assert!(moved > 30, "{host_loop:?}: only {moved} bones turned");
+        };
+        for j in 0..bones.joints.len() {
+            let (a, b) = (lanes.tail(j).unwrap(), alone.tail(j).unwrap());
+            assert!(
+                a.to_array()
+                    .iter()
+                    .zip(b.to_array())
+                    .all(|(&x, y)| same(x, y)),
+                "{host_loop:?} joint {j}: {a} against {b}"
+            );
         }
+        for node in 0..bones.node_count() {
+            let (a, b) = (lanes.world(node).unwrap(), alone.world(node).unwrap());
+            let (a, b) = (a.to_cols_array(), b.to_cols_array());
+            assert!(
+                a.iter().zip(b).all(|(&x, y)| same(x, y)),
+                "{host_loop:?} node {node}"
+            );
+        }
+        for (k, (a, b)) in lane_poses.iter().zip(&alone_poses).enumerate() {
+            assert!(
+                a.iter().zip(b).all(|(&x, &y)| same(x, y)),
+                "{host_loop:?} pose of step {k}"
+            );
+        }
+        // The springs moved: the check compares motion, not rest.
+        let rest = bones.rest_trs();
+        let moved = lane_poses[200]
+            .chunks_exact(TRS_STRIDE)
+            .zip(rest.chunks_exact(TRS_STRIDE))
+            .filter(|(a, b)| {
+                let (qa, qb) = (
+                    Quat::from_slice(&a[R_OFF..R_OFF + 4]),
+                    Quat::from_slice(&b[R_OFF..R_OFF + 4]),
+                );
+                qa.angle_between(qb) > 0.05
+            })
+            .count();
+        assert!(moved > 30, "{host_loop:?}: only {moved} bones turned");
     }
 }
