@@ -90,6 +90,7 @@ mod chains;
 mod collide;
 mod desc;
 mod lanes;
+mod order;
 mod setup;
 mod step;
 #[cfg(test)]
@@ -215,5 +216,41 @@ impl SpringBones {
         state.step_trs = scratch;
         self.write_rotations(state, trs);
         run
+    }
+
+    /// Display seconds from the state's time to its next fixed step (0 when it is due, or
+    /// when the state has not started).
+    pub(crate) fn until_next_step(&self, state: &SpringState) -> f64 {
+        if !state.ready {
+            return 0.0;
+        }
+        let h = f64::from(self.options.step);
+        ((state.steps + 1) as f64 * h - state.elapsed).max(0.0)
+    }
+
+    /// The state's display time moves on by `dt` seconds without a step.
+    pub(crate) fn pass_time(&self, state: &mut SpringState, dt: f64) {
+        state.elapsed += dt;
+    }
+
+    /// Skips the steps already due (a hitch past [`SpringOptions::max_steps`](super::SpringOptions::max_steps)), keeping
+    /// the phase.
+    pub(crate) fn skip_due(&self, state: &mut SpringState) {
+        let h = f64::from(self.options.step);
+        #[expect(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a step count"
+        )]
+        let due = ((state.elapsed + 1e-6) / h).floor().max(0.0) as u64;
+        state.steps = state.steps.max(due);
+    }
+
+    /// Runs the next fixed step on the pose `trs` (its instant's) under `root`.
+    pub(crate) fn step_due(&self, state: &mut SpringState, trs: &mut [f32], root: Affine3A) {
+        let h = self.options.step;
+        self.step(state, trs, root, h);
+        state.steps += 1;
+        state.elapsed = state.elapsed.max(state.steps as f64 * f64::from(h));
     }
 }

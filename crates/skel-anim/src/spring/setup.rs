@@ -6,6 +6,7 @@ use glam::{Affine3A, Quat, Vec3, Vec3A};
 
 use super::chains::{Depth, Group};
 use super::desc::{ColliderShape, SpringBonesDesc, SpringJointDesc};
+use super::order::update_order;
 use super::{SpringOptions, SpringProfile};
 use crate::data::NONE;
 use crate::{AnimError, NodeRest};
@@ -77,6 +78,15 @@ pub struct SpringBones {
     pub(super) depths: Vec<Depth>,
     pub(super) grouped_joint: Vec<bool>,
     pub(super) grouped_node: Vec<bool>,
+    /// Per node: whether a step places it: at or above a spring bone, a collider or a center,
+    /// or below a spring bone. The rest of the skeleton (legs, arms without springs) is not
+    /// read by any joint, and a step skips it.
+    pub(super) placed: Vec<bool>,
+    /// The nodes the scalar passes of a step place, parents first (placed and not in a chain
+    /// group), and those whose local matrices they make (also the nodes below a group's
+    /// chains, which its last joints bring up to date).
+    pub(super) step_order: Vec<u32>,
+    pub(super) step_locals: Vec<u32>,
 }
 
 impl SpringBones {
@@ -227,7 +237,11 @@ impl SpringBones {
             depths: Vec::new(),
             grouped_joint: Vec::new(),
             grouped_node: Vec::new(),
+            placed: Vec::new(),
+            step_order: Vec::new(),
+            step_locals: Vec::new(),
         };
+        bones.placed = bones.placed_nodes();
         bones.follow_lists(&spring_node);
         bones.set_lanes(true);
         Ok(bones)
@@ -245,6 +259,44 @@ impl SpringBones {
         self.depths = plan.depths;
         self.grouped_joint = plan.grouped_joint;
         self.grouped_node = plan.grouped_node;
+        self.step_order = self
+            .order
+            .iter()
+            .copied()
+            .filter(|&i| self.placed[i as usize] && !self.grouped_node[i as usize])
+            .collect();
+        let mut grouped_bone = vec![false; self.parent.len()];
+        for (joint, &grouped) in self.joints.iter().zip(&self.grouped_joint) {
+            grouped_bone[joint.node as usize] |= grouped;
+        }
+        self.step_locals = (0..self.parent.len() as u32)
+            .filter(|&i| self.placed[i as usize] && !grouped_bone[i as usize])
+            .collect();
+    }
+
+    /// See [`Self::placed`].
+    fn placed_nodes(&self) -> Vec<bool> {
+        let mut placed = self.below_spring.clone();
+        let mut mark = |mut at: u32| {
+            while at != NONE && !placed[at as usize] {
+                placed[at as usize] = true;
+                at = self.parent[at as usize];
+            }
+        };
+        for joint in &self.joints {
+            mark(joint.parent);
+            mark(joint.center);
+        }
+        for collider in &self.colliders {
+            mark(collider.node);
+        }
+        // Ancestors of the spring bones themselves (marking stopped at them above).
+        for (i, &below) in self.below_spring.iter().enumerate() {
+            if below {
+                mark(self.parent[i]);
+            }
+        }
+        placed
     }
 
     /// Each joint's nodes to bring up to date after it turns: its descendants, parents first,
@@ -380,90 +432,6 @@ fn make_joint(
         colliders,
         follow: (0, 0),
     })
-}
-
-/// three-vrm's update order (`VRMSpringBoneManager._sortJoints`): in the order added, each
-/// joint after the joints on the ancestors (root first) of its parent and of its colliders'
-/// nodes; a dependency circle is broken where it is found.
-fn update_order(
-    added: Vec<Joint>,
-    parent: &[u32],
-    colliders: &[Collider],
-    joint_colliders: &[u32],
-) -> Vec<Joint> {
-    let n = parent.len();
-    // Per node, the joints on it in the order added.
-    let mut on_node: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (j, joint) in added.iter().enumerate() {
-        on_node[joint.node as usize].push(j);
-    }
-    let mut state = vec![0_u8; added.len()]; // 0 new, 1 tried, 2 done
-    let mut order = Vec::with_capacity(added.len());
-    for j in 0..added.len() {
-        insert(
-            j,
-            &added,
-            parent,
-            colliders,
-            joint_colliders,
-            &on_node,
-            &mut state,
-            &mut order,
-        );
-    }
-    order.into_iter().map(|j| added[j].clone()).collect()
-}
-
-#[expect(clippy::too_many_arguments, reason = "one recursive walk's context")]
-fn insert(
-    j: usize,
-    added: &[Joint],
-    parent: &[u32],
-    colliders: &[Collider],
-    joint_colliders: &[u32],
-    on_node: &[Vec<usize>],
-    state: &mut [u8],
-    order: &mut Vec<usize>,
-) {
-    if state[j] != 0 {
-        return;
-    }
-    state[j] = 1;
-    let joint = &added[j];
-    // Dependencies: the bone's parent, then each collider's node (the collider object itself
-    // carries no joint).
-    let mut deps = Vec::new();
-    if joint.parent != NONE {
-        deps.push(joint.parent);
-    }
-    for &c in &joint_colliders[joint.colliders.0 as usize..joint.colliders.1 as usize] {
-        deps.push(colliders[c as usize].node);
-    }
-    let mut chain = Vec::new();
-    for dep in deps {
-        chain.clear();
-        let mut at = dep;
-        while at != NONE {
-            chain.push(at);
-            at = parent[at as usize];
-        }
-        for &ancestor in chain.iter().rev() {
-            for &k in &on_node[ancestor as usize] {
-                insert(
-                    k,
-                    added,
-                    parent,
-                    colliders,
-                    joint_colliders,
-                    on_node,
-                    state,
-                    order,
-                );
-            }
-        }
-    }
-    state[j] = 2;
-    order.push(j);
 }
 
 impl SpringProfile {

@@ -49,6 +49,8 @@ pub struct SpringState {
     pub(super) ready: bool,
     /// The colliders of the chain group being stepped (see `chain_step`).
     pub(super) probes: Vec<Probe>,
+    /// Per node, whether a step places it (`SpringBones::placed`).
+    placed: Vec<bool>,
 }
 
 impl SpringState {
@@ -68,9 +70,15 @@ impl SpringState {
         )
     }
 
-    /// Node `node`'s world matrix at the end of the last step (its spring rotation applied).
+    /// Node `node`'s world matrix at the end of the last step (its spring rotation applied),
+    /// for the nodes a step places: those at or above a spring bone, a collider or a center,
+    /// and those below a spring bone. `None` for the rest of the skeleton, which the springs
+    /// never read and a step skips.
     #[must_use]
     pub fn world(&self, node: usize) -> Option<Affine3A> {
+        if !*self.placed.get(node)? {
+            return None;
+        }
         let mut m = *self.last_world.get(node)?;
         m.translation += self.origin;
         Some(m)
@@ -109,6 +117,7 @@ impl SpringBones {
             last_root: Affine3A::IDENTITY,
             origin: Vec3A::ZERO,
             ready: false,
+            placed: self.placed.clone(),
             probes: vec![
                 Probe::EMPTY;
                 self.groups
@@ -173,11 +182,8 @@ impl SpringBones {
             last_world,
             ..
         } = state;
-        for &i in &self.order {
+        for &i in &self.step_order {
             let i = i as usize;
-            if self.grouped_node[i] {
-                continue;
-            }
             let p = self.parent[i];
             let parent = if p == NONE { root } else { live[p as usize] };
             let now = parent * local[i];
@@ -268,42 +274,6 @@ impl SpringBones {
         moved > o.teleport_distance || angle > o.teleport_angle
     }
 
-    /// Display seconds from the state's time to its next fixed step (0 when it is due, or
-    /// when the state has not started).
-    pub(crate) fn until_next_step(&self, state: &SpringState) -> f64 {
-        if !state.ready {
-            return 0.0;
-        }
-        let h = f64::from(self.options.step);
-        ((state.steps + 1) as f64 * h - state.elapsed).max(0.0)
-    }
-
-    /// The state's display time moves on by `dt` seconds without a step.
-    pub(crate) fn pass_time(&self, state: &mut SpringState, dt: f64) {
-        state.elapsed += dt;
-    }
-
-    /// Skips the steps already due (a hitch past [`SpringOptions::max_steps`](super::SpringOptions::max_steps)), keeping
-    /// the phase.
-    pub(crate) fn skip_due(&self, state: &mut SpringState) {
-        let h = f64::from(self.options.step);
-        #[expect(
-            clippy::cast_possible_truncation,
-            clippy::cast_sign_loss,
-            reason = "a step count"
-        )]
-        let due = ((state.elapsed + 1e-6) / h).floor().max(0.0) as u64;
-        state.steps = state.steps.max(due);
-    }
-
-    /// Runs the next fixed step on the pose `trs` (its instant's) under `root`.
-    pub(crate) fn step_due(&self, state: &mut SpringState, trs: &mut [f32], root: Affine3A) {
-        let h = self.options.step;
-        self.step(state, trs, root, h);
-        state.steps += 1;
-        state.elapsed = state.elapsed.max(state.steps as f64 * f64::from(h));
-    }
-
     /// The spring bones' rotations from the last step written into `trs`.
     pub(crate) fn write_rotations(&self, state: &SpringState, trs: &mut [f32]) {
         if trs.len() < self.parent.len() * TRS_STRIDE {
@@ -330,26 +300,35 @@ impl SpringBones {
         trs
     }
 
-    /// Local matrices from `trs`, each spring bone with the rotation its last step gave it;
-    /// with `step`, not those of the bones the chain groups place (they make their own).
+    /// Local matrices from `trs`, each spring bone with the rotation its last step gave it:
+    /// of every node, or with `step` of those a step's scalar passes read (see
+    /// `SpringBones::step_locals`).
     fn locals(&self, state: &mut SpringState, trs: &[f32], step: bool) {
-        for (i, local) in state.local.iter_mut().enumerate() {
-            let at = i * TRS_STRIDE;
-            let j = state.node_joint[i];
-            if step && j != NONE && self.grouped_joint[j as usize] {
-                continue;
+        if step {
+            for &i in &self.step_locals {
+                self.local(state, trs, i as usize);
             }
-            let r = if j == NONE {
-                Quat::from_slice(&trs[at + R_OFF..at + R_OFF + 4])
-            } else {
-                state.rotation[j as usize]
-            };
-            *local = Affine3A::from_scale_rotation_translation(
-                Vec3::from_slice(&trs[at + S_OFF..at + S_OFF + 3]),
-                r,
-                Vec3::from_slice(&trs[at + T_OFF..at + T_OFF + 3]),
-            );
+        } else {
+            for i in 0..state.local.len() {
+                self.local(state, trs, i);
+            }
         }
+    }
+
+    #[inline]
+    fn local(&self, state: &mut SpringState, trs: &[f32], i: usize) {
+        let at = i * TRS_STRIDE;
+        let j = state.node_joint[i];
+        let r = if j == NONE {
+            Quat::from_slice(&trs[at + R_OFF..at + R_OFF + 4])
+        } else {
+            state.rotation[j as usize]
+        };
+        state.local[i] = Affine3A::from_scale_rotation_translation(
+            Vec3::from_slice(&trs[at + S_OFF..at + S_OFF + 3]),
+            r,
+            Vec3::from_slice(&trs[at + T_OFF..at + T_OFF + 3]),
+        );
     }
 
     fn world_from_locals(&self, local: &[Affine3A], root: Affine3A, world: &mut [Affine3A]) {
