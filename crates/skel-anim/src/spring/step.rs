@@ -264,14 +264,19 @@ impl SpringBones {
     /// Whether the root moved past the teleport thresholds between two steps.
     fn is_teleport(&self, before: Affine3A, now: Affine3A) -> bool {
         let o = &self.options;
-        let moved = (now.translation - before.translation).length();
-        // The turn between the two frames' rotations (their scale divided out).
-        let turn = |m: Affine3A| {
-            Quat::from_mat3a(&m.matrix3.mul_scalar(1.0 / m.matrix3.x_axis.length())).normalize()
-        };
-        let (a, b) = (turn(before), turn(now));
-        let angle = 2.0 * a.dot(b).abs().min(1.0).acos();
-        moved > o.teleport_distance || angle > o.teleport_angle
+        if (now.translation - before.translation).length() > o.teleport_distance {
+            return true;
+        }
+        if o.teleport_angle.is_nan() || o.teleport_angle >= std::f32::consts::PI {
+            return false;
+        }
+        // The turn between the two frames' rotations (their scale divided out): the cosine
+        // of its angle is (trace(Ra^T Rb) - 1) / 2.
+        let (a, b) = (before.matrix3, now.matrix3);
+        let scale = a.x_axis.length() * b.x_axis.length();
+        let trace =
+            (a.x_axis.dot(b.x_axis) + a.y_axis.dot(b.y_axis) + a.z_axis.dot(b.z_axis)) / scale;
+        (trace - 1.0) * 0.5 < o.teleport_angle.cos()
     }
 
     /// The spring bones' rotations from the last step written into `trs`.
