@@ -88,6 +88,7 @@
 mod chain_step;
 mod chains;
 mod collide;
+mod crowd;
 mod desc;
 mod lanes;
 mod order;
@@ -98,6 +99,7 @@ mod tests;
 
 use glam::Affine3A;
 
+pub use crowd::SpringCharacter;
 pub use desc::{ColliderDesc, ColliderShape, SpringBonesDesc, SpringDesc, SpringJointDesc};
 pub use setup::SpringBones;
 pub use step::SpringState;
