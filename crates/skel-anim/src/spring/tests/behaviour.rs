@@ -3,7 +3,7 @@
 
 use glam::{Affine3A, Vec3, Vec3A};
 
-use super::{SWINGY, root_at, run, tail};
+use super::{SWINGY, root_at, run, run_along, tail};
 use crate::spring::*;
 
 /// Runs `seconds` of display time at `hz` (each frame's pose: rest under `root_at` of the
@@ -74,30 +74,12 @@ fn a_center_carries_the_chain_with_it() {
     // The same motion of the root, with the root as the spring's center: the tails move with
     // it, so the chain hangs as if the root stood still.
     let (nodes, mut desc) = tail(3, SWINGY);
-    let still = {
-        let springs = SpringBones::new(&desc, &nodes, SpringOptions::default()).unwrap();
-        let mut state = springs.new_state();
-        let rest = springs.rest_trs();
-        springs.reset(&mut state, &rest, Affine3A::IDENTITY);
-        for _ in 0..60 {
-            springs.step(
-                &mut state,
-                &mut rest.clone(),
-                Affine3A::IDENTITY,
-                1.0 / 60.0,
-            );
-        }
-        state
-    };
+    let still = run_along(&nodes, &desc, SpringOptions::default(), 60, |_| {
+        Affine3A::IDENTITY
+    });
     desc.springs[0].center = Some(0);
-    let springs = SpringBones::new(&desc, &nodes, SpringOptions::default()).unwrap();
-    let mut state = springs.new_state();
-    let rest = springs.rest_trs();
     let moved = |k: u32| Affine3A::from_translation(Vec3::new(0.2 * k as f32, 0.0, 0.0));
-    springs.reset(&mut state, &rest, moved(0));
-    for k in 1..=60 {
-        springs.step(&mut state, &mut rest.clone(), moved(k), 1.0 / 60.0);
-    }
+    let state = run_along(&nodes, &desc, SpringOptions::default(), 60, moved);
     for node in 1..5 {
         let a = still.world(node).unwrap().translation;
         let b = state.world(node).unwrap().translation - Vec3A::new(12.0, 0.0, 0.0);
@@ -105,12 +87,7 @@ fn a_center_carries_the_chain_with_it() {
     }
     // Without the center the same motion drags the chain behind the root.
     desc.springs[0].center = None;
-    let springs = SpringBones::new(&desc, &nodes, SpringOptions::default()).unwrap();
-    let mut state = springs.new_state();
-    springs.reset(&mut state, &rest, moved(0));
-    for k in 1..=60 {
-        springs.step(&mut state, &mut rest.clone(), moved(k), 1.0 / 60.0);
-    }
+    let state = run_along(&nodes, &desc, SpringOptions::default(), 60, moved);
     let a = still.world(4).unwrap().translation;
     let b = state.world(4).unwrap().translation - Vec3A::new(12.0, 0.0, 0.0);
     assert!((a - b).length() > 0.01, "{a} vs {b}");
@@ -129,18 +106,7 @@ fn the_host_loops_differ_only_while_the_character_moves() {
     assert!(gap > 1e-4, "{gap}");
     // Standing still, both measure the same lengths.
     let still = |options| {
-        let springs = SpringBones::new(&desc, &nodes, options).unwrap();
-        let mut state = springs.new_state();
-        let rest = springs.rest_trs();
-        springs.reset(&mut state, &rest, Affine3A::IDENTITY);
-        for _ in 0..60 {
-            springs.step(
-                &mut state,
-                &mut rest.clone(),
-                Affine3A::IDENTITY,
-                1.0 / 60.0,
-            );
-        }
+        let state = run_along(&nodes, &desc, options, 60, |_| Affine3A::IDENTITY);
         state.world(4).unwrap().translation
     };
     assert!((still(SpringOptions::default()) - still(previous)).length() < 1e-6);

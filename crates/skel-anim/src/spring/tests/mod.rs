@@ -86,13 +86,25 @@ pub(super) fn run(
     options: SpringOptions,
     steps: u32,
 ) -> SpringState {
+    run_along(nodes, desc, options, steps, root_at)
+}
+
+/// `steps` steps of 1/60 s of the rest pose, the root at `root(k)` at step `k` (from 0, the
+/// start).
+pub(super) fn run_along(
+    nodes: &[NodeRest],
+    desc: &SpringBonesDesc,
+    options: SpringOptions,
+    steps: u32,
+    root: impl Fn(u32) -> Affine3A,
+) -> SpringState {
     let springs = SpringBones::new(desc, nodes, options).unwrap();
     let mut state = springs.new_state();
     let rest = springs.rest_trs();
-    springs.reset(&mut state, &rest, root_at(0));
+    springs.reset(&mut state, &rest, root(0));
     for step in 1..=steps {
         let mut pose = rest.clone();
-        springs.step(&mut state, &mut pose, root_at(step), 1.0 / 60.0);
+        springs.step(&mut state, &mut pose, root(step), 1.0 / 60.0);
     }
     state
 }
