@@ -126,6 +126,15 @@ pub enum RetargetError {
         /// The node whose rest world matrix is singular.
         node: String,
     },
+    /// A `.vrma`'s hips sit at height 0 at rest: three-vrm-animation scales the hips'
+    /// motion by the ratio of the two rigs' hips heights, which is then undefined.
+    #[error("the {side} rig's hips {node:?} are at height 0 at rest")]
+    VrmaHips {
+        /// The rig.
+        side: Side,
+        /// The hips node.
+        node: String,
+    },
     /// The rig is not recognised as a humanoid.
     #[error("not a humanoid: {reason}")]
     NotHumanoid {

@@ -55,6 +55,7 @@ mod rest;
 mod retarget;
 mod root;
 mod rule;
+mod vrma;
 
 pub use bake::{retarget, with_clips};
 pub use error::{RetargetError, Side};
@@ -64,3 +65,4 @@ pub use mapping::Mapping;
 pub use morph::MorphTargetNames;
 pub use retarget::RetargetOptions;
 pub use root::{RootOffset, VerticalAxis};
+pub use vrma::{Vrma, VrmaPair, retarget_vrma, vrma_pairs};

@@ -24,6 +24,7 @@
 //! assert_eq!(springs[0].joints.len(), 3);
 //! ```
 
+mod animation;
 mod constraints;
 mod context;
 mod expressions;
@@ -43,6 +44,7 @@ use context::LoadCtx;
 
 pub use crate::human_bone::{HumanBone, REQUIRED_HUMAN_BONES};
 pub use crate::vrm_error::VrmError;
+pub use animation::{VrmAnimation, VrmaExpression, humanoid_parent};
 pub use constraints::{AimAxis, ConstraintKind, NodeConstraintDesc, RollAxis};
 pub use expressions::{
     Expression, ExpressionOverride, ExpressionPreset, MaterialColorBind, MorphTargetBind,
