@@ -20,6 +20,7 @@ mod charts;
 mod culling;
 mod inputs;
 mod posing;
+mod springs;
 
 use charts::{
     compression_error_size, compute_throughput, cpu_vs_ozz_instructions, crowd_frame,
@@ -52,7 +53,7 @@ struct Plot {
 }
 
 /// Every plot the docs show.
-const PLOTS: [Plot; 8] = [
+const PLOTS: [Plot; 9] = [
     Plot {
         file: "cpu_vs_ozz_instructions.svg",
         inputs: &["docs/results/cpu_vs_ozz.json"],
@@ -106,6 +107,11 @@ const PLOTS: [Plot; 8] = [
         file: "pose_cull.svg",
         inputs: &["docs/h200/2026-12-06/cull_cull.jsonl"],
         draw: culling::pose_cull,
+    },
+    Plot {
+        file: "spring_rates.svg",
+        inputs: &["docs/results/spring_rates.json"],
+        draw: springs::spring_rates,
     },
 ];
 

@@ -159,8 +159,9 @@ impl GraphArgs {
         Ok(())
     }
 
-    /// Parses the schedule, then compiles the graph against `rig` and builds its player.
-    /// `None` without `--graph`.
+    /// Parses the schedule, then compiles the graph against `rig` and builds its player, with
+    /// `motion` (a VRM's springs and node constraints) attached: they run after the graph and
+    /// IK, before skinning. `None` without `--graph`.
     ///
     /// # Errors
     /// A malformed `--set` / `--travel`, an unreadable or invalid graph file (its error names
@@ -168,6 +169,7 @@ impl GraphArgs {
     pub fn driver(
         &self,
         rig: &Arc<Rig>,
+        motion: &skel::SecondaryMotion,
     ) -> Result<Option<GraphDriver>, Box<dyn std::error::Error>> {
         let Some(path) = &self.graph else {
             return Ok(None);
@@ -198,7 +200,9 @@ impl GraphArgs {
             .map_err(|e| format!("cannot read graph {}: {e}", path.display()))?;
         let graph =
             Graph::from_json(&text, rig).map_err(|e| format!("graph {}: {e}", path.display()))?;
-        let mut player = GraphPlayer::new(&graph, Player::new(rig))?;
+        let mut inner = Player::new(rig);
+        motion.attach(&mut inner)?;
+        let mut player = GraphPlayer::new(&graph, inner)?;
         if let Some(spec) = &self.terrain {
             let terrain = crate::terrain::Terrain::parse(spec, rig.data().handedness)?;
             let (name, ground) = (terrain.name(), terrain.ground());

@@ -10,6 +10,7 @@ mod commands;
 mod graph_args;
 mod layer_file;
 mod render;
+mod spring_args;
 mod terrain;
 mod view;
 

@@ -18,18 +18,14 @@ use crate::{LoadOptions, Mesh, MeshMorph, MeshSkeleton, SkelError, Source};
 /// - [`animation`](Self::animation): the shared keyframes and hierarchy (an `Arc`: more
 ///   characters from the same file cost no keyframe copies);
 /// - [`animation_groups`](Self::animation_groups): one stopped group per clip;
-/// - `skeletons` (feature `bone-control`, when enabled at load): one handle
-///   per skinned mesh, as `container.skeletons` in the seed.
-///
-/// The CPU streams stay available ([`primitives`](Self::primitives)) for bounds, picking and
-/// CPU reference skinning.
+/// - `skeletons` (feature `bone-control`, when enabled at load): one handle per skinned mesh;
+/// - [`primitives`](Self::primitives): the CPU streams, for bounds, picking, CPU skinning.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct AssetContainer {
     /// Nodes at rest, clips, skeleton and morph bindings.
     pub animation: Arc<AnimationData>,
-    /// The asset compiled for playback, once: make more players with
-    /// [`Player::new`](skel_anim::Player::new)`(&container.rig)`.
+    /// The asset compiled for playback, once: make players with [`player`](Self::player).
     pub rig: Arc<Rig>,
     /// GPU meshes, one per mesh node of the scene, in node order.
     pub meshes: Vec<Mesh>,
@@ -53,6 +49,9 @@ pub struct AssetContainer {
     pub properties: Vec<skel_gltf::PropertyTarget>,
     /// What loading skipped, with JSON paths (see [`AssetContainer::warnings`]).
     pub warnings: Vec<skel_gltf::LoadWarning>,
+    /// A VRM's spring bones and node constraints (empty otherwise, or when
+    /// [`LoadOptions::secondary`] turns them off); [`player`](Self::player) attaches them.
+    pub secondary: crate::SecondaryMotion,
     /// Bone control of the asset (when enabled in [`LoadOptions`]).
     #[cfg(feature = "bone-control")]
     pub bone_control: Option<skel_bone_control::BoneControlAsset>,
@@ -103,6 +102,7 @@ pub fn from_asset(
     asset: GltfAsset,
     options: &LoadOptions,
 ) -> Result<AssetContainer, SkelError> {
+    let secondary = crate::SecondaryMotion::from_asset(&asset, &options.secondary)?;
     let GltfAsset {
         animation,
         nodes,
@@ -222,6 +222,7 @@ pub fn from_asset(
         animation,
         properties,
         warnings,
+        secondary,
         rig,
         meshes,
         animation_groups,

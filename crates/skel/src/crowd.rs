@@ -160,8 +160,9 @@ impl Crowd {
                 what: "a skinned mesh",
             }));
         }
-        // Every instance over the container's one compiled rig.
-        let mut first = Player::new(&asset.rig);
+        // Every instance over the container's one compiled rig, with its VRM springs and
+        // constraints (each instance keeps its own spring state).
+        let mut first = asset.player()?;
         if let Some(clip) = desc.clip {
             first.add_layer(LayerDesc::new(clip))?;
         }

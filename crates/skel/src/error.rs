@@ -34,6 +34,16 @@ pub enum SkelError {
     /// A crowd could not be picked as asked.
     #[error(transparent)]
     Pick(#[from] PickError),
+    /// A VRM's spring bones or node constraints do not fit its nodes (load time, or
+    /// [`SecondaryMotion::from_asset`](crate::SecondaryMotion::from_asset)).
+    #[error("the asset's {what}: {source}")]
+    Secondary {
+        /// `"spring bones"` or `"node constraints"`.
+        what: &'static str,
+        /// skel-anim's error, naming the node or setting.
+        #[source]
+        source: skel_anim::AnimError,
+    },
     /// Bone control could not be enabled.
     #[cfg(feature = "bone-control")]
     #[error(transparent)]

@@ -23,7 +23,7 @@
 //! names (`tick_animation(group, delta_ms, …)` on the container's animation groups).
 //!
 //! ```
-//! use skel::anim::{LayerDesc, Player};
+//! use skel::anim::LayerDesc;
 //! use skel::{Frame, LoadOptions, gpu::GpuContext, load_gltf};
 //!
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -37,7 +37,9 @@
 //! // The project's own character: a 20+ joint humanoid with Walk and Wave clips.
 //! let mut character = load_gltf(&ctx, skel::DEFAULT_CHARACTER, &LoadOptions::default())?;
 //!
-//! let mut player = Player::new(&character.rig);
+//! // `character.player()`: a `Player` with the asset's VRM springs and node constraints
+//! // attached, if it has any (`LoadOptions::with_springs` sets or removes them).
+//! let mut player = character.player()?;
 //! player.add_layer(LayerDesc::new(character.clip_index("Walk").unwrap_or(0)))?;
 //! let mut frame = Frame::new(&character);
 //! for _ in 0..3 {
@@ -75,6 +77,7 @@ pub use skel_math as math;
 pub use skel_retarget as retarget;
 
 mod container;
+mod container_player;
 mod crowd;
 mod crowd_api;
 mod crowd_bounds;
@@ -95,6 +98,7 @@ mod mirroring;
 mod options;
 #[cfg(feature = "render")]
 pub mod render;
+mod secondary;
 mod source;
 mod topology;
 
@@ -119,6 +123,7 @@ pub use mesh::{Mesh, MeshMorph, Primitive};
 pub use mesh_skeleton::MeshSkeleton;
 pub use mirroring::{ClipMirroring, mirror_clips, mirror_clips_named, morph_target_names};
 pub use options::LoadOptions;
+pub use secondary::{SecondaryMotion, SecondaryOptions};
 pub use skel_gpu::SkinningMethod;
 pub use source::Source;
 pub use topology::{Topology, list_indices, list_topology};

@@ -3,7 +3,8 @@
 use skel_anim::{Handedness, RigOptions};
 use skel_gpu::{GpuContext, MorphDeltaStorage};
 
-use crate::ClipMirroring;
+use crate::{ClipMirroring, SecondaryOptions};
+use skel_anim::spring::SpringOptions;
 
 /// Load options. Build from [`LoadOptions::default`] and the `with_*` methods.
 ///
@@ -39,6 +40,10 @@ pub struct LoadOptions {
     pub morph_deltas: Option<MorphDeltaStorage>,
     /// Mirrored clips baked at load ([`ClipMirroring`]; none by default).
     pub mirror: ClipMirroring,
+    /// A VRM's spring bones and node constraints: on by default, so that every player made
+    /// with [`AssetContainer::player`](crate::AssetContainer::player) (and every crowd
+    /// instance) swings its hair without another call.
+    pub secondary: SecondaryOptions,
 }
 
 impl Default for LoadOptions {
@@ -51,6 +56,7 @@ impl Default for LoadOptions {
             rig: RigOptions::default(),
             morph_deltas: None,
             mirror: ClipMirroring::None,
+            secondary: SecondaryOptions::default(),
         }
     }
 }
@@ -115,6 +121,32 @@ impl LoadOptions {
     #[must_use]
     pub fn with_morph_deltas(mut self, storage: Option<MorphDeltaStorage>) -> Self {
         self.morph_deltas = storage;
+        self
+    }
+
+    /// These options with a VRM's spring bones stepped as `springs` says (its fixed step,
+    /// host loop and profile), or left out with `None` (the chains then hold what the clips
+    /// give them).
+    ///
+    /// ```
+    /// use skel::LoadOptions;
+    /// use skel::anim::spring::{SpringOptions, SpringProfile};
+    ///
+    /// let univrm = SpringOptions { profile: SpringProfile::UniVrm, ..SpringOptions::default() };
+    /// let options = LoadOptions::default().with_springs(Some(univrm));
+    /// assert_eq!(options.secondary.springs, Some(univrm));
+    /// assert!(LoadOptions::default().with_springs(None).secondary.springs.is_none());
+    /// ```
+    #[must_use]
+    pub fn with_springs(mut self, springs: Option<SpringOptions>) -> Self {
+        self.secondary.springs = springs;
+        self
+    }
+
+    /// These options with a VRM's node constraints run (the default) or not.
+    #[must_use]
+    pub fn with_node_constraints(mut self, on: bool) -> Self {
+        self.secondary.node_constraints = on;
         self
     }
 

@@ -14,6 +14,7 @@ pub mod pose;
 pub mod pose_graph;
 pub mod pose_playback;
 pub mod pose_report;
+pub mod pose_springs;
 pub mod pose_terrain;
 pub mod render;
 pub mod retarget;

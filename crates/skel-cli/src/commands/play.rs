@@ -1,7 +1,9 @@
 //! `skel play ASSET --layers FILE.json --seconds S --fps F [--json]`: one player ticked from
 //! time 0 at a fixed step, printing per frame the root-motion delta and the events fired, and at
 //! the end the accumulated root motion. With `--graph` instead, an animation graph chooses what
-//! plays (see [`play_graph`](super::play_graph)).
+//! plays (see [`play_graph`](super::play_graph)). A VRM's spring bones and node constraints
+//! run unless `--no-springs`: the springs step at their fixed 1/60 s within the ticks of
+//! 1/FPS, and `--json` prints each spring joint's world position per frame.
 
 use std::io::Write as _;
 
@@ -10,7 +12,7 @@ use serde::Serialize;
 use skel::anim::{NullSink, Player, Rig};
 
 use super::asset_args::AssetArgs;
-use super::play_output::{Event, Motion, tick_count};
+use super::play_output::{Event, Motion, spring_nodes, spring_positions, tick_count};
 
 /// Arguments of `skel play`.
 #[derive(Debug, Clone, Args)]
@@ -37,6 +39,8 @@ pub struct PlayArgs {
     /// Print every frame as JSON.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    springs: crate::spring_args::SpringArgs,
 }
 
 #[derive(Debug, Serialize)]
@@ -44,12 +48,18 @@ struct Frame {
     t: f64,
     root_delta: Motion,
     events: Vec<Event>,
+    /// World positions of the spring joints' nodes (`Report::spring_nodes`' order).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    springs: Vec<[f32; 3]>,
 }
 
 #[derive(Debug, Serialize)]
 struct Report {
     frames: Vec<Frame>,
     root_total: Motion,
+    /// The spring joints' nodes, when a VRM's springs run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    spring_nodes: Vec<usize>,
 }
 
 /// Plays the stack and prints the frames.
@@ -59,9 +69,20 @@ struct Report {
 pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
     let ticks = tick_count(args.seconds, args.fps)?;
     let Some(layers) = &args.layers else {
-        return super::play_graph::run(&args.asset, &args.graph, ticks, args.fps, args.json);
+        return super::play_graph::run(
+            &args.asset,
+            &args.graph,
+            &super::play_graph::Rate {
+                ticks,
+                fps: args.fps,
+                springs: args.springs,
+            },
+            args.json,
+        );
     };
     let asset = args.asset.load()?;
+    let motion = args.springs.motion(&asset)?;
+    let nodes = spring_nodes(&motion);
     let stack = crate::layer_file::load(layers, &asset.animation)?;
     let rig = Rig::new(std::sync::Arc::new(asset.animation))?;
     let mut player = Player::new(&rig);
@@ -75,6 +96,7 @@ pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(spec) = &args.graph.terrain {
         player.set_foot_placement(Some(crate::terrain::humanoid_feet_on(&rig, spec)?));
     }
+    motion.attach(&mut player)?;
     #[expect(
         clippy::cast_possible_truncation,
         reason = "the step is a frame time; f32 is the player's unit"
@@ -98,11 +120,13 @@ pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
             t,
             root_delta: player.root_motion_delta().into(),
             events,
+            springs: spring_positions(&mut player, &nodes),
         });
     }
     let report = Report {
         frames,
         root_total: player.root_motion_total().into(),
+        spring_nodes: nodes,
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -128,6 +152,13 @@ pub fn run(args: &PlayArgs) -> Result<(), Box<dyn std::error::Error>> {
             "root motion total: translation [{:.6}, {:.6}, {:.6}], rotation [{:.6}, {:.6}, {:.6}, {:.6}]",
             t[0], t[1], t[2], r[0], r[1], r[2], r[3]
         )?;
+        if !report.spring_nodes.is_empty() {
+            writeln!(
+                out,
+                "springs: {} joints, stepped at a fixed 1/60 s",
+                report.spring_nodes.len()
+            )?;
+        }
     }
     out.flush()?;
     Ok(())

@@ -11,7 +11,7 @@ use serde::Serialize;
 use skel::anim::{NullSink, Rig};
 
 use super::asset_args::AssetArgs;
-use super::play_output::{Event, Motion};
+use super::play_output::{Event, Motion, spring_nodes, spring_positions};
 use crate::graph_args::GraphArgs;
 
 #[derive(Debug, Serialize)]
@@ -43,31 +43,50 @@ struct Frame {
     /// Events fired during the tick; `layer` is the graph layer.
     events: Vec<Event>,
     root_delta: Motion,
+    /// World positions of the spring joints' nodes (`Report::spring_nodes`' order).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    springs: Vec<[f32; 3]>,
 }
 
 #[derive(Debug, Serialize)]
 struct Report {
+    /// The spring joints' nodes, when a VRM's springs run.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    spring_nodes: Vec<usize>,
     frames: Vec<Frame>,
     root_total: Motion,
 }
 
-/// Plays `graph` on `asset` for `ticks` ticks of 1/`fps` seconds and prints the frames
-/// (as JSON with `json`).
+/// How long and how fast `skel play --graph` plays, and with which springs.
+#[derive(Debug, Clone, Copy)]
+pub struct Rate {
+    /// Ticks to play.
+    pub ticks: usize,
+    /// Ticks per second.
+    pub fps: f64,
+    /// `--no-springs`.
+    pub springs: crate::spring_args::SpringArgs,
+}
+
+/// Plays `graph` on `asset` for `rate.ticks` ticks of 1/`rate.fps` seconds and prints the
+/// frames (as JSON with `json`).
 ///
 /// # Errors
 /// A bad asset or graph (file, `--set`, `--travel`), or a failed write.
 pub fn run(
     asset: &AssetArgs,
     graph: &GraphArgs,
-    ticks: usize,
-    fps: f64,
+    rate: &Rate,
     json: bool,
 ) -> Result<(), Box<dyn std::error::Error>> {
+    let (ticks, fps) = (rate.ticks, rate.fps);
     let mut asset = asset.load()?;
+    let motion = rate.springs.motion(&asset)?;
+    let nodes = spring_nodes(&motion);
     graph.bake_mirrored_clips(&mut asset.animation, &asset.morph_names)?;
     let rig = Rig::new(Arc::new(asset.animation))?;
     let mut driver = graph
-        .driver(&rig)?
+        .driver(&rig, &motion)?
         .ok_or("skel play needs --layers or --graph")?;
     #[expect(
         clippy::cast_possible_truncation,
@@ -133,9 +152,11 @@ pub fn run(
             layers,
             events,
             root_delta: driver.player.player().root_motion_delta().into(),
+            springs: spring_positions(driver.player.player_mut(), &nodes),
         });
     }
     let report = Report {
+        spring_nodes: nodes,
         frames,
         root_total: driver.player.player().root_motion_total().into(),
     };

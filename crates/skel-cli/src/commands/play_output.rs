@@ -57,3 +57,23 @@ pub fn tick_count(seconds: f64, fps: f64) -> Result<usize, Box<dyn std::error::E
     )]
     Ok(ticks as usize)
 }
+
+/// The world position of every spring joint's node (`nodes`, the springs' joint nodes) in
+/// the pose `player` last made: what `skel play` prints per frame when a VRM's springs run.
+pub fn spring_positions(player: &mut skel::anim::Player, nodes: &[usize]) -> Vec<[f32; 3]> {
+    let world = player.world_matrices();
+    nodes
+        .iter()
+        .filter_map(|&n| world.get(n))
+        .map(|m| m.w_axis.truncate().to_array())
+        .collect()
+}
+
+/// The spring joints' nodes of `motion` (empty without springs).
+#[must_use]
+pub fn spring_nodes(motion: &skel::SecondaryMotion) -> Vec<usize> {
+    motion
+        .springs()
+        .map(|s| s.joint_nodes().collect())
+        .unwrap_or_default()
+}

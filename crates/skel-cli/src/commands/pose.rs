@@ -1,8 +1,10 @@
 //! `skel pose <asset> [--clip <index|name> | --blend CLIP=WEIGHT,…] --times t1,t2,…
 //! [--handedness lh|rh] [--hide-bone NAME]… [--bone-rotation NAME=x,y,z,w]…
-//! [--retarget-from SOURCE [--map MAP.json | --auto]] --json`: the CPU
-//! reference pose at each time, in the shape of the golden files of `../shared/golden` (format
-//! `peer-ref-golden/1`) so that the two can be compared file to file.
+//! [--retarget-from SOURCE [--map MAP.json | --auto]] [--fps HZ] [--no-springs] --json`: the
+//! CPU reference pose at each time, in the shape of the golden files of `../shared/golden`
+//! (format `peer-ref-golden/1`) so that the two can be compared file to file. A VRM's spring
+//! bones and node constraints make the pose depend on the motion before it: the character is
+//! then played from 0 at `--fps` (see [`pose_springs`](super::pose_springs)).
 
 use std::io::Write as _;
 
@@ -54,6 +56,21 @@ pub struct PoseArgs {
     /// decrease.
     #[command(flatten)]
     graph: crate::graph_args::GraphArgs,
+    /// The display rate when the pose depends on the past (a VRM's springs, `--graph`): the
+    /// character is played from 0 in frames of 1/FPS s up to each time. The springs step at
+    /// their own fixed 1/60 s, so their pose at a time does not depend on it.
+    #[arg(long, default_value_t = 60.0, value_parser = parse_fps)]
+    fps: f64,
+    #[command(flatten)]
+    springs: crate::spring_args::SpringArgs,
+}
+
+/// `--fps`: a finite rate above 0.
+fn parse_fps(text: &str) -> Result<f64, String> {
+    let fps: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    crate::spring_args::check_fps(fps)
 }
 
 /// Poses the asset at every time and prints the result.
@@ -114,9 +131,19 @@ pub fn run(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
         root_motion,
         ik: &ik,
     };
-    let mut report = match &args.graph.terrain {
-        Some(spec) => super::pose_terrain::report(&asset, &name, &playback, &times, &bones, spec)?,
-        None => pose_report(&asset, &name, &playback, &times, &bones)?,
+    let motion = args.springs.motion(&asset)?;
+    let mut report = if !motion.is_empty() {
+        let play = super::pose_springs::SpringPlay {
+            motion: &motion,
+            fps: args.fps,
+            terrain: args.graph.terrain.as_deref(),
+            layers_file: args.layers.is_some(),
+        };
+        super::pose_springs::report(&asset, &name, &playback, &times, &bones, &play)?
+    } else if let Some(spec) = &args.graph.terrain {
+        super::pose_terrain::report(&asset, &name, &playback, &times, &bones, spec)?
+    } else {
+        pose_report(&asset, &name, &playback, &times, &bones)?
     };
     report.blend = blend.map(|weights| {
         weights
@@ -147,7 +174,8 @@ fn run_graph(args: &PoseArgs) -> Result<(), Box<dyn std::error::Error>> {
     let asset = args.asset.load()?;
     let times = parse_times(&args.times)?;
     let name = args.asset.asset.display().to_string();
-    let report = super::pose_graph::report(&asset, &name, &args.graph, &times)?;
+    let motion = args.springs.motion(&asset)?;
+    let report = super::pose_graph::report(&asset, &name, &args.graph, &times, &motion, args.fps)?;
     print_report(&report, args.json)
 }
 

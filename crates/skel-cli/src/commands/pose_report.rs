@@ -42,10 +42,27 @@ pub struct PoseReport {
     /// The graph file, with `--graph`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub graph_file: Option<String>,
+    /// The spring joints, their step and the display rate, when a VRM's springs ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub springs: Option<SpringSummary>,
     clip_count: usize,
     times: Vec<f32>,
     meshes: Vec<MeshHeader>,
     frames: Vec<Frame>,
+}
+
+/// What the report says of the springs.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpringSummary {
+    /// The spring joints' nodes, in update order.
+    pub joints: Vec<usize>,
+    /// The springs' fixed step, seconds.
+    pub step: f32,
+    /// The display rate the character was played at.
+    pub fps: f64,
+    /// Whether node constraints ran.
+    pub constraints: bool,
 }
 
 /// The clip posed.
@@ -258,6 +275,7 @@ pub fn report_with(
         blend: None,
         layers_file: None,
         graph_file: None,
+        springs: None,
         clip_count: clips.len(),
         times: times.to_vec(),
         meshes,

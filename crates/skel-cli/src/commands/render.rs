@@ -77,6 +77,9 @@ pub struct RenderArgs {
     /// (default frames: its longest clip, or a second past its last scheduled change).
     #[command(flatten)]
     pub graph: crate::graph_args::GraphArgs,
+    /// `--no-springs`: a VRM's spring bones and node constraints left out.
+    #[command(flatten)]
+    pub springs: crate::spring_args::SpringArgs,
 }
 
 /// `--handedness` values.
@@ -171,6 +174,7 @@ pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
         bones,
         mirror: args.mirror,
         terrain,
+        springs: args.springs.options(),
         progress: std::io::stderr().is_terminal(),
     };
     let report = match args.crowd {

@@ -59,6 +59,22 @@ pub struct ViewArgs {
     pub posing: super::render::PosingArg,
     #[command(flatten)]
     pub graph: crate::graph_args::GraphArgs,
+    /// Advance every frame by 1/FPS s instead of the wall-clock time since the last one (a
+    /// fixed display rate: a VRM's springs still step at their own 1/60 s, so the motion
+    /// looks the same at 30 and at 144).
+    #[arg(long, value_name = "HZ", value_parser = parse_fps)]
+    pub fps: Option<f32>,
+    #[command(flatten)]
+    pub springs: crate::spring_args::SpringArgs,
+}
+
+/// `--fps`: a finite rate above 0.
+fn parse_fps(text: &str) -> Result<f32, String> {
+    let fps: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number"))?;
+    #[expect(clippy::cast_possible_truncation, reason = "a display rate")]
+    crate::spring_args::check_fps(fps).map(|f| f as f32)
 }
 
 /// Runs `skel view`.
@@ -84,5 +100,7 @@ pub fn run(args: ViewArgs) -> Result<(), Box<dyn std::error::Error>> {
         crowd: args.crowd,
         crowd_on_gpu: args.posing == super::render::PosingArg::Gpu,
         graph: args.graph,
+        fps: args.fps,
+        springs: args.springs.options(),
     })
 }

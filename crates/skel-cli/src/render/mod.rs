@@ -73,6 +73,8 @@ pub struct RenderJob {
     /// `--terrain plane:…|mesh:…`: the ground the humanoid's feet stand on (a graph's own
     /// foot placement takes it from its [`GraphArgs`](crate::graph_args::GraphArgs) instead).
     pub terrain: Option<String>,
+    /// A VRM's springs and node constraints (on by default; off with `--no-springs`).
+    pub springs: skel::SecondaryOptions,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
 }
@@ -256,6 +258,7 @@ fn load_asset(
         .with_handedness(job.handedness)
         .with_bone_control(bone_control);
     options.decode_images = true;
+    options.secondary = job.springs;
     let source = match &job.asset {
         Some(path) => Source::Path(path),
         None => Source::Bytes {

@@ -110,14 +110,18 @@ pub fn make_player(
     asset: &str,
 ) -> Result<(Playing, String), RenderError> {
     let data = &container.animation;
-    let mut player = Player::new(&container.rig);
+    // With the asset's VRM springs and node constraints, as the load options asked.
+    let mut player = container.player().map_err(|source| RenderError::Load {
+        asset: asset.to_owned(),
+        source,
+    })?;
     if let Animation::Graph(args) = animation {
         let graph_error = |e: Box<dyn std::error::Error>| RenderError::Graph {
             asset: asset.to_owned(),
             message: e.to_string(),
         };
         let driver = args
-            .driver(&container.rig)
+            .driver(&container.rig, &container.secondary)
             .map_err(graph_error)?
             .ok_or_else(|| graph_error("no graph file".into()))?;
         let what = format!(

@@ -1,5 +1,6 @@
 //! `skel view --terrain` without a graph: the feet and pelvis the humanoid map finds stand on
-//! the ground while the selected clip plays.
+//! the ground while the selected clip plays; and a VRM avatar's spring bones and node
+//! constraints, which only a player runs.
 //!
 //! The viewer's keys keep acting on the clip's animation group (play/pause, speed, next clip);
 //! the group only keeps time (it is made invisible, so it poses nothing) and a player of the
@@ -18,7 +19,7 @@ pub(super) struct LiveFeet {
     /// The clip its layer plays (`None`: the rest pose).
     clip: Option<usize>,
     /// `--terrain` as given, for the readout.
-    spec: String,
+    spec: Option<String>,
 }
 
 impl LiveFeet {
@@ -31,17 +32,20 @@ impl LiveFeet {
         args: &GraphArgs,
         character: &AssetContainer,
     ) -> Result<Option<Self>, String> {
-        let (Some(spec), None) = (&args.terrain, &args.graph) else {
+        if args.graph.is_some() || (args.terrain.is_none() && character.secondary.is_empty()) {
             return Ok(None);
-        };
-        let mut player = Player::new(&character.rig);
-        let job =
-            crate::terrain::humanoid_feet_on(&character.rig, spec).map_err(|e| e.to_string())?;
-        player.set_foot_placement(Some(job));
+        }
+        // With the asset's springs and constraints (when the load options kept them).
+        let mut player = character.player().map_err(|e| e.to_string())?;
+        if let Some(spec) = &args.terrain {
+            let job = crate::terrain::humanoid_feet_on(&character.rig, spec)
+                .map_err(|e| e.to_string())?;
+            player.set_foot_placement(Some(job));
+        }
         Ok(Some(Self {
             player,
             clip: None,
-            spec: spec.clone(),
+            spec: args.terrain.clone(),
         }))
     }
 
@@ -76,6 +80,15 @@ impl LiveFeet {
 
     /// The readout's words: where the feet stand.
     pub(super) fn summary(&self) -> String {
-        format!("feet on {}", self.spec)
+        let springs = self
+            .player
+            .springs()
+            .map(|s| format!("{} spring joints", s.bones.joint_nodes().count()));
+        let feet = self.spec.as_ref().map(|spec| format!("feet on {spec}"));
+        [feet, springs]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }

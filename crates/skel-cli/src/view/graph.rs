@@ -36,7 +36,7 @@ impl LiveGraph {
         character: &AssetContainer,
     ) -> Result<Option<Self>, String> {
         let Some(driver) = args
-            .driver(&Arc::clone(&character.rig))
+            .driver(&Arc::clone(&character.rig), &character.secondary)
             .map_err(|e| e.to_string())?
         else {
             return Ok(None);

@@ -204,9 +204,10 @@ impl Viewer {
     /// Advances the animation by the wall-clock time since the last frame, draws and presents;
     /// with `capture`, returns what was presented.
     pub(super) fn frame(&mut self, capture: bool) -> Result<Option<image::RgbaImage>, String> {
-        let dt = self.last.elapsed().as_secs_f32();
+        let wall = self.last.elapsed().as_secs_f32();
         self.last = Instant::now();
-        let dt_ms = dt * 1000.0;
+        let dt_ms = wall * 1000.0;
+        let dt = self.fixed_dt.unwrap_or(wall);
         self.frame_ms = if self.frames == 0 {
             dt_ms
         } else {

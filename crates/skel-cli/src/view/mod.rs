@@ -51,6 +51,10 @@ pub struct ViewJob {
     pub crowd_on_gpu: bool,
     /// An animation graph driving the character (`--graph`, `--set`, `--travel`).
     pub graph: crate::graph_args::GraphArgs,
+    /// A fixed display rate (`--fps`): every frame advances 1/FPS s.
+    pub fps: Option<f32>,
+    /// A VRM's springs and node constraints (off with `--no-springs`).
+    pub springs: skel::SecondaryOptions,
 }
 
 /// Opens the window and runs until it is closed (or `--frames` is reached).
@@ -91,6 +95,8 @@ struct Viewer {
     speed: f32,
     frames: u64,
     last: Instant,
+    /// `--fps`: the step of every frame instead of the wall-clock time.
+    fixed_dt: Option<f32>,
     frame_ms: f32,
     last_report: Instant,
     drag: Option<(f64, f64)>,
@@ -99,8 +105,8 @@ struct Viewer {
     shift: bool,
     /// With `--graph`: what plays instead of the selected clip.
     graph: Option<graph::LiveGraph>,
-    /// With `--terrain` and no graph: the selected clip posed with the humanoid's feet on the
-    /// ground.
+    /// With `--terrain` or a VRM's springs, and no graph: a player posing the selected clip
+    /// with the humanoid's feet on the ground and the springs swinging.
     feet: Option<feet::LiveFeet>,
     /// What the facade's frame fills besides the pose of what plays: material,
     /// texture-transform and visibility animation (`KHR_animation_pointer`), root motion,
@@ -225,6 +231,7 @@ impl Viewer {
         let gpu = WindowGpu::new(&window)?;
         let mut options = LoadOptions::default().with_mirror(job.graph.clip_mirroring(job.mirror));
         options.decode_images = true;
+        options.secondary = job.springs;
         let source = match &job.asset {
             Some(path) => Source::Path(path),
             None => Source::from(skel::DEFAULT_CHARACTER),
@@ -295,6 +302,7 @@ impl Viewer {
             speed: 1.0,
             frames: 0,
             last: Instant::now(),
+            fixed_dt: job.fps.map(|f| 1.0 / f),
             frame_ms: 0.0,
             last_report: Instant::now(),
             drag: None,
