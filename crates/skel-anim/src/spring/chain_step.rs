@@ -5,38 +5,13 @@
 use glam::{Affine3A, BVec4A, Vec3, Vec3A, Vec4};
 
 use super::HostLoop;
-use super::chains::{Depth, Group};
 use super::desc::ColliderShape;
+use super::group::{Depth, Group};
 use super::lanes::{A3, Q, V3, each};
+use super::probe::{Probe, collide};
 use super::setup::SpringBones;
 use super::step::SpringState;
 use crate::data::{NONE, S_OFF, T_OFF, TRS_STRIDE};
-
-/// One collider of each lane, placed for the step: three-vrm's capsule (a sphere is a capsule
-/// of no length) as its head and axis in world space.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Probe {
-    head: V3,
-    axis: V3,
-    /// `axis · axis`, and whether any lane's is a capsule (not a sphere).
-    along: Vec4,
-    capsule: bool,
-    radius: Vec4,
-    inside: BVec4A,
-    active: BVec4A,
-}
-
-impl Probe {
-    pub(super) const EMPTY: Self = Self {
-        head: V3::ZERO,
-        axis: V3::ZERO,
-        along: Vec4::ZERO,
-        capsule: false,
-        radius: Vec4::ZERO,
-        inside: BVec4A::FALSE,
-        active: BVec4A::FALSE,
-    };
-}
 
 /// A depth's bones as the pose and the last step leave them: translation, scale, the last
 /// step's rotation, and the local matrix they make.
@@ -256,40 +231,4 @@ fn four(trs: &[f32], at: usize) -> Vec4 {
         Some(f) => Vec4::from_slice(f),
         None => Vec3::from_slice(&trs[at..at + 3]).extend(0.0),
     }
-}
-
-/// One collider against each lane's tail, as three-vrm's joint applies it: the tail pushed
-/// out of the overlap, then put back at the bone's length from its head.
-#[inline(always)]
-fn collide(p: &Probe, pos: V3, tail: V3, length: Vec4, r: Vec4) -> V3 {
-    let zero = Vec4::ZERO;
-    let mut d = tail - p.head;
-    if p.capsule {
-        // The axis point nearest the tail (a sphere's axis is zero: its dot is too, and
-        // nothing moves).
-        let dot = p.axis.dot(d);
-        let s = Vec4::select(
-            dot.cmple(zero),
-            zero,
-            Vec4::select(p.along.cmple(dot), Vec4::ONE, dot / p.along),
-        );
-        d = d - p.axis * s;
-    }
-    let len = d.length();
-    let distance = Vec4::select(p.inside, (p.radius - r) - len, (len - r) - p.radius);
-    let hit = p.active & distance.cmplt(zero) & len.cmpgt(zero);
-    if !hit.any() {
-        return tail;
-    }
-    let out = V3 {
-        x: d.x / len,
-        y: d.y / len,
-        z: d.z / len,
-    };
-    let push = V3::select(p.inside, -out, out);
-    let moved = tail + push * -distance;
-    let o = moved - pos;
-    let l = o.length();
-    let restored = V3::select(l.cmpgt(zero), pos + o * (length / l), moved);
-    V3::select(hit, restored, tail)
 }

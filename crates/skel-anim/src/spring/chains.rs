@@ -15,51 +15,11 @@ use glam::{BVec4A, Vec3A, Vec4};
 
 use super::SpringProfile;
 use super::desc::ColliderShape;
+use super::group::{Depth, Group};
+use super::joint::Joint;
 use super::lanes::{A3, Q, V3};
-use super::setup::{Joint, SpringBones};
+use super::setup::SpringBones;
 use crate::data::NONE;
-
-/// One depth of a group of chains: the joint of each lane at that depth and its settings in
-/// lanes. A lane past its chain's end (or past the group's chains) is inactive: its indices
-/// repeat lane 0's, which is active at every depth, so its gathers stay in bounds; nothing it
-/// computes is stored.
-#[derive(Debug, Clone)]
-pub(super) struct Depth {
-    pub(super) active: [bool; 4],
-    pub(super) joint: [u32; 4],
-    pub(super) node: [u32; 4],
-    /// The tail node (`NONE`: the tail comes from `initial_child`).
-    pub(super) child: [u32; 4],
-    /// Whether the tail node is the next depth's bone; in every lane.
-    pub(super) has_next: BVec4A,
-    pub(super) all_next: bool,
-    pub(super) has_child: BVec4A,
-    pub(super) rest_axis: V3,
-    pub(super) bone_axis: V3,
-    pub(super) initial_child: V3,
-    pub(super) inverse_local: A3,
-    pub(super) initial_rotation: Q,
-    pub(super) stiffness: Vec4,
-    pub(super) drag: Vec4,
-    pub(super) gravity: V3,
-    pub(super) hit_radius: Vec4,
-}
-
-/// Up to four chains stepped side by side.
-#[derive(Debug, Clone)]
-pub(super) struct Group {
-    /// A range of [`SpringBones::depths`].
-    pub(super) depths: (u32, u32),
-    /// Per lane: the parent of the chain's first bone (`NONE`: the root transform).
-    pub(super) root_parent: [u32; 4],
-    pub(super) center: [u32; 4],
-    pub(super) has_center: BVec4A,
-    pub(super) any_center: bool,
-    pub(super) any_childless: bool,
-    /// Per lane: its colliders, a range of [`SpringBones::joint_colliders`].
-    pub(super) colliders: [(u32, u32); 4],
-    pub(super) max_colliders: u32,
-}
 
 /// The chains of `bones` that may run in lanes, grouped by four (longest first), and their
 /// depths; with the joints and nodes they cover.
@@ -69,6 +29,31 @@ pub(super) struct Plan {
     pub(super) grouped_joint: Vec<bool>,
     /// Per node: whether a group places it (the scalar passes skip it).
     pub(super) grouped_node: Vec<bool>,
+}
+
+impl SpringBones {
+    /// Whether chains that can run four at a time do (the default), or every joint steps one
+    /// by one: the same result bit for bit either way; the tests compare the two.
+    pub(super) fn set_lanes(&mut self, on: bool) {
+        let plan = if on { plan(self) } else { Plan::none(self) };
+        self.groups = plan.groups;
+        self.depths = plan.depths;
+        self.grouped_joint = plan.grouped_joint;
+        self.grouped_node = plan.grouped_node;
+        self.step_order = self
+            .order
+            .iter()
+            .copied()
+            .filter(|&i| self.placed[i as usize] && !self.grouped_node[i as usize])
+            .collect();
+        let mut grouped_bone = vec![false; self.parent.len()];
+        for (joint, &grouped) in self.joints.iter().zip(&self.grouped_joint) {
+            grouped_bone[joint.node as usize] |= grouped;
+        }
+        self.step_locals = (0..self.parent.len() as u32)
+            .filter(|&i| self.placed[i as usize] && !grouped_bone[i as usize])
+            .collect();
+    }
 }
 
 impl Plan {
@@ -125,6 +110,10 @@ pub(super) fn plan(bones: &SpringBones) -> Plan {
     // Longest first, so that lane 0 is active at every depth of its group.
     chains.sort_by_key(|c| std::cmp::Reverse(c.len()));
     for four in chains.chunks(4) {
+        // One chain alone in four lanes costs more than stepping it joint by joint.
+        if four.len() < 2 {
+            continue;
+        }
         let group = make_group(bones, four, &mut plan.depths);
         plan.groups.push(group);
         for &j in four.iter().flatten() {

@@ -90,8 +90,11 @@ mod chains;
 mod collide;
 mod crowd;
 mod desc;
+mod group;
+mod joint;
 mod lanes;
 mod order;
+mod probe;
 mod setup;
 mod step;
 #[cfg(test)]

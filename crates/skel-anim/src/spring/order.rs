@@ -1,7 +1,7 @@
 //! three-vrm's update order of the joints (`VRMSpringBoneManager._sortJoints`): a joint after
 //! the joints on its parent's and its colliders' ancestors.
 
-use super::setup::{Collider, Joint};
+use super::joint::{Collider, Joint};
 use crate::data::NONE;
 
 /// three-vrm's update order (`VRMSpringBoneManager._sortJoints`): in the order added, each

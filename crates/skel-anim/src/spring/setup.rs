@@ -4,52 +4,13 @@
 
 use glam::{Affine3A, Quat, Vec3, Vec3A};
 
-use super::chains::{Depth, Group};
 use super::desc::{ColliderShape, SpringBonesDesc, SpringJointDesc};
+use super::group::{Depth, Group};
+use super::joint::{Collider, Joint};
 use super::order::update_order;
 use super::{SpringOptions, SpringProfile};
 use crate::data::NONE;
 use crate::{AnimError, NodeRest};
-
-/// One joint, ready to step.
-#[derive(Debug, Clone)]
-pub(super) struct Joint {
-    pub(super) node: u32,
-    /// The node's parent (`NONE`: a root).
-    pub(super) parent: u32,
-    /// The tail node (`NONE`: `initial_child` from the bone itself).
-    pub(super) child: u32,
-    /// The center node (`NONE`: world space).
-    pub(super) center: u32,
-    pub(super) hit_radius: f32,
-    pub(super) stiffness: f32,
-    pub(super) gravity: Vec3A,
-    pub(super) drag: f32,
-    /// The bone's length for [`SpringProfile::UniVrm`]: the tail's rest offset scaled by the
-    /// tail node's world scale at rest, fixed (three-vrm measures it every step).
-    pub(super) rest_length: f32,
-    /// The tail's rest offset in the bone's space, and its direction.
-    pub(super) initial_child: Vec3A,
-    pub(super) bone_axis: Vec3A,
-    /// The rest tail direction in the parent's space (`initial_local`'s linear part on
-    /// `bone_axis`, normalised).
-    pub(super) rest_axis: Vec3A,
-    /// The inverse of the bone's rest local matrix, and its rest rotation.
-    pub(super) inverse_local: Affine3A,
-    pub(super) initial_rotation: Quat,
-    /// Its colliders: a range of [`SpringBones::joint_colliders`].
-    pub(super) colliders: (u32, u32),
-    /// The nodes below the bone to bring up to date after it turns (down to the next spring
-    /// bones): a range of [`SpringBones::follow`].
-    pub(super) follow: (u32, u32),
-}
-
-/// A collider, ready to test.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Collider {
-    pub(super) node: u32,
-    pub(super) shape: ColliderShape,
-}
 
 /// The spring bones of one character (see [the module](super)): made once, stepped with a
 /// [`SpringState`](super::SpringState) per character.
@@ -245,33 +206,6 @@ impl SpringBones {
         bones.follow_lists(&spring_node);
         bones.set_lanes(true);
         Ok(bones)
-    }
-
-    /// Whether chains that can run four at a time do (the default), or every joint steps one
-    /// by one: the same result bit for bit either way; the tests compare the two.
-    pub(super) fn set_lanes(&mut self, on: bool) {
-        let plan = if on {
-            super::chains::plan(self)
-        } else {
-            super::chains::Plan::none(self)
-        };
-        self.groups = plan.groups;
-        self.depths = plan.depths;
-        self.grouped_joint = plan.grouped_joint;
-        self.grouped_node = plan.grouped_node;
-        self.step_order = self
-            .order
-            .iter()
-            .copied()
-            .filter(|&i| self.placed[i as usize] && !self.grouped_node[i as usize])
-            .collect();
-        let mut grouped_bone = vec![false; self.parent.len()];
-        for (joint, &grouped) in self.joints.iter().zip(&self.grouped_joint) {
-            grouped_bone[joint.node as usize] |= grouped;
-        }
-        self.step_locals = (0..self.parent.len() as u32)
-            .filter(|&i| self.placed[i as usize] && !grouped_bone[i as usize])
-            .collect();
     }
 
     /// See [`Self::placed`].

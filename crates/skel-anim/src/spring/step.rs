@@ -5,9 +5,10 @@ use glam::{Affine3A, Quat, Vec3, Vec3A};
 
 use super::HostLoop;
 use super::SpringProfile;
-use super::chain_step::Probe;
 use super::collide::{distance, univrm};
-use super::setup::{Joint, SpringBones};
+use super::joint::Joint;
+use super::probe::Probe;
+use super::setup::SpringBones;
 use crate::data::{NONE, R_OFF, S_OFF, T_OFF, TRS_STRIDE};
 use crate::math::unit_arc::from_unit_vectors;
 
@@ -434,7 +435,7 @@ impl SpringBones {
 /// A collider's frame: its node's world matrix with the translation at the shape's offset
 /// (three-vrm's `colliderMatrix`).
 #[inline]
-fn collider_frame(live: &[Affine3A], collider: &super::setup::Collider) -> Affine3A {
+fn collider_frame(live: &[Affine3A], collider: &super::joint::Collider) -> Affine3A {
     let mut m = live[collider.node as usize];
     m.translation = m.transform_point3a(Vec3A::from(collider.shape.offset()));
     m
