@@ -151,6 +151,13 @@ const TABLE: &[(&str, ExtensionSupport)] = &[
         ExtensionSupport::Applied("roll, aim and rotation constraints, read per node"),
     ),
     (
+        "VRMC_vrm_animation",
+        ExtensionSupport::Applied(
+            "a .vrma clip: its humanoid bone map, expression and lookAt nodes, read by \
+             `skel_gltf::vrm::VrmAnimation` and played on avatars by `skel_retarget::Vrma`",
+        ),
+    ),
+    (
         "VRM",
         ExtensionSupport::Applied(
             "VRM 0.x avatar: humanoid, meta, blend shapes and secondaryAnimation converted to \

@@ -262,3 +262,11 @@ fn unknown_names_and_prerelease_versions_are_warnings() {
     assert_eq!(vrma.animation.human_bones.len(), 19);
     assert_eq!(vrma.animation.expressions.len(), 3);
 }
+
+#[test]
+fn skel_says_it_reads_the_vrma_extension() {
+    assert!(matches!(
+        skel_gltf::extension_support("VRMC_vrm_animation"),
+        skel_gltf::ExtensionSupport::Applied(_)
+    ));
+}
