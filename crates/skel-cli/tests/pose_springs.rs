@@ -302,3 +302,40 @@ fn play_prints_the_spring_joints_per_frame() {
         .fold(0.0, f64::max);
     assert!(moved > 0.01, "{moved}");
 }
+
+#[test]
+fn a_graph_drives_the_clip_and_the_springs_run_after_it() {
+    let file = with_swaying_root("v1_hair.vrm");
+    let path = file.display().to_string();
+    let graph = TempFile::new(
+        "sway_graph.json",
+        r#"{"layers": [{"name": "body", "entry": "sway", "states": {"sway": {"clip": "Sway"}}}]}"#,
+    );
+    let graph = graph.display().to_string();
+    let pose = |extra: &[&str]| {
+        let mut args = vec!["pose", path.as_str(), "--graph", graph.as_str()];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--times", "0.5,1", "--json"]);
+        common::pose(&args)
+    };
+    let sprung = pose(&[]);
+    let plain = pose(&["--no-springs"]);
+    assert!(!spring_joints(&sprung).is_empty());
+    assert!(plain.get("springs").is_none());
+    // The graph moved the root as the clip does; the springs swing off the graph's pose.
+    let moved = position(&plain, 0, "0");
+    assert!((moved[0].abs() - 0.5).abs() < 1e-4, "{moved:?}");
+    let swing = worst(&sprung, &plain, 0);
+    assert!(
+        swing > 0.01,
+        "the hair did not swing under the graph: {swing} m"
+    );
+    // The same springs as the clip played on its own (one state, no fade).
+    let clip = common::pose(&[
+        "pose", &path, "--clip", "Sway", "--times", "0.5,1", "--json",
+    ]);
+    for f in 0..2 {
+        let d = worst(&sprung, &clip, f);
+        assert!(d < 1e-4, "frame {f}: graph {d} m from the clip");
+    }
+}
