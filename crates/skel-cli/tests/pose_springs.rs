@@ -339,3 +339,37 @@ fn a_graph_drives_the_clip_and_the_springs_run_after_it() {
         assert!(d < 1e-4, "frame {f}: graph {d} m from the clip");
     }
 }
+
+#[test]
+fn a_vrma_clip_plays_on_a_vrm_avatar() {
+    let avatar = fixture("v1_hair.vrm");
+    let walk = fixture("walk.vrma");
+    let report = common::pose(&[
+        "pose",
+        &avatar,
+        "--vrma",
+        &walk,
+        "--clip",
+        "walk",
+        "--times",
+        "0,0.5",
+        "--json",
+        "--no-springs",
+    ]);
+    // The avatar walks: its bones are elsewhere half a second in.
+    let moved = worst(&report, &report_frame(&report, 1), 0);
+    assert!(moved > 0.01, "the walk moved no node more than {moved} m");
+    // Without the file there is no clip of that name.
+    let (ok, _, stderr) = common::skel(&["pose", &avatar, "--clip", "walk", "--times", "0.5"]);
+    assert!(!ok, "{stderr}");
+    // A file that is not a .vrma is an error naming it.
+    let (ok, _, stderr) = common::skel(&[
+        "pose", &avatar, "--vrma", &avatar, "--clip", "walk", "--times", "0.5",
+    ]);
+    assert!(!ok && stderr.contains("--vrma"), "{stderr}");
+}
+
+/// A report whose frame 0 is frame `f` of `report`.
+fn report_frame(report: &Value, f: usize) -> Value {
+    json!({ "frames": [report["frames"][f].clone()] })
+}

@@ -38,21 +38,34 @@ pub struct AssetArgs {
     /// docs/mirror.md): a left-handed swing from a right-handed clip.
     #[arg(long)]
     pub mirror: bool,
+    /// A `.vrma` clip (VRMC_vrm_animation) to play on this character, added to its clips under
+    /// the name it has in the file: retargeted through the avatar's VRM humanoid map, or the
+    /// humanoid map found from the bone names on other characters (docs/vrm.md). Repeatable.
+    #[arg(long = "vrma", value_name = "FILE.vrma")]
+    pub vrma: Vec<PathBuf>,
 }
 
 impl AssetArgs {
-    /// Loads the asset (without decoding images: these commands never draw), its clips
-    /// mirrored with `--mirror`.
+    /// Loads the asset (without decoding images: these commands never draw), with the
+    /// `--vrma` clips added, and every clip mirrored with `--mirror`.
     ///
     /// # Errors
-    /// What [`load_path`] reports; with `--mirror`, what [`skel::mirror_clips_named`] reports (no
-    /// left/right pairs in the joint names).
+    /// What [`load_path`] reports; for a `--vrma` file, what loading or retargeting it
+    /// reports; with `--mirror`, what [`skel::mirror_clips_named`] reports (no left/right pairs
+    /// in the joint names).
     pub fn load(&self) -> Result<GltfAsset, Box<dyn std::error::Error>> {
         let opts = LoadOptions {
             handedness: self.handedness.into(),
             decode_images: false,
         };
         let mut asset = load_path(&self.asset, &opts)?;
+        for file in &self.vrma {
+            let vrma = skel::retarget::Vrma::load_path(file, &opts)
+                .map_err(|e| format!("--vrma {}: {e}", file.display()))?;
+            let clips = skel::retarget::retarget_vrma(&vrma, &asset)
+                .map_err(|e| format!("--vrma {}: {e}", file.display()))?;
+            asset.animation.clips.extend(clips);
+        }
         if self.mirror {
             skel::mirror_clips_named(
                 &mut asset.animation,
