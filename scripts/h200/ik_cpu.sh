@@ -12,8 +12,9 @@ set -u
 D=.devbin
 OUT=${OUT:-/tmp}
 { date -u; nproc; lscpu | grep 'Model name'; } > "$OUT/env.txt" 2>&1
-# inertial_frames reads ../shared/assets as the workspace was built (/work/shared).
-mkdir -p /work/shared/assets/CesiumMan && cp $D/CesiumMan.glb /work/shared/assets/CesiumMan/
+# inertial_frames reads the shared assets from SKEL_SHARED (skel-test-support's shared_root).
+mkdir -p .devshared/assets/CesiumMan && cp $D/CesiumMan.glb .devshared/assets/CesiumMan/
+export SKEL_SHARED=$PWD/.devshared
 one() { echo "$(date -u +%T) $*: $(taskset -c "${CORE:-3}" "$@" 2>&1 | tail -1)" >> "$OUT/ik_cpu.txt"; }
 for round in $(seq "${ROUNDS:-5}"); do
   echo "round $round" >> "$OUT/ik_cpu.txt"

@@ -88,9 +88,14 @@ pub fn gpu<T, E: Display>(test: &str, made: Result<T, E>) -> Option<T> {
 
 /// `../shared` beside the workspace: the sample models (`assets/`) and the reference results
 /// of an independent engine (`golden/`, `golden-layers/`), never copied into the repository.
+/// `SKEL_SHARED` names another folder, for programs run away from the checkout they were
+/// built in (the lent machine's runs, `scripts/h200/`).
 #[must_use]
 pub fn shared_root() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared"))
+    std::env::var_os("SKEL_SHARED").map_or_else(
+        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")),
+        PathBuf::from,
+    )
 }
 
 /// `../shared/<rel>` (a file or a folder) when it exists; otherwise `None` after a [`skip`].
