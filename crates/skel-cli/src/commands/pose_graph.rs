@@ -6,11 +6,10 @@
 
 use std::sync::Arc;
 
-use skel::anim::glam::{Mat4, Vec3};
-use skel::anim::{NullSink, Rig};
+use skel::anim::{NullSink, Player, Rig};
 use skel::gltf::{GltfAsset, SkinnedPose};
 
-use super::pose_report::{PoseReport, Poses, report_with};
+use super::pose_report::{PlayedPose, PoseReport, report_with};
 use crate::graph_args::{GraphArgs, GraphDriver};
 
 /// A graph's player posed on the CPU, skinning every primitive like the reference poser.
@@ -23,8 +22,8 @@ struct GraphPose {
     max_step: f64,
 }
 
-impl Poses for GraphPose {
-    fn pose_at(&mut self, asset: &GltfAsset, t: f32) -> Result<(), Box<dyn std::error::Error>> {
+impl PlayedPose for GraphPose {
+    fn play_to(&mut self, t: f32) -> Result<(), Box<dyn std::error::Error>> {
         let t = f64::from(t);
         if t < self.time {
             return Err(format!(
@@ -45,28 +44,15 @@ impl Poses for GraphPose {
             }
             self.time += step;
         }
-        let player = self.driver.player.player_mut();
-        player.resolve_world_matrices();
-        let scratch = player.scratch();
-        self.skinned
-            .skin(asset, &scratch.world, &scratch.morph_weights)?;
         Ok(())
     }
 
-    fn world(&self) -> &[Mat4] {
-        &self.driver.player.player().scratch().world
+    fn parts(&self) -> (&Player, &SkinnedPose) {
+        (self.driver.player.player(), &self.skinned)
     }
 
-    fn skin_matrices(&self, skin: usize) -> Option<&[Mat4]> {
-        self.skinned.skin_matrices(skin)
-    }
-
-    fn positions(&self, primitive: usize) -> Option<&[Vec3]> {
-        self.skinned.positions(primitive)
-    }
-
-    fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
-        self.driver.player.player().morph_weights(binding)
+    fn parts_mut(&mut self) -> (&mut Player, &mut SkinnedPose) {
+        (self.driver.player.player_mut(), &mut self.skinned)
     }
 }
 

@@ -164,6 +164,49 @@ pub trait Poses {
     fn morph_weights(&self, binding: usize) -> Option<&[f32]>;
 }
 
+/// A pose made by a [`Player`](skel::anim::Player) and skinned on the CPU: what `--terrain`,
+/// springs and `--graph` pose with. Each says how it brings its player to a time; reading the
+/// pose back is the same for all (the blanket [`Poses`] below).
+pub trait PlayedPose {
+    /// Brings the player to `t` seconds (its layers evaluated; world matrices not yet
+    /// resolved).
+    ///
+    /// # Errors
+    /// What playing finds (a time the player cannot go to).
+    fn play_to(&mut self, t: f32) -> Result<(), Box<dyn std::error::Error>>;
+    /// The player and the skinned meshes.
+    fn parts(&self) -> (&skel::anim::Player, &skel::gltf::SkinnedPose);
+    /// The same, to write.
+    fn parts_mut(&mut self) -> (&mut skel::anim::Player, &mut skel::gltf::SkinnedPose);
+}
+
+impl<T: PlayedPose> Poses for T {
+    fn pose_at(&mut self, asset: &GltfAsset, t: f32) -> Result<(), Box<dyn std::error::Error>> {
+        self.play_to(t)?;
+        let (player, skinned) = self.parts_mut();
+        player.resolve_world_matrices();
+        let scratch = player.scratch();
+        skinned.skin(asset, &scratch.world, &scratch.morph_weights)?;
+        Ok(())
+    }
+
+    fn world(&self) -> &[skel::anim::glam::Mat4] {
+        &self.parts().0.scratch().world
+    }
+
+    fn skin_matrices(&self, skin: usize) -> Option<&[skel::anim::glam::Mat4]> {
+        self.parts().1.skin_matrices(skin)
+    }
+
+    fn positions(&self, primitive: usize) -> Option<&[skel::anim::glam::Vec3]> {
+        self.parts().1.positions(primitive)
+    }
+
+    fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
+        self.parts().0.morph_weights(binding)
+    }
+}
+
 /// The meshes' headers of the report.
 fn mesh_headers(asset: &GltfAsset) -> Vec<MeshHeader> {
     asset

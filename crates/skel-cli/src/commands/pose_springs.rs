@@ -12,12 +12,11 @@
 use std::sync::Arc;
 
 use skel::SecondaryMotion;
-use skel::anim::glam::{Mat4, Vec3};
 use skel::anim::{LayerDesc, LoopMode, NullSink, Player, Rig};
 use skel::gltf::{GltfAsset, SkinnedPose};
 
 use super::pose_playback::{Playback, bone_hook, clip_summary};
-use super::pose_report::{PoseReport, Poses, SpringSummary, report_with};
+use super::pose_report::{PlayedPose, PoseReport, SpringSummary, report_with};
 use crate::render::BoneOverride;
 
 /// A player with springs, played from 0 through each requested time.
@@ -64,8 +63,8 @@ impl SpringPose {
     }
 }
 
-impl Poses for SpringPose {
-    fn pose_at(&mut self, asset: &GltfAsset, t: f32) -> Result<(), Box<dyn std::error::Error>> {
+impl PlayedPose for SpringPose {
+    fn play_to(&mut self, t: f32) -> Result<(), Box<dyn std::error::Error>> {
         if t < 0.0 {
             return Err(format!("with springs, --times must be 0 or later (got {t} s)").into());
         }
@@ -74,27 +73,15 @@ impl Poses for SpringPose {
             // Nothing played yet: the first pose (springs at rest on it).
             self.player.tick(0.0, &mut NullSink);
         }
-        self.player.resolve_world_matrices();
-        let scratch = self.player.scratch();
-        self.skinned
-            .skin(asset, &scratch.world, &scratch.morph_weights)?;
         Ok(())
     }
 
-    fn world(&self) -> &[Mat4] {
-        &self.player.scratch().world
+    fn parts(&self) -> (&Player, &SkinnedPose) {
+        (&self.player, &self.skinned)
     }
 
-    fn skin_matrices(&self, skin: usize) -> Option<&[Mat4]> {
-        self.skinned.skin_matrices(skin)
-    }
-
-    fn positions(&self, primitive: usize) -> Option<&[Vec3]> {
-        self.skinned.positions(primitive)
-    }
-
-    fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
-        self.player.morph_weights(binding)
+    fn parts_mut(&mut self) -> (&mut Player, &mut SkinnedPose) {
+        (&mut self.player, &mut self.skinned)
     }
 }
 

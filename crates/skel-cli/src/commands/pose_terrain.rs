@@ -9,12 +9,11 @@
 
 use std::sync::Arc;
 
-use skel::anim::glam::{Mat4, Vec3};
 use skel::anim::{NullSink, Player, Rig};
 use skel::gltf::{GltfAsset, SkinnedPose};
 
 use super::pose_playback::{Playback, bone_hook, clip_summary};
-use super::pose_report::{PoseReport, Poses, report_with};
+use super::pose_report::{PlayedPose, PoseReport, report_with};
 use crate::render::BoneOverride;
 
 /// A layer player with the humanoid's foot placement, posed at each time on its own.
@@ -23,8 +22,8 @@ struct TerrainPose {
     skinned: SkinnedPose,
 }
 
-impl Poses for TerrainPose {
-    fn pose_at(&mut self, asset: &GltfAsset, t: f32) -> Result<(), Box<dyn std::error::Error>> {
+impl PlayedPose for TerrainPose {
+    fn play_to(&mut self, t: f32) -> Result<(), Box<dyn std::error::Error>> {
         for layer in self.player.layers_mut() {
             let end = layer.clock().to();
             // Past the end: the last key, as `CpuPoser` (the pose without --terrain) does.
@@ -34,27 +33,15 @@ impl Poses for TerrainPose {
             job.state.reset();
         }
         self.player.evaluate(&mut NullSink);
-        self.player.resolve_world_matrices();
-        let scratch = self.player.scratch();
-        self.skinned
-            .skin(asset, &scratch.world, &scratch.morph_weights)?;
         Ok(())
     }
 
-    fn world(&self) -> &[Mat4] {
-        &self.player.scratch().world
+    fn parts(&self) -> (&Player, &SkinnedPose) {
+        (&self.player, &self.skinned)
     }
 
-    fn skin_matrices(&self, skin: usize) -> Option<&[Mat4]> {
-        self.skinned.skin_matrices(skin)
-    }
-
-    fn positions(&self, primitive: usize) -> Option<&[Vec3]> {
-        self.skinned.positions(primitive)
-    }
-
-    fn morph_weights(&self, binding: usize) -> Option<&[f32]> {
-        self.player.morph_weights(binding)
+    fn parts_mut(&mut self) -> (&mut Player, &mut SkinnedPose) {
+        (&mut self.player, &mut self.skinned)
     }
 }
 
