@@ -11,7 +11,11 @@ use serde_json::{Value, json};
 use skel_anim::ChannelPath;
 use skel_gltf::vrm::{HumanBone, VrmAnimation, VrmError, humanoid_parent};
 use skel_gltf::{GltfAsset, GltfDocument, load_document};
-use skel_gltf::{GltfError, LoadOptions, pack_glb};
+use skel_gltf::{GltfError, LoadOptions};
+
+#[path = "vrm/glb_edit.rs"]
+mod glb_edit;
+use glb_edit::edited_glb;
 
 fn path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../fixtures/vrm/{name}"))
@@ -143,15 +147,10 @@ fn the_humanoid_parent_map_is_three_vrms() {
 
 /// `walk.vrma` with its JSON changed by `edit`, loaded.
 fn edited(edit: impl FnOnce(&mut Value)) -> Result<Vrma, GltfError> {
-    let bytes = std::fs::read(path("walk.vrma")).unwrap();
-    let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap()) as usize;
-    let json_len = word(12);
-    let mut json: Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
-    let bin_at = 20 + json_len;
-    let bin = &bytes[bin_at + 8..bin_at + 8 + word(bin_at)];
-    edit(&mut json);
-    let glb = pack_glb(&serde_json::to_vec(&json).unwrap(), bin).unwrap();
-    load_slice(&glb)
+    load_slice(&edited_glb(
+        &std::fs::read(path("walk.vrma")).unwrap(),
+        edit,
+    ))
 }
 
 fn vrm_error(edit: impl FnOnce(&mut Value)) -> VrmError {

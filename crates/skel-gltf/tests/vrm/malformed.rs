@@ -3,21 +3,15 @@
 
 use serde_json::{Value, json};
 use skel_gltf::vrm::VrmError;
-use skel_gltf::{GltfAsset, GltfError, LoadOptions, load_slice, pack_glb};
+use skel_gltf::{GltfAsset, GltfError, LoadOptions, load_slice};
 
 use super::dir;
+use super::glb_edit::edited_glb;
 
 /// Fixture `name` with its JSON changed by `edit`, loaded.
 fn edited(name: &str, edit: impl FnOnce(&mut Value)) -> Result<GltfAsset, GltfError> {
     let bytes = std::fs::read(dir().join(format!("{name}.vrm"))).unwrap();
-    let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap()) as usize;
-    let json_len = word(12);
-    let mut json: Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
-    let bin_at = 20 + json_len;
-    let bin = &bytes[bin_at + 8..bin_at + 8 + word(bin_at)];
-    edit(&mut json);
-    let glb = pack_glb(&serde_json::to_vec(&json).unwrap(), bin).unwrap();
-    load_slice(&glb, None, &LoadOptions::default())
+    load_slice(&edited_glb(&bytes, edit), None, &LoadOptions::default())
 }
 
 /// The VRM error of loading the edited fixture.
