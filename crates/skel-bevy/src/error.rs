@@ -52,6 +52,16 @@ pub enum SkelBevyError {
     /// node in the pairs, a crossed hierarchy).
     #[error("retargeting: {0}")]
     Retarget(#[from] skel_retarget::RetargetError),
+    /// The rig's VRM spring bones or node constraints do not fit its nodes (a joint whose
+    /// child is not below it, a constraint circle); see [`SkelSprings`](crate::SkelSprings).
+    #[error("the rig's {what}: {source}")]
+    Secondary {
+        /// `"spring bones"` or `"node constraints"`.
+        what: &'static str,
+        /// skel's reason, naming the node.
+        #[source]
+        source: skel_anim::AnimError,
+    },
     /// An IK job names a node the glTF does not have, or its two-bone chain is not a
     /// parent → child → grandchild chain.
     #[error("IK job {job}: {message}")]

@@ -45,6 +45,38 @@
 //! and root-motion deltas are `bevy::math` vectors (skel uses the same glam), transforms are
 //! `Transform`s, markers are [`SkelEvent`]s.
 //!
+//! # VRM avatars: spring bones and node constraints
+//!
+//! A character whose file is a VRM (`VRMC_springBone`, VRM 0.x's `secondaryAnimation`,
+//! `VRMC_node_constraint`) has its hair, tails and skirts simulated by skel's own springs,
+//! with nothing to add: skel's player steps them at a fixed 1/60 s (frame-rate independent,
+//! teleports carried rather than swung) after the layers or graph, IK and foot placement, and
+//! the joints' `Transform`s show the result. Moving the character (its `Transform`, from any
+//! system) swings the chains. [`SkelSprings`] turns them off or changes the step and the host
+//! loop:
+//!
+//! ```no_run
+//! use bevy::prelude::*;
+//! use skel_bevy::{SkelPlayer, SkelSprings};
+//!
+//! fn spawn(mut commands: Commands, server: Res<AssetServer>) {
+//!     let scene = server.load(GltfAssetLabel::Scene(0).from_asset("avatar.vrm"));
+//!     commands.spawn((
+//!         bevy::world_serialization::WorldAssetRoot(scene),
+//!         SkelPlayer::new().with_layer("Idle"),
+//!         // Springs at 120 Hz; `SkelSprings::OFF` would hold the chains where the clip puts them.
+//!         SkelSprings::default().with_step(1.0 / 120.0),
+//!     ));
+//! }
+//!
+//! fn walk(time: Res<Time>, mut avatars: Query<&mut Transform, With<SkelSprings>>) {
+//!     for mut t in &mut avatars {
+//!         t.translation.x = time.elapsed_secs().sin(); // the hair swings with the sway
+//!     }
+//! }
+//! # let _ = (spawn, walk);
+//! ```
+//!
 //! # When things run
 //!
 //! [`SkelPlugin`] adds [`SkelSystems`] to `PostUpdate`, after bevy's `AnimationSystems` (so
@@ -53,11 +85,12 @@
 //! `WorldAssetRoot` came from (once per file) and binds skel's nodes to the spawned entities
 //! by name once the scene is ready (a [`SkelJoint`] on each; a [`SkelGraph`] waits for its
 //! file and is compiled against the rig, and again when the file changes). Then every frame
-//! it advances the players (and graphs) in parallel, applies [`SkelRootMotion`], sets
-//! [`SkelIk`] targets from their entities' transforms of this frame, poses the players in
-//! parallel, writes the joints' `Transform`s and the morph weights (bevy's `MorphWeights` on
-//! each mesh node with targets, [`SkelMorph`]) where they changed, and triggers
-//! [`SkelEvent`]s.
+//! it hands each VRM character's springs ([`SkelSprings`]) where its scene stands this frame,
+//! advances the players (and graphs) in parallel (the springs step as they advance), applies
+//! [`SkelRootMotion`], sets [`SkelIk`] targets from their entities' transforms of this frame,
+//! poses the players in parallel, writes the joints' `Transform`s and the morph weights
+//! (bevy's `MorphWeights` on each mesh node with targets, [`SkelMorph`]) where they changed,
+//! and triggers [`SkelEvent`]s.
 //!
 //! # Files
 //!
@@ -87,6 +120,8 @@ mod player;
 mod retargeted;
 mod rig_asset;
 mod rig_files;
+mod spring_settings;
+mod springs;
 
 use bevy::app::AnimationSystems;
 use bevy::asset::AssetEventSystems;
@@ -110,6 +145,7 @@ pub use skel_anim as anim;
 pub use skel_graph as graph;
 /// skel's retargeting crate (options, maps), re-exported so that users name the same version.
 pub use skel_retarget as retarget;
+pub use spring_settings::{SkelSprings, SkelSpringsError};
 
 /// The system set of the plugin's `PostUpdate` systems.
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -127,6 +163,7 @@ impl Plugin for SkelPlugin {
             .register_asset_loader(SkelGraphLoader)
             .init_resource::<rig_files::RigFiles>()
             .init_resource::<bind::CompiledGraphs>()
+            .init_resource::<springs::CompiledSprings>()
             .add_observer(bind::mark_scene_ready)
             .configure_sets(
                 PostUpdate,
@@ -144,6 +181,7 @@ impl Plugin for SkelPlugin {
                     rig_files::finish_rig_reads,
                     rig_files::respawn_from_scene_copies,
                     bind::bind_characters,
+                    springs::feed_springs,
                     animate::advance_players,
                     animate::apply_root_motion,
                     ik_targets::aim_ik,

@@ -113,6 +113,9 @@ pub(crate) struct Bound {
     pub(crate) ik: BoundIk,
     pub(crate) marker_names: Vec<Vec<Arc<str>>>,
     pub(crate) fired: Vec<Fired>,
+    /// The VRM secondary motion installed on the player (`None` until the plugin installs
+    /// it after binding).
+    pub(crate) secondary: Option<crate::SkelSprings>,
 }
 
 /// skel's [`Player`] for one character spawned from a glTF (`WorldAssetRoot`): its layers
@@ -289,6 +292,7 @@ impl SkelPlayer {
             ik,
             marker_names,
             fired: Vec::with_capacity(16),
+            secondary: None,
         });
         Ok(())
     }

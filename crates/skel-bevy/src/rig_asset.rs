@@ -4,7 +4,10 @@ use std::sync::Arc;
 
 use bevy::asset::Asset;
 use bevy::reflect::TypePath;
+use skel_anim::constraint::NodeConstraintDesc;
+use skel_anim::spring::SpringBonesDesc;
 use skel_anim::{AnimationData, Handedness, Rig};
+use skel_gltf::vrm::Vrm;
 use skel_gltf::{GltfAsset, GltfDocument, LoadOptions, load_document, parse_animation_data};
 
 use crate::SkelBevyError;
@@ -27,6 +30,7 @@ pub(crate) struct SceneCopy {
 pub struct SkelRig {
     rig: Arc<Rig>,
     scene_copy: Option<Arc<SceneCopy>>,
+    vrm: Option<Arc<RigVrm>>,
 }
 
 impl SkelRig {
@@ -40,11 +44,34 @@ impl SkelRig {
     /// without channels): a character spawned from such a file is respawned from that copy
     /// (see [`SkelPlugin`](crate::SkelPlugin)).
     ///
+    /// A VRM (a file with `VRMC_springBone`, `VRMC_node_constraint` or VRM 0.x's `VRM`
+    /// extension) keeps its spring bones and node constraints, which
+    /// [`SkelSprings`](crate::SkelSprings) runs on every character of the rig.
+    ///
     /// # Errors
     /// [`SkelBevyError::Gltf`] for a file skel cannot read, [`SkelBevyError::Anim`] for
     /// animation data it rejects.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SkelBevyError> {
-        Ok(Self::from_data(data_from_bytes(bytes)?)?.with_scene_copy_of(bytes))
+        let (data, vrm) = data_from_bytes(bytes)?;
+        let rig = Self::from_data(data)?.with_scene_copy_of(bytes);
+        Ok(match vrm {
+            Some(vrm) => rig.with_vrm(&vrm),
+            None => rig,
+        })
+    }
+
+    /// The same rig with `vrm`'s spring bones and node constraints (a rig built from data
+    /// whose file is a VRM: [`GltfAsset::vrm`]). Their nodes are the rig's own node indices:
+    /// pass the VRM data of the file the rig's nodes came from.
+    #[must_use]
+    pub fn with_vrm(mut self, vrm: &Vrm) -> Self {
+        self.vrm = RigVrm::of(vrm).map(Arc::new);
+        self
+    }
+
+    /// The VRM secondary motion of the rig's file, if any.
+    pub(crate) fn vrm(&self) -> Option<&Arc<RigVrm>> {
+        self.vrm.as_ref()
     }
 
     /// The same with the scene copy of `bytes`' file, if it needs one (a copy that cannot be
@@ -80,6 +107,7 @@ impl SkelRig {
         Self {
             rig,
             scene_copy: None,
+            vrm: None,
         }
     }
 
@@ -90,17 +118,55 @@ impl SkelRig {
     }
 }
 
+/// The VRM secondary motion a rig's file describes, kept with the rig.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RigVrm {
+    pub(crate) springs: Option<SpringBonesDesc>,
+    pub(crate) constraints: Vec<NodeConstraintDesc>,
+}
+
+impl RigVrm {
+    /// `vrm`'s springs and constraints; `None` when it has neither.
+    pub(crate) fn of(vrm: &Vrm) -> Option<Self> {
+        let springs = vrm
+            .spring_bones
+            .as_ref()
+            .map(|s| &s.desc)
+            .filter(|d| !d.springs.is_empty())
+            .cloned();
+        (springs.is_some() || !vrm.constraints.is_empty()).then(|| Self {
+            springs,
+            constraints: vrm.constraints.clone(),
+        })
+    }
+}
+
 /// How rigs are read: glTF's own right-handed space, no images.
 const OPTIONS: LoadOptions = LoadOptions {
     handedness: Handedness::RightHanded,
     decode_images: false,
 };
 
+/// The extensions that carry what [`SkelSprings`](crate::SkelSprings) runs.
+const SECONDARY_EXTENSIONS: [&str; 3] = ["VRMC_springBone", "VRMC_node_constraint", "VRM"];
+
 /// A `.glb` or a `.gltf` with embedded buffers read as skel's animation data, in glTF's own
-/// right-handed space.
-pub(crate) fn data_from_bytes(bytes: &[u8]) -> Result<AnimationData, SkelBevyError> {
+/// right-handed space, with its VRM data when it has spring bones or node constraints
+/// (skel-gltf reads VRM data with the whole asset: only such files pay for reading their
+/// meshes; one whose meshes skel cannot read still plays, without springs, logged).
+pub(crate) fn data_from_bytes(bytes: &[u8]) -> Result<(AnimationData, Option<Vrm>), SkelBevyError> {
     let doc = GltfDocument::from_slice(bytes, None)?;
-    Ok(parse_animation_data(&doc, &OPTIONS)?)
+    let extensions = doc.raw_json().get("extensions");
+    let secondary = SECONDARY_EXTENSIONS
+        .iter()
+        .any(|name| extensions.and_then(|e| e.get(name)).is_some());
+    if secondary {
+        match load_document(&doc, &OPTIONS) {
+            Ok(asset) => return Ok((asset.animation, asset.vrm)),
+            Err(e) => tracing::warn!("skel-bevy: the file's VRM data is left out: {e}"),
+        }
+    }
+    Ok((parse_animation_data(&doc, &OPTIONS)?, None))
 }
 
 /// The same file read whole (animation data and the morph targets' names, which

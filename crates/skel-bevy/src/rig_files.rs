@@ -59,7 +59,11 @@ impl RigFiles {
                     let target = asset_from_bytes(&bytes)?;
                     let source = read_self_contained(&server, &r.source).await?;
                     let data = r.apply(&asset_from_bytes(&source)?, &target)?;
-                    Ok(SkelRig::from_data(data)?.with_scene_copy_of(&bytes))
+                    let rig = SkelRig::from_data(data)?.with_scene_copy_of(&bytes);
+                    Ok(match target.vrm() {
+                        Some(vrm) => rig.with_vrm(vrm),
+                        None => rig,
+                    })
                 }
                 None => SkelRig::from_bytes(&bytes),
             }
