@@ -3,6 +3,8 @@
 
 #![allow(dead_code, reason = "each test file uses part of the helpers")]
 
+pub mod vrm;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
