@@ -22,7 +22,8 @@
 //! of every bone matrix's bits after the last frame: equal lines, equal poses. Two runs that differ only in FRAMES differ only by those
 //! frames' work, which is how the instruction counts cancel loading and warm-up. With
 //! `POSE_FRAMES_BOUNDS=1` each frame also boxes every character from its bone matrices (the
-//! joints' spheres, as a crowd culls): the difference of the counts is the boxes' cost.
+//! joints' spheres, as a crowd culls): the difference of the counts is the boxes' cost, and
+//! `box_ns_per_frame` the boxes' own wall-clock time a frame.
 
 #[path = "../benches/support/mod.rs"]
 mod support;
@@ -109,17 +110,23 @@ fn run(asset: &support::Loaded, n: usize, warmup: usize, frames: usize) -> Resul
     let spheres = if bounds {
         bone_spheres(asset)?
     } else {
-        Vec::new()
+        skel_gltf::JointSpheres::default()
     };
     let mut boxed = 0.0_f32;
+    // The boxes' own time, summed over the timed frames.
+    let box_ns = std::cell::Cell::new(0.0_f64);
     let ns = match threads {
         None if bounds => {
             let mut frame = || {
                 tick_all(&mut crowd, support::FRAME_MS, &mut sinks)?;
+                let start = Instant::now();
                 boxed += box_all(&crowd, &spheres);
+                box_ns.set(box_ns.get() + start.elapsed().as_secs_f64() * 1e9);
                 Ok(())
             };
-            timed(warmup, frames, &mut frame)?
+            timed(warmup, 0, &mut frame)?;
+            box_ns.set(0.0);
+            timed(0, frames, &mut frame)?
         }
         None => {
             let mut frame = || tick_all(&mut crowd, support::FRAME_MS, &mut sinks);
@@ -150,12 +157,21 @@ fn run(asset: &support::Loaded, n: usize, warmup: usize, frames: usize) -> Resul
         .sum();
     #[expect(clippy::cast_precision_loss, reason = "frame counts")]
     let per_frame = if frames == 0 { 0.0 } else { ns / frames as f64 };
+    #[expect(clippy::cast_precision_loss, reason = "frame counts")]
+    let box_per_frame = if frames == 0 {
+        0.0
+    } else {
+        box_ns.get() / frames as f64
+    };
     println!(
         "frames {frames} characters {n} joints {} ns_per_frame {per_frame:.1} checksum {checksum} \
          bits {bits:016x}{}",
         asset.joints,
         if bounds {
-            format!(" spheres {} boxed {boxed}", spheres.len())
+            format!(
+                " spheres {} boxed {boxed} box_ns_per_frame {box_per_frame:.1}",
+                spheres.len()
+            )
         } else {
             String::new()
         }
@@ -163,33 +179,28 @@ fn run(asset: &support::Loaded, n: usize, warmup: usize, frames: usize) -> Resul
     Ok(())
 }
 
-/// The first skin binding's joint spheres (`skel_gltf::CharacterBounds::bone_spheres`): what a
-/// crowd boxes each instance with (`POSE_FRAMES_BOUNDS=1`).
-fn bone_spheres(asset: &support::Loaded) -> Result<Vec<(usize, glam::Vec4)>, String> {
+/// The first skin binding's joint spheres (`skel_gltf::CharacterBounds::bone_spheres`) by bone
+/// index: what a crowd boxes each instance with (`POSE_FRAMES_BOUNDS=1`).
+fn bone_spheres(asset: &support::Loaded) -> Result<skel_gltf::JointSpheres, String> {
     let gltf = asset
         .gltf
         .as_ref()
         .ok_or("POSE_FRAMES_BOUNDS needs an asset with meshes")?;
-    Ok(skel_gltf::CharacterBounds::new(gltf)
-        .bone_spheres()
-        .filter(|s| s.binding == 0)
-        .map(|s| (s.joint, s.center.extend(s.radius)))
-        .collect())
+    Ok(skel_gltf::JointSpheres::new(
+        skel_gltf::CharacterBounds::new(gltf)
+            .bone_spheres()
+            .filter(|s| s.binding == 0)
+            .map(|s| (s.joint, s.center, s.radius)),
+    ))
 }
 
 /// Every character's box from its bone matrices, as `skel::Crowd::instance_box` makes it
-/// (`skel_gltf::carried_spheres_box`); the sum of the boxes' sizes keeps the work observable.
-fn box_all(crowd: &[skel_anim::AnimationController], spheres: &[(usize, glam::Vec4)]) -> f32 {
+/// (`skel_gltf::JointSpheres::boxed`); the sum of the boxes' sizes keeps the work observable.
+fn box_all(crowd: &[skel_anim::AnimationController], spheres: &skel_gltf::JointSpheres) -> f32 {
     crowd
         .iter()
         .filter_map(|c| c.bone_matrices(0))
-        .filter_map(|bones| {
-            skel_gltf::carried_spheres_box(
-                spheres
-                    .iter()
-                    .filter_map(|&(j, s)| Some((bones.get(j)?, s.truncate(), s.w))),
-            )
-        })
+        .filter_map(|bones| spheres.boxed(bones))
         .map(|(lo, hi)| (hi - lo).x)
         .sum()
 }

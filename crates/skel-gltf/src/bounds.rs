@@ -260,8 +260,9 @@ where
         let (lo, hi) = sphere_box(m.borrow(), center, radius);
         min = min.min(lo);
         max = max.max(hi);
-        // NaN and infinities survive a sum (a min or max may drop a NaN).
-        sum += lo + hi;
+        // NaN and infinities survive a sum (a min or max may drop a NaN); the upper corner
+        // is not finite whenever the lower one is not (`c + h` against `c - h`).
+        sum += hi;
     }
     if !sum.is_finite() {
         (min, max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);

@@ -3,8 +3,7 @@
 //! instance, and the frustum test of a placed box. [`Crowd::cull`](crate::Crowd::cull) and
 //! [`Crowd::instance_box`](crate::Crowd::instance_box) (`crowd_cull`) use them.
 
-use skel_gltf::carried_spheres_box;
-use std::ops::Range;
+use skel_gltf::JointSpheres;
 
 use skel_gpu::glam::{Mat4, Vec3, Vec4};
 
@@ -21,11 +20,13 @@ use crate::AssetContainer;
 /// per group a frame instead of one product per joint.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CullSpheres {
-    /// Each group's mesh node rest world matrix (`None`: the identity) and its spheres.
-    groups: Vec<(Option<Mat4>, Range<usize>)>,
-    /// Bone place and sphere (centre, radius in the fourth lane): one load a joint.
-    spheres: Vec<(usize, Vec4)>,
+    /// Each group's mesh node rest world matrix (`None`: the identity) and its spheres by
+    /// bone place (laid out for boxing: one bounds check a run of consecutive bones).
+    groups: Vec<(Option<Mat4>, JointSpheres)>,
 }
+
+/// A sphere under its bone's place in an instance's matrices: place, centre, radius.
+type Placed = (usize, Vec3, f32);
 
 /// The spheres of `asset`'s skinned meshes, each under its bone's place in an instance's
 /// matrices (`first_bone(binding)`: where that skeleton binding's bones start), grouped by
@@ -39,31 +40,39 @@ pub(crate) fn cull_spheres(
         let node = asset.animation.skeletons.get(binding)?.mesh_node;
         rest.get(node).copied().filter(|m| *m != Mat4::IDENTITY)
     };
-    let mut out = CullSpheres::default();
-    let mut placed: Vec<(Option<Mat4>, usize, Vec4)> = asset
+    // (mesh matrix, (bone place, centre, radius)).
+    let mut placed: Vec<(Option<Mat4>, Placed)> = asset
         .bounds
         .bone_spheres()
         .filter_map(|s| {
             Some((
                 mesh_world(s.binding),
-                first_bone(s.binding)? + s.joint,
-                s.center.extend(s.radius),
+                (first_bone(s.binding)? + s.joint, s.center, s.radius),
             ))
         })
         .collect();
-    // One group per mesh matrix (a stable sort keeps the bones in order within one).
+    // One group per mesh matrix.
     placed.sort_by_key(|(mesh, ..)| mesh.map(|m| m.to_cols_array().map(f32::to_bits)));
-    for (mesh, bone, sphere) in placed {
-        match out.groups.last_mut() {
-            Some((m, range)) if *m == mesh => range.end += 1,
-            _ => {
-                let at = out.spheres.len();
-                out.groups.push((mesh, at..at + 1));
-            }
+    let mut groups: Vec<(Option<Mat4>, Vec<Placed>)> = Vec::new();
+    for (mesh, sphere) in placed {
+        match groups.last_mut() {
+            Some((m, group)) if *m == mesh => group.push(sphere),
+            _ => groups.push((mesh, vec![sphere])),
         }
-        out.spheres.push((bone, sphere));
     }
-    out
+    CullSpheres {
+        groups: groups
+            .into_iter()
+            .map(|(mesh, group)| (mesh, JointSpheres::new(group)))
+            .collect(),
+    }
+}
+
+impl CullSpheres {
+    /// Whether no sphere is held (a character without skinned geometry).
+    fn is_empty(&self) -> bool {
+        self.groups.iter().all(|(_, g)| g.is_empty())
+    }
 }
 
 /// Whether one instance's box, from `spheres` under its `bones`, moved by `placement`, meets
@@ -78,20 +87,15 @@ pub(crate) fn box_meets_frustum(
 ) -> bool {
     match spheres_box(spheres, bones) {
         Some(b) => meets_frustum(placement, b, frustum),
-        None => spheres.spheres.is_empty(),
+        None => spheres.is_empty(),
     }
 }
 
 /// The box of `spheres` under one instance's `bones` (and their mesh nodes' matrices).
 pub(crate) fn spheres_box(spheres: &CullSpheres, bones: &[Mat4]) -> Option<(Vec3, Vec3)> {
     let mut whole: Option<(Vec3, Vec3)> = None;
-    for (mesh, range) in &spheres.groups {
-        let group = spheres.spheres.get(range.clone()).unwrap_or_default();
-        let Some(b) = carried_spheres_box(
-            group
-                .iter()
-                .filter_map(|&(bone, s)| Some((bones.get(bone)?, s.truncate(), s.w))),
-        ) else {
+    for (mesh, group) in &spheres.groups {
+        let Some(b) = group.boxed(bones) else {
             continue;
         };
         let (lo, hi) = match mesh {
@@ -223,11 +227,13 @@ mod tests {
             Mat4::perspective_rh(1.0, 1.0, 0.1, 50.0) * view,
         ));
         let spheres = CullSpheres {
-            groups: vec![(None, 0..2)],
-            spheres: vec![
-                (0, Vec4::new(0.0, 1.0, 0.0, 0.2)),
-                (1, Vec4::new(0.0, 0.5, 0.0, 0.3)),
-            ],
+            groups: vec![(
+                None,
+                JointSpheres::new([
+                    (0, Vec3::new(0.0, 1.0, 0.0), 0.2),
+                    (1, Vec3::new(0.0, 0.5, 0.0), 0.3),
+                ]),
+            )],
         };
         let at = Mat4::IDENTITY;
         let bones = [Mat4::IDENTITY, Mat4::from_translation(Vec3::X)];
