@@ -313,7 +313,7 @@ fn positions(prim: &PrimitiveData) -> impl Iterator<Item = (usize, Vec3)> + '_ {
 
 /// How far the morph targets can push each vertex (weights in `0..=1`): the sum of the
 /// lengths of its deltas. Empty without targets.
-fn morph_reach(prim: &PrimitiveData) -> Vec<f32> {
+pub(crate) fn morph_reach(prim: &PrimitiveData) -> Vec<f32> {
     let Some(targets) = &prim.morph_targets else {
         return Vec::new();
     };

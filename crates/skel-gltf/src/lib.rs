@@ -48,6 +48,7 @@ mod mesh;
 mod morph_names;
 mod nodes;
 mod pick;
+mod pick_filter;
 mod pointer;
 mod pose;
 mod property_tracks;
@@ -83,6 +84,7 @@ pub use mesh::{MeshInfo, PrimitiveData, PrimitiveMode};
 pub use morph_names::MorphNames;
 pub use nodes::NodeInfo;
 pub use pick::{PickHit, PosedPositions, RayError, pick, pick_primitives, ray_box_entry};
+pub use pick_filter::{PickFilter, PickFilterScratch};
 pub use pointer::{
     CameraField, LightField, MaterialField, Pointed, PropertyTarget, TextureSlot, UvField,
     parse_pointer,

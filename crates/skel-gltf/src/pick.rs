@@ -144,7 +144,7 @@ pub fn pick_primitives(
 }
 
 /// How many triangles `prim` draws.
-fn triangle_count(prim: &PrimitiveData) -> usize {
+pub(crate) fn triangle_count(prim: &PrimitiveData) -> usize {
     let n = prim.indices.as_ref().map_or(prim.vertex_count(), Vec::len);
     match prim.mode {
         PrimitiveMode::Triangles => n / 3,
@@ -155,7 +155,7 @@ fn triangle_count(prim: &PrimitiveData) -> usize {
 
 /// The vertex indices of triangle `t` of `prim` (glTF 2.0 §3.7.2.1's order for strips and
 /// fans).
-fn triangle(prim: &PrimitiveData, t: usize) -> Option<[usize; 3]> {
+pub(crate) fn triangle(prim: &PrimitiveData, t: usize) -> Option<[usize; 3]> {
     let corners = match prim.mode {
         PrimitiveMode::Triangles => [3 * t, 3 * t + 1, 3 * t + 2],
         PrimitiveMode::TriangleStrip => {

@@ -3,14 +3,18 @@
 //! [`tick`](Crowd::tick) posed them.
 //!
 //! Each visible instance's placed box ([`Crowd::instance_box`], from the joints' spheres) is
-//! tested first; the instances whose box the ray enters are skinned one at a time, nearest box
-//! first, and the search stops at the first box that starts farther than the best hit. A ray
-//! through a crowd skins the few characters in its way, not the crowd.
+//! tested first; the instances whose box the ray enters are taken nearest box first, tested
+//! against their triangles' groups ([`skel_gltf::PickFilter`]: the box of the joints moving
+//! each group of triangles, a conservative test finer than the whole box), and only those the
+//! ray may hit are skinned; the search stops at the first box that starts farther than the
+//! best hit. A ray through a crowd skins the few characters in its way, not the crowd.
 //!
 //! The GPU-posed path has its own picker ([`skel_gpu::CrowdPick`]), which answers the same.
 
 use skel_anim::skin_vertices;
-use skel_gltf::{PickHit, PosedPositions, pick_primitives, ray_box_entry};
+use skel_gltf::{
+    PickFilter, PickFilterScratch, PickHit, PosedPositions, pick_primitives, ray_box_entry,
+};
 use skel_gpu::glam::{Mat4, Vec3};
 
 use crate::{AssetContainer, Crowd, PickError, SkelError};
@@ -58,6 +62,29 @@ pub struct CrowdPicker {
     mesh_world: Vec<Mat4>,
     /// The instances whose box the ray enters: `(distance to the box, instance)`.
     candidates: Vec<(f32, u32)>,
+    /// The skinned triangles grouped by the joints that move them, tested before skinning.
+    filter: PickFilter,
+    /// Per skeleton binding: its skinned mesh node's rest world matrix.
+    binding_world: Vec<Mat4>,
+    /// Scratch for the filter: one matrix a joint.
+    boxes: PickFilterScratch,
+    /// Whether the filter runs (on by default).
+    filtering: bool,
+    work: PickWork,
+}
+
+/// What the last [`CrowdPicker::pick`] did: how many instances' boxes the ray entered, how
+/// many of them were looked at before the search stopped, and how many of those were skinned
+/// (the rest turned away by the joint groups' test).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PickWork {
+    /// Visible instances whose placed box the ray enters.
+    pub boxes_entered: u32,
+    /// Of those, the ones looked at (nearest box first) before a box started past the best
+    /// hit.
+    pub considered: u32,
+    /// Of those, the ones skinned and tested triangle by triangle.
+    pub skinned: u32,
 }
 
 /// One instance's skinned positions, as [`pick_primitives`] reads them.
@@ -95,11 +122,35 @@ impl CrowdPicker {
                     .unwrap_or(Mat4::IDENTITY),
             );
         }
+        let binding_world = asset
+            .animation
+            .skeletons
+            .iter()
+            .map(|s| rest.get(s.mesh_node).copied().unwrap_or(Mat4::IDENTITY))
+            .collect();
         Self {
             positions,
             mesh_world,
             candidates: Vec::new(),
+            filter: PickFilter::new(&asset.primitives),
+            binding_world,
+            boxes: Vec::new(),
+            filtering: true,
+            work: PickWork::default(),
         }
+    }
+
+    /// Turns the joint groups' test before skinning on or off (on by default; the answers
+    /// are the same either way, only the work differs: see [`work`](Self::work)).
+    pub fn set_filtering(&mut self, on: bool) {
+        self.filtering = on;
+    }
+
+    /// What the last [`pick`](Self::pick) did: boxes entered, instances considered, instances
+    /// skinned.
+    #[must_use]
+    pub fn work(&self) -> PickWork {
+        self.work
     }
 
     /// The first triangle that the ray from `origin` along `direction` hits, over the visible
@@ -157,16 +208,25 @@ impl CrowdPicker {
             }
         }
         self.candidates.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        self.work = PickWork {
+            boxes_entered: u32::try_from(self.candidates.len()).unwrap_or(u32::MAX),
+            ..PickWork::default()
+        };
         let mut best: Option<CrowdHit> = None;
         for k in 0..self.candidates.len() {
             let (entry, i) = self.candidates[k];
             if best.is_some_and(|b| b.hit.distance < entry) {
                 break;
             }
+            self.work.considered += 1;
             let placement = placements[i as usize];
             let Some((o, d)) = into_instance(&placement, origin, dir) else {
                 continue;
             };
+            if self.filtering && !self.may_hit(crowd, i as usize, o, d) {
+                continue;
+            }
+            self.work.skinned += 1;
             self.skin_instance(crowd, asset, i as usize)?;
             let posed = InstancePositions(&self.positions);
             let Some(mut hit) =
@@ -181,6 +241,20 @@ impl CrowdPicker {
             }
         }
         Ok(best)
+    }
+
+    /// Whether the ray (`o`, `d` in the instance's frame) may hit a skinned triangle of
+    /// instance `instance`: the joint groups' boxes under its bones (a bone matrix carried by
+    /// its mesh node's rest world matrix, as the instance is drawn). `true` where unsure.
+    fn may_hit(&mut self, crowd: &Crowd, instance: usize, o: Vec3, d: Vec3) -> bool {
+        let bones = crowd.bone_matrices(instance);
+        let (spans, binding_world) = (&crowd.spans, &self.binding_world);
+        let matrix = |binding: usize, joint: usize| {
+            let span = spans.iter().find(|s| s.binding == binding)?;
+            let bone = bones.get(span.first..span.first + span.count)?.get(joint)?;
+            Some(*binding_world.get(binding)? * *bone)
+        };
+        self.filter.may_hit(matrix, o, d, &mut self.boxes)
     }
 
     /// Skins every drawn primitive of instance `instance` into `positions`, in the

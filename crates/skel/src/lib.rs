@@ -114,7 +114,7 @@ pub use crowd_descriptor::CrowdDescriptor;
 pub use crowd_gpu::Posing;
 pub use crowd_gpu_pick::GpuCrowdPicker;
 pub use crowd_mesh::CrowdMesh;
-pub use crowd_pick::{CrowdHit, CrowdPicker};
+pub use crowd_pick::{CrowdHit, CrowdPicker, PickWork};
 pub use error::{CullError, FrameError, PickError, SkelError};
 pub use frame::{
     Animate, Frame, FrameEvent, FrameState, ShowFrame, advance_pose, root_motion_instance,
