@@ -59,12 +59,12 @@ pub struct CrowdSkinningInputs<'a> {
 /// Bind group and sizes of one mesh of a crowd; reuse it every frame.
 #[derive(Debug)]
 pub struct CrowdSkinningBindings {
-    group: wgpu::BindGroup,
+    pub(crate) group: wgpu::BindGroup,
     vertex_count: u32,
     /// Slots this binding skins: `first_slot..first_slot + instance_count`.
     first_slot: u32,
     instance_count: u32,
-    bone_layout: BoneLayout,
+    pub(crate) bone_layout: BoneLayout,
     // Kept alive with the bind group that references them.
     _params: wgpu::Buffer,
     _morph_params: Option<wgpu::Buffer>,
@@ -92,10 +92,10 @@ pub struct CrowdSkinning {
     method: SkinningMethod,
     morph: bool,
     layout: wgpu::BindGroupLayout,
-    pipeline: wgpu::ComputePipeline,
+    pub(crate) pipeline: wgpu::ComputePipeline,
     /// The pipeline for [`BoneLayout::Affine3x4`] bones, compiled at the first bind of such a
     /// crowd.
-    affine: std::sync::OnceLock<wgpu::ComputePipeline>,
+    pub(crate) affine: std::sync::OnceLock<wgpu::ComputePipeline>,
     entry_point: String,
     max_per_dimension: u32,
 }

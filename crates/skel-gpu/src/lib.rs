@@ -98,6 +98,7 @@ mod compute_pass;
 mod compute_tuning;
 mod context;
 mod crowd;
+mod crowd_dispatch;
 mod crowd_morph;
 mod crowd_skinning;
 mod crowd_vertex;
@@ -142,6 +143,7 @@ pub use context::{GpuContext, HeadlessOptions};
 pub use crowd::{
     CROWD_BONE_BYTES, CROWD_BUFFER_USAGE, CROWD_STAGING_SLOTS, CrowdBones, CrowdBonesDescriptor,
 };
+pub use crowd_dispatch::{CROWD_DISPATCH_WGSL, CrowdDispatch, DISPATCH_ARGS_BYTES};
 pub use crowd_morph::CrowdMorphInputs;
 pub use crowd_skinning::{
     CROWD_COMPUTE_WGSL, CROWD_WORKGROUP_SIZE, CrowdSkinning, CrowdSkinningBindings,

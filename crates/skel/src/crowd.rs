@@ -252,6 +252,9 @@ impl Crowd {
                 &mut warnings,
             )?);
         }
+        if let Some(cull) = gpu_posing.as_mut().and_then(|p| p.cull.as_mut()) {
+            cull.set_dispatch(ctx, &gpu, &meshes);
+        }
         let instances = if on_gpu { 0 } else { desc.instances as usize };
         let cull_spheres = if on_gpu {
             CullSpheres::default()
@@ -416,7 +419,8 @@ impl Crowd {
 
     /// Records one compute pass with one dispatch per mesh, skinning every visible instance
     /// into [`CrowdMesh::skinned_positions`] / `skinned_normals` (slot order). Does nothing
-    /// without compute.
+    /// without compute. A GPU-culled crowd's dispatches are indirect: a small pass recorded
+    /// first turns the visible list's count on the GPU into each dispatch's grid.
     pub fn skin(&self, encoder: &mut wgpu::CommandEncoder) {
         self.skin_timed(encoder, None);
     }
@@ -429,16 +433,33 @@ impl Crowd {
         timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) {
         let visible = self.visible_count();
+        // A GPU-culled crowd: each chunk's grid from the list's count on the GPU.
+        let indirect = self
+            .gpu_posing
+            .as_ref()
+            .and_then(|p| p.cull.as_ref()?.dispatch.as_ref());
+        if let Some(d) = indirect {
+            d.encode(encoder);
+        }
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("skel crowd skinning"),
             timestamp_writes,
         });
+        let mut chunk = 0;
         for mesh in &self.meshes {
             let slot = pipeline_slot(mesh.influences, mesh.skinning, mesh.morph);
-            if let Some(pipeline) = &self.pipelines[slot] {
-                for bindings in &mesh.compute {
-                    pipeline.dispatch(&mut pass, bindings, visible);
+            for bindings in &mesh.compute {
+                match (&self.pipelines[slot], indirect) {
+                    (Some(p), Some(d)) => p.dispatch_indirect(
+                        &mut pass,
+                        bindings,
+                        d.args_buffer(),
+                        chunk * skel_gpu::DISPATCH_ARGS_BYTES,
+                    ),
+                    (Some(p), None) => p.dispatch(&mut pass, bindings, visible),
+                    (None, _) => {}
                 }
+                chunk += 1;
             }
         }
     }

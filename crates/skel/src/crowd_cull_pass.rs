@@ -2,7 +2,7 @@
 //! bones and the asset's joint spheres, and the readback of the visible count. The crowd's
 //! methods that drive it are in `crowd_gpu_cull`.
 
-use skel_gpu::{CrowdBones, CrowdCull, CrowdCullDescriptor, CullInputs, GpuContext};
+use skel_gpu::{CrowdBones, CrowdCull, CrowdCullDescriptor, CrowdDispatch, CullInputs, GpuContext};
 
 use crate::{AssetContainer, SkelError};
 
@@ -15,6 +15,9 @@ pub(crate) struct GpuCull {
     /// Bytes of the visible list (count and one entry per instance).
     pub(crate) list_bytes: u64,
     pub(crate) count: CountReadback,
+    /// The skinning chunks' indirect dispatch arguments, from the list's count on the GPU
+    /// (`None` until the crowd's meshes are made).
+    pub(crate) dispatch: Option<CrowdDispatch>,
 }
 
 impl GpuCull {
@@ -51,7 +54,24 @@ impl GpuCull {
             pass,
             list_bytes: (u64::from(bones.instance_count()) + 1) * 4,
             count: CountReadback::new(ctx),
+            dispatch: None,
         })
+    }
+
+    /// The indirect dispatch of `meshes`' skinning chunks, in the order
+    /// [`Crowd::skin`](crate::Crowd::skin) records them, over `bones`' visible list.
+    pub(crate) fn set_dispatch(
+        &mut self,
+        ctx: &GpuContext,
+        bones: &CrowdBones,
+        meshes: &[crate::CrowdMesh],
+    ) {
+        let chunks: Vec<(u32, u32, u32)> = meshes
+            .iter()
+            .flat_map(|m| &m.compute)
+            .map(|b| (b.vertex_count(), b.slots().0, b.slots().1))
+            .collect();
+        self.dispatch = Some(CrowdDispatch::new(ctx, bones.instances_buffer(), &chunks));
     }
 }
 

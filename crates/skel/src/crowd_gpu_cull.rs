@@ -3,8 +3,8 @@
 //! spheres, the rule of [`Crowd::instance_box`] and `docs/bounds.md`), tests each box against
 //! the camera's frustum and appends the visible instances to a list, which is copied where the
 //! crowd's skinning and [`CrowdRenderer`](crate::render::CrowdRenderer) read their visible
-//! list. Nothing comes back to the CPU on the frame's path: skinning covers every slot and
-//! returns past the list's count, the renderer's draws are indirect. The count alone comes
+//! list. Nothing comes back to the CPU on the frame's path: skinning is dispatched indirectly
+//! over the list's count ([`skel_gpu::CrowdDispatch`]), the renderer's draws are indirect. The count alone comes
 //! back, a frame or two later, for a readout ([`Crowd::gpu_visible_count`]).
 //!
 //! A frame: [`Crowd::tick`], then into one encoder [`Crowd::upload`] (the pose pass),

@@ -13,6 +13,7 @@ mod buffers;
 mod common;
 mod compressed_clips;
 mod compute;
+mod crowd_dispatch;
 mod crowd_morph;
 mod crowd_pick;
 mod crowd_pick_morph;
