@@ -81,6 +81,11 @@ pub(crate) fn build(root: &Path, out: &Path) -> Result<(), String> {
             "fixtures/animation_pointer.gltf",
             crate::web_check::POINTER_FIXTURE,
         ),
+        // The 600-bone VRM avatar `--check` opens with `?asset=`.
+        (
+            "fixtures/vrm/v1_600_bones.vrm",
+            crate::web_check::VRM_FIXTURE,
+        ),
     ] {
         std::fs::copy(root.join(from), out.join(to))
             .map_err(|e| format!("cannot copy {from}: {e}"))?;

@@ -7,7 +7,7 @@ use crate::WebError;
 use crate::gpu::CanvasGpu;
 use crate::input::Input;
 use crate::page::Page;
-use crate::scene::Scene;
+use crate::scene::{Scene, Setup};
 
 /// How often the stats line is rewritten, in milliseconds.
 const STATS_EVERY_MS: f64 = 250.0;
@@ -19,6 +19,8 @@ pub(crate) struct App {
     page: Page,
     gpu: CanvasGpu,
     scene: Scene,
+    /// Whether the assets the user opens run their VRM springs (`?springs=0`: not).
+    springs: bool,
     input: Input,
     /// When the last frame ran (`performance.now()`), none before the first.
     last_ms: Option<f64>,
@@ -30,7 +32,7 @@ pub(crate) struct App {
 }
 
 impl App {
-    /// Loads `glb` in the scene `kind` (see [`Scene::load`]) and listens to the page.
+    /// Loads `glb` as `setup` says (see [`Scene::load`]) and listens to the page.
     pub(crate) fn new(
         page: Page,
         gpu: CanvasGpu,
@@ -38,9 +40,9 @@ impl App {
         held: Option<f32>,
         graph: Option<&str>,
         crowd_size: u32,
-        (kind, test): (crate::SceneKind, bool),
+        setup: Setup,
     ) -> Result<Self, WebError> {
-        let mut scene = Scene::load(&page, &gpu, glb, held, graph, kind, test)?;
+        let mut scene = Scene::load(&page, &gpu, glb, held, graph, setup)?;
         scene.crowd_size = crowd_size;
         let document = page
             .window()
@@ -54,6 +56,7 @@ impl App {
             page,
             gpu,
             scene,
+            springs: setup.springs,
             input,
             last_ms: None,
             interval_ms: 0.0,
@@ -84,7 +87,7 @@ impl App {
     /// `backend on adapter (name, driver), N draw calls` in the status line.
     fn show_status(&self, name: &str) {
         self.page.set_status(&format!(
-            "{name} on {} ({}), driven by {}, {} draw calls; drag to turn, wheel to zoom, drop a .glb",
+            "{name} on {} ({}), driven by {}, {} draw calls; drag to turn, wheel to zoom, drop a .glb or .vrm",
             self.gpu.backend.name(),
             self.gpu.ctx.adapter_info.name,
             self.scene.driver(),
@@ -113,8 +116,12 @@ impl App {
             // that does not load is the user's mistake, not the page's: it is refused with
             // its reason and the character before it plays on (`Scene::load` changes the page
             // only once the asset has loaded and its renderer exists).
-            let kind = crate::SceneKind::Default;
-            match Scene::load(&self.page, &self.gpu, &glb, None, None, kind, false) {
+            let setup = Setup {
+                kind: crate::SceneKind::Default,
+                test: false,
+                springs: self.springs,
+            };
+            match Scene::load(&self.page, &self.gpu, &glb, None, None, setup) {
                 Ok(scene) => {
                     let crowd_size = self.scene.crowd_size;
                     self.scene = scene;

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::WebError;
 
-/// A `.glb` the user opened: its name and bytes, once read.
+/// A `.glb` (or `.vrm`) the user opened: its name and bytes, once read.
 type OpenedFile = Rc<RefCell<Option<(String, Vec<u8>)>>>;
 
 /// What happened since the last frame.
@@ -21,7 +21,7 @@ pub(crate) struct Gestures {
     pub(crate) drag: (f32, f32),
     /// Wheel `deltaY` summed.
     pub(crate) wheel: f32,
-    /// A `.glb` the user picked or dropped: its name and bytes.
+    /// A `.glb` (or `.vrm`) the user picked or dropped: its name and bytes.
     pub(crate) file: Option<(String, Vec<u8>)>,
     /// Where the pointer last was over the canvas, in normalised device coordinates (none
     /// before it first moved there).

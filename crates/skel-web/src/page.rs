@@ -75,9 +75,11 @@ impl Page {
             })?;
         let pair = |key: &str| query.get(key).map(|v| (key.to_owned(), v));
         PageParams::from_pairs(
-            ["backend", "asset", "t", "test", "graph", "crowd", "scene"]
-                .into_iter()
-                .filter_map(pair),
+            [
+                "backend", "asset", "t", "test", "graph", "crowd", "scene", "springs",
+            ]
+            .into_iter()
+            .filter_map(pair),
         )
     }
 

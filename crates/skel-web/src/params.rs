@@ -1,5 +1,5 @@
 //! The page's query parameters: `?backend=webgl2|webgpu`, `?asset=URL`, `?graph=URL|none`,
-//! `?t=SECONDS`, `?crowd=N`, `?scene=slope` and `?test=1`.
+//! `?t=SECONDS`, `?crowd=N`, `?scene=slope`, `?springs=0` and `?test=1`.
 
 use crate::WebError;
 
@@ -70,7 +70,7 @@ impl SceneKind {
 pub struct PageParams {
     /// `?backend=`: the backend to force; `None` picks WebGPU when the browser has it.
     pub backend: Option<Backend>,
-    /// `?asset=`: a `.glb` URL to fetch instead of the built-in character.
+    /// `?asset=`: a `.glb` (or `.vrm`) URL to fetch instead of the built-in character.
     pub asset: Option<String>,
     /// `?graph=`: an animation-graph JSON URL to drive the asset with, or `none` to play its
     /// clip. Absent: the built-in character gets [`DEFAULT_GRAPH_URL`](crate::DEFAULT_GRAPH_URL),
@@ -85,6 +85,9 @@ pub struct PageParams {
     pub crowd: Option<u32>,
     /// `?scene=`: what surrounds the character.
     pub scene: SceneKind,
+    /// `?springs=0`: a VRM avatar's spring bones and node constraints do not run (its
+    /// strands keep the clip's pose), for the browser check to compare with.
+    pub no_springs: bool,
     /// `?test=1`: after the first frame, also pose the asset on the CPU at
     /// [`TEST_TIMES`](crate::TEST_TIMES) and publish the numbers in `data-skel-pose`, for
     /// `cargo xtask web --check` to compare with native.
@@ -143,6 +146,7 @@ impl PageParams {
                     );
                 }
                 "test" => params.test = value != "0",
+                "springs" => params.no_springs = value == "0",
                 "graph" => params.graph = Some(value.to_owned()),
                 "scene" => params.scene = SceneKind::parse(value)?,
                 "crowd" => {
@@ -190,6 +194,19 @@ mod tests {
             assert_eq!(Backend::parse(backend.name()).ok(), Some(backend));
         }
         assert_eq!(Backend::parse("WebGL2").ok(), Some(Backend::WebGl2));
+    }
+
+    #[test]
+    fn springs_run_unless_the_page_says_springs_0() {
+        assert!(
+            !PageParams::from_pairs([("asset", "a.vrm")])
+                .unwrap()
+                .no_springs
+        );
+        for (value, off) in [("0", true), ("1", false)] {
+            let params = PageParams::from_pairs([("springs", value)]).unwrap();
+            assert_eq!(params.no_springs, off, "springs={value}");
+        }
     }
 
     #[test]

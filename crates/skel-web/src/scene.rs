@@ -18,6 +18,17 @@ use crate::{SceneKind, WebError};
 /// The `#clip` option that hands the character to its graph.
 const GRAPH_OPTION: &str = "graph";
 
+/// How a scene is set up besides its asset and driver.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Setup {
+    /// What surrounds the character.
+    pub(crate) kind: SceneKind,
+    /// Whether the slope scene publishes its readings for the browser check.
+    pub(crate) test: bool,
+    /// Whether a VRM avatar's spring bones and node constraints run (`?springs=0`: not).
+    pub(crate) springs: bool,
+}
+
 /// One loaded asset and what drives it.
 pub(crate) struct Scene {
     character: AssetContainer,
@@ -52,8 +63,12 @@ impl Scene {
     /// Loads `glb` onto the canvas's device, builds the renderer for the surface's formats,
     /// frames the camera around the asset, and starts its Walk clip (or its first), or holds
     /// it at `held` seconds, or hands it to the animation graph `graph` (JSON). Fills `#clip`
-    /// with the choices. The slope scene (`kind`) stands it on the slope ([`SlopeStage`],
-    /// publishing its readings when `test`).
+    /// with the choices. The slope scene (`setup.kind`) stands it on the slope
+    /// ([`SlopeStage`], publishing its readings when `setup.test`). A VRM avatar's springs
+    /// and node constraints run in its clip's player (the container's
+    /// [`player`](AssetContainer::player)) unless `setup.springs` is off; while a time is held
+    /// they still step with the page's frames, so hair hangs from a held pose as it would
+    /// from a paused character.
     ///
     /// # Errors
     /// A load, renderer, graph or slope error; [`WebError::Graph`] for the slope scene without
@@ -64,10 +79,20 @@ impl Scene {
         glb: &[u8],
         held: Option<f32>,
         graph: Option<&str>,
-        kind: SceneKind,
-        test: bool,
+        setup: Setup,
     ) -> Result<Self, WebError> {
-        let options = LoadOptions::default();
+        let Setup {
+            kind,
+            test,
+            springs,
+        } = setup;
+        let options = if springs {
+            LoadOptions::default()
+        } else {
+            LoadOptions::default()
+                .with_springs(None)
+                .with_node_constraints(false)
+        };
         let character = skel::load_gltf(&gpu.ctx, glb, &options)?;
         let renderer = AssetRenderer::new(&gpu.ctx, &character, &gpu.render_format())?;
         let (min, max) = rest_bounds(&character);
@@ -102,7 +127,7 @@ impl Scene {
         }
         let mut scene = Self {
             frame: Frame::new(&character),
-            player: Player::new(&character.rig),
+            player: character.player()?,
             character,
             renderer,
             group: None,
@@ -173,6 +198,9 @@ impl Scene {
             self.choose(&chosen);
         }
         let queue = &gpu.ctx.queue;
+        // A held clip plays at speed 0 (see `choose`), so its player still takes the page's
+        // step: a VRM's springs go on moving under the held pose. Graphs and crowds hold.
+        let spring_step = step;
         let step = if self.held.is_some() { 0.0 } else { step };
         self.step_s = step;
         let mut crowd_on = page.crowd_ticked() && gpu.backend == crate::Backend::WebGpu;
@@ -222,7 +250,7 @@ impl Scene {
             // The chosen clip, or the rest pose (a player without layers).
             let (character, renderer) = (&mut self.character, &mut self.renderer);
             self.frame
-                .advance(&gpu.ctx, character, &mut self.player, step, renderer)?;
+                .advance(&gpu.ctx, character, &mut self.player, spring_step, renderer)?;
         }
         if camera_moved {
             let camera = self.view.camera(gpu.aspect());
@@ -285,8 +313,14 @@ impl Scene {
         let Ok(g) = choice.parse::<usize>() else {
             return;
         };
-        // An index past the clips is refused by the player and leaves the rest pose.
-        if self.player.add_layer(LayerDesc::new(g)).is_ok() {
+        // An index past the clips is refused by the player and leaves the rest pose. A held
+        // clip stands still at speed 0 while the player (and its springs) takes the steps.
+        let layer = if self.held.is_some() {
+            LayerDesc::new(g).speed(0.0)
+        } else {
+            LayerDesc::new(g)
+        };
+        if self.player.add_layer(layer).is_ok() {
             if let Some(t) = self.held {
                 self.player.seek(t);
             }

@@ -61,7 +61,11 @@ async fn setup() -> Result<App, WebError> {
         params.time,
         graph.as_deref(),
         crowd,
-        (params.scene, params.test),
+        crate::scene::Setup {
+            kind: params.scene,
+            test: params.test,
+            springs: !params.no_springs,
+        },
     )?;
     if params.test {
         app.publish_test();

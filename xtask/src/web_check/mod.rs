@@ -27,6 +27,9 @@
 //!
 //! - on both, `animation_pointer.gltf` held at 0 s and 1 s draws its tile red, then blue with
 //!   the cells hidden (its `KHR_animation_pointer` tracks through the facade's frame).
+//! - on both, the 600-bone VRM avatar `v1_600_bones.vrm` hangs its hair strands by its spring
+//!   bones (the drawn pixels move down against `?springs=0`), and its springless pictures on
+//!   the two backends agree (its bones wrap into a second bone-texture row on WebGL2).
 //!
 //! Screenshots land in `web-check/` of the target directory.
 
@@ -42,6 +45,7 @@ mod limits;
 mod pointer;
 mod silhouette;
 mod slope;
+mod vrm;
 
 use controls::{check_gestures, check_graph};
 use limits::{
@@ -52,6 +56,8 @@ pub(crate) use pointer::POINTER_FIXTURE;
 use pointer::check_pointer;
 use silhouette::Silhouette;
 use slope::check_slope;
+pub(crate) use vrm::VRM_FIXTURE;
+use vrm::check_vrm;
 
 /// Runs the check on the page built in `dir`.
 ///
@@ -76,6 +82,7 @@ pub(crate) fn run(dir: &Path) -> Result<(), String> {
     )
     .map_err(|e| format!("native pose: {e}"))?;
     let mut silhouettes = Vec::new();
+    let mut avatars = Vec::new();
     for (backend, flags) in [("webgpu", &WEBGPU[..]), ("webgl2", &WEBGL2[..])] {
         let args: Vec<&str> = COMMON.iter().chain(flags).copied().collect();
         let session = driver.session(CHROMIUM, &args)?;
@@ -91,6 +98,13 @@ pub(crate) fn run(dir: &Path) -> Result<(), String> {
             let url = format!("http://{addr}/?backend={backend}");
             if let Err(e) = check_pointer(&session, backend, &url, &shots) {
                 result = Err(format!("the pointer-animated fixture: {e}"));
+            }
+        }
+        if result.is_ok() {
+            let url = format!("http://{addr}/?backend={backend}");
+            match check_vrm(&session, backend, &url, &shots) {
+                Ok(pictures) => avatars.push(pictures),
+                Err(e) => result = Err(format!("the VRM avatar: {e}")),
             }
         }
         if backend == "webgpu" && result.is_ok() {
@@ -118,6 +132,16 @@ pub(crate) fn run(dir: &Path) -> Result<(), String> {
         return Err(format!(
             "WebGPU and WebGL2 draw different pictures: IoU {iou:.3} < {MIN_IOU} (see {})",
             shots.display()
+        ));
+    }
+    let iou = avatars[0].still.iou(&avatars[1].still);
+    eprintln!(
+        "xtask web --check: {VRM_FIXTURE} without springs: WebGPU and WebGL2 overlap {iou:.3} (IoU); mean rows {:.1} / {:.1}",
+        avatars[0].rows.0, avatars[1].rows.0
+    );
+    if iou < MIN_IOU {
+        return Err(format!(
+            "WebGPU and WebGL2 draw {VRM_FIXTURE} differently: IoU {iou:.3} < {MIN_IOU} (its bones past 512 read from the wrong texture row?)"
         ));
     }
     Ok(())

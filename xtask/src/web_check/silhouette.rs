@@ -45,6 +45,22 @@ impl Silhouette {
         self.ink.iter().filter(|i| **i).count() as f64 / self.ink.len().max(1) as f64
     }
 
+    /// The mean row of the drawn pixels (rows count down from the top), none when nothing
+    /// is drawn.
+    #[expect(clippy::cast_precision_loss, reason = "pixel counts and rows")]
+    pub(super) fn mean_ink_row(&self) -> Option<f64> {
+        let width = self.width.max(1) as usize;
+        let (sum, count) = self
+            .ink
+            .iter()
+            .enumerate()
+            .filter(|(_, drawn)| **drawn)
+            .fold((0.0, 0_usize), |(sum, n), (i, _)| {
+                (sum + (i / width) as f64, n + 1)
+            });
+        (count > 0).then(|| sum / count as f64)
+    }
+
     /// The framing camera puts the character in the middle, most of the canvas tall.
     #[expect(
         clippy::cast_possible_truncation,

@@ -1,0 +1,149 @@
+//! A 600-bone VRM avatar through the facade on a real adapter (`fixtures/vrm/v1_600_bones.vrm`:
+//! the humanoid and 116 five-joint hair strands standing straight out from the head): it
+//! loads, its springs hang the strands within a second of frames, and the GPU skins the
+//! sprung pose as the CPU does. Its bone texture wraps into a second row where rows are
+//! WebGL2's 2048 texels; the web page's check (`cargo xtask web --check`) draws it there.
+//!
+//! Without an adapter: SKIP, or fail when `SKEL_REQUIRE_GPU=1`.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
+
+use std::path::PathBuf;
+
+use skel::anim::skin_vertices;
+use skel::gpu::{
+    BoneTextureLayout, ComputeSkinning, ComputeSkinningConfig, ComputeSkinningInputs, GpuContext,
+    JointFormat, WeightFormat,
+};
+use skel::{AssetContainer, Frame, LoadOptions, load_gltf};
+
+mod common;
+use common::{diagonal, gpu};
+
+/// Frames of 1/60 s the avatar plays before it is skinned.
+const FRAMES: usize = 60;
+
+fn avatar(ctx: &GpuContext, options: &LoadOptions) -> AssetContainer {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/vrm/v1_600_bones.vrm");
+    load_gltf(ctx, &path, options).unwrap()
+}
+
+/// The strands' tip joints' mean height after [`FRAMES`] frames through the facade's frame,
+/// with the player the container makes (springs attached unless `options` turn them off).
+fn tips_after_a_second(
+    ctx: &GpuContext,
+    container: &mut AssetContainer,
+) -> (f32, skel::anim::Player) {
+    let mut player = container.player().unwrap();
+    let mut frame = Frame::new(container);
+    for _ in 0..FRAMES {
+        frame
+            .advance(ctx, container, &mut player, 1.0 / 60.0, &mut ())
+            .unwrap();
+    }
+    let names = &container.rig.data().nodes;
+    let world = player.world_matrices();
+    let tips: Vec<f32> = names
+        .iter()
+        .zip(world)
+        .filter(|(n, _)| n.name.starts_with("strand") && n.name.ends_with("_4"))
+        .map(|(_, m)| m.w_axis.y)
+        .collect();
+    assert_eq!(tips.len(), 116, "every strand's tip");
+    (tips.iter().sum::<f32>() / tips.len() as f32, player)
+}
+
+#[test]
+fn six_hundred_bones_spring_and_skin_on_the_gpu_as_on_the_cpu() {
+    let Some(ctx) = gpu("six_hundred_bones") else {
+        return;
+    };
+    let mut container = avatar(&ctx, &LoadOptions::default());
+    assert_eq!(container.meshes.len(), 1);
+    let skeleton = container.meshes[0].skeleton.as_ref().unwrap();
+    assert_eq!(skeleton.gpu.bone_count(), 600);
+    // Under WebGL2's rows of 2048 texels the 600 bones take two rows; the page draws them so.
+    let webgl2 = BoneTextureLayout::new(600, 2048).unwrap();
+    assert_eq!((webgl2.width, webgl2.height), (2048, 2));
+    assert!(container.secondary.springs().is_some());
+
+    let (hanging, player) = tips_after_a_second(&ctx, &mut container);
+    let mut still = avatar(&ctx, &LoadOptions::default().with_springs(None));
+    assert!(still.secondary.springs().is_none());
+    let (rest, _) = tips_after_a_second(&ctx, &mut still);
+    // At rest the tips stand 0.1 m above the head joint (1.65 m); a second of gravity hangs them.
+    assert!((rest - 1.65).abs() < 1e-3, "tips at rest {rest}");
+    assert!(
+        hanging < rest - 0.05,
+        "the strands did not hang: tips at {hanging} m against {rest} m at rest"
+    );
+
+    eprintln!("strand tips: {rest} m at rest, {hanging} m after {FRAMES} frames of springs");
+    // The frame uploaded the sprung pose: skin it on the GPU and compare with the CPU.
+    let mesh = &container.meshes[0];
+    let n = u64::from(mesh.vertex_count);
+    let skinning = ComputeSkinning::new(
+        &ctx,
+        ComputeSkinningConfig {
+            variant: mesh.skinning_variant(),
+            normals: false,
+            joint_format: JointFormat::U32,
+            weight_format: WeightFormat::F32,
+        },
+    )
+    .unwrap();
+    let out = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("600 bones skinned"),
+        size: n * 12,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let skeleton = mesh.skeleton.as_ref().unwrap();
+    let inputs =
+        ComputeSkinningInputs::from_skeleton(&skeleton.gpu, &mesh.positions, None, &out, None);
+    let bindings = skinning
+        .bind(&ctx, &inputs, Some(&*skeleton.gpu), None)
+        .unwrap();
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    skinning.encode(&mut encoder, &bindings, None);
+    ctx.queue.submit([encoder.finish()]);
+    let bytes = skel::gpu::readback::read_buffer(&ctx, &out, 0, n * 12).unwrap();
+    let gpu_positions: Vec<f32> = bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+
+    let primitive = &mesh.primitives[0];
+    let p = &container.primitives[primitive.source];
+    let bones = player.bone_matrices(p.skeleton_binding.unwrap()).unwrap();
+    assert_eq!(bones.len(), 600);
+    let mut cpu = vec![0.0; p.positions.len()];
+    skin_vertices(
+        &p.positions,
+        None,
+        p.influences.as_ref(),
+        bones,
+        None,
+        &mut cpu,
+        None,
+    )
+    .unwrap();
+    let base = primitive.base_vertex as usize * 3;
+    let gpu = &gpu_positions[base..base + cpu.len()];
+    let worst = cpu
+        .iter()
+        .zip(gpu)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    let diagonal = diagonal(&cpu, 1e-3);
+    assert!(
+        worst <= 1e-5 * diagonal,
+        "GPU and CPU skinning differ by {worst} (diagonal {diagonal})"
+    );
+    // The last strand's vertices (bones past 512) hang with the rest: a bone read from the
+    // wrong place would leave them at rest or at the origin.
+    let last = &cpu[cpu.len() - 9..];
+    assert!(last.chunks_exact(3).all(|v| v[1] < 1.65 - 0.02), "{last:?}");
+}
