@@ -238,6 +238,14 @@ impl Crowd {
         let mut pipelines = std::array::from_fn(|_| None);
         let mut meshes = Vec::new();
         let mut warnings = Vec::new();
+        if on_gpu && !asset.secondary.is_empty() {
+            warnings.push(
+                "VRM spring bones and node constraints do not run on the GPU pose path \
+                 (Posing::Gpu): the crowd poses its clip without them (Posing::Cpu runs them \
+                 for every instance)"
+                    .to_owned(),
+            );
+        }
         for (index, mesh) in asset.meshes.iter().enumerate() {
             let Some(skeleton) = &mesh.skeleton else {
                 continue;
@@ -313,8 +321,8 @@ impl Crowd {
 
     /// What [`new`](Self::new) could not do as asked (dual-quaternion meshes skinned linearly
     /// because their bones carry scale, morphing meshes skinned without their targets on a
-    /// device with too few storage buffers per stage), one line each; empty when everything
-    /// went as asked.
+    /// device with too few storage buffers per stage, a VRM's springs left out of a GPU-posed
+    /// crowd), one line each; empty when everything went as asked.
     #[must_use]
     pub fn warnings(&self) -> &[String] {
         &self.warnings
