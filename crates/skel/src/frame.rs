@@ -5,7 +5,7 @@
 use skel_anim::glam::{Affine3A, Mat4, Vec3};
 use skel_anim::{
     AnimationData, AnimationEvent, AnimationGroup, FootPlacementJob, Handedness, Player, PoseSink,
-    PropertyPose,
+    PropertyPose, SpringJob,
 };
 use skel_gpu::GpuContext;
 use skel_graph::GraphPlayer;
@@ -36,6 +36,11 @@ pub trait Animate {
     fn foot_placement_mut(&mut self) -> Option<&mut FootPlacementJob> {
         None
     }
+    /// The player's VRM springs, which root motion carries with the character
+    /// ([`Player::springs_mut`]); `None` by default.
+    fn springs_mut(&mut self) -> Option<&mut SpringJob> {
+        None
+    }
 }
 
 impl Animate for Player {
@@ -59,6 +64,10 @@ impl Animate for Player {
     fn foot_placement_mut(&mut self) -> Option<&mut FootPlacementJob> {
         Player::foot_placement_mut(self)
     }
+
+    fn springs_mut(&mut self) -> Option<&mut SpringJob> {
+        Player::springs_mut(self)
+    }
 }
 
 impl Animate for GraphPlayer {
@@ -81,6 +90,10 @@ impl Animate for GraphPlayer {
 
     fn foot_placement_mut(&mut self) -> Option<&mut FootPlacementJob> {
         self.player_mut().foot_placement_mut()
+    }
+
+    fn springs_mut(&mut self) -> Option<&mut SpringJob> {
+        self.player_mut().springs_mut()
     }
 }
 
@@ -342,7 +355,9 @@ impl Frame {
 
 /// The pose half of [`Frame::advance`], into any sink (a [`NullSink`](skel_anim::NullSink)
 /// for a probe that only needs the joints on the CPU): root motion moves the foot
-/// placement's world to where the character stands, `animator` advances by `dt` seconds and
+/// placement's and the springs' world to where the character stands (the springs then feel
+/// the walk as hair feels a moving head; they see each frame's motion from the frame after,
+/// since the springs step inside the advance that makes it), `animator` advances by `dt` seconds and
 /// poses into `sink` (calling `on_event` for each marker passed), and the node world matrices
 /// are resolved. Programs that frame a whole clip before drawing it pose a clone through this,
 /// so the probe and the frame cannot drift apart.
@@ -352,11 +367,16 @@ pub fn advance_pose<A: Animate + ?Sized>(
     sink: &mut dyn PoseSink,
     on_event: &mut dyn FnMut(&AnimationEvent<'_>),
 ) {
-    // Root motion carries the character: its feet look for the ground where it stands.
-    if let Some(moved) = root_motion_instance(animator.player())
-        && let Some(job) = animator.foot_placement_mut()
-    {
-        job.world = Affine3A::from_mat4(moved);
+    // Root motion carries the character: its feet look for the ground where it stands, and
+    // its hair swings with the walk.
+    if let Some(moved) = root_motion_instance(animator.player()) {
+        let world = Affine3A::from_mat4(moved);
+        if let Some(job) = animator.foot_placement_mut() {
+            job.world = world;
+        }
+        if let Some(springs) = animator.springs_mut() {
+            springs.world = world;
+        }
     }
     animator.animate(dt, sink, on_event);
     animator.resolve_world_matrices();
