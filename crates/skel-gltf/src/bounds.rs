@@ -227,8 +227,8 @@ impl CharacterBounds {
 /// infinite matrix) is left out; `None` when no sphere gives a finite box. Allocates nothing;
 /// [`CharacterBounds::world_box`] is this over its parts.
 ///
-/// A crowd boxes every joint of every character every frame, so the common case costs one
-/// add per sphere for the finiteness test: the boxes are summed as they are joined, and only
+/// A crowd boxes every joint of every character every frame, so the common case costs two
+/// adds per sphere for the finiteness test: the boxes are summed as they are joined, and only
 /// when the sum is not finite does a second pass over `spheres` leave the bad ones out.
 ///
 /// ```
@@ -260,9 +260,10 @@ where
         let (lo, hi) = sphere_box(m.borrow(), center, radius);
         min = min.min(lo);
         max = max.max(hi);
-        // NaN and infinities survive a sum (a min or max may drop a NaN); the upper corner
-        // is not finite whenever the lower one is not (`c + h` against `c - h`).
-        sum += hi;
+        // NaN and infinities survive a sum (a min or max may drop a NaN); `lo + hi`, not
+        // `hi` alone, so that a box whose corners' sum overflows is caught, as the second
+        // pass and the GPU cull judge a sphere.
+        sum += lo + hi;
     }
     if !sum.is_finite() {
         (min, max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);

@@ -3,7 +3,7 @@
 //! that carries them, in runs of consecutive places, each sphere's centre and radius stored
 //! splatted across four lanes. A run is boxed by walking its matrices and spheres side by
 //! side (one bounds check a run, not one a joint), and a sphere costs one point carried, one
-//! `sqrtps` for the three row lengths, a min, a max and one add for the finiteness test.
+//! `sqrtps` for the three row lengths, a min, a max and two adds for the finiteness test.
 
 use skel_anim::glam::{Mat4, Vec3, Vec4};
 
@@ -81,10 +81,10 @@ impl JointSpheres {
     /// A sphere whose place is past `bones`' end, or whose box is not finite (a NaN or
     /// infinite matrix), is left out; `None` when none is left. Allocates nothing.
     ///
-    /// The common case costs one add a sphere for the finiteness test (the boxes' upper
-    /// corners are summed as they are joined: a NaN or infinity survives a sum, where a min
-    /// or max may drop it); only when the sum is not finite does a second pass leave the bad
-    /// spheres out one by one.
+    /// The common case costs two adds a sphere for the finiteness test (each box's corners
+    /// are summed as they are joined: a NaN or infinity survives a sum, where a min or max
+    /// may drop it); only when the sum is not finite does a second pass leave the bad spheres
+    /// out one by one.
     #[must_use]
     pub fn boxed(&self, bones: &[Mat4]) -> Option<(Vec3, Vec3)> {
         let (mut min, mut max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
@@ -92,7 +92,9 @@ impl JointSpheres {
         self.each(bones, |lo, hi| {
             min = min.min(lo);
             max = max.max(hi);
-            sum += hi;
+            // `lo + hi` as the second pass judges a sphere: a box whose corners' sum
+            // overflows is left out there, so it must send the sum past finite here.
+            sum += lo + hi;
         });
         if !sum.is_finite() {
             (min, max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
@@ -175,6 +177,10 @@ mod tests {
             }
             if case % 5 == 0 {
                 bad[(case + 4) % 12] = Mat4::from_translation(Vec3::INFINITY);
+            }
+            if case % 7 == 0 {
+                // Finite, but the box's corners sum past f32::MAX: left out by both.
+                bad[(case + 2) % 12] = Mat4::from_translation(Vec3::new(3.0e38, 0.0, 0.0));
             }
             for bones in [&bones, &bad] {
                 let want = carried_spheres_box(
