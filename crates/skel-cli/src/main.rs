@@ -13,6 +13,7 @@ mod render;
 mod spring_args;
 mod terrain;
 mod view;
+mod vrma_load;
 
 /// GPU skeletal animation from glTF 2.0.
 #[derive(Debug, Parser)]

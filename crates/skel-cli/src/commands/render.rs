@@ -80,6 +80,11 @@ pub struct RenderArgs {
     /// `--no-springs`: a VRM's spring bones and node constraints left out.
     #[command(flatten)]
     pub springs: crate::spring_args::SpringArgs,
+    /// A `.vrma` clip (VRMC_vrm_animation) to play on this character, added to its clips under
+    /// the name it has in the file (choose it with `--clip`), retargeted as `skel pose --vrma`
+    /// does (docs/vrm.md). Repeatable.
+    #[arg(long = "vrma", value_name = "FILE.vrma")]
+    pub vrma: Vec<PathBuf>,
 }
 
 /// `--handedness` values.
@@ -175,6 +180,7 @@ pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
         mirror: args.mirror,
         terrain,
         springs: args.springs.options(),
+        vrma: args.vrma,
         progress: std::io::stderr().is_terminal(),
     };
     let report = match args.crowd {

@@ -66,6 +66,11 @@ pub struct ViewArgs {
     pub fps: Option<f32>,
     #[command(flatten)]
     pub springs: crate::spring_args::SpringArgs,
+    /// A `.vrma` clip (VRMC_vrm_animation) to play on this character, added to its clips under
+    /// the name it has in the file (choose it with `--clip`), retargeted as `skel pose --vrma`
+    /// does (docs/vrm.md). Repeatable.
+    #[arg(long = "vrma", value_name = "FILE.vrma")]
+    pub vrma: Vec<std::path::PathBuf>,
 }
 
 /// `--fps`: a finite rate above 0.
@@ -102,5 +107,6 @@ pub fn run(args: ViewArgs) -> Result<(), Box<dyn std::error::Error>> {
         graph: args.graph,
         fps: args.fps,
         springs: args.springs.options(),
+        vrma: args.vrma,
     })
 }

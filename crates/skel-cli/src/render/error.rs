@@ -51,6 +51,9 @@ pub enum RenderError {
         #[source]
         source: skel::SkelError,
     },
+    /// A `--vrma` clip that does not load or does not fit the character.
+    #[error("{0}")]
+    Vrma(String),
     /// The asset has no mesh to draw.
     #[error("{asset} has no mesh to render (nodes: {nodes}, meshes: 0)")]
     NoMesh {

@@ -75,6 +75,8 @@ pub struct RenderJob {
     pub terrain: Option<String>,
     /// A VRM's springs and node constraints (on by default; off with `--no-springs`).
     pub springs: skel::SecondaryOptions,
+    /// `--vrma FILE`: `.vrma` clips retargeted onto the character and added to its clips.
+    pub vrma: Vec<PathBuf>,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
 }
@@ -266,10 +268,17 @@ fn load_asset(
             base_dir: None,
         },
     };
-    let container = skel::load_gltf(ctx, source, &options).map_err(|source| RenderError::Load {
-        asset: asset_name.to_owned(),
-        source,
-    })?;
+    let container = crate::vrma_load::load_with_vrma(ctx, source, &options, &job.vrma).map_err(
+        |e| match e {
+            crate::vrma_load::VrmaLoadError::Load(source) => RenderError::Load {
+                asset: asset_name.to_owned(),
+                source,
+            },
+            vrma @ crate::vrma_load::VrmaLoadError::Vrma { .. } => {
+                RenderError::Vrma(vrma.to_string())
+            }
+        },
+    )?;
     if container.meshes.is_empty() {
         return Err(RenderError::NoMesh {
             asset: asset_name.to_owned(),

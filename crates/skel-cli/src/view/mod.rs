@@ -55,6 +55,8 @@ pub struct ViewJob {
     pub fps: Option<f32>,
     /// A VRM's springs and node constraints (off with `--no-springs`).
     pub springs: skel::SecondaryOptions,
+    /// `--vrma FILE`: `.vrma` clips retargeted onto the character and added to its clips.
+    pub vrma: Vec<std::path::PathBuf>,
 }
 
 /// Opens the window and runs until it is closed (or `--frames` is reached).
@@ -236,7 +238,7 @@ impl Viewer {
             Some(path) => Source::Path(path),
             None => Source::from(skel::DEFAULT_CHARACTER),
         };
-        let character = skel::load_gltf(&gpu.ctx, source, &options)
+        let character = crate::vrma_load::load_with_vrma(&gpu.ctx, source, &options, &job.vrma)
             .map_err(|e| format!("cannot load the asset: {e}"))?;
         let clip = match &job.clip {
             None => 0,
