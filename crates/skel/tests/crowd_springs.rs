@@ -7,15 +7,13 @@
 //! Without an adapter: SKIP, or fail when `SKEL_REQUIRE_GPU=1`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use std::path::PathBuf;
-
 use glam::{Affine3A, Vec3};
-use skel::anim::{NullSink, skin_vertices};
+use skel::anim::NullSink;
 use skel::gpu::readback::read_buffer;
 use skel::{AssetContainer, Crowd, CrowdDescriptor, LoadOptions, Posing, load_gltf};
 
 mod common;
-use common::{diagonal, gpu};
+use common::{gpu, gpu_error_over_diagonal, le_floats, vrm_fixture};
 
 const INSTANCES: u32 = 4;
 /// The instance carried sideways while it plays.
@@ -23,16 +21,8 @@ const MOVED: usize = 2;
 const FRAMES: usize = 40;
 
 fn avatar(ctx: &skel::gpu::GpuContext) -> AssetContainer {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/vrm/v1_600_bones.vrm");
+    let path = vrm_fixture("v1_600_bones.vrm");
     load_gltf(ctx, &path, &LoadOptions::default()).unwrap()
-}
-
-fn floats(bytes: &[u8]) -> Vec<f32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 /// The world placement of the moved instance at frame `k`: carried along x, 3 m a second.
@@ -95,32 +85,15 @@ fn every_instance_of_a_cpu_posed_crowd_springs_on_its_own() {
     let cm = &crowd.meshes()[0];
     let bytes = u64::from(crowd.visible_count()) * u64::from(cm.vertex_count) * 12;
     let gpu_positions =
-        floats(&read_buffer(&ctx, cm.skinned_positions.as_ref().unwrap(), 0, bytes).unwrap());
+        le_floats(&read_buffer(&ctx, cm.skinned_positions.as_ref().unwrap(), 0, bytes).unwrap());
     let mesh = &asset.meshes[cm.mesh];
     let primitive = &mesh.primitives[0];
     let p = &asset.primitives[primitive.source];
     let mut worst = 0.0_f32;
     for (slot, &instance) in crowd.visible().iter().enumerate() {
         let bones = &crowd.bone_matrices(instance as usize)[..600];
-        let mut cpu = vec![0.0; p.positions.len()];
-        skin_vertices(
-            &p.positions,
-            None,
-            p.influences.as_ref(),
-            bones,
-            None,
-            &mut cpu,
-            None,
-        )
-        .unwrap();
         let at = (slot * cm.vertex_count as usize + primitive.base_vertex as usize) * 3;
-        let gpu = &gpu_positions[at..at + cpu.len()];
-        let error = cpu
-            .iter()
-            .zip(gpu)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f32::max);
-        worst = worst.max(error / diagonal(&cpu, 1e-3));
+        worst = worst.max(gpu_error_over_diagonal(p, bones, &gpu_positions, at));
     }
     assert_eq!(crowd.visible().len(), INSTANCES as usize);
     assert!(
@@ -155,7 +128,7 @@ fn a_gpu_posed_crowd_of_avatars_says_it_poses_without_springs() {
     }
     let still = load_gltf(
         &ctx,
-        &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/vrm/v1_600_bones.vrm"),
+        &vrm_fixture("v1_600_bones.vrm"),
         &LoadOptions::default()
             .with_springs(None)
             .with_node_constraints(false),

@@ -7,9 +7,6 @@
 //! Without an adapter: SKIP, or fail when `SKEL_REQUIRE_GPU=1`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use std::path::PathBuf;
-
-use skel::anim::skin_vertices;
 use skel::gpu::{
     BoneTextureLayout, ComputeSkinning, ComputeSkinningConfig, ComputeSkinningInputs, GpuContext,
     JointFormat, WeightFormat,
@@ -17,14 +14,13 @@ use skel::gpu::{
 use skel::{AssetContainer, Frame, LoadOptions, load_gltf};
 
 mod common;
-use common::{diagonal, gpu};
+use common::{gpu, gpu_error_over_diagonal, le_floats, vrm_fixture};
 
 /// Frames of 1/60 s the avatar plays before it is skinned.
 const FRAMES: usize = 60;
 
 fn avatar(ctx: &GpuContext, options: &LoadOptions) -> AssetContainer {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/vrm/v1_600_bones.vrm");
+    let path = vrm_fixture("v1_600_bones.vrm");
     load_gltf(ctx, &path, options).unwrap()
 }
 
@@ -109,49 +105,28 @@ fn six_hundred_bones_spring_and_skin_on_the_gpu_as_on_the_cpu() {
         .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
     skinning.encode(&mut encoder, &bindings, None);
     ctx.queue.submit([encoder.finish()]);
-    let bytes = skel::gpu::readback::read_buffer(&ctx, &out, 0, n * 12).unwrap();
-    let gpu_positions: Vec<f32> = bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-
+    let gpu_positions =
+        le_floats(&skel::gpu::readback::read_buffer(&ctx, &out, 0, n * 12).unwrap());
     let primitive = &mesh.primitives[0];
     let p = &container.primitives[primitive.source];
     let bones = player.bone_matrices(p.skeleton_binding.unwrap()).unwrap();
     assert_eq!(bones.len(), 600);
-    let mut cpu = vec![0.0; p.positions.len()];
-    skin_vertices(
-        &p.positions,
-        None,
-        p.influences.as_ref(),
-        bones,
-        None,
-        &mut cpu,
-        None,
-    )
-    .unwrap();
-    let base = primitive.base_vertex as usize * 3;
-    let gpu = &gpu_positions[base..base + cpu.len()];
-    let worst = cpu
-        .iter()
-        .zip(gpu)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f32::max);
-    let diagonal = diagonal(&cpu, 1e-3);
+    let at = primitive.base_vertex as usize * 3;
+    let worst = gpu_error_over_diagonal(p, bones, &gpu_positions, at);
     assert!(
-        worst <= 1e-5 * diagonal,
-        "GPU and CPU skinning differ by {worst} (diagonal {diagonal})"
+        worst <= 1e-5,
+        "GPU and CPU skinning differ by {worst} of the size"
     );
     // The last strand's vertices (bones past 512) hang with the rest: a bone read from the
     // wrong place would leave them at rest or at the origin.
-    let last = &cpu[cpu.len() - 9..];
+    let end = at + p.positions.len();
+    let last = &gpu_positions[end - 9..end];
     assert!(last.chunks_exact(3).all(|v| v[1] < 1.65 - 0.02), "{last:?}");
 }
 
 /// `v1_600_bones.vrm` with a second clip, `Walk`: the hips carried 2 m along +z in 2 s.
 fn walking_avatar() -> Vec<u8> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/vrm/v1_600_bones.vrm");
+    let path = vrm_fixture("v1_600_bones.vrm");
     let bytes = std::fs::read(path).unwrap();
     let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     let mut gltf: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();

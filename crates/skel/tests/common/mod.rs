@@ -71,3 +71,46 @@ pub fn draw_rgba(
     target.read_rgba(&ctx.device, &mut rgba).unwrap();
     rgba
 }
+
+/// The worst difference between `gpu` (x, y, z triples from `at`) and primitive `p` skinned on
+/// the CPU by `bones` (no morphs, `skel_anim::skin_vertices`), over the CPU result's
+/// bounding-box diagonal.
+pub fn gpu_error_over_diagonal(
+    p: &skel::gltf::PrimitiveData,
+    bones: &[skel::anim::glam::Mat4],
+    gpu: &[f32],
+    at: usize,
+) -> f32 {
+    let mut cpu = vec![0.0; p.positions.len()];
+    skel::anim::skin_vertices(
+        &p.positions,
+        None,
+        p.influences.as_ref(),
+        bones,
+        None,
+        &mut cpu,
+        None,
+    )
+    .unwrap();
+    let worst = cpu
+        .iter()
+        .zip(&gpu[at..at + cpu.len()])
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    worst / diagonal(&cpu, 1e-3)
+}
+
+/// Little-endian `f32`s from read-back bytes.
+pub fn le_floats(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// A fixture of `fixtures/vrm/` (written by `cargo xtask fixtures`).
+pub fn vrm_fixture(name: &str) -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/vrm")
+        .join(name)
+}
