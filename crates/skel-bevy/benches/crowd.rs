@@ -2,7 +2,9 @@
 //! (evaluation plus the joint `Transform` writes; propagation excluded, it is bevy's in both),
 //! in interleaved rounds; and a third crowd driven by a `SkelGraph` whose state is a 2D blend
 //! space of three clips (which bevy_animation cannot express).
-//! `cargo bench -p skel-bevy --bench crowd [-- COUNT FRAMES ROUNDS]`.
+//! `cargo bench -p skel-bevy --profile test --bench crowd --config
+//! crates/skel-bevy/benches/opt3.toml [-- COUNT FRAMES ROUNDS]`: skel's crates as a release
+//! build builds them (`opt3.toml`), bevy's tree as the test profile already built it.
 //!
 //! `-- COUNT FRAMES --only bevy|skel|blend|still` builds one app and runs `FRAMES` updates
 //! untimed: for instruction counts (valgrind's cachegrind, two runs that differ only in

@@ -94,21 +94,29 @@ pub(crate) fn apply_root_motion(
     }
 }
 
-/// Writes each driven joint's local `Transform` from its character's pose, only where it
-/// changed (so change detection and propagation skip still joints). Parallel across joints.
+/// Writes the local `Transform` of each joint its character's last pose moved (the
+/// comparison with the last written ran with the pose, in [`pose_players`]), so change
+/// detection and propagation skip still joints. Parallel across joints; a character is looked
+/// up once for a run of its joints (a scene's joints are spawned together), not per joint.
 pub(crate) fn write_joints(
     players: Query<&SkelPlayer>,
     mut joints: Query<(&SkelJoint, &mut Transform)>,
 ) {
-    joints.par_iter_mut().for_each(|(joint, mut transform)| {
-        let posed = players
-            .get(joint.character)
-            .ok()
-            .and_then(|p| p.local_transform(joint.node));
-        if let Some(posed) = posed {
-            transform.set_if_neq(posed);
-        }
-    });
+    joints.par_iter_mut().for_each_init(
+        || (Entity::PLACEHOLDER, None),
+        |(last, bound), (joint, mut transform)| {
+            if *last != joint.character {
+                *last = joint.character;
+                *bound = players
+                    .get(joint.character)
+                    .ok()
+                    .and_then(|p| p.bound.as_ref());
+            }
+            if let Some(posed) = bound.and_then(|b| b.joints.moved(joint.node)) {
+                *transform = posed;
+            }
+        },
+    );
 }
 
 /// Triggers a [`SkelEvent`] for every marker passed this frame.

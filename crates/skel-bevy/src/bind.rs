@@ -132,7 +132,7 @@ pub(crate) fn bind_characters(
             }
             continue;
         };
-        let rig = rig.rig();
+        let (skel_rig, rig) = (rig, rig.rig());
         let loaded = (&*server, &*graphs);
         let graph = match graph.map(|g| graph_of(g, handle, rig, loaded, &mut compiled)) {
             None => None,
@@ -159,7 +159,7 @@ pub(crate) fn bind_characters(
             .and_then(|e| parents.get(e).ok())
             .map(ChildOf::parent);
         let bound = setup(rig.data(), root_motion, ik, graph.as_ref())
-            .and_then(|setup| player.bind(rig, setup, frame, BoundIk::of(ik)));
+            .and_then(|setup| player.bind(skel_rig, &joints, setup, frame, BoundIk::of(ik)));
         if let Err(e) = bound {
             fail(&mut commands, entity, e);
             continue;

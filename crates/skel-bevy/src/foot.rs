@@ -156,7 +156,7 @@ pub(crate) fn place_feet(
             if feet.is_changed() {
                 commands.entity(entity).remove::<SkelFootError>();
             }
-            match feet.resolve(p.data()) {
+            match feet.resolve(&bound.data) {
                 Ok(placement) => p.set_foot_placement(Some(FootPlacementJob::new(
                     placement,
                     Arc::clone(&feet.ground),

@@ -75,7 +75,7 @@ pub(crate) fn aim_ik(
             bound.ik = BoundIk::of(Some(&ik));
             let p = bound.driver.player_mut();
             p.clear_ik();
-            let added = ik.resolve(p.rig().data()).and_then(|jobs| {
+            let added = ik.resolve(&bound.data).and_then(|jobs| {
                 jobs.into_iter()
                     .try_for_each(|job| p.add_ik(job).map(|_| ()).map_err(SkelBevyError::from))
             });

@@ -115,6 +115,7 @@ mod graph_asset;
 mod graph_targets;
 mod ik;
 mod ik_targets;
+mod joint_writes;
 mod morph;
 mod player;
 mod retargeted;

@@ -3,14 +3,13 @@
 use std::sync::Arc;
 
 use bevy::asset::AssetPath;
-use bevy::prelude::{Component, Entity, Handle, Mat4, Quat, Transform, Vec3};
-use skel_anim::{
-    AnimationEvent, LayerDesc, Player, PoseSink, R_OFF, Rig, S_OFF, T_OFF, TRS_STRIDE,
-};
+use bevy::prelude::{Component, Entity, Handle, Mat4, Transform};
+use skel_anim::{AnimationData, AnimationEvent, LayerDesc, Player, PoseSink, Rig};
 use skel_graph::GraphInstance;
 
 use crate::driver::{Driver, Setup};
 use crate::ik::BoundIk;
+use crate::joint_writes::JointWrites;
 use crate::{SkelBevyError, SkelRetarget, SkelRig};
 
 /// One layer of a [`SkelPlayer`]: skel's own [`LayerDesc`] (weight, blend or additive mode,
@@ -109,6 +108,11 @@ pub(crate) struct Fired {
 #[derive(Debug)]
 pub(crate) struct Bound {
     pub(crate) driver: Driver,
+    /// The rig's data with its skin bindings (the player's rig has none): which nodes are
+    /// skin joints, for names that resolve to a joint first.
+    pub(crate) data: Arc<AnimationData>,
+    /// The joints and what was last written to them.
+    pub(crate) joints: JointWrites,
     pub(crate) frame: Option<Entity>,
     pub(crate) ik: BoundIk,
     pub(crate) marker_names: Vec<Vec<Arc<str>>>,
@@ -197,7 +201,9 @@ impl SkelPlayer {
         self.bound.is_some()
     }
 
-    /// skel's player, once bound.
+    /// skel's player, once bound. Its rig is the character's without skin bindings (see
+    /// [`SkelRig::from_data`]): bevy skins from the joints, so a pose computes no skinning
+    /// matrices.
     #[must_use]
     pub fn player(&self) -> Option<&Player> {
         self.bound.as_ref().map(|b| b.driver.player())
@@ -244,30 +250,22 @@ impl SkelPlayer {
     /// Node `node`'s local transform in the last pose, as a Bevy `Transform`.
     #[must_use]
     pub fn local_transform(&self, node: usize) -> Option<Transform> {
-        let trs = &self.player()?.scratch().trs;
-        // One range check for the record, none per field (a fixed-size array).
-        let start = node.checked_mul(TRS_STRIDE)?;
-        let r: &[f32; TRS_STRIDE] = trs
-            .get(start..start.checked_add(TRS_STRIDE)?)?
-            .try_into()
-            .ok()?;
-        Some(Transform {
-            translation: Vec3::new(r[T_OFF], r[T_OFF + 1], r[T_OFF + 2]),
-            rotation: Quat::from_xyzw(r[R_OFF], r[R_OFF + 1], r[R_OFF + 2], r[R_OFF + 3]),
-            scale: Vec3::new(r[S_OFF], r[S_OFF + 1], r[S_OFF + 2]),
-        })
+        crate::joint_writes::local_transform(&self.player()?.scratch().trs, node)
     }
 
-    /// Builds skel's player over `rig` with this component's layers and `setup` (root
-    /// motion, IK, a graph); `frame` is the entity whose `GlobalTransform` places the glTF
-    /// scene. Nothing is kept on error.
+    /// Builds skel's player over `skel_rig`'s pose rig with this component's layers and
+    /// `setup` (root motion, IK, a graph); `frame` is the entity whose `GlobalTransform`
+    /// places the glTF scene; `joints[node]` is node `node`'s entity. Nothing is kept on
+    /// error.
     pub(crate) fn bind(
         &mut self,
-        rig: &Arc<Rig>,
+        skel_rig: &SkelRig,
+        joints: &[Option<Entity>],
         setup: Setup<'_>,
         frame: Option<Entity>,
         ik: BoundIk,
     ) -> Result<(), SkelBevyError> {
+        let rig = skel_rig.pose_rig();
         let mut player = Player::new(rig);
         for layer in &self.layers {
             player.add_layer(layer.desc(rig)?)?;
@@ -288,6 +286,8 @@ impl SkelPlayer {
         driver.player_mut().evaluate(&mut LocalPose);
         self.bound = Some(Bound {
             driver,
+            data: Arc::clone(skel_rig.rig().data()),
+            joints: JointWrites::new(joints),
             frame,
             ik,
             marker_names,
@@ -329,10 +329,12 @@ impl SkelPlayer {
             });
     }
 
-    /// Poses at the times the last [`advance`](Self::advance) reached, IK included.
+    /// Poses at the times the last [`advance`](Self::advance) reached, IK included, and
+    /// notes the joints the pose moved.
     pub(crate) fn evaluate(&mut self) {
         if let Some(bound) = self.bound.as_mut() {
             bound.driver.evaluate(&mut LocalPose);
+            bound.joints.update(&bound.driver.player().scratch().trs);
         }
     }
 }
@@ -346,6 +348,9 @@ impl PoseSink for LocalPose {
 }
 
 /// A joint entity driven by a [`SkelPlayer`]: which character and which of skel's nodes.
+/// The plugin writes the joint's `Transform` whenever the character's pose moves it (a
+/// value set in between stays until then); remove the component to drive the joint
+/// yourself.
 #[derive(Component, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SkelJoint {
     /// The character entity holding the [`SkelPlayer`].

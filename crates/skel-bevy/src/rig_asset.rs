@@ -29,6 +29,10 @@ pub(crate) struct SceneCopy {
 #[derive(Asset, TypePath, Debug, Clone)]
 pub struct SkelRig {
     rig: Arc<Rig>,
+    /// The rig the characters' players pose with: `rig` without its skin bindings where it
+    /// was compiled here, so that a pose stops at the joints' transforms (bevy skins from the
+    /// joints' `GlobalTransform`s, so skinning matrices would be thrown away).
+    pose: Arc<Rig>,
     scene_copy: Option<Arc<SceneCopy>>,
     vrm: Option<Arc<RigVrm>>,
 }
@@ -97,14 +101,29 @@ impl SkelRig {
     ///
     /// # Errors
     /// [`SkelBevyError::Anim`] for animation data skel rejects.
+    ///
+    /// The characters' players pose with a second compilation of the same data without its
+    /// skin bindings (bevy skins from the joints' `GlobalTransform`s): their poses compute no
+    /// skinning matrices. The clips are held twice.
     pub fn from_data(data: AnimationData) -> Result<Self, SkelBevyError> {
-        Ok(Self::from_rig(Rig::new(Arc::new(data))?))
+        let unskinned = AnimationData {
+            skeletons: Vec::new(),
+            ..data.clone()
+        };
+        Ok(Self {
+            rig: Rig::new(Arc::new(data))?,
+            pose: Rig::new(Arc::new(unskinned))?,
+            scene_copy: None,
+            vrm: None,
+        })
     }
 
-    /// Wraps a rig compiled elsewhere (retargeted clips, a rig built with options).
+    /// Wraps a rig compiled elsewhere (retargeted clips, a rig built with options). Its
+    /// players pose with this rig as it is (its options kept), skinning matrices included.
     #[must_use]
     pub fn from_rig(rig: Arc<Rig>) -> Self {
         Self {
+            pose: Arc::clone(&rig),
             rig,
             scene_copy: None,
             vrm: None,
@@ -115,6 +134,12 @@ impl SkelRig {
     #[must_use]
     pub fn rig(&self) -> &Arc<Rig> {
         &self.rig
+    }
+
+    /// The rig the characters' players are built over (the same nodes and clips as
+    /// [`rig`](Self::rig), without skin bindings where this rig compiled them).
+    pub(crate) fn pose_rig(&self) -> &Arc<Rig> {
+        &self.pose
     }
 }
 
