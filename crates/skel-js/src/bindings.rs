@@ -1,0 +1,226 @@
+//! The JavaScript exports (wasm32 only): `SkelAsset` and `SkelPlayer`, thin wrappers over
+//! [`Asset`] and [`Animator`]. Errors become JavaScript `Error`s carrying
+//! [`JsApiError`]'s message; the pose comes out as `Float32Array` views over the module's
+//! memory, made here with safe calls (`wasm_bindgen::memory()` and a byte offset), never copied.
+
+use js_sys::{Float32Array, WebAssembly};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+use crate::{Animator, Asset, Handedness, JsApiError};
+
+fn js_error(e: JsApiError) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// A view of `values` in the module's memory. It stays valid until the memory grows (any
+/// allocation may grow it: loading an asset, making a player); the buffer it views is then
+/// detached and the view's `length` reads 0, so the caller asks again.
+fn view(values: &[f32]) -> Float32Array {
+    let memory: WebAssembly::Memory = wasm_bindgen::memory().unchecked_into();
+    let offset = values.as_ptr() as usize;
+    #[expect(
+        clippy::cast_possible_truncation,
+        reason = "wasm32 addresses and lengths are 32-bit"
+    )]
+    Float32Array::new_with_byte_offset_and_length(
+        &memory.buffer(),
+        offset as u32,
+        values.len() as u32,
+    )
+}
+
+#[expect(
+    clippy::cast_possible_truncation,
+    reason = "wasm32 indices are 32-bit (usize is u32 there)"
+)]
+fn to_u32(n: usize) -> u32 {
+    n as u32
+}
+
+/// A glTF character read from bytes: its clips, nodes, skins and morph bindings.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct SkelAsset {
+    inner: Asset,
+}
+
+#[wasm_bindgen]
+impl SkelAsset {
+    /// Reads a `.glb` (or a `.gltf` with embedded buffers). Node transforms stay in glTF's
+    /// right-handed space unless `leftHanded` is true (skel's and the seed's mirrored space).
+    /// Throws an `Error` saying what is wrong with a bad file.
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8], left_handed: Option<bool>) -> Result<SkelAsset, JsError> {
+        let handedness = if left_handed == Some(true) {
+            Handedness::LeftHanded
+        } else {
+            Handedness::RightHanded
+        };
+        Asset::from_bytes(bytes, handedness)
+            .map(|inner| Self { inner })
+            .map_err(js_error)
+    }
+
+    /// Every clip's name, in the file's order (the clip index is the place in this list).
+    #[wasm_bindgen(getter, js_name = clipNames)]
+    pub fn clip_names(&self) -> Vec<String> {
+        self.inner.clip_names()
+    }
+
+    /// The index of the clip called `name`; throws when there is none.
+    #[wasm_bindgen(js_name = clipIndex)]
+    pub fn clip_index(&self, name: &str) -> Result<u32, JsError> {
+        self.inner.clip_named(name).map(to_u32).map_err(js_error)
+    }
+
+    /// Clip `clip`'s length in seconds; throws for an index past the end.
+    #[wasm_bindgen(js_name = clipDuration)]
+    pub fn clip_duration(&self, clip: u32) -> Result<f32, JsError> {
+        self.inner.clip_duration(clip as usize).map_err(js_error)
+    }
+
+    /// How many nodes the asset has (`SkelPlayer.worldMatrices()` holds 16 floats per node).
+    #[wasm_bindgen(getter, js_name = nodeCount)]
+    pub fn node_count(&self) -> u32 {
+        to_u32(self.inner.node_count())
+    }
+
+    /// Node `node`'s parent, `undefined` for a root.
+    #[wasm_bindgen(js_name = nodeParent)]
+    pub fn node_parent(&self, node: u32) -> Option<u32> {
+        self.inner.node_parent(node as usize).map(to_u32)
+    }
+
+    /// How many skinned mesh nodes (skeleton bindings) the asset has.
+    #[wasm_bindgen(getter, js_name = skeletonCount)]
+    pub fn skeleton_count(&self) -> u32 {
+        to_u32(self.inner.skeleton_count())
+    }
+
+    /// The joint nodes of skeleton binding `binding`, in the skin's joint order.
+    #[wasm_bindgen(js_name = skeletonJoints)]
+    pub fn skeleton_joints(&self, binding: u32) -> Result<Vec<u32>, JsError> {
+        self.inner
+            .skeleton_joints(binding as usize)
+            .map(|joints| joints.iter().copied().map(to_u32).collect())
+            .map_err(js_error)
+    }
+
+    /// The node holding skeleton binding `binding`'s mesh.
+    #[wasm_bindgen(js_name = skeletonMeshNode)]
+    pub fn skeleton_mesh_node(&self, binding: u32) -> Result<u32, JsError> {
+        self.inner
+            .skeleton_mesh_node(binding as usize)
+            .map(to_u32)
+            .map_err(js_error)
+    }
+
+    /// How many morph bindings (morphed mesh primitives) the asset has.
+    #[wasm_bindgen(getter, js_name = morphBindingCount)]
+    pub fn morph_binding_count(&self) -> u32 {
+        to_u32(self.inner.morph_binding_count())
+    }
+
+    /// The node holding morph binding `binding`'s mesh.
+    #[wasm_bindgen(js_name = morphBindingNode)]
+    pub fn morph_binding_node(&self, binding: u32) -> Result<u32, JsError> {
+        self.inner
+            .morph_binding_node(binding as usize)
+            .map(to_u32)
+            .map_err(js_error)
+    }
+
+    /// A new character over this asset, at rest. Allocates: make players at setup, and get
+    /// views from them afterwards.
+    #[wasm_bindgen(js_name = createPlayer)]
+    pub fn create_player(&self) -> SkelPlayer {
+        SkelPlayer {
+            inner: self.inner.animator(),
+        }
+    }
+}
+
+/// One character's playback: play a clip, `tick(dt)` in seconds, read the pose through views.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct SkelPlayer {
+    inner: Animator,
+}
+
+#[wasm_bindgen]
+impl SkelPlayer {
+    /// Plays clip `clip` alone from its start, looping unless `looping` is false; throws for
+    /// an index past the end. The pose changes at the next `tick`.
+    pub fn play(&mut self, clip: u32, looping: Option<bool>) -> Result<(), JsError> {
+        self.inner
+            .play(clip as usize, looping != Some(false))
+            .map_err(js_error)
+    }
+
+    /// `play` by the clip's name; throws when no clip has it.
+    #[wasm_bindgen(js_name = playNamed)]
+    pub fn play_named(&mut self, name: &str, looping: Option<bool>) -> Result<(), JsError> {
+        let clip = self.inner.player().rig().clip_index(name).ok_or_else(|| {
+            js_error(JsApiError::NoClipNamed {
+                name: name.to_owned(),
+                names: self
+                    .inner
+                    .player()
+                    .data()
+                    .clips
+                    .iter()
+                    .map(|c| c.name.clone())
+                    .collect(),
+            })
+        })?;
+        self.inner
+            .play(clip, looping != Some(false))
+            .map_err(js_error)
+    }
+
+    /// Back to the rest pose at the next `tick`.
+    pub fn stop(&mut self) {
+        self.inner.stop();
+    }
+
+    /// Moves the playhead to `time` seconds; the pose follows at the next `tick` (`tick(0)`
+    /// for now).
+    pub fn seek(&mut self, time: f32) {
+        self.inner.seek(time);
+    }
+
+    /// Advances by `dt` seconds and poses: every view of this player holds the new pose.
+    /// Allocates nothing, so views taken before stay valid.
+    pub fn tick(&mut self, dt: f32) {
+        self.inner.tick(dt);
+    }
+
+    /// Skinning matrices of skeleton binding `binding` (16 floats per joint, column-major:
+    /// `inverse(meshWorld) · jointWorld · inverseBind`), a view over wasm memory updated in
+    /// place by every `tick`. Invalid (length 0) once wasm memory grows: get it again then.
+    #[wasm_bindgen(js_name = boneMatrices)]
+    pub fn bone_matrices(&self, binding: u32) -> Result<Float32Array, JsError> {
+        self.inner
+            .bone_matrices(binding as usize)
+            .map(view)
+            .map_err(js_error)
+    }
+
+    /// Every node's world matrix (16 floats per node, glTF node order, column-major), a view
+    /// over wasm memory updated in place by every `tick`; length 0 once memory grew.
+    #[wasm_bindgen(js_name = worldMatrices)]
+    pub fn world_matrices(&self) -> Float32Array {
+        view(self.inner.world_matrices())
+    }
+
+    /// Morph weights of morph binding `binding` (one per target), a view over wasm memory
+    /// updated in place by every `tick`; length 0 once memory grew.
+    #[wasm_bindgen(js_name = morphWeights)]
+    pub fn morph_weights(&self, binding: u32) -> Result<Float32Array, JsError> {
+        self.inner
+            .morph_weights(binding as usize)
+            .map(view)
+            .map_err(js_error)
+    }
+}

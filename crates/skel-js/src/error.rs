@@ -1,0 +1,53 @@
+//! [`JsApiError`]: every way a call of the bindings can fail. On wasm32 each becomes a
+//! JavaScript `Error` whose message is this type's `Display` (a bad file throws, it never
+//! aborts the module).
+
+use skel_anim::AnimError;
+use skel_gltf::GltfError;
+
+/// What went wrong, with the numbers and the place.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JsApiError {
+    /// The bytes are not a glTF asset skel can read (the loader's error names the place).
+    #[error("cannot load the glTF asset: {0}")]
+    Gltf(#[from] GltfError),
+    /// The asset's animation data does not validate, or the player refused a layer.
+    #[error("animation: {0}")]
+    Anim(#[from] AnimError),
+    /// A clip index past the end.
+    #[error("no clip {clip}: the asset has {clip_count} clips")]
+    NoSuchClip {
+        /// The index asked for.
+        clip: usize,
+        /// How many clips there are.
+        clip_count: usize,
+    },
+    /// No clip has this name.
+    #[error("no clip named {name:?}; the clips are {names:?}")]
+    NoClipNamed {
+        /// The name asked for.
+        name: String,
+        /// Every clip's name.
+        names: Vec<String>,
+    },
+    /// A skeleton binding (skinned mesh) index past the end.
+    #[error("no skeleton binding {binding}: the asset has {count} skinned meshes")]
+    NoSuchSkeleton {
+        /// The index asked for.
+        binding: usize,
+        /// How many bindings there are.
+        count: usize,
+    },
+    /// A morph binding index past the end.
+    #[error("no morph binding {binding}: the asset has {count} morph bindings")]
+    NoSuchMorphBinding {
+        /// The index asked for.
+        binding: usize,
+        /// How many bindings there are.
+        count: usize,
+    },
+    /// A file could not be read (native callers and tests; the browser passes bytes).
+    #[error("cannot read the file: {0}")]
+    Read(String),
+}
