@@ -20,6 +20,7 @@ mod fixtures;
 mod fuzz;
 mod install;
 mod module_graph;
+mod npm;
 mod plots;
 mod test_tally;
 mod validate_shaders;
@@ -111,6 +112,9 @@ enum Command {
         filter: Option<String>,
     },
     Plots(plots::Args),
+    /// Build the npm package `skel-anim` (crates/skel-js: wasm-bindgen's ES module and types,
+    /// the three.js adapter) into a folder ready for `npm pack`. See docs/npm.md.
+    Npm(npm::Args),
     /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
     Bless,
     /// Build the browser demo (crates/skel-web) with wasm-bindgen into a folder with
@@ -187,6 +191,7 @@ fn main() -> ExitCode {
             }),
         },
         Command::Plots(args) => plots::run(args.check),
+        Command::Npm(args) => npm::run(args),
         Command::Bless => bless::run(),
         Command::Web { out, port, check } => web::run(out, port, check),
         Command::BevyWindow { out, frames } => bevy_window::run(&out, frames),

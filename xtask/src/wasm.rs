@@ -9,9 +9,10 @@ use std::process::Command;
 pub(crate) const TARGET: &str = "wasm32-unknown-unknown";
 
 /// The crates a page links (everything but the CLI, the test support and xtask, with the
-/// demos' shared policy, `skel-demo`) and the demo page's own (`skel-web`, whose browser code
-/// no native build compiles).
-pub(crate) const CRATES: [&str; 9] = [
+/// demos' shared policy, `skel-demo`), the demo page's own (`skel-web`, whose browser code
+/// no native build compiles) and the npm package's bindings (`skel-js`, whose exports only
+/// wasm32 compiles).
+pub(crate) const CRATES: [&str; 10] = [
     "skel-math",
     "skel-anim",
     "skel-graph",
@@ -21,6 +22,7 @@ pub(crate) const CRATES: [&str; 9] = [
     "skel",
     "skel-demo",
     "skel-web",
+    "skel-js",
 ];
 
 /// Adds [`TARGET`] with rustup when it is missing (a fresh machine); `xtask web` needs it too.

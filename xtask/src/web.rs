@@ -106,7 +106,7 @@ pub(crate) fn build(root: &Path, out: &Path) -> Result<(), String> {
 }
 
 /// The size of `path` compressed with `gzip -9`, when gzip is installed.
-fn gzip_size(path: &Path) -> Option<usize> {
+pub(crate) fn gzip_size(path: &Path) -> Option<usize> {
     let out = Command::new("gzip")
         .args(["-9", "-c"])
         .arg(path)
