@@ -1,0 +1,115 @@
+// Runs in headless Chromium (check_three.mjs serves it): for each asset, clip and time, the
+// bone matrices three.js's own AnimationMixer leaves against those of skel-anim's three.js
+// adapter, each on its own GLTFLoader copy of the same bytes. The error is the largest
+// distance between where the two put a corner of a skinned mesh's bounding box through any
+// one bone (three.js's skinning, in world space), over the diagonal of the character's rest box.
+import * as THREE from "three";
+import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
+import { loadAsset } from "skel-anim";
+import { SkelThreeCharacter } from "skel-anim/three";
+
+const ASSETS = ["CesiumMan/CesiumMan.glb", "Fox/Fox.glb", "RobotExpressive/RobotExpressive.glb"];
+
+function skinnedMeshes(root) {
+  const out = [];
+  root.traverse((o) => {
+    if (o.isSkinnedMesh) out.push(o);
+  });
+  return out;
+}
+
+function corners(box) {
+  const out = [];
+  for (const x of [box.min.x, box.max.x])
+    for (const y of [box.min.y, box.max.y])
+      for (const z of [box.min.z, box.max.z]) out.push(new THREE.Vector3(x, y, z));
+  return out;
+}
+
+// The largest distance, in world space, between where two skinned meshes (the same mesh of
+// two copies) put the 8 corners of the mesh's bounding box through each bone: for bone i,
+// meshWorld · bindMatrixInverse · boneMatrices[i] · bindMatrix · corner, three.js's own skinning.
+function worstBone(a, b, points) {
+  const ma = new THREE.Matrix4();
+  const mb = new THREE.Matrix4();
+  let worst = 0;
+  const bonesA = a.skeleton.boneMatrices;
+  const bonesB = b.skeleton.boneMatrices;
+  for (let bone = 0; bone * 16 < bonesA.length; bone++) {
+    ma.fromArray(bonesA, bone * 16).premultiply(a.bindMatrixInverse).premultiply(a.matrixWorld).multiply(a.bindMatrix);
+    mb.fromArray(bonesB, bone * 16).premultiply(b.bindMatrixInverse).premultiply(b.matrixWorld).multiply(b.bindMatrix);
+    for (const p of points) {
+      worst = Math.max(worst, p.clone().applyMatrix4(ma).distanceTo(p.clone().applyMatrix4(mb)));
+    }
+  }
+  return worst;
+}
+
+function meshCorners(mesh) {
+  mesh.geometry.computeBoundingBox();
+  return corners(mesh.geometry.boundingBox);
+}
+
+async function checkAsset(name) {
+  const bytes = await (await fetch(`/assets/${name}`)).arrayBuffer();
+  const loader = new GLTFLoader();
+  const three = await loader.parseAsync(bytes.slice(0), "");
+  const driven = await loader.parseAsync(bytes.slice(0), "");
+  const asset = await loadAsset(new Uint8Array(bytes));
+  driven.scene.updateMatrixWorld(true);
+  const box = new THREE.Box3().setFromObject(driven.scene);
+  const diagonal = box.min.distanceTo(box.max);
+  // The rest pose's bone matrices: a pose that equals them shows nothing about the clip.
+  three.scene.updateMatrixWorld(true);
+  const rest = skinnedMeshes(three.scene).map((m) => {
+    m.skeleton.update();
+    return {
+      skeleton: { boneMatrices: m.skeleton.boneMatrices.slice() },
+      bindMatrix: m.bindMatrix.clone(),
+      bindMatrixInverse: m.bindMatrixInverse.clone(),
+      matrixWorld: m.matrixWorld.clone(),
+    };
+  });
+  const character = new SkelThreeCharacter(driven, asset);
+  const mixer = new THREE.AnimationMixer(three.scene);
+  const rows = [];
+  for (let clip = 0; clip < three.animations.length; clip++) {
+    const animation = three.animations[clip];
+    // GLTFLoader names an unnamed clip `animation_<index>`; skel leaves it empty.
+    if (character.clipNames[clip] !== "" && animation.name !== character.clipNames[clip]) {
+      throw new Error(`${name}: clip ${clip} is ${animation.name} in three.js, ${character.clipNames[clip]} in skel`);
+    }
+    mixer.stopAllAction();
+    mixer.clipAction(animation).play();
+    character.play(clip);
+    const duration = asset.clipDuration(clip);
+    for (const t of [0.37 * duration, 0.81 * duration, duration + 0.25 * duration]) {
+      mixer.setTime(t);
+      three.scene.updateMatrixWorld(true);
+      character.play(clip);
+      character.update(t);
+      driven.scene.updateMatrixWorld(true);
+      const ours = skinnedMeshes(driven.scene);
+      const theirs = skinnedMeshes(three.scene);
+      let worst = 0;
+      let moved = 0;
+      for (let i = 0; i < theirs.length; i++) {
+        theirs[i].skeleton.update();
+        ours[i].skeleton.update();
+        const points = meshCorners(theirs[i]);
+        worst = Math.max(worst, worstBone(theirs[i], ours[i], points));
+        moved = Math.max(moved, worstBone(theirs[i], rest[i], points));
+      }
+      rows.push({ asset: name, clip: animation.name, time: t, meshes: theirs.length, error: worst / diagonal, moved: moved / diagonal });
+    }
+  }
+  return rows;
+}
+
+try {
+  const rows = [];
+  for (const name of ASSETS) rows.push(...(await checkAsset(name)));
+  window.skelResult = { rows };
+} catch (e) {
+  window.skelResult = { error: String(e && e.stack ? e.stack : e) };
+}
