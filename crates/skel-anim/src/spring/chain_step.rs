@@ -6,7 +6,7 @@ use glam::{Affine3A, BVec4A, Vec3, Vec3A, Vec4};
 
 use super::HostLoop;
 use super::desc::ColliderShape;
-use super::group::{Depth, Group};
+use super::group::{Depth, Group, LaneState};
 use super::lanes::{A3, Q, V3, each};
 use super::probe::{Probe, collide};
 use super::setup::SpringBones;
@@ -64,14 +64,18 @@ impl SpringBones {
         let world_current = self.options.host_loop == HostLoop::WorldCurrent;
         let dt = Vec4::splat(dt);
         let (first, end) = (g.depths.0 as usize, g.depths.1 as usize);
-        let mut here = local(&self.depths[first], trs, &state.rotation);
+        let mut here = local(&self.depths[first], trs, &state.lanes[first].rotation);
         // The bone's world matrix as the step starts (what its tail node's position is read
         // from, see HostLoop).
         let mut start = parent.mul(&here.matrix);
         for d in first..end {
             let k = &self.depths[d];
             let next = if d + 1 < end {
-                Some(local(&self.depths[d + 1], trs, &state.rotation))
+                Some(local(
+                    &self.depths[d + 1],
+                    trs,
+                    &state.lanes[d + 1].rotation,
+                ))
             } else {
                 None
             };
@@ -112,8 +116,7 @@ impl SpringBones {
             }
             let length = (pos - child).length();
             let axis = parent.m.mul_vec(k.rest_axis).normalize_or_zero();
-            let current = V3::gather(each(|i| state.current_tail[k.joint[i] as usize]));
-            let prev = V3::gather(each(|i| state.prev_tail[k.joint[i] as usize]));
+            let LaneState { current, prev, .. } = state.lanes[d];
             let mut inertia = current + (current - prev) * (Vec4::ONE - k.drag);
             if let Some((center, _)) = &centers {
                 inertia = V3::select(g.has_center, center.transform_point(inertia), inertia);
@@ -137,16 +140,17 @@ impl SpringBones {
                 .initial_rotation
                 .mul(Q::from_unit_vectors(k.bone_axis, to));
             let world = parent.mul(&A3::from_scale_rotation_translation(here.s, q, here.t));
-            let (kept, q_lanes, world_lanes) = (kept.scatter(), q.scatter(), world.scatter());
-            for i in 0..4 {
+            state.lanes[d] = LaneState {
+                current: kept,
+                prev: current,
+                rotation: q,
+            };
+            for (i, &bone) in world.scatter().iter().enumerate() {
                 if !k.active[i] {
                     continue;
                 }
                 let j = k.joint[i] as usize;
-                state.prev_tail[j] = state.current_tail[j];
-                state.current_tail[j] = kept[i];
-                state.rotation[j] = q_lanes[i];
-                state.live[k.node[i] as usize] = world_lanes[i];
+                state.live[k.node[i] as usize] = bone;
                 if !k.has_next.test(i) {
                     let (a, b) = self.joints[j].follow;
                     for &f in &self.follow[a as usize..b as usize] {
@@ -213,10 +217,10 @@ impl SpringBones {
 
 /// A depth's local matrices from the pose and the last step's rotations.
 #[inline(always)]
-fn local(k: &Depth, trs: &[f32], rotation: &[glam::Quat]) -> Local {
+fn local(k: &Depth, trs: &[f32], rotation: &Q) -> Local {
     let t = V3::gather4(each(|i| four(trs, k.node[i] as usize * TRS_STRIDE + T_OFF)));
     let s = V3::gather4(each(|i| four(trs, k.node[i] as usize * TRS_STRIDE + S_OFF)));
-    let q = Q::gather(each(|i| rotation[k.joint[i] as usize]));
+    let q = *rotation;
     Local {
         t,
         s,

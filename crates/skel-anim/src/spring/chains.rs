@@ -46,6 +46,9 @@ impl SpringBones {
             .copied()
             .filter(|&i| self.placed[i as usize] && !self.grouped_node[i as usize])
             .collect();
+        self.loose_joints = (0..self.joints.len() as u32)
+            .filter(|&j| !self.grouped_joint[j as usize])
+            .collect();
         let mut grouped_bone = vec![false; self.parent.len()];
         for (joint, &grouped) in self.joints.iter().zip(&self.grouped_joint) {
             grouped_bone[joint.node as usize] |= grouped;

@@ -46,3 +46,26 @@ pub(super) struct Group {
     pub(super) colliders: [(u32, u32); 4],
     pub(super) max_colliders: u32,
 }
+
+/// One depth of a group: each lane's tail now and a step ago (in its center's space, or
+/// relative to the state's origin) and the rotation the last step gave its bone. A lane
+/// past its chain's end holds whatever lane 0's joint gave it; nothing reads it.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct LaneState {
+    pub(super) current: V3,
+    pub(super) prev: V3,
+    pub(super) rotation: Q,
+}
+
+impl LaneState {
+    pub(super) const ZERO: Self = Self {
+        current: V3::ZERO,
+        prev: V3::ZERO,
+        rotation: Q {
+            x: Vec4::ZERO,
+            y: Vec4::ZERO,
+            z: Vec4::ZERO,
+            w: Vec4::ONE,
+        },
+    };
+}

@@ -92,6 +92,7 @@ mod crowd;
 mod desc;
 mod group;
 mod joint;
+mod lane_state;
 mod lanes;
 mod order;
 mod probe;

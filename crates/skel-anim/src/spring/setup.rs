@@ -48,6 +48,9 @@ pub struct SpringBones {
     /// chains, which its last joints bring up to date).
     pub(super) step_order: Vec<u32>,
     pub(super) step_locals: Vec<u32>,
+    /// The joints not in a chain group, in update order: those the scalar passes of a step
+    /// visit (a grouped joint's state lives in lanes, see `lane_state`).
+    pub(super) loose_joints: Vec<u32>,
 }
 
 impl SpringBones {
@@ -201,6 +204,7 @@ impl SpringBones {
             placed: Vec::new(),
             step_order: Vec::new(),
             step_locals: Vec::new(),
+            loose_joints: Vec::new(),
         };
         bones.placed = bones.placed_nodes();
         bones.follow_lists(&spring_node);

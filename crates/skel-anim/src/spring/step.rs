@@ -6,6 +6,7 @@ use glam::{Affine3A, Quat, Vec3, Vec3A};
 use super::HostLoop;
 use super::SpringProfile;
 use super::collide::{distance, univrm};
+use super::group::LaneState;
 use super::joint::Joint;
 use super::probe::Probe;
 use super::setup::SpringBones;
@@ -52,6 +53,11 @@ pub struct SpringState {
     pub(super) probes: Vec<Probe>,
     /// Per node, whether a step places it (`SpringBones::placed`).
     placed: Vec<bool>,
+    /// Per depth of the chain groups, its joints' state in lanes (see `lane_state`), and per
+    /// joint where in them its state lives (`NONE`: in `current_tail`, `prev_tail` and
+    /// `rotation`).
+    pub(super) lanes: Vec<LaneState>,
+    pub(super) joint_lane: Vec<u32>,
 }
 
 impl SpringState {
@@ -60,7 +66,7 @@ impl SpringState {
     /// step left it; world space for a spring without one.
     #[must_use]
     pub fn tail(&self, joint: usize) -> Option<Vec3> {
-        let t = *self.current_tail.get(joint)?;
+        let t = self.current_tail_of(joint)?;
         Some(
             if self.world_tail.get(joint).copied().unwrap_or(false) {
                 t + self.origin
@@ -102,7 +108,10 @@ impl SpringBones {
         for (j, joint) in self.joints.iter().enumerate() {
             node_joint[joint.node as usize] = j as u32;
         }
+        let (lanes, joint_lane) = self.new_lanes();
         SpringState {
+            lanes,
+            joint_lane,
             world_tail: self.joints.iter().map(|j| j.center == NONE).collect(),
             current_tail: vec![Vec3A::ZERO; self.joints.len()],
             prev_tail: vec![Vec3A::ZERO; self.joints.len()],
@@ -149,6 +158,7 @@ impl SpringBones {
             state.current_tail[j] = tail;
             state.prev_tail[j] = tail;
         }
+        self.lanes_from_joints(state);
         state.elapsed = 0.0;
         state.steps = 0;
         state.last_root = Affine3A {
@@ -206,10 +216,9 @@ impl SpringBones {
             }
         }
         self.step_groups(state, trs, root, dt);
-        for (j, joint) in self.joints.iter().enumerate() {
-            if !self.grouped_joint[j] {
-                self.step_joint(state, trs, j, joint, root, dt);
-            }
+        for &j in &self.loose_joints {
+            let j = j as usize;
+            self.step_joint(state, trs, j, &self.joints[j], root, dt);
         }
         self.write_rotations(state, trs);
         // Every node at or below a spring bone was brought up to date by its joint (its own
@@ -232,12 +241,14 @@ impl SpringBones {
         };
         let world_motion = motion;
         let motion = motion_here;
+        self.joints_from_lanes(state);
         for (j, joint) in self.joints.iter().enumerate() {
             if joint.center == NONE {
                 state.current_tail[j] = motion.transform_point3a(state.current_tail[j]);
                 state.prev_tail[j] = motion.transform_point3a(state.prev_tail[j]);
             }
         }
+        self.lanes_from_joints(state);
         for m in &mut state.last_world {
             *m = motion * *m;
         }
@@ -250,12 +261,14 @@ impl SpringBones {
         if shift == Vec3A::ZERO {
             return;
         }
-        for (j, joint) in self.joints.iter().enumerate() {
-            if joint.center == NONE {
+        for &j in &self.loose_joints {
+            let j = j as usize;
+            if self.joints[j].center == NONE {
                 state.current_tail[j] += shift;
                 state.prev_tail[j] += shift;
             }
         }
+        self.shift_lanes(state, shift);
         for m in &mut state.last_world {
             m.translation += shift;
         }
@@ -285,12 +298,15 @@ impl SpringBones {
         if trs.len() < self.parent.len() * TRS_STRIDE {
             return;
         }
-        for (j, joint) in self.joints.iter().enumerate() {
-            if state.node_joint[joint.node as usize] == j as u32 {
-                let at = joint.node as usize * TRS_STRIDE + R_OFF;
+        for &j in &self.loose_joints {
+            let node = self.joints[j as usize].node as usize;
+            if state.node_joint[node] == j {
+                let j = j as usize;
+                let at = node * TRS_STRIDE + R_OFF;
                 trs[at..at + 4].copy_from_slice(&state.rotation[j].to_array());
             }
         }
+        self.write_lane_rotations(state, trs);
     }
 
     /// The character's rest pose, [`TRS_STRIDE`] floats a node (what [`step`](Self::step)
