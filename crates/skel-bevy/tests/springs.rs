@@ -12,12 +12,13 @@ mod common;
 use std::sync::Arc;
 
 use bevy::prelude::*;
-use common::vrm::{app_with, join_glb, split_glb, vrm_with_nod};
+use common::vrm::{app_with, vrm_with_nod};
 use skel_bevy::anim::constraint::NodeConstraints;
 use skel_bevy::anim::spring::{SpringBones, SpringOptions};
 use skel_bevy::anim::{Handedness, LayerDesc, NullSink, Player, Rig, SpringJob};
 use skel_bevy::{SkelLayer, SkelPlayer, SkelSprings, SkelSpringsError};
 use skel_gltf::GltfAsset;
+use skel_test_support::glb::Glb;
 
 /// Metres: f32 world positions composed in two orders (Bevy's propagation of `Transform`s
 /// against skel's matrices times the root), about a metre from the origin (measured: 2.4e-7
@@ -295,12 +296,12 @@ fn a_rig_without_springs_is_untouched() {
 fn springs_that_do_not_fit_the_nodes_are_a_typed_error_and_the_clip_still_plays() {
     // v1_hair's first spring with its joints listed tip first: each joint's "child" is then
     // its parent.
-    let (mut json, bin) = split_glb(&vrm_with_nod("v1_hair.vrm"));
-    json["extensions"]["VRMC_springBone"]["springs"][0]["joints"]
-        .as_array_mut()
-        .unwrap()
-        .reverse();
-    let bytes = join_glb(json, bin);
+    let bytes = Glb::edited(&vrm_with_nod("v1_hair.vrm"), |json| {
+        json["extensions"]["VRMC_springBone"]["springs"][0]["joints"]
+            .as_array_mut()
+            .unwrap()
+            .reverse();
+    });
     let (mut app, _dir) = app_with(&bytes, "springs-bad");
     let player = SkelPlayer::new().with_layer(SkelLayer::clip("Nod"));
     let character = common::spawn(&mut app, "avatar.glb", player);

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 use skel_test_support::TempFile;
+use skel_test_support::glb::Glb;
 
 fn fixture(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -49,19 +50,9 @@ fn worst(a: &Value, b: &Value, f: usize) -> f64 {
 /// A copy of `name` with a 2 s clip `Sway` that moves the root node `Armature` 0.5 m along x
 /// and back, and turns it 60° about y on the way (linear keys every 0.25 s).
 fn with_swaying_root(name: &str) -> TempFile {
-    let bytes = std::fs::read(fixture(name)).unwrap();
-    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let mut gltf: Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
-    let bin_start = 20 + json_len;
-    let bin_len = u32::from_le_bytes(bytes[bin_start..bin_start + 4].try_into().unwrap()) as usize;
-    let mut bin = bytes[bin_start + 8..bin_start + 8 + bin_len].to_vec();
-    let root = gltf["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .position(|n| n["name"] == "Armature")
-        .unwrap();
-    let rest = gltf["nodes"][root]["translation"]
+    let mut glb = Glb::parse(&std::fs::read(fixture(name)).unwrap());
+    let root = glb.node("Armature");
+    let rest = glb.json["nodes"][root]["translation"]
         .as_array()
         .map_or([0.0; 3], |t| {
             [0, 1, 2].map(|i| t[i].as_f64().unwrap() as f32)
@@ -79,60 +70,21 @@ fn with_swaying_root(name: &str) -> TempFile {
             [0.0, half.sin(), 0.0, half.cos()]
         })
         .collect();
-    let mut view = |data: &[f32], gltf: &mut Value| -> usize {
-        while !bin.len().is_multiple_of(4) {
-            bin.push(0);
-        }
-        let offset = bin.len();
-        bin.extend(data.iter().flat_map(|x| x.to_le_bytes()));
-        let views = gltf["bufferViews"].as_array_mut().unwrap();
-        views.push(json!({"buffer": 0, "byteOffset": offset, "byteLength": data.len() * 4}));
-        views.len() - 1
-    };
-    let (tv, pv, rv) = (
-        view(&times, &mut gltf),
-        view(&translations, &mut gltf),
-        view(&rotations, &mut gltf),
-    );
-    let accessors = gltf["accessors"].as_array_mut().unwrap();
-    let first = accessors.len();
-    accessors.push(
-        json!({"bufferView": tv, "componentType": 5126, "count": 9, "type": "SCALAR",
-        "min": [0.0], "max": [2.0]}),
-    );
-    accessors.push(json!({"bufferView": pv, "componentType": 5126, "count": 9, "type": "VEC3"}));
-    accessors.push(json!({"bufferView": rv, "componentType": 5126, "count": 9, "type": "VEC4"}));
-    gltf["animations"] = json!([{
+    let input = glb.push_accessor(&times, "SCALAR");
+    let translation = glb.push_accessor(&translations, "VEC3");
+    let rotation = glb.push_accessor(&rotations, "VEC4");
+    glb.json["animations"] = json!([{
         "name": "Sway",
         "samplers": [
-            {"input": first, "output": first + 1, "interpolation": "LINEAR"},
-            {"input": first, "output": first + 2, "interpolation": "LINEAR"}
+            {"input": input, "output": translation, "interpolation": "LINEAR"},
+            {"input": input, "output": rotation, "interpolation": "LINEAR"}
         ],
         "channels": [
             {"sampler": 0, "target": {"node": root, "path": "translation"}},
             {"sampler": 1, "target": {"node": root, "path": "rotation"}}
         ]
     }]);
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    gltf["buffers"][0]["byteLength"] = json!(bin.len());
-    let mut text = serde_json::to_vec(&gltf).unwrap();
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let total = 12 + 8 + text.len() + 8 + bin.len();
-    let mut out = Vec::with_capacity(total);
-    out.extend(b"glTF");
-    out.extend(2u32.to_le_bytes());
-    out.extend((total as u32).to_le_bytes());
-    out.extend((text.len() as u32).to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(&text);
-    out.extend((bin.len() as u32).to_le_bytes());
-    out.extend(b"BIN\0");
-    out.extend(&bin);
-    TempFile::new(&format!("sway_{name}"), out)
+    TempFile::new(&format!("sway_{name}"), glb.to_bytes())
 }
 
 /// The spring joints' nodes named by the report.

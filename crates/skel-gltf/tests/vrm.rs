@@ -8,8 +8,6 @@
 
 #[path = "vrm/colliders.rs"]
 mod colliders;
-#[path = "vrm/glb_edit.rs"]
-mod glb_edit;
 #[path = "vrm/malformed.rs"]
 mod malformed;
 #[path = "vrm/three_vrm.rs"]

@@ -13,9 +13,7 @@ use skel_gltf::vrm::{HumanBone, VrmAnimation, VrmError, humanoid_parent};
 use skel_gltf::{GltfAsset, GltfDocument, load_document};
 use skel_gltf::{GltfError, LoadOptions};
 
-#[path = "vrm/glb_edit.rs"]
-mod glb_edit;
-use glb_edit::edited_glb;
+use skel_test_support::glb::Glb;
 
 fn path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../fixtures/vrm/{name}"))
@@ -147,7 +145,7 @@ fn the_humanoid_parent_map_is_three_vrms() {
 
 /// `walk.vrma` with its JSON changed by `edit`, loaded.
 fn edited(edit: impl FnOnce(&mut Value)) -> Result<Vrma, GltfError> {
-    load_slice(&edited_glb(
+    load_slice(&Glb::edited(
         &std::fs::read(path("walk.vrma")).unwrap(),
         edit,
     ))

@@ -1,5 +1,6 @@
 //! What skel's tests share, written once: when a test may skip and how a skip is recorded,
-//! where the shared sample models are, and temporary files that clean up after themselves.
+//! where the shared sample models are, temporary files that clean up after themselves, and GLB
+//! files taken apart and put back together ([`glb`]).
 //!
 //! A test that cannot run here (no GPU adapter, no `../shared`, no X server) passes after a
 //! `SKIP` line, because a developer's laptop should not fail for what it lacks. That line is
@@ -18,6 +19,7 @@
 
 #[cfg(feature = "bench")]
 pub mod cpu_clock;
+pub mod glb;
 
 use std::fmt::Display;
 use std::io::Write as _;

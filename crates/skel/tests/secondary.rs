@@ -10,6 +10,7 @@ use skel::anim::spring::SpringOptions;
 use skel::anim::{NullSink, Player, Rig};
 use skel::gltf::GltfAsset;
 use skel::{SecondaryMotion, SecondaryOptions, SkelError};
+use skel_test_support::glb::Glb;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -100,26 +101,12 @@ fn springs_that_do_not_fit_the_nodes_are_a_typed_error() {
     // v1_minimal's hair spring with its joints listed tip first: each joint's "child" is
     // then its parent.
     let bytes = std::fs::read(fixture("v1_minimal.vrm")).unwrap();
-    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let mut gltf: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
-    let joints = gltf["extensions"]["VRMC_springBone"]["springs"][0]["joints"]
-        .as_array_mut()
-        .unwrap();
-    joints.reverse();
-    let mut text = serde_json::to_vec(&gltf).unwrap();
-    while !text.len().is_multiple_of(4) {
-        text.push(b' ');
-    }
-    let bin = &bytes[20 + json_len..];
-    let total = 20 + text.len() + bin.len();
-    let mut out = Vec::new();
-    out.extend(b"glTF");
-    out.extend(2u32.to_le_bytes());
-    out.extend((total as u32).to_le_bytes());
-    out.extend((text.len() as u32).to_le_bytes());
-    out.extend(b"JSON");
-    out.extend(&text);
-    out.extend(bin);
+    let out = Glb::edited(&bytes, |gltf| {
+        gltf["extensions"]["VRMC_springBone"]["springs"][0]["joints"]
+            .as_array_mut()
+            .unwrap()
+            .reverse();
+    });
     let asset = skel::gltf::load_slice(&out, None, &Default::default()).unwrap();
     let err = SecondaryMotion::from_asset(&asset, &SecondaryOptions::default()).unwrap_err();
     assert!(

@@ -4,14 +4,14 @@
 use serde_json::{Value, json};
 use skel_gltf::vrm::VrmError;
 use skel_gltf::{GltfAsset, GltfError, LoadOptions, load_slice};
+use skel_test_support::glb::Glb;
 
 use super::dir;
-use super::glb_edit::edited_glb;
 
 /// Fixture `name` with its JSON changed by `edit`, loaded.
 fn edited(name: &str, edit: impl FnOnce(&mut Value)) -> Result<GltfAsset, GltfError> {
     let bytes = std::fs::read(dir().join(format!("{name}.vrm"))).unwrap();
-    load_slice(&edited_glb(&bytes, edit), None, &LoadOptions::default())
+    load_slice(&Glb::edited(&bytes, edit), None, &LoadOptions::default())
 }
 
 /// The VRM error of loading the edited fixture.
