@@ -15,7 +15,7 @@ use skel::render::{BACKGROUND, CrowdRenderer, OffscreenTarget};
 use skel::{AssetContainer, Crowd, CrowdDescriptor, CullError, Posing, SkelError, load_gltf};
 
 mod common;
-use common::{gpu, gpu_view};
+use common::{gpu, gpu_view, paused_crowd};
 #[path = "crowd/scene.rs"]
 mod scene;
 use scene::{SIDE, Scene, in_view, scene};
@@ -30,22 +30,7 @@ const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
 
 /// A CPU-posed crowd of `instances` at different times of clip 0, paused, ticked.
 fn crowd_at_times(ctx: &GpuContext, asset: &AssetContainer, instances: u32) -> Crowd {
-    let mut crowd = Crowd::new(
-        ctx,
-        asset,
-        &CrowdDescriptor {
-            instances,
-            clip: Some(0),
-            ..CrowdDescriptor::default()
-        },
-    )
-    .unwrap();
-    for (i, player) in crowd.players.iter_mut().enumerate() {
-        player.seek(0.07 + 0.13 * i as f32);
-        player.set_playing(false);
-    }
-    crowd.tick(0.0);
-    crowd
+    paused_crowd(ctx, asset, instances, |i| 0.07 + 0.13 * i as f32)
 }
 
 /// Uploads and skins `crowd`'s visible instances; returns each crowd mesh's skinned positions

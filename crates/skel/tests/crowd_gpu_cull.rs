@@ -8,7 +8,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 use skel::gpu::glam::{Mat4, Vec3, Vec4};
-use skel::gpu::{GpuContext, PoseInstance, PoseLayout, frustum_planes, readback};
+use skel::gpu::{GpuContext, PoseLayout, frustum_planes, readback};
 use skel::render::{BACKGROUND, CrowdRenderer, OffscreenTarget};
 use skel::{AssetContainer, Crowd, CrowdDescriptor, CullError, Posing, SkelError};
 
@@ -16,7 +16,7 @@ mod common;
 use common::gpu;
 #[path = "crowd/scene.rs"]
 mod scene;
-use scene::{SIDE, Scene, scene};
+use scene::{SIDE, Scene, paused_gpu_crowd, scene};
 
 /// Instance `i`'s time in clip 0 (as the CPU culling tests pose it).
 fn time_of(i: u32) -> f32 {
@@ -25,26 +25,7 @@ fn time_of(i: u32) -> f32 {
 
 /// A paused GPU-posed crowd of the scene with the GPU cull, placed.
 fn gpu_crowd(ctx: &GpuContext, asset: &AssetContainer, placements: &[Mat4]) -> Crowd {
-    let n = u32::try_from(placements.len()).unwrap();
-    let mut crowd = Crowd::new(
-        ctx,
-        asset,
-        &CrowdDescriptor {
-            instances: n,
-            clip: Some(0),
-            posing: Posing::Gpu(PoseLayout::PerBone),
-            gpu_cull: true,
-            ..CrowdDescriptor::default()
-        },
-    )
-    .unwrap();
-    let playback: Vec<PoseInstance> = (0..n)
-        .map(|i| PoseInstance::new(0, time_of(i)).speed(0.0))
-        .collect();
-    crowd.set_instances(ctx, 0, &playback).unwrap();
-    crowd.set_placements(ctx, placements).unwrap();
-    crowd.tick(0.0);
-    crowd
+    paused_gpu_crowd(ctx, asset, placements, time_of, true, None)
 }
 
 /// One frame: pose, cull against `view_projection` (unless `None`), skin, place; submitted.

@@ -9,14 +9,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 use skel::gpu::glam::{Mat4, Vec3};
-use skel::gpu::{GpuContext, PoseInstance, PoseLayout, readback};
-use skel::{AssetContainer, Crowd, CrowdDescriptor, Posing};
+use skel::gpu::{GpuContext, readback};
+use skel::{AssetContainer, Crowd};
 
 mod common;
 use common::gpu;
 #[path = "crowd/scene.rs"]
 mod scene;
-use scene::{Scene, scene};
+use scene::{Scene, paused_gpu_crowd, scene};
 
 /// The scene's GPU-posed crowd, paused at staggered times, with or without the GPU cull,
 /// skinned in chunks of `chunk_slots` slots of its largest mesh (64: the most that keeps the
@@ -28,35 +28,21 @@ fn crowd(
     cull: bool,
     chunk_slots: u64,
 ) -> Crowd {
-    let n = u32::try_from(placements.len()).unwrap();
     let largest = asset
         .meshes
         .iter()
         .map(|m| u64::from(m.vertex_count))
         .max()
         .unwrap();
-    let mut crowd = Crowd::new(
+    let time = |i: u32| 0.05 + 0.11 * i as f32;
+    paused_gpu_crowd(
         ctx,
         asset,
-        &CrowdDescriptor {
-            instances: n,
-            clip: Some(0),
-            posing: Posing::Gpu(PoseLayout::PerBone),
-            gpu_cull: cull,
-            max_chunk_bytes: Some(chunk_slots * largest * 12),
-            ..CrowdDescriptor::default()
-        },
+        placements,
+        time,
+        cull,
+        Some(chunk_slots * largest * 12),
     )
-    .unwrap();
-    let playback: Vec<PoseInstance> = (0..n)
-        .map(|i| PoseInstance::new(0, 0.05 + 0.11 * i as f32).speed(0.0))
-        .collect();
-    crowd.set_instances(ctx, 0, &playback).unwrap();
-    if cull {
-        crowd.set_placements(ctx, placements).unwrap();
-    }
-    crowd.tick(0.0);
-    crowd
 }
 
 fn floats(ctx: &GpuContext, buffer: &wgpu::Buffer) -> Vec<f32> {

@@ -18,7 +18,7 @@ use skel::{
 };
 
 mod common;
-use common::gpu;
+use common::{gpu, paused_crowd};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
 const INSTANCES: u32 = 4;
@@ -34,20 +34,7 @@ fn scene(ctx: &GpuContext, file: &str) -> (AssetContainer, GltfAsset, Crowd, Vec
     let path = Path::new(FIXTURES).join(file);
     let container = load_gltf(ctx, &path, &Default::default()).unwrap();
     let gltf = skel::gltf::load_path(&path, &Default::default()).unwrap();
-    let mut crowd = Crowd::new(
-        ctx,
-        &container,
-        &CrowdDescriptor {
-            instances: INSTANCES,
-            ..CrowdDescriptor::default()
-        },
-    )
-    .unwrap();
-    for (i, player) in crowd.players.iter_mut().enumerate() {
-        player.seek(time_of(i));
-        player.set_playing(false);
-    }
-    crowd.tick(0.0);
+    let crowd = paused_crowd(ctx, &container, INSTANCES, time_of);
     let (lo, hi) = rest_bounds(&container);
     let size = (hi - lo).max_element();
     let placements = (0..INSTANCES)

@@ -11,10 +11,10 @@ use std::path::Path;
 
 use skel::gpu::glam::{Mat4, Quat, Vec3, Vec4};
 use skel::render::rest_bounds;
-use skel::{Crowd, CrowdDescriptor, CrowdPicker, PickWork, load_gltf};
+use skel::{CrowdPicker, PickWork, load_gltf};
 
 mod common;
-use common::gpu;
+use common::{gpu, paused_crowd};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
 
@@ -35,20 +35,7 @@ fn the_joint_group_test_skins_fewer_instances_and_answers_the_same() {
         let path = Path::new(FIXTURES).join(file);
         let container = load_gltf(&ctx, &path, &Default::default()).unwrap();
         let (side, n) = (6_u32, 36_u32);
-        let mut crowd = Crowd::new(
-            &ctx,
-            &container,
-            &CrowdDescriptor {
-                instances: n,
-                ..CrowdDescriptor::default()
-            },
-        )
-        .unwrap();
-        for (i, player) in crowd.players.iter_mut().enumerate() {
-            player.seek(0.07 * i as f32);
-            player.set_playing(false);
-        }
-        crowd.tick(0.0);
+        let crowd = paused_crowd(&ctx, &container, n, |i| 0.07 * i as f32);
         let (lo, hi) = rest_bounds(&container);
         let size = (hi - lo).max_element();
         // A grid, every other character turned, packed a little closer than two widths.

@@ -9,27 +9,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
 use skel::anim::{NullSink, skin_vertices};
-use skel::gpu::{
-    ComputeSkinning, ComputeSkinningConfig, ComputeSkinningInputs, GpuContext, JointFormat,
-    WeightFormat,
-};
+use skel::gpu::GpuContext;
 use skel::{AssetContainer, LoadOptions, Source, load_gltf};
 
 #[path = "load/clones.rs"]
 mod clones;
 
 mod common;
-use common::gpu;
+use common::{compute_skinned, diagonal, gpu};
 use skel_test_support::shared_asset;
 
 const DEFAULT_CHARACTER: &[u8] = skel::DEFAULT_CHARACTER;
-
-fn floats(bytes: &[u8]) -> Vec<f32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
 
 /// Plays `clip` to `time`, uploads the pose, skins every mesh on the GPU and compares each
 /// primitive with the CPU reference. Returns the vertices compared.
@@ -51,53 +41,7 @@ fn gpu_matches_cpu(
 
     let mut compared = 0;
     for mesh in &container.meshes {
-        let n = u64::from(mesh.vertex_count);
-        let variant = mesh.skinning_variant();
-        let skinning = ComputeSkinning::new(
-            ctx,
-            ComputeSkinningConfig {
-                variant,
-                normals: false,
-                joint_format: JointFormat::U32,
-                weight_format: WeightFormat::F32,
-            },
-        )
-        .unwrap();
-        let out = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("test skinned positions"),
-            size: n * 12,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let inputs = match &mesh.skeleton {
-            Some(s) => {
-                ComputeSkinningInputs::from_skeleton(&s.gpu, &mesh.positions, None, &out, None)
-            }
-            None => ComputeSkinningInputs {
-                vertex_count: mesh.vertex_count,
-                rest_positions: &mesh.positions,
-                rest_normals: None,
-                joints: [None; 4],
-                weights: [None; 4],
-                out_positions: &out,
-                out_normals: None,
-            },
-        };
-        let bindings = skinning
-            .bind(
-                ctx,
-                &inputs,
-                mesh.skeleton.as_ref().map(|s| &*s.gpu),
-                mesh.morph.as_ref().map(|m| &*m.gpu),
-            )
-            .unwrap();
-        let mut encoder = ctx
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        skinning.encode(&mut encoder, &bindings, None);
-        ctx.queue.submit([encoder.finish()]);
-        let gpu_positions =
-            floats(&skel::gpu::readback::read_buffer(ctx, &out, 0, n * 12).unwrap());
+        let gpu_positions = compute_skinned(ctx, mesh);
 
         for primitive in &mesh.primitives {
             let p = &container.primitives[primitive.source];
@@ -124,17 +68,7 @@ fn gpu_matches_cpu(
             .unwrap();
             let base = primitive.base_vertex as usize * 3;
             let gpu = &gpu_positions[base..base + cpu.len()];
-            let (lo, hi) =
-                cpu.chunks_exact(3)
-                    .fold(([f32::MAX; 3], [f32::MIN; 3]), |(lo, hi), v| {
-                        (
-                            [lo[0].min(v[0]), lo[1].min(v[1]), lo[2].min(v[2])],
-                            [hi[0].max(v[0]), hi[1].max(v[1]), hi[2].max(v[2])],
-                        )
-                    });
-            let diagonal =
-                ((hi[0] - lo[0]).powi(2) + (hi[1] - lo[1]).powi(2) + (hi[2] - lo[2]).powi(2))
-                    .sqrt();
+            let diagonal = diagonal(&cpu, 1e-3);
             let worst = cpu
                 .iter()
                 .zip(gpu)
@@ -145,7 +79,7 @@ fn gpu_matches_cpu(
             let per_vertex = p.influences.as_ref().map_or(0, |i| i.per_vertex);
             if per_vertex <= 8 {
                 assert!(
-                    worst <= 1e-4 * diagonal.max(1e-3),
+                    worst <= 1e-4 * diagonal,
                     "{}: GPU and CPU skinning differ by {worst} (diagonal {diagonal})",
                     primitive.key
                 );

@@ -7,14 +7,12 @@
 //! Without an adapter: SKIP, or fail when `SKEL_REQUIRE_GPU=1`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests")]
 
-use skel::gpu::{
-    BoneTextureLayout, ComputeSkinning, ComputeSkinningConfig, ComputeSkinningInputs, GpuContext,
-    JointFormat, WeightFormat,
-};
+use skel::gpu::{BoneTextureLayout, GpuContext};
 use skel::{AssetContainer, Frame, LoadOptions, load_gltf};
+use skel_test_support::glb::Glb;
 
 mod common;
-use common::{gpu, gpu_error_over_diagonal, le_floats, vrm_fixture};
+use common::{compute_skinned, gpu, gpu_error_over_diagonal, vrm_fixture};
 
 /// Frames of 1/60 s the avatar plays before it is skinned.
 const FRAMES: usize = 60;
@@ -77,36 +75,7 @@ fn six_hundred_bones_spring_and_skin_on_the_gpu_as_on_the_cpu() {
     eprintln!("strand tips: {rest} m at rest, {hanging} m after {FRAMES} frames of springs");
     // The frame uploaded the sprung pose: skin it on the GPU and compare with the CPU.
     let mesh = &container.meshes[0];
-    let n = u64::from(mesh.vertex_count);
-    let skinning = ComputeSkinning::new(
-        &ctx,
-        ComputeSkinningConfig {
-            variant: mesh.skinning_variant(),
-            normals: false,
-            joint_format: JointFormat::U32,
-            weight_format: WeightFormat::F32,
-        },
-    )
-    .unwrap();
-    let out = ctx.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("600 bones skinned"),
-        size: n * 12,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    let skeleton = mesh.skeleton.as_ref().unwrap();
-    let inputs =
-        ComputeSkinningInputs::from_skeleton(&skeleton.gpu, &mesh.positions, None, &out, None);
-    let bindings = skinning
-        .bind(&ctx, &inputs, Some(&*skeleton.gpu), None)
-        .unwrap();
-    let mut encoder = ctx
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-    skinning.encode(&mut encoder, &bindings, None);
-    ctx.queue.submit([encoder.finish()]);
-    let gpu_positions =
-        le_floats(&skel::gpu::readback::read_buffer(&ctx, &out, 0, n * 12).unwrap());
+    let gpu_positions = compute_skinned(&ctx, mesh);
     let primitive = &mesh.primitives[0];
     let p = &container.primitives[primitive.source];
     let bones = player.bone_matrices(p.skeleton_binding.unwrap()).unwrap();
@@ -126,34 +95,10 @@ fn six_hundred_bones_spring_and_skin_on_the_gpu_as_on_the_cpu() {
 
 /// `v1_600_bones.vrm` with a second clip, `Walk`: the hips carried 2 m along +z in 2 s.
 fn walking_avatar() -> Vec<u8> {
-    let path = vrm_fixture("v1_600_bones.vrm");
-    let bytes = std::fs::read(path).unwrap();
-    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let mut gltf: serde_json::Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
-    let bin_at = 20 + json_len;
-    let bin_len = u32::from_le_bytes(bytes[bin_at..bin_at + 4].try_into().unwrap()) as usize;
-    let mut bin = bytes[bin_at + 8..bin_at + 8 + bin_len].to_vec();
-    let mut accessor = |data: &[f32], ty: &str, gltf: &mut serde_json::Value| -> usize {
-        let offset = bin.len();
-        bin.extend(data.iter().flat_map(|x| x.to_le_bytes()));
-        let views = gltf["bufferViews"].as_array_mut().unwrap();
-        views.push(
-            serde_json::json!({"buffer": 0, "byteOffset": offset, "byteLength": data.len() * 4}),
-        );
-        let view = views.len() - 1;
-        let count = data.len() / if ty == "SCALAR" { 1 } else { 3 };
-        let accessors = gltf["accessors"].as_array_mut().unwrap();
-        let mut a = serde_json::json!({"bufferView": view, "componentType": 5126, "count": count, "type": ty});
-        if ty == "SCALAR" {
-            a["min"] = serde_json::json!([data[0]]);
-            a["max"] = serde_json::json!([data[data.len() - 1]]);
-        }
-        accessors.push(a);
-        accessors.len() - 1
-    };
-    let times = accessor(&[0.0, 2.0], "SCALAR", &mut gltf);
-    let hips = accessor(&[0.0, 1.0, 0.0, 0.0, 1.0, 2.0], "VEC3", &mut gltf);
-    gltf["animations"]
+    let mut glb = Glb::parse(&std::fs::read(vrm_fixture("v1_600_bones.vrm")).unwrap());
+    let times = glb.push_accessor(&[0.0, 2.0], "SCALAR");
+    let hips = glb.push_accessor(&[0.0, 1.0, 0.0, 0.0, 1.0, 2.0], "VEC3");
+    glb.json["animations"]
         .as_array_mut()
         .unwrap()
         .push(serde_json::json!({
@@ -161,23 +106,7 @@ fn walking_avatar() -> Vec<u8> {
             "samplers": [{"input": times, "output": hips, "interpolation": "LINEAR"}],
             "channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}],
         }));
-    gltf["buffers"][0]["byteLength"] = serde_json::json!(bin.len());
-    let mut json = serde_json::to_vec(&gltf).unwrap();
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let total = 12 + 8 + json.len() + 8 + bin.len();
-    let mut glb = Vec::with_capacity(total);
-    glb.extend(b"glTF");
-    glb.extend(2_u32.to_le_bytes());
-    glb.extend(u32::try_from(total).unwrap().to_le_bytes());
-    glb.extend(u32::try_from(json.len()).unwrap().to_le_bytes());
-    glb.extend(b"JSON");
-    glb.extend(&json);
-    glb.extend(u32::try_from(bin.len()).unwrap().to_le_bytes());
-    glb.extend(b"BIN\0");
-    glb.extend(&bin);
-    glb
+    glb.to_bytes()
 }
 
 /// How far the strand tips trail behind the head along −z, on average (model space).

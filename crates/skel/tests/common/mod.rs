@@ -100,6 +100,84 @@ pub fn gpu_error_over_diagonal(
     worst / diagonal(&cpu, 1e-3)
 }
 
+/// `mesh` skinned by skel-gpu's compute skinning over the container's own buffers (its
+/// skeleton's bones and morph weights as last uploaded), read back: x, y, z per vertex of the
+/// mesh's concatenated primitives.
+pub fn compute_skinned(ctx: &GpuContext, mesh: &skel::Mesh) -> Vec<f32> {
+    use skel::gpu::{
+        ComputeSkinning, ComputeSkinningConfig, ComputeSkinningInputs, JointFormat, WeightFormat,
+    };
+    let n = u64::from(mesh.vertex_count);
+    let skinning = ComputeSkinning::new(
+        ctx,
+        ComputeSkinningConfig {
+            variant: mesh.skinning_variant(),
+            normals: false,
+            joint_format: JointFormat::U32,
+            weight_format: WeightFormat::F32,
+        },
+    )
+    .unwrap();
+    let out = ctx.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("test skinned positions"),
+        size: n * 12,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let inputs = match &mesh.skeleton {
+        Some(s) => ComputeSkinningInputs::from_skeleton(&s.gpu, &mesh.positions, None, &out, None),
+        None => ComputeSkinningInputs {
+            vertex_count: mesh.vertex_count,
+            rest_positions: &mesh.positions,
+            rest_normals: None,
+            joints: [None; 4],
+            weights: [None; 4],
+            out_positions: &out,
+            out_normals: None,
+        },
+    };
+    let bindings = skinning
+        .bind(
+            ctx,
+            &inputs,
+            mesh.skeleton.as_ref().map(|s| &*s.gpu),
+            mesh.morph.as_ref().map(|m| &*m.gpu),
+        )
+        .unwrap();
+    let mut encoder = ctx
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+    skinning.encode(&mut encoder, &bindings, None);
+    ctx.queue.submit([encoder.finish()]);
+    le_floats(&skel::gpu::readback::read_buffer(ctx, &out, 0, n * 12).unwrap())
+}
+
+/// A CPU-posed crowd of `instances` of `asset` playing clip 0, instance `i` paused at
+/// `time(i)`, ticked once.
+pub fn paused_crowd(
+    ctx: &GpuContext,
+    asset: &skel::AssetContainer,
+    instances: u32,
+    time: impl Fn(usize) -> f32,
+) -> skel::Crowd {
+    let mut crowd = skel::Crowd::new(
+        ctx,
+        asset,
+        &skel::CrowdDescriptor {
+            instances,
+            clip: Some(0),
+            ..skel::CrowdDescriptor::default()
+        },
+    )
+    .unwrap();
+    for (i, player) in crowd.players.iter_mut().enumerate() {
+        player.seek(time(i));
+        player.set_playing(false);
+    }
+    crowd.tick(0.0);
+    crowd
+}
+
 /// Little-endian `f32`s from read-back bytes.
 pub fn le_floats(bytes: &[u8]) -> Vec<f32> {
     bytes

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use skel::gpu::GpuContext;
 use skel::gpu::glam::{Mat4, Vec3, Vec4};
+use skel::gpu::{GpuContext, PoseInstance, PoseLayout};
 use skel::render::{Camera, rest_bounds};
-use skel::{AssetContainer, LoadOptions, load_gltf};
+use skel::{AssetContainer, Crowd, CrowdDescriptor, LoadOptions, Posing, load_gltf};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
 
@@ -51,6 +51,42 @@ pub fn scene(ctx: &GpuContext) -> Scene {
         view_projection: camera.view_projection(),
         camera,
     }
+}
+
+/// A crowd of `asset` posed on the GPU (a matrix per bone), one instance per placement, each
+/// paused at `time(i)` of clip 0 and ticked once; placed, and culled on the GPU, when `cull`;
+/// skinned in chunks of at most `max_chunk_bytes` (`None`: the descriptor's default).
+pub fn paused_gpu_crowd(
+    ctx: &GpuContext,
+    asset: &AssetContainer,
+    placements: &[Mat4],
+    time: impl Fn(u32) -> f32,
+    cull: bool,
+    max_chunk_bytes: Option<u64>,
+) -> Crowd {
+    let n = u32::try_from(placements.len()).unwrap();
+    let mut crowd = Crowd::new(
+        ctx,
+        asset,
+        &CrowdDescriptor {
+            instances: n,
+            clip: Some(0),
+            posing: Posing::Gpu(PoseLayout::PerBone),
+            gpu_cull: cull,
+            max_chunk_bytes,
+            ..CrowdDescriptor::default()
+        },
+    )
+    .unwrap();
+    let playback: Vec<PoseInstance> = (0..n)
+        .map(|i| PoseInstance::new(0, time(i)).speed(0.0))
+        .collect();
+    crowd.set_instances(ctx, 0, &playback).unwrap();
+    if cull {
+        crowd.set_placements(ctx, placements).unwrap();
+    }
+    crowd.tick(0.0);
+    crowd
 }
 
 /// Whether `p` placed by `placement` lies in the frustum of `view_projection`.
