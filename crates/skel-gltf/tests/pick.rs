@@ -9,29 +9,14 @@ mod common;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use skel_anim::glam::{DVec3, Vec3};
-use skel_gltf::{
-    CharacterBounds, CpuPoser, GltfAsset, LoadOptions, PrimitiveMode, RayError, load_path, pick,
-};
+use skel_gltf::{CharacterBounds, CpuPoser, GltfAsset, LoadOptions, RayError, load_path, pick};
 
 /// Every triangle of the posed asset: (primitive, triangle, corners in f64).
 fn triangles(asset: &GltfAsset, poser: &CpuPoser) -> Vec<(usize, usize, [DVec3; 3])> {
-    let mut out = Vec::new();
-    for (p, prim) in asset.primitives.iter().enumerate() {
-        if prim.mode != PrimitiveMode::Triangles {
-            continue;
-        }
-        let pos = poser.positions(p).unwrap();
-        let n = prim.indices.as_ref().map_or(prim.vertex_count(), Vec::len) / 3;
-        for t in 0..n {
-            let ix = |k: usize| {
-                prim.indices
-                    .as_ref()
-                    .map_or(3 * t + k, |i| i[3 * t + k] as usize)
-            };
-            out.push((p, t, [0, 1, 2].map(|k| pos[ix(k)].as_dvec3())));
-        }
-    }
-    out
+    common::posed_triangles(asset, poser, |_| true)
+        .into_iter()
+        .map(|(p, t, tri)| (p, t, tri.map(|v| v.as_dvec3())))
+        .collect()
 }
 
 #[test]

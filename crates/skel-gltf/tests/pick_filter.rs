@@ -11,32 +11,15 @@ mod common;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use skel_anim::glam::{Mat4, Vec3};
-use skel_gltf::{
-    CharacterBounds, CpuPoser, GltfAsset, LoadOptions, PickFilter, PrimitiveMode, load_path, pick,
-};
+use skel_gltf::{CharacterBounds, CpuPoser, GltfAsset, LoadOptions, PickFilter, load_path, pick};
 
-/// Every skinned triangle of the posed asset: primitive, triangle, its three corners.
+/// Every skinned triangle of the posed asset whose corners are finite: primitive, triangle,
+/// its three corners.
 fn skinned_triangles(asset: &GltfAsset, poser: &CpuPoser) -> Vec<(usize, usize, [Vec3; 3])> {
-    let mut out = Vec::new();
-    for (p, prim) in asset.primitives.iter().enumerate() {
-        if prim.mode != PrimitiveMode::Triangles || prim.skeleton_binding.is_none() {
-            continue;
-        }
-        let pos = poser.positions(p).unwrap();
-        let n = prim.indices.as_ref().map_or(prim.vertex_count(), Vec::len) / 3;
-        for t in 0..n {
-            let ix = |k: usize| {
-                prim.indices
-                    .as_ref()
-                    .map_or(3 * t + k, |i| i[3 * t + k] as usize)
-            };
-            let tri = [0, 1, 2].map(|k| pos[ix(k)]);
-            if tri.iter().all(|v| v.is_finite()) {
-                out.push((p, t, tri));
-            }
-        }
-    }
-    out
+    common::posed_triangles(asset, poser, |prim| prim.skeleton_binding.is_some())
+        .into_iter()
+        .filter(|(_, _, tri)| tri.iter().all(|v| v.is_finite()))
+        .collect()
 }
 
 /// The bone matrix of `(binding, joint)` in `poser`'s pose (`jointWorld · inverseBind`, what
