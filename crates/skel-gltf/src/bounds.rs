@@ -10,6 +10,7 @@ use core::borrow::Borrow;
 use skel_anim::glam::{Mat4, Vec3, Vec4};
 use skel_math::load_mat4;
 
+use crate::box_join::{Join, SphereBoxes, finite_union};
 use crate::{GltfAsset, PrimitiveData, SkinInfo};
 
 /// Per-joint and per-primitive bounding spheres of an asset's geometry, for boxing any pose.
@@ -253,30 +254,25 @@ where
     I: IntoIterator<Item = (M, Vec3, f32)>,
     I::IntoIter: Clone,
 {
-    let spheres = spheres.into_iter();
-    let (mut min, mut max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
-    let mut sum = Vec4::ZERO;
-    for (m, center, radius) in spheres.clone() {
-        let (lo, hi) = sphere_box(m.borrow(), center, radius);
-        min = min.min(lo);
-        max = max.max(hi);
-        // NaN and infinities survive a sum (a min or max may drop a NaN); `lo + hi`, not
-        // `hi` alone, so that a box whose corners' sum overflows is caught, as the second
-        // pass and the GPU cull judge a sphere.
-        sum += lo + hi;
-    }
-    if !sum.is_finite() {
-        (min, max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
-        for (m, center, radius) in spheres {
+    finite_union(Carried(spheres.into_iter()))
+}
+
+/// Spheres `(matrix, centre, radius)` from an iterator.
+#[derive(Clone)]
+struct Carried<I>(I);
+
+impl<M, I> SphereBoxes for Carried<I>
+where
+    M: Borrow<Mat4>,
+    I: Iterator<Item = (M, Vec3, f32)> + Clone,
+{
+    #[inline(always)]
+    fn each_box(self, to: &mut impl Join) {
+        for (m, center, radius) in self.0 {
             let (lo, hi) = sphere_box(m.borrow(), center, radius);
-            if (lo + hi).is_finite() {
-                min = min.min(lo);
-                max = max.max(hi);
-            }
+            to.join(lo, hi);
         }
     }
-    let (min, max) = (min.truncate(), max.truncate());
-    min.cmple(max).all().then_some((min, max))
 }
 
 /// The box of one sphere carried by `m`, in four lanes (the fourth is finite whenever the

@@ -7,6 +7,8 @@
 
 use skel_anim::glam::{Mat4, Vec3, Vec4};
 
+use crate::box_join::{Join, SphereBoxes, finite_union};
+
 /// Spheres `(place, centre, radius)` carried by matrices `bones[place]`, laid out so that
 /// [`boxed`](Self::boxed) costs a few instructions a sphere: the box is exactly
 /// [`carried_spheres_box`](crate::carried_spheres_box) of the same spheres (the union of the
@@ -82,31 +84,14 @@ impl JointSpheres {
     /// infinite matrix), is left out; `None` when none is left. Allocates nothing.
     ///
     /// The common case costs two adds a sphere for the finiteness test (each box's corners
-    /// are summed as they are joined: a NaN or infinity survives a sum, where a min or max
-    /// may drop it); only when the sum is not finite does a second pass leave the bad spheres
-    /// out one by one.
+    /// are summed as they are joined); only when the sum is not finite does a second pass
+    /// leave the bad spheres out one by one (the same union as `carried_spheres_box`'s).
     #[must_use]
     pub fn boxed(&self, bones: &[Mat4]) -> Option<(Vec3, Vec3)> {
-        let (mut min, mut max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
-        let mut sum = Vec4::ZERO;
-        self.each(bones, |lo, hi| {
-            min = min.min(lo);
-            max = max.max(hi);
-            // `lo + hi` as the second pass judges a sphere: a box whose corners' sum
-            // overflows is left out there, so it must send the sum past finite here.
-            sum += lo + hi;
-        });
-        if !sum.is_finite() {
-            (min, max) = (Vec4::INFINITY, Vec4::NEG_INFINITY);
-            self.each(bones, |lo, hi| {
-                if (lo + hi).is_finite() {
-                    min = min.min(lo);
-                    max = max.max(hi);
-                }
-            });
-        }
-        let (min, max) = (min.truncate(), max.truncate());
-        min.cmple(max).all().then_some((min, max))
+        finite_union(Under {
+            spheres: self,
+            bones,
+        })
     }
 
     /// Calls `f(lo, hi)` with every sphere's box under `bones`, run by run.
@@ -121,6 +106,20 @@ impl JointSpheres {
                 f(lo, hi);
             }
         }
+    }
+}
+
+/// [`JointSpheres`] under a pose's bone matrices.
+#[derive(Clone, Copy)]
+struct Under<'a> {
+    spheres: &'a JointSpheres,
+    bones: &'a [Mat4],
+}
+
+impl SphereBoxes for Under<'_> {
+    #[inline(always)]
+    fn each_box(self, to: &mut impl Join) {
+        self.spheres.each(self.bones, |lo, hi| to.join(lo, hi));
     }
 }
 
@@ -148,6 +147,25 @@ mod tests {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
         ((*state >> 40) as f32) / (1u64 << 24) as f32
+    }
+
+    /// The union written out plainly, sphere by sphere: the reference for both boxes, which
+    /// share their code (`box_join`). Each sphere's image's box (the carried centre, `r` times
+    /// the length of each row of the 3×3 part), left out when `lo + hi` is not finite.
+    fn plain_union(spheres: &[(usize, Vec3, f32)], bones: &[Mat4]) -> Option<(Vec3, Vec3)> {
+        let mut union: Option<(Vec3, Vec3)> = None;
+        for &(place, center, radius) in spheres {
+            let Some(m) = bones.get(place) else {
+                continue;
+            };
+            let half = Vec3::from_array([0, 1, 2].map(|i| m.row(i).truncate().length())) * radius;
+            let center = m.transform_point3(center);
+            let (lo, hi) = (center - half, center + half);
+            if (lo + hi).is_finite() {
+                union = Some(union.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+            }
+        }
+        union
     }
 
     #[test]
@@ -193,6 +211,7 @@ mod tests {
                     want,
                     "{case}"
                 );
+                assert_eq!(want, plain_union(&spheres, bones), "{case}");
             }
         }
     }

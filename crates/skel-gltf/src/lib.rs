@@ -32,6 +32,7 @@ mod accessor;
 mod animation;
 mod asset;
 mod bounds;
+mod box_join;
 mod budget;
 mod channel_split;
 mod compressed;
