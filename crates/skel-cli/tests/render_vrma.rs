@@ -47,28 +47,14 @@ fn skel_render_plays_a_vrma_clip_on_an_avatar() {
     );
     // Without the file there is no such clip; a file that is not a .vrma names the flag.
     let dir = out_dir("vrma_missing");
-    let run = skel(&[
-        "render",
-        "--out",
-        dir.to_str().unwrap(),
-        avatar,
-        "--clip",
-        "walk",
-        "--frames",
-        "1",
-    ]);
+    let one_walk_frame = |vrma: &[&str]| {
+        let mut args = vec!["render", "--out", dir.to_str().unwrap(), avatar];
+        args.extend(vrma);
+        args.extend(["--clip", "walk", "--frames", "1"]);
+        skel(&args)
+    };
+    let run = one_walk_frame(&[]);
     assert!(!run.ok, "{}", run.stderr);
-    let run = skel(&[
-        "render",
-        "--out",
-        dir.to_str().unwrap(),
-        avatar,
-        "--vrma",
-        avatar,
-        "--clip",
-        "walk",
-        "--frames",
-        "1",
-    ]);
+    let run = one_walk_frame(&["--vrma", avatar]);
     assert!(!run.ok && run.stderr.contains("--vrma"), "{}", run.stderr);
 }

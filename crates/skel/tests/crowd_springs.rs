@@ -107,18 +107,22 @@ fn a_gpu_posed_crowd_of_avatars_says_it_poses_without_springs() {
     let Some(ctx) = gpu("crowd_springs_gpu") else {
         return;
     };
+    // Two instances of `asset` posed on the GPU.
+    let gpu_posed = |asset: &AssetContainer| {
+        Crowd::new(
+            &ctx,
+            asset,
+            &CrowdDescriptor {
+                instances: 2,
+                clip: Some(0),
+                posing: Posing::Gpu(Default::default()),
+                ..CrowdDescriptor::default()
+            },
+        )
+        .unwrap()
+    };
     let asset = avatar(&ctx);
-    let crowd = Crowd::new(
-        &ctx,
-        &asset,
-        &CrowdDescriptor {
-            instances: 2,
-            clip: Some(0),
-            posing: Posing::Gpu(Default::default()),
-            ..CrowdDescriptor::default()
-        },
-    );
-    let crowd = crowd.unwrap();
+    let crowd = gpu_posed(&asset);
     {
         assert!(
             crowd.warnings().iter().any(|w| w.contains("spring")),
@@ -134,16 +138,6 @@ fn a_gpu_posed_crowd_of_avatars_says_it_poses_without_springs() {
             .with_node_constraints(false),
     )
     .unwrap();
-    let crowd = Crowd::new(
-        &ctx,
-        &still,
-        &CrowdDescriptor {
-            instances: 2,
-            clip: Some(0),
-            posing: Posing::Gpu(Default::default()),
-            ..CrowdDescriptor::default()
-        },
-    )
-    .unwrap();
+    let crowd = gpu_posed(&still);
     assert!(crowd.warnings().is_empty(), "{:?}", crowd.warnings());
 }
