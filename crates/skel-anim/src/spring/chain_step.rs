@@ -24,6 +24,7 @@ struct Local {
 
 impl SpringBones {
     /// Steps every group of chains (before the joints stepped one by one; see `chains`).
+    #[inline(always)]
     pub(super) fn step_groups(
         &self,
         state: &mut SpringState,

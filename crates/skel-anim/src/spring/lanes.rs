@@ -71,9 +71,12 @@ impl V3 {
         Self { x, y, z }
     }
 
+    /// The four vectors (their fourth float, which `Vec3A` never reads, is `z`'s: a zero
+    /// there makes LLVM's AVX build zero half a register with the register form of `vmovq`,
+    /// which valgrind 3.19 cannot run, and the instruction counts come from valgrind).
     #[inline]
     pub(super) fn scatter(self) -> [Vec3A; 4] {
-        let t = transpose([self.x, self.y, self.z, Vec4::ZERO]);
+        let t = transpose([self.x, self.y, self.z, self.z]);
         each(|i| Vec3A::from_vec4(t[i]))
     }
 

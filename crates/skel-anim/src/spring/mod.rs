@@ -85,6 +85,7 @@
 //! # Ok::<(), skel_anim::AnimError>(())
 //! ```
 
+mod carry;
 mod chain_step;
 mod chains;
 mod collide;

@@ -51,6 +51,13 @@ pub struct SpringBones {
     /// The joints not in a chain group, in update order: those the scalar passes of a step
     /// visit (a grouped joint's state lives in lanes, see `lane_state`).
     pub(super) loose_joints: Vec<u32>,
+    /// Whether this CPU runs AVX2 and FMA: the step is then the same code compiled for them
+    /// (see `SpringBones::step`), chosen once here, never per step.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        expect(dead_code, reason = "read by the x86_64 step only")
+    )]
+    pub(super) wide: bool,
 }
 
 impl SpringBones {
@@ -205,6 +212,7 @@ impl SpringBones {
             step_order: Vec::new(),
             step_locals: Vec::new(),
             loose_joints: Vec::new(),
+            wide: wide_cpu(),
         };
         bones.placed = bones.placed_nodes();
         bones.follow_lists(&spring_node);
@@ -403,4 +411,16 @@ pub(super) struct Defaults {
     gravity_power: f32,
     gravity_dir: Vec3,
     drag_force: f32,
+}
+
+/// Whether the step's AVX2 build runs on this CPU (x86-64 with AVX2 and FMA).
+fn wide_cpu() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }

@@ -1,6 +1,7 @@
 //! Chains stepped four at a time against every joint stepped alone: the same state bit for bit
-//! (on x86-64, where both run glam's SSE2 operations), on an avatar that mixes chains that can
-//! run in lanes with chains that cannot.
+//! (on x86-64, where both run glam's SSE2 operations, and the step's AVX2 build the same
+//! operations in VEX form), on an avatar that mixes chains that can run in lanes with chains
+//! that cannot.
 
 use glam::{Affine3A, Quat, Vec3};
 
@@ -159,10 +160,17 @@ fn pose_at(bones: &SpringBones, nodes: &[NodeRest], k: u32) -> Vec<f32> {
     trs
 }
 
-fn run(options: SpringOptions, lanes: bool) -> (SpringBones, SpringState, Vec<Vec<f32>>) {
+/// The avatar stepped 240 times, its chains in lanes or not, by the step's AVX2 build where
+/// `wide` and the CPU has it, else by the baseline build.
+fn run(
+    options: SpringOptions,
+    lanes: bool,
+    wide: bool,
+) -> (SpringBones, SpringState, Vec<Vec<f32>>) {
     let (nodes, desc) = avatar();
     let mut bones = SpringBones::new(&desc, &nodes, options).unwrap();
     bones.set_lanes(lanes);
+    bones.wide &= wide;
     let mut state = bones.new_state();
     let mut poses = Vec::new();
     for k in 0..240 {
@@ -216,53 +224,56 @@ fn lanes_step_every_joint_as_the_scalar_step_does() {
             host_loop,
             ..SpringOptions::default()
         };
-        let (_, alone, alone_poses) = run(options, false);
-        let (bones, lanes, lane_poses) = run(options, true);
-        let exact = cfg!(target_arch = "x86_64");
-        let same = |a: f32, b: f32| {
-            if exact {
-                a == b
-            } else {
-                (a - b).abs() <= 1e-5 * (1.0 + a.abs())
-            }
-        };
-        for j in 0..bones.joints.len() {
-            let (a, b) = (lanes.tail(j).unwrap(), alone.tail(j).unwrap());
-            assert!(
-                a.to_array()
-                    .iter()
-                    .zip(b.to_array())
-                    .all(|(&x, y)| same(x, y)),
-                "{host_loop:?} joint {j}: {a} against {b}"
-            );
-        }
-        for node in 0..bones.node_count() - 1 {
-            let (a, b) = (lanes.world(node).unwrap(), alone.world(node).unwrap());
-            let (a, b) = (a.to_cols_array(), b.to_cols_array());
-            assert!(
-                a.iter().zip(b).all(|(&x, y)| same(x, y)),
-                "{host_loop:?} node {node}"
-            );
-        }
-        for (k, (a, b)) in lane_poses.iter().zip(&alone_poses).enumerate() {
-            assert!(
-                a.iter().zip(b).all(|(&x, &y)| same(x, y)),
-                "{host_loop:?} pose of step {k}"
-            );
-        }
-        // The springs moved: the check compares motion, not rest.
-        let rest = bones.rest_trs();
-        let moved = lane_poses[200]
-            .chunks_exact(TRS_STRIDE)
-            .zip(rest.chunks_exact(TRS_STRIDE))
-            .filter(|(a, b)| {
-                let (qa, qb) = (
-                    Quat::from_slice(&a[R_OFF..R_OFF + 4]),
-                    Quat::from_slice(&b[R_OFF..R_OFF + 4]),
+        // The joints alone in the baseline build against the lanes in both builds.
+        let (_, alone, alone_poses) = run(options, false, false);
+        for wide in [false, true] {
+            let (bones, lanes, lane_poses) = run(options, true, wide);
+            let exact = cfg!(target_arch = "x86_64");
+            let same = |a: f32, b: f32| {
+                if exact {
+                    a == b
+                } else {
+                    (a - b).abs() <= 1e-5 * (1.0 + a.abs())
+                }
+            };
+            for j in 0..bones.joints.len() {
+                let (a, b) = (lanes.tail(j).unwrap(), alone.tail(j).unwrap());
+                assert!(
+                    a.to_array()
+                        .iter()
+                        .zip(b.to_array())
+                        .all(|(&x, y)| same(x, y)),
+                    "{host_loop:?} wide {wide} joint {j}: {a} against {b}"
                 );
-                qa.angle_between(qb) > 0.05
-            })
-            .count();
-        assert!(moved > 30, "{host_loop:?}: only {moved} bones turned");
+            }
+            for node in 0..bones.node_count() - 1 {
+                let (a, b) = (lanes.world(node).unwrap(), alone.world(node).unwrap());
+                let (a, b) = (a.to_cols_array(), b.to_cols_array());
+                assert!(
+                    a.iter().zip(b).all(|(&x, y)| same(x, y)),
+                    "{host_loop:?} wide {wide} node {node}"
+                );
+            }
+            for (k, (a, b)) in lane_poses.iter().zip(&alone_poses).enumerate() {
+                assert!(
+                    a.iter().zip(b).all(|(&x, &y)| same(x, y)),
+                    "{host_loop:?} wide {wide} pose of step {k}"
+                );
+            }
+            // The springs moved: the check compares motion, not rest.
+            let rest = bones.rest_trs();
+            let moved = lane_poses[200]
+                .chunks_exact(TRS_STRIDE)
+                .zip(rest.chunks_exact(TRS_STRIDE))
+                .filter(|(a, b)| {
+                    let (qa, qb) = (
+                        Quat::from_slice(&a[R_OFF..R_OFF + 4]),
+                        Quat::from_slice(&b[R_OFF..R_OFF + 4]),
+                    );
+                    qa.angle_between(qb) > 0.05
+                })
+                .count();
+            assert!(moved > 30, "{host_loop:?}: only {moved} bones turned");
+        }
     }
 }
