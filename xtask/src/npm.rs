@@ -1,8 +1,8 @@
 //! `cargo xtask npm`: builds the npm package `skel-anim` from `crates/skel-js` into a folder
 //! ready for `npm pack`: the wasm32 release build, wasm-bindgen's ES-module glue (the "web"
 //! target) with its TypeScript declarations, and beside them the hand-written files of
-//! `crates/skel-js/npm/` (the entry module with `init` and URL loading, the three.js
-//! adapter, their `.d.ts`, the README) and the `package.json` with the workspace's version. Prints
+//! `crates/skel-js/npm/` (the entry module with `init` and URL loading, the three.js and
+//! Babylon.js adapters, their `.d.ts`, the README) and the `package.json` with the workspace's version. Prints
 //! the `.wasm` size plain and gzipped against the package budget. See docs/npm.md.
 
 use std::path::{Path, PathBuf};
@@ -16,11 +16,13 @@ const PACKAGE: &str = "skel-anim";
 /// The largest gzipped `.wasm` the package may ship (issue 43: 1.5 MB with every decoder in).
 const GZIP_BUDGET: usize = 1_500_000;
 /// The hand-written files copied into the package, from `crates/skel-js/npm/`.
-const FILES: [&str; 5] = [
+const FILES: [&str; 7] = [
     "index.js",
     "index.d.ts",
     "three.js",
     "three.d.ts",
+    "babylon.js",
+    "babylon.d.ts",
     "README.md",
 ];
 

@@ -35,6 +35,8 @@ export class PoseViews {
   boneMatrices(binding?: number): Float32Array;
   /** Every node's world matrix (16 floats per node, glTF node order, column-major). */
   worldMatrices(): Float32Array;
+  /** Every node's local transform (12 floats per node: translation xyz, rotation xyzw, scale xyz, 2 unused). */
+  localTransforms(): Float32Array;
   /** The morph weights of morph binding `binding`. */
   morphWeights(binding?: number): Float32Array;
 }

@@ -53,6 +53,7 @@ export class PoseViews {
   #player;
   #bones = [];
   #world;
+  #local;
   #morphs = [];
 
   constructor(player) {
@@ -73,6 +74,14 @@ export class PoseViews {
       this.#world = this.#player.worldMatrices();
     }
     return this.#world;
+  }
+
+  /** Every node's local transform (12 floats per node: translation, rotation xyzw, scale, 2 unused). */
+  localTransforms() {
+    if (stale(this.#local)) {
+      this.#local = this.#player.localTransforms();
+    }
+    return this.#local;
   }
 
   /** The morph weights of morph binding `binding`. */

@@ -11,6 +11,7 @@ use crate::JsApiError;
 ///
 /// [`bone_matrices`]: Self::bone_matrices
 /// [`world_matrices`]: Self::world_matrices
+/// [`local_transforms`]: Self::local_transforms
 /// [`morph_weights`]: Self::morph_weights
 #[derive(Debug)]
 pub struct Animator {
@@ -90,6 +91,16 @@ impl Animator {
     #[must_use]
     pub fn world_matrices(&self) -> &[f32] {
         bytemuck::cast_slice(self.player.scratch().world.as_slice())
+    }
+
+    /// Every node's local transform from the last pose, [`TRS_STRIDE`](skel_anim::TRS_STRIDE)
+    /// (12) floats per node in glTF node order: translation `xyz`, rotation `xyzw`, scale
+    /// `xyz`, two unused. What an engine that composes its own node matrices (Babylon.js's
+    /// `TransformNode`) takes, as its animation groups write them. The handedness mirror is not
+    /// in them (it is the rig's root transform), so they are the glTF file's local space.
+    #[must_use]
+    pub fn local_transforms(&self) -> &[f32] {
+        &self.player.scratch().trs
     }
 
     /// The morph weights of morph binding `binding`, one per target.

@@ -214,6 +214,14 @@ impl SkelPlayer {
         view(self.inner.world_matrices())
     }
 
+    /// Every node's local transform (12 floats per node, glTF node order: translation xyz,
+    /// rotation quaternion xyzw, scale xyz, two unused), a view over wasm memory updated in
+    /// place by every `tick`; length 0 once memory grew.
+    #[wasm_bindgen(js_name = localTransforms)]
+    pub fn local_transforms(&self) -> Float32Array {
+        view(self.inner.local_transforms())
+    }
+
     /// Morph weights of morph binding `binding` (one per target), a view over wasm memory
     /// updated in place by every `tick`; length 0 once memory grew.
     #[wasm_bindgen(js_name = morphWeights)]

@@ -125,6 +125,40 @@ fn skinning_matrices_follow_from_world_matrices() {
     }
 }
 
+/// Local transforms compose to the world matrices (world = parent world · T · R · S), in
+/// glTF's space for a right-handed load: what the Babylon.js adapter writes into its nodes.
+#[test]
+fn local_transforms_compose_to_world_matrices() {
+    let bytes = fixture("default_character.glb");
+    let asset = Asset::from_bytes(&bytes, Handedness::RightHanded).unwrap();
+    let mut animator = asset.animator();
+    animator
+        .play(asset.clip_named("Wave").unwrap(), true)
+        .unwrap();
+    animator.tick(0.61);
+    let world = mats(animator.world_matrices());
+    let trs = animator.local_transforms();
+    assert_eq!(trs.len(), asset.node_count() * skel_anim::TRS_STRIDE);
+    let mut differs_from_rest = false;
+    for (node, t) in trs.chunks_exact(skel_anim::TRS_STRIDE).enumerate() {
+        let local = Mat4::from_scale_rotation_translation(
+            skel_anim::glam::Vec3::new(t[7], t[8], t[9]),
+            skel_anim::glam::Quat::from_xyzw(t[3], t[4], t[5], t[6]),
+            skel_anim::glam::Vec3::new(t[0], t[1], t[2]),
+        );
+        let parent = asset.node_parent(node).map_or(Mat4::IDENTITY, |p| world[p]);
+        let composed = parent * local;
+        assert!(
+            composed.abs_diff_eq(world[node], 1e-4),
+            "node {node}: {composed:?} against {:?}",
+            world[node]
+        );
+        let rest = &asset.data().nodes[node];
+        differs_from_rest |= (t[3] - rest.rotation[0]).abs() > 1e-3;
+    }
+    assert!(differs_from_rest, "the clip left every rotation at rest");
+}
+
 /// The JavaScript views stay valid between ticks only if the buffers never move.
 #[test]
 fn pose_buffers_keep_their_address() {
