@@ -24,6 +24,8 @@
 // - skel_pose_nodes_bounds (skel_pose_bounds.wgsl, appended by GpuCrowdPose when asked for
 //   bounds): skel_pose_nodes, then every instance's world box from its model transforms (the
 //   boxes CrowdCull's matrix pass would compute), so culling reads 32 bytes an instance.
+// - skel_pose_baked (skel_pose_baked.wgsl): one thread per (instance, bone) lerping the
+//   bone's skinning matrices baked at the two frames around the time (BakedClips).
 // The bone passes skip an instance on frames its pose update rate (LOD) leaves out.
 
 struct SkelPoseParams {
@@ -308,8 +310,14 @@ fn skel_pose_bones(@builtin(global_invocation_id) gid: vec3<u32>) {
     if !skel_updates(instance, inst.flags) {
         return;
     }
-    let f = skel_instance_frames(inst);
     let source = skel_source_bone(bone, inst.flags);
+    skel_store_bone(t, skel_skinning_matrix(skel_walk(skel_instance_frames(inst), source), source));
+}
+
+// The model transform of bone `source`'s node for one instance: its local transform composed
+// with each ancestor's, walking up to its root (skel_pose_bones, and skel_pose_baked for a
+// blend).
+fn skel_walk(f: SkelFrames, source: u32) -> SkelAffine {
     var node = skel_bone_nodes[source].x;
     var model = skel_local(f.fa, f.fb, f.weight, node);
     node = skel_parents[node];
@@ -317,7 +325,7 @@ fn skel_pose_bones(@builtin(global_invocation_id) gid: vec3<u32>) {
         model = skel_affine_mul(skel_local(f.fa, f.fb, f.weight, node), model);
         node = skel_parents[node];
     }
-    skel_store_bone(t, skel_skinning_matrix(model, source));
+    return model;
 }
 
 @compute @workgroup_size(64)

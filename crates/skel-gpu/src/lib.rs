@@ -130,7 +130,10 @@ pub use bone_layout::{BONE_VEC4S_CONSTANT, BoneLayout};
 pub use bone_texture::{BONE_TEXEL_BYTES, BONE_TEXTURE_FORMAT, BoneTextureLayout};
 pub use buffers::{BufferInit, MIN_BUFFER_SIZE, create_buffers_init, padded_buffer_size};
 pub use clip_error::{bone_error, frame_at};
-pub use clip_set::{GpuClipSet, GpuClipSetOptions, GpuClipTable, NO_PARENT, POSE_NODE_VEC4S};
+pub use clip_set::{
+    BAKED_BONE_VEC4S, BAKED_BOX_VEC4S, BAKED_MAX_RATE, BakedClips, GpuClipSet, GpuClipSetOptions,
+    GpuClipTable, NO_PARENT, POSE_NODE_VEC4S,
+};
 pub use compute::{ComputeSkinning, ComputeSkinningBindings, ComputeSkinningInputs};
 pub use compute_config::ComputeSkinningConfig;
 pub use compute_formats::{JointFormat, WeightFormat};

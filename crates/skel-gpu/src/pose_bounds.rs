@@ -203,7 +203,9 @@ pub struct PoseBounds<'a> {
 pub struct PoseOptions<'a> {
     /// The per-node pass's workgroup size.
     pub tuning: PoseTuning,
-    /// Boxes written by the pose pass ([`PoseLayout::PerNode`](crate::PoseLayout::PerNode)
-    /// only); `None`: none.
+    /// Boxes written by the pose pass ([`PoseLayout::PerNode`](crate::PoseLayout::PerNode),
+    /// from `table`, and [`PoseLayout::Baked`](crate::PoseLayout::Baked), from the boxes of
+    /// the baked frames, [`BakedClips::bake_boxes`](crate::BakedClips::bake_boxes), which
+    /// leaves `table` unread); `None`: none.
     pub bounds: Option<PoseBounds<'a>>,
 }

@@ -4,15 +4,17 @@
 use skel_anim::LoopMode;
 
 use crate::buffers::{BufferInit, create_buffers_init};
-use crate::clip_set::{GpuClipSet, POSE_NODE_VEC4S};
+use crate::clip_set::{BakedClips, GpuClipSet, POSE_NODE_VEC4S};
 use crate::{GpuContext, GpuError};
 
 /// The WGSL of the pose pass (entry points `skel_pose_advance`, `skel_pose_bones`,
 /// `skel_pose_characters`, `skel_pose_nodes`; see the file's header), followed by its bounds
-/// entry point `skel_pose_nodes_bounds` (`skel_pose_bounds.wgsl`).
+/// entry point `skel_pose_nodes_bounds` (`skel_pose_bounds.wgsl`) and its baked entry point
+/// `skel_pose_baked` (`skel_pose_baked.wgsl`).
 pub const POSE_WGSL: &str = concat!(
     include_str!("../shaders/skel_pose.wgsl"),
-    include_str!("../shaders/skel_pose_bounds.wgsl")
+    include_str!("../shaders/skel_pose_bounds.wgsl"),
+    include_str!("../shaders/skel_pose_baked.wgsl")
 );
 
 /// Posed nodes the one-thread-per-character layout holds in private memory (and the per-node
@@ -41,6 +43,19 @@ pub struct GpuClips {
     pub(crate) morph_vec4s: u32,
     pub(crate) has_mesh_inverse: bool,
     pub(crate) durations: Vec<f32>,
+    /// The clips baked to skinning matrices ([`upload_baked`](Self::upload_baked)), which
+    /// [`PoseLayout::Baked`] reads.
+    pub(crate) baked: Option<BakedBuffers>,
+}
+
+/// [`BakedClips`] on the GPU.
+#[derive(Debug)]
+pub(crate) struct BakedBuffers {
+    /// Per clip: first row vec4, frames, rate, duration.
+    pub(crate) table: wgpu::Buffer,
+    pub(crate) rows: wgpu::Buffer,
+    /// The frames' boxes, when they were baked ([`BakedClips::bake_boxes`]).
+    pub(crate) boxes: Option<wgpu::Buffer>,
 }
 
 impl GpuClips {
@@ -122,7 +137,87 @@ impl GpuClips {
             morph_vec4s: set.morph_count.div_ceil(4),
             has_mesh_inverse: set.mesh_inverses.iter().any(|m| *m != glam::Mat4::IDENTITY),
             durations: set.clips.iter().map(|c| c.duration).collect(),
+            baked: None,
         })
+    }
+
+    /// Uploads `baked` (made from the rig and clip set of these clips), so that crowds of
+    /// these clips can pose with [`PoseLayout::Baked`]; replaces an earlier upload (crowds
+    /// made before keep reading the earlier one).
+    ///
+    /// # Errors
+    /// [`GpuError::LengthMismatch`] for baked clips of another bone or clip count;
+    /// [`GpuError::MissingLimit`] and [`GpuError::Validation`] from the buffers.
+    pub fn upload_baked(&mut self, ctx: &GpuContext, baked: &BakedClips) -> Result<(), GpuError> {
+        for (what, expected, got) in [
+            (
+                "baked bones",
+                self.bone_count as usize,
+                baked.bones as usize,
+            ),
+            ("baked clips", self.durations.len(), baked.clips.len()),
+        ] {
+            if expected != got {
+                return Err(GpuError::LengthMismatch {
+                    what,
+                    expected,
+                    got,
+                });
+            }
+        }
+        let table: Vec<[u32; 4]> = baked
+            .clips
+            .iter()
+            .map(|c| [c.offset, c.frames, c.rate.to_bits(), c.duration.to_bits()])
+            .collect();
+        let rows: &[u8] = bytemuck::cast_slice(&baked.rows);
+        ctx.require_limit("max_storage_buffer_binding_size", rows.len() as u64, |l| {
+            l.max_storage_buffer_binding_size
+        })?;
+        let usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+        let boxes: &[u8] = bytemuck::cast_slice(&baked.boxes);
+        let mut buffers = create_buffers_init(
+            ctx,
+            "GpuClips::upload_baked",
+            &[
+                BufferInit {
+                    label: "skel pose baked clips",
+                    usage,
+                    contents: bytemuck::cast_slice(&table),
+                },
+                BufferInit {
+                    label: "skel pose baked rows",
+                    usage,
+                    contents: rows,
+                },
+                BufferInit {
+                    label: "skel pose baked boxes",
+                    usage,
+                    contents: boxes,
+                },
+            ],
+        )?
+        .into_iter();
+        let mut next = || {
+            buffers.next().ok_or(GpuError::LengthMismatch {
+                what: "baked clip buffers",
+                expected: 3,
+                got: 0,
+            })
+        };
+        let (table, rows, boxes_buffer) = (next()?, next()?, next()?);
+        self.baked = Some(BakedBuffers {
+            table,
+            rows,
+            boxes: (!boxes.is_empty()).then_some(boxes_buffer),
+        });
+        Ok(())
+    }
+
+    /// Whether [`upload_baked`](Self::upload_baked) has run ([`PoseLayout::Baked`] needs it).
+    #[must_use]
+    pub fn has_baked(&self) -> bool {
+        self.baked.is_some()
     }
 
     /// Writes `set`'s reduced joint set ([`GpuClipSet::set_reduced_joints`]) to the GPU: the
@@ -368,4 +463,11 @@ pub enum PoseLayout {
     /// sampled once into workgroup memory, one level per barrier, then one 16-byte column per
     /// thread, consecutive threads on consecutive columns (≤ [`POSE_MAX_CHARACTER_NODES`] nodes).
     PerNode,
+    /// One thread per bone of each instance, as [`PerBone`](Self::PerBone), reading the clips
+    /// baked to skinning matrices ([`GpuClips::upload_baked`], [`BakedClips`]): an instance
+    /// that plays one clip lerps its bone's matrices of the two frames around its time (no
+    /// local transforms, no hierarchy); an instance that blends two clips (a weight above 0)
+    /// is posed exactly as [`PerBone`](Self::PerBone) poses it, from the local frames. Both
+    /// stay within the clip set's error budget of the player.
+    Baked,
 }

@@ -20,7 +20,9 @@
 use crate::compute_pass::groups_2d;
 use crate::pose_bounds::PoseOptions;
 use crate::pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, PoseInstance, PoseLayout};
-use crate::pose_pipeline::{BoundsBindings, PosePipelineKey, check_clips, pipelines};
+use crate::pose_pipeline::{
+    BAKED_BINDINGS, BoundsBindings, PosePipelineKey, check_clips, pipelines,
+};
 use crate::{BoneLayout, CrowdBones, GpuContext, GpuError};
 
 /// Threads per workgroup of the pose passes (the per-node pass's by default:
@@ -127,7 +129,9 @@ impl GpuCrowdPose {
             });
         }
         check_clips(clips, initial)?;
-        if desc.layout != PoseLayout::PerBone && clips.node_count > POSE_MAX_CHARACTER_NODES {
+        if matches!(desc.layout, PoseLayout::PerCharacter | PoseLayout::PerNode)
+            && clips.node_count > POSE_MAX_CHARACTER_NODES
+        {
             return Err(GpuError::OutOfRange {
                 what: "posed nodes for PoseLayout::PerCharacter and PerNode",
                 got: clips.node_count.to_string(),
@@ -148,6 +152,24 @@ impl GpuCrowdPose {
         } else {
             POSE_WORKGROUP_SIZE
         };
+        let baked = if desc.layout == PoseLayout::Baked {
+            let Some(baked) = &clips.baked else {
+                return Err(GpuError::OutOfRange {
+                    what: "clips of a crowd posed with PoseLayout::Baked",
+                    got: "clips without baked matrices".into(),
+                    expected: "clips after GpuClips::upload_baked",
+                });
+            };
+            let storage = crate::pose_pipeline::storage_bindings(desc.layout, false).count();
+            ctx.require_limit(
+                "max_storage_buffers_per_shader_stage",
+                storage as u64,
+                |l| u64::from(l.max_storage_buffers_per_shader_stage),
+            )?;
+            Some(baked)
+        } else {
+            None
+        };
         let bounds = options
             .bounds
             .map(|b| BoundsBindings::new(ctx, clips, count, desc.layout, &b))
@@ -158,7 +180,9 @@ impl GpuCrowdPose {
                 let first = c * per_chunk;
                 let n = per_chunk.min(count - first);
                 let threads = match desc.layout {
-                    PoseLayout::PerBone => u64::from(n) * u64::from(clips.bone_count),
+                    PoseLayout::PerBone | PoseLayout::Baked => {
+                        u64::from(n) * u64::from(clips.bone_count)
+                    }
                     PoseLayout::PerCharacter => u64::from(n),
                     PoseLayout::PerNode => {
                         u64::from(n.div_ceil(group_characters)) * u64::from(group_threads)
@@ -251,8 +275,14 @@ impl GpuCrowdPose {
                     ];
                     let entries: Vec<wgpu::BindGroupEntry<'_>> = resources
                         .into_iter()
-                        .chain(bounds.iter().flat_map(BoundsBindings::resources))
                         .zip(0..)
+                        .chain(bounds.iter().flat_map(BoundsBindings::resources))
+                        .chain(baked.iter().flat_map(|b| {
+                            [&b.table, &b.rows]
+                                .map(wgpu::Buffer::as_entire_binding)
+                                .into_iter()
+                                .zip(BAKED_BINDINGS)
+                        }))
                         .map(|(resource, binding)| wgpu::BindGroupEntry { binding, resource })
                         .collect();
                     ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -8,66 +8,113 @@ use crate::pose_bounds::{POSE_GROUP_CONSTANT, PoseBounds};
 use crate::pose_data::{GpuClips, POSE_WGSL, PoseInstance, PoseLayout};
 use crate::{BoneLayout, GpuContext, GpuError};
 
-/// Storage buffers the pose pass binds without bounds (bindings 1–8) and with them (1–12).
+/// Storage buffers the pose pass binds without bounds (bindings 1–8).
 const STORAGE_BUFFERS: u32 = 8;
-const STORAGE_BUFFERS_WITH_BOUNDS: u32 = 12;
 
-/// The pose pass's GPU copy of a [`PoseBoundsTable`](crate::PoseBoundsTable) and the
-/// [`CrowdCull`](crate::CrowdCull) buffers it reads and writes.
+/// The bindings of the baked clips' table and rows ([`PoseLayout::Baked`]), and of their
+/// frames' boxes (with bounds).
+pub(crate) const BAKED_BINDINGS: [u32; 2] = [13, 14];
+pub(crate) const BAKED_BOXES_BINDING: u32 = 15;
+
+/// The storage bindings of a pose pass of `layout`, with or without `bounds`, in order.
+pub(crate) fn storage_bindings(layout: PoseLayout, bounds: bool) -> impl Iterator<Item = u32> {
+    let baked = layout == PoseLayout::Baked;
+    let with_bounds: &[u32] = match (bounds, baked) {
+        (false, _) => &[],
+        (true, false) => &[9, 10, 11, 12],
+        (true, true) => &[9, 10, BAKED_BOXES_BINDING],
+    };
+    let baked: &'static [u32] = if baked { &BAKED_BINDINGS } else { &[] };
+    (1..=STORAGE_BUFFERS)
+        .chain(with_bounds.iter().copied())
+        .chain(baked.iter().copied())
+}
+
+/// What the pose pass binds to write boxes: the [`CrowdCull`](crate::CrowdCull) buffers it
+/// reads and writes, and the parts it boxes: a [`PoseBoundsTable`](crate::PoseBoundsTable)'s
+/// GPU copy ([`PoseLayout::PerNode`]) or the baked frames' boxes ([`PoseLayout::Baked`]).
 pub(crate) struct BoundsBindings<'a> {
     pub placements: &'a wgpu::Buffer,
     pub boxes: &'a wgpu::Buffer,
-    pub nodes: wgpu::Buffer,
-    pub parts: wgpu::Buffer,
+    pub parts: BoundsParts<'a>,
+}
+
+/// The parts a pose pass boxes (see [`BoundsBindings`]).
+pub(crate) enum BoundsParts<'a> {
+    /// Per posed node its parts, and the parts (bindings 11 and 12).
+    Table {
+        nodes: wgpu::Buffer,
+        parts: wgpu::Buffer,
+    },
+    /// The baked frames' boxes (binding 15).
+    Baked(&'a wgpu::Buffer),
 }
 
 impl<'a> BoundsBindings<'a> {
-    /// Uploads `bounds.table` for a crowd of `instances` posing `clips`.
+    /// Uploads `bounds.table` for a crowd of `instances` posing `clips` (per-node), or takes
+    /// the boxes baked with `clips` (baked).
     ///
     /// # Errors
     /// [`GpuError::LengthMismatch`] for a table of other posed nodes than `clips` or a cull of
     /// another instance count; [`GpuError::OutOfRange`] for a layout other than
-    /// [`PoseLayout::PerNode`]; [`GpuError::MissingLimit`] when the device binds fewer than 12
-    /// storage buffers to a compute shader.
+    /// [`PoseLayout::PerNode`] and [`PoseLayout::Baked`], or baked clips without boxes;
+    /// [`GpuError::MissingLimit`] when the device binds fewer storage buffers to a compute
+    /// shader than the pass needs.
     pub fn new(
         ctx: &GpuContext,
-        clips: &GpuClips,
+        clips: &'a GpuClips,
         instances: u32,
         layout: PoseLayout,
         bounds: &PoseBounds<'a>,
     ) -> Result<Self, GpuError> {
-        if layout != PoseLayout::PerNode {
+        if !matches!(layout, PoseLayout::PerNode | PoseLayout::Baked) {
             return Err(GpuError::OutOfRange {
                 what: "pose layout of a pose pass that writes bounds",
                 got: format!("{layout:?}"),
-                expected: "PoseLayout::PerNode",
+                expected: "PoseLayout::PerNode or PoseLayout::Baked",
             });
         }
-        for (what, expected, got) in [
-            (
-                "pose bounds table nodes (the clip set's posed nodes)",
-                clips.node_count as usize,
-                bounds.table.nodes.len(),
-            ),
-            (
-                "pose bounds cull instances (the crowd's)",
-                instances as usize,
-                bounds.cull.instance_count() as usize,
-            ),
-        ] {
-            if expected != got {
-                return Err(GpuError::LengthMismatch {
-                    what,
-                    expected,
-                    got,
-                });
-            }
+        if bounds.cull.instance_count() != instances {
+            return Err(GpuError::LengthMismatch {
+                what: "pose bounds cull instances (the crowd's)",
+                expected: instances as usize,
+                got: bounds.cull.instance_count() as usize,
+            });
         }
-        ctx.require_limit(
-            "max_storage_buffers_per_shader_stage",
-            u64::from(STORAGE_BUFFERS_WITH_BOUNDS),
-            |l| u64::from(l.max_storage_buffers_per_shader_stage),
-        )?;
+        let storage = storage_bindings(layout, true).count() as u64;
+        ctx.require_limit("max_storage_buffers_per_shader_stage", storage, |l| {
+            u64::from(l.max_storage_buffers_per_shader_stage)
+        })?;
+        let parts = if layout == PoseLayout::Baked {
+            let boxes = clips.baked.as_ref().and_then(|b| b.boxes.as_ref());
+            BoundsParts::Baked(boxes.ok_or(GpuError::OutOfRange {
+                what: "baked clips of a pose pass that writes bounds",
+                got: "clips baked without boxes".into(),
+                expected: "BakedClips::bake_boxes before GpuClips::upload_baked",
+            })?)
+        } else {
+            Self::table(ctx, clips, bounds)?
+        };
+        Ok(Self {
+            placements: bounds.cull.placements_buffer(),
+            boxes: bounds.cull.boxes_buffer(),
+            parts,
+        })
+    }
+
+    /// The per-node pass's parts: `bounds.table` uploaded.
+    fn table(
+        ctx: &GpuContext,
+        clips: &GpuClips,
+        bounds: &PoseBounds<'a>,
+    ) -> Result<BoundsParts<'a>, GpuError> {
+        if clips.node_count as usize != bounds.table.nodes.len() {
+            return Err(GpuError::LengthMismatch {
+                what: "pose bounds table nodes (the clip set's posed nodes)",
+                expected: clips.node_count as usize,
+                got: bounds.table.nodes.len(),
+            });
+        }
         let buffers = crate::buffers::create_buffers_init(
             ctx,
             "GpuCrowdPose bounds",
@@ -90,22 +137,27 @@ impl<'a> BoundsBindings<'a> {
                 expected: 2,
                 got: 0,
             })?;
-        Ok(Self {
-            placements: bounds.cull.placements_buffer(),
-            boxes: bounds.cull.boxes_buffer(),
-            nodes,
-            parts,
-        })
+        Ok(BoundsParts::Table { nodes, parts })
     }
 
-    /// The chunk's bindings 9–12.
-    pub fn resources(&self) -> [wgpu::BindingResource<'_>; 4] {
-        [
-            self.placements.as_entire_binding(),
-            self.boxes.as_entire_binding(),
-            self.nodes.as_entire_binding(),
-            self.parts.as_entire_binding(),
-        ]
+    /// The chunk's bounds bindings, numbered.
+    pub fn resources(&self) -> Vec<(wgpu::BindingResource<'_>, u32)> {
+        let mut out = vec![
+            (self.placements.as_entire_binding(), 9),
+            (self.boxes.as_entire_binding(), 10),
+        ];
+        match &self.parts {
+            BoundsParts::Table { nodes, parts } => {
+                out.extend([
+                    (nodes.as_entire_binding(), 11),
+                    (parts.as_entire_binding(), 12),
+                ]);
+            }
+            BoundsParts::Baked(boxes) => {
+                out.push((boxes.as_entire_binding(), BAKED_BOXES_BINDING));
+            }
+        }
+        out
     }
 }
 
@@ -144,15 +196,11 @@ pub(crate) fn pipelines(
     wgpu::ComputePipeline,
     wgpu::ComputePipeline,
 ) {
-    let storage = if key.bounds {
-        STORAGE_BUFFERS_WITH_BOUNDS
-    } else {
-        STORAGE_BUFFERS
-    };
-    // Binding 0 the uniform; 1–5 read, 6–8 written; with bounds 9 read, 10 written, 11–12 read.
+    // Binding 0 the uniform; 1–5 read, 6–8 written; with bounds 9 read, 10 written, 11–12 read
+    // (per-node) or 15 read (baked); baked, 13–14 read.
     let entries: Vec<wgpu::BindGroupLayoutEntry> = std::iter::once(compute_entry(0, UNIFORM))
         .chain(
-            (1..=storage)
+            storage_bindings(key.layout, key.bounds)
                 .map(|b| compute_entry(b, if matches!(b, 6..=8 | 10) { WRITE } else { READ })),
         )
         .collect();
@@ -167,6 +215,8 @@ pub(crate) fn pipelines(
         (PoseLayout::PerCharacter, _) => "skel_pose_characters",
         (PoseLayout::PerNode, false) => "skel_pose_nodes",
         (PoseLayout::PerNode, true) => "skel_pose_nodes_bounds",
+        (PoseLayout::Baked, false) => "skel_pose_baked",
+        (PoseLayout::Baked, true) => "skel_pose_baked_bounds",
     };
     let [bone_vec4s] = key.bone_layout.constants();
     let constants = [

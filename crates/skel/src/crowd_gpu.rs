@@ -6,7 +6,7 @@
 use skel_anim::Rig;
 use skel_gpu::glam::Mat4;
 use skel_gpu::{
-    CROWD_BONE_BYTES, CrowdBones, GpuClipSet, GpuClipSetOptions, GpuClips, GpuContext,
+    BakedClips, CROWD_BONE_BYTES, CrowdBones, GpuClipSet, GpuClipSetOptions, GpuClips, GpuContext,
     GpuCrowdPose, GpuCrowdPoseDescriptor, GpuError, PoseInstance, PoseLayout,
 };
 
@@ -46,8 +46,12 @@ impl GpuPosing {
         layout: PoseLayout,
         max_chunk_bytes: Option<u64>,
     ) -> Result<Self, GpuError> {
-        let set = GpuClipSet::new(rig, &GpuClipSetOptions::for_skeletons(rig.data()))?;
-        let clips = GpuClips::new(ctx, &set)?;
+        let options = GpuClipSetOptions::for_skeletons(rig.data());
+        let set = GpuClipSet::new(rig, &options)?;
+        let mut clips = GpuClips::new(ctx, &set)?;
+        if layout == PoseLayout::Baked {
+            clips.upload_baked(ctx, &BakedClips::new(rig, &set, &options)?)?;
+        }
         let id = u16::try_from(clip.unwrap_or(0)).unwrap_or(u16::MAX);
         let initial = vec![PoseInstance::new(id, 0.0); bones.instance_count() as usize];
         let pose = GpuCrowdPose::new(

@@ -30,7 +30,11 @@ use crate::GpuError;
 pub use crate::clip_error::POSE_NODE_VEC4S;
 use crate::clip_error::{Playback, Reconstruction, Resampled, pose_error};
 
+mod baked;
+mod baked_boxes;
 mod posed;
+pub use baked::{BAKED_BONE_VEC4S, BAKED_MAX_RATE, BakedClips};
+pub use baked_boxes::BAKED_BOX_VEC4S;
 pub use posed::NO_PARENT;
 use posed::{PosedHierarchy, mesh_inverse, snap_identity};
 

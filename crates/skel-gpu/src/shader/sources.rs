@@ -41,9 +41,12 @@ pub const CROWD_SKIN: &str = include_str!("../../shaders/skel_crowd_skin.wgsl");
 /// listed here, where `cargo xtask validate-shaders` compares it instead of validating it
 /// alone (skel-gpu's unit tests validate the whole of `POSE_WGSL`).
 pub const POSE_BOUNDS: &str = include_str!("../../shaders/skel_pose_bounds.wgsl");
+/// The pose pass's baked entry points (`skel_pose_baked`, `skel_pose_baked_bounds`), appended
+/// after the bounds file in [`POSE_WGSL`](crate::POSE_WGSL): listed here for the same reason.
+pub const POSE_BAKED: &str = include_str!("../../shaders/skel_pose_baked.wgsl");
 
 /// Every file, with its name: what `cargo xtask validate-shaders` checks is used.
-pub const ALL: [(&str, &str); 18] = [
+pub const ALL: [(&str, &str); 19] = [
     ("skel_common.wgsl", COMMON),
     ("skel_bones.wgsl", BONES),
     ("skel_skin4.wgsl", SKIN4),
@@ -62,4 +65,5 @@ pub const ALL: [(&str, &str); 18] = [
     ("skel_crowd_vertex.wgsl", CROWD_VERTEX),
     ("skel_crowd_skin.wgsl", CROWD_SKIN),
     ("skel_pose_bounds.wgsl", POSE_BOUNDS),
+    ("skel_pose_baked.wgsl", POSE_BAKED),
 ];

@@ -8,6 +8,7 @@
 
 mod affine_bones;
 mod alloc_count;
+mod baked_bounds;
 mod bone_counts;
 mod buffers;
 mod common;

@@ -12,9 +12,9 @@ use glam::Mat4;
 use skel_anim::{LayerDesc, LoopMode, Player, RecordingSink, Rig};
 use skel_gltf::LoadOptions;
 use skel_gpu::{
-    BoneLayout, CrowdBones, GpuClipSet, GpuClipSetOptions, GpuClips, GpuCrowdPose,
-    GpuCrowdPoseDescriptor, POSE_GROUP_THREADS, PoseInstance, PoseLayout, PoseOptions, PoseTuning,
-    bone_error, readback,
+    BAKED_MAX_RATE, BakedClips, BoneLayout, CrowdBones, GpuClipSet, GpuClipSetOptions, GpuClips,
+    GpuCrowdPose, GpuCrowdPoseDescriptor, POSE_GROUP_THREADS, PoseInstance, PoseLayout,
+    PoseOptions, PoseTuning, bone_error, readback,
 };
 
 use crate::common::{assets_dir, ctx};
@@ -126,7 +126,36 @@ fn check_tuned(
             t.bytes_per_second(set.row_vec4s)
         );
     }
-    let clips = GpuClips::new(ctx, &set).unwrap();
+    let mut clips = GpuClips::new(ctx, &set).unwrap();
+    if layout == PoseLayout::Baked {
+        let baked = BakedClips::new(&rig, &set, &options).unwrap();
+        for (c, (t, r)) in baked.clips.iter().zip(&set.clips).enumerate() {
+            eprintln!(
+                "{file} clip {c}: baked {} frames at {} fps (resampled at {} fps), error {:.2e} \
+                 of the diagonal, {} bytes",
+                t.frames,
+                t.rate,
+                r.rate,
+                t.max_error / diagonal,
+                t.frames * baked.row_vec4s() * 16
+            );
+            // Half the tolerance is the bake's budget; a clip that needs more frames than
+            // BAKED_MAX_RATE gives keeps its measured error, which must still fit the whole.
+            let budget = if t.rate >= BAKED_MAX_RATE {
+                2.0 * options.max_error
+            } else {
+                options.max_error
+            };
+            assert!(
+                t.max_error <= budget && t.rate >= r.rate,
+                "{file} clip {c}: baking error {} over {budget} at {} fps",
+                t.max_error,
+                t.rate
+            );
+        }
+        eprintln!("{file}: {} bytes baked", baked.bytes());
+        clips.upload_baked(ctx, &baked).unwrap();
+    }
     let cases = cases(&rig);
     let instances: Vec<PoseInstance> = cases.iter().map(|c| c.instance).collect();
     let desc = GpuCrowdPoseDescriptor {
@@ -236,6 +265,22 @@ fn gpu_pose_matches_the_player_on_cesium_man() {
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerBone, None);
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerCharacter, None);
     check("CesiumMan/CesiumMan.glb", PoseLayout::PerNode, None);
+}
+
+/// The baked layout on every asset the other layouts are checked on: one-clip instances lerp
+/// baked skinning matrices, the blend case walks its chains; all held to the same tolerance.
+#[test]
+fn baked_pose_matches_the_player() {
+    for file in [
+        "CesiumMan/CesiumMan.glb",
+        "Fox/Fox.glb",
+        "RiggedFigure/RiggedFigure.glb",
+        "RobotExpressive/RobotExpressive.glb",
+    ] {
+        check(file, PoseLayout::Baked, None);
+    }
+    let bytes = 4 * 19 * 64;
+    check("CesiumMan/CesiumMan.glb", PoseLayout::Baked, Some(bytes));
 }
 
 #[test]

@@ -17,9 +17,10 @@
 use glam::{Mat4, Vec3, Vec4};
 use serde::Serialize;
 use skel::gpu::{
-    BoneLayout, CrowdBones, CrowdCull, CrowdCullDescriptor, CrowdSkinning, CrowdSkinningBindings,
-    CrowdSkinningInputs, CullInputs, GpuClips, GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor,
-    Influences, PoseBounds, PoseBoundsTable, PoseInstance, PoseOptions, PoseTuning, frustum_planes,
+    BakedClips, BoneLayout, CrowdBones, CrowdCull, CrowdCullDescriptor, CrowdSkinning,
+    CrowdSkinningBindings, CrowdSkinningInputs, CullInputs, GpuClipSetOptions, GpuClips,
+    GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor, Influences, PoseBounds, PoseBoundsTable,
+    PoseInstance, PoseLayout, PoseOptions, PoseTuning, frustum_planes,
 };
 use skel::{AssetContainer, Crowd, SkinningMethod};
 
@@ -41,8 +42,9 @@ pub(super) struct CullArgs {
     #[arg(long, default_value_t = 0.5, value_parser = share)]
     pub(super) in_view: f64,
     /// With `--cull`: who boxes the instances: `cull` (the culling pass, from every part's bone
-    /// matrix) or `pose` (the per-node pose pass, from the joints it holds; the culling pass
-    /// then reads one box an instance). `pose` needs `--layout per-node`.
+    /// matrix) or `pose` (the pose pass: per-node from the joints it holds, baked from the
+    /// boxes baked with its frames; the culling pass then reads one box an instance). `pose`
+    /// needs `--layout per-node` or `baked`.
     #[arg(long, default_value = "cull", value_parser = ["cull", "pose"])]
     pub(super) bounds: String,
     /// Threads per workgroup of the per-node pose pass: 64, 128 or 256 (more instances a
@@ -186,16 +188,24 @@ pub(super) fn run(
         .gpu_clip_set()
         .ok_or("the direct path needs --posing gpu")?;
     let n = u32::try_from(instances.len())?;
-    let clips = GpuClips::new(ctx, set)?;
+    let inputs = CullInputs::new(
+        &asset.animation,
+        skel::gltf::CharacterBounds::new(source).parts(),
+    )?;
+    let mut clips = GpuClips::new(ctx, set)?;
+    if desc.layout == PoseLayout::Baked {
+        let options = GpuClipSetOptions::for_skeletons(asset.rig.data());
+        let mut baked = BakedClips::new(&asset.rig, set, &options)?;
+        if args.pose_bounds() {
+            baked.bake_boxes(set, &inputs)?;
+        }
+        clips.upload_baked(ctx, &baked)?;
+    }
     let mut bones = CrowdBones::new_gpu_posed_with_layout(ctx, n, set.bone_count(), args.layout())?;
     let planes = planes();
     let in_view = (f64::from(n) * args.in_view).round() as u32;
     let mut table = None;
     let cull = if args.cull {
-        let inputs = CullInputs::new(
-            &asset.animation,
-            skel::gltf::CharacterBounds::new(source).parts(),
-        )?;
         let pass = CrowdCull::new(
             ctx,
             &bones,

@@ -16,8 +16,9 @@ pub(super) struct PosingArgs {
     /// (the GPU pose pass; nothing uploaded per character).
     #[arg(long, default_value = "cpu", value_parser = ["cpu", "gpu"])]
     pub(super) posing: String,
-    /// Thread layout of the GPU bone pass: `per-bone`, `per-character` or `per-node`.
-    #[arg(long, default_value = "per-bone", value_parser = ["per-bone", "per-character", "per-node"])]
+    /// Thread layout of the GPU bone pass: `per-bone`, `per-character`, `per-node`, or `baked`
+    /// (the clips baked to skinning matrices at load, a lerp of two frames a bone).
+    #[arg(long, default_value = "per-bone", value_parser = ["per-bone", "per-character", "per-node", "baked"])]
     pub(super) layout: String,
     /// Each GPU-posed character blends two clips (clip 0 and clip 1, or clip 0 with itself at
     /// another phase when the asset has one clip), weight 0.5.
@@ -58,6 +59,7 @@ impl PosingArgs {
         match self.layout.as_str() {
             "per-character" => PoseLayout::PerCharacter,
             "per-node" => PoseLayout::PerNode,
+            "baked" => PoseLayout::Baked,
             _ => PoseLayout::PerBone,
         }
     }
