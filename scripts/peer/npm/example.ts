@@ -5,6 +5,7 @@ import * as THREE from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { initSkel, loadAsset, PoseViews, SkelAsset, SkelPlayer } from "skel-anim";
 import { SkelThreeCharacter } from "skel-anim/three";
+import { SkelBabylonCharacter } from "skel-anim/babylon";
 
 export async function plainPage(url: string): Promise<number> {
   await initSkel();
@@ -25,15 +26,16 @@ export async function plainPage(url: string): Promise<number> {
   player.tick(1 / 60);
   const bones: Float32Array = player.boneMatrices(0);
   const world: Float32Array = player.worldMatrices();
+  const local: Float32Array = player.localTransforms();
   const weights: Float32Array | undefined =
     asset.morphBindingCount > 0 ? player.morphWeights(0) : undefined;
   const views = new PoseViews(player);
   const sum =
-    views.boneMatrices(0)[0] + views.worldMatrices()[0] + (asset.morphBindingCount > 0 ? views.morphWeights(0)[0] : 0);
+    views.boneMatrices(0)[0] + views.worldMatrices()[0] + views.localTransforms()[0] + (asset.morphBindingCount > 0 ? views.morphWeights(0)[0] : 0);
   player.stop();
   player.free();
   again.free();
-  return sum + bones.length + world.length + (weights?.length ?? 0) + joints.length + meshNode + (parent ?? 0) + (morphNode ?? 0);
+  return sum + bones.length + world.length + local.length + (weights?.length ?? 0) + joints.length + meshNode + (parent ?? 0) + (morphNode ?? 0);
 }
 
 export async function threePage(url: string, scene: THREE.Scene, renderer: THREE.WebGLRenderer, camera: THREE.Camera): Promise<void> {
@@ -53,4 +55,22 @@ export async function threePage(url: string, scene: THREE.Scene, renderer: THREE
   const asset: SkelAsset = character.asset;
   console.log(player.worldMatrices().length, asset.nodeCount, character.root.matrixWorld.elements[0]);
   character.dispose();
+}
+
+// A Babylon-shaped node list without Babylon.js (whose own .d.ts do not pass TypeScript 7's lib
+// check: example_babylon.ts checks the adapter against the real types with skipLibCheck).
+export async function babylonShaped(url: string): Promise<number> {
+  const v = { set: (_x: number, _y: number, _z: number) => undefined };
+  const node = {
+    position: v,
+    rotationQuaternion: { set: (_x: number, _y: number, _z: number, _w: number) => undefined },
+    scaling: v,
+  };
+  const character = new SkelBabylonCharacter({ transformNodes: [node], meshes: [] }, await loadAsset(url));
+  character.play("Walk", true);
+  character.seek(0.1);
+  character.update(1 / 60);
+  const n = character.player.localTransforms().length + character.asset.nodeCount + character.clipNames.length;
+  character.dispose();
+  return n;
 }
