@@ -113,7 +113,7 @@ enum Command {
     },
     Plots(plots::Args),
     /// Build the npm package `skel-anim` (crates/skel-js: wasm-bindgen's ES module and types,
-    /// the three.js adapter) into a folder ready for `npm pack`. See docs/npm.md.
+    /// the three.js and Babylon.js adapters) into a folder ready for `npm pack`. See docs/npm.md.
     Npm(npm::Args),
     /// Regenerate the reference images of skel-cli's render tests on this machine's adapter.
     Bless,
