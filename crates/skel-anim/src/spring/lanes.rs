@@ -447,7 +447,10 @@ mod tests {
                     qa[i],
                     Vec3::from(p[i]),
                 );
+                assert_eq!(bits3(composed[i].matrix3.x_axis), bits3(c.matrix3.x_axis));
+                assert_eq!(bits3(composed[i].matrix3.y_axis), bits3(c.matrix3.y_axis));
                 assert_eq!(bits3(composed[i].matrix3.z_axis), bits3(c.matrix3.z_axis));
+                assert_eq!(bits3(composed[i].translation), bits3(c.translation));
             }
         }
     }

@@ -89,6 +89,7 @@ mod carry;
 mod chain_step;
 mod chains;
 mod collide;
+mod compose;
 mod crowd;
 mod desc;
 mod group;

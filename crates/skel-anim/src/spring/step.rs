@@ -293,9 +293,7 @@ impl SpringBones {
     /// `SpringBones::step_locals`).
     fn locals(&self, state: &mut SpringState, trs: &[f32], step: bool) {
         if step {
-            for &i in &self.step_locals {
-                self.local(state, trs, i as usize);
-            }
+            self.step_locals_in_lanes(state, trs);
         } else {
             for i in 0..state.local.len() {
                 self.local(state, trs, i);
