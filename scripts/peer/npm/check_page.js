@@ -106,10 +106,25 @@ async function checkAsset(name) {
   return rows;
 }
 
+// A bad file is an Error with the loader's message, and the module goes on working (the
+// assets below load after it).
+async function badFile() {
+  try {
+    await loadAsset(new Uint8Array([0x67, 0x6c, 0x54, 0x46, 9, 0, 0, 0]));
+  } catch (e) {
+    if (!(e instanceof Error) || !e.message.includes("cannot load the glTF asset")) {
+      throw new Error(`a bad file threw ${e}, not the loader's Error`);
+    }
+    return e.message;
+  }
+  throw new Error("a bad file loaded");
+}
+
 try {
+  const badFileMessage = await badFile();
   const rows = [];
   for (const name of ASSETS) rows.push(...(await checkAsset(name)));
-  window.skelResult = { rows };
+  window.skelResult = { rows, badFileMessage };
 } catch (e) {
   window.skelResult = { error: String(e && e.stack ? e.stack : e) };
 }

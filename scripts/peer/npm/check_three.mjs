@@ -58,6 +58,7 @@ try {
   await page.waitForFunction("window.skelResult !== undefined", { timeout: 120_000 });
   const result = await page.evaluate("window.skelResult");
   if (result.error) throw new Error(result.error);
+  console.log(`ok   a bad .glb throws and the module goes on: ${result.badFileMessage}`);
   let worst = 0;
   for (const r of result.rows) {
     const bad = !(r.error <= TOLERANCE) || !(r.moved > 1e-3);
