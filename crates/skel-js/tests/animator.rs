@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use skel_anim::glam::Mat4;
 use skel_anim::{Handedness, LayerDesc, Player, RecordingSink, Rig};
-use skel_js::{Asset, JsApiError};
+use skel_js::{Animator, Asset, JsApiError};
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -99,18 +99,25 @@ fn shared_assets_pose_as_skels_player() {
     }
 }
 
-/// Bone `i` is `inverse(meshWorld) · world[joint i] · inverseBind[i]`: the world matrices and the
-/// skinning matrices the views hand out agree with each other.
-#[test]
-fn skinning_matrices_follow_from_world_matrices() {
+/// The built-in character (right-handed) playing `clip` from its start for `time` seconds:
+/// the asset, its animator and the animator's world matrices.
+fn default_character_at(clip: &str, time: f32) -> (Asset, Animator, Vec<Mat4>) {
     let bytes = fixture("default_character.glb");
     let asset = Asset::from_bytes(&bytes, Handedness::RightHanded).unwrap();
     let mut animator = asset.animator();
     animator
-        .play(asset.clip_named("Walk").unwrap(), true)
+        .play(asset.clip_named(clip).unwrap(), true)
         .unwrap();
-    animator.tick(0.37);
+    animator.tick(time);
     let world = mats(animator.world_matrices());
+    (asset, animator, world)
+}
+
+/// Bone `i` is `inverse(meshWorld) · world[joint i] · inverseBind[i]`: the world matrices and the
+/// skinning matrices the views hand out agree with each other.
+#[test]
+fn skinning_matrices_follow_from_world_matrices() {
+    let (asset, animator, world) = default_character_at("Walk", 0.37);
     let skin = &asset.data().skeletons[0];
     let ibm = mats(&skin.inverse_bind_matrices);
     let mesh_inverse = world[skin.mesh_node].inverse();
@@ -129,14 +136,7 @@ fn skinning_matrices_follow_from_world_matrices() {
 /// glTF's space for a right-handed load: what the Babylon.js adapter writes into its nodes.
 #[test]
 fn local_transforms_compose_to_world_matrices() {
-    let bytes = fixture("default_character.glb");
-    let asset = Asset::from_bytes(&bytes, Handedness::RightHanded).unwrap();
-    let mut animator = asset.animator();
-    animator
-        .play(asset.clip_named("Wave").unwrap(), true)
-        .unwrap();
-    animator.tick(0.61);
-    let world = mats(animator.world_matrices());
+    let (asset, animator, world) = default_character_at("Wave", 0.61);
     let trs = animator.local_transforms();
     assert_eq!(trs.len(), asset.node_count() * skel_anim::TRS_STRIDE);
     let mut differs_from_rest = false;
