@@ -25,6 +25,7 @@ mod plots;
 mod test_tally;
 mod validate_shaders;
 mod wasm;
+mod wasm_build;
 mod web;
 mod web_check;
 mod web_serve;

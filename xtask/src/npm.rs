@@ -51,31 +51,8 @@ pub(crate) fn run(args: Args) -> Result<(), String> {
 
 /// See [`run`].
 fn build(root: &Path, out: &Path) -> Result<(), String> {
-    crate::wasm::ensure_target()?;
     let started = Instant::now();
-    crate::workspace::cargo(&[
-        "build",
-        "--target",
-        crate::wasm::TARGET,
-        "--release",
-        "-p",
-        CRATE,
-    ])?;
-    let wasm = crate::bench_count::target_dir(root)
-        .join(format!("{}/release/{WASM_STEM}.wasm", crate::wasm::TARGET));
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    wasm_bindgen_cli_support::Bindgen::new()
-        .input_path(&wasm)
-        .web(true)
-        .map_err(|e| format!("wasm-bindgen: {e}"))?
-        .typescript(true)
-        // `init()` without arguments fetches `skel_js_bg.wasm` beside the glue (through
-        // `import.meta.url`), which bundlers and plain pages both resolve.
-        .omit_default_module_path(false)
-        // The name section only serves debuggers; the package is for pages.
-        .remove_name_section(true)
-        .generate(out)
-        .map_err(|e| format!("wasm-bindgen failed on {}: {e:#}", wasm.display()))?;
+    let bindgen_wasm = crate::wasm_build::build(root, CRATE, WASM_STEM, out, true)?;
     let from = root.join("crates/skel-js/npm");
     for file in FILES {
         std::fs::copy(from.join(file), out.join(file))
@@ -85,9 +62,7 @@ fn build(root: &Path, out: &Path) -> Result<(), String> {
     std::fs::write(out.join("package.json"), package)
         .map_err(|e| format!("cannot write package.json: {e}"))?;
 
-    let bindgen_wasm = out.join(format!("{WASM_STEM}_bg.wasm"));
-    let plain = std::fs::metadata(&bindgen_wasm).map_or(0, |m| m.len());
-    let gzip = crate::web::gzip_size(&bindgen_wasm);
+    let (plain, gzip) = crate::wasm_build::sizes(&bindgen_wasm);
     let gzip_text = gzip.map_or_else(
         || "gzip not found".to_owned(),
         |n| format!("{n} bytes gzip -9, budget {GZIP_BUDGET}"),

@@ -6,7 +6,6 @@
 //! exactly), so no `wasm-bindgen-cli` is installed.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 /// The demo's crate and its wasm file's stem.
@@ -40,33 +39,8 @@ pub(crate) fn run(out: Option<PathBuf>, port: u16, check: bool) -> Result<(), St
 /// # Errors
 /// See [`run`].
 pub(crate) fn build(root: &Path, out: &Path) -> Result<(), String> {
-    crate::wasm::ensure_target()?;
     let started = Instant::now();
-    crate::workspace::cargo(&[
-        "build",
-        "--target",
-        crate::wasm::TARGET,
-        "--release",
-        "-p",
-        CRATE,
-    ])?;
-    let wasm = crate::bench_count::target_dir(root)
-        .join(format!("{}/release/{WASM_STEM}.wasm", crate::wasm::TARGET));
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
-    wasm_bindgen_cli_support::Bindgen::new()
-        .input_path(&wasm)
-        .web(true)
-        .map_err(|e| format!("wasm-bindgen: {e}"))?
-        .typescript(false)
-        // The CLI's default (the library's is to omit it): `init()` without arguments fetches
-        // `skel_web_bg.wasm` beside the script, which the page relies on.
-        .omit_default_module_path(false)
-        // The function-name section is 0.9 MB of the module: without it the download is 10 %
-        // smaller after gzip (more than `wasm-opt -Oz` saves); panics still reach the page
-        // through the panic hook's message.
-        .remove_name_section(true)
-        .generate(out)
-        .map_err(|e| format!("wasm-bindgen failed on {}: {e:#}", wasm.display()))?;
+    let bindgen_wasm = crate::wasm_build::build(root, CRATE, WASM_STEM, out, false)?;
     // The page and, beside it, the built-in character's animation graphs it fetches (the
     // default scene's and the slope scene's).
     for (from, to) in [
@@ -90,9 +64,8 @@ pub(crate) fn build(root: &Path, out: &Path) -> Result<(), String> {
         std::fs::copy(root.join(from), out.join(to))
             .map_err(|e| format!("cannot copy {from}: {e}"))?;
     }
-    let bindgen_wasm = out.join(format!("{WASM_STEM}_bg.wasm"));
-    let plain = std::fs::metadata(&bindgen_wasm).map_or(0, |m| m.len());
-    let gzip = gzip_size(&bindgen_wasm).map_or_else(
+    let (plain, gzip) = crate::wasm_build::sizes(&bindgen_wasm);
+    let gzip = gzip.map_or_else(
         || "gzip not found".to_owned(),
         |n| format!("{n} bytes gzip -9"),
     );
@@ -103,14 +76,4 @@ pub(crate) fn build(root: &Path, out: &Path) -> Result<(), String> {
         bindgen_wasm.display()
     );
     Ok(())
-}
-
-/// The size of `path` compressed with `gzip -9`, when gzip is installed.
-pub(crate) fn gzip_size(path: &Path) -> Option<usize> {
-    let out = Command::new("gzip")
-        .args(["-9", "-c"])
-        .arg(path)
-        .output()
-        .ok()?;
-    out.status.success().then_some(out.stdout.len())
 }
