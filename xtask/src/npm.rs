@@ -2,8 +2,9 @@
 //! ready for `npm pack`: the wasm32 release build, wasm-bindgen's ES-module glue (the "web"
 //! target) with its TypeScript declarations, and beside them the hand-written files of
 //! `crates/skel-js/npm/` (the entry module with `init` and URL loading, the three.js and
-//! Babylon.js adapters, their `.d.ts`, the README) and the `package.json` with the workspace's version. Prints
-//! the `.wasm` size plain and gzipped against the package budget. See docs/npm.md.
+//! Babylon.js adapters and the base class they share, their `.d.ts`, the README) and the
+//! `package.json` with the workspace's version. Prints the `.wasm` size plain and gzipped
+//! against the package budget. See docs/npm.md.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -16,13 +17,15 @@ const PACKAGE: &str = "skel-anim";
 /// The largest gzipped `.wasm` the package may ship (issue 43: 1.5 MB with every decoder in).
 const GZIP_BUDGET: usize = 1_500_000;
 /// The hand-written files copied into the package, from `crates/skel-js/npm/`.
-const FILES: [&str; 7] = [
+const FILES: [&str; 9] = [
     "index.js",
     "index.d.ts",
     "three.js",
     "three.d.ts",
     "babylon.js",
     "babylon.d.ts",
+    "character.js",
+    "character.d.ts",
     "README.md",
 ];
 

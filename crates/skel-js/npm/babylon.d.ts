@@ -1,6 +1,7 @@
 // Types of skel-anim/babylon. They describe the few Babylon.js members the adapter touches, so
 // the package needs no Babylon.js types of its own; a glTF AssetContainer satisfies them.
-import type { SkelAsset, SkelPlayer } from "./skel_js.js";
+import type { SkelCharacter } from "./character.js";
+import type { SkelAsset } from "./skel_js.js";
 
 /** The part of a Babylon.js `TransformNode` the adapter writes. */
 export interface BabylonNode {
@@ -22,23 +23,12 @@ export interface BabylonGltfNodes {
  * the loader's `/nodes/<i>` pointers), as an animation group does. Babylon makes the world and
  * skinning matrices from them as always, in the scene's handedness.
  */
-export class SkelBabylonCharacter {
+export class SkelBabylonCharacter extends SkelCharacter {
   /**
    * @param container the glTF loader's result for the file.
    * @param asset     skel's asset from the same bytes (`loadAsset`); throws when they disagree.
    */
   constructor(container: BabylonGltfNodes, asset: SkelAsset);
-  readonly asset: SkelAsset;
-  /** skel's player: seeks and the pose views are there too. */
-  readonly player: SkelPlayer;
-  /** The clips' names in the file's order (as the loader's animation groups). */
-  readonly clipNames: string[];
-  /** Plays a clip alone from its start, by index or name; loops unless `loop` is false. Throws for an unknown clip. */
-  play(clip: number | string, loop?: boolean): void;
-  /** Moves the playhead to `time` seconds; the pose follows at the next `update`. */
-  seek(time: number): void;
-  /** Advances by `dt` seconds and writes the pose into the TransformNodes. */
-  update(dt: number): void;
   /** Frees skel's player; the nodes keep the last pose. */
   dispose(): void;
 }

@@ -5,7 +5,7 @@
 // skinning matrices as always (`Skeleton.prepare` reads the bones' linked transform nodes), in
 // whichever handedness the scene uses (its `__root__` node converts). This module imports
 // nothing from Babylon.js.
-import { PoseViews } from "./index.js";
+import { SkelCharacter, VIEWS, WRITE_POSE } from "./character.js";
 
 const STRIDE = 12;
 const NODE_POINTER = /^\/nodes\/(\d+)$/;
@@ -37,55 +37,27 @@ function nodeTargets(nodes, asset) {
 }
 
 /** A Babylon.js glTF character animated by skel (see babylon.d.ts). */
-export class SkelBabylonCharacter {
+export class SkelBabylonCharacter extends SkelCharacter {
   #nodes;
-  #views;
 
   constructor(container, asset) {
+    super(asset);
     const nodes = [...(container.transformNodes ?? []), ...(container.meshes ?? [])];
-    this.asset = asset;
-    this.player = asset.createPlayer();
-    this.#views = new PoseViews(this.player);
     this.#nodes = nodeTargets(nodes, asset);
     if (this.#nodes.length === 0) {
       throw new Error("skel-anim/babylon: no glTF node found (expected the glTF loader's transformNodes/meshes)");
     }
-    this.clipNames = asset.clipNames;
-    this.#write();
+    this[WRITE_POSE]();
   }
 
-  /** Plays a clip alone from its start, by index or name; looping unless `loop` is false. */
-  play(clip, loop = true) {
-    if (typeof clip === "string") {
-      this.player.playNamed(clip, loop);
-    } else {
-      this.player.play(clip, loop);
-    }
-  }
-
-  /** Moves the playhead to `time` seconds; the pose follows at the next `update`. */
-  seek(time) {
-    this.player.seek(time);
-  }
-
-  /** Advances by `dt` seconds and writes the pose into the TransformNodes. */
-  update(dt) {
-    this.player.tick(dt);
-    this.#write();
-  }
-
-  #write() {
-    const trs = this.#views.localTransforms();
+  /** Writes the local transforms into the TransformNodes. */
+  [WRITE_POSE]() {
+    const trs = this[VIEWS].localTransforms();
     for (const [node, target] of this.#nodes) {
       const o = node * STRIDE;
       target.position.set(trs[o], trs[o + 1], trs[o + 2]);
       target.rotationQuaternion.set(trs[o + 3], trs[o + 4], trs[o + 5], trs[o + 6]);
       target.scaling.set(trs[o + 7], trs[o + 8], trs[o + 9]);
     }
-  }
-
-  /** Frees skel's player; the nodes keep the last pose. */
-  dispose() {
-    this.player.free();
   }
 }

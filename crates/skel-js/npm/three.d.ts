@@ -1,6 +1,7 @@
 // Types of skel-anim/three. They describe the few three.js members the adapter touches, so the
 // package needs no three.js types of its own; a GLTFLoader result satisfies them.
-import type { SkelAsset, SkelPlayer } from "./skel_js.js";
+import type { SkelCharacter } from "./character.js";
+import type { SkelAsset } from "./skel_js.js";
 
 /** The part of a three.js `Object3D` the adapter reads and writes. */
 export interface ThreeObject3D {
@@ -24,7 +25,7 @@ export interface ThreeGltf {
  * their own matrices (`matrixAutoUpdate` and `matrixWorldAutoUpdate` off) until `dispose()`;
  * their children and the skinning matrices (`Skeleton.update` at render) follow as usual.
  */
-export class SkelThreeCharacter {
+export class SkelThreeCharacter extends SkelCharacter {
   /**
    * @param gltf  GLTFLoader's result for the file.
    * @param asset skel's asset from the same bytes (`loadAsset`); throws when the two disagree.
@@ -32,17 +33,6 @@ export class SkelThreeCharacter {
   constructor(gltf: ThreeGltf, asset: SkelAsset);
   /** `gltf.scene`: move it to place the character. */
   readonly root: ThreeObject3D;
-  readonly asset: SkelAsset;
-  /** skel's player: weights, seeks and the pose views are there too. */
-  readonly player: SkelPlayer;
-  /** The clips' names in the file's order (as GLTFLoader's `gltf.animations`). */
-  readonly clipNames: string[];
-  /** Plays a clip alone from its start, by index or name; loops unless `loop` is false. Throws for an unknown clip. */
-  play(clip: number | string, loop?: boolean): void;
-  /** Moves the playhead to `time` seconds; the pose follows at the next `update`. */
-  seek(time: number): void;
-  /** Advances by `dt` seconds and writes the pose into the three.js objects. */
-  update(dt: number): void;
   /** Gives the objects back to three.js's own updates and frees skel's player. */
   dispose(): void;
 }

@@ -4,7 +4,7 @@
 // included), placed under the character's root. three.js then makes the skinning matrices as
 // always (`Skeleton.update`: bone.matrixWorld · boneInverse) when it renders. This module
 // imports nothing from three.js: it only reads and writes `matrixWorld.elements`.
-import { PoseViews } from "./index.js";
+import { SkelCharacter, VIEWS, WRITE_POSE } from "./character.js";
 
 // out = a · b[offset .. offset + 16], column-major 4×4.
 function multiply(a, b, offset, out) {
@@ -44,46 +44,23 @@ function nodeObjects(gltf, asset) {
 }
 
 /** A three.js glTF character animated by skel (see three.d.ts). */
-export class SkelThreeCharacter {
+export class SkelThreeCharacter extends SkelCharacter {
   #nodes;
-  #views;
 
   constructor(gltf, asset) {
+    super(asset);
     this.root = gltf.scene;
-    this.asset = asset;
-    this.player = asset.createPlayer();
-    this.#views = new PoseViews(this.player);
     this.#nodes = nodeObjects(gltf, asset);
-    this.clipNames = asset.clipNames;
     for (const [, object] of this.#nodes) {
       object.matrixAutoUpdate = false;
       object.matrixWorldAutoUpdate = false;
     }
-    this.#write();
+    this[WRITE_POSE]();
   }
 
-  /** Plays a clip alone from its start, by index or name; looping unless `loop` is false. */
-  play(clip, loop = true) {
-    if (typeof clip === "string") {
-      this.player.playNamed(clip, loop);
-    } else {
-      this.player.play(clip, loop);
-    }
-  }
-
-  /** Moves the playhead to `time` seconds; the pose follows at the next `update`. */
-  seek(time) {
-    this.player.seek(time);
-  }
-
-  /** Advances by `dt` seconds and writes the pose into the three.js objects. */
-  update(dt) {
-    this.player.tick(dt);
-    this.#write();
-  }
-
-  #write() {
-    const world = this.#views.worldMatrices();
+  /** Writes the world matrices (under the root's) into the three.js objects. */
+  [WRITE_POSE]() {
+    const world = this[VIEWS].worldMatrices();
     this.root.updateWorldMatrix(true, false);
     const root = this.root.matrixWorld.elements;
     for (const [node, object] of this.#nodes) {
@@ -97,6 +74,6 @@ export class SkelThreeCharacter {
       object.matrixAutoUpdate = true;
       object.matrixWorldAutoUpdate = true;
     }
-    this.player.free();
+    super.dispose();
   }
 }
