@@ -19,7 +19,7 @@
 use glam::{Mat4, Vec4};
 use skel_anim::{PoseScratch, RecordingSink, Rig};
 
-use super::{GpuClipSet, GpuClipSetOptions, GpuClipTable, key_times};
+use super::{GpuClipSet, GpuClipSetOptions, GpuClipTable, check_times, key_times};
 use crate::GpuError;
 use crate::clip_error::{Playback, bone_error, frame_at};
 
@@ -68,19 +68,7 @@ impl BakedClips {
     /// [`GpuError::LengthMismatch`] when `set` holds another clip or bone count than `rig`;
     /// [`GpuError::OutOfRange`] for options that are not positive finite numbers.
     pub fn new(rig: &Rig, set: &GpuClipSet, options: &GpuClipSetOptions) -> Result<Self, GpuError> {
-        for (what, v) in [
-            ("GpuClipSetOptions::max_error", options.max_error),
-            ("GpuClipSetOptions::radius", options.radius),
-            ("GpuClipSetOptions::max_rate", options.max_rate),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(GpuError::OutOfRange {
-                    what,
-                    got: v.to_string(),
-                    expected: "a positive finite number",
-                });
-            }
-        }
+        options.check()?;
         let data = &**rig.data();
         let bones: usize = data.skeletons.iter().map(|s| s.joints.len()).sum();
         for (what, expected, got) in [
@@ -176,11 +164,8 @@ impl BakedClips {
                 max_error: 0.0,
             };
             let rows = &self.rows[offset as usize..];
-            let between = (0..intervals * 4)
-                .filter(|k| k % 4 != 0)
-                .map(|k| duration * k as f32 / (4 * intervals) as f32);
             let mut worst = 0.0f32;
-            for t in keys.iter().copied().chain(between) {
+            for t in check_times(&keys, intervals, duration) {
                 let (i, s) = frame_at(table.rate, table.frames, t);
                 let (a, b) = (&rows[i as usize * row..], &rows[(i as usize + 1) * row..]);
                 baker.pose(clip, t);

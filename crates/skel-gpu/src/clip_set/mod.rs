@@ -64,6 +64,24 @@ impl Default for GpuClipSetOptions {
 }
 
 impl GpuClipSetOptions {
+    /// Fails on an option that is not a positive finite number.
+    pub(crate) fn check(&self) -> Result<(), GpuError> {
+        for (what, v) in [
+            ("GpuClipSetOptions::max_error", self.max_error),
+            ("GpuClipSetOptions::radius", self.radius),
+            ("GpuClipSetOptions::max_rate", self.max_rate),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(GpuError::OutOfRange {
+                    what,
+                    got: v.to_string(),
+                    expected: "a positive finite number",
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Half of `fraction` of a mesh's bounding-box `diagonal` as the error budget (the other
     /// half is left to the GPU's float arithmetic), with the diagonal as the radius.
     #[must_use]
@@ -181,19 +199,7 @@ impl GpuClipSet {
     /// [`GpuError::OutOfRange`] for options that are not positive finite numbers (and for a
     /// clip whose layer the rig refuses, which a rig's own clips never are).
     pub fn new(rig: &Rig, options: &GpuClipSetOptions) -> Result<Self, GpuError> {
-        for (what, v) in [
-            ("GpuClipSetOptions::max_error", options.max_error),
-            ("GpuClipSetOptions::radius", options.radius),
-            ("GpuClipSetOptions::max_rate", options.max_rate),
-        ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(GpuError::OutOfRange {
-                    what,
-                    got: v.to_string(),
-                    expected: "a positive finite number",
-                });
-            }
-        }
+        options.check()?;
         let data = &**rig.data();
         if data.skeletons.is_empty() {
             return Err(GpuError::NoBones);
@@ -380,15 +386,7 @@ impl GpuClipSet {
                 rate: table.rate,
                 frames: table.frames,
             };
-            // Between frames, at a quarter, half and three quarters: a symmetric curve (a
-            // spline easing in and out) meets its chord at the half.
-            let between = (0..intervals * 4)
-                .filter(|k| k % 4 != 0)
-                .map(|k| duration * k as f32 / (4 * intervals) as f32);
-            let worst = keys
-                .iter()
-                .copied()
-                .chain(between)
+            let worst = check_times(&keys, intervals, duration)
                 .map(|t| {
                     let at = (t, options.radius);
                     pose_error(playback, clip, &resampled, at, scratch, recon)
@@ -447,6 +445,16 @@ impl GpuClipSet {
             self.frames.push(Vec4::from_array(morph));
         }
     }
+}
+
+/// The times a resampling of `duration` into `intervals` is measured at: every key, and a
+/// quarter, half and three quarters of every interval (a symmetric curve, a spline easing in
+/// and out, meets its chord at the half).
+fn check_times(keys: &[f32], intervals: u32, duration: f32) -> impl Iterator<Item = f32> + '_ {
+    let between = (0..intervals * 4)
+        .filter(|k| k % 4 != 0)
+        .map(move |k| duration * k as f32 / (4 * intervals) as f32);
+    keys.iter().copied().chain(between)
 }
 
 /// Every key time of `clip` within `[0, duration]`, sorted, with 0 and `duration`.
