@@ -65,17 +65,7 @@ fn build(root: &Path, out: &Path) -> Result<(), String> {
     std::fs::write(out.join("package.json"), package)
         .map_err(|e| format!("cannot write package.json: {e}"))?;
 
-    let (plain, gzip) = crate::wasm_build::sizes(&bindgen_wasm);
-    let gzip_text = gzip.map_or_else(
-        || "gzip not found".to_owned(),
-        |n| format!("{n} bytes gzip -9, budget {GZIP_BUDGET}"),
-    );
-    eprintln!(
-        "xtask npm: built {} in {:.0} s; {} is {plain} bytes ({gzip_text})",
-        out.display(),
-        started.elapsed().as_secs_f64(),
-        bindgen_wasm.display()
-    );
+    let gzip = crate::wasm_build::report("npm", out, started, &bindgen_wasm, Some(GZIP_BUDGET));
     match gzip {
         Some(n) if n > GZIP_BUDGET => Err(format!(
             "{} is {n} bytes gzipped, over the package budget of {GZIP_BUDGET}",

@@ -1,9 +1,10 @@
 //! The wasm32 release build and wasm-bindgen's ES-module glue that `cargo xtask web` (the demo
 //! page) and `cargo xtask npm` (the package) both make: one crate built for the browser, its
-//! glue written beside the `.wasm`, and the `.wasm`'s size plain and gzipped.
+//! glue written beside the `.wasm`, and a line with the `.wasm`'s size plain and gzipped.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
 
 /// Builds `krate` (whose wasm file's stem is `stem`) for [`crate::wasm::TARGET`] in release
 /// and writes wasm-bindgen's "web" glue into `out`, with TypeScript declarations when
@@ -48,15 +49,33 @@ pub(crate) fn build(
     Ok(out.join(format!("{stem}_bg.wasm")))
 }
 
-/// The size of `path` in bytes (0 when it cannot be read) and compressed with `gzip -9`, when
-/// gzip is installed.
-pub(crate) fn sizes(path: &Path) -> (u64, Option<usize>) {
-    let plain = std::fs::metadata(path).map_or(0, |m| m.len());
+/// Prints `xtask <tool>: built <out> in <s> s; <wasm> is <n> bytes (<gzip> bytes gzip -9)`,
+/// with `budget` after the gzipped size when there is one, and returns the `gzip -9` size of
+/// `wasm` (`None` when gzip is not installed).
+pub(crate) fn report(
+    tool: &str,
+    out: &Path,
+    started: Instant,
+    wasm: &Path,
+    budget: Option<usize>,
+) -> Option<usize> {
+    let plain = std::fs::metadata(wasm).map_or(0, |m| m.len());
     let gzip = Command::new("gzip")
         .args(["-9", "-c"])
-        .arg(path)
+        .arg(wasm)
         .output()
         .ok()
         .and_then(|out| out.status.success().then_some(out.stdout.len()));
-    (plain, gzip)
+    let gzip_text = match (gzip, budget) {
+        (None, _) => "gzip not found".to_owned(),
+        (Some(n), None) => format!("{n} bytes gzip -9"),
+        (Some(n), Some(budget)) => format!("{n} bytes gzip -9, budget {budget}"),
+    };
+    eprintln!(
+        "xtask {tool}: built {} in {:.0} s; {} is {plain} bytes ({gzip_text})",
+        out.display(),
+        started.elapsed().as_secs_f64(),
+        wasm.display()
+    );
+    gzip
 }

@@ -64,16 +64,6 @@ pub(crate) fn build(root: &Path, out: &Path) -> Result<(), String> {
         std::fs::copy(root.join(from), out.join(to))
             .map_err(|e| format!("cannot copy {from}: {e}"))?;
     }
-    let (plain, gzip) = crate::wasm_build::sizes(&bindgen_wasm);
-    let gzip = gzip.map_or_else(
-        || "gzip not found".to_owned(),
-        |n| format!("{n} bytes gzip -9"),
-    );
-    eprintln!(
-        "xtask web: built {} in {:.0} s; {} is {plain} bytes ({gzip})",
-        out.display(),
-        started.elapsed().as_secs_f64(),
-        bindgen_wasm.display()
-    );
+    crate::wasm_build::report("web", out, started, &bindgen_wasm, None);
     Ok(())
 }
