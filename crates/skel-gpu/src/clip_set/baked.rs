@@ -136,13 +136,7 @@ impl BakedClips {
         if duration <= 0.0 {
             baker.push_row(clip, 0.0, &mut self.rows);
             baker.push_row(clip, 0.0, &mut self.rows);
-            return GpuClipTable {
-                offset,
-                frames: 2,
-                rate: 0.0,
-                duration: 0.0,
-                max_error: 0.0,
-            };
+            return GpuClipTable::still(offset);
         }
         let keys = key_times(data, clip, duration);
         let most = (options.max_rate.max(BAKED_MAX_RATE) * duration)
@@ -156,13 +150,7 @@ impl BakedClips {
                 let t = duration * i as f32 / intervals as f32;
                 baker.push_row(clip, t, &mut self.rows);
             }
-            let table = GpuClipTable {
-                offset,
-                frames: intervals + 1,
-                rate: intervals as f32 / duration,
-                duration,
-                max_error: 0.0,
-            };
+            let table = GpuClipTable::uniform(offset, intervals, duration);
             let rows = &self.rows[offset as usize..];
             let mut worst = 0.0f32;
             for t in check_times(&keys, intervals, duration) {

@@ -140,6 +140,29 @@ pub struct GpuClipTable {
 }
 
 impl GpuClipTable {
+    /// `duration` seconds at `offset` in `intervals` equal intervals (their error not yet
+    /// measured).
+    pub(crate) fn uniform(offset: u32, intervals: u32, duration: f32) -> Self {
+        Self {
+            offset,
+            frames: intervals + 1,
+            rate: intervals as f32 / duration,
+            duration,
+            max_error: 0.0,
+        }
+    }
+
+    /// A clip of no duration at `offset`: two frames, both the pose at 0.
+    pub(crate) fn still(offset: u32) -> Self {
+        Self {
+            offset,
+            frames: 2,
+            rate: 0.0,
+            duration: 0.0,
+            max_error: 0.0,
+        }
+    }
+
     /// Bytes of key data per second of this clip.
     #[must_use]
     pub fn bytes_per_second(&self, row_vec4s: u32) -> f32 {
@@ -345,13 +368,7 @@ impl GpuClipSet {
         if duration <= 0.0 {
             self.push_frame(playback, clip, 0.0, false, scratch);
             self.push_frame(playback, clip, 0.0, false, scratch);
-            return GpuClipTable {
-                offset,
-                frames: 2,
-                rate: 0.0,
-                duration: 0.0,
-                max_error: 0.0,
-            };
+            return GpuClipTable::still(offset);
         }
         let shortest = keys
             .windows(2)
@@ -372,13 +389,7 @@ impl GpuClipSet {
                 let t = duration * i as f32 / intervals as f32;
                 self.push_frame(playback, clip, t, i > 0, scratch);
             }
-            let table = GpuClipTable {
-                offset,
-                frames: intervals + 1,
-                rate: intervals as f32 / duration,
-                duration,
-                max_error: 0.0,
-            };
+            let table = GpuClipTable::uniform(offset, intervals, duration);
             let resampled = Resampled {
                 nodes: &self.nodes,
                 row_vec4s: self.row_vec4s,
