@@ -81,7 +81,9 @@ impl GpuCrowdPose {
     /// [`GpuError::BoneCountMismatch`] when `bones` holds another bone count per instance than
     /// `clips`; [`GpuError::LengthMismatch`] for an `initial` of another length;
     /// [`GpuError::OutOfRange`] for a clip id past the set, or
-    /// [`PoseLayout::PerCharacter`] with more than [`POSE_MAX_CHARACTER_NODES`] posed nodes;
+    /// [`PoseLayout::PerCharacter`] or [`PoseLayout::PerNode`] with more than
+    /// [`POSE_MAX_CHARACTER_NODES`] posed nodes, or [`PoseLayout::Baked`] with clips that were
+    /// not baked ([`GpuClips::upload_baked`]);
     /// [`GpuError::MissingLimit`] and [`GpuError::Validation`] from wgpu.
     pub fn new(
         ctx: &GpuContext,
@@ -102,7 +104,9 @@ impl GpuCrowdPose {
     ///
     /// # Errors
     /// As [`new`](Self::new); [`GpuError::OutOfRange`] for a workgroup size other than 64,
-    /// 128 or 256, or bounds with a layout other than [`PoseLayout::PerNode`];
+    /// 128 or 256, bounds with a layout other than [`PoseLayout::PerNode`] and
+    /// [`PoseLayout::Baked`], or baked bounds with clips baked without boxes
+    /// ([`BakedClips::bake_boxes`](crate::BakedClips::bake_boxes));
     /// [`GpuError::LengthMismatch`] for bounds of another node count or crowd;
     /// [`GpuError::MissingLimit`] for a workgroup or a count of storage buffers the device
     /// does not allow.
