@@ -99,7 +99,8 @@ impl Default for LookAtIk {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LookAtSolution {
     /// Whether the head ends aiming at the target (within 1e-4 rad, weight applied; false when
-    /// the target is on the eye's line's pivot and there is no direction).
+    /// the target is on the eye's line's pivot and there is no direction, and when the
+    /// aiming line passes through a target behind the eye).
     pub reached: bool,
     /// The angle left between the head's aiming line and the target, radians (weight
     /// applied; what the limits held back; 0 when there is no direction).
@@ -183,8 +184,15 @@ impl LookAtIk {
         for (out, c) in corrections.iter_mut().zip(&chain.corr[..n]) {
             *out = weighted(*c, 1.0);
         }
+        // The aiming line can pass through a target behind the eye (a target between the
+        // pivot and the eye): that line is no look at it.
+        let head = chain.frames[n - 1];
+        let ahead = head
+            .transform_vector3(forward)
+            .dot(target - head.transform_point3(offset))
+            > 0.0;
         Ok(LookAtSolution {
-            reached: last.is_some() && left <= 1e-4 && weight >= 1.0,
+            reached: last.is_some() && left <= 1e-4 && weight >= 1.0 && ahead,
             angle_left: left as f32,
         })
     }
