@@ -267,7 +267,7 @@ fn included_paths(text: &str) -> Vec<String> {
 /// `cargo package --workspace` packages `publish = false` crates too, and cannot package one
 /// that depends on another by path alone (skel-cli and skel-web on skel-demo): every
 /// unpublished crate is excluded ([`UNPUBLISHED`]; a test holds the list to the manifests).
-const PACKAGE_ARGS: [&str; 13] = [
+const PACKAGE_ARGS: [&str; 15] = [
     "package",
     "--workspace",
     "--exclude",
@@ -280,11 +280,19 @@ const PACKAGE_ARGS: [&str; 13] = [
     UNPUBLISHED[2],
     "--exclude",
     UNPUBLISHED[3],
+    "--exclude",
+    UNPUBLISHED[4],
     "--no-verify",
 ];
 
 /// The crates under `crates/` whose manifests say `publish = false`.
-const UNPUBLISHED: [&str; 4] = ["skel-cli", "skel-demo", "skel-test-support", "skel-web"];
+const UNPUBLISHED: [&str; 5] = [
+    "skel-cli",
+    "skel-demo",
+    "skel-js",
+    "skel-test-support",
+    "skel-web",
+];
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, reason = "tests")]
