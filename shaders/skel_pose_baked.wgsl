@@ -27,35 +27,82 @@ fn skel_store_rows(index: u32, r0: vec4<f32>, r1: vec4<f32>, r2: vec4<f32>) {
     }
 }
 
-// Poses thread `t`'s (instance, bone); returns the instance's slot in the chunk when it posed
-// this frame as bone 0 (the thread that boxes it), else the chunk's instance count.
-fn skel_baked_thread(t: u32) -> u32 {
+// skel_pose_baked gathers a workgroup's bone matrices here before they go out. A thread's own
+// matrix is 48 (or 64) bytes, so stores straight from each thread leave every warp-wide store
+// instruction writing 16 bytes of each 48 (or 64); through workgroup memory each store
+// instruction writes 512 consecutive bytes (docs/gpu-posing.md: the pass took two thirds of
+// the time on an H100).
+const SKEL_BAKED_GROUP: u32 = 64u;
+var<workgroup> skel_baked_gather: array<vec4<f32>, 256>;
+// Whether each thread of the workgroup posed a bone (a skipped one leaves its matrix as it was).
+var<workgroup> skel_baked_posed: array<u32, 64>;
+
+// Keeps local thread `l`'s bone matrix (the top three rows of an affine matrix) for
+// skel_baked_flush, laid out as skel_store_rows writes it.
+fn skel_keep_rows(l: u32, r0: vec4<f32>, r1: vec4<f32>, r2: vec4<f32>) {
+    let at = l * SKEL_BONE_VEC4S;
+    if SKEL_BONE_VEC4S == 3u {
+        skel_baked_gather[at] = r0;
+        skel_baked_gather[at + 1u] = r1;
+        skel_baked_gather[at + 2u] = r2;
+    } else {
+        skel_baked_gather[at] = vec4<f32>(r0.x, r1.x, r2.x, 0.0);
+        skel_baked_gather[at + 1u] = vec4<f32>(r0.y, r1.y, r2.y, 0.0);
+        skel_baked_gather[at + 2u] = vec4<f32>(r0.z, r1.z, r2.z, 0.0);
+        skel_baked_gather[at + 3u] = vec4<f32>(r0.w, r1.w, r2.w, 1.0);
+    }
+}
+
+// Writes the workgroup's gathered matrices (its first thread is `first`), each store
+// instruction to consecutive vec4s; called by every thread after a barrier.
+fn skel_baked_flush(first: u32, l: u32) {
+    for (var k = 0u; k < SKEL_BONE_VEC4S; k++) {
+        let j = k * SKEL_BAKED_GROUP + l;
+        if skel_baked_posed[j / SKEL_BONE_VEC4S] != 0u {
+            skel_bones_out[first * SKEL_BONE_VEC4S + j] = skel_baked_gather[j];
+        }
+    }
+}
+
+// What thread `t` poses: its (instance, bone) and the bone's matrix as three rows.
+struct SkelBakedBone {
+    // The instance's slot in the chunk, or the chunk's instance count when the thread poses
+    // nothing this frame (past the chunk, or an instance its update rate leaves out).
+    slot: u32,
+    bone: u32,
+    r0: vec4<f32>,
+    r1: vec4<f32>,
+    r2: vec4<f32>,
+}
+
+// Poses thread `t`'s (instance, bone).
+fn skel_baked_bone(t: u32) -> SkelBakedBone {
+    let zero = vec4<f32>(0.0);
     let slot = t / skel_pose.bones;
     if slot >= skel_pose.chunk_instances {
-        return skel_pose.chunk_instances;
+        return SkelBakedBone(skel_pose.chunk_instances, 0u, zero, zero, zero);
     }
     let bone = t - slot * skel_pose.bones;
     let instance = skel_pose.first_instance + slot;
     let inst = skel_instances[instance];
     if !skel_updates(instance, inst.flags) {
-        return skel_pose.chunk_instances;
+        return SkelBakedBone(skel_pose.chunk_instances, 0u, zero, zero, zero);
     }
     let source = skel_source_bone(bone, inst.flags);
     if inst.weight > 0.0 {
-        skel_store_bone(t, skel_skinning_matrix(skel_walk(skel_instance_frames(inst), source), source));
-    } else {
-        let f = skel_baked_frame(inst);
-        let row = skel_pose.bones * 3u;
-        let a = (f.frame * skel_pose.bones + source) * 3u;
-        let b = a + row;
-        skel_store_rows(
-            t,
-            mix(skel_baked_rows[a], skel_baked_rows[b], f.k),
-            mix(skel_baked_rows[a + 1u], skel_baked_rows[b + 1u], f.k),
-            mix(skel_baked_rows[a + 2u], skel_baked_rows[b + 2u], f.k),
-        );
+        let m = transpose(skel_skinning_matrix(skel_walk(skel_instance_frames(inst), source), source));
+        return SkelBakedBone(slot, bone, m[0], m[1], m[2]);
     }
-    return select(skel_pose.chunk_instances, slot, bone == 0u);
+    let f = skel_baked_frame(inst);
+    let a = (f.frame * skel_pose.bones + source) * 3u;
+    let b = a + skel_pose.bones * 3u;
+    return SkelBakedBone(
+        slot,
+        bone,
+        mix(skel_baked_rows[a], skel_baked_rows[b], f.k),
+        mix(skel_baked_rows[a + 1u], skel_baked_rows[b + 1u], f.k),
+        mix(skel_baked_rows[a + 2u], skel_baked_rows[b + 2u], f.k),
+    );
 }
 
 struct SkelBakedFrame {
@@ -75,8 +122,19 @@ fn skel_baked_frame(inst: SkelPoseInstance) -> SkelBakedFrame {
 }
 
 @compute @workgroup_size(64)
-fn skel_pose_baked(@builtin(global_invocation_id) gid: vec3<u32>) {
-    skel_baked_thread(skel_thread(gid, skel_pose.row_threads));
+fn skel_pose_baked(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) l: u32,
+) {
+    let t = skel_thread(gid, skel_pose.row_threads);
+    let b = skel_baked_bone(t);
+    let posed = b.slot < skel_pose.chunk_instances;
+    skel_baked_posed[l] = select(0u, 1u, posed);
+    if posed {
+        skel_keep_rows(l, b.r0, b.r1, b.r2);
+    }
+    workgroupBarrier();
+    skel_baked_flush(t - l, l);
 }
 
 // Per baked frame, its boxes in the character's frame (BakedClips::bake_boxes): min and max
@@ -87,13 +145,25 @@ fn skel_pose_baked(@builtin(global_invocation_id) gid: vec3<u32>) {
 // boxes of its two frames (a lerp of two frames' skinning matrices keeps every vertex on the
 // segment between the two frames' positions of it), placed (the box of the placed box). An
 // instance that blends two clips gets a box that holds everything: it is never culled.
+//
+// Its matrices go straight out: the gather of skel_pose_baked made this pass slower on an
+// H100 (0.67-0.75 ms against 0.56 for 1 000 000 CesiumMan), the thread that boxes an instance
+// holding its workgroup's stores back.
 @compute @workgroup_size(64)
 fn skel_pose_baked_bounds(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let slot = skel_baked_thread(skel_thread(gid, skel_pose.row_threads));
-    if slot >= skel_pose.chunk_instances {
+    let t = skel_thread(gid, skel_pose.row_threads);
+    let b = skel_baked_bone(t);
+    if b.slot >= skel_pose.chunk_instances {
         return;
     }
-    let instance = skel_pose.first_instance + slot;
+    skel_store_rows(t, b.r0, b.r1, b.r2);
+    if b.bone == 0u {
+        skel_baked_box(skel_pose.first_instance + b.slot);
+    }
+}
+
+// Writes `instance`'s world box into CrowdCull's boxes (see skel_pose_baked_bounds).
+fn skel_baked_box(instance: u32) {
     let inst = skel_instances[instance];
     var lo = vec3<f32>(-SKEL_BOUNDS_INF);
     var hi = vec3<f32>(SKEL_BOUNDS_INF);

@@ -350,12 +350,17 @@ fn an_instance_posed_every_second_frame_holds_its_pose_between() {
     let Some((rig, diagonal, radius)) = load("CesiumMan/CesiumMan.glb") else {
         return;
     };
-    let set = GpuClipSet::new(&rig, &GpuClipSetOptions::for_diagonal(diagonal, 1e-4)).unwrap();
-    let clips = GpuClips::new(ctx, &set).unwrap();
+    let options = GpuClipSetOptions::for_diagonal(diagonal, 1e-4);
+    let set = GpuClipSet::new(&rig, &options).unwrap();
+    let mut clips = GpuClips::new(ctx, &set).unwrap();
+    let baked = BakedClips::new(&rig, &set, &options).unwrap();
+    clips.upload_baked(ctx, &baked).unwrap();
     // Instance 64 is in the second block of 64: it poses on odd frames, instance 0 on even ones.
     let instances = vec![PoseInstance::new(0, 0.1).update_every(2); 65];
     let bones = CrowdBones::new_gpu_posed(ctx, 65, set.bone_count()).unwrap();
-    for layout in [PoseLayout::PerBone, PoseLayout::PerNode] {
+    // The baked pass gathers a workgroup's matrices before it writes them: a skipped
+    // instance's must stay as they were.
+    for layout in [PoseLayout::PerBone, PoseLayout::PerNode, PoseLayout::Baked] {
         let desc = GpuCrowdPoseDescriptor {
             layout,
             ..GpuCrowdPoseDescriptor::default()
