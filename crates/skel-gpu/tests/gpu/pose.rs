@@ -357,10 +357,15 @@ fn an_instance_posed_every_second_frame_holds_its_pose_between() {
     clips.upload_baked(ctx, &baked).unwrap();
     // Instance 64 is in the second block of 64: it poses on odd frames, instance 0 on even ones.
     let instances = vec![PoseInstance::new(0, 0.1).update_every(2); 65];
-    let bones = CrowdBones::new_gpu_posed(ctx, 65, set.bone_count()).unwrap();
-    // The baked pass gathers a workgroup's matrices before it writes them: a skipped
-    // instance's must stay as they were.
-    for layout in [PoseLayout::PerBone, PoseLayout::PerNode, PoseLayout::Baked] {
+    // The baked pass gathers a workgroup's matrices in workgroup memory before it writes them:
+    // a skipped instance's must stay as they were, in either bone layout.
+    let layouts = [PoseLayout::PerBone, PoseLayout::PerNode, PoseLayout::Baked];
+    for (layout, bone_layout) in layouts
+        .into_iter()
+        .flat_map(|l| [(l, BoneLayout::Mat4), (l, BoneLayout::Affine3x4)])
+    {
+        let bones =
+            CrowdBones::new_gpu_posed_with_layout(ctx, 65, set.bone_count(), bone_layout).unwrap();
         let desc = GpuCrowdPoseDescriptor {
             layout,
             ..GpuCrowdPoseDescriptor::default()
@@ -375,8 +380,7 @@ fn an_instance_posed_every_second_frame_holds_its_pose_between() {
             let mut encoder = ctx.device.create_command_encoder(&Default::default());
             pose.record(&mut encoder.begin_compute_pass(&Default::default()));
             ctx.queue.submit([encoder.finish()]);
-            let all: Vec<Mat4> =
-                readback::read_buffer_as(ctx, bones.bones_buffer(), 0, 65 * per).unwrap();
+            let all = crate::affine_bones::read_bones(ctx, &bones, 65);
             let mut sink = RecordingSink::default();
             player.tick(dt, &mut sink);
             frames.push((
