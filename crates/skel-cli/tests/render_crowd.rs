@@ -131,8 +131,8 @@ fn characters_of_a_crowd_stand_in_different_poses() {
 }
 
 #[test]
-fn gpu_and_cpu_posed_crowds_in_either_handedness_draw_the_same_picture() {
-    let test = "gpu_and_cpu_posed_crowds_in_either_handedness_draw_the_same_picture";
+fn gpu_baked_and_cpu_posed_crowds_in_either_handedness_draw_the_same_picture() {
+    let test = "gpu_baked_and_cpu_posed_crowds_in_either_handedness_draw_the_same_picture";
     if !gpu_available(test) {
         return;
     }
@@ -154,10 +154,16 @@ fn gpu_and_cpu_posed_crowds_in_either_handedness_draw_the_same_picture() {
     };
     let gpu = render("crowd-gpu", &args("gpu", "lh"));
     let cpu = render("crowd-cpu", &args("cpu", "lh"));
+    // Baked clips: the lerp of two baked skinning matrices, within the clip set's budget.
+    let baked = render("crowd-baked", &args("baked", "lh"));
     // The right-handed world is the mirror image of the left-handed one, grid included.
     let rh = render("crowd-gpu-rh", &args("gpu", "rh"));
     for i in [0, 3] {
-        for (other, what) in [(&cpu, "CPU-posed"), (&rh, "right-handed")] {
+        for (other, what) in [
+            (&cpu, "CPU-posed"),
+            (&baked, "baked"),
+            (&rh, "right-handed"),
+        ] {
             let (mean, p99) = compare(&frame(&gpu, i), &frame(other, i));
             assert!(
                 mean < 1.0 && p99 < 40,

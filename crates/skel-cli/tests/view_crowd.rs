@@ -1,7 +1,7 @@
 //! `skel view --crowd N` as a person would use it (Xvfb, lavapipe, xdotool): the crowd is
 //! drawn and every character counted as drawn; zooming in culls the characters that leave the
 //! window; a click on a character picks it (its index, clip and time printed), a click on the
-//! empty sky picks nothing. The same on `--posing gpu` (posed, culled and picked on the GPU;
+//! empty sky picks nothing. The same on `--posing gpu` and `baked` (posed, culled and picked on the GPU;
 //! no time printed: the playheads live on the GPU).
 //!
 //! Without Xvfb and xdotool these tests print a loud SKIP and pass, unless
@@ -52,6 +52,11 @@ fn the_crowd_is_culled_as_the_camera_closes_in_and_a_click_picks_a_character() {
 #[test]
 fn a_gpu_posed_crowd_is_culled_and_picked_on_the_gpu() {
     culled_and_picked("a_gpu_posed_crowd_is_culled_and_picked_on_the_gpu", "gpu");
+}
+
+#[test]
+fn a_baked_crowd_is_culled_and_picked_on_the_gpu() {
+    culled_and_picked("a_baked_crowd_is_culled_and_picked_on_the_gpu", "baked");
 }
 
 fn culled_and_picked(test: &str, posing: &str) {

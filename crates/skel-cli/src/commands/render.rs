@@ -51,8 +51,9 @@ pub struct RenderArgs {
     /// the first) from its own phase at its own speed, posed as one crowd and drawn instanced.
     #[arg(long, value_name = "N")]
     pub crowd: Option<u32>,
-    /// Where `--crowd` poses its characters: gpu (the pose pass advances every playhead) or
-    /// cpu (one player per character).
+    /// Where `--crowd` poses its characters: gpu (the pose pass advances every playhead),
+    /// baked (the same from clips baked to skinning matrices at load) or cpu (one player per
+    /// character).
     #[arg(long, value_enum, default_value_t = PosingArg::Gpu, requires = "crowd")]
     pub posing: PosingArg,
     /// Draw each character's box of a `--posing cpu` crowd (the box its joints' spheres give
@@ -101,8 +102,23 @@ pub enum HandednessArg {
 pub enum PosingArg {
     /// The GPU pose pass (default).
     Gpu,
+    /// The GPU pose pass from clips baked at load to skinning matrices
+    /// (`PoseLayout::Baked`): fewer GPU cycles a frame, more GPU memory.
+    Baked,
     /// One CPU player per character.
     Cpu,
+}
+
+impl PosingArg {
+    /// Where `--crowd` poses its characters.
+    pub(crate) fn crowd_posing(self) -> crate::render::crowd::CrowdPosing {
+        use crate::render::crowd::CrowdPosing;
+        match self {
+            Self::Gpu => CrowdPosing::Gpu,
+            Self::Baked => CrowdPosing::Baked,
+            Self::Cpu => CrowdPosing::Cpu,
+        }
+    }
 }
 
 /// Parses `WIDTHxHEIGHT`.
@@ -185,10 +201,7 @@ pub fn run(args: RenderArgs) -> Result<(), Box<dyn std::error::Error>> {
     };
     let report = match args.crowd {
         Some(count) => {
-            let posing = match args.posing {
-                PosingArg::Gpu => render::crowd::CrowdPosing::Gpu,
-                PosingArg::Cpu => render::crowd::CrowdPosing::Cpu,
-            };
+            let posing = args.posing.crowd_posing();
             render::crowd::run(
                 &job,
                 &render::crowd::CrowdSpec {

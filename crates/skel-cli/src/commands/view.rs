@@ -53,8 +53,9 @@ pub struct ViewArgs {
     #[arg(long, value_name = "N", conflicts_with_all = ["graph", "terrain", "mirror"])]
     pub crowd: Option<u32>,
     /// Where `--crowd` poses, culls and picks its characters: cpu (one player per character,
-    /// boxes drawn on request) or gpu (the pose pass, the GPU cull and GPU picking; nothing
-    /// read back but the visible count and a pick's answer).
+    /// boxes drawn on request), gpu (the pose pass, the GPU cull and GPU picking; nothing
+    /// read back but the visible count and a pick's answer) or baked (as gpu, posed from clips
+    /// baked to skinning matrices at load).
     #[arg(long, value_enum, default_value_t = super::render::PosingArg::Cpu, requires = "crowd")]
     pub posing: super::render::PosingArg,
     #[command(flatten)]
@@ -103,7 +104,7 @@ pub fn run(args: ViewArgs) -> Result<(), Box<dyn std::error::Error>> {
         size: args.size,
         mirror: args.mirror,
         crowd: args.crowd,
-        crowd_on_gpu: args.posing == super::render::PosingArg::Gpu,
+        crowd_posing: args.posing.crowd_posing(),
         graph: args.graph,
         fps: args.fps,
         springs: args.springs.options(),

@@ -38,6 +38,8 @@ pub enum CrowdPosing {
     /// The GPU pose pass (falls back to the CPU for the rest pose: an asset without clips).
     #[default]
     Gpu,
+    /// The GPU pose pass from baked clips (`PoseLayout::Baked`).
+    Baked,
     /// One CPU player per character, bones uploaded every frame.
     Cpu,
 }
@@ -213,7 +215,7 @@ pub fn run(job: &RenderJob, spec: &CrowdSpec) -> Result<RenderReport, RenderErro
 }
 
 /// The crowd, every character playing `clip` from its own phase at its own speed, and where
-/// it is posed ("GPU" or "CPU").
+/// it is posed ("GPU", "GPU, baked" or "CPU").
 pub(crate) fn make_crowd(
     ctx: &GpuContext,
     container: &AssetContainer,
@@ -222,15 +224,15 @@ pub(crate) fn make_crowd(
     duration: f32,
 ) -> Result<(Crowd, &'static str), RenderError> {
     let crowd_error = |context| move |source| RenderError::Crowd { context, source };
-    let on_gpu = spec.posing == CrowdPosing::Gpu && clip.is_some();
+    let on_gpu = spec.posing != CrowdPosing::Cpu && clip.is_some();
     let desc = CrowdDescriptor {
         instances: spec.count,
         clip,
         compute: true,
-        posing: if on_gpu {
-            Posing::Gpu(PoseLayout::PerBone)
-        } else {
-            Posing::Cpu
+        posing: match spec.posing {
+            _ if !on_gpu => Posing::Cpu,
+            CrowdPosing::Baked => Posing::Gpu(PoseLayout::Baked),
+            _ => Posing::Gpu(PoseLayout::PerBone),
         },
         // Culled on the GPU after the pose pass (the CPU path culls with `Crowd::cull`).
         gpu_cull: on_gpu,
@@ -251,7 +253,12 @@ pub(crate) fn make_crowd(
         crowd
             .set_instances(ctx, 0, &playback)
             .map_err(crowd_error("setting its playback"))?;
-        return Ok((crowd, "GPU"));
+        let label = if spec.posing == CrowdPosing::Baked {
+            "GPU, baked"
+        } else {
+            "GPU"
+        };
+        return Ok((crowd, label));
     }
     for (i, player) in (0..).zip(&mut crowd.players) {
         let (phase, speed) = phase_and_speed(i);

@@ -7,8 +7,9 @@
 //!
 //! `--posing cpu` (the default): CPU players, [`skel::Crowd::cull`], [`skel::CrowdPicker`]; the
 //! picked character is boxed in amber and printed with its time, B shows every character's
-//! box. `--posing gpu`: the pose pass, [`skel::Crowd::encode_cull`] and
-//! [`skel::GpuCrowdPicker`]; the count comes back from the GPU a frame or two late.
+//! box. `--posing gpu` (or `baked`: the pose pass from clips baked to skinning matrices): the
+//! pose pass, [`skel::Crowd::encode_cull`] and [`skel::GpuCrowdPicker`]; the count comes back
+//! from the GPU a frame or two late.
 
 use glam::{Mat4, Vec2};
 use skel::render::{Camera, CrowdRenderer, RenderFormat};
@@ -42,8 +43,8 @@ pub(super) struct LiveCrowd {
 }
 
 impl LiveCrowd {
-    /// `count` characters of `character` playing `clip` (the rest pose without one), posed on
-    /// the GPU when `on_gpu` (and the asset has a clip), and the orbit that first sees them
+    /// `count` characters of `character` playing `clip` (the rest pose without one), posed
+    /// where `posing` says (the CPU for an asset without clips), and the orbit that first sees them
     /// for a window of aspect `aspect`: the view `skel render --crowd` draws
     /// ([`OrbitView::overlook`]).
     pub(super) fn new(
@@ -51,7 +52,7 @@ impl LiveCrowd {
         character: &AssetContainer,
         (format, aspect): (&RenderFormat, f32),
         (count, clip): (u32, Option<usize>),
-        (on_gpu, handedness): (bool, skel::anim::Handedness),
+        (posing, handedness): (CrowdPosing, skel::anim::Handedness),
     ) -> Result<(Self, OrbitView), String> {
         let max = crate::render::crowd::MAX_CROWD;
         if !(1..=max).contains(&count) {
@@ -63,11 +64,7 @@ impl LiveCrowd {
             CrowdLayout::new(character, clip, count, handedness).map_err(|e| e.to_string())?;
         let spec = CrowdSpec {
             count,
-            posing: if on_gpu {
-                CrowdPosing::Gpu
-            } else {
-                CrowdPosing::Cpu
-            },
+            posing,
             boxes: false,
             cull_view: 1.0,
         };

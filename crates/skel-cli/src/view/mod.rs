@@ -47,8 +47,8 @@ pub struct ViewJob {
     pub mirror: bool,
     /// A culled, pickable crowd of this many characters instead of one (`--crowd`).
     pub crowd: Option<u32>,
-    /// The crowd posed, culled and picked on the GPU (`--posing gpu`).
-    pub crowd_on_gpu: bool,
+    /// Where the crowd is posed (`--posing`): on the GPU it is also culled and picked there.
+    pub crowd_posing: crate::render::crowd::CrowdPosing,
     /// An animation graph driving the character (`--graph`, `--set`, `--travel`).
     pub graph: crate::graph_args::GraphArgs,
     /// A fixed display rate (`--fps`): every frame advances 1/FPS s.
@@ -280,7 +280,7 @@ impl Viewer {
                     &character,
                     (&gpu.format(), gpu.aspect()),
                     (count, job.clip.is_some().then_some(clip)),
-                    (job.crowd_on_gpu, options.handedness),
+                    (job.crowd_posing, options.handedness),
                 )?;
                 orbit = overlook;
                 Some(live)

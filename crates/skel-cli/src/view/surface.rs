@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use skel::gpu::GpuContext;
+use skel::gpu::{GpuContext, HeadlessOptions};
 use skel::render::{RenderFormat, SurfaceFrame, SurfaceTarget, padded_row_bytes};
 use winit::window::Window;
 
@@ -31,14 +31,19 @@ impl WindowGpu {
             ..Default::default()
         }))
         .map_err(|e| format!("{} (wgpu said: {e})", crate::render::NO_ADAPTER_HINT))?;
-        let (device, queue) = pollster::block_on(adapter.request_device(&Default::default()))
-            .map_err(|e| format!("cannot open the GPU device: {e}"))?;
+        // The adapter's own limits, as `skel render` asks for them: WebGPU's defaults (8
+        // storage buffers a stage) are fewer than the baked pose pass binds.
+        let ctx = pollster::block_on(GpuContext::from_adapter_async(
+            &adapter,
+            &HeadlessOptions::default(),
+        ))
+        .map_err(|e| format!("cannot open the GPU device: {e}"))?;
         let size = window.inner_size();
-        let mut target = SurfaceTarget::new(surface, &adapter, &device, size.width, size.height)
-            .map_err(|e| e.to_string())?;
+        let mut target =
+            SurfaceTarget::new(surface, &adapter, &ctx.device, size.width, size.height)
+                .map_err(|e| e.to_string())?;
         // The viewer shows its frame time: no waiting for vsync.
-        target.set_present_mode(&device, wgpu::PresentMode::AutoNoVsync);
-        let ctx = GpuContext::from_device(device, queue, adapter.get_info());
+        target.set_present_mode(&ctx.device, wgpu::PresentMode::AutoNoVsync);
         Ok(Self { ctx, target })
     }
 
