@@ -11,16 +11,18 @@
 //! origin looking down −z (90°, square); instance `i` stands on a grid, in front of the camera
 //! when `i` falls in the `--in-view` share of the crowd and behind it otherwise, so the visible
 //! count says how many of those in front the boxes keep. Skinning reads the culling pass's
-//! visible list (copied into the crowd's list on the GPU) and covers every slot: slots past the
-//! visible count return at once (no indirect dispatch). Morph targets are not applied here.
+//! visible list (copied into the crowd's list on the GPU); culled, it is dispatched indirectly
+//! over the visible slots only ([`CrowdDispatch`], as the facade's `Crowd::skin` does: its small
+//! pass falls between the cull's and the skinning's timestamps), unculled over every slot.
+//! Morph targets are not applied here.
 
 use glam::{Mat4, Vec3, Vec4};
 use serde::Serialize;
 use skel::gpu::{
-    BakedClips, BoneLayout, CrowdBones, CrowdCull, CrowdCullDescriptor, CrowdSkinning,
-    CrowdSkinningBindings, CrowdSkinningInputs, CullInputs, GpuClipSetOptions, GpuClips,
-    GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor, Influences, PoseBounds, PoseBoundsTable,
-    PoseInstance, PoseLayout, PoseOptions, PoseTuning, frustum_planes,
+    BakedClips, BoneLayout, CrowdBones, CrowdCull, CrowdCullDescriptor, CrowdDispatch,
+    CrowdSkinning, CrowdSkinningBindings, CrowdSkinningInputs, CullInputs, GpuClipSetOptions,
+    GpuClips, GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor, Influences, PoseBounds,
+    PoseBoundsTable, PoseInstance, PoseLayout, PoseOptions, PoseTuning, frustum_planes,
 };
 use skel::{AssetContainer, Crowd, SkinningMethod};
 
@@ -289,6 +291,16 @@ pub(super) fn run(
             });
         }
     }
+    // Culled, skinning covers the visible slots only: each chunk's grid written on the GPU
+    // from the list's count.
+    let indirect = (cull.is_some() && !skins.is_empty()).then(|| {
+        let chunks: Vec<(u32, u32, u32)> = skins
+            .iter()
+            .flat_map(|s| &s.bindings)
+            .map(|b| (b.vertex_count(), b.slots().0, b.slots().1))
+            .collect();
+        CrowdDispatch::new(ctx, bones.instances_buffer(), &chunks)
+    });
     let timestamps = ctx.features().contains(wgpu::Features::TIMESTAMP_QUERY);
     let queries = timestamps.then(|| {
         let set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
@@ -348,14 +360,27 @@ pub(super) fn run(
                 list_bytes,
             );
         }
+        if let Some(d) = &indirect {
+            d.encode(&mut encoder);
+        }
         if !skins.is_empty() {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("bench skin"),
                 timestamp_writes: writes(4),
             });
+            let mut chunk = 0;
             for s in &skins {
                 for b in &s.bindings {
-                    pipelines[s.pipeline].dispatch(&mut pass, b, n);
+                    match &indirect {
+                        Some(d) => pipelines[s.pipeline].dispatch_indirect(
+                            &mut pass,
+                            b,
+                            d.args_buffer(),
+                            chunk * skel::gpu::DISPATCH_ARGS_BYTES,
+                        ),
+                        None => pipelines[s.pipeline].dispatch(&mut pass, b, n),
+                    }
+                    chunk += 1;
                 }
             }
         }
