@@ -149,6 +149,17 @@ pub(crate) fn widen8(word: u32) -> Vec4 {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn widen8(word: u32) -> Vec4 {
+    widen8_lanes(word)
+}
+
+/// [`widen8`] one lane at a time: what it is without x86-64's SSE2 (wasm32, aarch64), compiled
+/// everywhere so that x86-64's tests hold the two to each other.
+#[inline(always)]
+#[cfg_attr(
+    target_arch = "x86_64",
+    allow(dead_code, reason = "used by the tests on x86-64")
+)]
+pub(crate) fn widen8_lanes(word: u32) -> Vec4 {
     let lane = |i: u32| f32::from((word >> (8 * i)) as u8);
     Vec4::new(lane(0), lane(1), lane(2), lane(3))
 }

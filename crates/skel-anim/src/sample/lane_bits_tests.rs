@@ -230,6 +230,17 @@ proptest! {
     }
 }
 
+proptest! {
+    /// Four bytes widen to the same floats through SSE2 (x86-64) and one lane at a time (the
+    /// form other targets compile): each lane its own byte, in order.
+    #[test]
+    fn eight_bit_levels_widen_alike_on_every_target(word in any::<u32>()) {
+        let want = word.to_le_bytes().map(f32::from);
+        prop_assert_eq!(widen8(word).to_array(), want);
+        prop_assert_eq!(widen8_lanes(word).to_array(), want);
+    }
+}
+
 /// `1 / (2ʷ − 1)`, and 1 for width 0.
 #[test]
 fn inverse_levels() {
