@@ -239,6 +239,15 @@ proptest! {
         prop_assert_eq!(widen8(word).to_array(), want);
         prop_assert_eq!(widen8_lanes(word).to_array(), want);
     }
+
+    /// Square roots, four lanes at once (x86-64's `sqrtps`) and one at a time (other
+    /// targets): both `f32::sqrt`'s correctly rounded root of each lane.
+    #[test]
+    fn lane_square_roots_are_alike_on_every_target(v in any::<[f32; 4]>()) {
+        let want = v.map(f32::sqrt).map(f32::to_bits);
+        prop_assert_eq!(sqrt(Vec4::from_array(v)).to_array().map(f32::to_bits), want);
+        prop_assert_eq!(sqrt_lanes(Vec4::from_array(v)).to_array().map(f32::to_bits), want);
+    }
 }
 
 /// `1 / (2ʷ − 1)`, and 1 for width 0.
