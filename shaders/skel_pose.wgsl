@@ -25,7 +25,9 @@
 //   bounds): skel_pose_nodes, then every instance's world box from its model transforms (the
 //   boxes CrowdCull's matrix pass would compute), so culling reads 32 bytes an instance.
 // - skel_pose_baked (skel_pose_baked.wgsl): one thread per (instance, bone) lerping the
-//   bone's skinning matrices baked at the two frames around the time (BakedClips).
+//   bone's skinning matrices baked at the two frames around the time (BakedClips). With
+//   bounds, skel_pose_advance_baked_bounds replaces skel_pose_advance and boxes each instance
+//   from its baked frames' boxes as it advances it.
 // The bone passes skip an instance on frames its pose update rate (LOD) leaves out.
 
 struct SkelPoseParams {
@@ -269,9 +271,13 @@ fn skel_instance_frames(inst: SkelPoseInstance) -> SkelFrames {
 @compute @workgroup_size(64)
 fn skel_pose_advance(@builtin(global_invocation_id) gid: vec3<u32>) {
     let i = skel_thread(gid, skel_pose.advance_row_threads);
-    if i >= skel_pose.instances {
-        return;
+    if i < skel_pose.instances {
+        skel_advance_instance(i);
     }
+}
+
+// Advances instance `i`'s playheads and samples its morph weights; returns its new state.
+fn skel_advance_instance(i: u32) -> SkelPoseInstance {
     var inst = skel_instances[i];
     let clip_a = inst.clips & 0xffffu;
     let clip_b = inst.clips >> 16u;
@@ -282,7 +288,7 @@ fn skel_pose_advance(@builtin(global_invocation_id) gid: vec3<u32>) {
         skel_instances[i] = inst;
     }
     if skel_pose.morph_vec4s == 0u {
-        return;
+        return inst;
     }
     let f = skel_instance_frames(inst);
     let row = skel_pose.row_vec4s;
@@ -295,6 +301,7 @@ fn skel_pose_advance(@builtin(global_invocation_id) gid: vec3<u32>) {
         }
         skel_morph_out[i * skel_pose.morph_vec4s + k] = w;
     }
+    return inst;
 }
 
 @compute @workgroup_size(64)

@@ -12,21 +12,6 @@
 // Every clip's baked rows, bones * 3 vec4s each.
 @group(0) @binding(14) var<storage, read> skel_baked_rows: array<vec4<f32>>;
 
-// Writes bone matrix `index` of the chunk from the top three rows of an affine matrix.
-fn skel_store_rows(index: u32, r0: vec4<f32>, r1: vec4<f32>, r2: vec4<f32>) {
-    let at = index * SKEL_BONE_VEC4S;
-    if SKEL_BONE_VEC4S == 3u {
-        skel_bones_out[at] = r0;
-        skel_bones_out[at + 1u] = r1;
-        skel_bones_out[at + 2u] = r2;
-    } else {
-        skel_bones_out[at] = vec4<f32>(r0.x, r1.x, r2.x, 0.0);
-        skel_bones_out[at + 1u] = vec4<f32>(r0.y, r1.y, r2.y, 0.0);
-        skel_bones_out[at + 2u] = vec4<f32>(r0.z, r1.z, r2.z, 0.0);
-        skel_bones_out[at + 3u] = vec4<f32>(r0.w, r1.w, r2.w, 1.0);
-    }
-}
-
 // skel_pose_baked gathers a workgroup's bone matrices here before they go out. A thread's own
 // matrix is 48 (or 64) bytes, so stores straight from each thread leave every warp-wide store
 // instruction writing 16 bytes of each 48 (or 64); through workgroup memory each store
@@ -38,7 +23,8 @@ var<workgroup> skel_baked_gather: array<vec4<f32>, 256>;
 var<workgroup> skel_baked_posed: array<u32, 64>;
 
 // Keeps local thread `l`'s bone matrix (the top three rows of an affine matrix) for
-// skel_baked_flush, laid out as skel_store_rows writes it.
+// skel_baked_flush, laid out as the bone buffer holds it: the three rows, or with 4x4 bones
+// the four columns.
 fn skel_keep_rows(l: u32, r0: vec4<f32>, r1: vec4<f32>, r2: vec4<f32>) {
     let at = l * SKEL_BONE_VEC4S;
     if SKEL_BONE_VEC4S == 3u {
@@ -141,30 +127,31 @@ fn skel_pose_baked(
 // with every joint, then with the reduced joint set.
 @group(0) @binding(15) var<storage, read> skel_baked_boxes: array<vec4<f32>>;
 
-// skel_pose_baked, and each posed instance's world box into CrowdCull's boxes: the union of the
+// skel_pose_advance, and each instance that poses this frame boxed in the world into
+// CrowdCull's boxes, for the bounds of a baked pose (PoseOptions::bounds): the union of the
 // boxes of its two frames (a lerp of two frames' skinning matrices keeps every vertex on the
 // segment between the two frames' positions of it), placed (the box of the placed box). An
 // instance that blends two clips gets a box that holds everything: it is never culled.
 //
-// Its matrices go straight out: the gather of skel_pose_baked made this pass slower on an
-// H100 (0.67-0.75 ms against 0.56 for 1 000 000 CesiumMan), the thread that boxes an instance
-// holding its workgroup's stores back.
+// A baked box needs the instance's time, not its bones, so one thread per instance makes it
+// here and the bone pass stays skel_pose_baked with its gathered stores. Boxing in the bone
+// pass (its bone-0 thread, stores straight) took 0.547 ms for 1 000 000 CesiumMan on an H100
+// against 0.503 for the gathered pass alone; gathered, the boxing thread held its workgroup's
+// stores back (0.67-0.72 ms).
 @compute @workgroup_size(64)
-fn skel_pose_baked_bounds(@builtin(global_invocation_id) gid: vec3<u32>) {
-    let t = skel_thread(gid, skel_pose.row_threads);
-    let b = skel_baked_bone(t);
-    if b.slot >= skel_pose.chunk_instances {
+fn skel_pose_advance_baked_bounds(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let i = skel_thread(gid, skel_pose.advance_row_threads);
+    if i >= skel_pose.instances {
         return;
     }
-    skel_store_rows(t, b.r0, b.r1, b.r2);
-    if b.bone == 0u {
-        skel_baked_box(skel_pose.first_instance + b.slot);
+    let inst = skel_advance_instance(i);
+    if skel_updates(i, inst.flags) {
+        skel_baked_box(i, inst);
     }
 }
 
-// Writes `instance`'s world box into CrowdCull's boxes (see skel_pose_baked_bounds).
-fn skel_baked_box(instance: u32) {
-    let inst = skel_instances[instance];
+// Writes `instance`'s world box into CrowdCull's boxes (see skel_pose_advance_baked_bounds).
+fn skel_baked_box(instance: u32, inst: SkelPoseInstance) {
     var lo = vec3<f32>(-SKEL_BOUNDS_INF);
     var hi = vec3<f32>(SKEL_BOUNDS_INF);
     if !(inst.weight > 0.0) {

@@ -69,7 +69,7 @@ pub struct GpuCrowdPose {
     base_params: [u32; 16],
     /// Threads per workgroup of the bone pass.
     group_threads: u32,
-    /// Whether the bone pass writes boxes.
+    /// Whether the pass writes boxes (the bone pass, or baked the advance pass).
     writes_bounds: bool,
 }
 
@@ -469,7 +469,7 @@ impl GpuCrowdPose {
         self.group_threads
     }
 
-    /// Whether the bone pass writes boxes ([`PoseOptions::bounds`]).
+    /// Whether the pass writes boxes (the bone pass, or baked the advance pass).([`PoseOptions::bounds`]).
     #[must_use]
     pub fn writes_bounds(&self) -> bool {
         self.writes_bounds

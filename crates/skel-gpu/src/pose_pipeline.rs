@@ -183,7 +183,8 @@ pub(crate) struct PosePipelineKey {
     pub bone_layout: BoneLayout,
     /// Threads per workgroup of the per-node entry points.
     pub group_threads: u32,
-    /// Whether the bone pass writes boxes (`skel_pose_nodes_bounds`, bindings 9–12).
+    /// Whether the pass writes boxes (bindings 9–12 per-node, 9, 10 and 15 baked): the bone
+    /// pass (`skel_pose_nodes_bounds`) or, baked, the advance pass.
     pub bounds: bool,
 }
 
@@ -215,8 +216,14 @@ pub(crate) fn pipelines(
         (PoseLayout::PerCharacter, _) => "skel_pose_characters",
         (PoseLayout::PerNode, false) => "skel_pose_nodes",
         (PoseLayout::PerNode, true) => "skel_pose_nodes_bounds",
-        (PoseLayout::Baked, false) => "skel_pose_baked",
-        (PoseLayout::Baked, true) => "skel_pose_baked_bounds",
+        (PoseLayout::Baked, _) => "skel_pose_baked",
+    };
+    // A baked box needs an instance's time, not its bones: the advance pass makes it
+    // (skel_pose_baked.wgsl says why).
+    let advance_entry = if key.layout == PoseLayout::Baked && key.bounds {
+        "skel_pose_advance_baked_bounds"
+    } else {
+        "skel_pose_advance"
     };
     let [bone_vec4s] = key.bone_layout.constants();
     let constants = [
@@ -233,7 +240,7 @@ pub(crate) fn pipelines(
         "skel pose",
         POSE_WGSL.into(),
         &[&group_layout],
-        ["skel_pose_advance", bones_entry],
+        [advance_entry, bones_entry],
         false,
         &constants,
     );

@@ -41,7 +41,7 @@ pub const CROWD_SKIN: &str = include_str!("../../shaders/skel_crowd_skin.wgsl");
 /// listed here, where `cargo xtask validate-shaders` compares it instead of validating it
 /// alone (skel-gpu's unit tests validate the whole of `POSE_WGSL`).
 pub const POSE_BOUNDS: &str = include_str!("../../shaders/skel_pose_bounds.wgsl");
-/// The pose pass's baked entry points (`skel_pose_baked`, `skel_pose_baked_bounds`), appended
+/// The pose pass's baked entry points (`skel_pose_baked`, `skel_pose_advance_baked_bounds`), appended
 /// after the bounds file in [`POSE_WGSL`](crate::POSE_WGSL): listed here for the same reason.
 pub const POSE_BAKED: &str = include_str!("../../shaders/skel_pose_baked.wgsl");
 
