@@ -306,6 +306,22 @@ fn culled_crowd_keeps_the_half_in_view_and_3x4_writes_three_quarters() {
         full["pose_bytes_written"].as_u64().unwrap(),
     );
     assert_eq!(a * 4, f * 3, "{affine} {full}");
+    // Baked, boxed by the pose and culled: posing everyone, or only those the cull keeps.
+    // Scattered, every second instance is in view.
+    for (bounds, scatter) in [("pose", false), ("seen", false), ("seen", true)] {
+        let extra: &[&str] = if scatter { &["--scatter"] } else { &[] };
+        let baked = [
+            &culled[..],
+            &["--layout", "baked", "--bounds", bounds],
+            extra,
+        ]
+        .concat();
+        let Some(run) = run_json("bench gpu crowd --layout baked --cull --bounds", &baked) else {
+            return;
+        };
+        assert_eq!(run["bounds"], bounds, "{run}");
+        assert_eq!(run["visible"], 32, "{run}");
+    }
     // A CPU-posed crowd culls on the CPU (`Crowd::cull`) with the same camera and grid.
     let on_cpu = [
         "crowd",

@@ -118,22 +118,25 @@ fn skel_cull_instances(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
 }
 
-// Appends `instance` to the visible list unless its box is outside one of the planes.
-fn skel_cull_keep(instance: u32, lo: vec3<f32>, hi: vec3<f32>) {
+// Appends `instance` to the visible list unless its box is outside one of the planes; returns
+// whether it did.
+fn skel_cull_keep(instance: u32, lo: vec3<f32>, hi: vec3<f32>) -> bool {
     for (var k = 0u; k < 6u; k += 1u) {
         let plane = skel_cull.planes[k];
         // The corner farthest along the plane's normal: outside it, the whole box is.
         let corner = select(lo, hi, plane.xyz >= vec3<f32>(0.0));
         if dot(plane.xyz, corner) + plane.w < 0.0 {
-            return;
+            return false;
         }
     }
     let slot = atomicAdd(&skel_cull_visible[0], 1u);
     atomicStore(&skel_cull_visible[1u + slot], instance);
+    return true;
 }
 
-// The cull of a crowd whose boxes the pose pass wrote (skel_pose_nodes_bounds): one thread per
-// instance reads its box (32 bytes) and tests it, nothing else. A box with min > max (no
+// The cull of a crowd whose boxes the pose pass wrote (skel_pose_nodes_bounds,
+// skel_pose_advance_baked_bounds): one thread per instance reads its box (32 bytes), tests it
+// and marks it seen or not in min.w. A box with min > max (no
 // finite part) is culled, as skel_cull_instances culls it.
 @compute @workgroup_size(64)
 fn skel_cull_boxes_only(@builtin(global_invocation_id) gid: vec3<u32>) {
@@ -142,10 +145,15 @@ fn skel_cull_boxes_only(@builtin(global_invocation_id) gid: vec3<u32>) {
         return;
     }
     let instance = skel_cull.chunk_first + local;
-    let lo = skel_cull_boxes[instance * 2u].xyz;
+    let low = skel_cull_boxes[instance * 2u];
+    let lo = low.xyz;
     let hi = skel_cull_boxes[instance * 2u + 1u].xyz;
-    if all(lo <= hi) {
-        skel_cull_keep(instance, lo, hi);
+    let kept = all(lo <= hi) && skel_cull_keep(instance, lo, hi);
+    // min.w: whether the instance was kept, for a baked pose pass that poses only those
+    // (skel_pose_baked_seen); written only where it changes.
+    let seen = select(0.0, 1.0, kept);
+    if low.w != seen {
+        skel_cull_boxes[instance * 2u].w = seen;
     }
 }
 

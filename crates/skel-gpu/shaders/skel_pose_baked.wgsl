@@ -113,7 +113,35 @@ fn skel_pose_baked(
     @builtin(local_invocation_index) l: u32,
 ) {
     let t = skel_thread(gid, skel_pose.row_threads);
-    let b = skel_baked_bone(t);
+    skel_baked_group(t, l, true);
+}
+
+// skel_pose_baked for the instances the cull between the advance pass and this one kept
+// (PoseOptions::skip_unseen): a box's min.w is 1 from skel_pose_advance_baked_bounds and 0
+// once skel_cull_boxes_only has left the instance out. An instance left out keeps its
+// matrices as they were; a workgroup of such instances stores nothing.
+@compute @workgroup_size(64)
+fn skel_pose_baked_seen(
+    @builtin(global_invocation_id) gid: vec3<u32>,
+    @builtin(local_invocation_index) l: u32,
+) {
+    let t = skel_thread(gid, skel_pose.row_threads);
+    let slot = t / skel_pose.bones;
+    var seen = false;
+    if slot < skel_pose.chunk_instances {
+        seen = skel_bounds_boxes[(skel_pose.first_instance + slot) * 2u].w != 0.0;
+    }
+    skel_baked_group(t, l, seen);
+}
+
+// Poses thread `t`'s bone (local index `l`) if `wanted`, and writes the workgroup's posed
+// matrices out together. Every thread of the workgroup calls it (it holds a barrier).
+fn skel_baked_group(t: u32, l: u32, wanted: bool) {
+    let zero = vec4<f32>(0.0);
+    var b = SkelBakedBone(skel_pose.chunk_instances, 0u, zero, zero, zero);
+    if wanted {
+        b = skel_baked_bone(t);
+    }
     let posed = b.slot < skel_pose.chunk_instances;
     skel_baked_posed[l] = select(0u, 1u, posed);
     if posed {
@@ -170,6 +198,8 @@ fn skel_baked_box(instance: u32, inst: SkelPoseInstance) {
             hi = center + half;
         }
     }
-    skel_bounds_boxes[instance * 2u] = vec4<f32>(lo, 0.0);
+    // min.w 1: seen, until a cull between this pass and the bone pass says otherwise
+    // (skel_pose_baked_seen).
+    skel_bounds_boxes[instance * 2u] = vec4<f32>(lo, 1.0);
     skel_bounds_boxes[instance * 2u + 1u] = vec4<f32>(hi, 0.0);
 }

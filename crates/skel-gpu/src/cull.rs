@@ -313,7 +313,10 @@ impl CrowdCull {
     /// ([`GpuCrowdPose::with_options`](crate::GpuCrowdPose::with_options) with
     /// [`PoseBounds`](crate::PoseBounds)): the culling dispatch reads one box (32 bytes) an
     /// instance and tests it, instead of boxing the instance from every part's bone matrix.
-    /// The visible set is the one [`encode`](Self::encode) keeps for the same boxes.
+    /// The visible set is the one [`encode`](Self::encode) keeps for the same boxes. Each
+    /// box's `min.w` becomes 1 for an instance kept and 0 for one left out, which a baked pose
+    /// pass that skips unseen instances reads
+    /// ([`PoseOptions::skip_unseen`](crate::PoseOptions::skip_unseen)).
     ///
     /// # Errors
     /// As [`encode`](Self::encode).
@@ -395,8 +398,10 @@ impl CrowdCull {
         self.chunks.len()
     }
 
-    /// Every instance's world box: `vec4` min then `vec4` max (w unused), 32 bytes an
-    /// instance; an instance without a finite sphere gets min > max and is culled.
+    /// Every instance's world box: `vec4` min then `vec4` max, 32 bytes an instance; an
+    /// instance without a finite sphere gets min > max and is culled. The `w` of max is 0;
+    /// the `w` of min is 0, or after [`encode_from_boxes`](Self::encode_from_boxes) 1 for an
+    /// instance it kept (and 1 from a baked pose pass's boxes until a cull says otherwise).
     #[must_use]
     pub fn boxes_buffer(&self) -> &wgpu::Buffer {
         &self.boxes

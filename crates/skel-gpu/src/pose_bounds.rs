@@ -208,4 +208,18 @@ pub struct PoseOptions<'a> {
     /// the baked frames, [`BakedClips::bake_boxes`](crate::BakedClips::bake_boxes), which
     /// leaves `table` unread); `None`: none.
     pub bounds: Option<PoseBounds<'a>>,
+    /// Pose only the instances the camera sees ([`PoseLayout::Baked`](crate::PoseLayout::Baked)
+    /// with `bounds` only). A baked box needs an instance's time, not its bones, so the
+    /// advance pass boxes every instance, a
+    /// [`CrowdCull::encode_from_boxes`](CrowdCull::encode_from_boxes) recorded between
+    /// [`record_advance`](crate::GpuCrowdPose::record_advance) and
+    /// [`record_bones`](crate::GpuCrowdPose::record_bones) marks each box seen or not, and the
+    /// bone pass leaves the matrices of an unseen instance as they were (a workgroup of unseen
+    /// instances stores nothing).
+    ///
+    /// Whatever else reads the bone buffer then reads stale matrices for the instances out of
+    /// view: a shadow pass with its own frustum, or a pick ray past the far plane. Without a
+    /// cull in between (or with [`GpuCrowdPose::record`](crate::GpuCrowdPose::record)) every
+    /// instance is posed, as without this option.
+    pub skip_unseen: bool,
 }

@@ -71,6 +71,8 @@ pub struct GpuCrowdPose {
     group_threads: u32,
     /// Whether the pass writes boxes (the bone pass, or baked the advance pass).
     writes_bounds: bool,
+    /// Whether the bone pass skips the instances the last cull left out.
+    skips_unseen: bool,
 }
 
 impl GpuCrowdPose {
@@ -102,10 +104,16 @@ impl GpuCrowdPose {
     /// rate keeps last frame's), for
     /// [`CrowdCull::encode_from_boxes`](crate::CrowdCull::encode_from_boxes).
     ///
+    /// With `options.skip_unseen` (baked, with bounds) the bone pass poses only the instances
+    /// that a [`CrowdCull::encode_from_boxes`](crate::CrowdCull::encode_from_boxes) recorded
+    /// between [`record_advance`](Self::record_advance) and
+    /// [`record_bones`](Self::record_bones) kept.
+    ///
     /// # Errors
     /// As [`new`](Self::new); [`GpuError::OutOfRange`] for a workgroup size other than 64,
     /// 128 or 256, bounds with a layout other than [`PoseLayout::PerNode`] and
-    /// [`PoseLayout::Baked`], or baked bounds with clips baked without boxes
+    /// [`PoseLayout::Baked`], `skip_unseen` without both [`PoseLayout::Baked`] and bounds, or
+    /// baked bounds with clips baked without boxes
     /// ([`BakedClips::bake_boxes`](crate::BakedClips::bake_boxes));
     /// [`GpuError::LengthMismatch`] for bounds of another node count or crowd;
     /// [`GpuError::MissingLimit`] for a workgroup or a count of storage buffers the device
@@ -133,6 +141,21 @@ impl GpuCrowdPose {
             });
         }
         check_clips(clips, initial)?;
+        if options.skip_unseen && (desc.layout != PoseLayout::Baked || options.bounds.is_none()) {
+            return Err(GpuError::OutOfRange {
+                what: "PoseOptions::skip_unseen",
+                got: format!(
+                    "{:?} {} bounds",
+                    desc.layout,
+                    if options.bounds.is_some() {
+                        "with"
+                    } else {
+                        "without"
+                    }
+                ),
+                expected: "PoseLayout::Baked with PoseOptions::bounds",
+            });
+        }
         if matches!(desc.layout, PoseLayout::PerCharacter | PoseLayout::PerNode)
             && clips.node_count > POSE_MAX_CHARACTER_NODES
         {
@@ -229,6 +252,7 @@ impl GpuCrowdPose {
                 bone_layout: bones.bone_layout(),
                 group_threads,
                 bounds: bounds.is_some(),
+                skip_unseen: options.skip_unseen,
             };
             let (layout, advance, pose) = pipelines(ctx, &key);
             let storage = |label, size: u64| {
@@ -316,6 +340,7 @@ impl GpuCrowdPose {
                 base_params,
                 group_threads,
                 writes_bounds: bounds.is_some(),
+                skips_unseen: options.skip_unseen,
             }
         })
     }
@@ -469,10 +494,18 @@ impl GpuCrowdPose {
         self.group_threads
     }
 
-    /// Whether the pass writes boxes (the bone pass, or baked the advance pass).([`PoseOptions::bounds`]).
+    /// Whether the pass writes boxes ([`PoseOptions::bounds`]): per-node the bone pass, baked
+    /// the advance pass.
     #[must_use]
     pub fn writes_bounds(&self) -> bool {
         self.writes_bounds
+    }
+
+    /// Whether the bone pass poses only the instances the last cull kept
+    /// ([`PoseOptions::skip_unseen`]).
+    #[must_use]
+    pub fn skips_unseen(&self) -> bool {
+        self.skips_unseen
     }
 
     /// Posed nodes per instance and bones per instance.

@@ -186,6 +186,9 @@ pub(crate) struct PosePipelineKey {
     /// Whether the pass writes boxes (bindings 9–12 per-node, 9, 10 and 15 baked): the bone
     /// pass (`skel_pose_nodes_bounds`) or, baked, the advance pass.
     pub bounds: bool,
+    /// Whether the baked bone pass poses only the instances the cull kept
+    /// (`skel_pose_baked_seen`).
+    pub skip_unseen: bool,
 }
 
 /// The bind group layout and the two pipelines (advance, bones) of `key`.
@@ -216,6 +219,7 @@ pub(crate) fn pipelines(
         (PoseLayout::PerCharacter, _) => "skel_pose_characters",
         (PoseLayout::PerNode, false) => "skel_pose_nodes",
         (PoseLayout::PerNode, true) => "skel_pose_nodes_bounds",
+        (PoseLayout::Baked, _) if key.skip_unseen => "skel_pose_baked_seen",
         (PoseLayout::Baked, _) => "skel_pose_baked",
     };
     // A baked box needs an instance's time, not its bones: the advance pass makes it

@@ -9,6 +9,7 @@
 mod affine_bones;
 mod alloc_count;
 mod baked_bounds;
+mod baked_seen;
 mod bone_counts;
 mod buffers;
 mod common;

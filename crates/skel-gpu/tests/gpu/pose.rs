@@ -177,7 +177,7 @@ fn check_tuned(
         };
         let options = PoseOptions {
             tuning,
-            bounds: None,
+            ..PoseOptions::default()
         };
         let pose =
             GpuCrowdPose::with_options(ctx, &clips, &bones, &instances, &desc, &options).unwrap();

@@ -107,6 +107,7 @@ fn scene(
             table: &table,
             cull: &cull,
         }),
+        ..PoseOptions::default()
     };
     let pose =
         GpuCrowdPose::with_options(ctx, &clips, &crowd, &instances(n), &desc, &options).unwrap();
@@ -326,7 +327,7 @@ fn bad_pose_options_are_typed_errors() {
     };
     let odd = PoseOptions {
         tuning: PoseTuning { group_threads: 100 },
-        bounds: None,
+        ..PoseOptions::default()
     };
     assert!(matches!(err(&per_node, &odd), GpuError::OutOfRange { .. }));
     let per_bone = GpuCrowdPoseDescriptor::default();
@@ -347,6 +348,34 @@ fn bad_pose_options_are_typed_errors() {
         GpuError::LengthMismatch {
             expected: 4,
             got: 5,
+            ..
+        }
+    ));
+    // Skipping unseen instances needs the baked layout and its boxes.
+    let unseen_per_node = PoseOptions {
+        bounds: Some(bounds(&cull)),
+        skip_unseen: true,
+        ..PoseOptions::default()
+    };
+    assert!(matches!(
+        err(&per_node, &unseen_per_node),
+        GpuError::OutOfRange {
+            what: "PoseOptions::skip_unseen",
+            ..
+        }
+    ));
+    let baked = GpuCrowdPoseDescriptor {
+        layout: PoseLayout::Baked,
+        max_chunk_bytes: None,
+    };
+    let unseen_unboxed = PoseOptions {
+        skip_unseen: true,
+        ..PoseOptions::default()
+    };
+    assert!(matches!(
+        err(&baked, &unseen_unboxed),
+        GpuError::OutOfRange {
+            what: "PoseOptions::skip_unseen",
             ..
         }
     ));

@@ -226,7 +226,7 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
     let (mut pose_gpu, mut upload_bytes) = (Vec::new(), 0u64);
     // `--cull` on a CPU-posed crowd: the bench's camera and grid, culled after each tick.
     let in_view = (f64::from(args.characters) * args.cull.in_view).round() as u32;
-    let placements = super::crowd_culled::placements(args.characters, in_view);
+    let placements = super::crowd_culled::placements(args.characters, in_view, args.cull.scatter);
     let view_projection = super::crowd_culled::view_projection();
     let mut cull_cpu = Vec::new();
     let uploaded = |crowd: &Crowd| crowd.gpu_pose().map_or(0, |p| p.uploaded_bytes());

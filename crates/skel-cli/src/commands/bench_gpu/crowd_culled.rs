@@ -4,7 +4,9 @@
 //! boxed and frustum-culled on the GPU ([`CrowdCull`]) and compute-skinned, all in one command
 //! buffer per frame, each pass timed by GPU timestamps. With `--bounds pose` the pose pass
 //! writes the boxes ([`PoseBounds`]) and the culling pass only tests them; the pose pass's time
-//! then includes the boxes.
+//! then includes the boxes. `--bounds seen` (baked only) runs the cull between the pose's
+//! advance pass, which boxes, and its bone pass, which then poses only the instances the cull
+//! kept ([`PoseOptions::skip_unseen`]); the pose time is then the sum of its two passes.
 //!
 //! The facade's [`Crowd`] (built without compute skinning) supplies the clip set, the meshes
 //! and their bone offsets; its own 4×4 bone buffer is left alone. The camera sits at the
@@ -43,11 +45,17 @@ pub(super) struct CullArgs {
     /// from 0 to 1. A CPU-posed crowd (`--posing cpu`) is culled on the CPU by `Crowd::cull`.
     #[arg(long, default_value_t = 0.5, value_parser = share)]
     pub(super) in_view: f64,
+    /// With `--cull`: spread the instances in view evenly over the crowd's order (every
+    /// second one for half) instead of taking the first ones, so that neighbours in the bone
+    /// buffer are seen and unseen together.
+    #[arg(long)]
+    pub(super) scatter: bool,
     /// With `--cull`: who boxes the instances: `cull` (the culling pass, from every part's bone
     /// matrix) or `pose` (the pose pass: per-node from the joints it holds, baked from the
     /// boxes baked with its frames; the culling pass then reads one box an instance). `pose`
-    /// needs `--layout per-node` or `baked`.
-    #[arg(long, default_value = "cull", value_parser = ["cull", "pose"])]
+    /// needs `--layout per-node` or `baked`. `seen` (`--layout baked`): as `pose`, with the
+    /// cull between the pose's passes and only the instances it keeps posed.
+    #[arg(long, default_value = "cull", value_parser = ["cull", "pose", "seen"])]
     pub(super) bounds: String,
     /// Threads per workgroup of the per-node pose pass: 64, 128 or 256 (more instances a
     /// group). Other than 64 takes the direct path (module docs).
@@ -78,9 +86,14 @@ impl CullArgs {
         (self.cull && on_gpu) || self.bone_layout == "3x4" || self.pose_group != 64
     }
 
-    /// Whether the pose pass writes the boxes (`--cull --bounds pose`).
+    /// Whether the pose pass writes the boxes (`--cull --bounds pose` or `seen`).
     fn pose_bounds(&self) -> bool {
-        self.cull && self.bounds == "pose"
+        self.cull && (self.bounds == "pose" || self.bounds == "seen")
+    }
+
+    /// Whether only the instances the cull keeps are posed (`--cull --bounds seen`).
+    fn skip_unseen(&self) -> bool {
+        self.cull && self.bounds == "seen"
     }
 
     fn layout(&self) -> BoneLayout {
@@ -153,15 +166,19 @@ pub(super) fn view_projection() -> Mat4 {
     Mat4::perspective_rh(std::f32::consts::FRAC_PI_2, 1.0, 0.1, 1.0e6) * view
 }
 
-/// Where instance `i` of `n` stands: rows of 32 on the ground, a metre apart, the first
-/// `in_view` of them from 3 m in front of the camera on, the others from 3 m behind it.
-pub(super) fn placements(n: u32, in_view: u32) -> Vec<Mat4> {
+/// Where instance `i` of `n` stands: rows of 32 on the ground, a metre apart, `in_view` of
+/// them from 3 m in front of the camera on, the others from 3 m behind it. The ones in front
+/// are the first `in_view`, or with `scatter` spread evenly over the crowd (`i` is in front
+/// when `⌊(i + 1)·in_view / n⌋ > ⌊i·in_view / n⌋`: every second one for half the crowd).
+pub(super) fn placements(n: u32, in_view: u32, scatter: bool) -> Vec<Mat4> {
+    let before = |i: u32| (u64::from(i) * u64::from(in_view) / u64::from(n.max(1))) as u32;
     (0..n)
         .map(|i| {
-            let (k, side) = if i < in_view {
-                (i, -1.0)
-            } else {
-                (i - in_view, 1.0)
+            let (k, side) = match (scatter, i < in_view) {
+                (false, true) => (i, -1.0),
+                (false, false) => (i - in_view, 1.0),
+                (true, _) if before(i + 1) > before(i) => (before(i), -1.0),
+                (true, _) => (i - before(i), 1.0),
             };
             let (col, row) = ((k % 32) as f32, (k / 32) as f32);
             Mat4::from_translation(Vec3::new((col - 15.5) * 0.1, -0.8, side * (3.0 + row)))
@@ -220,7 +237,7 @@ pub(super) fn run(
                 max_chunk_bytes: desc.max_chunk_bytes,
             },
         )?;
-        pass.set_placements(ctx, &placements(n, in_view))?;
+        pass.set_placements(ctx, &placements(n, in_view, args.scatter))?;
         if args.pose_bounds() {
             table = Some(PoseBoundsTable::new(set, &inputs)?);
         }
@@ -237,6 +254,7 @@ pub(super) fn run(
             .as_ref()
             .zip(cull.as_ref())
             .map(|(table, cull)| PoseBounds { table, cull }),
+        skip_unseen: args.skip_unseen(),
     };
     let mut pose = GpuCrowdPose::with_options(ctx, &clips, &bones, instances, desc, &options)?;
     let mut pipelines: Vec<CrowdSkinning> = Vec::new();
@@ -306,11 +324,11 @@ pub(super) fn run(
         let set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
             label: Some("bench gpu crowd (direct)"),
             ty: wgpu::QueryType::Timestamp,
-            count: 6,
+            count: 8,
         });
         let resolve = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("bench gpu crowd (direct) timestamps"),
-            size: 48,
+            size: 64,
             usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
             mapped_at_creation: false,
         });
@@ -326,6 +344,10 @@ pub(super) fn run(
             })
     };
     let period = f64::from(ctx.queue.get_timestamp_period());
+    // Pose (0, 1), cull (2, 3), skin (4, 5) and, skipping unseen instances, the bone pass
+    // after the cull (6, 7).
+    let seen = pose.skips_unseen();
+    let queries_used = if seen { 8 } else { 6 };
     let list_bytes = (u64::from(n) + 1) * 4;
     let (mut prepare, mut wall) = (Vec::new(), Vec::new());
     let (mut pose_gpu, mut cull_gpu, mut span_cull, mut span_frame, mut skin_gpu) =
@@ -344,7 +366,11 @@ pub(super) fn run(
                 label: Some("bench pose"),
                 timestamp_writes: writes(0),
             });
-            pose.record(&mut pass);
+            if pose.skips_unseen() {
+                pose.record_advance(&mut pass);
+            } else {
+                pose.record(&mut pass);
+            }
         }
         if let Some(pass) = &cull {
             if pose.writes_bounds() {
@@ -352,6 +378,15 @@ pub(super) fn run(
             } else {
                 pass.encode_timed(ctx, &mut encoder, &planes, writes(2))?;
             }
+        }
+        if pose.skips_unseen() {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("bench pose bones (seen)"),
+                timestamp_writes: writes(6),
+            });
+            pose.record_bones(&mut pass);
+        }
+        if let Some(pass) = &cull {
             encoder.copy_buffer_to_buffer(
                 pass.visible_buffer(),
                 0,
@@ -385,7 +420,7 @@ pub(super) fn run(
             }
         }
         if let Some((set, resolve)) = &queries {
-            encoder.resolve_query_set(set, 0..6, resolve, 0);
+            encoder.resolve_query_set(set, 0..queries_used, resolve, 0);
         }
         ctx.queue.submit([encoder.finish()]);
         let _ = ctx.device.poll(wgpu::PollType::wait_indefinitely());
@@ -396,18 +431,25 @@ pub(super) fn run(
         prepare.push(prepare_ms);
         wall.push(wall_ms);
         if let Some((_, resolve)) = &queries {
-            let t: Vec<u64> = skel::gpu::readback::read_buffer_as(ctx, resolve, 0, 6)?;
+            let t: Vec<u64> =
+                skel::gpu::readback::read_buffer_as(ctx, resolve, 0, queries_used as usize)?;
             let ms = |a: usize, b: usize| t[b].saturating_sub(t[a]) as f64 * period / 1e6;
-            pose_gpu.push(ms(0, 1));
+            if seen {
+                pose_gpu.push(ms(0, 1) + ms(6, 7));
+            } else {
+                pose_gpu.push(ms(0, 1));
+            }
             if cull.is_some() {
                 cull_gpu.push(ms(2, 3));
-                span_cull.push(ms(0, 3));
+                span_cull.push(ms(0, if seen { 7 } else { 3 }));
             }
             if !skins.is_empty() {
                 skin_gpu.push(ms(4, 5));
             }
             let last = if !skins.is_empty() {
                 5
+            } else if seen {
+                7
             } else if cull.is_some() {
                 3
             } else {
@@ -436,9 +478,7 @@ pub(super) fn run(
         figures: CullFigures {
             bone_layout: args.bone_layout.clone(),
             cull: args.cull,
-            bounds: args
-                .cull
-                .then(|| if pose.writes_bounds() { "pose" } else { "cull" }.to_owned()),
+            bounds: args.cull.then(|| args.bounds.clone()),
             pose_group: pose.group_threads(),
             placed_in_view: args.cull.then_some(in_view),
             visible,
