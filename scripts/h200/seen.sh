@@ -1,0 +1,37 @@
+#!/bin/bash
+# Baked boxes by the advance pass, and posing only what the camera sees (issue 47), on the
+# lent GPU machine: each stripped `skel` in .devbin/v/ (.xz unpacked; e.g. head = the build
+# before, adv = boxes by the advance pass) and .devbin/skel (which has --bounds seen),
+# interleaved, three rounds (ROUNDS), CesiumMan, GPU posing, baked, 3x4 bones:
+# - 1 000 000 posed alone; posed, boxed and culled (half in view) with --bounds pose;
+# - .devbin/skel only: --bounds seen with the half in view first, scattered (every second
+#   instance), and a tenth in view; the first round also measures the copy bandwidth;
+# - 100 000 posed, boxed, culled and skinned, --bounds pose, and seen (.devbin/skel).
+# One JSON object per run in $OUT/seen.jsonl, each preceded by `== BUILD ARGS` in
+# $OUT/seen.txt. Carry .gl and .devbin. N1, N2 and FRAMES shrink it for a dry run on lavapipe.
+set -u
+source scripts/h200/prelude.sh
+for f in .devbin/v/*.xz .devbin/skel.xz; do [ -e "$f" ] && xz -d -f "$f"; done
+chmod +x .devbin/v/* .devbin/skel 2>/dev/null
+N1=${N1:-1000000}; N2=${N2:-100000}; F=${FRAMES:-30}
+BUILDS="$(ls .devbin/v) skel"
+run() { # build args...
+  local b=$1; shift
+  local bin=.devbin/v/$b; [ "$b" = skel ] && bin=$B
+  echo "== $b $*" >> "$OUT/seen.txt"
+  t $bin bench gpu crowd $C --posing gpu --json --frames $F --bone-layout 3x4 --layout baked "$@" >> "$OUT/seen.jsonl" 2>>"$L"
+}
+for round in $(seq 1 ${ROUNDS:-3}); do
+  if [ "$round" = 1 ]; then COPY="--copy-mib 1024"; else COPY=""; fi
+  for b in $BUILDS; do
+    run $b --characters $N1 --no-skin
+    run $b --characters $N1 --no-skin --cull --bounds pose
+    run $b --characters $N2 --cull --bounds pose
+  done
+  run skel --characters $N1 --no-skin --cull --bounds seen $COPY
+  run skel --characters $N1 --no-skin --cull --bounds seen --scatter
+  run skel --characters $N1 --no-skin --cull --bounds seen --in-view 0.1
+  run skel --characters $N1 --no-skin --cull --bounds pose --in-view 0.1
+  run skel --characters $N2 --cull --bounds seen
+done
+echo done >> "$L"
