@@ -200,21 +200,25 @@ impl Crowd {
         .map_err(SkelError::gpu("crowd bones"))?;
         let mut gpu_posing = match desc.posing {
             Posing::Cpu => None,
-            Posing::Gpu(layout) => Some(
-                GpuPosing::new(
-                    ctx,
-                    &asset.rig,
-                    &gpu,
-                    desc.clip,
-                    layout,
-                    desc.max_chunk_bytes,
+            Posing::Gpu(layout) => {
+                let cull = desc
+                    .gpu_cull
+                    .then(|| GpuCull::new(ctx, asset, &gpu, desc.max_chunk_bytes))
+                    .transpose()?;
+                Some(
+                    GpuPosing::new(
+                        ctx,
+                        &asset.rig,
+                        &gpu,
+                        desc.clip,
+                        layout,
+                        desc.max_chunk_bytes,
+                        cull,
+                    )
+                    .map_err(SkelError::gpu("crowd GPU posing"))?,
                 )
-                .map_err(SkelError::gpu("crowd GPU posing"))?,
-            ),
+            }
         };
-        if let Some(posing) = gpu_posing.as_mut().filter(|_| desc.gpu_cull) {
-            posing.cull = Some(GpuCull::new(ctx, asset, &gpu, desc.max_chunk_bytes)?);
-        }
         let morph = match &gpu_posing {
             Some(posing) => Some(MorphWeights {
                 buffer: posing.pose.morph_buffer(),

@@ -12,6 +12,8 @@ pub(crate) struct GpuCull {
     /// `None` when the character has no joint sphere: such a crowd is never culled, as on the
     /// CPU path.
     pub(crate) pass: Option<CrowdCull>,
+    /// The joint spheres the pass boxes, by bone (for a baked pose pass's boxes).
+    pub(crate) inputs: CullInputs,
     /// Bytes of the visible list (count and one entry per instance).
     pub(crate) list_bytes: u64,
     pub(crate) count: CountReadback,
@@ -52,6 +54,7 @@ impl GpuCull {
         };
         Ok(Self {
             pass,
+            inputs,
             list_bytes: (u64::from(bones.instance_count()) + 1) * 4,
             count: CountReadback::new(ctx),
             dispatch: None,

@@ -7,8 +7,11 @@ use skel_anim::Rig;
 use skel_gpu::glam::Mat4;
 use skel_gpu::{
     BakedClips, CROWD_BONE_BYTES, CrowdBones, GpuClipSet, GpuClipSetOptions, GpuClips, GpuContext,
-    GpuCrowdPose, GpuCrowdPoseDescriptor, GpuError, PoseInstance, PoseLayout,
+    GpuCrowdPose, GpuCrowdPoseDescriptor, GpuError, PoseBounds, PoseBoundsTable, PoseInstance,
+    PoseLayout, PoseOptions,
 };
+
+use crate::crowd_cull_pass::GpuCull;
 
 /// Where a [`Crowd`](crate::Crowd) poses its instances.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -38,6 +41,11 @@ pub(crate) struct GpuPosing {
 impl GpuPosing {
     /// Resamples `rig`'s clips and sets up posing `bones.instance_count()` instances, every one
     /// playing `clip` from 0 (clip 0 at rest when the asset has none: the pass needs a clip).
+    ///
+    /// With a GPU `cull` and [`PoseLayout::Baked`], the clips' frames are boxed too and the
+    /// pose pass writes every instance's box ([`PoseOptions::bounds`]), so that
+    /// [`Crowd::encode_cull`](crate::Crowd::encode_cull) only tests boxes: one read of 32
+    /// bytes an instance instead of every joint sphere's bone matrix.
     pub(crate) fn new(
         ctx: &GpuContext,
         rig: &Rig,
@@ -45,16 +53,27 @@ impl GpuPosing {
         clip: Option<usize>,
         layout: PoseLayout,
         max_chunk_bytes: Option<u64>,
+        cull: Option<GpuCull>,
     ) -> Result<Self, GpuError> {
         let options = GpuClipSetOptions::for_skeletons(rig.data());
         let set = GpuClipSet::new(rig, &options)?;
         let mut clips = GpuClips::new(ctx, &set)?;
+        let boxed = cull
+            .as_ref()
+            .and_then(|c| Some((c.pass.as_ref()?, &c.inputs)))
+            .filter(|_| layout == PoseLayout::Baked);
+        let mut table = None;
         if layout == PoseLayout::Baked {
-            clips.upload_baked(ctx, &BakedClips::new(rig, &set, &options)?)?;
+            let mut baked = BakedClips::new(rig, &set, &options)?;
+            if let Some((_, inputs)) = boxed {
+                baked.bake_boxes(&set, inputs)?;
+                table = Some(PoseBoundsTable::new(&set, inputs)?);
+            }
+            clips.upload_baked(ctx, &baked)?;
         }
         let id = u16::try_from(clip.unwrap_or(0)).unwrap_or(u16::MAX);
         let initial = vec![PoseInstance::new(id, 0.0); bones.instance_count() as usize];
-        let pose = GpuCrowdPose::new(
+        let pose = GpuCrowdPose::with_options(
             ctx,
             &clips,
             bones,
@@ -63,6 +82,13 @@ impl GpuPosing {
                 layout,
                 max_chunk_bytes,
             },
+            &PoseOptions {
+                bounds: table
+                    .as_ref()
+                    .zip(boxed)
+                    .map(|(table, (cull, _))| PoseBounds { table, cull }),
+                ..PoseOptions::default()
+            },
         )?;
         Ok(Self {
             set,
@@ -70,7 +96,7 @@ impl GpuPosing {
             pose,
             dt: 0.0,
             readback: PoseReadback::default(),
-            cull: None,
+            cull,
         })
     }
 }

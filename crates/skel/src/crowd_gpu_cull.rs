@@ -51,7 +51,10 @@ impl Crowd {
     /// its joints' spheres under its posed bones, moved by its placement
     /// ([`set_placements`](Self::set_placements)), tested against the frustum of
     /// `view_projection` (projection · view, WebGPU's clip space), and the instances left
-    /// made the crowd's visible list (in no particular order). Skinning then writes only them,
+    /// made the crowd's visible list (in no particular order). A baked crowd
+    /// ([`PoseLayout::Baked`](skel_gpu::PoseLayout::Baked)) is boxed by its pose pass from
+    /// boxes baked with its clips, a little larger than the joints' (`docs/gpu-posing.md`),
+    /// and this pass only tests them. Skinning then writes only them,
     /// and [`CrowdRenderer`](crate::render::CrowdRenderer) draws only them. The same boxes
     /// and the same conservative test as [`cull`](Self::cull) on the CPU path. Call it every
     /// frame: the list stays as the last cull left it. A character without joint spheres is
@@ -97,12 +100,21 @@ impl Crowd {
         view_projection: Mat4,
     ) -> Result<(), SkelError> {
         let list = self.gpu.instances_buffer().clone();
+        let boxed = self
+            .gpu_posing
+            .as_ref()
+            .is_some_and(|p| p.pose.writes_bounds());
         let cull = self.gpu_cull_state()?;
         let Some(pass) = &cull.pass else {
             return Ok(());
         };
-        pass.encode(ctx, encoder, &skel_gpu::frustum_planes(view_projection))
-            .map_err(SkelError::gpu("crowd GPU cull"))?;
+        let planes = skel_gpu::frustum_planes(view_projection);
+        if boxed {
+            pass.encode_from_boxes(ctx, encoder, &planes, None)
+        } else {
+            pass.encode(ctx, encoder, &planes)
+        }
+        .map_err(SkelError::gpu("crowd GPU cull"))?;
         encoder.copy_buffer_to_buffer(pass.visible_buffer(), 0, &list, 0, cull.list_bytes);
         cull.count.record(encoder, pass.visible_buffer());
         Ok(())

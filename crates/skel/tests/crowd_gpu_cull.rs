@@ -16,7 +16,7 @@ mod common;
 use common::gpu;
 #[path = "crowd/scene.rs"]
 mod scene;
-use scene::{SIDE, Scene, paused_gpu_crowd, scene};
+use scene::{SIDE, Scene, paused_gpu_crowd, paused_gpu_crowd_posed, scene};
 
 /// Instance `i`'s time in clip 0 (as the CPU culling tests pose it).
 fn time_of(i: u32) -> f32 {
@@ -159,6 +159,89 @@ fn the_gpu_cull_keeps_exactly_the_boxes_in_view() {
         }
     }
     assert_eq!(count, Some(u32::try_from(kept.len()).unwrap()));
+}
+
+/// Every instance's box (min, max) as the crowd's GPU cull left it.
+fn gpu_boxes(ctx: &GpuContext, crowd: &Crowd) -> Vec<(Vec3, Vec3)> {
+    let cull = crowd.gpu_cull().unwrap();
+    let n = crowd.gpu().instance_count() as usize;
+    let boxes: Vec<Vec4> = readback::read_buffer_as(ctx, cull.boxes_buffer(), 0, 2 * n).unwrap();
+    boxes
+        .chunks_exact(2)
+        .map(|b| (b[0].truncate(), b[1].truncate()))
+        .collect()
+}
+
+#[test]
+fn a_baked_crowd_is_culled_from_the_boxes_its_pose_pass_writes() {
+    let Some(ctx) = gpu("baked crowd GPU cull") else {
+        return;
+    };
+    let Scene {
+        asset,
+        placements,
+        view_projection,
+        ..
+    } = scene(&ctx);
+    let mut baked = paused_gpu_crowd_posed(
+        &ctx,
+        &asset,
+        &placements,
+        time_of,
+        true,
+        None,
+        PoseLayout::Baked,
+    );
+    let mut exact = gpu_crowd(&ctx, &asset, &placements);
+    // The baked crowd's pose pass boxes it (from boxes baked with its clips); the exact one's
+    // cull boxes it from its bones.
+    assert!(baked.gpu_pose().unwrap().writes_bounds());
+    assert!(!exact.gpu_pose().unwrap().writes_bounds());
+    frame(&ctx, &mut baked, None, Some(view_projection));
+    frame(&ctx, &mut exact, None, Some(view_projection));
+    let (kept, boxes) = (listed(&ctx, &baked), gpu_boxes(&ctx, &baked));
+    let planes = frustum_planes(view_projection);
+    let expected: Vec<u32> = (0u32..)
+        .zip(&boxes)
+        .filter(|(_, b)| box_kept(&planes, b.0, b.1))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(
+        kept, expected,
+        "the GPU's list against a CPU test of its boxes"
+    );
+    // Each baked box holds the joints' box of the same pose (within a thousandth of the
+    // character: the bake and the resampling each err by less), so everything the exact cull
+    // keeps, the baked cull keeps.
+    let exact_boxes = gpu_boxes(&ctx, &exact);
+    let (lo, hi) = exact_boxes[0];
+    let slack = 1e-3 * (hi - lo).length();
+    let mut larger = 0;
+    for (i, (b, e)) in boxes.iter().zip(&exact_boxes).enumerate() {
+        assert!(
+            b.0.cmple(e.0 + slack).all() && b.1.cmpge(e.1 - slack).all(),
+            "instance {i}: baked box {b:?} does not hold the joints' box {e:?}"
+        );
+        larger += usize::from(b.0.cmplt(e.0 - slack).any() || b.1.cmpgt(e.1 + slack).any());
+    }
+    let exact_kept = listed(&ctx, &exact);
+    assert!(
+        exact_kept.iter().all(|i| kept.contains(i)),
+        "the baked cull dropped an instance the exact cull keeps"
+    );
+    assert!(
+        kept.len() + 20 <= placements.len(),
+        "the baked cull keeps {} of {}",
+        kept.len(),
+        placements.len()
+    );
+    eprintln!(
+        "baked: {} kept against the exact cull's {}; {larger} of {} boxes larger than the \
+         joints' by more than {slack}",
+        kept.len(),
+        exact_kept.len(),
+        boxes.len()
+    );
 }
 
 /// Draws the crowd (already skinned and placed) and reads the picture back.

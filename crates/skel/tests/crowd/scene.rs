@@ -64,6 +64,27 @@ pub fn paused_gpu_crowd(
     cull: bool,
     max_chunk_bytes: Option<u64>,
 ) -> Crowd {
+    paused_gpu_crowd_posed(
+        ctx,
+        asset,
+        placements,
+        time,
+        cull,
+        max_chunk_bytes,
+        PoseLayout::PerBone,
+    )
+}
+
+/// [`paused_gpu_crowd`] posed with `layout`.
+pub fn paused_gpu_crowd_posed(
+    ctx: &GpuContext,
+    asset: &AssetContainer,
+    placements: &[Mat4],
+    time: impl Fn(u32) -> f32,
+    cull: bool,
+    max_chunk_bytes: Option<u64>,
+    layout: PoseLayout,
+) -> Crowd {
     let n = u32::try_from(placements.len()).unwrap();
     let mut crowd = Crowd::new(
         ctx,
@@ -71,7 +92,7 @@ pub fn paused_gpu_crowd(
         &CrowdDescriptor {
             instances: n,
             clip: Some(0),
-            posing: Posing::Gpu(PoseLayout::PerBone),
+            posing: Posing::Gpu(layout),
             gpu_cull: cull,
             max_chunk_bytes,
             ..CrowdDescriptor::default()
