@@ -167,6 +167,11 @@ impl Crowd {
             first.add_layer(LayerDesc::new(clip))?;
         }
         let on_gpu = matches!(desc.posing, Posing::Gpu(_));
+        if desc.pose_only_seen
+            && !(desc.gpu_cull && desc.posing == Posing::Gpu(skel_gpu::PoseLayout::Baked))
+        {
+            return Err(crate::CullError::PoseOnlySeen.into());
+        }
         let players = if on_gpu {
             Vec::new()
         } else {
@@ -206,16 +211,8 @@ impl Crowd {
                     .then(|| GpuCull::new(ctx, asset, &gpu, desc.max_chunk_bytes))
                     .transpose()?;
                 Some(
-                    GpuPosing::new(
-                        ctx,
-                        &asset.rig,
-                        &gpu,
-                        desc.clip,
-                        layout,
-                        desc.max_chunk_bytes,
-                        cull,
-                    )
-                    .map_err(SkelError::gpu("crowd GPU posing"))?,
+                    GpuPosing::new(ctx, &asset.rig, &gpu, desc, layout, cull)
+                        .map_err(SkelError::gpu("crowd GPU posing"))?,
                 )
             }
         };
@@ -423,9 +420,16 @@ impl Crowd {
                 label: Some("skel crowd pose"),
                 timestamp_writes,
             });
-            posing.pose.record(&mut pass);
+            if posing.pose.skips_unseen() {
+                // The bones wait for the cull (`encode_cull`).
+                posing.pose.record_advance(&mut pass);
+            } else {
+                posing.pose.record(&mut pass);
+            }
         }
-        posing.readback.record(ctx, encoder, &self.gpu);
+        if !posing.pose.skips_unseen() {
+            posing.readback.record(ctx, encoder, &self.gpu);
+        }
         Ok(())
     }
 

@@ -33,6 +33,14 @@ pub struct CrowdDescriptor {
     /// an instance (placement, box, list entry). A CPU-posed crowd culls with
     /// [`Crowd::cull`](crate::Crowd::cull) without it.
     pub gpu_cull: bool,
+    /// With [`Posing::Gpu`]`(`[`PoseLayout::Baked`](skel_gpu::PoseLayout::Baked)`)` and
+    /// [`gpu_cull`](Self::gpu_cull): pose only the instances the camera sees. A baked
+    /// instance's box needs its time, not its bones, so [`Crowd::upload`](crate::Crowd::upload)
+    /// advances and boxes every instance, and [`Crowd::encode_cull`](crate::Crowd::encode_cull)
+    /// culls and then poses the instances it kept. An instance out of view keeps the matrices
+    /// it was last posed with: whatever else reads the bone buffer (a shadow pass with its own
+    /// frustum) sees those. A frame that records no `encode_cull` poses nobody.
+    pub pose_only_seen: bool,
 }
 
 impl Default for CrowdDescriptor {
@@ -47,6 +55,7 @@ impl Default for CrowdDescriptor {
             posing: Posing::Cpu,
             max_chunk_bytes: None,
             gpu_cull: false,
+            pose_only_seen: false,
         }
     }
 }

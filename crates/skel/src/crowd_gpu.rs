@@ -11,6 +11,7 @@ use skel_gpu::{
     PoseLayout, PoseOptions,
 };
 
+use crate::CrowdDescriptor;
 use crate::crowd_cull_pass::GpuCull;
 
 /// Where a [`Crowd`](crate::Crowd) poses its instances.
@@ -40,21 +41,25 @@ pub(crate) struct GpuPosing {
 
 impl GpuPosing {
     /// Resamples `rig`'s clips and sets up posing `bones.instance_count()` instances, every one
-    /// playing `clip` from 0 (clip 0 at rest when the asset has none: the pass needs a clip).
+    /// playing `desc.clip` from 0 (clip 0 at rest when the asset has none: the pass needs a
+    /// clip), in chunks of `desc.max_chunk_bytes`.
     ///
     /// With a GPU `cull` and [`PoseLayout::Baked`], the clips' frames are boxed too and the
     /// pose pass writes every instance's box ([`PoseOptions::bounds`]), so that
     /// [`Crowd::encode_cull`](crate::Crowd::encode_cull) only tests boxes: one read of 32
-    /// bytes an instance instead of every joint sphere's bone matrix.
+    /// bytes an instance instead of every joint sphere's bone matrix. With
+    /// `desc.pose_only_seen` too, the
+    /// bone pass poses only the instances that cull keeps ([`PoseOptions::skip_unseen`]); a
+    /// character without joint spheres, never culled, is posed whole.
     pub(crate) fn new(
         ctx: &GpuContext,
         rig: &Rig,
         bones: &CrowdBones,
-        clip: Option<usize>,
+        desc: &CrowdDescriptor,
         layout: PoseLayout,
-        max_chunk_bytes: Option<u64>,
         cull: Option<GpuCull>,
     ) -> Result<Self, GpuError> {
+        let (clip, max_chunk_bytes) = (desc.clip, desc.max_chunk_bytes);
         let options = GpuClipSetOptions::for_skeletons(rig.data());
         let set = GpuClipSet::new(rig, &options)?;
         let mut clips = GpuClips::new(ctx, &set)?;
@@ -87,6 +92,7 @@ impl GpuPosing {
                     .as_ref()
                     .zip(boxed)
                     .map(|(table, (cull, _))| PoseBounds { table, cull }),
+                skip_unseen: desc.pose_only_seen && table.is_some(),
                 ..PoseOptions::default()
             },
         )?;

@@ -117,6 +117,16 @@ impl Crowd {
         .map_err(SkelError::gpu("crowd GPU cull"))?;
         encoder.copy_buffer_to_buffer(pass.visible_buffer(), 0, &list, 0, cull.list_bytes);
         cull.count.record(encoder, pass.visible_buffer());
+        if let Some(posing) = self.gpu_posing.as_mut().filter(|p| p.pose.skips_unseen()) {
+            {
+                let mut bones = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                    label: Some("skel crowd pose (seen)"),
+                    timestamp_writes: None,
+                });
+                posing.pose.record_bones(&mut bones);
+            }
+            posing.readback.record(ctx, encoder, &self.gpu);
+        }
         Ok(())
     }
 

@@ -105,6 +105,12 @@ pub enum CullError {
     /// The GPU-posed crowd was made without [`CrowdDescriptor::gpu_cull`](crate::CrowdDescriptor::gpu_cull).
     #[error("the crowd was made without a GPU cull (CrowdDescriptor::gpu_cull)")]
     GpuCullOff,
+    /// [`CrowdDescriptor::pose_only_seen`](crate::CrowdDescriptor::pose_only_seen) without
+    /// baked GPU posing and the GPU cull.
+    #[error(
+        "posing only what is seen needs Posing::Gpu(PoseLayout::Baked) and CrowdDescriptor::gpu_cull"
+    )]
+    PoseOnlySeen,
     /// Fewer placements than instances.
     #[error("{given} placements for {instances} instances")]
     Placements {

@@ -244,6 +244,115 @@ fn a_baked_crowd_is_culled_from_the_boxes_its_pose_pass_writes() {
     );
 }
 
+#[test]
+fn a_crowd_that_poses_only_what_it_sees_draws_the_whole_crowds_picture() {
+    let Some(ctx) = gpu("baked crowd posing only what it sees") else {
+        return;
+    };
+    let Scene {
+        asset,
+        placements,
+        view_projection,
+        camera,
+    } = scene(&ctx);
+    let n = u32::try_from(placements.len()).unwrap();
+    let make = |only_seen: bool| {
+        let mut crowd = Crowd::new(
+            &ctx,
+            &asset,
+            &CrowdDescriptor {
+                instances: n,
+                clip: Some(0),
+                posing: Posing::Gpu(PoseLayout::Baked),
+                gpu_cull: true,
+                pose_only_seen: only_seen,
+                ..CrowdDescriptor::default()
+            },
+        )
+        .unwrap();
+        let playback: Vec<skel::gpu::PoseInstance> = (0..n)
+            .map(|i| skel::gpu::PoseInstance::new(0, time_of(i)).speed(0.0))
+            .collect();
+        crowd.set_instances(&ctx, 0, &playback).unwrap();
+        crowd.set_placements(&ctx, &placements).unwrap();
+        crowd.tick(0.0);
+        crowd
+    };
+    let (mut seen, mut all) = (make(true), make(false));
+    assert!(seen.gpu_pose().unwrap().skips_unseen());
+    assert!(!all.gpu_pose().unwrap().skips_unseen());
+    let target = OffscreenTarget::new(&ctx.device, 160, 160, 1).unwrap();
+    let rest = skel::gltf::rest_world_matrices(&asset.animation).unwrap();
+    let renderer = |crowd: &Crowd| {
+        let r =
+            CrowdRenderer::new(&ctx, &asset, crowd, &rest, &placements, &target.format()).unwrap();
+        r.set_camera(&ctx.queue, &camera);
+        r
+    };
+    let (seen_renderer, all_renderer) = (renderer(&seen), renderer(&all));
+    frame(&ctx, &mut seen, Some(&seen_renderer), Some(view_projection));
+    frame(&ctx, &mut all, Some(&all_renderer), Some(view_projection));
+    let kept = listed(&ctx, &seen);
+    assert_eq!(kept, listed(&ctx, &all));
+    assert!(!kept.is_empty() && kept.len() < placements.len());
+    // The seen instances are posed as the crowd that poses everyone poses them; the others
+    // were never posed (the buffer starts zeroed).
+    let bones = |crowd: &Crowd| -> Vec<Mat4> {
+        let count = crowd.gpu().instance_count() * crowd.gpu().bones_per_instance();
+        readback::read_buffer_as(&ctx, crowd.gpu().bones_buffer(), 0, count as usize).unwrap()
+    };
+    let per = seen.gpu().bones_per_instance() as usize;
+    let (seen_bones, all_bones) = (bones(&seen), bones(&all));
+    for i in 0..placements.len() {
+        let (s, a) = (
+            &seen_bones[i * per..(i + 1) * per],
+            &all_bones[i * per..(i + 1) * per],
+        );
+        if kept.contains(&(i as u32)) {
+            assert_eq!(s, a, "seen instance {i}");
+        } else {
+            assert!(
+                s.iter().all(|m| *m == Mat4::ZERO),
+                "unseen instance {i} was posed"
+            );
+            assert!(a.iter().any(|m| *m != Mat4::ZERO));
+        }
+    }
+    let whole = picture(&ctx, &asset, &all_renderer, &target);
+    let drawn = picture(&ctx, &asset, &seen_renderer, &target);
+    let background = whole.chunks_exact(4).filter(|p| *p == &whole[..4]).count();
+    assert!(
+        background < whole.len() / 4 * 9 / 10,
+        "the picture is nearly empty"
+    );
+    assert_eq!(
+        differing(&whole, &drawn),
+        0,
+        "posing only the seen against posing all"
+    );
+    // Only with baked posing and the GPU cull.
+    for (posing, gpu_cull) in [
+        (Posing::Gpu(PoseLayout::PerBone), true),
+        (Posing::Gpu(PoseLayout::Baked), false),
+        (Posing::Cpu, false),
+    ] {
+        let got = Crowd::new(
+            &ctx,
+            &asset,
+            &CrowdDescriptor {
+                posing,
+                gpu_cull,
+                pose_only_seen: true,
+                ..CrowdDescriptor::default()
+            },
+        );
+        assert!(
+            matches!(got, Err(SkelError::Cull(CullError::PoseOnlySeen))),
+            "{posing:?} {gpu_cull}: {got:?}"
+        );
+    }
+}
+
 /// Draws the crowd (already skinned and placed) and reads the picture back.
 fn picture(
     ctx: &GpuContext,
