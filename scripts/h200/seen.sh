@@ -7,8 +7,8 @@
 # - .devbin/skel only: --bounds seen with the half in view first, scattered (every second
 #   instance), and a tenth in view; the first round also measures the copy bandwidth;
 # - 100 000 posed, boxed, culled and skinned, --bounds pose, and seen (.devbin/skel).
-# One JSON object per run in $OUT/seen.jsonl, each preceded by `== BUILD ARGS` in
-# $OUT/seen.txt. Carry .gl and .devbin. N1, N2 and FRAMES shrink it for a dry run on lavapipe.
+# One JSON object per run in $OUT/seen.jsonl and its `== BUILD ARGS` in $OUT/seen.txt (a run
+# that printed nothing: its line in $OUT/failed.txt); scripts/h200/tag_runs.py joins them. Carry .gl and .devbin. N1, N2 and FRAMES shrink it for a dry run on lavapipe.
 set -u
 source scripts/h200/prelude.sh
 for f in .devbin/v/*.xz .devbin/skel.xz; do [ -e "$f" ] && xz -d -f "$f"; done
@@ -18,8 +18,13 @@ BUILDS="$(ls .devbin/v) skel"
 run() { # build args...
   local b=$1; shift
   local bin=.devbin/v/$b; [ "$b" = skel ] && bin=$B
-  echo "== $b $*" >> "$OUT/seen.txt"
-  t $bin bench gpu crowd $C --posing gpu --json --frames $F --bone-layout 3x4 --layout baked "$@" >> "$OUT/seen.jsonl" 2>>"$L"
+  local out
+  out=$(t $bin bench gpu crowd $C --posing gpu --json --frames $F --bone-layout 3x4 --layout baked "$@" 2>>"$L")
+  if [ -n "$out" ]; then
+    echo "== $b $*" >> "$OUT/seen.txt"; echo "$out" >> "$OUT/seen.jsonl"
+  else
+    echo "== $b $*" >> "$OUT/failed.txt"
+  fi
 }
 for round in $(seq 1 ${ROUNDS:-3}); do
   if [ "$round" = 1 ]; then COPY="--copy-mib 1024"; else COPY=""; fi

@@ -69,16 +69,21 @@ pub(super) fn pose_cull(inputs: &[Vec<Value>]) -> Result<String, String> {
     if bars.is_empty() {
         return Err("no culled run of 1 000 000 characters".to_owned());
     }
-    let top = bars
-        .iter()
-        .map(|(_, pose, cull)| pose + cull)
-        .fold(TARGET_MS, f64::max);
-    let names: Vec<String> = bars.iter().map(|(label, _, _)| label.clone()).collect();
     let first = inputs.iter().flatten().next().ok_or("no runs")?;
     let caption = format!(
         "1 000 000 CesiumMan posed and culled on an {} (half in view, medians)",
         text(first, "adapter")?
     );
+    stacked_bars(caption, &bars)
+}
+
+/// The bars `(label, pose, cull)` stacked, their sums written above them, against the target.
+fn stacked_bars(caption: String, bars: &[Bar]) -> Result<String, String> {
+    let top = bars
+        .iter()
+        .map(|(_, pose, cull)| pose + cull)
+        .fold(TARGET_MS, f64::max);
+    let names: Vec<String> = bars.iter().map(|(label, _, _)| label.clone()).collect();
     svg(|area| {
         let mut chart = ChartBuilder::on(area)
             .caption(caption, ("sans-serif", 18))
@@ -141,4 +146,48 @@ pub(super) fn pose_cull(inputs: &[Vec<Value>]) -> Result<String, String> {
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 12, y)], target.stroke_width(2)));
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
+}
+
+/// The baked runs drawn, in order: the build, `--bounds`, whether scattered, and the label.
+/// `pose` with no cull is the pose pass alone.
+const BAKED_RUNS: [(&str, &str, bool, &str); 5] = [
+    ("skel", "", false, "pose alone"),
+    ("head", "pose", false, "boxes by the bone pass"),
+    ("skel", "pose", false, "boxes by the advance pass"),
+    ("skel", "seen", false, "only the seen posed"),
+    ("skel", "seen", true, "only the seen, scattered"),
+];
+
+/// Pose + cull of 1 000 000 baked CesiumMan (3×4 bones, half in view): where the boxes come
+/// from, and posing only the instances the cull keeps. Input: one file of runs, each with the
+/// `build` it ran and its `args` (added to the bench's JSON when the file was committed).
+pub(super) fn baked_cull(inputs: &[Vec<Value>]) -> Result<String, String> {
+    let runs = inputs.first().ok_or("no input")?;
+    let mut bars: Vec<Bar> = Vec::new();
+    for (build, bounds, scatter, label) in BAKED_RUNS {
+        let chosen: Vec<&Value> = runs
+            .iter()
+            .filter(|r| num(r, "characters") == Ok(1_000_000.0))
+            .filter(|r| text(r, "build") == Ok(build))
+            .filter(|r| text(r, "bounds").unwrap_or("") == bounds)
+            .filter(|r| text(r, "args").is_ok_and(|a| a.contains("--scatter") == scatter))
+            .filter(|r| text(r, "args").is_ok_and(|a| !a.contains("--in-view")))
+            .collect();
+        if chosen.is_empty() {
+            return Err(format!("no run of {build} with bounds {bounds:?} (scatter {scatter})"));
+        }
+        let mut pose = chosen
+            .iter()
+            .map(|r| num(r, "pose_gpu_ms"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut cull: Vec<f64> = chosen.iter().filter_map(|r| num(r, "cull_gpu_ms").ok()).collect();
+        let cull = if cull.is_empty() { 0.0 } else { median(&mut cull) };
+        bars.push((label.to_owned(), median(&mut pose), cull));
+    }
+    let first = runs.first().ok_or("no runs")?;
+    let caption = format!(
+        "1 000 000 baked CesiumMan posed and culled on an {} (3×4, half in view, medians)",
+        text(first, "adapter")?
+    );
+    stacked_bars(caption, &bars)
 }
