@@ -174,14 +174,23 @@ pub(super) fn baked_cull(inputs: &[Vec<Value>]) -> Result<String, String> {
             .filter(|r| text(r, "args").is_ok_and(|a| !a.contains("--in-view")))
             .collect();
         if chosen.is_empty() {
-            return Err(format!("no run of {build} with bounds {bounds:?} (scatter {scatter})"));
+            return Err(format!(
+                "no run of {build} with bounds {bounds:?} (scatter {scatter})"
+            ));
         }
         let mut pose = chosen
             .iter()
             .map(|r| num(r, "pose_gpu_ms"))
             .collect::<Result<Vec<_>, _>>()?;
-        let mut cull: Vec<f64> = chosen.iter().filter_map(|r| num(r, "cull_gpu_ms").ok()).collect();
-        let cull = if cull.is_empty() { 0.0 } else { median(&mut cull) };
+        let mut cull: Vec<f64> = chosen
+            .iter()
+            .filter_map(|r| num(r, "cull_gpu_ms").ok())
+            .collect();
+        let cull = if cull.is_empty() {
+            0.0
+        } else {
+            median(&mut cull)
+        };
         bars.push((label.to_owned(), median(&mut pose), cull));
     }
     let first = runs.first().ok_or("no runs")?;

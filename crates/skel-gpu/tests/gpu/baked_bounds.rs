@@ -53,6 +53,34 @@ fn read_boxes(ctx: &skel_gpu::GpuContext, cull: &CrowdCull, n: usize) -> Vec<Box
         .collect()
 }
 
+/// `n` instances' 3×4 bones of `bone_count` bones each, and their cull of `inputs`' spheres,
+/// the instances placed by [`placements`].
+pub(crate) fn placed_crowd(
+    ctx: &skel_gpu::GpuContext,
+    n: usize,
+    bone_count: u32,
+    inputs: &CullInputs,
+) -> (CrowdBones, CrowdCull) {
+    let bones =
+        CrowdBones::new_gpu_posed_with_layout(ctx, n as u32, bone_count, BoneLayout::Affine3x4)
+            .unwrap();
+    let cull = CrowdCull::new(
+        ctx,
+        &bones,
+        &CrowdCullDescriptor {
+            parts: &inputs.parts,
+            bones: &inputs.bones,
+            index_count: 3,
+            first_index: 0,
+            base_vertex: 0,
+            max_chunk_bytes: None,
+        },
+    )
+    .unwrap();
+    cull.set_placements(ctx, &placements(n)).unwrap();
+    (bones, cull)
+}
+
 fn check(file: &str) {
     let Some(ctx) = ctx() else { return };
     let Some(ch): Option<Character> = character(file) else {
@@ -72,28 +100,8 @@ fn check(file: &str) {
     let mut clips = GpuClips::new(ctx, &set).unwrap();
     clips.upload_baked(ctx, &baked).unwrap();
     let n = 42;
-    let crowd = CrowdBones::new_gpu_posed_with_layout(
-        ctx,
-        n as u32,
-        set.bone_count(),
-        BoneLayout::Affine3x4,
-    )
-    .unwrap();
-    let cull = CrowdCull::new(
-        ctx,
-        &crowd,
-        &CrowdCullDescriptor {
-            parts: &inputs.parts,
-            bones: &inputs.bones,
-            index_count: 3,
-            first_index: 0,
-            base_vertex: 0,
-            max_chunk_bytes: None,
-        },
-    )
-    .unwrap();
+    let (crowd, cull) = placed_crowd(ctx, n, set.bone_count(), &inputs);
     let placements = placements(n);
-    cull.set_placements(ctx, &placements).unwrap();
     let table = PoseBoundsTable::new(&set, &inputs).unwrap();
     let count = rig.data().clips.len();
     let (instances, starts): (Vec<PoseInstance>, Vec<f32>) = (0..n)

@@ -11,39 +11,24 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 use skel_anim::Rig;
 use skel_gpu::{
-    BakedClips, BoneLayout, CrowdBones, CrowdCull, CrowdCullDescriptor, CullInputs, GpuClipSet,
-    GpuClipSetOptions, GpuClips, GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor, PoseBounds,
-    PoseBoundsTable, PoseInstance, PoseLayout, PoseOptions, readback,
+    BakedClips, CrowdBones, CrowdCull, CullInputs, GpuClipSet, GpuClipSetOptions, GpuClips,
+    GpuContext, GpuCrowdPose, GpuCrowdPoseDescriptor, PoseBounds, PoseBoundsTable, PoseInstance,
+    PoseLayout, PoseOptions, readback,
 };
 
 use crate::affine_bones::read_bones;
+use crate::baked_bounds::placed_crowd;
 use crate::common::ctx;
-use crate::cull::{character, frustum, placements};
+use crate::cull::{character, frustum};
 
-/// One crowd: its bones, its cull and its pose pass.
+/// One crowd: its bones and its cull.
 struct Crowd {
     bones: CrowdBones,
     cull: CrowdCull,
 }
 
 fn crowd(ctx: &GpuContext, n: usize, bone_count: u32, inputs: &CullInputs) -> Crowd {
-    let bones =
-        CrowdBones::new_gpu_posed_with_layout(ctx, n as u32, bone_count, BoneLayout::Affine3x4)
-            .unwrap();
-    let cull = CrowdCull::new(
-        ctx,
-        &bones,
-        &CrowdCullDescriptor {
-            parts: &inputs.parts,
-            bones: &inputs.bones,
-            index_count: 3,
-            first_index: 0,
-            base_vertex: 0,
-            max_chunk_bytes: None,
-        },
-    )
-    .unwrap();
-    cull.set_placements(ctx, &placements(n)).unwrap();
+    let (bones, cull) = placed_crowd(ctx, n, bone_count, inputs);
     Crowd { bones, cull }
 }
 
