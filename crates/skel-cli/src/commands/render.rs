@@ -105,6 +105,8 @@ pub enum PosingArg {
     /// The GPU pose pass from clips baked at load to skinning matrices
     /// (`PoseLayout::Baked`): fewer GPU cycles a frame, more GPU memory.
     Baked,
+    /// `baked`, posing only the characters the GPU cull keeps (`CrowdDescriptor::pose_only_seen`).
+    BakedSeen,
     /// One CPU player per character.
     Cpu,
 }
@@ -116,6 +118,7 @@ impl PosingArg {
         match self {
             Self::Gpu => CrowdPosing::Gpu,
             Self::Baked => CrowdPosing::Baked,
+            Self::BakedSeen => CrowdPosing::BakedSeen,
             Self::Cpu => CrowdPosing::Cpu,
         }
     }

@@ -40,6 +40,9 @@ pub enum CrowdPosing {
     Gpu,
     /// The GPU pose pass from baked clips (`PoseLayout::Baked`).
     Baked,
+    /// [`Baked`](Self::Baked), posing only the characters the GPU cull keeps
+    /// (`CrowdDescriptor::pose_only_seen`).
+    BakedSeen,
     /// One CPU player per character, bones uploaded every frame.
     Cpu,
 }
@@ -231,11 +234,12 @@ pub(crate) fn make_crowd(
         compute: true,
         posing: match spec.posing {
             _ if !on_gpu => Posing::Cpu,
-            CrowdPosing::Baked => Posing::Gpu(PoseLayout::Baked),
+            CrowdPosing::Baked | CrowdPosing::BakedSeen => Posing::Gpu(PoseLayout::Baked),
             _ => Posing::Gpu(PoseLayout::PerBone),
         },
         // Culled on the GPU after the pose pass (the CPU path culls with `Crowd::cull`).
         gpu_cull: on_gpu,
+        pose_only_seen: on_gpu && spec.posing == CrowdPosing::BakedSeen,
         ..CrowdDescriptor::default()
     };
     let mut crowd = Crowd::new(ctx, container, &desc).map_err(crowd_error("building it"))?;
@@ -253,10 +257,10 @@ pub(crate) fn make_crowd(
         crowd
             .set_instances(ctx, 0, &playback)
             .map_err(crowd_error("setting its playback"))?;
-        let label = if spec.posing == CrowdPosing::Baked {
-            "GPU, baked"
-        } else {
-            "GPU"
+        let label = match spec.posing {
+            CrowdPosing::Baked => "GPU, baked",
+            CrowdPosing::BakedSeen => "GPU, baked, the seen only",
+            _ => "GPU",
         };
         return Ok((crowd, label));
     }
