@@ -6,7 +6,8 @@
 # - 1 000 000 posed alone; posed, boxed and culled (half in view) with --bounds pose;
 # - .devbin/skel only: --bounds seen with the half in view first, scattered (every second
 #   instance), and a tenth in view; the first round also measures the copy bandwidth;
-# - 100 000 posed, boxed, culled and skinned, --bounds pose, and seen (.devbin/skel).
+# - 100 000 posed, boxed, culled and skinned, --bounds pose, and seen (.devbin/skel);
+# - the CPU path beside them (100 000 posed on every core, uploaded, skinned: $OUT/cpu.jsonl).
 # One JSON object per run in $OUT/seen.jsonl and its `== BUILD ARGS` in $OUT/seen.txt (a run
 # that printed nothing: its line in $OUT/failed.txt); scripts/h200/tag_runs.py joins them. Carry .gl and .devbin. N1, N2 and FRAMES shrink it for a dry run on lavapipe.
 set -u
@@ -38,5 +39,7 @@ for round in $(seq 1 ${ROUNDS:-3}); do
   run skel --characters $N1 --no-skin --cull --bounds seen --in-view 0.1
   run skel --characters $N1 --no-skin --cull --bounds pose --in-view 0.1
   run skel --characters $N2 --cull --bounds seen
+  # The CPU path beside them: 100 000 posed on every core, uploaded and skinned.
+  t $B bench gpu crowd $C --posing cpu --characters $N2 --frames 20 --json >> "$OUT/cpu.jsonl" 2>>"$L"
 done
 echo done >> "$L"
