@@ -9,7 +9,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::motions::{fixed_motions, motion, smooth_rig};
+use common::motions::{Motion, fixed_motions, motion, smooth_rig};
 use proptest::prelude::*;
 use skel_anim::{
     AnimError, AnimationData, Compression, CpuKernels, KeyFormat, NullSink, Player, Rig,
@@ -136,6 +136,35 @@ proptest! {
             ..Compression::default()
         };
         round_trip(&smooth_rig(&motions, keys), c, keys)?;
+    }
+}
+
+#[test]
+fn an_unkeyed_rotation_whose_rest_is_zero_reads_back_as_written() {
+    // Every node of the fixed motions turns; two more only shift, beside turning ones in
+    // their quads, and one of those has a zero rest rotation (a file may say so). The reader
+    // rebuilds an unkeyed lane of a bit-packed rotation group from its rest, made unit as the
+    // compressor made it: a zero rotation must stay zero there, not become NaN.
+    let mut motions = fixed_motions();
+    for parent in [1, 4] {
+        motions.push(Motion {
+            turn: 0.0,
+            shift: 0.05,
+            ..motions[4].clone()
+        });
+        motions.last_mut().unwrap().parent = parent;
+    }
+    let mut data = smooth_rig(&motions, 61);
+    let zero = data.nodes.len() - 1;
+    data.nodes[zero].rotation = [0.0; 4];
+    for nlerp in [true, false] {
+        let c = Compression {
+            keys: KeyFormat::Variable,
+            nlerp,
+            bound: 1e-4,
+            ..Compression::default()
+        };
+        round_trip(&data, c, 61).unwrap();
     }
 }
 
