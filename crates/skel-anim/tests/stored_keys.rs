@@ -140,11 +140,12 @@ proptest! {
 }
 
 #[test]
-fn an_unkeyed_rotation_whose_rest_is_zero_reads_back_as_written() {
+fn unkeyed_rotations_whose_rest_is_zero_or_a_half_turn_read_back_as_written() {
     // Every node of the fixed motions turns; two more only shift, beside turning ones in
     // their quads, and one of those has a zero rest rotation (a file may say so). The reader
     // rebuilds an unkeyed lane of a bit-packed rotation group from its rest, made unit as the
-    // compressor made it: a zero rotation must stay zero there, not become NaN.
+    // compressor made it: a zero rotation must stay zero there, not become NaN, and a half
+    // turn (w = 0) keep its sign.
     let mut motions = fixed_motions();
     for parent in [1, 4] {
         motions.push(Motion {
@@ -157,6 +158,8 @@ fn an_unkeyed_rotation_whose_rest_is_zero_reads_back_as_written() {
     let mut data = smooth_rig(&motions, 61);
     let zero = data.nodes.len() - 1;
     data.nodes[zero].rotation = [0.0; 4];
+    // The other a half turn (w = 0: the sign rule's edge).
+    data.nodes[zero - 1].rotation = [0.0, 1.0, 0.0, 0.0];
     for nlerp in [true, false] {
         let c = Compression {
             keys: KeyFormat::Variable,
