@@ -176,8 +176,11 @@ pub use pose_bounds::{
     POSE_GROUP_CONSTANT, POSE_GROUP_THREADS, PoseBounds, PoseBoundsTable, PoseOptions, PoseTuning,
 };
 pub use pose_data::PoseLayout;
-pub use pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, POSE_MAX_CLIPS, POSE_WGSL, PoseInstance};
-pub use pose_pass::{GpuCrowdPose, GpuCrowdPoseDescriptor, POSE_WORKGROUP_SIZE};
+pub use pose_data::{
+    GpuClips, GpuCrowdPoseDescriptor, POSE_MAX_CHARACTER_NODES, POSE_MAX_CLIPS, POSE_WGSL,
+    PoseInstance,
+};
+pub use pose_pass::{GpuCrowdPose, POSE_WORKGROUP_SIZE};
 pub use shader::{
     FragmentBindings, Influences, ShaderFragment, SkinningVariant, bone_texture_layout_entry,
 };

@@ -223,3 +223,25 @@ pub struct PoseOptions<'a> {
     /// instance is posed, as without this option.
     pub skip_unseen: bool,
 }
+
+impl PoseOptions<'_> {
+    /// Fails unless [`skip_unseen`](Self::skip_unseen) is off, or the pass is baked with
+    /// bounds: the unseen are known before the bones only from a baked pass's boxes.
+    pub(crate) fn check_skip_unseen(&self, layout: crate::PoseLayout) -> Result<(), GpuError> {
+        if self.skip_unseen && (layout != crate::PoseLayout::Baked || self.bounds.is_none()) {
+            return Err(GpuError::OutOfRange {
+                what: "PoseOptions::skip_unseen",
+                got: format!(
+                    "{layout:?} {} bounds",
+                    if self.bounds.is_some() {
+                        "with"
+                    } else {
+                        "without"
+                    }
+                ),
+                expected: "PoseLayout::Baked with PoseOptions::bounds",
+            });
+        }
+        Ok(())
+    }
+}

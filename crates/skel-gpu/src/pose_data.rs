@@ -17,6 +17,16 @@ pub const POSE_WGSL: &str = concat!(
     include_str!("../shaders/skel_pose_baked.wgsl")
 );
 
+/// What [`GpuCrowdPose::new`](crate::GpuCrowdPose::new) sets up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GpuCrowdPoseDescriptor {
+    /// The bone pass's thread layout.
+    pub layout: PoseLayout,
+    /// The largest chunk of the bone buffer one dispatch binds, in bytes; `None`: the device's
+    /// `max_storage_buffer_binding_size`. Smaller values exercise the chunking.
+    pub max_chunk_bytes: Option<u64>,
+}
+
 /// Posed nodes the one-thread-per-character layout holds in private memory (and the per-node
 /// layout in workgroup memory).
 pub const POSE_MAX_CHARACTER_NODES: u32 = 64;

@@ -19,7 +19,9 @@
 
 use crate::compute_pass::groups_2d;
 use crate::pose_bounds::PoseOptions;
-use crate::pose_data::{GpuClips, POSE_MAX_CHARACTER_NODES, PoseInstance, PoseLayout};
+use crate::pose_data::{
+    GpuClips, GpuCrowdPoseDescriptor, POSE_MAX_CHARACTER_NODES, PoseInstance, PoseLayout,
+};
 use crate::pose_pipeline::{
     BAKED_BINDINGS, BoundsBindings, PosePipelineKey, check_clips, pipelines,
 };
@@ -34,16 +36,6 @@ const PARAMS_STRIDE: u64 = 256;
 
 /// Bytes of one chunk's parameters (`SkelPoseParams`).
 const PARAMS_BYTES: usize = 64;
-
-/// What [`GpuCrowdPose::new`] sets up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct GpuCrowdPoseDescriptor {
-    /// The bone pass's thread layout.
-    pub layout: PoseLayout,
-    /// The largest chunk of the bone buffer one dispatch binds, in bytes; `None`: the device's
-    /// `max_storage_buffer_binding_size`. Smaller values exercise the chunking.
-    pub max_chunk_bytes: Option<u64>,
-}
 
 /// A crowd posed on the GPU (see the module docs): the instances' state, their morph weights,
 /// and the bind groups that pose them into a [`CrowdBones`] buffer.
@@ -141,21 +133,7 @@ impl GpuCrowdPose {
             });
         }
         check_clips(clips, initial)?;
-        if options.skip_unseen && (desc.layout != PoseLayout::Baked || options.bounds.is_none()) {
-            return Err(GpuError::OutOfRange {
-                what: "PoseOptions::skip_unseen",
-                got: format!(
-                    "{:?} {} bounds",
-                    desc.layout,
-                    if options.bounds.is_some() {
-                        "with"
-                    } else {
-                        "without"
-                    }
-                ),
-                expected: "PoseLayout::Baked with PoseOptions::bounds",
-            });
-        }
+        options.check_skip_unseen(desc.layout)?;
         if matches!(desc.layout, PoseLayout::PerCharacter | PoseLayout::PerNode)
             && clips.node_count > POSE_MAX_CHARACTER_NODES
         {

@@ -211,8 +211,19 @@ impl Crowd {
                     .then(|| GpuCull::new(ctx, asset, &gpu, desc.max_chunk_bytes))
                     .transpose()?;
                 Some(
-                    GpuPosing::new(ctx, &asset.rig, &gpu, desc, layout, cull)
-                        .map_err(SkelError::gpu("crowd GPU posing"))?,
+                    GpuPosing::new(
+                        ctx,
+                        &asset.rig,
+                        &gpu,
+                        crate::crowd_gpu::GpuPosingSpec {
+                            clip: desc.clip,
+                            layout,
+                            max_chunk_bytes: desc.max_chunk_bytes,
+                            only_seen: desc.pose_only_seen,
+                        },
+                        cull,
+                    )
+                    .map_err(SkelError::gpu("crowd GPU posing"))?,
                 )
             }
         };
@@ -373,64 +384,6 @@ impl Crowd {
                 .filter(|(_, p)| p.visible())
                 .map(|(i, _)| i),
         );
-    }
-
-    /// Copies the bone array and the visible list into the next staging slot and records
-    /// their copies into `encoder` (see [`CrowdBones::upload`]); submit `encoder` afterwards.
-    ///
-    /// # Errors
-    /// [`SkelError::Gpu`] with [`GpuError::StagingBusy`] when earlier uploads were never
-    /// submitted, or a mapping error.
-    pub fn upload(
-        &mut self,
-        ctx: &GpuContext,
-        encoder: &mut wgpu::CommandEncoder,
-    ) -> Result<(), SkelError> {
-        self.upload_timed(ctx, encoder, None)
-    }
-
-    /// [`upload`](Self::upload) with GPU timestamps around the pose pass of a GPU-posed crowd
-    /// (ignored on the CPU path; for benchmarks, needs `Features::TIMESTAMP_QUERY`).
-    ///
-    /// # Errors
-    /// As [`upload`](Self::upload).
-    pub fn upload_timed(
-        &mut self,
-        ctx: &GpuContext,
-        encoder: &mut wgpu::CommandEncoder,
-        timestamp_writes: Option<wgpu::ComputePassTimestampWrites<'_>>,
-    ) -> Result<(), SkelError> {
-        let Some(posing) = &mut self.gpu_posing else {
-            let uploaded = if self.gpu.morph_weights_buffer().is_some() {
-                self.gpu.upload_with_morph_weights(
-                    ctx,
-                    encoder,
-                    &self.bones,
-                    &self.morph_weights,
-                    &self.visible,
-                )
-            } else {
-                self.gpu.upload(ctx, encoder, &self.bones, &self.visible)
-            };
-            return uploaded.map_err(SkelError::gpu("crowd upload"));
-        };
-        posing.pose.prepare(ctx, posing.dt);
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("skel crowd pose"),
-                timestamp_writes,
-            });
-            if posing.pose.skips_unseen() {
-                // The bones wait for the cull (`encode_cull`).
-                posing.pose.record_advance(&mut pass);
-            } else {
-                posing.pose.record(&mut pass);
-            }
-        }
-        if !posing.pose.skips_unseen() {
-            posing.readback.record(ctx, encoder, &self.gpu);
-        }
-        Ok(())
     }
 
     /// Records one compute pass with one dispatch per mesh, skinning every visible instance

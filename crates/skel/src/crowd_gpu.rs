@@ -11,7 +11,6 @@ use skel_gpu::{
     PoseLayout, PoseOptions,
 };
 
-use crate::CrowdDescriptor;
 use crate::crowd_cull_pass::GpuCull;
 
 /// Where a [`Crowd`](crate::Crowd) poses its instances.
@@ -24,6 +23,18 @@ pub enum Posing {
     /// On the GPU with the given thread layout: up to two clips per instance (a cross-fade or
     /// a 1D blend), playheads advanced on the GPU, nothing uploaded per instance per frame.
     Gpu(PoseLayout),
+}
+
+/// What a crowd's GPU posing is built for (from its
+/// [`CrowdDescriptor`](crate::CrowdDescriptor)).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct GpuPosingSpec {
+    /// The clip every instance starts with (`None`: clip 0 at rest).
+    pub(crate) clip: Option<usize>,
+    pub(crate) layout: PoseLayout,
+    pub(crate) max_chunk_bytes: Option<u64>,
+    /// Pose only the instances the GPU cull keeps (baked, with a cull).
+    pub(crate) only_seen: bool,
 }
 
 /// A crowd's GPU posing state.
@@ -41,25 +52,29 @@ pub(crate) struct GpuPosing {
 
 impl GpuPosing {
     /// Resamples `rig`'s clips and sets up posing `bones.instance_count()` instances, every one
-    /// playing `desc.clip` from 0 (clip 0 at rest when the asset has none: the pass needs a
-    /// clip), in chunks of `desc.max_chunk_bytes`.
+    /// playing `spec.clip` from 0 (clip 0 at rest when the asset has none: the pass needs a
+    /// clip), in chunks of `spec.max_chunk_bytes`.
     ///
     /// With a GPU `cull` and [`PoseLayout::Baked`], the clips' frames are boxed too and the
     /// pose pass writes every instance's box ([`PoseOptions::bounds`]), so that
     /// [`Crowd::encode_cull`](crate::Crowd::encode_cull) only tests boxes: one read of 32
-    /// bytes an instance instead of every joint sphere's bone matrix. With
-    /// `desc.pose_only_seen` too, the
+    /// bytes an instance instead of every joint sphere's bone matrix. With `spec.only_seen`
+    /// too, the
     /// bone pass poses only the instances that cull keeps ([`PoseOptions::skip_unseen`]); a
     /// character without joint spheres, never culled, is posed whole.
     pub(crate) fn new(
         ctx: &GpuContext,
         rig: &Rig,
         bones: &CrowdBones,
-        desc: &CrowdDescriptor,
-        layout: PoseLayout,
+        spec: GpuPosingSpec,
         cull: Option<GpuCull>,
     ) -> Result<Self, GpuError> {
-        let (clip, max_chunk_bytes) = (desc.clip, desc.max_chunk_bytes);
+        let GpuPosingSpec {
+            clip,
+            layout,
+            max_chunk_bytes,
+            only_seen,
+        } = spec;
         let options = GpuClipSetOptions::for_skeletons(rig.data());
         let set = GpuClipSet::new(rig, &options)?;
         let mut clips = GpuClips::new(ctx, &set)?;
@@ -92,7 +107,7 @@ impl GpuPosing {
                     .as_ref()
                     .zip(boxed)
                     .map(|(table, (cull, _))| PoseBounds { table, cull }),
-                skip_unseen: desc.pose_only_seen && table.is_some(),
+                skip_unseen: only_seen && table.is_some(),
                 ..PoseOptions::default()
             },
         )?;

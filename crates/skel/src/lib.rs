@@ -90,6 +90,7 @@ mod crowd_gpu_pick;
 mod crowd_mesh;
 mod crowd_pick;
 mod crowd_pipelines;
+mod crowd_upload;
 mod error;
 mod frame;
 mod mesh;
