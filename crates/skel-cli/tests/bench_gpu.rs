@@ -321,6 +321,14 @@ fn culled_crowd_keeps_the_half_in_view_and_3x4_writes_three_quarters() {
         };
         assert_eq!(run["bounds"], bounds, "{run}");
         assert_eq!(run["visible"], 32, "{run}");
+        // Posing only the seen, the advance pass is timed alone, as part of the pose.
+        let (advance, pose) = (&run["pose_advance_gpu_ms"], &run["pose_gpu_ms"]);
+        if bounds == "seen" && !pose.is_null() {
+            let (a, p) = (advance.as_f64().unwrap(), pose.as_f64().unwrap());
+            assert!(a > 0.0 && a <= p, "{run}");
+        } else {
+            assert!(advance.is_null(), "{run}");
+        }
     }
     // A CPU-posed crowd culls on the CPU (`Crowd::cull`) with the same camera and grid.
     let on_cpu = [

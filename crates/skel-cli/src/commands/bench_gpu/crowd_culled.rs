@@ -128,6 +128,9 @@ pub(super) struct CullFigures {
     pub(super) cull_cpu_ns_per_bone: Option<f64>,
     /// Median GPU time from the start of the pose pass to the end of the culling pass.
     pub(super) pose_cull_gpu_ms: Option<f64>,
+    /// With `--bounds seen`: median GPU time of the pose's first pass alone (the advance
+    /// pass, which boxes each instance); the bone pass is `pose_gpu_ms` less this.
+    pub(super) pose_advance_gpu_ms: Option<f64>,
     /// Median GPU time of the whole frame: from the start of the pose pass to the end of the
     /// last pass (pose, then cull and the list copy, then skinning, as asked).
     pub(super) frame_gpu_ms: Option<f64>,
@@ -352,6 +355,7 @@ pub(super) fn run(
     let (mut prepare, mut wall) = (Vec::new(), Vec::new());
     let (mut pose_gpu, mut cull_gpu, mut span_cull, mut span_frame, mut skin_gpu) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut advance_gpu = Vec::new();
     let mut upload_bytes = 0;
     for frame in 0..10 + frames {
         let t0 = std::time::Instant::now();
@@ -435,6 +439,7 @@ pub(super) fn run(
                 skel::gpu::readback::read_buffer_as(ctx, resolve, 0, queries_used as usize)?;
             let ms = |a: usize, b: usize| t[b].saturating_sub(t[a]) as f64 * period / 1e6;
             if seen {
+                advance_gpu.push(ms(0, 1));
                 pose_gpu.push(ms(0, 1) + ms(6, 7));
             } else {
                 pose_gpu.push(ms(0, 1));
@@ -484,6 +489,7 @@ pub(super) fn run(
             visible,
             cull_gpu_ms: med(&mut cull_gpu),
             pose_cull_gpu_ms: med(&mut span_cull),
+            pose_advance_gpu_ms: med(&mut advance_gpu),
             frame_gpu_ms: med(&mut span_frame),
             cull_chunks: cull.as_ref().map_or(0, CrowdCull::chunk_count),
             ..CullFigures::default()
