@@ -68,10 +68,15 @@ fn skel_baked_bone(t: u32) -> SkelBakedBone {
     if slot >= skel_pose.chunk_instances {
         return SkelBakedBone(skel_pose.chunk_instances, 0u, zero, zero, zero);
     }
-    let bone = t - slot * skel_pose.bones;
+    return skel_baked_bone_of(slot, t - slot * skel_pose.bones, skel_instances[skel_pose.first_instance + slot], false);
+}
+
+// Poses bone `bone` of the instance in chunk slot `slot`, whose state is `inst`: on the frames
+// its update rate poses it, or on any frame when `anyway`.
+fn skel_baked_bone_of(slot: u32, bone: u32, inst: SkelPoseInstance, anyway: bool) -> SkelBakedBone {
+    let zero = vec4<f32>(0.0);
     let instance = skel_pose.first_instance + slot;
-    let inst = skel_instances[instance];
-    if !skel_updates(instance, inst.flags) {
+    if !anyway && !skel_updates(instance, inst.flags) {
         return SkelBakedBone(skel_pose.chunk_instances, 0u, zero, zero, zero);
     }
     let source = skel_source_bone(bone, inst.flags);
@@ -113,35 +118,13 @@ fn skel_pose_baked(
     @builtin(local_invocation_index) l: u32,
 ) {
     let t = skel_thread(gid, skel_pose.row_threads);
-    skel_baked_group(t, l, true);
+    skel_baked_group(t, l);
 }
 
-// skel_pose_baked for the instances the cull between the advance pass and this one kept
-// (PoseOptions::skip_unseen): a box's min.w is 1 from skel_pose_advance_baked_bounds and 0
-// once skel_cull_boxes_only has left the instance out. An instance left out keeps its
-// matrices as they were; a workgroup of such instances stores nothing.
-@compute @workgroup_size(64)
-fn skel_pose_baked_seen(
-    @builtin(global_invocation_id) gid: vec3<u32>,
-    @builtin(local_invocation_index) l: u32,
-) {
-    let t = skel_thread(gid, skel_pose.row_threads);
-    let slot = t / skel_pose.bones;
-    var seen = false;
-    if slot < skel_pose.chunk_instances {
-        seen = skel_bounds_boxes[(skel_pose.first_instance + slot) * 2u].w != 0.0;
-    }
-    skel_baked_group(t, l, seen);
-}
-
-// Poses thread `t`'s bone (local index `l`) if `wanted`, and writes the workgroup's posed
-// matrices out together. Every thread of the workgroup calls it (it holds a barrier).
-fn skel_baked_group(t: u32, l: u32, wanted: bool) {
-    let zero = vec4<f32>(0.0);
-    var b = SkelBakedBone(skel_pose.chunk_instances, 0u, zero, zero, zero);
-    if wanted {
-        b = skel_baked_bone(t);
-    }
+// Poses thread `t`'s bone (local index `l`) and writes the workgroup's posed matrices out
+// together. Every thread of the workgroup calls it (it holds a barrier).
+fn skel_baked_group(t: u32, l: u32) {
+    let b = skel_baked_bone(t);
     let posed = b.slot < skel_pose.chunk_instances;
     skel_baked_posed[l] = select(0u, 1u, posed);
     if posed {
@@ -198,8 +181,9 @@ fn skel_baked_box(instance: u32, inst: SkelPoseInstance) {
             hi = center + half;
         }
     }
-    // min.w 1: seen, until a cull between this pass and the bone pass says otherwise
-    // (skel_pose_baked_seen).
-    skel_bounds_boxes[instance * 2u] = vec4<f32>(lo, 1.0);
+    // min.w is the cull's (skel_cull_boxes_only: whether the instance was in view, and
+    // whether it came into view this frame), kept from one frame to the next.
+    let flag = skel_bounds_boxes[instance * 2u].w;
+    skel_bounds_boxes[instance * 2u] = vec4<f32>(lo, flag);
     skel_bounds_boxes[instance * 2u + 1u] = vec4<f32>(hi, 0.0);
 }

@@ -135,9 +135,11 @@ fn skel_cull_keep(instance: u32, lo: vec3<f32>, hi: vec3<f32>) -> bool {
 }
 
 // The cull of a crowd whose boxes the pose pass wrote (skel_pose_nodes_bounds,
-// skel_pose_advance_baked_bounds): one thread per instance reads its box (32 bytes), tests it
-// and marks it seen or not in min.w. A box with min > max (no
-// finite part) is culled, as skel_cull_instances culls it.
+// skel_pose_advance_baked_bounds): one thread per instance reads its box (32 bytes) and tests
+// it. A box with min > max (no finite part) is culled, as skel_cull_instances culls it.
+// min.w says what the cull saw, for a baked bone pass that poses only the kept
+// (skel_pose_baked_listed), whose advance pass keeps it: 0 left out, 1 kept, 2 kept on a frame
+// after one that left it out (the bone pass poses it whatever its update rate says).
 @compute @workgroup_size(64)
 fn skel_cull_boxes_only(@builtin(global_invocation_id) gid: vec3<u32>) {
     let local = gid.x + gid.y * skel_cull.row_threads;
@@ -149,9 +151,8 @@ fn skel_cull_boxes_only(@builtin(global_invocation_id) gid: vec3<u32>) {
     let lo = low.xyz;
     let hi = skel_cull_boxes[instance * 2u + 1u].xyz;
     let kept = all(lo <= hi) && skel_cull_keep(instance, lo, hi);
-    // min.w: whether the instance was kept, for a baked pose pass that poses only those
-    // (skel_pose_baked_seen); written only where it changes.
-    let seen = select(0.0, 1.0, kept);
+    // Written only where it changes.
+    let seen = select(0.0, select(1.0, 2.0, low.w == 0.0), kept);
     if low.w != seen {
         skel_cull_boxes[instance * 2u].w = seen;
     }

@@ -56,7 +56,8 @@ struct SkelPoseParams {
     // skel_pose_nodes.
     levels: u32,
     group_characters: u32,
-    _pad0: u32,
+    // Threads per row of the listed bone pass's grid (skel_pose_listed.wgsl).
+    listed_row_threads: u32,
 }
 
 struct SkelClip {

@@ -118,6 +118,7 @@ mod pick_inputs;
 mod pick_morph;
 mod pose_bounds;
 mod pose_data;
+mod pose_listed;
 mod pose_pass;
 mod pose_pipeline;
 pub mod readback;

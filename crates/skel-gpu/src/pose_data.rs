@@ -9,12 +9,14 @@ use crate::{GpuContext, GpuError};
 
 /// The WGSL of the pose pass (entry points `skel_pose_advance`, `skel_pose_bones`,
 /// `skel_pose_characters`, `skel_pose_nodes`; see the file's header), followed by its bounds
-/// entry point `skel_pose_nodes_bounds` (`skel_pose_bounds.wgsl`) and its baked entry point
-/// `skel_pose_baked` (`skel_pose_baked.wgsl`).
+/// entry point `skel_pose_nodes_bounds` (`skel_pose_bounds.wgsl`), its baked entry points
+/// (`skel_pose_baked.wgsl`) and the baked pass over the cull's visible list
+/// (`skel_pose_listed.wgsl`).
 pub const POSE_WGSL: &str = concat!(
     include_str!("../shaders/skel_pose.wgsl"),
     include_str!("../shaders/skel_pose_bounds.wgsl"),
-    include_str!("../shaders/skel_pose_baked.wgsl")
+    include_str!("../shaders/skel_pose_baked.wgsl"),
+    include_str!("../shaders/skel_pose_listed.wgsl")
 );
 
 /// What [`GpuCrowdPose::new`](crate::GpuCrowdPose::new) sets up.

@@ -22,8 +22,10 @@ use crate::pose_bounds::PoseOptions;
 use crate::pose_data::{
     GpuClips, GpuCrowdPoseDescriptor, POSE_MAX_CHARACTER_NODES, PoseInstance, PoseLayout,
 };
+use crate::pose_listed::ListedBones;
 use crate::pose_pipeline::{
-    BAKED_BINDINGS, BoundsBindings, PosePipelineKey, check_clips, pipelines,
+    BAKED_BINDINGS, BoundsBindings, ChunkShape, PosePipelineKey, PosePipelines, baked_buffers,
+    check_clips, pipelines,
 };
 use crate::{BoneLayout, CrowdBones, GpuContext, GpuError};
 
@@ -63,8 +65,8 @@ pub struct GpuCrowdPose {
     group_threads: u32,
     /// Whether the pass writes boxes (the bone pass, or baked the advance pass).
     writes_bounds: bool,
-    /// Whether the bone pass skips the instances the last cull left out.
-    skips_unseen: bool,
+    /// With [`PoseOptions::skip_unseen`]: the bone pass over the cull's visible list.
+    listed: Option<ListedBones>,
 }
 
 impl GpuCrowdPose {
@@ -157,46 +159,20 @@ impl GpuCrowdPose {
         } else {
             POSE_WORKGROUP_SIZE
         };
-        let baked = if desc.layout == PoseLayout::Baked {
-            let Some(baked) = &clips.baked else {
-                return Err(GpuError::OutOfRange {
-                    what: "clips of a crowd posed with PoseLayout::Baked",
-                    got: "clips without baked matrices".into(),
-                    expected: "clips after GpuClips::upload_baked",
-                });
-            };
-            let storage = crate::pose_pipeline::storage_bindings(desc.layout, false).count();
-            ctx.require_limit(
-                "max_storage_buffers_per_shader_stage",
-                storage as u64,
-                |l| u64::from(l.max_storage_buffers_per_shader_stage),
-            )?;
-            Some(baked)
-        } else {
-            None
-        };
+        let baked = baked_buffers(ctx, clips, desc.layout)?;
         let bounds = options
             .bounds
-            .map(|b| BoundsBindings::new(ctx, clips, count, desc.layout, &b))
+            .map(|b| BoundsBindings::new(ctx, clips, count, desc.layout, &b, options.skip_unseen))
             .transpose()?;
         let group_characters = (group_threads / clips.node_count.max(1)).max(1);
-        let chunks: Vec<(u32, u32, u32, u32)> = (0..count.div_ceil(per_chunk))
-            .map(|c| {
-                let first = c * per_chunk;
-                let n = per_chunk.min(count - first);
-                let threads = match desc.layout {
-                    PoseLayout::PerBone | PoseLayout::Baked => {
-                        u64::from(n) * u64::from(clips.bone_count)
-                    }
-                    PoseLayout::PerCharacter => u64::from(n),
-                    PoseLayout::PerNode => {
-                        u64::from(n.div_ceil(group_characters)) * u64::from(group_threads)
-                    }
-                };
-                let (x, y) = groups_2d(threads, max_x, group_threads);
-                (first, n, x, y)
-            })
-            .collect();
+        let shape = ChunkShape {
+            layout: desc.layout,
+            bones: clips.bone_count,
+            group_threads,
+            group_characters,
+            max_x,
+        };
+        let chunks = shape.chunks(count, per_chunk);
         let morph_bytes = u64::from(count) * u64::from(clips.morph_vec4s) * 16;
         let state_bytes = u64::from(count) * size_of::<PoseInstance>() as u64;
         for needed in [morph_bytes, state_bytes] {
@@ -221,7 +197,8 @@ impl GpuCrowdPose {
             advance_groups.0 * POSE_WORKGROUP_SIZE,
             clips.levels,
             group_characters,
-            0,
+            // The listed bone pass's rows: as wide as a dispatch may be.
+            max_x.saturating_mul(POSE_WORKGROUP_SIZE),
         ];
         let params_bytes = vec![0u8; chunks.len() * PARAMS_STRIDE as usize];
         ctx.capture("GpuCrowdPose::new", || {
@@ -232,7 +209,13 @@ impl GpuCrowdPose {
                 bounds: bounds.is_some(),
                 skip_unseen: options.skip_unseen,
             };
-            let (layout, advance, pose) = pipelines(ctx, &key);
+            let PosePipelines {
+                group_layout: layout,
+                advance,
+                bones: pose,
+                listed,
+            } = pipelines(ctx, &key);
+            let visible = options.bounds.filter(|_| options.skip_unseen);
             let storage = |label, size: u64| {
                 ctx.device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some(label),
@@ -298,6 +281,11 @@ impl GpuCrowdPose {
                     })
                 })
                 .collect();
+            let listed = visible.zip(listed).map(|(b, pipeline)| {
+                let stride = (PARAMS_STRIDE, PARAMS_BYTES as u64);
+                let list = b.cull.visible_buffer();
+                ListedBones::new(ctx, &key, pipeline, &params, stride, list, chunks.len())
+            });
             Self {
                 layout: desc.layout,
                 bone_layout: bones.bone_layout(),
@@ -318,7 +306,7 @@ impl GpuCrowdPose {
                 base_params,
                 group_threads,
                 writes_bounds: bounds.is_some(),
-                skips_unseen: options.skip_unseen,
+                listed,
             }
         })
     }
@@ -451,19 +439,32 @@ impl GpuCrowdPose {
     }
 
     /// Records the bone dispatches, one per chunk, into `pass` (after
-    /// [`record_advance`](Self::record_advance)).
+    /// [`record_advance`](Self::record_advance)). With
+    /// [`PoseOptions::skip_unseen`], they pose the instances of the cull's visible list only
+    /// (its count turned into each chunk's workgroups on the GPU first): the instances the
+    /// last [`CrowdCull::encode_from_boxes`](crate::CrowdCull::encode_from_boxes) kept, which
+    /// belongs between the two passes.
     pub fn record_bones(&self, pass: &mut wgpu::ComputePass<'_>) {
+        match &self.listed {
+            Some(listed) => listed.record(pass, &self.groups),
+            None => self.record_every_bone(pass),
+        }
+    }
+
+    /// Records both passes into `pass`, posing every instance (with
+    /// [`PoseOptions::skip_unseen`] too).
+    pub fn record(&self, pass: &mut wgpu::ComputePass<'_>) {
+        self.record_advance(pass);
+        self.record_every_bone(pass);
+    }
+
+    /// The bone dispatches over every instance, one per chunk.
+    fn record_every_bone(&self, pass: &mut wgpu::ComputePass<'_>) {
         pass.set_pipeline(&self.pose);
         for (group, &(_, _, x, y)) in self.groups.iter().zip(&self.chunks) {
             pass.set_bind_group(0, group, &[]);
             pass.dispatch_workgroups(x, y, 1);
         }
-    }
-
-    /// Records both passes into `pass`.
-    pub fn record(&self, pass: &mut wgpu::ComputePass<'_>) {
-        self.record_advance(pass);
-        self.record_bones(pass);
     }
 
     /// Threads per workgroup of the bone pass.
@@ -483,7 +484,7 @@ impl GpuCrowdPose {
     /// ([`PoseOptions::skip_unseen`]).
     #[must_use]
     pub fn skips_unseen(&self) -> bool {
-        self.skips_unseen
+        self.listed.is_some()
     }
 
     /// Posed nodes per instance and bones per instance.

@@ -44,9 +44,12 @@ pub const POSE_BOUNDS: &str = include_str!("../../shaders/skel_pose_bounds.wgsl"
 /// The pose pass's baked entry points (`skel_pose_baked`, `skel_pose_advance_baked_bounds`), appended
 /// after the bounds file in [`POSE_WGSL`](crate::POSE_WGSL): listed here for the same reason.
 pub const POSE_BAKED: &str = include_str!("../../shaders/skel_pose_baked.wgsl");
+/// The baked bone pass over the cull's visible list (`skel_pose_baked_listed`,
+/// `skel_pose_listed_args`), appended after the baked file: listed here for the same reason.
+pub const POSE_LISTED: &str = include_str!("../../shaders/skel_pose_listed.wgsl");
 
 /// Every file, with its name: what `cargo xtask validate-shaders` checks is used.
-pub const ALL: [(&str, &str); 19] = [
+pub const ALL: [(&str, &str); 20] = [
     ("skel_common.wgsl", COMMON),
     ("skel_bones.wgsl", BONES),
     ("skel_skin4.wgsl", SKIN4),
@@ -66,4 +69,5 @@ pub const ALL: [(&str, &str); 19] = [
     ("skel_crowd_skin.wgsl", CROWD_SKIN),
     ("skel_pose_bounds.wgsl", POSE_BOUNDS),
     ("skel_pose_baked.wgsl", POSE_BAKED),
+    ("skel_pose_listed.wgsl", POSE_LISTED),
 ];
