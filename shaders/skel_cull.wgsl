@@ -138,8 +138,9 @@ fn skel_cull_keep(instance: u32, lo: vec3<f32>, hi: vec3<f32>) -> bool {
 // skel_pose_advance_baked_bounds): one thread per instance reads its box (32 bytes) and tests
 // it. A box with min > max (no finite part) is culled, as skel_cull_instances culls it.
 // min.w says what the cull saw, for a baked bone pass that poses only the kept
-// (skel_pose_baked_listed), whose advance pass keeps it: 0 left out, 1 kept, 2 kept on a frame
-// after one that left it out (the bone pass poses it whatever its update rate says).
+// (skel_pose_baked_listed): 0 left out, 1 kept, 2 kept on a frame after one that left it out
+// (the bone pass poses it whatever its update rate says). The advance pass writes 0 on the
+// frames it boxes the instance, which are frames the instance poses anyway.
 @compute @workgroup_size(64)
 fn skel_cull_boxes_only(@builtin(global_invocation_id) gid: vec3<u32>) {
     let local = gid.x + gid.y * skel_cull.row_threads;

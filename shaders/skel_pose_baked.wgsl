@@ -181,9 +181,10 @@ fn skel_baked_box(instance: u32, inst: SkelPoseInstance) {
             hi = center + half;
         }
     }
-    // min.w is the cull's (skel_cull_boxes_only: whether the instance was in view, and
-    // whether it came into view this frame), kept from one frame to the next.
-    let flag = skel_bounds_boxes[instance * 2u].w;
-    skel_bounds_boxes[instance * 2u] = vec4<f32>(lo, flag);
+    // min.w is the cull's mark for the listed bone pass (skel_cull_boxes_only): 0 reads as
+    // left out last frame, so a kept instance counts as coming into view. This pass boxes an
+    // instance only on the frames it poses, where that changes nothing; between them the
+    // cull's mark stays.
+    skel_bounds_boxes[instance * 2u] = vec4<f32>(lo, 0.0);
     skel_bounds_boxes[instance * 2u + 1u] = vec4<f32>(hi, 0.0);
 }
