@@ -16,7 +16,7 @@ source scripts/h200/prelude.sh
 for f in .devbin/v/*.xz .devbin/skel.xz; do [ -e "$f" ] && xz -d -f "$f"; done
 chmod +x .devbin/v/* .devbin/skel 2>/dev/null
 N1=${N1:-1000000}; N2=${N2:-100000}; F=${FRAMES:-30}
-BUILDS="$(ls .devbin/v) skel"
+BUILDS="$(ls .devbin/v | tr '\n' ' ')skel"; FIRST=${BUILDS%% *}
 run() { # build args...
   local b=$1; shift
   local bin=.devbin/v/$b; [ "$b" = skel ] && bin=$B
@@ -31,7 +31,7 @@ run() { # build args...
 for round in $(seq 1 ${ROUNDS:-3}); do
   for b in $BUILDS; do
     # The copy bandwidth once, in the first round's first run.
-    COPY=""; [ "$round" = 1 ] && [ "$b" = "${BUILDS%% *}" ] && COPY="--copy-mib 1024"
+    COPY=""; [ "$round" = 1 ] && [ "$b" = "$FIRST" ] && COPY="--copy-mib 1024"
     run $b --characters $N1 --no-skin $COPY
     run $b --characters $N1 --no-skin --cull --bounds pose
     run $b --characters $N2 --cull --bounds pose

@@ -53,7 +53,7 @@ struct Plot {
 }
 
 /// Every plot the docs show.
-const PLOTS: [Plot; 9] = [
+const PLOTS: [Plot; 10] = [
     Plot {
         file: "cpu_vs_ozz_instructions.svg",
         inputs: &["docs/results/cpu_vs_ozz.json"],
@@ -107,6 +107,11 @@ const PLOTS: [Plot; 9] = [
         file: "pose_cull.svg",
         inputs: &["docs/h200/2026-12-06/cull_cull.jsonl"],
         draw: culling::pose_cull,
+    },
+    Plot {
+        file: "baked_cull.svg",
+        inputs: &["docs/h200/2026-12-07/seen/listed_w.jsonl"],
+        draw: culling::baked_cull,
     },
     Plot {
         file: "spring_rates.svg",

@@ -147,3 +147,58 @@ fn stacked_bars(caption: String, bars: &[Bar]) -> Result<String, String> {
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     })
 }
+
+/// The baked runs drawn, in order: the build, `--bounds` (empty: no cull), whether the
+/// instances in view are scattered, whether a tenth is in view (else half), and the label.
+const BAKED_RUNS: [(&str, &str, bool, bool, &str); 6] = [
+    ("base", "", false, false, "pose alone"),
+    ("base", "pose", false, false, "everyone posed"),
+    ("base", "seen", false, false, "seen, every box read"),
+    ("skel", "seen", false, false, "seen, listed"),
+    ("skel", "seen", true, false, "listed, scattered"),
+    ("skel", "seen", false, true, "listed, a tenth"),
+];
+
+/// Pose + cull of 1 000 000 baked CesiumMan (3×4 bones, boxes by the advance pass): posing
+/// everyone, posing only the instances the cull keeps after reading every box (`base`), and
+/// over the cull's list (`skel`). Input: one file of runs, each with the `build` it ran and
+/// its `args` (added to the bench's JSON when the file was committed).
+pub(super) fn baked_cull(inputs: &[Vec<Value>]) -> Result<String, String> {
+    let runs = inputs.first().ok_or("no input")?;
+    let mut bars: Vec<Bar> = Vec::new();
+    for (build, bounds, scatter, tenth, label) in BAKED_RUNS {
+        let chosen: Vec<&Value> = runs
+            .iter()
+            .filter(|r| num(r, "characters") == Ok(1_000_000.0))
+            .filter(|r| text(r, "build") == Ok(build))
+            .filter(|r| text(r, "bounds").unwrap_or("") == bounds)
+            .filter(|r| text(r, "args").is_ok_and(|a| a.contains("--scatter") == scatter))
+            .filter(|r| text(r, "args").is_ok_and(|a| a.contains("--in-view 0.1") == tenth))
+            .collect();
+        if chosen.is_empty() {
+            return Err(format!(
+                "no run of {build} with bounds {bounds:?} ({label})"
+            ));
+        }
+        let mut pose = chosen
+            .iter()
+            .map(|r| num(r, "pose_gpu_ms"))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut cull: Vec<f64> = chosen
+            .iter()
+            .filter_map(|r| num(r, "cull_gpu_ms").ok())
+            .collect();
+        let cull = if cull.is_empty() {
+            0.0
+        } else {
+            median(&mut cull)
+        };
+        bars.push((label.to_owned(), median(&mut pose), cull));
+    }
+    let first = runs.first().ok_or("no runs")?;
+    let caption = format!(
+        "1 000 000 baked CesiumMan on an {} (3×4, half in view unless said, medians)",
+        text(first, "adapter")?
+    );
+    stacked_bars(caption, &bars)
+}
