@@ -119,6 +119,15 @@ fn frame(ctx: &GpuContext, p: &mut GpuCrowdPose, c: &Crowd, dt: f32, planes: Opt
     ctx.queue.submit([encoder.finish()]);
 }
 
+/// The instances `c`'s last cull kept, in the order it listed them (of a crowd of `n`).
+fn kept(ctx: &GpuContext, c: &Crowd, n: usize) -> Vec<usize> {
+    let list: Vec<u32> = readback::read_buffer_as(ctx, c.cull.visible_buffer(), 0, n + 1).unwrap();
+    list[1..=list[0] as usize]
+        .iter()
+        .map(|&i| i as usize)
+        .collect()
+}
+
 #[test]
 fn a_baked_crowd_that_skips_unseen_instances_poses_exactly_the_seen_ones() {
     let Some(ctx) = ctx() else { return };
@@ -146,12 +155,7 @@ fn a_baked_crowd_that_skips_unseen_instances_poses_exactly_the_seen_ones() {
     let dt = 0.37;
     frame(ctx, &mut every_pose, &every, dt, None);
     frame(ctx, &mut seen_pose, &seen, dt, Some(&planes));
-    let visible: Vec<u32> =
-        readback::read_buffer_as(ctx, seen.cull.visible_buffer(), 0, n + 1).unwrap();
-    let kept: Vec<usize> = visible[1..=visible[0] as usize]
-        .iter()
-        .map(|&i| i as usize)
-        .collect();
+    let kept = kept(ctx, &seen, n);
     assert!(
         !kept.is_empty() && kept.len() < n,
         "the camera sees {} of {n}: the test needs some of each",
@@ -204,14 +208,7 @@ fn an_instance_that_comes_into_view_between_its_posing_frames_poses_at_once() {
     let bones = clips.bone_count as usize;
     let instance = |m: &[Mat4], i: usize| m[i * bones..(i + 1) * bones].to_vec();
     let dt = 0.21;
-    let kept = |c: &Crowd| {
-        let list: Vec<u32> =
-            readback::read_buffer_as(ctx, c.cull.visible_buffer(), 0, n + 1).unwrap();
-        list[1..=list[0] as usize]
-            .iter()
-            .map(|&i| i as usize)
-            .collect::<Vec<_>>()
-    };
+    let kept = |c: &Crowd| kept(ctx, c, n);
     // Frame 0 (a posing frame for all 40: they are in the first block of 64): odd ones in view.
     frame(ctx, &mut every_pose, &every, dt, None);
     frame(ctx, &mut seen_pose, &seen, dt, Some(&odd));
