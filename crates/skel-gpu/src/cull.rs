@@ -313,10 +313,11 @@ impl CrowdCull {
     /// ([`GpuCrowdPose::with_options`](crate::GpuCrowdPose::with_options) with
     /// [`PoseBounds`](crate::PoseBounds)): the culling dispatch reads one box (32 bytes) an
     /// instance and tests it, instead of boxing the instance from every part's bone matrix.
-    /// The visible set is the one [`encode`](Self::encode) keeps for the same boxes. Each
-    /// box's `min.w` becomes 1 for an instance kept and 0 for one left out, which a baked pose
-    /// pass that skips unseen instances reads
-    /// ([`PoseOptions::skip_unseen`](crate::PoseOptions::skip_unseen)).
+    /// The visible set is the one [`encode`](Self::encode) keeps for the same boxes, and the
+    /// list a baked pose pass that skips unseen instances poses
+    /// ([`PoseOptions::skip_unseen`](crate::PoseOptions::skip_unseen)). Each box's `min.w`
+    /// becomes 0 for an instance left out, 1 for one kept and 2 for one kept after a frame
+    /// that left it out (that pass poses it whatever its update rate says).
     ///
     /// # Errors
     /// As [`encode`](Self::encode).

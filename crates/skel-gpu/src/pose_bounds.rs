@@ -213,14 +213,17 @@ pub struct PoseOptions<'a> {
     /// advance pass boxes every instance, a
     /// [`CrowdCull::encode_from_boxes`](CrowdCull::encode_from_boxes) recorded between
     /// [`record_advance`](crate::GpuCrowdPose::record_advance) and
-    /// [`record_bones`](crate::GpuCrowdPose::record_bones) marks each box seen or not, and the
-    /// bone pass leaves the matrices of an unseen instance as they were (a workgroup of unseen
-    /// instances stores nothing).
+    /// [`record_bones`](crate::GpuCrowdPose::record_bones) lists the instances in view, and the
+    /// bone pass runs over that list only (dispatched indirectly: an unseen instance launches
+    /// no thread and keeps its matrices as they were). An instance whose update rate
+    /// ([`PoseInstance::update_every`](crate::PoseInstance::update_every)) skips this frame
+    /// poses anyway on the frame it comes into view.
     ///
     /// Whatever else reads the bone buffer then reads stale matrices for the instances out of
-    /// view: a shadow pass with its own frustum, or a pick ray past the far plane. Without a
-    /// cull in between (or with [`GpuCrowdPose::record`](crate::GpuCrowdPose::record)) every
-    /// instance is posed, as without this option.
+    /// view: a shadow pass with its own frustum, or a pick ray past the far plane.
+    /// [`GpuCrowdPose::record`](crate::GpuCrowdPose::record) poses every instance; with no cull
+    /// between `record_advance` and `record_bones`, the bone pass poses the last cull's list.
+    /// The crowd's bind groups then hold one more storage buffer (the list).
     pub skip_unseen: bool,
 }
 
