@@ -11,14 +11,14 @@ use std::path::Path;
 
 use skel::gpu::glam::{Mat4, Vec3};
 use skel::gpu::{GpuContext, PoseLayout, readback::read_buffer};
-use skel::render::{BACKGROUND, CrowdRenderer, OffscreenTarget};
+use skel::render::{CrowdRenderer, OffscreenTarget};
 use skel::{AssetContainer, Crowd, CrowdDescriptor, CullError, Posing, SkelError, load_gltf};
 
 mod common;
 use common::{gpu, gpu_view, paused_crowd};
 #[path = "crowd/scene.rs"]
 mod scene;
-use scene::{SIDE, Scene, in_view, scene};
+use scene::{SIDE, Scene, in_view, picture, scene};
 #[path = "crowd/reference.rs"]
 #[allow(
     dead_code,
@@ -241,34 +241,6 @@ fn culling_refuses_short_placements_and_gpu_posed_crowds() {
         "{refused:?}"
     );
     assert_eq!(on_gpu.instance_box(0), None);
-}
-
-/// Draws `crowd` (already uploaded and skinned) with `renderer` and reads the picture back;
-/// `place`: record the renderer's placing pass first.
-fn picture(
-    ctx: &GpuContext,
-    asset: &AssetContainer,
-    renderer: &CrowdRenderer,
-    target: &OffscreenTarget,
-    place: bool,
-) -> Vec<u8> {
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    if place {
-        renderer.place(&mut encoder);
-    }
-    {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            color_attachments: &[Some(target.color_attachment(BACKGROUND))],
-            depth_stencil_attachment: Some(target.depth_attachment()),
-            ..Default::default()
-        });
-        renderer.draw(asset, &mut pass);
-    }
-    target.encode_readback(&mut encoder);
-    ctx.queue.submit([encoder.finish()]);
-    let mut rgba = Vec::new();
-    target.read_rgba(&ctx.device, &mut rgba).unwrap();
-    rgba
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use skel::gpu::glam::{Mat4, Vec3, Vec4};
 use skel::gpu::{GpuContext, readback};
-use skel::render::{BACKGROUND, CrowdRenderer, OffscreenTarget};
+use skel::render::{CrowdRenderer, OffscreenTarget};
 use skel::{AssetContainer, Crowd};
 
 use super::scene::paused_gpu_crowd;
@@ -76,20 +76,7 @@ pub fn picture(
     renderer: &CrowdRenderer,
     target: &OffscreenTarget,
 ) -> Vec<u8> {
-    let mut encoder = ctx.device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-            color_attachments: &[Some(target.color_attachment(BACKGROUND))],
-            depth_stencil_attachment: Some(target.depth_attachment()),
-            ..Default::default()
-        });
-        renderer.draw(asset, &mut pass);
-    }
-    target.encode_readback(&mut encoder);
-    ctx.queue.submit([encoder.finish()]);
-    let mut rgba = Vec::new();
-    target.read_rgba(&ctx.device, &mut rgba).unwrap();
-    rgba
+    super::scene::picture(ctx, asset, renderer, target, false)
 }
 
 pub fn differing(a: &[u8], b: &[u8]) -> usize {

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use skel::gpu::glam::{Mat4, Vec3, Vec4};
 use skel::gpu::{GpuContext, PoseInstance, PoseLayout};
-use skel::render::{Camera, rest_bounds};
+use skel::render::{BACKGROUND, Camera, CrowdRenderer, OffscreenTarget, rest_bounds};
 use skel::{AssetContainer, Crowd, CrowdDescriptor, LoadOptions, Posing, load_gltf};
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
@@ -114,4 +114,32 @@ pub fn paused_gpu_crowd_posed(
 pub fn in_view(view_projection: Mat4, placement: &Mat4, p: Vec3) -> bool {
     let c: Vec4 = view_projection * placement.transform_point3(p).extend(1.0);
     c.x.abs() <= c.w && c.y.abs() <= c.w && c.z >= 0.0 && c.z <= c.w
+}
+
+/// Draws `crowd` (already uploaded and skinned) with `renderer` and reads the picture back;
+/// `place`: record the renderer's placing pass first.
+pub fn picture(
+    ctx: &GpuContext,
+    asset: &AssetContainer,
+    renderer: &CrowdRenderer,
+    target: &OffscreenTarget,
+    place: bool,
+) -> Vec<u8> {
+    let mut encoder = ctx.device.create_command_encoder(&Default::default());
+    if place {
+        renderer.place(&mut encoder);
+    }
+    {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            color_attachments: &[Some(target.color_attachment(BACKGROUND))],
+            depth_stencil_attachment: Some(target.depth_attachment()),
+            ..Default::default()
+        });
+        renderer.draw(asset, &mut pass);
+    }
+    target.encode_readback(&mut encoder);
+    ctx.queue.submit([encoder.finish()]);
+    let mut rgba = Vec::new();
+    target.read_rgba(&ctx.device, &mut rgba).unwrap();
+    rgba
 }
