@@ -37,6 +37,8 @@
 
 mod attach;
 mod bytes;
+#[cfg(test)]
+mod lane_records_tests;
 mod layout;
 mod read;
 #[cfg(test)]

@@ -239,9 +239,9 @@ fn to_u32(n: usize) -> Result<u32, String> {
 }
 
 /// The bit stream of the keys, read in order.
-struct Fields<'b> {
-    bits: &'b [u8],
-    at: usize,
+pub(super) struct Fields<'b> {
+    pub(super) bits: &'b [u8],
+    pub(super) at: usize,
 }
 
 impl Fields<'_> {
@@ -254,7 +254,7 @@ impl Fields<'_> {
 
 /// One bit-packed group of `keys` keys (group `g` of quad `q`, over nodes at rest `rest`)
 /// into `packed`'s lanes; its index there.
-fn read_lanes(
+pub(super) fn read_lanes(
     input: &mut In<'_>,
     fields: &mut Fields<'_>,
     packed: &mut PackedKeys,
