@@ -7,12 +7,15 @@
 use glam::{BVec4A, Vec4};
 
 use super::bytes::{In, Out};
+use super::layout::segment_count;
 use super::read::{Fields, read_lanes};
-use super::write::recover_ranges;
+use super::write::{recover_ranges, write_lanes};
 use crate::compile::test_chain::chain;
+use crate::sample::bit_stream::BitWriter;
+use crate::sample::four_node::Quad;
 use crate::sample::lane_bits::{MAX_BITS, WHOLE_CLIP, affine, inv_levels};
 use crate::sample::packed::PackedKeys;
-use crate::{Compression, KeyFormat, Rig, RigOptions};
+use crate::{Compression, KeyFormat, NodeRest, Rig, RigOptions};
 
 /// Deterministic xorshift64 in [0, 1), so a failure reproduces.
 fn uniform(state: &mut u64) -> f64 {
@@ -100,9 +103,8 @@ fn group_record(rows: u8, width: u8) -> Vec<u8> {
     out.0
 }
 
-/// `record` read as group `g` (translation, scale, rotation) of two keys of a quad whose four
-/// lanes are keyed.
-fn read_group(g: usize, record: &[u8]) -> Result<u32, String> {
+/// A quad of the test chain with its four lanes keyed in every group, and the chain's rest.
+fn keyed_quad() -> (Quad, Vec<NodeRest>) {
     let options = RigOptions {
         compression: Some(Compression {
             keys: KeyFormat::Variable,
@@ -114,12 +116,19 @@ fn read_group(g: usize, record: &[u8]) -> Result<u32, String> {
     let mut quad = rig.plan.clips[0].quads.as_ref().unwrap().quads[0].clone();
     quad.lanes = 4;
     (quad.t_keyed, quad.s_keyed, quad.r_keyed) = (BVec4A::TRUE, BVec4A::TRUE, BVec4A::TRUE);
+    (quad, rig.data.nodes.clone())
+}
+
+/// `record` read as group `g` (translation, scale, rotation) of two keys of a quad whose four
+/// lanes are keyed.
+fn read_group(g: usize, record: &[u8]) -> Result<u32, String> {
+    let (quad, rest) = keyed_quad();
     let bits = vec![0; 1024];
     read_lanes(
         &mut In::new(record),
         &mut Fields { bits: &bits, at: 0 },
         &mut PackedKeys::default(),
-        (g, &quad, &rig.data.nodes),
+        (g, &quad, &rest),
         2,
     )
 }
@@ -146,5 +155,136 @@ fn a_lane_wider_than_the_format_allows_is_refused() {
     for width in [MAX_BITS + 1, 32, 33, 255] {
         let e = read_group(0, &group_record(3, width)).unwrap_err();
         assert_eq!(e, format!("a lane of {width} bits"));
+    }
+}
+
+/// What a bit-packed group's record says, for [`Group::bytes`].
+struct Group {
+    g: usize,
+    rows: u8,
+    /// Held lanes (low nibble) and, of those, the ones whose values are stored (high).
+    mask: u8,
+    shift: u32,
+    keys: usize,
+    /// Whether a whole-clip segment spans the clip's full range (its flag).
+    full: bool,
+    widths: [u8; 4],
+}
+
+impl Group {
+    /// The record's bytes and its fields' bit stream (a pattern of ones and zeros).
+    fn bytes(&self) -> (Vec<u8>, Vec<u8>) {
+        let (held, stored) = (
+            |l: usize| self.mask >> l & 1 == 1,
+            |l: usize| self.mask >> (4 + l) & 1 == 1,
+        );
+        let rows = usize::from(self.rows);
+        let mut out = Out::default();
+        #[expect(clippy::cast_possible_truncation, reason = "at most 31")]
+        let shift = self.shift as u8;
+        out.u8(self.rows);
+        out.u8(self.mask);
+        out.u8(shift);
+        if self.g == 2 && rows == 3 {
+            (0..4).filter(|&l| stored(l)).for_each(|_| out.f32(0.5));
+        }
+        #[expect(clippy::cast_precision_loss, reason = "small")]
+        for c in 0..rows {
+            for l in 0..4 {
+                if !held(l) {
+                    out.f32(-1.0 + 0.1 * c as f32 + 0.01 * l as f32);
+                    out.f32(0.25 + 0.125 * l as f32);
+                } else if stored(l) {
+                    out.f32(0.3 + 0.01 * c as f32);
+                }
+            }
+        }
+        let moving = (0..4).filter(|&l| !held(l));
+        let mut bits = 0;
+        for s in 0..segment_count(self.keys, self.shift) {
+            moving.clone().for_each(|l| out.u8(self.widths[l]));
+            if self.shift == WHOLE_CLIP {
+                out.u8(u8::from(self.full));
+            }
+            if !self.full {
+                #[expect(clippy::cast_possible_truncation, reason = "small")]
+                for c in 0..rows {
+                    for l in moving.clone() {
+                        out.u8((3 * s + c + l) as u8);
+                        out.u8((200 - 9 * s - c - l) as u8);
+                    }
+                }
+            }
+            let keys = if self.shift == WHOLE_CLIP {
+                self.keys
+            } else {
+                (1_usize << self.shift).min(self.keys - s * (1 << self.shift))
+            };
+            let row: usize = moving.clone().map(|l| usize::from(self.widths[l])).sum();
+            bits += keys * rows * row;
+        }
+        #[expect(clippy::cast_possible_truncation, reason = "a pattern")]
+        let mut stream: Vec<u8> = (0..bits.div_ceil(8)).map(|i| (i * 37 + 11) as u8).collect();
+        // The last byte's bits past the stream are not the record's.
+        if let (Some(last), 1..) = (stream.last_mut(), bits % 8) {
+            *last &= (1 << (bits % 8)) - 1;
+        }
+        (out.0, stream)
+    }
+}
+
+/// A bit-packed group's record read and written again is the same bytes and the same bit
+/// stream: whole-clip groups over the full range (a flag and no ranges) or not, groups of
+/// several segments, held lanes at their rest or stored, a rotation's rebuilt `w`.
+#[test]
+fn a_group_read_and_written_again_is_the_same_record() {
+    let (quad, rest) = keyed_quad();
+    let group = |g, rows, mask, shift, full| Group {
+        g,
+        rows,
+        mask,
+        shift,
+        keys: 5,
+        full,
+        widths: [5, 0, 11, 8],
+    };
+    let cases = [
+        group(0, 3, 0x00, WHOLE_CLIP, true),
+        group(0, 3, 0x00, WHOLE_CLIP, false),
+        group(1, 3, 0x22, WHOLE_CLIP, true),
+        group(0, 3, 0x00, 1, false),
+        group(0, 3, 0x02, 0, false),
+        group(2, 4, 0x00, 2, false),
+        group(2, 3, 0x2a, WHOLE_CLIP, true),
+        group(2, 3, 0x2a, 1, false),
+        group(2, 3, 0x08, WHOLE_CLIP, false),
+    ];
+    for case in cases {
+        let (record, stream) = case.bytes();
+        let mut packed = PackedKeys::default();
+        let mut fields = Fields {
+            bits: &stream,
+            at: 0,
+        };
+        let ctx = (case.g, &quad, rest.as_slice());
+        let index = read_lanes(
+            &mut In::new(&record),
+            &mut fields,
+            &mut packed,
+            ctx,
+            case.keys,
+        )
+        .unwrap_or_else(|e| panic!("{e}: {:?}", case.mask));
+        let (mut again, mut bits) = (Out::default(), Vec::new());
+        let mut writer = BitWriter::at(&mut bits, 0);
+        let ctx = (index as usize, case.g, &quad, rest.as_slice());
+        write_lanes(&packed.lanes, ctx, case.keys, &mut again, &mut writer).unwrap();
+        let what = format!(
+            "group {} rows {} mask {:#x} shift {}",
+            case.g, case.rows, case.mask, case.shift
+        );
+        assert_eq!(again.0, record, "{what}");
+        bits.truncate(stream.len());
+        assert_eq!(bits, stream, "{what}");
     }
 }

@@ -120,7 +120,7 @@ fn to_u32(n: usize) -> Result<u32, String> {
 
 /// Bit-packed group `index` of `lanes` (group `g` of quad `q`, over nodes at rest `rest`;
 /// `keys` keys): its layout and clip ranges into `records`, its fields into `writer`.
-fn write_lanes(
+pub(super) fn write_lanes(
     lanes: &LaneKeys,
     (index, g, q, rest): (usize, usize, &Quad, &[NodeRest]),
     keys: usize,
