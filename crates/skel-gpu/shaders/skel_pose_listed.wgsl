@@ -10,13 +10,14 @@
 // CrowdCull's visible list: [0] the count, then the instances kept, in the order the cull
 // appended them.
 @group(0) @binding(16) var<storage, read> skel_listed: array<u32>;
-// This chunk's workgroups (x, y, z) for the listed pass, bound at the chunk's offset of the
-// arguments buffer (bound only to skel_pose_listed_args: a buffer read as indirect arguments
-// cannot be bound for writing in the same dispatch).
+// The listed pass's workgroups (x, y, z), which every chunk's dispatch reads (bound only to
+// skel_pose_listed_args: a buffer read as indirect arguments cannot be bound for writing in
+// the same dispatch).
 @group(0) @binding(17) var<storage, read_write> skel_listed_args: array<u32>;
 
-// One thread a chunk: the listed pass's grid, x at most listed_row_threads / 64, as
-// groups_2d lays out a direct dispatch.
+// One thread: the listed pass's grid, x at most listed_row_threads / 64, as groups_2d lays
+// out a direct dispatch. What it reads (instances, bones, listed_row_threads, the list) is the
+// same in every chunk's parameters.
 @compute @workgroup_size(1)
 fn skel_pose_listed_args() {
     let n = min(skel_listed[0], skel_pose.instances);

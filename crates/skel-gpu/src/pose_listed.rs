@@ -3,11 +3,12 @@
 //! the cull's visible list, so that an instance out of view launches no thread.
 //!
 //! The cull runs between the advance pass (which boxes every instance) and the bone pass. One
-//! thread a chunk (`skel_pose_listed_args`) turns the list's count into that chunk's
-//! workgroups, written at the chunk's [`ARGS_STRIDE`] in an arguments buffer; the chunk's
-//! bone dispatch (`skel_pose_baked_listed`) then reads them as its indirect arguments. The
-//! arguments are written through their own bind group: a buffer read as indirect arguments
-//! cannot be bound for writing in the same dispatch.
+//! thread (`skel_pose_listed_args`) turns the list's count into workgroups, written to an
+//! arguments buffer; every chunk's bone dispatch (`skel_pose_baked_listed`) then reads them as
+//! its indirect arguments (what they depend on, the instance and bone counts, the list and the
+//! widest row, is the same for every chunk: each chunk's dispatch walks the whole list and
+//! poses its own instances). The arguments are written through their own bind group: a buffer
+//! read as indirect arguments cannot be bound for writing in the same dispatch.
 //!
 //! Posing every (instance, bone) and skipping the unseen after a read of its box cost an H100
 //! 0.26 ms per 1 000 000 unseen CesiumMan, more than half of posing them
@@ -22,11 +23,7 @@ use crate::pose_pipeline::{LISTED_BINDING, PosePipelineKey, constants};
 /// The binding of a chunk's dispatch arguments in `skel_pose_listed_args`.
 const ARGS_BINDING: u32 = 17;
 
-/// Bytes between two chunks' arguments: a storage binding's offset alignment (at most 256 on
-/// every WebGPU device).
-const ARGS_STRIDE: u64 = 256;
-
-/// Bytes of one chunk's arguments: the workgroups (x, y, z).
+/// Bytes of the arguments: the workgroups (x, y, z).
 const ARGS_BYTES: u64 = 12;
 
 /// The listed bone pass: its arguments pass and the buffer that writes (see the module docs).
@@ -36,23 +33,21 @@ pub(crate) struct ListedBones {
     bones: wgpu::ComputePipeline,
     /// `skel_pose_listed_args`.
     pipeline: wgpu::ComputePipeline,
-    /// Per chunk: its uniform parameters, the visible list, its arguments.
-    groups: Vec<wgpu::BindGroup>,
+    /// The first chunk's uniform parameters, the visible list, the arguments.
+    group: wgpu::BindGroup,
     args: wgpu::Buffer,
 }
 
 impl ListedBones {
-    /// Sets up the arguments pass of `chunks` chunks whose uniform parameters lie in `params`
-    /// every `params_stride` bytes (`params_bytes` each), over the cull's `visible` list, for
-    /// the listed pipeline `bones` (compiled for `key`).
+    /// Sets up the arguments pass over the cull's `visible` list, reading the first chunk's
+    /// uniform parameters (the first `params_bytes` of `params`), for the listed pipeline
+    /// `bones` (compiled for `key`).
     pub(crate) fn new(
         ctx: &GpuContext,
         key: &PosePipelineKey,
         bones: wgpu::ComputePipeline,
-        params: &wgpu::Buffer,
-        (params_stride, params_bytes): (u64, u64),
+        (params, params_bytes): (&wgpu::Buffer, u64),
         visible: &wgpu::Buffer,
-        chunks: usize,
     ) -> Self {
         let layout = ctx
             .device
@@ -75,59 +70,50 @@ impl ListedBones {
         );
         let args = ctx.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("skel pose listed dispatch"),
-            size: chunks.max(1) as u64 * ARGS_STRIDE,
+            size: ARGS_BYTES,
             usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
             mapped_at_creation: false,
         });
-        let slice = |buffer, offset, size| {
-            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                buffer,
-                offset,
-                size: wgpu::BufferSize::new(size),
-            })
-        };
-        let groups = (0..chunks as u64)
-            .map(|c| {
-                ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("skel pose listed args chunk"),
-                    layout: &layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: slice(params, c * params_stride, params_bytes),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: LISTED_BINDING,
-                            resource: visible.as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: ARGS_BINDING,
-                            resource: slice(&args, c * ARGS_STRIDE, ARGS_BYTES),
-                        },
-                    ],
-                })
-            })
-            .collect();
+        let group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("skel pose listed args"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: params,
+                        offset: 0,
+                        size: wgpu::BufferSize::new(params_bytes),
+                    }),
+                },
+                wgpu::BindGroupEntry {
+                    binding: LISTED_BINDING,
+                    resource: visible.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: ARGS_BINDING,
+                    resource: args.as_entire_binding(),
+                },
+            ],
+        });
         Self {
             bones,
             pipeline,
-            groups,
+            group,
             args,
         }
     }
 
-    /// Records each chunk's arguments, then each chunk's bone dispatch (with its bind group
-    /// from `pose_groups`) over them.
+    /// Records the arguments, then each chunk's bone dispatch (with its bind group from
+    /// `pose_groups`) over them.
     pub(crate) fn record(&self, pass: &mut wgpu::ComputePass<'_>, pose_groups: &[wgpu::BindGroup]) {
         pass.set_pipeline(&self.pipeline);
-        for group in &self.groups {
-            pass.set_bind_group(0, group, &[]);
-            pass.dispatch_workgroups(1, 1, 1);
-        }
+        pass.set_bind_group(0, &self.group, &[]);
+        pass.dispatch_workgroups(1, 1, 1);
         pass.set_pipeline(&self.bones);
-        for (c, group) in pose_groups.iter().enumerate() {
+        for group in pose_groups {
             pass.set_bind_group(0, group, &[]);
-            pass.dispatch_workgroups_indirect(&self.args, c as u64 * ARGS_STRIDE);
+            pass.dispatch_workgroups_indirect(&self.args, 0);
         }
     }
 }

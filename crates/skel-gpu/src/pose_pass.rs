@@ -282,9 +282,8 @@ impl GpuCrowdPose {
                 })
                 .collect();
             let listed = visible.zip(listed).map(|(b, pipeline)| {
-                let stride = (PARAMS_STRIDE, PARAMS_BYTES as u64);
-                let list = b.cull.visible_buffer();
-                ListedBones::new(ctx, &key, pipeline, &params, stride, list, chunks.len())
+                let first = (&params, PARAMS_BYTES as u64);
+                ListedBones::new(ctx, &key, pipeline, first, b.cull.visible_buffer())
             });
             Self {
                 layout: desc.layout,
