@@ -1,7 +1,9 @@
 // Types of skel-anim/babylon. They describe the few Babylon.js members the adapter touches, so
 // the package needs no Babylon.js types of its own; a glTF AssetContainer satisfies them.
-import type { SkelCharacter } from "./character.js";
+import type { CharacterOptions, SkelCharacter } from "./character.js";
 import type { SkelAsset } from "./skel_js.js";
+
+export type { CharacterOptions };
 
 /** The part of a Babylon.js `TransformNode` the adapter writes. */
 export interface BabylonNode {
@@ -27,8 +29,9 @@ export class SkelBabylonCharacter extends SkelCharacter {
   /**
    * @param container the glTF loader's result for the file.
    * @param asset     skel's asset from the same bytes (`loadAsset`); throws when they disagree.
+   * @param options a graph to drive the character (`{ graph: asset.compileGraph(json) }`); clips by `play` without.
    */
-  constructor(container: BabylonGltfNodes, asset: SkelAsset);
+  constructor(container: BabylonGltfNodes, asset: SkelAsset, options?: CharacterOptions);
   /** Frees skel's player; the nodes keep the last pose. */
   dispose(): void;
 }

@@ -40,8 +40,8 @@ function nodeTargets(nodes, asset) {
 export class SkelBabylonCharacter extends SkelCharacter {
   #nodes;
 
-  constructor(container, asset) {
-    super(asset);
+  constructor(container, asset, options = {}) {
+    super(asset, options);
     const nodes = [...(container.transformNodes ?? []), ...(container.meshes ?? [])];
     this.#nodes = nodeTargets(nodes, asset);
     if (this.#nodes.length === 0) {

@@ -12,9 +12,9 @@ export const VIEWS = Symbol("skel-anim pose views");
 
 /** One character posed by skel (see character.d.ts); an adapter's base class. */
 export class SkelCharacter {
-  constructor(asset) {
+  constructor(asset, options = {}) {
     this.asset = asset;
-    this.player = asset.createPlayer();
+    this.player = options.graph === undefined ? asset.createPlayer() : options.graph.createPlayer();
     this[VIEWS] = new PoseViews(this.player);
     this.clipNames = asset.clipNames;
   }

@@ -1,8 +1,8 @@
 // Types of skel-anim's entry module (index.js); the classes' types are wasm-bindgen's.
 import type { InitInput } from "./skel_js.js";
-import { SkelAsset, SkelPlayer } from "./skel_js.js";
+import { SkelAsset, SkelGraph, SkelPlayer } from "./skel_js.js";
 
-export { SkelAsset, SkelPlayer };
+export { SkelAsset, SkelGraph, SkelPlayer };
 
 /**
  * Instantiates the WebAssembly module once; later calls return the same promise. Without an

@@ -1,9 +1,9 @@
 // skel-anim: skel's skeletal animation in WebAssembly. This entry module starts the module
 // once (`initSkel`), loads assets from bytes or a URL (`loadAsset`), and keeps pose views
 // valid across wasm memory growth (`PoseViews`). The classes come from wasm-bindgen's glue.
-import init, { SkelAsset, SkelPlayer } from "./skel_js.js";
+import init, { SkelAsset, SkelGraph, SkelPlayer } from "./skel_js.js";
 
-export { SkelAsset, SkelPlayer };
+export { SkelAsset, SkelGraph, SkelPlayer };
 
 let started;
 

@@ -1,7 +1,9 @@
 // Types of skel-anim/three. They describe the few three.js members the adapter touches, so the
 // package needs no three.js types of its own; a GLTFLoader result satisfies them.
-import type { SkelCharacter } from "./character.js";
+import type { CharacterOptions, SkelCharacter } from "./character.js";
 import type { SkelAsset } from "./skel_js.js";
+
+export type { CharacterOptions };
 
 /** The part of a three.js `Object3D` the adapter reads and writes. */
 export interface ThreeObject3D {
@@ -29,8 +31,9 @@ export class SkelThreeCharacter extends SkelCharacter {
   /**
    * @param gltf  GLTFLoader's result for the file.
    * @param asset skel's asset from the same bytes (`loadAsset`); throws when the two disagree.
+   * @param options a graph to drive the character (`{ graph: asset.compileGraph(json) }`); clips by `play` without.
    */
-  constructor(gltf: ThreeGltf, asset: SkelAsset);
+  constructor(gltf: ThreeGltf, asset: SkelAsset, options?: CharacterOptions);
   /** `gltf.scene`: move it to place the character. */
   readonly root: ThreeObject3D;
   /** Gives the objects back to three.js's own updates and frees skel's player. */

@@ -47,8 +47,8 @@ function nodeObjects(gltf, asset) {
 export class SkelThreeCharacter extends SkelCharacter {
   #nodes;
 
-  constructor(gltf, asset) {
-    super(asset);
+  constructor(gltf, asset, options = {}) {
+    super(asset, options);
     this.root = gltf.scene;
     this.#nodes = nodeObjects(gltf, asset);
     for (const [, object] of this.#nodes) {

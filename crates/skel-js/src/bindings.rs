@@ -1,5 +1,5 @@
-//! The JavaScript exports (wasm32 only): `SkelAsset` and `SkelPlayer`, thin wrappers over
-//! [`Asset`] and [`Animator`]. Errors become JavaScript `Error`s carrying
+//! The JavaScript exports (wasm32 only): `SkelAsset`, `SkelGraph` and `SkelPlayer`, thin
+//! wrappers over [`Asset`], [`CompiledGraph`] and [`Animator`]. Errors become JavaScript `Error`s carrying
 //! [`JsApiError`]'s message; the pose comes out as `Float32Array` views over the module's
 //! memory, made here with safe calls (`wasm_bindgen::memory()` and a byte offset), never copied.
 
@@ -7,7 +7,9 @@ use js_sys::{Float32Array, WebAssembly};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::{Animator, Asset, Handedness, JsApiError};
+use skel_anim::glam::Vec3;
+
+use crate::{Animator, Asset, CompiledGraph, Handedness, JsApiError};
 
 fn js_error(e: JsApiError) -> JsError {
     JsError::new(&e.to_string())
@@ -139,6 +141,59 @@ impl SkelAsset {
             inner: self.inner.animator(),
         }
     }
+
+    /// Compiles an animation graph file (skel's graph JSON: parameters, state machines,
+    /// blend spaces, pose operations) against this asset's clips and joints, once for every
+    /// character it drives. Throws an `Error` naming the JSON path of what is wrong.
+    #[wasm_bindgen(js_name = compileGraph)]
+    pub fn compile_graph(&self, json: &str) -> Result<SkelGraph, JsError> {
+        self.inner
+            .compile_graph(json)
+            .map(|inner| SkelGraph { inner })
+            .map_err(js_error)
+    }
+}
+
+/// An animation graph compiled against an asset: make a player per character from it.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct SkelGraph {
+    inner: CompiledGraph,
+}
+
+#[wasm_bindgen]
+impl SkelGraph {
+    /// A new character this graph drives, at its entry states: set its parameters, `tick`,
+    /// read the pose as from any player. Throws when the player refuses one of the graph's
+    /// layers or operations.
+    #[wasm_bindgen(js_name = createPlayer)]
+    pub fn create_player(&self) -> Result<SkelPlayer, JsError> {
+        self.inner
+            .animator()
+            .map(|inner| SkelPlayer { inner })
+            .map_err(js_error)
+    }
+
+    /// The parameters' names, in the file's order.
+    #[wasm_bindgen(getter, js_name = parameterNames)]
+    pub fn parameter_names(&self) -> Vec<String> {
+        self.inner
+            .parameters()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect()
+    }
+
+    /// The parameters' kinds (`"float"`, `"int"`, `"bool"`, `"trigger"` or `"vec3"`), in the
+    /// order of `parameterNames`.
+    #[wasm_bindgen(getter, js_name = parameterKinds)]
+    pub fn parameter_kinds(&self) -> Vec<String> {
+        self.inner
+            .parameters()
+            .into_iter()
+            .map(|(_, k)| k)
+            .collect()
+    }
 }
 
 /// One character's playback: play a clip, `tick(dt)` in seconds, read the pose through views.
@@ -151,7 +206,8 @@ pub struct SkelPlayer {
 #[wasm_bindgen]
 impl SkelPlayer {
     /// Plays clip `clip` alone from its start, looping unless `looping` is false; throws for
-    /// an index past the end. The pose changes at the next `tick`.
+    /// an index past the end, or on a player a graph drives. The pose changes at the next
+    /// `tick`.
     pub fn play(&mut self, clip: u32, looping: Option<bool>) -> Result<(), JsError> {
         self.inner
             .play(clip as usize, looping != Some(false))
@@ -179,9 +235,9 @@ impl SkelPlayer {
             .map_err(js_error)
     }
 
-    /// Back to the rest pose at the next `tick`.
-    pub fn stop(&mut self) {
-        self.inner.stop();
+    /// Back to the rest pose at the next `tick`; throws for a player a graph drives.
+    pub fn stop(&mut self) -> Result<(), JsError> {
+        self.inner.stop().map_err(js_error)
     }
 
     /// Moves the playhead to `time` seconds; the pose follows at the next `tick` (`tick(0)`
@@ -194,6 +250,48 @@ impl SkelPlayer {
     /// Allocates nothing, so views taken before stay valid.
     pub fn tick(&mut self, dt: f32) {
         self.inner.tick(dt);
+    }
+
+    /// Sets float parameter `name` of the graph driving this player. Throws for a player
+    /// that plays clips, a name the graph does not have, or a parameter of another kind
+    /// (as every parameter setter does); the next `tick` takes the transitions it allows.
+    #[wasm_bindgen(js_name = setFloat)]
+    pub fn set_float(&mut self, name: &str, value: f32) -> Result<(), JsError> {
+        self.inner.set_float(name, value).map_err(js_error)
+    }
+
+    /// Sets integer parameter `name`.
+    #[wasm_bindgen(js_name = setInt)]
+    pub fn set_int(&mut self, name: &str, value: i32) -> Result<(), JsError> {
+        self.inner.set_int(name, value).map_err(js_error)
+    }
+
+    /// Sets boolean parameter `name`.
+    #[wasm_bindgen(js_name = setBool)]
+    pub fn set_bool(&mut self, name: &str, value: bool) -> Result<(), JsError> {
+        self.inner.set_bool(name, value).map_err(js_error)
+    }
+
+    /// Sets trigger `name` (consumed by the transition it fires).
+    #[wasm_bindgen(js_name = setTrigger)]
+    pub fn set_trigger(&mut self, name: &str) -> Result<(), JsError> {
+        self.inner.set_trigger(name).map_err(js_error)
+    }
+
+    /// Sets vec3 parameter `name` (an IK or look-at target, in the character's space).
+    #[wasm_bindgen(js_name = setVec3)]
+    pub fn set_vec3(&mut self, name: &str, x: f32, y: f32, z: f32) -> Result<(), JsError> {
+        self.inner
+            .set_vec3(name, Vec3::new(x, y, z))
+            .map_err(js_error)
+    }
+
+    /// The current state of graph layer `layer` (default 0); `undefined` for a player that
+    /// plays clips or a layer the graph does not have.
+    pub fn state(&self, layer: Option<u32>) -> Option<String> {
+        self.inner
+            .state(layer.unwrap_or(0) as usize)
+            .map(str::to_owned)
     }
 
     /// Skinning matrices of skeleton binding `binding` (16 floats per joint, column-major:

@@ -4,6 +4,7 @@
 
 use skel_anim::AnimError;
 use skel_gltf::GltfError;
+use skel_graph::GraphError;
 
 /// What went wrong, with the numbers and the place.
 #[derive(Debug, thiserror::Error)]
@@ -46,6 +47,19 @@ pub enum JsApiError {
         binding: usize,
         /// How many bindings there are.
         count: usize,
+    },
+    /// A graph file that does not compile against the asset (the message names its JSON
+    /// path), or a parameter the graph does not have or of another kind.
+    #[error("graph: {0}")]
+    Graph(#[from] GraphError),
+    /// A graph drives this animator: it plays what its parameters choose, not a clip.
+    #[error("a graph drives this player: set its parameters instead of playing a clip")]
+    GraphDriven,
+    /// No graph drives this animator: it has no parameters.
+    #[error("no graph drives this player: it has no parameter {name:?}")]
+    NotAGraph {
+        /// The parameter asked for.
+        name: String,
     },
     /// A file could not be read (native callers and tests; the browser passes bytes).
     #[error("cannot read the file: {0}")]

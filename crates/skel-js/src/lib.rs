@@ -32,8 +32,10 @@ mod asset;
 #[cfg(target_arch = "wasm32")]
 mod bindings;
 mod error;
+mod graph;
 
 pub use animator::Animator;
 pub use asset::Asset;
 pub use error::JsApiError;
+pub use graph::CompiledGraph;
 pub use skel_anim::Handedness;

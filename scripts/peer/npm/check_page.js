@@ -1,6 +1,7 @@
 // Runs in headless Chromium (check_three.mjs serves it): for each asset, clip and time, the
 // bone matrices three.js's own AnimationMixer leaves against those of skel-anim's three.js
-// adapter, each on its own GLTFLoader copy of the same bytes. The error is the largest
+// adapter, each on its own GLTFLoader copy of the same bytes: the adapter playing the clip, and
+// (for a named clip) the adapter driven by a one-state graph that plays it. The error is the largest
 // distance between where the two put a corner of a skinned mesh's bounding box through any
 // one bone (three.js's skinning, in world space), over the diagonal of the character's rest box.
 import * as THREE from "three";
@@ -55,6 +56,7 @@ async function checkAsset(name) {
   const loader = new GLTFLoader();
   const three = await loader.parseAsync(bytes.slice(0), "");
   const driven = await loader.parseAsync(bytes.slice(0), "");
+  const graphed = await loader.parseAsync(bytes.slice(0), "");
   const asset = await loadAsset(new Uint8Array(bytes));
   driven.scene.updateMatrixWorld(true);
   const box = new THREE.Box3().setFromObject(driven.scene);
@@ -83,27 +85,44 @@ async function checkAsset(name) {
     mixer.clipAction(animation).play();
     character.play(clip);
     const duration = asset.clipDuration(clip);
+    const clipName = character.clipNames[clip];
+    const graph =
+      clipName === ""
+        ? undefined
+        : asset.compileGraph(JSON.stringify({ layers: [{ name: "base", entry: "s", states: { s: { clip: clipName } } }] }));
     for (const t of [0.37 * duration, 0.81 * duration, duration + 0.25 * duration]) {
       mixer.setTime(t);
       three.scene.updateMatrixWorld(true);
       character.play(clip);
       character.update(t);
-      driven.scene.updateMatrixWorld(true);
-      const ours = skinnedMeshes(driven.scene);
-      const theirs = skinnedMeshes(three.scene);
-      let worst = 0;
-      let moved = 0;
-      for (let i = 0; i < theirs.length; i++) {
-        theirs[i].skeleton.update();
-        ours[i].skeleton.update();
-        const points = meshCorners(theirs[i]);
-        worst = Math.max(worst, worstBone(theirs[i], ours[i], points));
-        moved = Math.max(moved, worstBone(theirs[i], rest[i], points));
+      rows.push(compare(name, animation.name, t, "clip", three, driven, rest, diagonal));
+      if (graph !== undefined) {
+        const byGraph = new SkelThreeCharacter(graphed, asset, { graph });
+        byGraph.update(t);
+        rows.push(compare(name, animation.name, t, "graph", three, graphed, rest, diagonal));
+        byGraph.dispose();
       }
-      rows.push({ asset: name, clip: animation.name, time: t, meshes: theirs.length, error: worst / diagonal, moved: moved / diagonal });
     }
+    graph?.free();
   }
   return rows;
+}
+
+// One row: the mixer's copy `three` against the adapter's copy `ours` at time `t`.
+function compare(name, clip, t, driver, three, ours, rest, diagonal) {
+  ours.scene.updateMatrixWorld(true);
+  const skel = skinnedMeshes(ours.scene);
+  const theirs = skinnedMeshes(three.scene);
+  let worst = 0;
+  let moved = 0;
+  for (let i = 0; i < theirs.length; i++) {
+    theirs[i].skeleton.update();
+    skel[i].skeleton.update();
+    const points = meshCorners(theirs[i]);
+    worst = Math.max(worst, worstBone(theirs[i], skel[i], points));
+    moved = Math.max(moved, worstBone(theirs[i], rest[i], points));
+  }
+  return { asset: name, clip, time: t, driver, meshes: theirs.length, error: worst / diagonal, moved: moved / diagonal };
 }
 
 // A bad file is an Error with the loader's message, and the module goes on working (the

@@ -65,7 +65,7 @@ try {
     failed ||= bad;
     worst = Math.max(worst, r.error);
     console.log(
-      `${bad ? "FAIL" : "ok  "} ${r.asset} ${r.clip} t=${r.time.toFixed(3)} s meshes=${r.meshes} error=${r.error.toExponential(2)} of the diagonal (pose moved ${r.moved.toFixed(3)})`,
+      `${bad ? "FAIL" : "ok  "} ${r.asset} ${r.clip} ${r.driver} t=${r.time.toFixed(3)} s meshes=${r.meshes} error=${r.error.toExponential(2)} of the diagonal (pose moved ${r.moved.toFixed(3)})`,
     );
   }
   console.log(`${result.rows.length} cases, worst ${worst.toExponential(2)} of the diagonal (tolerance ${TOLERANCE})`);

@@ -3,8 +3,8 @@
 // with a real GLTFLoader result (@types/three). Type-checked only, never run.
 import * as THREE from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
-import { initSkel, loadAsset, PoseViews, SkelAsset, SkelPlayer } from "skel-anim";
-import { SkelThreeCharacter } from "skel-anim/three";
+import { initSkel, loadAsset, PoseViews, SkelAsset, SkelGraph, SkelPlayer } from "skel-anim";
+import { SkelThreeCharacter, type CharacterOptions } from "skel-anim/three";
 import { SkelBabylonCharacter } from "skel-anim/babylon";
 
 export async function plainPage(url: string): Promise<number> {
@@ -30,12 +30,34 @@ export async function plainPage(url: string): Promise<number> {
   const weights: Float32Array | undefined =
     asset.morphBindingCount > 0 ? player.morphWeights(0) : undefined;
   const views = new PoseViews(player);
-  const sum =
+  let sum =
     views.boneMatrices(0)[0] + views.worldMatrices()[0] + views.localTransforms()[0] + (asset.morphBindingCount > 0 ? views.morphWeights(0)[0] : 0);
   player.stop();
   player.free();
   again.free();
+  sum += graphPlayer(asset);
   return sum + bones.length + world.length + local.length + (weights?.length ?? 0) + joints.length + meshNode + (parent ?? 0) + (morphNode ?? 0);
+}
+
+// A graph compiled once, a player per character, its parameters of every kind.
+function graphPlayer(asset: SkelAsset): number {
+  const graph: SkelGraph = asset.compileGraph(
+    '{"parameters": {"speed": {"type": "float"}}, "layers": [{"name": "base", "entry": "walk", "states": {"walk": {"clip": "Walk"}}}]}',
+  );
+  const names: string[] = graph.parameterNames;
+  const kinds: string[] = graph.parameterKinds;
+  const player: SkelPlayer = graph.createPlayer();
+  player.setFloat("speed", 1.5);
+  player.setInt("mood", 2);
+  player.setBool("crouch", true);
+  player.setTrigger("jump");
+  player.setVec3("look", 0, 1.6, 2);
+  player.tick(1 / 60);
+  const state: string | undefined = player.state(0) ?? player.state();
+  const n = names.length + kinds.length + (state?.length ?? 0) + player.boneMatrices(0).length;
+  player.free();
+  graph.free();
+  return n;
 }
 
 export async function threePage(url: string, scene: THREE.Scene, renderer: THREE.WebGLRenderer, camera: THREE.Camera): Promise<void> {
@@ -55,6 +77,12 @@ export async function threePage(url: string, scene: THREE.Scene, renderer: THREE
   const asset: SkelAsset = character.asset;
   console.log(player.worldMatrices().length, asset.nodeCount, character.root.matrixWorld.elements[0]);
   character.dispose();
+  const skelAsset = await loadAsset(bytes);
+  const options: CharacterOptions = { graph: skelAsset.compileGraph('{"layers": [{"name": "base", "entry": "walk", "states": {"walk": {"clip": "Walk"}}}]}') };
+  const driven = new SkelThreeCharacter(gltf, skelAsset, options);
+  driven.player.setFloat("speed", 2);
+  driven.update(1 / 60);
+  driven.dispose();
 }
 
 // A Babylon-shaped node list without Babylon.js (whose own .d.ts do not pass TypeScript 7's lib
@@ -66,7 +94,10 @@ export async function babylonShaped(url: string): Promise<number> {
     rotationQuaternion: { set: (_x: number, _y: number, _z: number, _w: number) => undefined },
     scaling: v,
   };
-  const character = new SkelBabylonCharacter({ transformNodes: [node], meshes: [] }, await loadAsset(url));
+  const asset = await loadAsset(url);
+  const graph = asset.compileGraph('{"layers": [{"name": "base", "entry": "walk", "states": {"walk": {"clip": "Walk"}}}]}');
+  new SkelBabylonCharacter({ transformNodes: [node], meshes: [] }, asset, { graph }).dispose();
+  const character = new SkelBabylonCharacter({ transformNodes: [node], meshes: [] }, asset);
   character.play("Walk", true);
   character.seek(0.1);
   character.update(1 / 60);
