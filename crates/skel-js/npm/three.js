@@ -43,22 +43,75 @@ function nodeObjects(gltf, asset) {
   return nodes;
 }
 
+/**
+ * The skinned meshes of the asset's skeleton bindings: `[binding, mesh]` for every
+ * SkinnedMesh that is binding's mesh node or one of its primitives (GLTFLoader makes a Group
+ * of SkinnedMeshes for a mesh of several primitives, each with its own Skeleton).
+ */
+function skinnedMeshes(nodes, asset) {
+  const byNode = new Map(nodes);
+  const out = [];
+  for (let binding = 0; binding < asset.skeletonCount; binding++) {
+    const object = byNode.get(asset.skeletonMeshNode(binding));
+    if (object === undefined) continue;
+    for (const mesh of [object, ...object.children]) {
+      if (mesh.isSkinnedMesh === true && mesh.skeleton.bones.length === asset.skeletonJoints(binding).length) {
+        out.push([binding, mesh]);
+      }
+    }
+  }
+  return out;
+}
+
 /** A three.js glTF character animated by skel (see three.d.ts). */
 export class SkelThreeCharacter extends SkelCharacter {
   #nodes;
+  /** Every object whose transform updates skel has turned off. */
+  #held;
+  /** In "direct" skinning: `[binding, mesh, saved]`, the skinned meshes skel's matrices feed. */
+  #skinned = [];
 
   constructor(gltf, asset, options = {}) {
     super(asset, options);
     this.root = gltf.scene;
-    this.#nodes = nodeObjects(gltf, asset);
-    for (const [, object] of this.#nodes) {
+    const nodes = nodeObjects(gltf, asset);
+    if (options.skinning === "direct") {
+      // Joints carry no matrix of their own: skel's skinning matrices go straight into each
+      // skeleton, and the mesh is detached from its bind matrix so that three.js's skinning
+      // (bindMatrixInverse · boneMatrix · bindMatrix) is skel's.
+      const joints = new Set();
+      for (let b = 0; b < asset.skeletonCount; b++) {
+        for (const joint of asset.skeletonJoints(b)) joints.add(joint);
+      }
+      for (const [binding, mesh] of skinnedMeshes(nodes, asset)) {
+        const skeleton = mesh.skeleton;
+        const saved = { bindMode: mesh.bindMode, bindMatrix: mesh.bindMatrix.clone(), bindMatrixInverse: mesh.bindMatrixInverse.clone() };
+        mesh.bindMode = "detached";
+        mesh.bindMatrix.identity();
+        mesh.bindMatrixInverse.identity();
+        // The renderer calls update() before it draws: the matrices are skel's already.
+        skeleton.update = () => {
+          if (skeleton.boneTexture) skeleton.boneTexture.needsUpdate = true;
+        };
+        this.#skinned.push([binding, mesh, saved]);
+      }
+      // The joints' objects keep the matrices they had (three.js stops composing them too).
+      this.#nodes = nodes.filter(([node]) => !joints.has(node));
+    } else if (options.skinning === undefined || options.skinning === "bones") {
+      this.#nodes = nodes;
+    } else {
+      throw new Error(`skel-anim/three: skinning is "bones" or "direct", not ${JSON.stringify(options.skinning)}`);
+    }
+    this.#held = nodes.map(([, object]) => object);
+    for (const object of this.#held) {
       object.matrixAutoUpdate = false;
       object.matrixWorldAutoUpdate = false;
     }
     this[WRITE_POSE]();
   }
 
-  /** Writes the world matrices (under the root's) into the three.js objects. */
+  /** Writes the world matrices (under the root's) into the three.js objects, and in "direct"
+   *  skinning the skinning matrices into the skeletons. */
   [WRITE_POSE]() {
     const world = this[VIEWS].worldMatrices();
     this.root.updateWorldMatrix(true, false);
@@ -66,14 +119,25 @@ export class SkelThreeCharacter extends SkelCharacter {
     for (const [node, object] of this.#nodes) {
       multiply(root, world, node * 16, object.matrixWorld.elements);
     }
+    for (const [binding, mesh] of this.#skinned) {
+      mesh.skeleton.boneMatrices.set(this[VIEWS].boneMatrices(binding));
+      if (mesh.skeleton.boneTexture) mesh.skeleton.boneTexture.needsUpdate = true;
+    }
   }
 
   /** Hands the objects back to three.js's own transform updates (and to an AnimationMixer). */
   dispose() {
-    for (const [, object] of this.#nodes) {
+    for (const object of this.#held) {
       object.matrixAutoUpdate = true;
       object.matrixWorldAutoUpdate = true;
     }
+    for (const [, mesh, saved] of this.#skinned) {
+      mesh.bindMode = saved.bindMode;
+      mesh.bindMatrix.copy(saved.bindMatrix);
+      mesh.bindMatrixInverse.copy(saved.bindMatrixInverse);
+      delete mesh.skeleton.update;
+    }
+    this.#skinned = [];
     super.dispose();
   }
 }

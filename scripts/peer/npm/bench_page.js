@@ -6,7 +6,8 @@
 // and every skinned mesh's `skeleton.update()` (what `WebGLRenderer.render` does before it
 // draws). No drawing. Each character is a SkeletonUtils clone of the file's scene playing the
 // clip from its own phase. Rounds alternate the two sides; each round times FRAMES frames.
-// Two more rows split skel's side: its ticks alone, and three.js's share alone.
+// Two more rows split skel's side: its ticks alone, and three.js's share alone. A fifth times
+// the adapter with `skinning: "direct"` (skel's skinning matrices straight into the skeletons).
 import * as THREE from "three";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
 import * as SkeletonUtils from "three/addons/utils/SkeletonUtils.js";
@@ -65,7 +66,7 @@ function mixerSide(gltf, clip, count) {
   };
 }
 
-function skelSide(gltf, asset, clip, count) {
+function skelSide(gltf, asset, clip, count, options = {}) {
   const scene = new THREE.Scene();
   const characters = [];
   for (let i = 0; i < count; i++) {
@@ -73,7 +74,7 @@ function skelSide(gltf, asset, clip, count) {
     clone.scene.position.x = i;
     scene.add(clone.scene);
     clone.scene.updateMatrixWorld(true);
-    const character = new SkelThreeCharacter(clone, asset);
+    const character = new SkelThreeCharacter(clone, asset, options);
     character.play(clip);
     character.seek(i * 0.137);
     characters.push(character);
@@ -108,12 +109,17 @@ try {
   const gltf = await new GLTFLoader().parseAsync(bytes.slice(0), "");
   const asset = await loadAsset(new Uint8Array(bytes));
   const clip = /^\d+$/.test(CLIP) ? Number(CLIP) : asset.clipIndex(CLIP);
-  const sides = { mixer: mixerSide(gltf, clip, COUNT), ...skelSide(gltf, asset, clip, COUNT) };
+  const sides = {
+    mixer: mixerSide(gltf, clip, COUNT),
+    ...skelSide(gltf, asset, clip, COUNT),
+    skelDirect: skelSide(gltf, asset, clip, COUNT, { skinning: "direct" }).skel,
+  };
   // Warm every side up (the JIT, the caches) before the timed rounds.
   for (const side of Object.values(sides)) time(side);
   const rounds = [];
   for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 === 0 ? ["mixer", "skel", "skelTicks", "threeShare"] : ["skel", "mixer", "threeShare", "skelTicks"];
+    const order = ["mixer", "skel", "skelDirect", "skelTicks", "threeShare"];
+    if (r % 2 === 1) order.reverse();
     const row = { round: r };
     for (const side of order) row[side] = time(sides[side]);
     rounds.push(row);

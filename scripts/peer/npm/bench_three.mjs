@@ -26,6 +26,7 @@ for (const [asset, clip] of ASSETS) {
         `(${Math.min(...mixer).toFixed(3)}–${Math.max(...mixer).toFixed(3)}), skel ${median(skel).toFixed(3)} ms ` +
         `(${Math.min(...skel).toFixed(3)}–${Math.max(...skel).toFixed(3)}); mixer / skel ${median(ratios).toFixed(2)}× ` +
         `(${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}) over ${r.rounds.length} rounds of ${r.frames} frames; ` +
+        `skinning "direct" ${median(r.rounds.map((x) => x.skelDirect)).toFixed(3)} ms (mixer / direct ${median(r.rounds.map((x) => x.mixer / x.skelDirect)).toFixed(2)}×); ` +
         `of skel's: its ticks ${median(r.rounds.map((x) => x.skelTicks)).toFixed(3)} ms, three.js's world matrices and skeletons ` +
         `${median(r.rounds.map((x) => x.threeShare)).toFixed(3)} ms`,
     );

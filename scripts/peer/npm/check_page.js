@@ -1,7 +1,8 @@
 // Runs in headless Chromium (check_three.mjs serves it): for each asset, clip and time, the
 // bone matrices three.js's own AnimationMixer leaves against those of skel-anim's three.js
-// adapter, each on its own GLTFLoader copy of the same bytes: the adapter playing the clip, and
-// (for a named clip) the adapter driven by a one-state graph that plays it. The error is the largest
+// adapter, each on its own GLTFLoader copy of the same bytes: the adapter playing the clip, the
+// same with skel's skinning matrices written straight into the skeletons (`skinning:
+// "direct"`), and (for a named clip) the adapter driven by a one-state graph that plays it. The error is the largest
 // distance between where the two put a corner of a skinned mesh's bounding box through any
 // one bone (three.js's skinning, in world space), over the diagonal of the character's rest box.
 import * as THREE from "three";
@@ -57,6 +58,7 @@ async function checkAsset(name) {
   const three = await loader.parseAsync(bytes.slice(0), "");
   const driven = await loader.parseAsync(bytes.slice(0), "");
   const graphed = await loader.parseAsync(bytes.slice(0), "");
+  const direct = await loader.parseAsync(bytes.slice(0), "");
   const asset = await loadAsset(new Uint8Array(bytes));
   driven.scene.updateMatrixWorld(true);
   const box = new THREE.Box3().setFromObject(driven.scene);
@@ -73,6 +75,7 @@ async function checkAsset(name) {
     };
   });
   const character = new SkelThreeCharacter(driven, asset);
+  const directly = new SkelThreeCharacter(direct, asset, { skinning: "direct" });
   const mixer = new THREE.AnimationMixer(three.scene);
   const rows = [];
   for (let clip = 0; clip < three.animations.length; clip++) {
@@ -96,6 +99,9 @@ async function checkAsset(name) {
       character.play(clip);
       character.update(t);
       rows.push(compare(name, animation.name, t, "clip", three, driven, rest, diagonal));
+      directly.play(clip);
+      directly.update(t);
+      rows.push(compare(name, animation.name, t, "direct", three, direct, rest, diagonal));
       if (graph !== undefined) {
         const byGraph = new SkelThreeCharacter(graphed, asset, { graph });
         byGraph.update(t);

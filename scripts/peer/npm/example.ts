@@ -4,7 +4,7 @@
 import * as THREE from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { initSkel, loadAsset, PoseViews, SkelAsset, SkelGraph, SkelPlayer } from "skel-anim";
-import { SkelThreeCharacter, type CharacterOptions } from "skel-anim/three";
+import { SkelThreeCharacter, type CharacterOptions, type ThreeCharacterOptions } from "skel-anim/three";
 import { SkelBabylonCharacter } from "skel-anim/babylon";
 
 export async function plainPage(url: string): Promise<number> {
@@ -83,6 +83,10 @@ export async function threePage(url: string, scene: THREE.Scene, renderer: THREE
   driven.player.setFloat("speed", 2);
   driven.update(1 / 60);
   driven.dispose();
+  const crowd: ThreeCharacterOptions = { skinning: "direct", graph: options.graph };
+  const fast = new SkelThreeCharacter(gltf, skelAsset, crowd);
+  fast.update(1 / 60);
+  fast.dispose();
 }
 
 // A Babylon-shaped node list without Babylon.js (whose own .d.ts do not pass TypeScript 7's lib
