@@ -168,6 +168,9 @@ struct Group {
     keys: usize,
     /// Whether a whole-clip segment spans the clip's full range (its flag).
     full: bool,
+    /// Every segment minimum (8-bit) at this, where given: a segment that starts at the
+    /// clip's minimum but does not span its range is not the full range.
+    min8: Option<u8>,
     widths: [u8; 4],
 }
 
@@ -210,7 +213,7 @@ impl Group {
                 #[expect(clippy::cast_possible_truncation, reason = "small")]
                 for c in 0..rows {
                     for l in moving.clone() {
-                        out.u8((3 * s + c + l) as u8);
+                        out.u8(self.min8.unwrap_or((3 * s + c + l) as u8));
                         out.u8((200 - 9 * s - c - l) as u8);
                     }
                 }
@@ -246,11 +249,16 @@ fn a_group_read_and_written_again_is_the_same_record() {
         shift,
         keys: 5,
         full,
+        min8: None,
         widths: [5, 0, 11, 8],
     };
     let cases = [
         group(0, 3, 0x00, WHOLE_CLIP, true),
         group(0, 3, 0x00, WHOLE_CLIP, false),
+        Group {
+            min8: Some(0),
+            ..group(0, 3, 0x00, WHOLE_CLIP, false)
+        },
         group(1, 3, 0x22, WHOLE_CLIP, true),
         group(0, 3, 0x00, 1, false),
         group(0, 3, 0x02, 0, false),
