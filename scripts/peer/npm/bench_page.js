@@ -13,6 +13,7 @@ import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
 import * as SkeletonUtils from "three/addons/utils/SkeletonUtils.js";
 import { loadAsset } from "skel-anim";
 import { SkelThreeCharacter } from "skel-anim/three";
+import { skinnedMeshes } from "./skinned.js";
 
 const query = new URLSearchParams(location.search);
 const ASSET = query.get("asset") ?? "Fox/Fox.glb";
@@ -21,14 +22,6 @@ const COUNT = Number(query.get("count") ?? "100");
 const FRAMES = Number(query.get("frames") ?? "100");
 const ROUNDS = Number(query.get("rounds") ?? "5");
 const DT = 1 / 60;
-
-function skinnedMeshes(root) {
-  const out = [];
-  root.traverse((o) => {
-    if (o.isSkinnedMesh) out.push(o);
-  });
-  return out;
-}
 
 // A clone of the file's scene with GLTFLoader's node associations carried over (the adapter
 // finds each glTF node's object through them): SkeletonUtils.clone keeps the traversal order.

@@ -9,16 +9,9 @@ import * as THREE from "three";
 import { GLTFLoader } from "three/addons/loaders/GLTFLoader.js";
 import { loadAsset } from "skel-anim";
 import { SkelThreeCharacter } from "skel-anim/three";
+import { skinnedMeshes } from "./skinned.js";
 
 const ASSETS = ["CesiumMan/CesiumMan.glb", "Fox/Fox.glb", "RobotExpressive/RobotExpressive.glb"];
-
-function skinnedMeshes(root) {
-  const out = [];
-  root.traverse((o) => {
-    if (o.isSkinnedMesh) out.push(o);
-  });
-  return out;
-}
 
 function corners(box) {
   const out = [];

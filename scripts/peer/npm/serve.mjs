@@ -1,5 +1,6 @@
 // Headless Chromium on a page of this folder, served by request interception (no server, no
-// network): page.html with the module script `script` (a file of this folder), the package
+// network): page.html with the module script `script` (a file of this folder, which may import
+// others of it), the package
 // built by `cargo xtask npm` (target/npm/skel-anim, or $SKEL_NPM_PACKAGE), three.js from
 // node_modules and the sample models from ../shared/assets. check_three.mjs and
 // bench_three.mjs run their pages through it.
@@ -36,8 +37,9 @@ export async function runPage(script, query = "", timeoutMs = 120_000) {
       const html = await readFile(path.join(here, "page.html"), "utf8");
       body = html.replace("/check_page.js", `/${script}`);
       file = "page.html";
-    } else if (url.pathname === `/${script}`) {
-      file = path.join(here, script);
+    } else if (/^\/[\w-]+\.js$/.test(url.pathname)) {
+      // The page's script and the modules it imports from this folder.
+      file = path.join(here, url.pathname.slice(1));
     } else {
       const route = routes.find(([prefix]) => url.pathname.startsWith(prefix));
       if (route) file = path.join(route[1], decodeURIComponent(url.pathname.slice(route[0].length)));
