@@ -296,3 +296,22 @@ fn a_group_read_and_written_again_is_the_same_record() {
         assert_eq!(bits, stream, "{what}");
     }
 }
+
+/// A group's segment length is at most `WHOLE_CLIP`, and only a held lane may have a stored
+/// value: either alone is refused, before a value is read.
+#[test]
+fn a_segment_length_or_stored_lane_no_writer_makes_is_refused() {
+    let mut record = group_record(3, 8);
+    assert!(read_group(0, &record).is_ok());
+    record[2] = 32;
+    assert_eq!(
+        read_group(0, &record).unwrap_err(),
+        "held lanes 0x0, segment shift 32"
+    );
+    let mut record = group_record(3, 8);
+    record[1] = 0x10;
+    assert_eq!(
+        read_group(0, &record).unwrap_err(),
+        "held lanes 0x10, segment shift 31"
+    );
+}
