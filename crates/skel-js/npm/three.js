@@ -55,9 +55,14 @@ function skinnedMeshes(nodes, asset) {
     const object = byNode.get(asset.skeletonMeshNode(binding));
     if (object === undefined) continue;
     for (const mesh of [object, ...object.children]) {
-      if (mesh.isSkinnedMesh === true && mesh.skeleton.bones.length === asset.skeletonJoints(binding).length) {
-        out.push([binding, mesh]);
+      if (mesh.isSkinnedMesh !== true) continue;
+      const joints = asset.skeletonJoints(binding).length;
+      if (mesh.skeleton.bones.length !== joints) {
+        throw new Error(
+          `skel-anim/three: a skinned mesh of node ${asset.skeletonMeshNode(binding)} has ${mesh.skeleton.bones.length} bones, the asset's skin ${joints}: give skel the same file`,
+        );
       }
+      out.push([binding, mesh]);
     }
   }
   return out;

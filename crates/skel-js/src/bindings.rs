@@ -217,6 +217,9 @@ impl SkelPlayer {
     /// `play` by the clip's name; throws when no clip has it.
     #[wasm_bindgen(js_name = playNamed)]
     pub fn play_named(&mut self, name: &str, looping: Option<bool>) -> Result<(), JsError> {
+        if self.inner.graph().is_some() {
+            return Err(js_error(JsApiError::GraphDriven));
+        }
         let clip = self.inner.player().rig().clip_index(name).ok_or_else(|| {
             js_error(JsApiError::NoClipNamed {
                 name: name.to_owned(),
