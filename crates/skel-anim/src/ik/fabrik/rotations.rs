@@ -75,10 +75,11 @@ pub(super) fn rotation_scale(m: &Affine3A) -> Option<f32> {
 /// returns where they put the tip (the root plus each bone's length along its position's
 /// direction).
 ///
-/// `D` is kept unnormalised, its squared norm `k` tracked beside it: each arc is scaled by
-/// the 12-bit estimate of its reciprocal norm (4 cycles, which keeps `k` near 1) rather than
-/// normalised (a square root and a Newton step in the chain), the vectors turned by `D` carry
-/// the factor `k`, and the arcs, which only need directions, take them as they come.
+/// `D` is kept unnormalised, its squared norm `k` tracked beside it: each product `D F` is
+/// scaled by the 12-bit estimate of the arc's reciprocal norm (which keeps `k` near 1, and is
+/// worked out beside the product, not before it) rather than normalised (a square root and a
+/// Newton step in the chain), the vectors turned by `D` carry the factor `k`, and the arcs,
+/// which only need directions, take them as they come.
 #[inline]
 pub(super) fn to_corrections(
     p: &[Vec3A],
@@ -95,7 +96,7 @@ pub(super) fn to_corrections(
         let w = p[i + 1] - p[i];
         let a = bone[i];
         // k D⁻¹ w, and its length.
-        let v = sandwich(d.conjugate(), w);
+        let v = unturn(d, k, w);
         let w_len = w.length();
         let len = w_len * k;
         let h = len + a.dot(v);
@@ -106,7 +107,7 @@ pub(super) fn to_corrections(
         };
         let f2 = f.length_squared();
         let r = rsqrt_estimate(f2);
-        d *= Quat::from_vec4(f * r);
+        d = Quat::from_vec4(Vec4::from(d * Quat::from_vec4(f)) * r);
         k *= f2 * r * r;
         // The corrections lay each bone along `w` (to f32's rounding of `D` and the arcs):
         // the tip they give, without turning each bone by `D`.
@@ -123,10 +124,20 @@ pub(super) fn to_corrections(
     tip
 }
 
+/// `k q* v q` for `q = (u, s)` of squared norm `k`: `v` turned back by `q`'s rotation and
+/// scaled by `k`, with `s² − u · u` taken as `2 s² − k` (one multiply-add where a dot
+/// product would stand in the conversion's chain; `k` is tracked to within `D`'s rounding).
+#[inline]
+fn unturn(q: Quat, k: f32, v: Vec3A) -> Vec3A {
+    let u = Vec3A::from(q.xyz());
+    let s = q.w;
+    v * (2.0 * s * s - k) + u * (2.0 * u.dot(v)) - u.cross(v) * (2.0 * s)
+}
+
 /// `q v q*` for any quaternion `q = (u, s)`: `v` turned by `q`'s rotation and scaled by
 /// `|q|²` (glam's product assumes a unit `q`).
 #[inline]
-fn sandwich(q: Quat, v: Vec3A) -> Vec3A {
+pub(super) fn sandwich(q: Quat, v: Vec3A) -> Vec3A {
     let u = Vec3A::from(q.xyz());
     let s = q.w;
     v * (s * s - u.length_squared()) + u * (2.0 * u.dot(v)) + u.cross(v) * (2.0 * s)

@@ -11,7 +11,7 @@
 use glam::{Affine3A, Quat, Vec3A, Vec4};
 
 use super::passes::{Goal, run};
-use super::rotations::{Frames, rotation_scale, tip_under, to_corrections};
+use super::rotations::{Frames, rotation_scale, sandwich, tip_under, to_corrections};
 use super::scale::inverse_sqrt;
 use crate::ik::links::MAX_CHAIN_JOINTS;
 
@@ -280,10 +280,13 @@ pub(super) fn face_pole(p: &mut [Vec3A], pole: Vec3A, total: f32) {
     } else {
         (norm - cos, sin)
     };
+    // Turned by the quaternion as it is and divided by its squared norm afterwards: the
+    // division runs beside the turn instead of a normalisation before it.
     let q = Vec4::from((a * (s * ra), c));
-    let turn = Quat::from_vec4(q * inverse_sqrt(q.length_squared()));
+    let scale = 1.0 / q.length_squared();
+    let turn = Quat::from_vec4(q);
     for i in 1..n {
-        p[i] = p[0] + turn * (p[i] - p[0]);
+        p[i] = p[0] + sandwich(turn, p[i] - p[0]) * scale;
     }
 }
 
