@@ -252,7 +252,7 @@ pub(super) fn recover_ranges(
 
 /// Whether the 8-bit range `(m8, e8)` decodes to `(low, span)` bit for bit, as the reader
 /// computes it (`sample/lane_bits.rs`, `affine`).
-pub(super) fn reproduces(
+fn reproduces(
     (min, step): (f32, f32),
     inv: f32,
     (low, span): (f32, f32),
