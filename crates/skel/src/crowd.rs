@@ -19,7 +19,8 @@
 //! [`Crowd::request_pose_readback`] reads chosen poses back.
 //!
 //! On the CPU path [`Crowd::cull`] cuts the visible list to the instances a camera sees, from
-//! each instance's box ([`Crowd::instance_box`], see `crowd_cull`).
+//! each instance's box ([`Crowd::instance_box`], see `crowd_cull`), made by the cull or, with
+//! [`CrowdDescriptor::boxes_in_tick`], by the tick.
 //!
 //! Meshes with morph targets are morphed per instance before compute skinning (glTF 2.0
 //! §3.7.2.2, as a single character is): on [`Posing::Gpu`] with the weights the pose pass
@@ -29,10 +30,10 @@
 //! meshes from the skinned output.
 
 use skel_anim::{LayerDesc, Player, PoseSink};
-use skel_gpu::glam::Mat4;
+use skel_gpu::glam::{Mat4, Vec3};
 use skel_gpu::{CrowdBones, CrowdBonesDescriptor, CrowdSkinning, GpuContext, GpuError};
 
-use crate::crowd_bounds::{CullSpheres, cull_spheres};
+use crate::crowd_bounds::{CullSpheres, cull_spheres, spheres_box};
 use crate::crowd_cull_pass::GpuCull;
 use crate::crowd_gpu::{GpuPosing, Posing};
 use crate::crowd_mesh::{CrowdMesh, MeshSetup, MorphWeights};
@@ -125,6 +126,10 @@ pub struct Crowd {
     pub(crate) cull_spheres: CullSpheres,
     /// [`Crowd::cull`]'s verdicts, one per instance (what rayon's pass writes), made once.
     pub(crate) cull_keep: Vec<bool>,
+    /// With [`CrowdDescriptor::boxes_in_tick`]: each instance's box (`spheres_box` of its
+    /// bones as they stand in `bones`), rewritten whenever `tick` poses the instance, so that
+    /// the cull need not read the bones again; empty without it.
+    pub(crate) boxes: Vec<Option<(Vec3, Vec3)>>,
 }
 
 impl Crowd {
@@ -283,7 +288,7 @@ impl Crowd {
                 spans.iter().find(|s| s.binding == binding).map(|s| s.first)
             })
         };
-        let mut bones = vec![Mat4::ZERO; stride * instances];
+        let mut bones: Vec<Mat4> = vec![Mat4::ZERO; stride * instances];
         // Every instance starts at the rest pose the skeletons were created with.
         for mesh in &asset.meshes {
             if let Some(s) = &mesh.skeleton
@@ -295,6 +300,13 @@ impl Crowd {
                 }
             }
         }
+        // With `boxes_in_tick`, every instance's box: the rest pose's until it is first posed.
+        let boxes = if desc.boxes_in_tick && !on_gpu {
+            let rest = bones.chunks(stride).next().unwrap_or_default();
+            vec![spheres_box(&cull_spheres, rest); instances]
+        } else {
+            Vec::new()
+        };
         // One chunk of weights per player (at least one float, so that chunking works when
         // no weights are kept).
         let morph_chunk = (cpu_morph_stride as usize).max(1);
@@ -328,6 +340,7 @@ impl Crowd {
             morph_offsets: cpu_morph_offsets,
             cull_spheres,
             cull_keep: vec![true; instances],
+            boxes,
         })
     }
 
@@ -343,6 +356,8 @@ impl Crowd {
     /// Advances every player by `dt` seconds and writes the visible ones' bone matrices into the
     /// crowd's bone array (on rayon's pool with the `rayon` feature: call it inside
     /// `ThreadPool::install` for an allocation-free frame), then rebuilds the visible list.
+    /// With [`CrowdDescriptor::boxes_in_tick`] each posed instance is boxed right after its
+    /// player writes its matrices, in the same task, while they are still in the cache.
     pub fn tick(&mut self, dt: f32) {
         if let Some(posing) = &mut self.gpu_posing {
             // The GPU advances the playheads at the next upload; the visible list stays.
@@ -353,7 +368,11 @@ impl Crowd {
         let morph_offsets = &self.morph_offsets[..];
         let bones = &mut self.bones[..];
         let weights = &mut self.morph_weights[..];
-        let tick = |((player, out), weights): ((&mut Player, &mut [Mat4]), &mut [f32])| {
+        let spheres = &self.cull_spheres;
+        // One instance's tick, and its box into `kept` when it was posed (a hidden player's
+        // matrices stay as they were, and so does its box).
+        let tick = |((player, out), weights): ((&mut Player, &mut [Mat4]), &mut [f32]),
+                    kept: Option<&mut Option<(Vec3, Vec3)>>| {
             let mut sink = SpanSink {
                 spans,
                 out,
@@ -361,22 +380,43 @@ impl Crowd {
                 weights,
             };
             player.tick(dt, &mut sink);
+            if let Some(kept) = kept
+                && player.visible()
+            {
+                *kept = spheres_box(spheres, sink.out);
+            }
         };
         #[cfg(feature = "rayon")]
         {
             use rayon::prelude::*;
-            self.players
+            let instances = self
+                .players
                 .par_iter_mut()
                 .zip(bones.par_chunks_mut(self.stride))
-                .zip(weights.par_chunks_mut(self.morph_chunk))
-                .for_each(tick);
+                .zip(weights.par_chunks_mut(self.morph_chunk));
+            if self.boxes.is_empty() {
+                instances.for_each(|i| tick(i, None));
+            } else {
+                instances
+                    .zip(self.boxes.par_iter_mut())
+                    .for_each(|(i, kept)| tick(i, Some(kept)));
+            }
         }
         #[cfg(not(feature = "rayon"))]
-        self.players
-            .iter_mut()
-            .zip(bones.chunks_mut(self.stride))
-            .zip(weights.chunks_mut(self.morph_chunk))
-            .for_each(tick);
+        {
+            let instances = self
+                .players
+                .iter_mut()
+                .zip(bones.chunks_mut(self.stride))
+                .zip(weights.chunks_mut(self.morph_chunk));
+            if self.boxes.is_empty() {
+                instances.for_each(|i| tick(i, None));
+            } else {
+                instances
+                    .zip(self.boxes.iter_mut())
+                    .for_each(|(i, kept)| tick(i, Some(kept)));
+            }
+        }
         self.visible.clear();
         self.visible.extend(
             (0u32..)

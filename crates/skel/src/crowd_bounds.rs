@@ -85,7 +85,19 @@ pub(crate) fn box_meets_frustum(
     placement: &Mat4,
     frustum: &Frustum,
 ) -> bool {
-    match spheres_box(spheres, bones) {
+    box_verdict(spheres, spheres_box(spheres, bones), placement, frustum)
+}
+
+/// [`box_meets_frustum`] from the instance's box already made (`spheres_box`'s answer, kept
+/// by a tick that boxes, `CrowdDescriptor::boxes_in_tick`): both ways of culling decide by
+/// this one rule.
+pub(crate) fn box_verdict(
+    spheres: &CullSpheres,
+    instance_box: Option<(Vec3, Vec3)>,
+    placement: &Mat4,
+    frustum: &Frustum,
+) -> bool {
+    match instance_box {
         Some(b) => meets_frustum(placement, b, frustum),
         None => spheres.is_empty(),
     }

@@ -17,7 +17,7 @@
 use skel_gpu::frustum_planes;
 use skel_gpu::glam::{Mat4, Vec3};
 
-use crate::crowd_bounds::{Frustum, box_meets_frustum, spheres_box};
+use crate::crowd_bounds::{Frustum, box_meets_frustum, box_verdict, spheres_box};
 use crate::{Crowd, CullError, SkelError};
 
 impl Crowd {
@@ -25,7 +25,9 @@ impl Crowd {
     /// `instance` in the pose its last [`tick`](Self::tick) computed, in the character's
     /// world before a renderer's placement: the skinned meshes' nodes where the rest pose
     /// puts them (as [`CrowdRenderer`](crate::render::CrowdRenderer) draws them when given
-    /// the rest world matrices). A few nanoseconds per joint; allocates nothing.
+    /// the rest world matrices). A few nanoseconds per joint; allocates nothing. With
+    /// [`CrowdDescriptor::boxes_in_tick`](crate::CrowdDescriptor::boxes_in_tick) the box `tick`
+    /// made and kept (the same box, bit for bit), at no cost.
     ///
     /// `None` for an instance past the end, a GPU-posed crowd (its matrices are on the GPU),
     /// or bone matrices that are not finite.
@@ -33,6 +35,9 @@ impl Crowd {
     pub fn instance_box(&self, instance: usize) -> Option<(Vec3, Vec3)> {
         if self.gpu_posing.is_some() {
             return None;
+        }
+        if !self.boxes.is_empty() {
+            return self.boxes.get(instance).copied().flatten();
         }
         let bones = self.bones.chunks(self.stride).nth(instance)?;
         spheres_box(&self.cull_spheres, bones)
@@ -51,7 +56,10 @@ impl Crowd {
     /// infinite bones, which draw nothing) goes, as the GPU cull ([`skel_gpu::CrowdCull`])
     /// decides; a character with no joint spheres at all is never culled. Allocates
     /// nothing; with the `rayon` feature the boxes are made on rayon's pool (call it inside
-    /// `ThreadPool::install`, as [`tick`](Self::tick)).
+    /// `ThreadPool::install`, as [`tick`](Self::tick)). With
+    /// [`CrowdDescriptor::boxes_in_tick`](crate::CrowdDescriptor::boxes_in_tick) the boxes
+    /// `tick` kept are tested instead, with the same verdicts: no bone is read again, and the
+    /// boxes' cost moves into the tick (docs/bounds.md has what each way costs).
     ///
     /// ```no_run
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -96,6 +104,7 @@ impl Crowd {
             stride,
             cull_spheres,
             cull_keep,
+            boxes,
             ..
         } = self;
         let keep = |&i: &u32| {
@@ -103,9 +112,17 @@ impl Crowd {
             let Some(placement) = placements.get(i) else {
                 return true;
             };
-            let bones = bones.chunks(*stride).nth(i).unwrap_or_default();
-            players.get(i).is_some_and(skel_anim::Player::visible)
-                && box_meets_frustum(cull_spheres, bones, placement, &planes)
+            if !players.get(i).is_some_and(skel_anim::Player::visible) {
+                return false;
+            }
+            match boxes.get(i) {
+                // The box tick kept (`boxes_in_tick`).
+                Some(&kept) => box_verdict(cull_spheres, kept, placement, &planes),
+                None => {
+                    let bones = bones.chunks(*stride).nth(i).unwrap_or_default();
+                    box_meets_frustum(cull_spheres, bones, placement, &planes)
+                }
+            }
         };
         #[cfg(feature = "rayon")]
         {

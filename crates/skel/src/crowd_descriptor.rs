@@ -41,10 +41,24 @@ pub struct CrowdDescriptor {
     /// it was last posed with: whatever else reads the bone buffer (a shadow pass with its own
     /// frustum) sees those. A frame that records no `encode_cull` poses nobody.
     pub pose_only_seen: bool,
+    /// With [`Posing::Cpu`]: box each instance inside [`Crowd::tick`](crate::Crowd::tick),
+    /// right after its player writes its bone matrices, while they are still in the cache, and
+    /// keep the boxes (28 bytes an instance, allocated here). Then
+    /// [`Crowd::cull`](crate::Crowd::cull) tests one placed box per instance and
+    /// [`Crowd::instance_box`](crate::Crowd::instance_box) returns the kept box; without it
+    /// `cull` reads every visible instance's bones back from the crowd's bone array, out of the
+    /// cache by then in a large crowd. The verdicts and boxes are the same either way. The
+    /// boxes are made in every tick, culled or not, and on one core of the dev machine boxing
+    /// inside the tick took longer than the separate pass's reading back (docs/bounds.md,
+    /// "Boxes made in the tick"): turn it on where that pass waits for memory.
+    /// Ignored with [`Posing::Gpu`], whose boxes are made on the GPU
+    /// ([`gpu_cull`](Self::gpu_cull)).
+    pub boxes_in_tick: bool,
 }
 
 impl Default for CrowdDescriptor {
-    /// One instance, clip 0, compute skinning on, [`CROWD_STAGING_SLOTS`] slots, CPU posing.
+    /// One instance, clip 0, compute skinning on, [`CROWD_STAGING_SLOTS`] slots, CPU posing,
+    /// nothing culled on the GPU, boxes made by [`Crowd::cull`](crate::Crowd::cull) itself.
     fn default() -> Self {
         Self {
             instances: 1,
@@ -56,6 +70,7 @@ impl Default for CrowdDescriptor {
             max_chunk_bytes: None,
             gpu_cull: false,
             pose_only_seen: false,
+            boxes_in_tick: false,
         }
     }
 }

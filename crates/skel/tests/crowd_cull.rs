@@ -1,7 +1,8 @@
 //! `Crowd::instance_box` and `Crowd::cull` on a real adapter (lavapipe in CI): every vertex the
 //! crowd's compute pass skins (and morphs) lies in its instance's box; culling keeps every
 //! instance with a vertex in the camera's frustum and drops most of the others; a culled crowd,
-//! placed by `CrowdRenderer::place`, draws the same picture as the whole crowd; a lone
+//! placed by `CrowdRenderer::place`, draws the same picture as the whole crowd; a frame's tick
+//! and cull allocate nothing, with boxes made in the tick or by the cull; a lone
 //! player's box (`AssetContainer::world_box`) holds every vertex it skins and morphs.
 //!
 //! Without an adapter: SKIP, or fail when `SKEL_REQUIRE_GPU=1`.
@@ -181,23 +182,41 @@ fn culling_allocates_nothing() {
         view_projection,
         ..
     } = scene(&ctx);
-    let mut crowd = crowd_at_times(&ctx, &asset, SIDE * SIDE);
-    // The first cull may start rayon's pool (with the `rayon` feature); the second is a frame.
-    crowd.cull(view_projection, &placements).unwrap();
-    crowd.tick(0.0);
-    let (kept, allocations) = {
+    // Boxed by the cull, then boxed in `tick` and kept (`boxes_in_tick`): tick and cull
+    // together allocate nothing either way.
+    for boxes_in_tick in [false, true] {
+        let mut crowd = Crowd::new(
+            &ctx,
+            &asset,
+            &CrowdDescriptor {
+                instances: SIDE * SIDE,
+                boxes_in_tick,
+                ..CrowdDescriptor::default()
+            },
+        )
+        .unwrap();
+        for (i, player) in crowd.players.iter_mut().enumerate() {
+            player.seek(0.07 + 0.13 * i as f32);
+        }
+        // The first frame may start rayon's pool (with the `rayon` feature); the second is
+        // a frame.
+        crowd.tick(0.016);
+        crowd.cull(view_projection, &placements).unwrap();
         let mut kept = 0;
-        let count = allocation_counter::measure(|| {
-            kept = crowd.cull(view_projection, &placements).unwrap()
+        let allocations = allocation_counter::measure(|| {
+            crowd.tick(0.016);
+            kept = crowd.cull(view_projection, &placements).unwrap();
         })
         .count_total;
-        (kept, count)
-    };
-    assert!(
-        kept > 0 && (kept as usize) < placements.len(),
-        "{kept} kept"
-    );
-    assert_eq!(allocations, 0, "a cull allocated");
+        assert!(
+            kept > 0 && (kept as usize) < placements.len(),
+            "boxes in tick {boxes_in_tick}: {kept} kept"
+        );
+        assert_eq!(
+            allocations, 0,
+            "boxes in tick {boxes_in_tick}: a tick and cull allocated"
+        );
+    }
 }
 
 #[test]

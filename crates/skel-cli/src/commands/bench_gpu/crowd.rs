@@ -150,17 +150,22 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
                     .direct(matches!(args.posing.posing(), skel::Posing::Gpu(_))),
             posing: args.posing.posing(),
             max_chunk_bytes: args.posing.chunk_bytes(),
+            boxes_in_tick: args.cull.bounds == "tick",
             ..CrowdDescriptor::default()
         },
     )?;
     let instances = start_instances(&ctx, &mut crowd, asset.animation.clips.len(), &args.posing)?;
     let mut figures = PoseFigures::of(&crowd, &args.posing);
-    if args.cull.bounds == "pose" && !args.cull.cull {
-        return Err("--bounds pose needs --cull".into());
+    let on_gpu_boxes = args.cull.bounds == "pose" || args.cull.bounds == "seen";
+    if on_gpu_boxes && !args.cull.cull {
+        return Err(format!("--bounds {} needs --cull", args.cull.bounds).into());
     }
     let cpu_cull = args.cull.cull && !crowd.posed_on_gpu();
-    if cpu_cull && args.cull.bounds == "pose" {
-        return Err("--bounds pose needs --posing gpu".into());
+    if cpu_cull && on_gpu_boxes {
+        return Err(format!("--bounds {} needs --posing gpu", args.cull.bounds).into());
+    }
+    if crowd.posed_on_gpu() && args.cull.bounds == "tick" {
+        return Err("--bounds tick needs --posing cpu".into());
     }
     if args.cull.direct(crowd.posed_on_gpu()) {
         if !crowd.posed_on_gpu() {
@@ -349,7 +354,8 @@ pub(super) fn run(args: &CrowdArgs) -> Result<(), Box<dyn std::error::Error>> {
                 bone_layout: "4x4".to_owned(),
                 pose_group: skel::gpu::POSE_WORKGROUP_SIZE,
                 cull: true,
-                bounds: Some("cpu".to_owned()),
+                // "cpu": boxed by `Crowd::cull`; "tick": by `Crowd::tick` (`boxes_in_tick`).
+                bounds: Some(args.cull.bounds.replace("cull", "cpu")),
                 placed_in_view: Some(in_view),
                 visible: Some(crowd.visible_count()),
                 cull_cpu_ms: Some(cull_ms),
@@ -470,7 +476,8 @@ fn print(report: &CrowdReport, json: bool) -> Result<(), Box<dyn std::error::Err
         );
         if let (Some(ms), Some(ns)) = (c.cull_cpu_ms, c.cull_cpu_ns_per_bone) {
             println!(
-                "cull (CPU, Crowd::cull, boxes from the bone matrices): {} of {} visible ({} placed in view); {ms:.3} ms, {ns:.2} ns per bone",
+                "cull (CPU, Crowd::cull, bounds {}): {} of {} visible ({} placed in view); {ms:.3} ms, {ns:.2} ns per bone",
+                c.bounds.as_deref().unwrap_or("cpu"),
                 c.visible.unwrap_or(0),
                 r.run.characters,
                 c.placed_in_view.unwrap_or(0),

@@ -54,8 +54,9 @@ pub(super) struct CullArgs {
     /// matrix) or `pose` (the pose pass: per-node from the joints it holds, baked from the
     /// boxes baked with its frames; the culling pass then reads one box an instance). `pose`
     /// needs `--layout per-node` or `baked`. `seen` (`--layout baked`): as `pose`, with the
-    /// cull between the pose's passes and only the instances it keeps posed.
-    #[arg(long, default_value = "cull", value_parser = ["cull", "pose", "seen"])]
+    /// cull between the pose's passes and only the instances it keeps posed. `tick` (`--posing
+    /// cpu`, also without `--cull`): `Crowd::tick` boxes each instance it poses (`boxes_in_tick`).
+    #[arg(long, default_value = "cull", value_parser = ["cull", "pose", "seen", "tick"])]
     pub(super) bounds: String,
     /// Threads per workgroup of the per-node pose pass: 64, 128 or 256 (more instances a
     /// group). Other than 64 takes the direct path (module docs).
