@@ -349,6 +349,16 @@ fn culled_crowd_keeps_the_half_in_view_and_3x4_writes_three_quarters() {
     assert_eq!(cpu["placed_in_view"], 32, "{cpu}");
     assert_eq!(cpu["visible"], 32, "{cpu}");
     assert!(cpu["cull_cpu_ns_per_bone"].as_f64().unwrap() > 0.0, "{cpu}");
+    // Boxed in the tick (`boxes_in_tick`): the same verdicts.
+    let in_tick = [&on_cpu[..], &["--bounds", "tick"]].concat();
+    let Some(tick) = run_json(
+        "bench gpu crowd --posing cpu --cull --bounds tick",
+        &in_tick,
+    ) else {
+        return;
+    };
+    assert_eq!(tick["bounds"], "tick", "{tick}");
+    assert_eq!(tick["visible"], 32, "{tick}");
     // The 3×4 layout needs the bones posed on the GPU.
     let (ok, _, stderr) = skel(&[
         "bench",
