@@ -12,7 +12,7 @@ use crate::mesh::{Instance, MeshInfo, PrimitiveData, read_meshes, read_primitive
 use crate::morph_names::{MorphNames, morph_names};
 use crate::nodes::{NodeInfo, SceneNodes, read_nodes, scene_nodes};
 use crate::skin::{SkinInfo, read_skins};
-use crate::{GltfDocument, GltfError, LoadWarning, PropertyTarget};
+use crate::{ExternalFiles, GltfDocument, GltfError, LoadWarning, PropertyTarget};
 
 /// How to load an asset.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -130,6 +130,33 @@ pub fn load_slice(
     opts: &LoadOptions,
 ) -> Result<GltfAsset, GltfError> {
     load_document(&GltfDocument::from_slice(bytes, base_dir)?, opts)
+}
+
+/// Loads a `.gltf` or `.glb` file held in memory whose external buffers and images come from
+/// `files` (see [`GltfDocument::from_slice_with_files`]): what a page that fetched a `.gltf`
+/// and its `.bin` passes, as a [`FileMap`](crate::FileMap) keyed by the URIs the JSON writes.
+///
+/// ```no_run
+/// use skel_gltf::{FileMap, LoadOptions, load_slice_with_files};
+///
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let gltf = std::fs::read("Fox/Fox.gltf")?;
+/// let mut files = FileMap::new();
+/// files.insert("Fox.bin", std::fs::read("Fox/Fox.bin")?);
+/// let asset = load_slice_with_files(&gltf, files, &LoadOptions::default())?;
+/// # Ok(())
+/// # }
+/// ```
+///
+/// # Errors
+/// Any [`GltfError`]: [`GltfError::MissingBuffer`] naming the URI of a buffer `files` does not
+/// hold, and every error of [`load_slice`].
+pub fn load_slice_with_files(
+    bytes: &[u8],
+    files: impl ExternalFiles + 'static,
+    opts: &LoadOptions,
+) -> Result<GltfAsset, GltfError> {
+    load_document(&GltfDocument::from_slice_with_files(bytes, files)?, opts)
 }
 
 /// The structure shared by [`load_document`] and [`parse_animation_data`].

@@ -1,19 +1,22 @@
 //! A parsed glTF file with its buffers resolved: the input of every other step.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use gltf::json;
 use serde_json::Value;
 
 use crate::channel_split::{ChannelSplit, split_channels};
 use crate::extensions::extension_support;
+use crate::external_files::{missing_file_reason, uri_bytes};
 use crate::glb::{GLB_MAGIC, parse_glb};
-use crate::uri::{UriSource, read_file, resolve_uri};
-use crate::{GltfError, LoadWarning};
+use crate::uri::read_file;
+use crate::{ExternalFiles, GltfError, LoadWarning};
 
 /// A glTF 2.0 document (`.gltf` or `.glb`) with every buffer's bytes in memory.
 ///
-/// Built by [`GltfDocument::from_path`] or [`GltfDocument::from_slice`]; the JSON is not
+/// Built by [`GltfDocument::from_path`], [`GltfDocument::from_slice`] or
+/// [`GltfDocument::from_slice_with_files`]; the JSON is not
 /// validated by the `gltf` crate (which rejects `KHR_mesh_quantization`): every index and
 /// accessor is checked where this crate reads it, and a bad one becomes a [`GltfError`].
 ///
@@ -28,6 +31,8 @@ pub struct GltfDocument {
     pub(crate) raw: Value,
     pub(crate) buffers: Vec<Vec<u8>>,
     pub(crate) base_dir: Option<PathBuf>,
+    /// Where external files (images, read when decoded) come from.
+    pub(crate) files: Option<Arc<dyn ExternalFiles>>,
     /// Channels gltf-json does not see, and the file indices of those it does.
     pub(crate) channels: ChannelSplit,
     /// What the document step skipped.
@@ -65,6 +70,40 @@ impl GltfDocument {
     /// [`GltfError::MissingBuffer`], [`GltfError::BufferLength`], [`GltfError::DataUri`] and
     /// [`GltfError::Io`] when a buffer's bytes cannot be had.
     pub fn from_slice(bytes: &[u8], base_dir: Option<&Path>) -> Result<Self, GltfError> {
+        let files = base_dir.map(|d| Arc::new(d.to_path_buf()) as Arc<dyn ExternalFiles>);
+        Self::parse(bytes, files, base_dir)
+    }
+
+    /// Parses a `.gltf` or `.glb` file held in memory whose external files (buffers now,
+    /// images when they are decoded) come from `files`: a [`FileMap`](crate::FileMap) of
+    /// bytes the caller fetched, a directory ([`PathBuf`]), or any [`ExternalFiles`]. URIs are
+    /// percent-decoded before `files` sees them; `data:` URIs are decoded here.
+    ///
+    /// ```
+    /// use skel_gltf::{FileMap, GltfDocument};
+    ///
+    /// let gltf = br#"{"asset":{"version":"2.0"},
+    ///   "buffers":[{"uri":"./mesh%20data.bin","byteLength":4}]}"#;
+    /// let files: FileMap = [("mesh data.bin", vec![1, 2, 3, 4])].into_iter().collect();
+    /// let doc = GltfDocument::from_slice_with_files(gltf, files).unwrap();
+    /// assert_eq!(doc.buffer(0), Some(&[1, 2, 3, 4][..]));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`GltfDocument::from_slice`]; a buffer file `files` does not hold is
+    /// [`GltfError::MissingBuffer`] naming its URI, and an error `files` returns is passed on.
+    pub fn from_slice_with_files(
+        bytes: &[u8],
+        files: impl ExternalFiles + 'static,
+    ) -> Result<Self, GltfError> {
+        Self::parse(bytes, Some(Arc::new(files)), None)
+    }
+
+    fn parse(
+        bytes: &[u8],
+        files: Option<Arc<dyn ExternalFiles>>,
+        base_dir: Option<&Path>,
+    ) -> Result<Self, GltfError> {
         let (json_bytes, bin) = if bytes.starts_with(GLB_MAGIC) || looks_binary(bytes) {
             let glb = parse_glb(bytes)?;
             (glb.json, glb.bin)
@@ -103,7 +142,7 @@ impl GltfDocument {
                     // another buffer, so it is never read.
                     Ok(Vec::new())
                 } else {
-                    load_buffer(i, buffer, bin, base_dir)
+                    load_buffer(i, buffer, bin, files.as_deref())
                 }
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -113,6 +152,7 @@ impl GltfDocument {
             raw,
             buffers,
             base_dir: base_dir.map(Path::to_path_buf),
+            files,
             channels,
             warnings,
         })
@@ -144,10 +184,18 @@ impl GltfDocument {
         &self.warnings
     }
 
-    /// The directory external files are read from, when known.
+    /// The directory external files are read from, when known (given to
+    /// [`GltfDocument::from_slice`] or [`GltfDocument::from_path`]).
     #[must_use]
     pub fn base_dir(&self) -> Option<&Path> {
         self.base_dir.as_deref()
+    }
+
+    /// Where external files are read from: the base directory, or the files given to
+    /// [`GltfDocument::from_slice_with_files`].
+    #[must_use]
+    pub fn external_files(&self) -> Option<&dyn ExternalFiles> {
+        self.files.as_deref()
     }
 }
 
@@ -155,25 +203,25 @@ fn load_buffer(
     index: usize,
     buffer: &json::buffer::Buffer,
     bin: Option<&[u8]>,
-    base_dir: Option<&Path>,
+    files: Option<&dyn ExternalFiles>,
 ) -> Result<Vec<u8>, GltfError> {
     buffer_bytes(
         index,
         buffer.uri.as_deref(),
         buffer.byte_length.0,
         bin,
-        base_dir,
+        files,
     )
 }
 
 /// The `expected` bytes of buffer `index` given by `uri` (none: the GLB's `bin` chunk, for
-/// buffer 0 only), external files read relative to `base_dir`.
+/// buffer 0 only), external files read from `files`.
 pub(crate) fn buffer_bytes(
     index: usize,
     uri: Option<&str>,
     expected: u64,
     bin: Option<&[u8]>,
-    base_dir: Option<&Path>,
+    files: Option<&dyn ExternalFiles>,
 ) -> Result<Vec<u8>, GltfError> {
     let used_by = || format!("buffers[{index}]");
     let mut data = match uri {
@@ -192,13 +240,12 @@ pub(crate) fn buffer_bytes(
                 });
             }
         },
-        Some(uri) => match resolve_uri(uri, base_dir, &used_by)? {
-            Some(UriSource::Data(bytes)) => bytes,
-            Some(UriSource::File(path)) => read_file(&path)?,
+        Some(uri) => match uri_bytes(uri, files, &used_by)? {
+            Some(bytes) => bytes,
             None => {
                 return Err(GltfError::MissingBuffer {
                     buffer: index,
-                    reason: format!("external file {uri:?} and no base directory to read it from"),
+                    reason: missing_file_reason(uri, files.is_some()),
                 });
             }
         },

@@ -69,8 +69,10 @@ pub enum GltfError {
         count: usize,
     },
     /// A buffer's bytes are not available: no `uri` outside a GLB, a GLB without a `BIN`
-    /// chunk, or an external file given to [`load_slice`](crate::load_slice) without a base
-    /// directory.
+    /// chunk, an external file given to [`load_slice`](crate::load_slice) without a base
+    /// directory, or one the [`ExternalFiles`](crate::ExternalFiles) given to
+    /// [`load_slice_with_files`](crate::load_slice_with_files) does not hold (the reason names
+    /// its URI).
     #[error("buffer {buffer}: {reason}")]
     MissingBuffer {
         /// The buffer index.

@@ -2,8 +2,8 @@
 
 use gltf::json;
 
+use crate::external_files::{missing_file_reason, uri_bytes};
 use crate::material::{DecodedImage, ImageSlot};
-use crate::uri::{UriSource, read_file, resolve_uri};
 use crate::{GltfDocument, GltfError};
 
 /// Decodes image `index` (PNG or JPEG, from a buffer view, a data URI or a file).
@@ -76,12 +76,9 @@ fn image_bytes(doc: &GltfDocument, index: usize) -> Result<Vec<u8>, GltfError> {
         image: index,
         reason: "neither a uri nor a bufferView".into(),
     })?;
-    match resolve_uri(uri, doc.base_dir(), &used_by)? {
-        Some(UriSource::Data(bytes)) => Ok(bytes),
-        Some(UriSource::File(path)) => read_file(&path),
-        None => Err(GltfError::Image {
-            image: index,
-            reason: format!("external file {uri:?} and no base directory to read it from"),
-        }),
-    }
+    let files = doc.external_files();
+    uri_bytes(uri, files, &used_by)?.ok_or_else(|| GltfError::Image {
+        image: index,
+        reason: missing_file_reason(uri, files.is_some()),
+    })
 }

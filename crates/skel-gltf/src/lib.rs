@@ -39,6 +39,7 @@ mod compressed;
 mod document;
 mod error;
 mod extensions;
+mod external_files;
 mod glb;
 mod human_bone;
 mod image;
@@ -66,7 +67,8 @@ mod warnings;
 mod write;
 
 pub use asset::{
-    GltfAsset, LoadOptions, load_document, load_path, load_slice, parse_animation_data,
+    GltfAsset, LoadOptions, load_document, load_path, load_slice, load_slice_with_files,
+    parse_animation_data,
 };
 pub use bounds::{BoneSphere, CharacterBounds, carried_spheres_box};
 pub use channel_split::{SetAsideChannel, SetAsideTarget};
@@ -78,6 +80,7 @@ pub use compressed::meshopt;
 pub use document::GltfDocument;
 pub use error::GltfError;
 pub use extensions::{ExtensionSupport, extension_support};
+pub use external_files::{ExternalFiles, FileMap};
 pub use influences::{GPU_MAX_INFLUENCES, GpuInfluences, reduced_vertex_count};
 pub use joint_spheres::JointSpheres;
 pub use material::{AlphaMode, DecodedImage, ImageSlot, MaterialInfo, TextureRef};

@@ -1,6 +1,6 @@
 //! Resolving buffer and image URIs: `data:` URIs (base64) and relative file paths.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use base64::Engine as _;
 
@@ -10,18 +10,14 @@ use crate::GltfError;
 pub(crate) enum UriSource {
     /// Bytes decoded from a `data:` URI (the media type is not needed: images are sniffed).
     Data(Vec<u8>),
-    /// A file path, relative to the asset's directory when relative.
-    File(PathBuf),
+    /// An external file: the URI percent-decoded, for `ExternalFiles::read`.
+    File(String),
 }
 
-/// Decodes a `data:[<media type>][;base64],<data>` URI (RFC 2397), or resolves a relative
-/// reference (percent-decoded) against `base_dir`. Without a base directory a file URI is an
+/// Decodes a `data:[<media type>][;base64],<data>` URI (RFC 2397), or percent-decodes a
+/// relative reference into the path an `ExternalFiles` reads. A malformed `data:` URI is an
 /// error naming `used_by`.
-pub(crate) fn resolve_uri(
-    uri: &str,
-    base_dir: Option<&Path>,
-    used_by: &dyn Fn() -> String,
-) -> Result<Option<UriSource>, GltfError> {
+pub(crate) fn resolve_uri(uri: &str, used_by: &dyn Fn() -> String) -> Result<UriSource, GltfError> {
     if let Some(rest) = uri.strip_prefix("data:") {
         let (header, payload) = rest.split_once(',').ok_or_else(|| GltfError::DataUri {
             used_by: used_by(),
@@ -41,15 +37,43 @@ pub(crate) fn resolve_uri(
                 reason: "bad percent-encoding".into(),
             })?
         };
-        return Ok(Some(UriSource::Data(bytes)));
+        return Ok(UriSource::Data(bytes));
     }
-    let Some(base_dir) = base_dir else {
-        return Ok(None);
-    };
-    let decoded = percent_decode(uri)
+    Ok(UriSource::File(percent_decode_or_raw(uri)))
+}
+
+/// `s` percent-decoded, or as written when an escape is malformed or the result is not UTF-8.
+pub(crate) fn percent_decode_or_raw(s: &str) -> String {
+    percent_decode(s)
         .and_then(|b| String::from_utf8(b).ok())
-        .unwrap_or_else(|| uri.to_owned());
-    Ok(Some(UriSource::File(base_dir.join(decoded))))
+        .unwrap_or_else(|| s.to_owned())
+}
+
+/// A relative reference with its dot segments removed (RFC 3986 §5.2.4): `.` and empty
+/// segments dropped, `x/..` cancelled; a `..` with nothing before it is kept (none above `/`
+/// for an absolute path).
+pub(crate) fn normalize_reference(path: &str) -> String {
+    let absolute = path.starts_with('/');
+    let mut out: Vec<&str> = Vec::new();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                if out.last().is_some_and(|s| *s != "..") {
+                    out.pop();
+                } else if !absolute {
+                    out.push("..");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    let joined = out.join("/");
+    if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    }
 }
 
 /// Decodes `%XX` escapes; `None` on a malformed escape.
@@ -89,12 +113,9 @@ mod tests {
 
     #[test]
     fn decodes_base64_data_uris() {
-        let Some(UriSource::Data(bytes)) = resolve_uri(
-            "data:application/octet-stream;base64,AAECAw==",
-            None,
-            &used_by,
-        )
-        .unwrap() else {
+        let UriSource::Data(bytes) =
+            resolve_uri("data:application/octet-stream;base64,AAECAw==", &used_by).unwrap()
+        else {
             panic!("expected data");
         };
         assert_eq!(bytes, [0, 1, 2, 3]);
@@ -102,18 +123,31 @@ mod tests {
 
     #[test]
     fn rejects_bad_base64() {
-        let err = resolve_uri("data:application/octet-stream;base64,!!!", None, &used_by);
+        let err = resolve_uri("data:application/octet-stream;base64,!!!", &used_by);
         assert!(matches!(err, Err(GltfError::DataUri { .. })));
     }
 
     #[test]
     fn resolves_relative_paths_percent_decoded() {
-        let Some(UriSource::File(p)) =
-            resolve_uri("my%20mesh.bin", Some(Path::new("/a")), &used_by).unwrap()
-        else {
+        let UriSource::File(p) = resolve_uri("my%20mesh.bin", &used_by).unwrap() else {
             panic!("expected a file");
         };
-        assert_eq!(p, Path::new("/a/my mesh.bin"));
-        assert!(resolve_uri("x.bin", None, &used_by).unwrap().is_none());
+        assert_eq!(p, "my mesh.bin");
+        // A malformed escape is kept as written.
+        let UriSource::File(p) = resolve_uri("100%.bin", &used_by).unwrap() else {
+            panic!("expected a file");
+        };
+        assert_eq!(p, "100%.bin");
+    }
+
+    #[test]
+    fn removes_dot_segments() {
+        assert_eq!(normalize_reference("./a/b.bin"), "a/b.bin");
+        assert_eq!(normalize_reference("a/x/../b.bin"), "a/b.bin");
+        assert_eq!(normalize_reference("a//./b.bin"), "a/b.bin");
+        assert_eq!(normalize_reference("../../b.bin"), "../../b.bin");
+        assert_eq!(normalize_reference("a/../../b.bin"), "../b.bin");
+        assert_eq!(normalize_reference("/x/../../b.bin"), "/b.bin");
+        assert_eq!(normalize_reference("/abs/b.bin"), "/abs/b.bin");
     }
 }

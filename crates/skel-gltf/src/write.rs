@@ -9,7 +9,7 @@ use gltf::json::{self, Index, validation::Checked, validation::USize64};
 use skel_anim::{ChannelPath, Clip, Interpolation};
 
 use crate::glb::GLB_MAGIC;
-use crate::uri::{UriSource, read_file, resolve_uri};
+use crate::uri::{UriSource, resolve_uri};
 use crate::{GltfDocument, GltfError};
 
 const CHUNK_JSON: u32 = 0x4E4F_534A;
@@ -220,13 +220,12 @@ pub fn write_glb(doc: &GltfDocument, clips: &[Clip]) -> Result<Vec<u8>, GltfErro
         let used_by = || format!("images[{i}].uri");
         // An image file that cannot be read keeps its URI, as the loader tolerates: the
         // asset is written whole and a viewer beside the image files still finds them.
-        let bytes = match resolve_uri(&uri, doc.base_dir.as_deref(), &used_by)? {
-            Some(UriSource::Data(bytes)) => bytes,
-            Some(UriSource::File(path)) => match read_file(&path) {
-                Ok(bytes) => bytes,
-                Err(_) => continue,
+        let bytes = match resolve_uri(&uri, &used_by)? {
+            UriSource::Data(bytes) => bytes,
+            UriSource::File(path) => match doc.external_files().map(|f| f.read(&path)) {
+                Some(Ok(Some(bytes))) => bytes,
+                _ => continue,
             },
-            None => continue,
         };
         let view = push_view(&mut root, &mut bin, &bytes);
         let image = &mut root.images[i];

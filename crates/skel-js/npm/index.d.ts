@@ -10,15 +10,24 @@ export { SkelAsset, SkelGraph, SkelPlayer };
  */
 export function initSkel(wasm?: InitInput | Promise<InitInput>): Promise<void>;
 
+/** A `.gltf`'s external buffer files: each URI, as the JSON writes it, to its bytes. */
+export type GltfFiles =
+  | Map<string, Uint8Array | ArrayBuffer>
+  | Record<string, Uint8Array | ArrayBuffer>;
+
 /** How `loadAsset` reads the file. */
 export interface LoadOptions {
   /** Mirror the roots into skel's left-handed space (default false: glTF's right-handed space, as three.js and Babylon's glTF loader keep node transforms). */
   leftHanded?: boolean;
+  /** The buffer files a `.gltf` names by relative URI. From a URL they are fetched relative to it unless given here; from bytes they must be given. */
+  files?: GltfFiles;
 }
 
 /**
- * Loads a `.glb` (or a `.gltf` with embedded buffers) from a URL, an ArrayBuffer or a
- * Uint8Array. Rejects with an Error saying what is wrong with a bad file or a failed fetch.
+ * Loads a `.glb` or a `.gltf` from a URL, an ArrayBuffer or a Uint8Array. From a URL, a
+ * `.gltf`'s buffer files are fetched relative to it; from bytes, pass them as `options.files`.
+ * Rejects with an Error saying what is wrong with a bad file, a buffer missing from `files`, or
+ * a failed fetch.
  */
 export function loadAsset(
   source: string | URL | ArrayBuffer | Uint8Array,

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use skel_anim::{AnimationData, Handedness, Player, Rig};
+use skel_gltf::FileMap;
 
 use crate::{Animator, JsApiError};
 
@@ -23,9 +24,37 @@ impl Asset {
     /// panics: a malformed file ends here, naming the place), [`JsApiError::Anim`] when its
     /// animation data does not validate.
     pub fn from_bytes(bytes: &[u8], handedness: Handedness) -> Result<Self, JsApiError> {
+        let asset = skel_gltf::load_slice(bytes, None, &Self::options(handedness))?;
+        Self::compile(asset)
+    }
+
+    /// Reads a `.gltf` (or `.glb`) from `bytes` whose external buffers are in `files`, keyed by
+    /// the URI the JSON gives them (`"Fox.bin"`, `"buffers/body%20a.bin"`: compared
+    /// percent-decoded, with `./` and `x/../` resolved; see [`FileMap`]). Images are not
+    /// decoded, so image files need not be given. The browser has no directory to read a
+    /// `.gltf`'s sibling `.bin` from: the page fetches it and passes it here.
+    ///
+    /// # Errors
+    /// As [`Asset::from_bytes`]; a buffer `files` does not hold is [`JsApiError::Gltf`] with
+    /// [`GltfError::MissingBuffer`](skel_gltf::GltfError::MissingBuffer) naming its URI.
+    pub fn from_gltf(
+        bytes: &[u8],
+        files: FileMap,
+        handedness: Handedness,
+    ) -> Result<Self, JsApiError> {
+        let asset = skel_gltf::load_slice_with_files(bytes, files, &Self::options(handedness))?;
+        Self::compile(asset)
+    }
+
+    /// The loader's options: `handedness`, images not decoded (the page's renderer loads the
+    /// textures).
+    fn options(handedness: Handedness) -> skel_gltf::LoadOptions {
         let mut options = skel_gltf::LoadOptions::with_handedness(handedness);
         options.decode_images = false;
-        let asset = skel_gltf::load_slice(bytes, None, &options)?;
+        options
+    }
+
+    fn compile(asset: skel_gltf::GltfAsset) -> Result<Self, JsApiError> {
         let rig = Rig::new(Arc::new(asset.animation))?;
         Ok(Self { rig })
     }

@@ -3,16 +3,54 @@
 //! [`JsApiError`]'s message; the pose comes out as `Float32Array` views over the module's
 //! memory, made here with safe calls (`wasm_bindgen::memory()` and a byte offset), never copied.
 
-use js_sys::{Float32Array, WebAssembly};
+use js_sys::{Array, ArrayBuffer, Float32Array, Map, Object, Uint8Array, WebAssembly};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use skel_anim::glam::Vec3;
 
-use crate::{Animator, Asset, CompiledGraph, Handedness, JsApiError};
+use crate::{Animator, Asset, CompiledGraph, FileMap, Handedness, JsApiError};
 
 fn js_error(e: JsApiError) -> JsError {
     JsError::new(&e.to_string())
+}
+
+fn handedness(left_handed: Option<bool>) -> Handedness {
+    if left_handed == Some(true) {
+        Handedness::LeftHanded
+    } else {
+        Handedness::RightHanded
+    }
+}
+
+/// A `.gltf`'s sibling files from a `Map` or a plain object whose keys are URIs and whose
+/// values are `Uint8Array`s or `ArrayBuffer`s (`undefined` or `null`: none).
+fn file_map(files: &JsValue) -> Result<FileMap, JsApiError> {
+    let mut map = FileMap::new();
+    if files.is_undefined() || files.is_null() {
+        return Ok(map);
+    }
+    let pairs = if let Some(m) = files.dyn_ref::<Map>() {
+        Array::from(&m.entries())
+    } else if let Some(o) = files.dyn_ref::<Object>() {
+        Object::entries(o)
+    } else {
+        return Err(JsApiError::NotAFileMap);
+    };
+    for pair in pairs.iter() {
+        let pair: Array = pair.dyn_into().map_err(|_| JsApiError::NotAFileMap)?;
+        let uri = pair.get(0).as_string().ok_or(JsApiError::NotAFileMap)?;
+        let value = pair.get(1);
+        let bytes = if let Some(a) = value.dyn_ref::<Uint8Array>() {
+            a.to_vec()
+        } else if let Some(b) = value.dyn_ref::<ArrayBuffer>() {
+            Uint8Array::new(b).to_vec()
+        } else {
+            return Err(JsApiError::FileNotBytes { uri });
+        };
+        map.insert(&uri, bytes);
+    }
+    Ok(map)
 }
 
 /// A view of `values` in the module's memory. It stays valid until the memory grows (any
@@ -54,12 +92,25 @@ impl SkelAsset {
     /// Throws an `Error` saying what is wrong with a bad file.
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(bytes: &[u8], left_handed: Option<bool>) -> Result<SkelAsset, JsError> {
-        let handedness = if left_handed == Some(true) {
-            Handedness::LeftHanded
-        } else {
-            Handedness::RightHanded
-        };
-        Asset::from_bytes(bytes, handedness)
+        Asset::from_bytes(bytes, handedness(left_handed))
+            .map(|inner| Self { inner })
+            .map_err(js_error)
+    }
+
+    /// Reads a `.gltf` (or `.glb`) whose external buffers are given in `files`: a `Map` or an
+    /// object from each buffer's URI, as the JSON writes it, to its bytes (`Uint8Array` or
+    /// `ArrayBuffer`). Throws an `Error` naming the URI of a buffer that is not there.
+    #[wasm_bindgen(js_name = fromGltf)]
+    pub fn from_gltf(
+        bytes: &[u8],
+        #[wasm_bindgen(
+            unchecked_param_type = "Map<string, Uint8Array | ArrayBuffer> | Record<string, Uint8Array | ArrayBuffer>"
+        )]
+        files: &JsValue,
+        left_handed: Option<bool>,
+    ) -> Result<SkelAsset, JsError> {
+        let files = file_map(files).map_err(js_error)?;
+        Asset::from_gltf(bytes, files, handedness(left_handed))
             .map(|inner| Self { inner })
             .map_err(js_error)
     }

@@ -61,6 +61,16 @@ pub enum JsApiError {
         /// The parameter asked for.
         name: String,
     },
+    /// The sibling files given with a `.gltf` are not a `Map` or an object from URI strings
+    /// to bytes (JavaScript callers).
+    #[error("the files must be a Map or an object from URI strings to Uint8Array or ArrayBuffer")]
+    NotAFileMap,
+    /// A sibling file's value is not bytes.
+    #[error("file {uri:?} is not a Uint8Array or an ArrayBuffer")]
+    FileNotBytes {
+        /// The URI it was given under.
+        uri: String,
+    },
     /// A file could not be read (native callers and tests; the browser passes bytes).
     #[error("cannot read the file: {0}")]
     Read(String),

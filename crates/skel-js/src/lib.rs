@@ -1,8 +1,9 @@
 //! skel's JavaScript bindings: the crate behind the `skel-anim` npm package
 //! (`cargo xtask npm`, see `docs/npm.md`).
 //!
-//! The Rust side is plain and tested natively: an [`Asset`] is a `.glb` (or a self-contained
-//! `.gltf`) read on the CPU with its rig compiled once; an [`Animator`] is one character's
+//! The Rust side is plain and tested natively: an [`Asset`] is a `.glb`, or a `.gltf` with its
+//! sibling files passed as a [`FileMap`] ([`Asset::from_gltf`]), read on the CPU with its rig
+//! compiled once; an [`Animator`] is one character's
 //! player over it, whose pose after each [`Animator::tick`] sits in buffers allocated when the
 //! animator was made, so their addresses do not move from frame to frame. On wasm32 the
 //! `bindings` module exports both to JavaScript with wasm-bindgen and hands those buffers out
@@ -39,3 +40,4 @@ pub use asset::Asset;
 pub use error::JsApiError;
 pub use graph::CompiledGraph;
 pub use skel_anim::Handedness;
+pub use skel_gltf::FileMap;

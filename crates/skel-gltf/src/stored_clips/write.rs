@@ -14,12 +14,12 @@ use serde_json::{Value, json};
 use skel_anim::StoredKeys;
 
 use super::COMPRESSED_ANIMATION;
-use crate::GltfError;
 use crate::compressed::is_fallback_buffer;
 use crate::document::buffer_bytes;
 use crate::glb::{GLB_MAGIC, parse_glb};
 use crate::uri::{UriSource, read_file, resolve_uri};
 use crate::write::{mime_of, pack_glb, pad, write_atomically};
+use crate::{ExternalFiles, GltfError};
 
 /// The meshopt extensions, whose buffer views point at their compressed bytes in a buffer of
 /// their own.
@@ -57,7 +57,9 @@ pub fn write_compressed_glb(
     let mut root: Value = serde_json::from_slice(json_bytes).map_err(|e| GltfError::Parse {
         reason: e.to_string(),
     })?;
-    let buffers = every_buffer(&root, bin, base_dir)?;
+    let dir = base_dir.map(Path::to_path_buf);
+    let files = dir.as_ref().map(|d| d as &dyn ExternalFiles);
+    let buffers = every_buffer(&root, bin, files)?;
     for a in droppable_outputs(&root, stored) {
         if let Some(acc) = root
             .pointer_mut(&format!("/accessors/{a}"))
@@ -80,7 +82,7 @@ pub fn write_compressed_glb(
     }
     let mut bin = Vec::new();
     let fallback = repack(&mut root, &buffers, &mut bin)?;
-    pack_images(&mut root, base_dir, &mut bin)?;
+    pack_images(&mut root, files, &mut bin)?;
     let mut any = false;
     for (ai, keys) in stored.iter().enumerate() {
         let (Some(keys), Some(anim)) = (keys, root.pointer(&format!("/animations/{ai}"))) else {
@@ -157,7 +159,7 @@ fn array<'v>(root: &'v Value, key: &str) -> &'v [Value] {
 fn every_buffer(
     root: &Value,
     bin: Option<&[u8]>,
-    base_dir: Option<&Path>,
+    files: Option<&dyn ExternalFiles>,
 ) -> Result<Vec<Option<Vec<u8>>>, GltfError> {
     let mut out = Vec::new();
     for (i, b) in array(root, "buffers").iter().enumerate() {
@@ -167,7 +169,7 @@ fn every_buffer(
             out.push(None);
             continue;
         }
-        out.push(Some(buffer_bytes(i, uri, length, bin, base_dir)?));
+        out.push(Some(buffer_bytes(i, uri, length, bin, files)?));
     }
     Ok(out)
 }
@@ -441,7 +443,7 @@ fn push_view(root: &mut Value, bin: &mut Vec<u8>, bytes: &[u8]) -> usize {
 /// the loader tolerates).
 fn pack_images(
     root: &mut Value,
-    base_dir: Option<&Path>,
+    files: Option<&dyn ExternalFiles>,
     bin: &mut Vec<u8>,
 ) -> Result<(), GltfError> {
     for i in 0..array(root, "images").len() {
@@ -453,13 +455,12 @@ fn pack_images(
             continue;
         };
         let used_by = || format!("images[{i}].uri");
-        let bytes = match resolve_uri(&uri, base_dir, &used_by)? {
-            Some(UriSource::Data(bytes)) => bytes,
-            Some(UriSource::File(path)) => match read_file(&path) {
-                Ok(bytes) => bytes,
-                Err(_) => continue,
+        let bytes = match resolve_uri(&uri, &used_by)? {
+            UriSource::Data(bytes) => bytes,
+            UriSource::File(path) => match files.map(|f| f.read(&path)) {
+                Some(Ok(Some(bytes))) => bytes,
+                _ => continue,
             },
-            None => continue,
         };
         let view = push_view(root, bin, &bytes);
         let image = &mut root["images"][i];
