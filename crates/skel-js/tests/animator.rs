@@ -4,21 +4,19 @@
 //! rely on), and bad input is an error, never a panic.
 
 use std::path::Path;
-use std::sync::Arc;
 
+use skel_anim::Handedness;
 use skel_anim::glam::Mat4;
-use skel_anim::{Handedness, LayerDesc, Player, RecordingSink, Rig};
 use skel_js::{Animator, Asset, JsApiError};
+
+mod common;
+use common::mats;
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../fixtures")
         .join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn mats(floats: &[f32]) -> Vec<Mat4> {
-    floats.chunks_exact(16).map(Mat4::from_cols_slice).collect()
 }
 
 /// Plays `clip` for `steps` ticks of `dt` through skel-js and through a `Player` made here from
@@ -29,15 +27,8 @@ fn same_as_player(bytes: &[u8], clip: usize, dt: f32, steps: usize) {
     let mut animator = asset.animator();
     animator.play(clip, true).unwrap();
 
-    let mut options = skel_gltf::LoadOptions::with_handedness(Handedness::RightHanded);
-    options.decode_images = false;
-    let data = skel_gltf::load_slice(bytes, None, &options)
-        .unwrap()
-        .animation;
-    let rig = Rig::new(Arc::new(data)).unwrap();
-    let mut player = Player::new(&rig);
-    player.add_layer(LayerDesc::new(clip)).unwrap();
-    let mut sink = RecordingSink::default();
+    let direct = skel_gltf::load_slice(bytes, None, &common::options()).unwrap();
+    let (mut player, mut sink) = common::reference_player(direct, clip);
 
     let rest = animator.bone_matrices(0).unwrap().to_vec();
     for _ in 0..steps {

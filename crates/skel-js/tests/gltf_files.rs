@@ -5,12 +5,13 @@
 //! sibling left out is a typed error naming its URI.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use skel_anim::glam::Mat4;
-use skel_anim::{Handedness, LayerDesc, Player, RecordingSink, Rig};
+use skel_anim::Handedness;
 use skel_gltf::GltfError;
 use skel_js::{Asset, FileMap, JsApiError};
+
+mod common;
+use common::mats;
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,10 +22,6 @@ fn fixture(name: &str) -> PathBuf {
 fn read(name: &str) -> Vec<u8> {
     let path = fixture(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-fn mats(floats: &[f32]) -> Vec<Mat4> {
-    floats.chunks_exact(16).map(Mat4::from_cols_slice).collect()
 }
 
 #[test]
@@ -40,15 +37,8 @@ fn a_gltf_with_its_bin_in_a_map_plays_as_from_its_directory() {
     animator.play(clip, true).unwrap();
 
     // skel's own player over the same file, its buffer read from the fixtures directory.
-    let mut options = skel_gltf::LoadOptions::with_handedness(Handedness::RightHanded);
-    options.decode_images = false;
-    let data = skel_gltf::load_path(&fixture("two_skins.gltf"), &options)
-        .unwrap()
-        .animation;
-    let rig = Rig::new(Arc::new(data)).unwrap();
-    let mut player = Player::new(&rig);
-    player.add_layer(LayerDesc::new(clip)).unwrap();
-    let mut sink = RecordingSink::default();
+    let direct = skel_gltf::load_path(&fixture("two_skins.gltf"), &common::options()).unwrap();
+    let (mut player, mut sink) = common::reference_player(direct, clip);
 
     let rest: Vec<Vec<f32>> = (0..asset.skeleton_count())
         .map(|b| animator.bone_matrices(b).unwrap().to_vec())

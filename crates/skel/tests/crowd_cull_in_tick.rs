@@ -12,12 +12,13 @@ use std::path::{Path, PathBuf};
 
 use skel::gpu::GpuContext;
 use skel::gpu::glam::{Mat4, Vec3};
-use skel::render::rest_bounds;
 use skel::{AssetContainer, Crowd, CrowdDescriptor, load_gltf};
 use skel_test_support::shared_asset;
 
 mod common;
 use common::gpu;
+#[path = "crowd/scene.rs"]
+mod scene;
 
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/");
 
@@ -44,21 +45,10 @@ fn crowd(ctx: &GpuContext, asset: &AssetContainer, boxes_in_tick: bool) -> Crowd
     crowd
 }
 
-/// The grid's placements, spaced by twice the asset's rest size, and a camera over one corner
-/// looking along a diagonal: some of the grid in view, some not.
+/// The grid's placements and a camera that sees some of it (the culling tests' scene).
 fn grid_and_camera(asset: &AssetContainer) -> (Vec<Mat4>, Mat4) {
-    let (lo, hi) = rest_bounds(asset);
-    let size = (hi - lo).max_element();
-    let placements = (0..SIDE * SIDE)
-        .map(|i| {
-            let (x, z) = ((i % SIDE) as f32, (i / SIDE) as f32);
-            Mat4::from_translation(Vec3::new(x, 0.0, z) * 2.0 * size)
-        })
-        .collect();
-    let eye = Vec3::new(-1.0, 0.6, -1.0) * size;
-    let view = Mat4::look_at_rh(eye, Vec3::new(3.0, 0.2, 5.0) * size, Vec3::Y);
-    let projection = Mat4::perspective_rh(0.7, 1.0, 0.05 * size, 12.0 * size);
-    (placements, projection * view)
+    let (placements, camera) = scene::grid(asset, SIDE);
+    (placements, camera.projection * camera.view)
 }
 
 /// A box's bits, so that `-0.0` against `0.0` or one NaN against another is told apart.

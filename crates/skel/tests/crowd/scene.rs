@@ -25,17 +25,14 @@ pub const SIDE: u32 = 9;
 pub fn scene(ctx: &GpuContext) -> Scene {
     let path = Path::new(FIXTURES).join("default_character.glb");
     let asset = load_gltf(ctx, &path, &LoadOptions::default()).unwrap();
-    let (lo, hi) = rest_bounds(&asset);
-    let size = (hi - lo).max_element();
-    let placements = (0..SIDE * SIDE)
-        .map(|i| {
-            let (x, z) = ((i % SIDE) as f32, (i / SIDE) as f32);
-            Mat4::from_translation(Vec3::new(x, 0.0, z) * 2.0 * size)
-        })
-        .collect();
-    let eye = Vec3::new(-1.0, 0.6, -1.0) * size;
-    let view = Mat4::look_at_rh(eye, Vec3::new(3.0, 0.2, 5.0) * size, Vec3::Y);
-    let projection = Mat4::perspective_rh(0.7, 1.0, 0.05 * size, 12.0 * size);
+    let (
+        placements,
+        Grid {
+            eye,
+            view,
+            projection,
+        },
+    ) = grid(&asset, SIDE);
     let inverse = view.inverse();
     let camera = Camera {
         view,
@@ -51,6 +48,37 @@ pub fn scene(ctx: &GpuContext) -> Scene {
         view_projection: camera.view_projection(),
         camera,
     }
+}
+
+/// The camera of [`grid`].
+pub struct Grid {
+    pub eye: Vec3,
+    pub view: Mat4,
+    pub projection: Mat4,
+}
+
+/// `side × side` placements of `asset`, spaced by twice its rest size, and a camera low over
+/// one corner looking along a diagonal: some of the grid in view, some not.
+pub fn grid(asset: &AssetContainer, side: u32) -> (Vec<Mat4>, Grid) {
+    let (lo, hi) = rest_bounds(asset);
+    let size = (hi - lo).max_element();
+    let placements = (0..side * side)
+        .map(|i| {
+            let (x, z) = ((i % side) as f32, (i / side) as f32);
+            Mat4::from_translation(Vec3::new(x, 0.0, z) * 2.0 * size)
+        })
+        .collect();
+    let eye = Vec3::new(-1.0, 0.6, -1.0) * size;
+    let view = Mat4::look_at_rh(eye, Vec3::new(3.0, 0.2, 5.0) * size, Vec3::Y);
+    let projection = Mat4::perspective_rh(0.7, 1.0, 0.05 * size, 12.0 * size);
+    (
+        placements,
+        Grid {
+            eye,
+            view,
+            projection,
+        },
+    )
 }
 
 /// A crowd of `asset` posed on the GPU (a matrix per bone), one instance per placement, each
