@@ -10,6 +10,12 @@ let failed = false;
 const result = await runPage("check_page.js");
 {
   console.log(`ok   a bad .glb throws and the module goes on: ${result.badFileMessage}`);
+  const g = result.gltfFiles;
+  const gltfBad = !(g.worst === 0) || !(g.moved > 1e-3);
+  failed ||= gltfBad;
+  console.log(
+    `${gltfBad ? "FAIL" : "ok  "} a .gltf by URL (its .bin fetched beside it) poses as its bytes with the .bin given: largest difference ${g.worst}, pose moved ${g.moved.toFixed(3)}; without the .bin: ${g.missing}`,
+  );
   let worst = 0;
   for (const r of result.rows) {
     // A NaN distance comes back from the page as null (JSON).

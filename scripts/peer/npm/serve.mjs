@@ -19,6 +19,7 @@ const routes = [
   ["/pkg/", pkg],
   ["/three/", path.join(here, "node_modules/three")],
   ["/assets/", assets],
+  ["/fixtures/", path.join(repo, "fixtures")],
 ];
 const types = { ".js": "text/javascript", ".html": "text/html", ".wasm": "application/wasm" };
 
