@@ -3,8 +3,9 @@
 // and the skeletons' matrices, which is the work compared). COUNT copies of each model are
 // loaded into each of two scenes, all at the origin in the camera's view: in one every copy's
 // AnimationGroup for the clip plays; in the other the groups are stopped and a
-// SkelBabylonCharacter per copy plays the clip. A frame is `scene.render()` on the first, and
-// every character's `update(1/60)` then `scene.render()` on the second. Alternating rounds of
+// SkelBabylonCharacter per copy plays the clip (a third scene: the same with `skinning:
+// "direct"`). A frame is `scene.render()` on the first, and every character's `update(1/60)`
+// then `scene.render()` on the others. Alternating rounds of
 // FRAMES frames; milliseconds per frame on each side and their ratio. Never in CI; compare only
 // sides of one run. Prints, of skel's frame, the share of the characters' updates.
 //
@@ -74,12 +75,22 @@ for (const [name, clipKey] of ASSETS) {
     const theirs = await scene(bytes, count);
     for (const c of theirs.containers) c.animationGroups[clip].play(true);
     const ours = await scene(bytes, count);
+    const direct = await scene(bytes, count);
     const characters = ours.containers.map((c) => {
       const character = new SkelBabylonCharacter(c, asset);
       character.play(clip);
       return character;
     });
+    const directs = direct.containers.map((c) => {
+      const character = new SkelBabylonCharacter(c, asset, { skinning: "direct" });
+      character.play(clip);
+      return character;
+    });
     const babylonFrame = () => theirs.scene.render();
+    const directFrame = () => {
+      for (const character of directs) character.update(1 / 60);
+      direct.scene.render();
+    };
     let updates = 0;
     const skelFrame = () => {
       const start = performance.now();
@@ -90,19 +101,22 @@ for (const [name, clipKey] of ASSETS) {
     // Warm both (JIT, first matrices), then alternate.
     babylonFrame();
     skelFrame();
-    const before = [theirs, ours].map(firstBones);
+    directFrame();
+    const before = [theirs, ours, direct].map(firstBones);
     const rounds = [];
     for (let r = 0; r < ROUNDS; r++) {
       const babylon = msPerFrame(babylonFrame);
       updates = 0;
       const skel = msPerFrame(skelFrame);
-      rounds.push({ babylon, skel, ratio: babylon / skel, updates: updates / FRAMES });
+      const skelDirect = msPerFrame(directFrame);
+      rounds.push({ babylon, skel, skelDirect, ratio: babylon / skel, updates: updates / FRAMES });
     }
     // Both sides must have animated (a side that draws a still pose would be cheap for nothing).
-    [theirs, ours].forEach((side, i) => {
+    [theirs, ours, direct].forEach((side, i) => {
       const after = firstBones(side);
       const moved = Math.max(...after.map((v, k) => Math.abs(v - before[i][k])));
-      if (!(moved > 1e-4)) throw new Error(`${name}: the ${i ? "skel" : "AnimationGroup"} side did not animate (${moved})`);
+      const what = ["AnimationGroup", "skel", "skel direct"][i];
+      if (!(moved > 1e-4)) throw new Error(`${name}: the ${what} side did not animate (${moved})`);
     });
     const b = rounds.map((x) => x.babylon);
     const s = rounds.map((x) => x.skel);
@@ -111,10 +125,13 @@ for (const [name, clipKey] of ASSETS) {
       `${name} ${clipKey} ×${count}: AnimationGroup ${median(b).toFixed(3)} ms a frame (${range(b)}), ` +
         `skel ${median(s).toFixed(3)} ms (${range(s)}); AnimationGroup / skel ${median(q).toFixed(2)}× (${range(q)}) ` +
         `over ${ROUNDS} rounds of ${FRAMES} frames; of skel's: the characters' updates ` +
-        `${median(rounds.map((x) => x.updates)).toFixed(3)} ms, Babylon's render (world and skeleton matrices) the rest`,
+        `${median(rounds.map((x) => x.updates)).toFixed(3)} ms, Babylon's render (world and skeleton matrices) the rest; ` +
+        `skinning "direct" ${median(rounds.map((x) => x.skelDirect)).toFixed(3)} ms ` +
+        `(group / direct ${median(rounds.map((x) => x.babylon / x.skelDirect)).toFixed(2)}×)`,
     );
-    for (const character of characters) character.dispose();
+    for (const character of [...characters, ...directs]) character.dispose();
     theirs.scene.dispose();
     ours.scene.dispose();
+    direct.scene.dispose();
   }
 }

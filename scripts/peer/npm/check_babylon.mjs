@@ -2,8 +2,8 @@
 // each of CesiumMan, Fox and RobotExpressive (../shared/assets) is loaded twice by Babylon's
 // glTF loader, in a left-handed scene (Babylon's default, its `__root__` converting) and in a
 // right-handed one; one copy is posed by the clip's AnimationGroup, the other by
-// SkelBabylonCharacter, for every clip (a fresh AnimationGroup copy each) at 37 % and 81 % of
-// its length. The error is the largest
+// SkelBabylonCharacter (a third by SkelBabylonCharacter with `skinning: "direct"`), for every
+// clip (a fresh AnimationGroup copy each) at 37 % and 81 % of its length. The error is the largest
 // distance between where the two copies put a corner of a skinned mesh's bounding box through
 // any one bone (Babylon's skinning: corner · bone · meshWorld), over the diagonal of the
 // character's rest box; tolerance 1e-5, and the group's pose must have moved from rest.
@@ -94,6 +94,9 @@ for (const name of ASSETS) {
     const { min, max } = root.getHierarchyBoundingVectors(true);
     const diagonal = Vector3.Distance(min, max);
     const character = new SkelBabylonCharacter(driven.container, asset);
+    // The same with skel's skinning matrices written straight into the skeletons.
+    const direct = await load(bytes, rightHanded);
+    const directCharacter = new SkelBabylonCharacter(direct.container, asset, { skinning: "direct" });
     for (let clip = 0; clip < driven.container.animationGroups.length; clip++) {
       // A fresh copy per clip: a stopped group leaves its nodes where it put them, and the
       // nodes the next clip does not animate must be at rest, as skel's are.
@@ -108,20 +111,25 @@ for (const name of ASSETS) {
         group.pause();
         character.play(clip);
         character.update(t);
+        directCharacter.play(clip);
+        directCharacter.update(t);
         const theirs = skinMatrices(babylon);
-        const ours = skinMatrices(driven);
-        const error = worst(theirs, ours) / diagonal;
         const moved = worst(theirs, rest) / diagonal;
-        const bad = !(error <= TOLERANCE) || !(moved > 1e-3);
-        failed ||= bad;
-        worstSeen = Math.max(worstSeen, error);
-        cases++;
-        console.log(
-          `${bad ? "FAIL" : "ok  "} ${name} ${rightHanded ? "right" : "left "}-handed ${group.name} t=${t.toFixed(3)} s skins=${theirs.length} error=${error.toExponential(2)} of the diagonal (pose moved ${moved.toFixed(3)})`,
-        );
+        for (const [skinning, copy] of [["bones", driven], ["direct", direct]]) {
+          const ours = skinMatrices(copy);
+          const error = worst(theirs, ours) / diagonal;
+          const bad = !(error <= TOLERANCE) || !(moved > 1e-3);
+          failed ||= bad;
+          worstSeen = Math.max(worstSeen, error);
+          cases++;
+          console.log(
+            `${bad ? "FAIL" : "ok  "} ${name} ${rightHanded ? "right" : "left "}-handed ${group.name} ${skinning} t=${t.toFixed(3)} s skins=${theirs.length} error=${error.toExponential(2)} of the diagonal (pose moved ${moved.toFixed(3)})`,
+          );
+        }
       }
     }
     character.dispose();
+    directCharacter.dispose();
   }
 }
 console.log(`${cases} cases, worst ${worstSeen.toExponential(2)} of the diagonal (tolerance ${TOLERANCE})`);

@@ -5,7 +5,7 @@ import * as THREE from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import { initSkel, loadAsset, PoseViews, SkelAsset, SkelGraph, SkelPlayer } from "skel-anim";
 import { SkelThreeCharacter, type CharacterOptions, type ThreeCharacterOptions } from "skel-anim/three";
-import { SkelBabylonCharacter } from "skel-anim/babylon";
+import { type BabylonCharacterOptions, SkelBabylonCharacter } from "skel-anim/babylon";
 
 export async function plainPage(url: string): Promise<number> {
   await initSkel();
@@ -101,6 +101,8 @@ export async function babylonShaped(url: string): Promise<number> {
   const asset = await loadAsset(url);
   const graph = asset.compileGraph('{"layers": [{"name": "base", "entry": "walk", "states": {"walk": {"clip": "Walk"}}}]}');
   new SkelBabylonCharacter({ transformNodes: [node], meshes: [] }, asset, { graph }).dispose();
+  const direct: BabylonCharacterOptions = { skinning: "direct", graph };
+  new SkelBabylonCharacter({ transformNodes: [node], meshes: [], skeletons: [] }, asset, direct).dispose();
   const character = new SkelBabylonCharacter({ transformNodes: [node], meshes: [] }, asset);
   character.play("Walk", true);
   character.seek(0.1);

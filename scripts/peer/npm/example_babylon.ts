@@ -10,6 +10,8 @@ export async function babylonPage(url: string, scene: Scene): Promise<void> {
   container.addAllToScene();
   for (const group of container.animationGroups) group.stop();
   const character = new SkelBabylonCharacter(container, await loadAsset(url));
+  // The same character with skel's skinning matrices written straight into its skeletons.
+  new SkelBabylonCharacter(container, character.asset, { skinning: "direct" }).dispose();
   character.play(character.clipNames[0] ?? 0);
   character.play(0, false);
   character.seek(0.25);
