@@ -12,14 +12,8 @@
 //   node bench_babylon.mjs [COUNT...]          (default 100 1000; ROUNDS, FRAMES from the env)
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { FreeCamera, LoadAssetContainerAsync, Logger, NullEngine, Scene, Vector3 } from "@babylonjs/core/index.js";
-import "@babylonjs/loaders/glTF/index.js";
+import { assets, babylonScene, loadAsset, SkelBabylonCharacter } from "./babylon_node.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../../..");
-const pkg = process.env.SKEL_NPM_PACKAGE ?? path.join(repo, "target/npm/skel-anim");
-const assets = path.resolve(repo, "../shared/assets");
 const counts = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [100, 1000];
 const ASSETS = [
   ["Fox/Fox.glb", "Run"],
@@ -27,29 +21,6 @@ const ASSETS = [
 ];
 const ROUNDS = Number(process.env.ROUNDS ?? "5");
 const FRAMES = Number(process.env.FRAMES ?? "50");
-
-Logger.LogLevels = Logger.ErrorLogLevel;
-const { initSkel, loadAsset } = await import(pathToFileURL(path.join(pkg, "index.js")).href);
-const { SkelBabylonCharacter } = await import(pathToFileURL(path.join(pkg, "babylon.js")).href);
-await initSkel(readFileSync(path.join(pkg, "skel_js_bg.wasm")));
-
-/** A scene under a NullEngine with `count` copies of the model, the camera seeing them all. */
-async function scene(bytes, count) {
-  const engine = new NullEngine();
-  const s = new Scene(engine);
-  new FreeCamera("camera", new Vector3(0, 1, -10), s);
-  const data = "data:;base64," + bytes.toString("base64");
-  const containers = [];
-  for (let i = 0; i < count; i++) {
-    const container = await LoadAssetContainerAsync(data, s, {
-      pluginExtension: ".glb",
-      pluginOptions: { gltf: { animationStartMode: 0 } },
-    });
-    container.addAllToScene();
-    containers.push(container);
-  }
-  return { scene: s, containers };
-}
 
 /** A copy of the first skinned mesh's bone matrices, as the last render left them. */
 function firstBones({ containers }) {
@@ -72,10 +43,10 @@ for (const [name, clipKey] of ASSETS) {
   const asset = await loadAsset(new Uint8Array(bytes));
   const clip = typeof clipKey === "number" ? clipKey : asset.clipIndex(clipKey);
   for (const count of counts) {
-    const theirs = await scene(bytes, count);
+    const theirs = await babylonScene(bytes, { copies: count });
     for (const c of theirs.containers) c.animationGroups[clip].play(true);
-    const ours = await scene(bytes, count);
-    const direct = await scene(bytes, count);
+    const ours = await babylonScene(bytes, { copies: count });
+    const direct = await babylonScene(bytes, { copies: count });
     const characters = ours.containers.map((c) => {
       const character = new SkelBabylonCharacter(c, asset);
       character.play(clip);

@@ -9,42 +9,16 @@
 // character's rest box; tolerance 1e-5, and the group's pose must have moved from rest.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import {
-  FreeCamera,
-  LoadAssetContainerAsync,
-  Logger,
-  Matrix,
-  NullEngine,
-  Scene,
-  Vector3,
-} from "@babylonjs/core/index.js";
-import "@babylonjs/loaders/glTF/index.js";
+import { Matrix, Vector3 } from "@babylonjs/core/index.js";
+import { assets, babylonScene, loadAsset, SkelBabylonCharacter } from "./babylon_node.mjs";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, "../../..");
-const pkg = process.env.SKEL_NPM_PACKAGE ?? path.join(repo, "target/npm/skel-anim");
-const assets = path.resolve(repo, "../shared/assets");
 const TOLERANCE = 1e-5;
 const ASSETS = ["CesiumMan/CesiumMan.glb", "Fox/Fox.glb", "RobotExpressive/RobotExpressive.glb"];
 
-Logger.LogLevels = Logger.ErrorLogLevel;
-const { initSkel, loadAsset } = await import(pathToFileURL(path.join(pkg, "index.js")).href);
-const { SkelBabylonCharacter } = await import(pathToFileURL(path.join(pkg, "babylon.js")).href);
-await initSkel(readFileSync(path.join(pkg, "skel_js_bg.wasm")));
-
+/** One copy of the model in its own scene: `{ scene, container }`. */
 async function load(bytes, rightHanded) {
-  const engine = new NullEngine();
-  const scene = new Scene(engine);
-  scene.useRightHandedSystem = rightHanded;
-  new FreeCamera("camera", new Vector3(0, 0, -10), scene);
-  const data = "data:;base64," + bytes.toString("base64");
-  const container = await LoadAssetContainerAsync(data, scene, {
-    pluginExtension: ".glb",
-    pluginOptions: { gltf: { animationStartMode: 0 } },
-  });
-  container.addAllToScene();
-  return { scene, container };
+  const { scene, containers } = await babylonScene(bytes, { rightHanded });
+  return { scene, container: containers[0] };
 }
 
 // Per skinned mesh: every bone's `bone · meshWorld` (Babylon's row-vector skinning).
